@@ -1,0 +1,3 @@
+from kassen.cli.main import main
+
+main()

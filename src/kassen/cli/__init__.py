@@ -1,0 +1,1 @@
+"""The command-line interface: a thin layer over the Python API."""

@@ -1,0 +1,113 @@
+"""``kassen``: the command-line entry point (Typer + Rich).
+
+Errors a user can cause are :class:`~kassen.core.errors.KassenError`: they print one line on stderr and
+exit with code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = ["app", "main"]
+
+import functools
+import json
+import secrets
+import sys
+from collections.abc import Callable
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from kassen.cli.render import dice_markup, probability_text
+from kassen.core.errors import KassenError
+from kassen.core.rng import Rng
+from kassen.dice import parse, probability_at_least, roll
+
+app = typer.Typer(
+    name="kassen",
+    help="kassen (合戦): run tabletop-RPG combat exactly as written, with exact odds.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+_out = Console(highlight=False)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def user_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Report a :class:`KassenError` as one line on stderr and exit 2 (no traceback)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except KassenError as exc:
+            sys.stderr.write(f"kassen: error: {exc}\n")
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+def _emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+@app.command("roll")
+@user_errors
+def roll_command(
+    expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d10+5, 4d6kh3, 3d6!, 7k3.")],
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible roll (default: random).")] = None,
+    unskilled: Annotated[
+        bool, typer.Option("--unskilled", help="Roll-and-keep dice do not explode.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """Roll dice and show every die: kept, dropped (struck) and exploded (in parentheses)."""
+    expr = parse(expression, unskilled=unskilled)
+    used_seed = seed if seed is not None else secrets.randbits(32)
+    result = roll(expr, Rng(used_seed))
+    if as_json:
+        data = result.to_json()
+        data["seed"] = used_seed
+        _emit_json(data)
+        return
+    _out.print(dice_markup(result))
+    if seed is None:
+        _out.print(f"[dim](seed {used_seed})[/dim]")
+
+
+@app.command("odds")
+@user_errors
+def odds_command(
+    expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d10+3, 7k3.")],
+    at_least: Annotated[int, typer.Option("--at-least", help="Target: P(total >= T).")],
+    unskilled: Annotated[
+        bool, typer.Option("--unskilled", help="Roll-and-keep dice do not explode.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """The exact probability that EXPRESSION totals at least T, also as a fraction."""
+    expr = parse(expression, unskilled=unskilled)
+    table = probability_at_least(expr, at_least)
+    p = table.at_least(at_least)
+    if as_json:
+        _emit_json(
+            {
+                "expression": str(expr),
+                "at_least": at_least,
+                "probability": float(p),
+                "fraction": f"{p.numerator}/{p.denominator}",
+                "error_bound": float(table.error_bound),
+            }
+        )
+        return
+    exactness = "exact" if table.exact else f"within {float(table.error_bound):.1e}"
+    _out.print(f"P({expr} >= {at_least}) = {probability_text(p)}  [dim]{exactness}[/dim]")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point."""
+    app(args=argv)

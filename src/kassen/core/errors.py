@@ -1,0 +1,101 @@
+"""One error hierarchy for all of kassen, each class with a stable ``code``.
+
+Everything kassen raises on bad input derives from :class:`KassenError`, so an interface can catch one
+type, print one line and exit 2. Rules never raise bare ``ValueError``/``KeyError`` at users.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ContentError",
+    "ContentIssue",
+    "DiceError",
+    "DiceLimitError",
+    "DiceSyntaxError",
+    "IllegalActionError",
+    "KassenError",
+]
+
+from dataclasses import dataclass
+
+
+class KassenError(ValueError):
+    """Root of every error kassen raises on bad input. ``code`` is stable across versions."""
+
+    code = "kassen"
+
+
+class DiceError(KassenError):
+    """A dice expression that cannot be parsed, rolled or computed.
+
+    ``expression`` is the text as given; ``column`` is 1-based, or ``None`` when the error is about the
+    expression as a whole (a limit on the total number of dice, say).
+    """
+
+    code = "dice"
+
+    def __init__(self, message: str, expression: str = "", column: int | None = None) -> None:
+        self.message = message
+        self.expression = expression
+        self.column = column
+        where = f" at column {column}" if column is not None else ""
+        shown = expression if len(expression) <= 60 else expression[:57] + "..."
+        quoted = f" in {shown!r}" if expression else ""
+        super().__init__(f"{message}{where}{quoted}")
+
+
+class DiceSyntaxError(DiceError):
+    """The expression does not follow the dice grammar."""
+
+    code = "dice.syntax"
+
+
+class DiceLimitError(DiceError):
+    """The expression is well-formed but exceeds a documented limit (``limit`` names it)."""
+
+    code = "dice.limit"
+
+    def __init__(self, message: str, expression: str = "", column: int | None = None, *, limit: str) -> None:
+        self.limit = limit
+        super().__init__(message, expression, column)
+
+
+class IllegalActionError(KassenError):
+    """An action the rules do not allow now; ``rule`` is the ledger ID that forbids it."""
+
+    code = "illegal_action"
+
+    def __init__(self, message: str, *, rule: str) -> None:
+        self.rule = rule
+        super().__init__(f"{message} ({rule})")
+
+
+@dataclass(frozen=True, slots=True)
+class ContentIssue:
+    """One problem found in a content file: where, which field, and why."""
+
+    file: str
+    field: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        at = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{at}: {self.field}: {self.message}"
+
+
+class ContentError(KassenError):
+    """Content (YAML catalogs, scenarios, command-line profiles) failed validation.
+
+    Every issue found is reported at once in ``issues``; nothing is loaded.
+    """
+
+    code = "content"
+
+    def __init__(self, issues: list[ContentIssue] | ContentIssue) -> None:
+        self.issues = [issues] if isinstance(issues, ContentIssue) else list(issues)
+        if len(self.issues) == 1:
+            text = str(self.issues[0])
+        else:
+            text = f"{len(self.issues)} problems: " + "; ".join(str(i) for i in self.issues)
+        super().__init__(text)

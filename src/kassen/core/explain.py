@@ -1,0 +1,38 @@
+"""Explanation steps: every number kassen produces carries the steps that made it.
+
+A step is ``(value, reason, rule)``: the value after or contributed by the step, a short reason in the
+game's words, and the ledger rule ID that justifies it (empty for pure arithmetic such as a dice total).
+"""
+
+from __future__ import annotations
+
+__all__ = ["Step", "format_steps", "steps_to_json"]
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One line of an explanation."""
+
+    value: int
+    reason: str
+    rule: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "reason": self.reason, "rule": self.rule}
+
+
+def steps_to_json(steps: Iterable[Step]) -> list[dict[str, Any]]:
+    return [s.to_json() for s in steps]
+
+
+def format_steps(steps: Iterable[Step]) -> str:
+    """Plain-text rendering, one step per line: ``  14  heavy armor +4  [SG.DEF.2]``."""
+    lines = []
+    for s in steps:
+        rule = f"  [{s.rule}]" if s.rule else ""
+        lines.append(f"{s.value:>4}  {s.reason}{rule}")
+    return "\n".join(lines)

@@ -1,0 +1,240 @@
+"""Exact distributions of dice expressions, with icepool as the backend.
+
+Everything is a :class:`fractions.Fraction`. Non-exploding expressions are exact, full stop.
+
+Exploding dice have infinitely many outcomes, so an exploding die is computed *capped*: icepool's
+``explode(depth=D)`` gives exactly ``min(X, S*(D+1))`` (the last level's maximum face carries the whole
+tail mass ``S^-(D+1)``). That yields two guarantees:
+
+- :func:`probability_at_least` is **exact** (error 0) whenever every exploding group is added (not
+  subtracted): the cap is chosen so that a die reaching it already makes the total reach the target, so
+  capping cannot change whether ``total >= target``. (Only if that cap would exceed
+  ``DiceLimits.max_exact_die_outcomes`` does it fall back to the tolerance below, and says so.)
+- :func:`distribution` (the whole table) caps every exploding die where its remaining tail mass is below
+  ``tolerance`` (default 10^-13 for the whole expression); :attr:`Distribution.error_bound` is an upper
+  bound on the probability mass moved by the caps (total-variation distance to the true distribution).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "Distribution",
+    "at_least",
+    "distribution",
+    "enumerate_faces",
+    "probability_at_least",
+]
+
+import itertools
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import icepool
+
+from kassen.core.errors import DiceLimitError
+from kassen.dice.ast import Constant, Dice, Expression
+from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
+from kassen.dice.parser import parse
+
+DEFAULT_TOLERANCE = Fraction(1, 10**13)
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution:
+    """Outcome → exact probability, in increasing outcome order.
+
+    ``error_bound`` is 0 for an exact table; for a capped exploding expression it bounds the mass that
+    sits at a cap instead of beyond it.
+    """
+
+    probabilities: Mapping[int, Fraction]
+    error_bound: Fraction = Fraction(0)
+
+    def at_least(self, target: int) -> Fraction:
+        return sum((p for o, p in self.probabilities.items() if o >= target), Fraction(0))
+
+    def at_most(self, target: int) -> Fraction:
+        return sum((p for o, p in self.probabilities.items() if o <= target), Fraction(0))
+
+    def equal(self, target: int) -> Fraction:
+        return self.probabilities.get(target, Fraction(0))
+
+    @property
+    def mean(self) -> Fraction:
+        return sum((o * p for o, p in self.probabilities.items()), Fraction(0))
+
+    @property
+    def minimum(self) -> int:
+        return min(self.probabilities)
+
+    @property
+    def maximum(self) -> int:
+        return max(self.probabilities)
+
+    @property
+    def exact(self) -> bool:
+        return self.error_bound == 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "outcomes": {str(o): str(p) for o, p in self.probabilities.items()},
+            "error_bound": float(self.error_bound),
+        }
+
+
+def distribution(
+    expression: Expression | str,
+    *,
+    unskilled: bool = False,
+    tolerance: Fraction = DEFAULT_TOLERANCE,
+    limits: DiceLimits = DEFAULT_LIMITS,
+) -> Distribution:
+    """The distribution of the total of ``expression``.
+
+    >>> distribution("2d6").equal(7)
+    Fraction(1, 6)
+    """
+    expr = _expr(expression, unskilled, limits)
+    exploding = list(_exploding(expr))
+    caps: dict[int, _Cap] = {}
+    for i, group in exploding:
+        depth = _tolerance_depth(group, tolerance / len(exploding))
+        caps[i] = _Cap(depth, _tail(group, depth))
+    return _build(expr, caps, limits)
+
+
+def probability_at_least(
+    expression: Expression | str,
+    target: int,
+    *,
+    unskilled: bool = False,
+    tolerance: Fraction = DEFAULT_TOLERANCE,
+    limits: DiceLimits = DEFAULT_LIMITS,
+) -> Distribution:
+    """A distribution from which ``P(total >= target)`` reads exactly (see the module notes).
+
+    Returns the :class:`Distribution`, so callers also see ``error_bound`` (0 when exact); use
+    :func:`at_least` for just the fraction.
+    """
+    expr = _expr(expression, unskilled, limits)
+    exploding = list(_exploding(expr))
+    lowest = expr.minimum
+    caps: dict[int, _Cap] = {}
+    for i, group in exploding:
+        fallback = _tolerance_depth(group, tolerance / len(exploding))
+        if lowest is None:  # a subtracted exploding group: no cap is safe, use the tolerance
+            caps[i] = _Cap(fallback, _tail(group, fallback))
+            continue
+        # A kept die worth ``cap`` or more already makes the total at least lowest - 1 + cap >= target,
+        # so capping it there cannot change the event total >= target.
+        cap = max(group.sides, target - lowest + 1)
+        depth = math.ceil(cap / group.sides) - 1
+        if group.sides * (depth + 1) <= limits.max_exact_die_outcomes or depth <= fallback:
+            caps[i] = _Cap(depth, Fraction(0))
+        else:
+            caps[i] = _Cap(fallback, _tail(group, fallback))
+    return _build(expr, caps, limits)
+
+
+def at_least(expression: Expression | str, target: int, **kwargs: Any) -> Fraction:
+    """``P(total >= target)`` as a fraction (see :func:`probability_at_least` for its exactness).
+
+    >>> at_least("2d10", 11)
+    Fraction(11, 20)
+    """
+    return probability_at_least(expression, target, **kwargs).at_least(target)
+
+
+def enumerate_faces(count: int, sides: int) -> Iterator[tuple[int, ...]]:
+    """Every equally likely tuple of faces of ``count`` dice with ``sides`` faces (each has probability
+    ``sides ** -count``). For rules that look at faces, not totals (doubles: SG.CHK.2)."""
+    if count < 1 or sides < 1 or sides**count > 10**6:
+        raise DiceLimitError(
+            f"enumerating {count}d{sides} faces exceeds one million cases", f"{count}d{sides}", limit="faces"
+        )
+    return itertools.product(range(1, sides + 1), repeat=count)
+
+
+# -- internals -----------------------------------------------------------------------------------------
+def _expr(expression: Expression | str, unskilled: bool, limits: DiceLimits) -> Expression:
+    return (
+        parse(expression, unskilled=unskilled, limits=limits) if isinstance(expression, str) else expression
+    )
+
+
+def _exploding(expr: Expression) -> Iterator[tuple[int, Dice]]:
+    for i, t in enumerate(expr.terms):
+        if isinstance(t.node, Dice) and t.node.explode:
+            yield i, t.node
+
+
+@dataclass(frozen=True, slots=True)
+class _Cap:
+    depth: int
+    error: Fraction
+
+
+def _tail(group: Dice, depth: int) -> Fraction:
+    """Upper bound on the chance that some die of ``group`` explodes past ``depth``."""
+    return Fraction(group.count, group.sides ** (depth + 1))
+
+
+def _tolerance_depth(group: Dice, tolerance: Fraction) -> int:
+    """Smallest depth D whose tail (see :func:`_tail`) is within ``tolerance``."""
+    depth = 0
+    while _tail(group, depth) > tolerance:
+        depth += 1
+    return depth
+
+
+def _build(expr: Expression, caps: dict[int, _Cap], limits: DiceLimits) -> Distribution:
+    total: Any = icepool.Die([0])
+    constant = 0
+    error = Fraction(0)
+    for i, term in enumerate(expr.terms):
+        node = term.node
+        if isinstance(node, Constant):
+            constant += term.sign * node.value
+            continue
+        cap = caps.get(i)
+        die = _group_die(node, None if cap is None else cap.depth, expr, limits)
+        if cap is not None:
+            error += cap.error
+        total = total + (die if term.sign > 0 else -die)
+    return _to_distribution(total + constant, min(error, Fraction(1)))
+
+
+def _group_die(group: Dice, depth: int | None, expr: Expression, limits: DiceLimits) -> Any:
+    base: Any = icepool.d(group.sides)
+    if group.explode:
+        assert depth is not None
+        if group.sides * (depth + 1) > limits.max_exact_die_outcomes:
+            raise DiceLimitError(
+                f"an exact table of {group} needs {group.sides * (depth + 1)} outcomes per die; "
+                f"the limit is {limits.max_exact_die_outcomes}",
+                expr.text or str(expr),
+                limit="max_exact_die_outcomes",
+            )
+        base = base.explode(depth=depth)
+    if (group.explode or group.keep is not None) and group.count > limits.max_exact_pool:
+        raise DiceLimitError(
+            f"an exact table of {group} needs a pool of {group.count} dice; "
+            f"the limit is {limits.max_exact_pool}",
+            expr.text or str(expr),
+            limit="max_exact_pool",
+        )
+    if group.keep is None:
+        return group.count @ base
+    pool = base.pool(group.count)
+    kept = pool.highest(group.keep_count) if group.keep == "h" else pool.lowest(group.keep_count)
+    return kept.sum()
+
+
+def _to_distribution(die: Any, error: Fraction) -> Distribution:
+    denominator = die.denominator()
+    probabilities = {int(o): Fraction(q, denominator) for o, q in sorted(die.items())}
+    return Distribution(probabilities, error)

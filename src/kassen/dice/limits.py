@@ -1,0 +1,35 @@
+"""Documented limits on dice expressions, so abusive input is refused at once instead of computed.
+
+Every limit is a field of :class:`DiceLimits`; a :class:`~kassen.core.errors.DiceLimitError` names the
+field it hit. Callers that need more can pass their own ``DiceLimits``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DEFAULT_LIMITS", "DiceLimits"]
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class DiceLimits:
+    #: Characters in one expression.
+    max_length: int = 200
+    #: Terms (dice groups and constants) in one expression.
+    max_terms: int = 40
+    #: Digits in one number (checked before converting, so "9" * 5000 costs nothing).
+    max_digits: int = 9
+    #: Dice rolled in one group (``NdS``) and in the whole expression, explosions not counted.
+    max_dice: int = 1000
+    #: Faces on one die.
+    max_sides: int = 1000
+    #: Re-rolls one exploding die may add when *rolling*; the die stops exploding after that many
+    #: (for a d10 the chance of reaching it is 10^-100).
+    max_explosions: int = 100
+    #: Exact distributions: outcomes one die may have after explosions are expanded (cap / sides).
+    max_exact_die_outcomes: int = 2_000
+    #: Exact distributions: dice in one group that keeps or explodes (each needs a pool evaluation).
+    max_exact_pool: int = 30
+
+
+DEFAULT_LIMITS = DiceLimits()
