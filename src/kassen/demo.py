@@ -29,8 +29,8 @@ STEPS: list[tuple[str, list[str]]] = [
         ["odds", "7k3", "--at-least", "25"],
     ),
     (
-        "Rolled with seed 3 (exploded dice in parentheses, dropped dice struck):",
-        ["roll", "7k3", "--seed", "3"],
+        "Rolled with seed 11 (an exploded die shows as (10+5)!, a dropped one as ~~1~~):",
+        ["roll", "7k3", "--seed", "11"],
     ),
     ("Unskilled 7k3 (no explosions) against TN 25:", ["odds", "7k3", "--at-least", "25", "--unskilled"]),
     (

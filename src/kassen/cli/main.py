@@ -8,18 +8,13 @@ from __future__ import annotations
 
 __all__ = ["app", "main"]
 
-import functools
-import json
 import secrets
-import sys
-from collections.abc import Callable
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from kassen.cli.common import console, emit_json, user_errors
 from kassen.cli.render import dice_markup, probability_text
-from kassen.core.errors import KassenError
 from kassen.core.rng import Rng
 from kassen.dice import parse, probability_at_least, roll
 
@@ -31,28 +26,11 @@ app = typer.Typer(
     add_completion=False,
 )
 
-_out = Console(highlight=False)
 
-P = ParamSpec("P")
-R = TypeVar("R")
+def _register_rulesets() -> None:
+    from kassen.cli.sengoku import sengoku_app
 
-
-def user_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Report a :class:`KassenError` as one line on stderr and exit 2 (no traceback)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return func(*args, **kwargs)
-        except KassenError as exc:
-            sys.stderr.write(f"kassen: error: {exc}\n")
-            raise typer.Exit(2) from None
-
-    return wrapper
-
-
-def _emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    app.add_typer(sengoku_app, name="sengoku")
 
 
 @app.command("roll")
@@ -72,11 +50,11 @@ def roll_command(
     if as_json:
         data = result.to_json()
         data["seed"] = used_seed
-        _emit_json(data)
+        emit_json(data)
         return
-    _out.print(dice_markup(result))
+    console.print(dice_markup(result))
     if seed is None:
-        _out.print(f"[dim](seed {used_seed})[/dim]")
+        console.print(f"[dim](seed {used_seed})[/dim]")
 
 
 @app.command("odds")
@@ -94,7 +72,7 @@ def odds_command(
     table = probability_at_least(expr, at_least)
     p = table.at_least(at_least)
     if as_json:
-        _emit_json(
+        emit_json(
             {
                 "expression": str(expr),
                 "at_least": at_least,
@@ -105,7 +83,10 @@ def odds_command(
         )
         return
     exactness = "exact" if table.exact else f"within {float(table.error_bound):.1e}"
-    _out.print(f"P({expr} >= {at_least}) = {probability_text(p)}  [dim]{exactness}[/dim]")
+    console.print(f"P({expr} >= {at_least}) = {probability_text(p)}  [dim]{exactness}[/dim]")
+
+
+_register_rulesets()
 
 
 def main(argv: list[str] | None = None) -> None:

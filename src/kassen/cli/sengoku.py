@@ -1,0 +1,20 @@
+"""``kassen sengoku ...``: the GM's calculator for the Sengoku ruleset.
+
+The commands live in their own modules (``sengoku_defense``, ``sengoku_attack``), which register
+themselves on :data:`sengoku_app` when imported below.
+"""
+
+from __future__ import annotations
+
+__all__ = ["sengoku_app"]
+
+import typer
+
+sengoku_app = typer.Typer(
+    name="sengoku",
+    help="Sengoku (wounds and breath): Defense, odds and attacks, with the rules behind every number.",
+    no_args_is_help=True,
+)
+
+# Imported for their side effect of registering commands on sengoku_app.
+from kassen.cli import sengoku_attack, sengoku_defense  # noqa: E402, F401

@@ -1,0 +1,1 @@
+"""Sengoku CLI commands (registered on ``kassen.cli.sengoku.sengoku_app``)."""

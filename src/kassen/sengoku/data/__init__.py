@@ -1,0 +1,1 @@
+"""Bundled Sengoku data (YAML), loaded and validated by the ruleset's typed models."""
