@@ -1,0 +1,1 @@
+"""kassen.l5r: the roll-and-keep raises ruleset (seed 003, ledger ``L5.*``)."""
