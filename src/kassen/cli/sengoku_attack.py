@@ -1,1 +1,344 @@
-"""Sengoku CLI commands (registered on ``kassen.cli.sengoku.sengoku_app``)."""
+"""``kassen sengoku odds`` and ``kassen sengoku attack``: exact odds, and one attack explained.
+
+Options are plain text validated here, so every bad input is one line on stderr and exit 2 (through
+:func:`~kassen.cli.common.user_errors`), with every problem of the command line reported at once.
+"""
+
+from __future__ import annotations
+
+__all__ = ["attack_command", "odds_command"]
+
+import secrets
+from dataclasses import replace
+from fractions import Fraction
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.sengoku import sengoku_app
+from kassen.cli.sengoku_defense import profile_from_options
+from kassen.core.errors import ContentError, ContentIssue, KassenError
+from kassen.core.explain import Step
+from kassen.core.rng import Rng
+from kassen.sengoku.attack import Attack, AttackResult, attack
+from kassen.sengoku.check import DieSource, ScriptedDice
+from kassen.sengoku.odds import ODDS_KEYS, attack_odds
+from kassen.sengoku.profile import AttackTags, Attributes, CombatProfile, Grade
+from kassen.sengoku.resolution import load_resolution
+from kassen.sengoku.tags import format_tags
+from kassen.sengoku.technique import technique
+from kassen.sengoku.wounds import AddedWound
+
+_WHERE = "command line"
+
+
+class _Issues:
+    def __init__(self) -> None:
+        self.items: list[ContentIssue] = []
+
+    def add(self, option: str, message: str) -> None:
+        self.items.append(ContentIssue(_WHERE, option, message))
+
+    def raise_any(self) -> None:
+        if self.items:
+            raise ContentError(self.items)
+
+
+def _int(issues: _Issues, option: str, text: str | None, *, low: int | None = None) -> int | None:
+    """A whole number (sign allowed unless ``low`` >= 0), or ``None`` when not given."""
+    if text is None:
+        return None
+    stripped = text.strip().replace("−", "-")
+    digits = stripped[1:] if stripped[:1] in "+-" else stripped
+    if not digits.isdigit():
+        issues.add(option, f"must be a whole number, got {text!r}")
+        return None
+    value = int(stripped)
+    if low is not None and value < low:
+        issues.add(option, f"must be at least {low}, got {value}")
+        return None
+    return value
+
+
+def _faces(issues: _Issues, text: str | None, sides: int) -> list[int]:
+    if text is None:
+        return []
+    parts = [p for p in text.replace(" ", ",").split(",") if p]
+    faces = [_int(issues, "--faces", p, low=1) for p in parts]
+    if len(parts) != 2 or any(f is None or f > sides for f in faces):
+        issues.add("--faces", f"expected two d{sides} faces like 4,5, got {text!r}")
+        return []
+    return [f for f in faces if f is not None]
+
+
+def _fraction_text(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+# -------------------------------------------------------------------------------------------- odds
+
+
+@sengoku_app.command("odds")
+@user_errors
+def odds_command(
+    modifier: Annotated[str | None, typer.Option(help="Attack modifier (attribute + skill + bonus).")] = None,
+    defense: Annotated[str | None, typer.Option(help="The target's Defense.")] = None,
+    weapon: Annotated[
+        str, typer.Option(help="Weapon or technique for the expected Wounds (default: a base attack).")
+    ] = "strike",
+    rules: Annotated[str | None, typer.Option(help="Your own resolution.yaml.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """Exact chances of 2d10 + MODIFIER >= DEFENSE: hit, Critical Hit, Fumble, the d100 tables, and the
+    expected Wounds (SG.CHK.1, SG.CRT.1, SG.FUM.1)."""
+    issues = _Issues()
+    m = _int(issues, "--modifier", modifier)
+    d = _int(issues, "--defense", defense)
+    for option, given in (("--modifier", modifier), ("--defense", defense)):
+        if given is None:
+            issues.add(option, "is required")
+    issues.raise_any()
+    assert m is not None and d is not None
+    data = load_resolution(rules)
+    tech = technique(weapon, data)
+    odds = attack_odds(m, d, rules=data, technique=tech)
+    if as_json:
+        emit_json(odds.to_json())
+        return
+    console.print(f"[bold]2d10 {m:+d} >= {d}[/bold]  (exact; {tech.name})")
+    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
+    table.add_column("")
+    table.add_column("fraction", justify="right")
+    table.add_column("chance", justify="right")
+    labels = {
+        "hit": "hit (Critical Hits included)",
+        "critical": "Critical Hit",
+        "fumble": "Fumble",
+        "heavenly_mandate": "Heavenly Mandate (double 10)",
+        "karmic_retribution": "Karmic Retribution (double 1)",
+    }
+    fractions = odds.fractions()
+    for key in ODDS_KEYS[:-1]:
+        p = fractions[key]
+        table.add_row(labels[key], _fraction_text(p), f"{float(p):.2%}")
+    ew = odds.expected_wounds
+    table.add_row("expected Wounds", _fraction_text(ew), f"{float(ew):.3f}")
+    console.print(table)
+
+
+# ------------------------------------------------------------------------------------------ attack
+
+
+def _step_rows(title: str, steps: tuple[Step, ...]) -> None:
+    table = Table(title=title, title_justify="left", show_header=False, box=None, pad_edge=False)
+    table.add_column(justify="right")
+    table.add_column()
+    table.add_column(style="dim")
+    for s in steps:
+        table.add_row(str(s.value), s.reason, s.rule)
+    console.print(table)
+
+
+def _render(result: AttackResult, tags: AttackTags, seed: int | None) -> None:
+    a, b = result.faces_rolled
+    check = result.check
+    against = format_tags(tags)
+    console.print(
+        f"[bold]{result.attacker.name}[/bold] attacks [bold]{result.target.name}[/bold] with "
+        f"{result.technique.name}" + (f" {against}" if against else "")
+    )
+    _step_rows("Defense", result.defense_steps)
+    faces = f"[{a}, {b}]" + (
+        f" → [{check.faces[0]}, {check.faces[1]}] (Fate)" if check.faces != (a, b) else ""
+    )
+    console.print(
+        f"roll: 2d10 {check.modifier:+d}: {faces} {check.modifier:+d} = [bold]{check.total}[/bold] "
+        f"vs Defense {result.defense}" + ("  [bold]double[/bold]" if check.double else "")
+    )
+    outcome = {
+        "critical": "[bold]Critical Hit[/bold]",
+        "hit": "[bold]hit[/bold]",
+        "miss": "miss",
+        "fumble": "[bold]Fumble[/bold]",
+    }[result.outcome.value]
+    console.print(f"outcome: {outcome}")
+    console.print(
+        f"Wounds: {result.wounds_before} → {result.wounds_after}"
+        + ("  [bold]Incapacitated[/bold]" if result.incapacitated else "")
+    )
+    if result.wounds_behind:
+        console.print(f"the enemy behind loses {result.wounds_behind} Wound(s)")
+    if result.attacker.defenseless and result.outcome.value == "fumble":
+        console.print(f"{result.attacker.name} is Defenseless")
+    if result.table is not None:
+        t = result.table
+        console.print(
+            f"d100 {t.roll} on the {t.table.replace('_', ' ')} table: [bold]{t.name}[/bold]: {t.effect}"
+        )
+    _step_rows("Resolution", tuple(s for s in result.steps if s not in result.defense_steps))
+    if seed is not None:
+        console.print(f"[dim](seed {seed})[/dim]")
+
+
+@sengoku_app.command("attack")
+@user_errors
+def attack_command(
+    weapon: Annotated[
+        str, typer.Option(help="Weapon or technique: strike, uchigatana, thrust, nodachi, teppo, ...")
+    ] = "strike",
+    modifier: Annotated[
+        str | None, typer.Option(help="Attack modifier; default: --attribute + --skill + the bonus.")
+    ] = None,
+    attribute: Annotated[str, typer.Option(help="The attacker's modifier in the weapon's attribute.")] = "0",
+    skill: Annotated[str, typer.Option(help="The attacker's rank in the weapon's skill.")] = "0",
+    technique_wounds: Annotated[
+        str | None, typer.Option(help="Wounds of a hit, overriding the weapon's (SG.WND.3).")
+    ] = None,
+    tag: Annotated[
+        list[str] | None,
+        typer.Option(help='Attack tags, replacing the weapon\'s: "Pierce N|all", "Direct N|all", ...'),
+    ] = None,
+    extra_wounds: Annotated[
+        str, typer.Option(help="Added Wound effects after the check (weakness, divine item).")
+    ] = "0",
+    attacker_name: Annotated[str, typer.Option(help="The attacker's name.")] = "attacker",
+    attacker_grade: Annotated[str, typer.Option(help="mob, minion, veteran, elite, lord or pc.")] = "pc",
+    fate_points: Annotated[str, typer.Option(help="The attacker's Fate points.")] = "0",
+    fate_die: Annotated[
+        str | None, typer.Option(help="Fate Intervention: move die 1 or 2 onto the other (SG.FAT.1).")
+    ] = None,
+    fumble_extra: Annotated[
+        list[str] | None,
+        typer.Option(help="GM's extra on a fumble: drop-weapon, stance-collapse, foot-slip."),
+    ] = None,
+    target_name: Annotated[str, typer.Option(help="The target's name.")] = "target",
+    target_grade: Annotated[str, typer.Option(help="mob, minion, veteran, elite, lord or pc.")] = "veteran",
+    target_armor: Annotated[str, typer.Option(help="none, light, heavy or heavy-battle.")] = "none",
+    target_shield: Annotated[
+        bool, typer.Option("--target-shield", help="The target carries a shield.")
+    ] = False,
+    target_natural_armor: Annotated[str, typer.Option(help="Natural armor +N.")] = "0",
+    target_bonus: Annotated[
+        list[str] | None, typer.Option(help="Non-armor bonus KIND=N (stance, barrier, terrain, ...).")
+    ] = None,
+    target_debuff: Annotated[list[str] | None, typer.Option(help="Defense −N status on the target.")] = None,
+    target_defenseless: Annotated[
+        bool, typer.Option("--target-defenseless", help="The target is Defenseless.")
+    ] = False,
+    target_exorcism: Annotated[str, typer.Option(help="none, novice, licensed, master or saint.")] = "none",
+    target_wounds: Annotated[
+        str | None, typer.Option(help="The target's Wounds now (default: its grade's).")
+    ] = None,
+    target_fate_points: Annotated[str, typer.Option(help="The target's Fate points.")] = "0",
+    last_bastion: Annotated[
+        bool, typer.Option("--last-bastion", help="The target spends Fate to make a fatal hit miss.")
+    ] = False,
+    seed: Annotated[
+        str | None, typer.Option(help="Seed for a reproducible attack (default: random).")
+    ] = None,
+    faces: Annotated[str | None, typer.Option(help="Use these two d10 faces (table dice), e.g. 4,5.")] = None,
+    d100: Annotated[
+        str | None, typer.Option(help="With --faces: the d100 for a table, if one is needed.")
+    ] = None,
+    rules: Annotated[str | None, typer.Option(help="Your own resolution.yaml.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """One attack between two units: the roll, the Defense breakdown, the outcome and the Wounds."""
+    issues = _Issues()
+    data = load_resolution(rules)
+    tech = None
+    try:
+        tech = technique(weapon, data)
+    except KassenError as exc:  # names the known weapons
+        issues.add("--weapon", str(exc))
+    m = _int(issues, "--modifier", modifier)
+    attr = _int(issues, "--attribute", attribute)
+    rank = _int(issues, "--skill", skill)
+    own_wounds = _int(issues, "--technique-wounds", technique_wounds, low=0)
+    extra = _int(issues, "--extra-wounds", extra_wounds, low=0)
+    points = _int(issues, "--fate-points", fate_points, low=0)
+    die = _int(issues, "--fate-die", fate_die, low=1)
+    if die is not None and die > 2:
+        issues.add("--fate-die", f"must be 1 or 2, got {die}")
+    grades = [g.value for g in Grade]
+    a_grade = attacker_grade.strip().lower()
+    if a_grade not in grades:
+        issues.add("--attacker-grade", f"unknown value {attacker_grade!r}; choose one of {', '.join(grades)}")
+    wounds_now = _int(issues, "--target-wounds", target_wounds, low=0)
+    t_points = _int(issues, "--target-fate-points", target_fate_points, low=0)
+    extras = [x.strip().lower() for x in fumble_extra or []]
+    for x in extras:
+        if x not in data.fumble.extras:
+            issues.add(
+                "--fumble-extra", f"unknown value {x!r}; choose one of {', '.join(data.fumble.extras)}"
+            )
+    scripted = _faces(issues, faces, data.check.sides)
+    roll_100 = _int(issues, "--d100", d100, low=1)
+    if roll_100 is not None and not faces:
+        issues.add("--d100", "needs --faces (a seeded roll draws its own d100)")
+    used_seed = _int(issues, "--seed", seed, low=0)
+    if seed is not None and faces is not None:
+        issues.add("--seed", "give --seed or --faces, not both")
+    try:
+        target, tags = profile_from_options(
+            grade=target_grade,
+            armor=target_armor,
+            shield=target_shield,
+            natural_armor=target_natural_armor,
+            bonuses=target_bonus,
+            debuffs=target_debuff,
+            defenseless=target_defenseless,
+            exorcism=target_exorcism,
+            tags=tag,
+        )
+    except ContentError as exc:
+        issues.items.extend(
+            ContentIssue(
+                i.file, "--target-" + i.field.lstrip("-") if i.field != "--tag" else i.field, i.message
+            )
+            for i in exc.issues
+        )
+        target, tags = CombatProfile(), AttackTags()
+    issues.raise_any()
+    assert tech is not None and attr is not None and rank is not None and extra is not None
+    assert points is not None and t_points is not None
+
+    if own_wounds is not None:
+        tech = replace(tech, wounds=own_wounds)
+    attributes = Attributes(**{tech.attribute: attr}) if tech.attribute else Attributes()
+    attacker = CombatProfile(
+        name=attacker_name,
+        grade=Grade(a_grade),
+        attributes=attributes,
+        skills=((tech.skill, rank),) if tech.skill else (),
+        fate_points=points,
+    )
+    target = replace(target, name=target_name, fate_points=t_points, wounds=wounds_now)
+    action = Attack(
+        technique=tech,
+        modifier=m if m is not None else (None if tech.attribute or tech.skill else attr + rank + tech.bonus),
+        tags=tags if tag else None,
+        added_wounds=(AddedWound(extra, "added Wound effect"),) if extra else (),
+        fate_die=None if die is None else die - 1,
+        last_bastion=last_bastion,
+        fumble_extras=tuple(extras),
+    )
+    dice: DieSource
+    shown_seed: int | None = None
+    if scripted:
+        dice = ScriptedDice(
+            [*scripted, *([roll_100] if roll_100 is not None else [])], hint="give it with --d100 N"
+        )
+    else:
+        shown_seed = used_seed if used_seed is not None else secrets.randbits(32)
+        dice = Rng(shown_seed)
+    result = attack(attacker, target, action, dice, rules=data)
+    if as_json:
+        out = result.to_json()
+        out["seed"] = shown_seed
+        out["tags"] = format_tags(action.attack_tags)
+        emit_json(out)
+        return
+    _render(result, action.attack_tags, shown_seed if seed is None else None)

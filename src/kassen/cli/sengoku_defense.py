@@ -1,1 +1,223 @@
-"""Sengoku CLI commands (registered on ``kassen.cli.sengoku.sengoku_app``)."""
+"""``kassen sengoku defense``: a target's Defense against an attack's tags, step by step.
+
+Options are read as plain text and validated here, so every bad input is one line on stderr and exit 2
+(through :func:`~kassen.cli.common.user_errors`), with every problem of the command line reported at once.
+"""
+
+from __future__ import annotations
+
+__all__ = ["defense_command", "profile_from_options"]
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.sengoku import sengoku_app
+from kassen.core.errors import ContentError, ContentIssue
+from kassen.sengoku.defense import DefenseResult, compute_defense, grade_label, load_defense_rules
+from kassen.sengoku.profile import (
+    ArmorKind,
+    AttackTags,
+    BonusKind,
+    CombatProfile,
+    DefenseBonus,
+    DefenseDebuff,
+    ExorcismRank,
+    Grade,
+)
+from kassen.sengoku.tags import TagError, format_tags, merge_tags, parse_tag
+
+_WHERE = "command line"
+
+
+class _Issues:
+    """Collects every problem on the command line, then raises them together."""
+
+    def __init__(self) -> None:
+        self.items: list[ContentIssue] = []
+
+    def add(self, option: str, message: str) -> None:
+        self.items.append(ContentIssue(_WHERE, option, message))
+
+    def raise_any(self) -> None:
+        if self.items:
+            raise ContentError(self.items)
+
+
+def _choice(issues: _Issues, option: str, text: str, choices: list[str]) -> str | None:
+    key = "-".join(text.strip().lower().replace("_", " ").split())
+    if key in choices:
+        return key
+    issues.add(option, f"unknown value {text!r}; choose one of {', '.join(choices)}")
+    return None
+
+
+def _count(issues: _Issues, option: str, text: str) -> int:
+    """A whole number of at least 0."""
+    stripped = text.strip()
+    if stripped.isdigit():
+        return int(stripped)
+    issues.add(option, f"must be a whole number of at least 0, got {text!r}")
+    return 0
+
+
+def _bonus(issues: _Issues, text: str) -> DefenseBonus | None:
+    """``KIND=N`` or ``KIND=N:source``."""
+    kind_text, sep, rest = text.partition("=")
+    value_text, _, source = rest.partition(":")
+    kinds = [k.value for k in BonusKind]
+    if not sep:
+        issues.add("--bonus", f"expected KIND=N (KIND one of {', '.join(kinds)}), got {text!r}")
+        return None
+    kind = kind_text.strip().lower()
+    if kind not in kinds:
+        issues.add("--bonus", f"unknown bonus kind {kind_text.strip()!r}; choose one of {', '.join(kinds)}")
+        return None
+    before = len(issues.items)
+    value = _count(issues, "--bonus", value_text)
+    return None if len(issues.items) > before else DefenseBonus(BonusKind(kind), value, source.strip())
+
+
+def _debuff(issues: _Issues, text: str) -> DefenseDebuff | None:
+    """``N``, ``-N`` (Defense −N; the sign is optional) or either with ``:source``."""
+    value_text, _, source = text.partition(":")
+    stripped = value_text.strip()
+    digits = stripped[1:] if stripped.startswith(("-", "−")) else stripped
+    if not digits.isdigit():
+        issues.add("--debuff", f"expected N for Defense −N (a whole number), got {text!r}")
+        return None
+    return DefenseDebuff(int(digits), source.strip())
+
+
+def profile_from_options(
+    *,
+    grade: str = "veteran",
+    armor: str = "none",
+    shield: bool = False,
+    natural_armor: str = "0",
+    armor_bonus: str = "0",
+    armor_damage: str = "0",
+    stat_defense: str | None = None,
+    bonuses: list[str] | None = None,
+    debuffs: list[str] | None = None,
+    defenseless: bool = False,
+    exorcism: str = "none",
+    incorporeal_defense: str = "0",
+    tags: list[str] | None = None,
+    pierce_natural: bool = False,
+) -> tuple[CombatProfile, AttackTags]:
+    """Validate the command's options into a profile and tags (one ContentError listing every problem)."""
+    issues = _Issues()
+    grade_key = _choice(issues, "--grade", grade, [g.value for g in Grade])
+    armor_key = _choice(issues, "--armor", armor, [a.value for a in ArmorKind])
+    rank_key = _choice(issues, "--exorcism", exorcism, [r.value for r in ExorcismRank])
+    natural = _count(issues, "--natural-armor", natural_armor)
+    bonus_points = _count(issues, "--armor-bonus", armor_bonus)
+    damage = _count(issues, "--armor-damage", armor_damage)
+    aptitude = _count(issues, "--incorporeal-defense", incorporeal_defense)
+    override = None if stat_defense is None else _count(issues, "--stat-defense", stat_defense)
+    parsed_bonuses = [b for b in (_bonus(issues, t) for t in bonuses or []) if b is not None]
+    parsed_debuffs = [d for d in (_debuff(issues, t) for t in debuffs or []) if d is not None]
+    attack = AttackTags(pierce_natural=True) if pierce_natural else AttackTags()
+    for text in tags or []:
+        try:
+            attack = merge_tags(attack, parse_tag(text))
+        except TagError as exc:
+            issues.add("--tag", str(exc))
+    issues.raise_any()
+    assert grade_key and armor_key and rank_key  # else raise_any() raised
+    profile = CombatProfile(
+        name="target",
+        grade=Grade(grade_key),
+        armor=ArmorKind(armor_key),
+        shield=shield,
+        natural_armor=natural,
+        armor_bonus=bonus_points,
+        armor_damage=damage,
+        defense_override=override,
+        bonuses=tuple(parsed_bonuses),
+        debuffs=tuple(parsed_debuffs),
+        defenseless=defenseless,
+        exorcism=ExorcismRank(rank_key),
+        incorporeal_defense=aptitude,
+    )
+    return profile, attack
+
+
+def _render(profile: CombatProfile, tags: AttackTags, result: DefenseResult) -> None:
+    against = format_tags(tags) or "an attack with no tags"
+    console.print(f"[bold]{grade_label(profile.grade)}[/bold] target against {escape(against)}")
+    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
+    table.add_column("Defense", justify="right")
+    table.add_column("step")
+    table.add_column("rule", style="dim")
+    for step in result.steps:
+        table.add_row("—" if result.immune else str(step.value), escape(step.reason), step.rule)
+    console.print(table)
+    if result.immune:
+        console.print("[bold]Immune[/bold]: the attack cannot affect this target (no check).")
+    else:
+        console.print(f"[bold]Defense {result.defense}[/bold]  (hit on 2d10 + modifier ≥ {result.defense})")
+
+
+@sengoku_app.command("defense")
+@user_errors
+def defense_command(
+    grade: Annotated[str, typer.Option(help="mob, minion, veteran, elite, lord or pc.")] = "veteran",
+    armor: Annotated[str, typer.Option(help="none, light, heavy or heavy-battle.")] = "none",
+    shield: Annotated[bool, typer.Option("--shield", help="Carries a shield (+1, part of armor).")] = False,
+    natural_armor: Annotated[str, typer.Option(help="Natural armor +N (scales, shell).")] = "0",
+    armor_bonus: Annotated[str, typer.Option(help="Defense from techniques attached to armor.")] = "0",
+    armor_damage: Annotated[str, typer.Option(help="Armor points lost to [Break], until repaired.")] = "0",
+    stat_defense: Annotated[
+        str | None, typer.Option(help="A stat block's own Defense, used when lower than the grade base.")
+    ] = None,
+    bonus: Annotated[
+        list[str] | None,
+        typer.Option(help="Non-armor bonus KIND=N[:source]; KIND: stance, barrier, terrain, spell, evasion."),
+    ] = None,
+    debuff: Annotated[list[str] | None, typer.Option(help="Defense −N status (N[:source]).")] = None,
+    defenseless: Annotated[
+        bool, typer.Option("--defenseless", help="The target is Defenseless (−4).")
+    ] = False,
+    tag: Annotated[
+        list[str] | None, typer.Option(help='Attack tag: "Pierce N|all", "Direct N|all", Incorporeal, Break.')
+    ] = None,
+    pierce_natural: Annotated[
+        bool, typer.Option("--pierce-natural", help="The attack states that [Pierce] reaches natural armor.")
+    ] = False,
+    exorcism: Annotated[str, typer.Option(help="none, novice, licensed, master or saint.")] = "none",
+    incorporeal_defense: Annotated[
+        str, typer.Option(help="Incorporeal Defense +N (an aptitude of masterwork or divine armor).")
+    ] = "0",
+    rules: Annotated[
+        str | None, typer.Option(help="Your own defense.yaml instead of the bundled one.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """The Defense an attack rolls against (SG.DEF.5): base, armor, bonuses, tags, then debuffs."""
+    profile, tags = profile_from_options(
+        grade=grade,
+        armor=armor,
+        shield=shield,
+        natural_armor=natural_armor,
+        armor_bonus=armor_bonus,
+        armor_damage=armor_damage,
+        stat_defense=stat_defense,
+        bonuses=bonus,
+        debuffs=debuff,
+        defenseless=defenseless,
+        exorcism=exorcism,
+        incorporeal_defense=incorporeal_defense,
+        tags=tag,
+        pierce_natural=pierce_natural,
+    )
+    data = load_defense_rules(rules)
+    result = compute_defense(profile, tags, rules=data)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    _render(profile, tags, result)

@@ -116,6 +116,9 @@ class CombatProfile:
     armor: ArmorKind = ArmorKind.NONE
     shield: bool = False
     natural_armor: int = 0
+    #: What the creature's natural-armor entry states about [Pierce] (SG.PRC.4, SG.RD.9): ``True``/``False``
+    #: when the entry says so, ``None`` when it is silent (the attack's statement or the table decides).
+    natural_armor_pierceable: bool | None = None
     #: Defense from techniques attached to armor or shields (o-yoroi shoulder catch...): armor category.
     armor_bonus: int = 0
     armor_damage: int = 0
@@ -132,6 +135,11 @@ class CombatProfile:
     incorporeal_defense: int = 0
     attributes: Attributes = field(default_factory=Attributes)
     skills: tuple[tuple[str, int], ...] = ()
+    #: Fate points left to spend on Fate Intervention and Last Bastion (SG.FAT.1, SG.FAT.2). Not the
+    #: Fate 運 *modifier* (``attributes.fate``), which the death check reads (SG.INP.3).
+    fate_points: int = 0
+    #: The side the unit fights for; a Lord's fall costs that faction's squads Cohesion (SG.INP.2).
+    faction: str = ""
 
     def skill(self, name: str) -> int:
         """The skill's rank, 0 when the unit does not have it."""

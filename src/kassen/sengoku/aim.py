@@ -1,0 +1,167 @@
+"""Aim Focus 照準集中: extra Energy → deeper [Pierce]/[Direct] (SG.AIM.*).
+
+Only a technique that states "Aim Focus [Direct] allowed" or "Aim Focus [Pierce] allowed" can use it
+(SG.AIM.1). N extra Energy grants [X N] or raises [X M] to [X M+N] (SG.AIM.2). N is capped by the user's
+Finesse modifier (SG.AIM.3, house reading of the missing "Cap Rules"); going past the one-breath limit is
+allowed and reported as an overload (SG.BRT.2), which the breath engine resolves. It is declared when the
+technique is activated and the Energy is spent whatever the check's result (SG.AIM.4).
+
+>>> from kassen.sengoku.profile import AttackTags
+>>> vitals = AimTechnique("Pierce the Vitals", cost=2, tags=AttackTags(pierce=2), aim_focus=AimFocus.PIERCE)
+>>> result = aim_focus(vitals, finesse=3, extra=3)
+>>> result.cost, result.tags.pierce, result.overload
+(5, 5, False)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AimFocus",
+    "AimFocusResult",
+    "AimTechnique",
+    "aim_cap",
+    "aim_focus",
+    "largest_extra_within_breath",
+]
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from kassen.core.errors import IllegalActionError
+from kassen.core.explain import Step
+from kassen.sengoku.defense import DefenseRules, load_defense_rules
+from kassen.sengoku.profile import ALL, Amount, AttackTags
+from kassen.sengoku.tags import check_tags, format_tags
+
+
+class AimFocus(StrEnum):
+    """Which tag a technique's text allows Aim Focus to scale (SG.AIM.1)."""
+
+    NONE = "none"
+    PIERCE = "pierce"
+    DIRECT = "direct"
+
+
+@dataclass(frozen=True, slots=True)
+class AimTechnique:
+    """The little of a technique Aim Focus needs: its name, base Energy cost, base tags, and what its
+    text allows. (The full technique catalog is separate content.)"""
+
+    name: str
+    cost: int
+    tags: AttackTags = field(default_factory=AttackTags)
+    aim_focus: AimFocus = AimFocus.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class AimFocusResult:
+    """The technique as activated: Energy ``cost`` (base + ``extra``), resulting ``tags``, the breath's
+    total spending against its limit, and whether that is an overload (SG.BRT.2)."""
+
+    technique: str
+    extra: int
+    cost: int
+    tags: AttackTags
+    breath_spent: int
+    breath_limit: int
+    overload: bool
+    steps: tuple[Step, ...]
+
+    @property
+    def energy_spent(self) -> int:
+        """Spent on activation, hit or miss (SG.AIM.4)."""
+        return self.cost
+
+
+def aim_cap(finesse: int) -> int:
+    """The most extra Energy Aim Focus may add: the Finesse modifier, never below 0 (SG.AIM.3)."""
+    return max(0, finesse)
+
+
+def largest_extra_within_breath(
+    technique: AimTechnique, *, finesse: int, other_spending: int = 0, rules: DefenseRules | None = None
+) -> int:
+    """The largest N that keeps the breath within its limit and N within the Finesse cap.
+
+    Thousand-Year Arrow (cost 4) with Finesse +2 in an otherwise empty breath: 1 (SG.AIM.5).
+    """
+    if technique.aim_focus is AimFocus.NONE:
+        return 0
+    rules = rules if rules is not None else load_defense_rules()
+    room = rules.aim_focus.breath_limit - technique.cost - other_spending
+    return max(0, min(aim_cap(finesse), room))
+
+
+def _scaled(amount: Amount | None, extra: int) -> Amount:
+    if amount == ALL:
+        return ALL
+    return (amount or 0) + extra
+
+
+def aim_focus(
+    technique: AimTechnique,
+    *,
+    finesse: int,
+    extra: int,
+    other_spending: int = 0,
+    after_check: bool = False,
+    rules: DefenseRules | None = None,
+) -> AimFocusResult:
+    """Activate ``technique`` with ``extra`` Aim Focus Energy (0 for none).
+
+    ``other_spending`` is what the breath already spends on other maneuvers. Refused with
+    :class:`~kassen.core.errors.IllegalActionError` naming the rule: Aim Focus on a technique that does
+    not allow it (SG.AIM.1), a negative N (SG.AIM.2), N above the Finesse cap (SG.AIM.3), or declared
+    after the check (SG.AIM.4).
+    """
+    rules = rules if rules is not None else load_defense_rules()
+    check_tags(technique.tags)
+    if technique.cost < 0 or other_spending < 0:
+        raise IllegalActionError("Energy costs cannot be negative", rule="SG.BRT.1")
+    if extra < 0:
+        raise IllegalActionError(f"Aim Focus adds Energy; N = {extra} is negative", rule="SG.AIM.2")
+    if extra and after_check:
+        raise IllegalActionError(
+            "Aim Focus is declared when the technique is activated, not after the check", rule="SG.AIM.4"
+        )
+    if extra and technique.aim_focus is AimFocus.NONE:
+        raise IllegalActionError(
+            f"{technique.name} does not state 'Aim Focus [Direct] allowed' or 'Aim Focus [Pierce] allowed'",
+            rule="SG.AIM.1",
+        )
+    if extra > aim_cap(finesse):
+        raise IllegalActionError(
+            f"Aim Focus N = {extra} exceeds the Finesse cap {aim_cap(finesse)} (Finesse {finesse:+d})",
+            rule="SG.AIM.3",
+        )
+    tags = technique.tags
+    steps = [Step(technique.cost, f"{technique.name}: base cost {technique.cost}", "SG.AIM.2")]
+    cost = technique.cost + extra
+    if extra:
+        if technique.aim_focus is AimFocus.PIERCE:
+            tags = replace(tags, pierce=_scaled(tags.pierce, extra))
+        else:
+            tags = replace(tags, direct=_scaled(tags.direct, extra))
+        before = format_tags(technique.tags) or "no tag"
+        steps.append(Step(cost, f"+{extra} Aim Focus Energy (Finesse cap {aim_cap(finesse)})", "SG.AIM.3"))
+        steps.append(Step(cost, f"{before} → {format_tags(tags)}", "SG.AIM.2"))
+    limit = rules.aim_focus.breath_limit
+    spent = other_spending + cost
+    overload = spent > limit
+    if overload:
+        steps.append(
+            Step(spent, f"breath spends {spent}, over the limit {limit}: overload check", "SG.BRT.2")
+        )
+    else:
+        steps.append(Step(spent, f"breath spends {spent} of the limit {limit}", "SG.BRT.1"))
+    steps.append(Step(cost, f"{cost} Energy spent on activation, whatever the check's result", "SG.AIM.4"))
+    return AimFocusResult(
+        technique=technique.name,
+        extra=extra,
+        cost=cost,
+        tags=tags,
+        breath_spent=spent,
+        breath_limit=limit,
+        overload=overload,
+        steps=tuple(steps),
+    )

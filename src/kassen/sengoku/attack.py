@@ -1,0 +1,489 @@
+"""Attack resolution: one attack check from the faces to Wounds, Critical Hit, Fumble and the d100 tables.
+
+Order (docs/sengoku/resolution.md):
+
+1. the attack modifier (attribute + skill + bonus, or given) and the target's Defense (given: the core
+   never computes Defense; :func:`attack` gets it from :func:`kassen.sengoku.defense.compute_defense`);
+2. the two d10 faces; the attacker's Fate Intervention may move one die to make a double (SG.FAT.1);
+3. ``2d10 + modifier >= Defense`` (SG.CHK.1) and the double's meaning (SG.CHK.2, SG.CRT.1, SG.FUM.1,
+   SG.RD.4);
+4. on a hit: the hit's or the Critical Hit's Wounds (SG.WND.1-3, SG.CRT.1-2, SG.RD.1), then added Wound
+   effects after the check (SG.CRT.3, SG.WND.6);
+5. the target's Last Bastion may turn a fatal hit into a miss (SG.FAT.2);
+6. Wounds applied, never below 0; at 0 the target is Incapacitated, a Lord's fall costs Cohesion
+   (SG.WND.4, SG.INP.1-2);
+7. a critical with double 10 rolls the decisive moment table (SG.CRT.4); a fumble makes the attacker
+   Defenseless (SG.FUM.1, SG.DFL.1), adds the GM's chosen extras (SG.FUM.2), and with double 1 rolls the
+   critical mistake table (SG.FUM.3).
+
+:func:`resolve_attack` is pure over its inputs (faces given; a die source only for a d100 table);
+:func:`roll_attack` and :func:`attack` draw the faces from the one injected :class:`~kassen.core.rng.Rng`.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "Attack",
+    "AttackOutcome",
+    "AttackResult",
+    "DefenseLike",
+    "FixedDefense",
+    "TableResult",
+    "attack",
+    "resolve_attack",
+    "roll_attack",
+]
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+from kassen.core.errors import IllegalActionError, KassenError
+from kassen.core.events import Event
+from kassen.core.explain import Step, steps_to_json
+from kassen.sengoku.check import (
+    CheckKind,
+    CheckOutcome,
+    CheckResult,
+    DieSource,
+    Faces,
+    classify,
+    resolve_check,
+    roll_faces,
+)
+from kassen.sengoku.defense import DefenseRules, compute_defense
+from kassen.sengoku.defenseless import make_defenseless
+from kassen.sengoku.fate import fate_intervention, last_bastion
+from kassen.sengoku.grades import GradeTable
+from kassen.sengoku.profile import AttackTags, CombatProfile
+from kassen.sengoku.resolution import D100Table, EffectKind, ResolutionRules, load_resolution
+from kassen.sengoku.technique import BASE_ATTACK, Technique, attack_modifier
+from kassen.sengoku.wounds import (
+    AddedWound,
+    WoundsChange,
+    apply_wounds,
+    critical_wounds,
+    current_wounds,
+    hit_wounds,
+    is_incapacitated,
+)
+
+
+class AttackOutcome(StrEnum):
+    """Critical Hit, hit, miss or Fumble."""
+
+    CRITICAL = "critical"
+    HIT = "hit"
+    MISS = "miss"
+    FUMBLE = "fumble"
+
+    @property
+    def hit(self) -> bool:
+        return self in (AttackOutcome.CRITICAL, AttackOutcome.HIT)
+
+
+_FROM_CHECK = {
+    CheckOutcome.CRITICAL: AttackOutcome.CRITICAL,
+    CheckOutcome.SUCCESS: AttackOutcome.HIT,
+    CheckOutcome.FAILURE: AttackOutcome.MISS,
+    CheckOutcome.FUMBLE: AttackOutcome.FUMBLE,
+}
+
+
+class DefenseLike(Protocol):
+    """The target's Defense for this attack and the steps that made it (a ``DefenseResult``)."""
+
+    @property
+    def defense(self) -> int: ...
+
+    @property
+    def steps(self) -> tuple[Step, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class FixedDefense:
+    """A Defense value known in advance (a stat block, a GM's number, a test)."""
+
+    defense: int
+    steps: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """One attack action.
+
+    ``modifier`` overrides the technique's attribute + skill + bonus. ``tags`` override the technique's
+    (after Aim Focus, say). ``added_wounds`` are weakness/divine-item effects (SG.WND.6). ``fate_die``
+    (0 first, 1 second) asks for the attacker's Fate Intervention on that die (SG.FAT.1);
+    ``last_bastion`` is the target's Last Bastion (SG.FAT.2). ``fumble_extras`` are the GM's optional
+    extras if the attack fumbles (keys of ``fumble.extras``: drop-weapon, stance-collapse, foot-slip).
+    """
+
+    technique: Technique = BASE_ATTACK
+    modifier: int | None = None
+    tags: AttackTags | None = None
+    added_wounds: tuple[AddedWound, ...] = ()
+    fate_die: int | None = None
+    last_bastion: bool = False
+    fumble_extras: tuple[str, ...] = ()
+
+    @property
+    def attack_tags(self) -> AttackTags:
+        return self.tags if self.tags is not None else self.technique.tags
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """A d100 table consulted: decisive moment (SG.CRT.4) or critical mistake (SG.FUM.3)."""
+
+    table: str
+    roll: int
+    name: str
+    effect: str
+    rule: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "roll": self.roll,
+            "name": self.name,
+            "effect": self.effect,
+            "rule": self.rule,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AttackResult:
+    """Everything one attack did. ``attacker`` and ``target`` are the profiles *after* the attack."""
+
+    attacker: CombatProfile
+    target: CombatProfile
+    technique: Technique
+    defense: int
+    defense_steps: tuple[Step, ...]
+    faces_rolled: Faces
+    check: CheckResult
+    outcome: AttackOutcome
+    wounds_before: int
+    wounds_after: int
+    incapacitated: bool
+    wounds_behind: int
+    table: TableResult | None
+    events: tuple[Event, ...]
+    steps: tuple[Step, ...]
+
+    @property
+    def hit(self) -> bool:
+        return self.outcome.hit
+
+    @property
+    def wounds_lost(self) -> int:
+        return self.wounds_before - self.wounds_after
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker.name,
+            "target": self.target.name,
+            "technique": self.technique.name,
+            "modifier": self.check.modifier,
+            "defense": self.defense,
+            "defense_steps": steps_to_json(self.defense_steps),
+            "faces_rolled": list(self.faces_rolled),
+            "faces": list(self.check.faces),
+            "total": self.check.total,
+            "double": self.check.double,
+            "outcome": self.outcome.value,
+            "wounds_before": self.wounds_before,
+            "wounds_after": self.wounds_after,
+            "incapacitated": self.incapacitated,
+            "wounds_behind": self.wounds_behind,
+            "attacker_defenseless": self.attacker.defenseless,
+            "table": self.table.to_json() if self.table else None,
+            "events": [e.to_json() for e in self.events],
+            "steps": steps_to_json(self.steps),
+        }
+
+
+def _consult(table: D100Table, key: str, rule: str, dice: DieSource | None) -> TableResult:
+    if dice is None:
+        raise KassenError(f"the {key.replace('_', ' ')} table needs a d{table.die}: pass table_dice")
+    roll = dice.die(table.die)
+    row = table.row(roll)
+    return TableResult(key, roll, row.name, row.effect, rule)
+
+
+def _validate(
+    attacker: CombatProfile,
+    target: CombatProfile,
+    action: Attack,
+    rules: ResolutionRules,
+    grades: GradeTable | None,
+) -> None:
+    if is_incapacitated(attacker, grades):
+        raise IllegalActionError(f"{attacker.name} is Incapacitated and cannot act", rule="SG.INP.1")
+    if is_incapacitated(target, grades):
+        raise IllegalActionError(f"{target.name} is Incapacitated, removed from the zone", rule="SG.INP.1")
+    unknown = [x for x in action.fumble_extras if x not in rules.fumble.extras]
+    if unknown:
+        known = ", ".join(rules.fumble.extras)
+        raise IllegalActionError(f"unknown fumble extra {unknown[0]!r} (known: {known})", rule="SG.FUM.2")
+
+
+class _Log:
+    """Collects the explanation steps and events of one attack, in order."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+        self.events: list[Event] = []
+
+    def step(self, value: int, reason: str, rule: str) -> None:
+        self.steps.append(Step(value, reason, rule))
+
+    def event(self, kind: str, data: dict[str, Any], rule: str, *, automatic: bool = False) -> None:
+        self.events.append(Event(kind, data, rule, automatic))
+
+
+@dataclass(frozen=True, slots=True)
+class _Blow:
+    """What a hit does before Last Bastion and before it lands: Wounds to the target (with added effects),
+    Wounds to the enemy behind, notes for the GM."""
+
+    wounds: int
+    rule: str
+    behind: int
+    notes: tuple[str, ...]
+
+
+_NO_BLOW = _Blow(0, "SG.WND.1", 0, ())
+
+
+def _blow(
+    tech: Technique, outcome: AttackOutcome, action: Attack, rules: ResolutionRules, log: _Log
+) -> _Blow:
+    """The blow's Wounds (SG.WND.1-3, SG.CRT.1-2, SG.RD.1), then added Wound effects after the check
+    (SG.CRT.3, SG.WND.6)."""
+    critical = outcome is AttackOutcome.CRITICAL
+    wounds, wound_steps = critical_wounds(tech, rules) if critical else hit_wounds(tech, rules)
+    log.steps.extend(wound_steps)
+    on_critical = tech.on_critical if critical else ()
+    added = [
+        (AddedWound(e.wounds, f"{tech.name} on a hit"), "SG.WND.6")
+        for e in tech.on_hit
+        if e.kind is EffectKind.EXTRA_WOUNDS
+    ]
+    added += [
+        (AddedWound(e.wounds, f"{tech.name} on a Critical Hit"), "SG.CRT.3")
+        for e in on_critical
+        if e.kind is EffectKind.EXTRA_WOUNDS
+    ]
+    added += [(a, "SG.WND.6") for a in action.added_wounds]
+    for a, rule in added:
+        wounds += a.wounds
+        log.step(wounds, f"{a.source}: +{a.wounds} Wound(s) after the check, Defense unchanged", rule)
+    effects = tech.on_hit + on_critical
+    rule = "SG.WND.2" if critical else wound_steps[-1].rule  # SG.WND.1 or SG.WND.3, from the technique
+    return _Blow(
+        wounds,
+        rule,
+        sum(e.wounds for e in effects if e.kind is EffectKind.WOUNDS_BEHIND),
+        tuple(e.text for e in effects if e.kind is EffectKind.NOTE),
+    )
+
+
+def _land(
+    target: CombatProfile,
+    blow: _Blow,
+    outcome: AttackOutcome,
+    rules: ResolutionRules,
+    grades: GradeTable | None,
+    log: _Log,
+) -> WoundsChange:
+    """The blow lands: Wounds never below 0, Incapacitated at 0, a Lord's fall (SG.WND.4, SG.INP.1-2)."""
+    critical = outcome is AttackOutcome.CRITICAL
+    log.event(
+        "critical_hit" if critical else "hit",
+        {"target": target.name, "wounds": blow.wounds},
+        "SG.CRT.1" if critical else "SG.WND.1",
+    )
+    change = apply_wounds(target, blow.wounds, rules=rules, grades=grades, rule=blow.rule)
+    log.steps.extend(change.steps)
+    log.events.extend(change.events)
+    if blow.behind:
+        rule = "SG.CRT.2" if critical else "SG.WND.3"
+        log.step(blow.behind, f"{blow.behind} Wound(s) to the enemy behind {target.name}", rule)
+        log.event("wounds_behind", {"behind": target.name, "wounds": blow.behind}, rule)
+    for note in blow.notes:
+        log.event("effect", {"target": target.name, "text": note}, "SG.CRT.3" if critical else "SG.WND.3")
+    return change
+
+
+def _fumble(attacker: CombatProfile, action: Attack, rules: ResolutionRules, log: _Log) -> CombatProfile:
+    """The fumbler becomes Defenseless (SG.FUM.1, SG.DFL.1) and takes the GM's extras (SG.FUM.2)."""
+    log.event("fumble", {"attacker": attacker.name}, "SG.FUM.1")
+    if rules.fumble.defenseless:
+        log.step(0, f"Fumble: {attacker.name} becomes Defenseless", "SG.DFL.1")
+        attacker, dfl_steps = make_defenseless(attacker)
+        log.steps.extend(dfl_steps)
+        log.event("defenseless", {"unit": attacker.name, "cause": "fumble"}, "SG.DFL.1", automatic=True)
+    for key in action.fumble_extras:
+        extra = rules.fumble.extras[key]
+        log.step(extra.energy, f"Fumble, GM's extra: {extra.name}: {extra.effect}", "SG.FUM.2")
+        log.event(
+            "fumble_extra",
+            {"unit": attacker.name, "extra": key, "energy": extra.energy, "effect": extra.effect},
+            "SG.FUM.2",
+        )
+    return attacker
+
+
+def resolve_attack(
+    attacker: CombatProfile,
+    target: CombatProfile,
+    action: Attack,
+    defense: DefenseLike,
+    faces: Faces,
+    *,
+    table_dice: DieSource | None = None,
+    rules: ResolutionRules | None = None,
+    grades: GradeTable | None = None,
+) -> AttackResult:
+    """Resolve ``action`` by ``attacker`` on ``target`` against ``defense`` with the rolled ``faces``.
+
+    ``table_dice`` rolls the d100 of a Heavenly Mandate or Karmic Retribution (needed only then).
+    Raises :class:`~kassen.core.errors.IllegalActionError` (nothing changes) when the attacker or target
+    is Incapacitated (SG.INP.1) or a Fate use is illegal (SG.FAT.1, SG.FAT.2).
+    """
+    r = rules or load_resolution()
+    _validate(attacker, target, action, r, grades)
+    tech = action.technique
+    log = _Log()
+
+    if action.modifier is not None:
+        modifier = action.modifier
+        log.step(modifier, "attack modifier (given)", "SG.CHK.1")
+    else:
+        modifier, mod_steps = attack_modifier(attacker, tech)
+        log.steps.extend(mod_steps)
+    log.steps.extend(defense.steps)
+    log.step(defense.defense, f"{target.name}'s Defense", "SG.CHK.1")
+
+    attacker_after, rolled = attacker, faces
+    if action.fate_die is not None:
+        shift = fate_intervention(faces, attacker, die=action.fate_die, rules=r)
+        faces, attacker_after = shift.faces_after, shift.user
+        log.steps.extend(shift.steps)
+        log.events.extend(shift.events)
+
+    check = resolve_check(faces, modifier, defense.defense, sides=r.check.sides)
+    kind = classify(check, kind=CheckKind.ATTACK, rules=r)
+    log.steps.extend(check.steps + kind.steps)
+    outcome = _FROM_CHECK[kind.outcome]
+    log.event(
+        "attack_check",
+        {
+            "attacker": attacker.name,
+            "target": target.name,
+            "faces": list(faces),
+            "modifier": modifier,
+            "total": check.total,
+            "defense": defense.defense,
+            "outcome": outcome.value,
+        },
+        "SG.CHK.1",
+    )
+
+    before = current_wounds(target, grades)
+    blow = _blow(tech, outcome, action, r, log) if outcome.hit else _NO_BLOW
+
+    target_after = target
+    if action.last_bastion:
+        lb = last_bastion(target, wounds_before=before, reduction=blow.wounds, rules=r)
+        target_after = lb.user
+        log.steps.extend(lb.steps)
+        log.events.extend(lb.events)
+        outcome, blow = AttackOutcome.MISS, _NO_BLOW
+
+    after, fell = before, False
+    if outcome.hit:
+        change = _land(target_after, blow, outcome, r, grades, log)
+        target_after, after, fell = change.profile, change.after, change.incapacitated
+    elif outcome is AttackOutcome.MISS:
+        log.event("miss", {"target": target.name}, "SG.CHK.1")
+
+    table: TableResult | None = None
+    if outcome is AttackOutcome.CRITICAL and kind.heavenly_mandate:
+        table = _consult(r.decisive_moment, "decisive_moment", "SG.CRT.4", table_dice)
+    if outcome is AttackOutcome.FUMBLE:
+        attacker_after = _fumble(attacker_after, action, r, log)
+        if kind.karmic_retribution:
+            table = _consult(r.critical_mistake, "critical_mistake", "SG.FUM.3", table_dice)
+    if table is not None:
+        log.step(table.roll, f"d100 {table.roll}: {table.name}: {table.effect}", table.rule)
+        log.event(table.table, table.to_json(), table.rule)
+
+    return AttackResult(
+        attacker=attacker_after,
+        target=target_after,
+        technique=tech,
+        defense=defense.defense,
+        defense_steps=tuple(defense.steps),
+        faces_rolled=rolled,
+        check=check,
+        outcome=outcome,
+        wounds_before=before,
+        wounds_after=after,
+        incapacitated=fell,
+        wounds_behind=blow.behind,
+        table=table,
+        events=tuple(log.events),
+        steps=tuple(log.steps),
+    )
+
+
+def roll_attack(
+    attacker: CombatProfile,
+    target: CombatProfile,
+    action: Attack,
+    defense: DefenseLike,
+    dice: DieSource,
+    *,
+    rules: ResolutionRules | None = None,
+    grades: GradeTable | None = None,
+) -> AttackResult:
+    """Roll the two d10 (then a d100 if a table is consulted) from ``dice`` and resolve."""
+    r = rules or load_resolution()
+    faces = roll_faces(dice, sides=r.check.sides)
+    return resolve_attack(attacker, target, action, defense, faces, table_dice=dice, rules=r, grades=grades)
+
+
+def attack(
+    attacker: CombatProfile,
+    target: CombatProfile,
+    action: Attack,
+    rng: DieSource,
+    *,
+    rules: ResolutionRules | None = None,
+    grades: GradeTable | None = None,
+    defense_rules: DefenseRules | None = None,
+) -> AttackResult:
+    """One whole attack: the target's Defense against the attack's tags
+    (:func:`~kassen.sengoku.defense.compute_defense`, SG.DEF.5), then the roll and its resolution.
+
+    ``rng`` is the one injected random source (an :class:`~kassen.core.rng.Rng`): two d10, then a d100
+    only if a table is consulted. A target immune to the attack (a Licensed or higher exorcist against
+    [Incorporeal], SG.INC.2) cannot be affected: IllegalActionError, nothing rolled.
+
+    >>> from kassen.core.rng import Rng
+    >>> from kassen.sengoku.profile import ArmorKind
+    >>> from kassen.sengoku.technique import technique
+    >>> oni = CombatProfile(name="Oni", armor=ArmorKind.HEAVY)
+    >>> r = attack(CombatProfile(name="Kuro"), oni, Attack(technique("thrust"), modifier=5), Rng(7))
+    >>> r.defense  # heavy armor 14, [Pierce 2] → 12 (SG.PRC.5)
+    12
+    """
+    d = compute_defense(target, action.attack_tags, rules=defense_rules, grades=grades)
+    if d.immune:
+        raise IllegalActionError(
+            f"{target.name} is immune to this attack: no check is rolled", rule="SG.INC.2"
+        )
+    return roll_attack(attacker, target, action, d, rng, rules=rules, grades=grades)

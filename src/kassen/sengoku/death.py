@@ -1,0 +1,150 @@
+"""The death check after combat (SG.INP.3): 2d10 + the higher of Physique or Fate >= 11 survives.
+
+What "serious injury" means afterwards (and "Bleed") is a gap, filled with house-default text in
+``resolution.yaml`` (``death_check``).
+
+>>> from kassen.sengoku.profile import Attributes, CombatProfile
+>>> fallen = CombatProfile(name="Genzaburo", wounds=0, attributes=Attributes(physique=2, fate=1))
+>>> resolve_death_check((4, 5), fallen).survives
+True
+>>> death_check_odds(2)
+Fraction(18, 25)
+"""
+
+from __future__ import annotations
+
+__all__ = ["DeathCheck", "death_check", "death_check_modifier", "death_check_odds", "resolve_death_check"]
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from kassen.core.errors import IllegalActionError
+from kassen.core.events import Event
+from kassen.core.explain import Step, steps_to_json
+from kassen.sengoku.check import (
+    CheckKind,
+    CheckResult,
+    DieSource,
+    DoublesPolicy,
+    Faces,
+    classify,
+    resolve_check,
+    roll_faces,
+)
+from kassen.sengoku.grades import GradeTable
+from kassen.sengoku.profile import CombatProfile
+from kassen.sengoku.resolution import ResolutionRules, load_resolution
+from kassen.sengoku.wounds import is_incapacitated
+
+
+@dataclass(frozen=True, slots=True)
+class DeathCheck:
+    """A death check: the roll, whether the unit survives, and what that means (house-default text)."""
+
+    unit: str
+    check: CheckResult
+    survives: bool
+    outcome: str
+    effect: str
+    events: tuple[Event, ...]
+    steps: tuple[Step, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "unit": self.unit,
+            "check": self.check.to_json(),
+            "survives": self.survives,
+            "outcome": self.outcome,
+            "effect": self.effect,
+            "steps": steps_to_json(self.steps),
+        }
+
+
+def death_check_modifier(profile: CombatProfile) -> tuple[int, Step]:
+    """The higher of Physique and Fate (the modifiers, SG.INP.3)."""
+    a = profile.attributes
+    if a.fate > a.physique:
+        return a.fate, Step(a.fate, f"Fate {a.fate:+d} (higher than Physique {a.physique:+d})", "SG.INP.3")
+    return a.physique, Step(a.physique, f"Physique {a.physique:+d} (Fate {a.fate:+d})", "SG.INP.3")
+
+
+def resolve_death_check(
+    faces: Faces,
+    profile: CombatProfile,
+    *,
+    rules: ResolutionRules | None = None,
+    grades: GradeTable | None = None,
+) -> DeathCheck:
+    """Resolve the death check of an Incapacitated unit from the two faces (SG.INP.3).
+
+    Only a unit at 0 Wounds makes it (IllegalActionError otherwise). Doubles change nothing unless the
+    SG.RD.4 scope is ``every_check``; then a Fumble dies whatever the total and a critical survives.
+    """
+    r = rules or load_resolution()
+    if not is_incapacitated(profile, grades):
+        raise IllegalActionError(
+            f"{profile.name} is not Incapacitated: only a fallen unit makes a death check", rule="SG.INP.3"
+        )
+    dc = r.death_check
+    modifier, mod_step = death_check_modifier(profile)
+    check = resolve_check(faces, modifier, dc.target, sides=r.check.sides)
+    kind = classify(check, kind=CheckKind.DEATH, rules=r)
+    survives = kind.outcome.succeeded
+    if survives:
+        outcome, effect = dc.serious_injury.name, dc.serious_injury.effect
+        reason = f"{check.total} >= {dc.target}: survives with {dc.serious_injury.name.lower()}"
+    else:
+        outcome, effect = "dies", f"{profile.name} dies of their wounds."
+        reason = f"{check.total} < {dc.target}: dies" if not check.success else "a Fumble: dies"
+    steps = (mod_step, *check.steps, *kind.steps, Step(check.total, reason, "SG.INP.3"))
+    events = (
+        Event(
+            "death_check",
+            {
+                "unit": profile.name,
+                "faces": list(faces),
+                "total": check.total,
+                "survives": survives,
+                "outcome": outcome,
+            },
+            "SG.INP.3",
+            automatic=True,
+        ),
+    )
+    return DeathCheck(profile.name, check, survives, outcome, effect, events, steps)
+
+
+def death_check(
+    profile: CombatProfile,
+    dice: DieSource,
+    *,
+    rules: ResolutionRules | None = None,
+    grades: GradeTable | None = None,
+) -> DeathCheck:
+    """Roll the death check after combat (SG.INP.3)."""
+    r = rules or load_resolution()
+    return resolve_death_check(roll_faces(dice, sides=r.check.sides), profile, rules=r, grades=grades)
+
+
+def death_check_odds(modifier: int, *, rules: ResolutionRules | None = None) -> Fraction:
+    """Exact chance of surviving the death check with ``modifier`` (the higher of Physique or Fate),
+    enumerating the 100 equally likely rolls through :func:`resolve_check` and :func:`classify`."""
+    r = rules or load_resolution()
+    return _survival(modifier, r.death_check.target, r.check.sides, DoublesPolicy.from_rules(r))
+
+
+@lru_cache(maxsize=256)
+def _survival(modifier: int, target: int, sides: int, policy: DoublesPolicy) -> Fraction:
+    wins = sum(
+        classify(
+            resolve_check(faces, modifier, target, sides=sides), kind=CheckKind.DEATH, policy=policy
+        ).outcome.succeeded
+        for faces in _pairs(sides)
+    )
+    return Fraction(wins, sides * sides)
+
+
+def _pairs(sides: int) -> list[Faces]:
+    return [(a, b) for a in range(1, sides + 1) for b in range(1, sides + 1)]

@@ -1,0 +1,248 @@
+"""The data of attack resolution (``data/resolution.yaml``), as typed, validated, frozen models.
+
+Everything tabular the resolution reads lives in the YAML: Wounds of a hit and a Critical Hit and the
+SG.RD.1 reading, the double-edge readings (SG.RD.4), the fumble extras (SG.FUM.2), the two d100 tables
+(SG.CRT.4, SG.FUM.3), Fate costs (SG.FAT.1-2), the death check (SG.INP.3), a Lord's fall (SG.INP.2,
+SG.RD.9) and a small catalog of attacks. Gaps and readings carry a ``house_default`` block.
+
+>>> rules = load_resolution()
+>>> rules.wounds.critical, rules.death_check.target
+(2, 11)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CriticalReading",
+    "DoubleOneSuccess",
+    "DoubleTenFailure",
+    "DoublesScope",
+    "EffectKind",
+    "LordFallScope",
+    "ResolutionRules",
+    "TableRow",
+    "load_resolution",
+]
+
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError, model_validator
+
+from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model
+from kassen.core.errors import KassenError
+
+
+class CriticalReading(StrEnum):
+    """SG.RD.1: how a Critical Hit scores with a technique that has its own Wounds."""
+
+    PLUS_ONE = "plus_one"
+    DOUBLE = "double"
+    FLAT = "flat"
+
+
+class DoublesScope(StrEnum):
+    """SG.RD.4: which checks can be Critical Hits and Fumbles."""
+
+    ATTACK = "attack"
+    EVERY_CHECK = "every_check"
+
+
+class DoubleTenFailure(StrEnum):
+    """SG.RD.4: a double 10 on a failed check."""
+
+    FUMBLE = "fumble"
+    MISS = "miss"
+
+
+class DoubleOneSuccess(StrEnum):
+    """SG.RD.4: a double 1 on a successful check."""
+
+    CRITICAL = "critical"
+    KARMIC_RETRIBUTION = "karmic_retribution"
+
+
+class LordFallScope(StrEnum):
+    """SG.RD.9: which squads lose Cohesion when their Lord falls."""
+
+    FACTION = "faction"
+    ONE_SQUAD = "one_squad"
+
+
+class EffectKind(StrEnum):
+    """What an attack's extra effect does (SG.CRT.3, SG.WND.6)."""
+
+    EXTRA_WOUNDS = "extra_wounds"  # added Wound reduction on the target after the check
+    WOUNDS_BEHIND = "wounds_behind"  # Wounds to the enemy behind the target
+    NOTE = "note"  # text for the GM (Bleed, [Break] on a critical...)
+
+
+class CheckData(StrictModel):
+    dice: int = Field(ge=1)
+    sides: int = Field(ge=2)
+    doubles_scope: DoublesScope
+    house_default: HouseDefault
+
+    @model_validator(mode="after")
+    def _two_dice(self) -> CheckData:
+        if self.dice != 2:
+            raise ValueError("a Sengoku check rolls exactly 2 dice (SG.CHK.1, SG.CHK.2)")
+        return self
+
+
+class WoundsData(StrictModel):
+    hit: int = Field(ge=0, description="Wounds a hit reduces (SG.WND.1).")
+    critical: int = Field(ge=0, description="Wounds a base Critical Hit reduces (SG.WND.2, SG.CRT.1).")
+    critical_reading: CriticalReading
+    house_default: HouseDefault
+
+
+class DoublesData(StrictModel):
+    heavenly_mandate_face: int = Field(ge=1)
+    karmic_retribution_face: int = Field(ge=1)
+    double_ten_failure: DoubleTenFailure
+    double_one_success: DoubleOneSuccess
+    house_default: HouseDefault
+
+
+class FumbleExtraData(StrictModel):
+    name: str
+    energy: int = Field(ge=0)
+    effect: str
+
+
+class FumbleData(StrictModel):
+    defenseless: bool
+    extras: dict[str, FumbleExtraData]
+
+
+class TableRow(StrictModel):
+    """One row of a d100 table: the rolls ``low..high`` give ``name`` with ``effect``."""
+
+    low: int = Field(ge=1)
+    high: int = Field(ge=1)
+    name: str
+    effect: str
+
+
+class D100Table(StrictModel):
+    die: int = Field(ge=2)
+    house_default: HouseDefault
+    rows: tuple[TableRow, ...]
+
+    @model_validator(mode="after")
+    def _covers_every_roll_once(self) -> D100Table:
+        expected = 1
+        for row in sorted(self.rows, key=lambda r: r.low):
+            if row.low != expected or row.high < row.low:
+                raise ValueError(f"rows must cover 1..{self.die} once each; problem at {row.low}-{row.high}")
+            expected = row.high + 1
+        if expected != self.die + 1:
+            raise ValueError(f"rows must cover 1..{self.die} once each; they stop at {expected - 1}")
+        return self
+
+    def row(self, roll: int) -> TableRow:
+        """The row for ``roll`` (1..die)."""
+        for r in self.rows:
+            if r.low <= roll <= r.high:
+                return r
+        raise ValueError(f"roll {roll} is outside 1..{self.die}")
+
+
+class FateData(StrictModel):
+    intervention_cost: int = Field(ge=0)
+    max_shift: int = Field(ge=0)
+    last_bastion_cost: int = Field(ge=0)
+    house_default: HouseDefault
+
+
+class TextEntry(StrictModel):
+    name: str
+    effect: str
+
+
+class DeathCheckData(StrictModel):
+    target: int
+    serious_injury: TextEntry
+    bleed: TextEntry
+    house_default: HouseDefault
+
+
+class LordFallData(StrictModel):
+    cohesion_loss: int = Field(ge=0)
+    scope: LordFallScope
+    house_default: HouseDefault
+
+
+class EffectData(StrictModel):
+    effect: EffectKind
+    wounds: int = Field(default=0, ge=0)
+    text: str = ""
+
+
+class TechniqueData(StrictModel):
+    """One catalog entry; :func:`kassen.sengoku.technique.technique` turns it into a ``Technique``."""
+
+    name: str
+    weapon: str = ""
+    attribute: Literal["physique", "finesse", "courage", "presence", "fate"] | None = None
+    skill: str | None = None
+    bonus: int = 0
+    energy: int | None = Field(default=None, ge=0)
+    pierce: int | Literal["all"] | None = None
+    direct: int | Literal["all"] | None = None
+    incorporeal: bool = False
+    break_: bool = Field(default=False, alias="break")
+    wounds: int = Field(ge=0)
+    critical_wounds: int | None = Field(default=None, ge=0)
+    on_hit: tuple[EffectData, ...] = ()
+    on_critical: tuple[EffectData, ...] = ()
+
+
+class ResolutionRules(StrictModel):
+    """The whole of ``resolution.yaml``."""
+
+    check: CheckData
+    wounds: WoundsData
+    doubles: DoublesData
+    fumble: FumbleData
+    decisive_moment: D100Table
+    critical_mistake: D100Table
+    fate: FateData
+    death_check: DeathCheckData
+    lord_fall: LordFallData
+    techniques: dict[str, TechniqueData]
+
+    @model_validator(mode="after")
+    def _faces_on_the_die(self) -> ResolutionRules:
+        for name in ("heavenly_mandate_face", "karmic_retribution_face"):
+            if getattr(self.doubles, name) > self.check.sides:
+                raise ValueError(f"doubles.{name} is not a face of a d{self.check.sides}")
+        return self
+
+    def override(self, section: str, **values: Any) -> ResolutionRules:
+        """A copy with ``values`` replaced in ``section``, validated like the file (switch a reading:
+        ``rules.override("wounds", critical_reading="double")``)."""
+        data = self.model_dump(by_alias=True)
+        if section not in data or not isinstance(data[section], dict):
+            raise KassenError(f"no section {section!r} in the resolution data")
+        data[section].update(values)
+        try:
+            return ResolutionRules.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise KassenError(f"bad resolution override {where}: {first['msg']}") from None
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> ResolutionRules:
+    return load_package_model("kassen.sengoku.data", "resolution.yaml", ResolutionRules)
+
+
+def load_resolution(path: str | Path | None = None) -> ResolutionRules:
+    """The bundled resolution data (cached), or the file at ``path`` (validated; every error at once,
+    each naming file, line and field)."""
+    return _bundled() if path is None else load_model(path, ResolutionRules)

@@ -1,0 +1,1 @@
+"""Tests of the Sengoku ruleset (seeds 000 and 002)."""

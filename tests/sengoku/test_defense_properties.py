@@ -1,0 +1,106 @@
+"""Properties of Defense over random profiles and tags (hypothesis)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kassen.sengoku.defense import compute_defense
+from kassen.sengoku.grades import load_grades
+from kassen.sengoku.profile import (
+    ALL,
+    Amount,
+    ArmorKind,
+    AttackTags,
+    BonusKind,
+    CombatProfile,
+    DefenseBonus,
+    DefenseDebuff,
+    ExorcismRank,
+    Grade,
+)
+
+amounts = st.one_of(st.integers(0, 12), st.just(ALL))
+
+profiles = st.builds(
+    CombatProfile,
+    grade=st.sampled_from(Grade),
+    armor=st.sampled_from(ArmorKind),
+    shield=st.booleans(),
+    natural_armor=st.integers(0, 6),
+    natural_armor_pierceable=st.sampled_from([None, True, False]),
+    armor_bonus=st.integers(0, 3),
+    armor_damage=st.integers(0, 8),
+    bonuses=st.lists(
+        st.builds(DefenseBonus, kind=st.sampled_from(BonusKind), value=st.integers(0, 4)), max_size=4
+    ).map(tuple),
+    debuffs=st.lists(st.builds(DefenseDebuff, value=st.integers(0, 6)), max_size=3).map(tuple),
+    defenseless=st.booleans(),
+    defense_override=st.one_of(st.none(), st.integers(0, 12)),
+    exorcism=st.sampled_from(ExorcismRank),
+    incorporeal_defense=st.integers(0, 3),
+)
+
+tag_sets = st.builds(
+    AttackTags,
+    pierce=st.one_of(st.none(), amounts),
+    direct=st.one_of(st.none(), amounts),
+    incorporeal=st.booleans(),
+    break_=st.booleans(),
+    pierce_natural=st.sampled_from([None, True, False]),
+)
+
+
+def physical(target: CombatProfile) -> CombatProfile:
+    """The same target with no other-source reductions (to look at the tag stage alone)."""
+    return replace(target, defenseless=False, debuffs=())
+
+
+def base_of(target: CombatProfile) -> int:
+    grade_base = load_grades().row(target.grade).defense
+    override = target.defense_override
+    return override if override is not None and override < grade_base else grade_base
+
+
+@given(target=profiles, pierce=amounts)
+def test_pierce_never_below_the_base(target: CombatProfile, pierce: Amount) -> None:
+    # rule: SG.PRC.2 — [Pierce] never drops Defense below the (grade or stat-block) base.
+    result = compute_defense(physical(target), AttackTags(pierce=pierce))
+    assert result.base == base_of(target)
+    assert result.after_tags >= base_of(target)
+    assert result.defense <= compute_defense(physical(target)).defense
+
+
+@given(target=profiles, direct=amounts)
+def test_direct_never_below_base_plus_armor(target: CombatProfile, direct: Amount) -> None:
+    # rule: SG.DIR.2 — [Direct] never drops Defense below base + armor/shield additions.
+    result = compute_defense(physical(target), AttackTags(direct=direct))
+    assert result.after_tags >= result.base + result.armor
+    assert result.after_tags <= result.base + result.armor + result.non_armor
+
+
+@given(target=profiles, tags=tag_sets)
+def test_defense_never_below_2(target: CombatProfile, tags: AttackTags) -> None:
+    # rule: SG.DBF.2 — the final Defense has a minimum of 2, whatever the tags and reductions.
+    assert compute_defense(target, tags).defense >= 2
+
+
+@given(target=profiles, tags=tag_sets)
+def test_the_last_step_is_the_defense(target: CombatProfile, tags: AttackTags) -> None:
+    # rule: SG.DEF.5 — the steps end on the value the attack rolls against; every step names a rule.
+    result = compute_defense(target, tags)
+    assert result.steps[-1].value == result.defense
+    assert all(s.rule.startswith("SG.") for s in result.steps)
+    assert result.to_json()["defense"] == result.defense
+
+
+@given(target=profiles, tags=tag_sets)
+def test_other_reductions_come_after_the_tags(target: CombatProfile, tags: AttackTags) -> None:
+    # rule: SG.DEF.5 — Defenseless and Defense −N stack separately after the floors, minimum 2.
+    result = compute_defense(target, tags)
+    if result.immune:
+        return
+    assert result.defense == max(2, result.after_tags - result.reductions)
+    assert result.after_tags == compute_defense(physical(target), tags).defense or result.after_tags < 2
