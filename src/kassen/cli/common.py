@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-__all__ = ["console", "emit_json", "user_errors"]
+__all__ = ["OneLineErrors", "console", "emit_json", "user_errors"]
 
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from kassen.core.errors import KassenError
 
@@ -41,3 +43,30 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
 def emit_json(data: Any) -> None:
     """Write ``data`` as one JSON document on stdout (plain write: Rich would wrap long lines)."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+@contextmanager
+def _one_line_usage_errors() -> Iterator[None]:
+    try:
+        yield
+    except typer.TyperException as exc:  # Typer's usage errors: missing option, unknown command, bad value
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare group prints its help: leave that alone
+            raise
+        message = " ".join(exc.format_message().split())
+        sys.stderr.write(f"kassen: error: {message} (see --help)\n")
+        raise typer.Exit(getattr(exc, "exit_code", 2)) from None
+
+
+class OneLineErrors(TyperGroup):
+    """A Typer group whose usage errors are one line on stderr, exit 2, like every other user error
+    (Typer's default is a multi-line usage panel). Pass it as ``typer.Typer(cls=OneLineErrors)``."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        with _one_line_usage_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _one_line_usage_errors():
+            return super().invoke(ctx)

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.common import OneLineErrors, console, emit_json, user_errors
 from kassen.cli.render import dice_markup, probability_text
 from kassen.core.rng import Rng
 from kassen.dice import parse, probability_at_least, roll
@@ -24,6 +24,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    cls=OneLineErrors,
 )
 
 

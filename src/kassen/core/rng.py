@@ -59,6 +59,8 @@ class Rng:
         """A uniform integer in ``[0, n)`` with no modulo bias."""
         if n <= 0:
             raise ValueError("n must be positive")
+        if n > 1 << 64:  # one 64-bit draw cannot cover the range: the loop below would never end
+            raise ValueError("n must be at most 2**64")
         # Reject the top sliver of the 64-bit range that would over-weight small remainders.
         limit = (1 << 64) - ((1 << 64) % n)
         while True:

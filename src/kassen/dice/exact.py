@@ -9,7 +9,10 @@ tail mass ``S^-(D+1)``). That yields two guarantees:
 - :func:`probability_at_least` is **exact** (error 0) whenever every exploding group is added (not
   subtracted): the cap is chosen so that a die reaching it already makes the total reach the target, so
   capping cannot change whether ``total >= target``. (Only if that cap would exceed
-  ``DiceLimits.max_exact_die_outcomes`` does it fall back to the tolerance below, and says so.)
+  ``DiceLimits.max_exact_die_outcomes`` or ``max_exact_work`` does it fall back to the tolerance below,
+  and says so in ``error_bound``.)
+- Every table is refused with a ``DiceLimitError`` (``max_exact_work``) before any work is done when its
+  estimated cost is too high, so no request runs for more than a fraction of a second.
 - :func:`distribution` (the whole table) caps every exploding die where its remaining tail mass is below
   ``tolerance`` (default 10^-13 for the whole expression); :attr:`Distribution.error_bound` is an upper
   bound on the probability mass moved by the caps (total-variation distance to the true distribution).
@@ -133,7 +136,10 @@ def probability_at_least(
         # so capping it there cannot change the event total >= target.
         cap = max(group.sides, target - lowest + 1)
         depth = math.ceil(cap / group.sides) - 1
-        if group.sides * (depth + 1) <= limits.max_exact_die_outcomes or depth <= fallback:
+        if depth <= fallback or (
+            group.sides * (depth + 1) <= limits.max_exact_die_outcomes
+            and _group_work(group, depth)[0] <= limits.max_exact_work
+        ):
             caps[i] = _Cap(depth, Fraction(0))
         else:
             caps[i] = _Cap(fallback, _tail(group, fallback))
@@ -185,26 +191,65 @@ def _tail(group: Dice, depth: int) -> Fraction:
 
 def _tolerance_depth(group: Dice, tolerance: Fraction) -> int:
     """Smallest depth D whose tail (see :func:`_tail`) is within ``tolerance``."""
+    if tolerance <= 0:
+        raise ValueError("tolerance must be positive")
     depth = 0
     while _tail(group, depth) > tolerance:
         depth += 1
     return depth
 
 
+def _group_work(group: Dice, depth: int | None) -> tuple[int, int]:
+    """``(steps, span)``: a rough count of the steps icepool takes to build the table of ``group``
+    (calibrated on icepool 2.1), and how many totals that table spans."""
+    if group.explode and depth is not None:
+        span = group.sides * (depth + 1)
+        distinct = (group.sides - 1) * (depth + 1) + 1
+        steps = span * span // 2  # the explosion, level by level
+    else:
+        span = distinct = group.sides
+        steps = 0
+    if group.keep is None or group.keep_count == group.count:
+        steps += group.count * (group.count - 1) // 2 * span * distinct  # count - 1 convolutions
+    else:
+        # One pool evaluation; measured about half as costly per outcome pair for exploding dice.
+        steps += (group.keep_count * distinct) ** 2 * (group.count + 10) // (10 if group.explode else 5)
+    return steps, group.kept * span
+
+
 def _build(expr: Expression, caps: dict[int, _Cap], limits: DiceLimits) -> Distribution:
+    # Estimate the work first, so that a huge table is refused at once instead of computed for hours.
+    steps, span = 0, 1
+    for i, term in enumerate(expr.terms):
+        if isinstance(term.node, Dice):
+            cap = caps.get(i)
+            group_steps, group_span = _group_work(term.node, None if cap is None else cap.depth)
+            steps += group_steps + span * group_span  # the group's table, then adding it to the total
+            span += group_span
+    if steps > limits.max_exact_work:
+        raise DiceLimitError(
+            f"an exact table of {expr} needs about {steps:,} steps; the limit is {limits.max_exact_work:,}",
+            expr.text or str(expr),
+            limit="max_exact_work",
+        )
     total: Any = icepool.Die([0])
     constant = 0
     error = Fraction(0)
-    for i, term in enumerate(expr.terms):
-        node = term.node
-        if isinstance(node, Constant):
-            constant += term.sign * node.value
-            continue
-        cap = caps.get(i)
-        die = _group_die(node, None if cap is None else cap.depth, expr, limits)
-        if cap is not None:
-            error += cap.error
-        total = total + (die if term.sign > 0 else -die)
+    try:
+        for i, term in enumerate(expr.terms):
+            node = term.node
+            if isinstance(node, Constant):
+                constant += term.sign * node.value
+                continue
+            cap = caps.get(i)
+            die = _group_die(node, None if cap is None else cap.depth, expr, limits)
+            if cap is not None:
+                error += cap.error
+            total = total + (die if term.sign > 0 else -die)
+    except RecursionError:  # icepool recurses once per outcome of a pooled die; never let it escape
+        raise DiceLimitError(
+            f"an exact table of {expr} is too deep to compute", expr.text or str(expr), limit="max_exact_work"
+        ) from None
     return _to_distribution(total + constant, min(error, Fraction(1)))
 
 
@@ -227,8 +272,13 @@ def _group_die(group: Dice, depth: int | None, expr: Expression, limits: DiceLim
             expr.text or str(expr),
             limit="max_exact_pool",
         )
-    if group.keep is None:
-        return group.count @ base
+    if group.keep is None or group.keep_count == group.count:
+        # Keeping every die is a plain sum. Added one die at a time in a loop: ``count @ base`` recurses
+        # once per die in icepool (RecursionError near 1000 dice).
+        total = base
+        for _ in range(group.count - 1):
+            total = total + base
+        return total
     pool = base.pool(group.count)
     kept = pool.highest(group.keep_count) if group.keep == "h" else pool.lowest(group.keep_count)
     return kept.sum()

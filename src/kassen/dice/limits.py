@@ -30,6 +30,10 @@ class DiceLimits:
     max_exact_die_outcomes: int = 2_000
     #: Exact distributions: dice in one group that keeps or explodes (each needs a pool evaluation).
     max_exact_pool: int = 30
+    #: Exact distributions: estimated steps (outcome pairs combined, a fraction of a microsecond each) to
+    #: build one table, so that ``1000d1000`` or ``30d1000kh3`` is refused at once instead of computed
+    #: for minutes (the largest tables allowed take about a third of a second; ``10k10`` fits).
+    max_exact_work: int = 1_000_000
 
 
 DEFAULT_LIMITS = DiceLimits()

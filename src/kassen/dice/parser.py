@@ -50,7 +50,8 @@ def _parse_cached(text: str, unskilled: bool, limits: DiceLimits) -> Expression:
 class _Parser:
     def __init__(self, text: str, unskilled: bool, limits: DiceLimits) -> None:
         self.text = text
-        self.low = text.lower()
+        # Lower-case ASCII only: str.lower() would turn the Kelvin sign (U+212A) into "k".
+        self.low = "".join(c.lower() if c.isascii() else "\x00" for c in text)
         self.pos = 0
         self.unskilled = unskilled
         self.limits = limits
