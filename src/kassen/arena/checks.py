@@ -1,0 +1,347 @@
+"""3d6 roll-under checks (AR.CORE.1) and quick contests (AR.CORE.2), rolled or as exact odds.
+
+Resolving is separate from rolling: :func:`resolve_check` is a pure function of the three faces, so
+tests, the odds calculator and a GM typing in table dice all use the same code; :func:`roll_check` only
+draws the faces from a :class:`DieSource` (the injected :class:`~kassen.core.rng.Rng`, or
+:class:`ScriptedDice`).
+
+>>> c = resolve_check((2, 3, 5), 12)
+>>> c.roll, c.success, c.margin
+(10, True, 2)
+>>> check_odds(10).success
+Fraction(1, 2)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CheckOdds",
+    "CheckResult",
+    "ContestOdds",
+    "ContestResult",
+    "DieSource",
+    "ScriptedDice",
+    "check_is_critical",
+    "check_odds",
+    "check_succeeds",
+    "contest_odds",
+    "effective_target",
+    "resolve_check",
+    "resolve_contest",
+    "roll_check",
+    "roll_distribution",
+]
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Protocol
+
+from kassen.arena.rules import CheckRules, Criticals, TieWinner, load_rules
+from kassen.core.errors import KassenError
+from kassen.core.explain import Step, steps_to_json
+from kassen.dice import enumerate_faces
+
+
+class DieSource(Protocol):
+    """Anything that rolls one die: :class:`~kassen.core.rng.Rng` or :class:`ScriptedDice`."""
+
+    def die(self, sides: int) -> int: ...
+
+
+class ScriptedDice:
+    """Faces given in advance (table dice typed in by a GM, or a test forcing a roll).
+
+    >>> d = ScriptedDice([6, 6, 6])
+    >>> roll_check(10, d).critical_failure
+    True
+    """
+
+    __slots__ = ("_faces", "_next")
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self._faces = tuple(faces)
+        self._next = 0
+
+    def die(self, sides: int) -> int:
+        if self._next >= len(self._faces):
+            raise KassenError(f"no scripted face left for a d{sides} (given: {list(self._faces)})")
+        face = self._faces[self._next]
+        if not 1 <= face <= sides:
+            raise KassenError(f"scripted face {face} is not a face of a d{sides}")
+        self._next += 1
+        return face
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        return self._faces[self._next :]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """A resolved check: ``success`` when the roll is at most the target (AR.CORE.1); ``margin`` is
+    signed, target − roll (a failure by 3 is −3); criticals per the data's CORE defaults."""
+
+    faces: tuple[int, ...]
+    roll: int
+    target: int
+    success: bool
+    margin: int
+    critical: bool
+    steps: tuple[Step, ...]
+
+    @property
+    def critical_success(self) -> bool:
+        return self.critical and self.success
+
+    @property
+    def critical_failure(self) -> bool:
+        return self.critical and not self.success
+
+    @property
+    def margin_of_failure(self) -> int:
+        """失敗度: how much the check failed by (0 on a success)."""
+        return 0 if self.success else max(0, self.roll - self.target)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "faces": list(self.faces),
+            "roll": self.roll,
+            "target": self.target,
+            "success": self.success,
+            "margin": self.margin,
+            "critical": self.critical,
+            "steps": steps_to_json(self.steps),
+        }
+
+
+def effective_target(
+    base: int, base_reason: str, modifiers: Sequence[Step], rule: str = "AR.CORE.1"
+) -> tuple[int, tuple[Step, ...]]:
+    """The base attribute or skill plus each modifier (each a :class:`Step` whose value is the
+    modifier); returns the total and the steps that explain it."""
+    total = base
+    steps = [Step(base, base_reason, rule)]
+    for m in modifiers:
+        if m.value:
+            total += m.value
+            steps.append(Step(m.value, m.reason, m.rule))
+    if len(steps) > 1:
+        steps.append(Step(total, "effective target", rule))
+    return total, tuple(steps)
+
+
+def check_succeeds(roll: int, target: int, c: Criticals) -> bool:
+    """Whether ``roll`` succeeds against ``target``: 3-4 always, 17-18 never, else roll <= target."""
+    if roll <= c.automatic_success_at_most:
+        return True
+    if roll >= c.automatic_failure_at_least:
+        return False
+    return roll <= target
+
+
+def check_is_critical(roll: int, target: int, success: bool, c: Criticals) -> bool:
+    """Whether the roll is a critical (success or failure, as ``success`` says) under the data's rows."""
+    if success:
+        return any(
+            roll <= row.roll_at_most and (row.min_target is None or target >= row.min_target)
+            for row in c.success
+        )
+    by_roll = any(
+        roll >= row.roll_at_least and (row.max_target is None or target <= row.max_target)
+        for row in c.failure
+    )
+    return by_roll or roll - target >= c.failure_by_margin
+
+
+def resolve_check(
+    faces: Sequence[int], target: int, *, rules: CheckRules | None = None, label: str = "check"
+) -> CheckResult:
+    """Resolve a 3d6 check of ``faces`` against ``target`` (AR.CORE.1).
+
+    >>> resolve_check((1, 1, 2), 3).critical_success
+    True
+    >>> resolve_check((6, 6, 5), 16).critical_failure
+    False
+    """
+    r = rules or load_rules().checks
+    if len(faces) != r.dice or not all(1 <= f <= r.sides for f in faces):
+        raise KassenError(f"a check needs {r.dice} faces in 1..{r.sides}, got {list(faces)}")
+    roll = sum(faces)
+    c = r.criticals
+    success = check_succeeds(roll, target, c)
+    critical = check_is_critical(roll, target, success, c)
+    margin = target - roll
+    kind = (
+        ("critical success" if critical else "success")
+        if success
+        else ("critical failure" if critical else "failure")
+    )
+    how = f"by {abs(margin)}" if margin else "exactly"
+    steps = (
+        Step(roll, f"{label}: 3d6 = {' + '.join(map(str, faces))}", "AR.CORE.1"),
+        Step(
+            margin,
+            f"{roll} against {target}: {kind} ({'margin' if success else 'failed'} {how})",
+            "AR.CORE.1",
+        ),
+    )
+    return CheckResult(tuple(faces), roll, target, success, margin, critical, steps)
+
+
+def roll_check(
+    target: int, dice: DieSource, *, rules: CheckRules | None = None, label: str = "check"
+) -> CheckResult:
+    """Roll 3d6 from ``dice`` and resolve against ``target`` (AR.CORE.1)."""
+    r = rules or load_rules().checks
+    faces = tuple(dice.die(r.sides) for _ in range(r.dice))
+    return resolve_check(faces, target, rules=r, label=label)
+
+
+@dataclass(frozen=True, slots=True)
+class ContestResult:
+    """A quick contest (AR.CORE.2): ``winner`` is ``"first"``, ``"second"`` or ``None`` (a tie), and
+    ``margin_of_loss`` is the difference of the two margins (0 on a tie)."""
+
+    first: CheckResult
+    second: CheckResult
+    winner: str | None
+    margin_of_loss: int
+    steps: tuple[Step, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "first": self.first.to_json(),
+            "second": self.second.to_json(),
+            "winner": self.winner,
+            "margin_of_loss": self.margin_of_loss,
+            "steps": steps_to_json(self.steps),
+        }
+
+
+def resolve_contest(
+    first: CheckResult, second: CheckResult, *, rules: CheckRules | None = None
+) -> ContestResult:
+    """Compare the two margins: the higher wins, the loser's margin of loss is the difference
+    (AR.CORE.2); a tie goes to the data's ``contest.tie_winner`` (house default: nobody).
+
+    >>> a = resolve_check((3, 3, 3), 12)   # margin +3
+    >>> b = resolve_check((4, 4, 4), 10)   # margin -2
+    >>> resolve_contest(a, b).winner, resolve_contest(a, b).margin_of_loss
+    ('first', 5)
+    """
+    r = rules or load_rules().checks
+    diff = first.margin - second.margin
+    if diff > 0:
+        winner: str | None = "first"
+    elif diff < 0:
+        winner = "second"
+    else:
+        tie = r.contest.tie_winner
+        winner = None if tie is TieWinner.NONE else tie.value
+    loss = abs(diff)
+    reason = f"margins {first.margin:+d} vs {second.margin:+d}: " + (
+        f"the {winner} side wins by {loss}"
+        if winner and loss
+        else "a tie, " + (f"the {winner} side wins" if winner else "nobody wins")
+    )
+    return ContestResult(first, second, winner, loss, (Step(loss, reason, "AR.CORE.2"),))
+
+
+# -- exact odds (principle 4) --------------------------------------------------------------------------
+@lru_cache(maxsize=4)
+def roll_distribution(dice: int = 3, sides: int = 6) -> dict[int, int]:
+    """How many of the equally likely face tuples (216 for 3d6) give each total."""
+    counts: dict[int, int] = {}
+    for faces in enumerate_faces(dice, sides):
+        counts[sum(faces)] = counts.get(sum(faces), 0) + 1
+    return counts
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOdds:
+    """Exact probabilities of a check's outcomes (each a fraction over 216; ``counts`` are the
+    numerators over 216)."""
+
+    target: int
+    success: Fraction
+    critical_success: Fraction
+    critical_failure: Fraction
+    failure: Fraction
+    counts: tuple[int, int, int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        names = ("success", "critical_success", "critical_failure", "failure")
+        out: dict[str, Any] = {"target": self.target, "denominator": sum(self.counts[0::3])}
+        for name, count in zip(names, self.counts, strict=True):
+            p: Fraction = getattr(self, name)
+            out[name] = {
+                "over_216": count,
+                "fraction": f"{p.numerator}/{p.denominator}",
+                "probability": float(p),
+            }
+        return out
+
+
+def check_odds(target: int, *, rules: CheckRules | None = None) -> CheckOdds:
+    """Exact odds of a check against ``target``, by walking all 216 face tuples (AR.CORE.1).
+
+    >>> o = check_odds(10)
+    >>> o.counts
+    (108, 4, 4, 108)
+    """
+    r = rules or load_rules().checks
+    c = r.criticals
+    succ = crit_s = crit_f = 0
+    dist = roll_distribution(r.dice, r.sides)
+    outcomes = sum(dist.values())
+    for roll, n in dist.items():
+        ok = check_succeeds(roll, target, c)
+        crit = check_is_critical(roll, target, ok, c)
+        if ok:
+            succ += n
+            crit_s += n if crit else 0
+        else:
+            crit_f += n if crit else 0
+    fail = outcomes - succ
+    return CheckOdds(
+        target,
+        Fraction(succ, outcomes),
+        Fraction(crit_s, outcomes),
+        Fraction(crit_f, outcomes),
+        Fraction(fail, outcomes),
+        (succ, crit_s, crit_f, fail),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ContestOdds:
+    """Exact odds of a quick contest: the first side wins, the second wins, nobody wins."""
+
+    first: Fraction
+    second: Fraction
+    tie: Fraction
+
+
+def contest_odds(first_target: int, second_target: int, *, rules: CheckRules | None = None) -> ContestOdds:
+    """Exact odds that each side wins a quick contest (AR.CORE.2), over 216 × 216 outcomes.
+
+    >>> contest_odds(10, 10).first == contest_odds(10, 10).second
+    True
+    """
+    r = rules or load_rules().checks
+    dist = roll_distribution(r.dice, r.sides)
+    wins = [0, 0, 0]
+    for a, na in dist.items():
+        for b, nb in dist.items():
+            diff = (first_target - a) - (second_target - b)
+            index = 0 if diff > 0 else 1 if diff < 0 else 2
+            wins[index] += na * nb
+    total = sum(dist.values()) ** 2
+    first, second, tie = (Fraction(w, total) for w in wins)
+    if r.contest.tie_winner is TieWinner.FIRST:
+        first, tie = first + tie, Fraction(0)
+    elif r.contest.tie_winner is TieWinner.SECOND:
+        second, tie = second + tie, Fraction(0)
+    return ContestOdds(first, second, tie)

@@ -1,0 +1,388 @@
+"""The damage pipeline (AR.DMG.1-7), falling damage (AR.FAL.1) and self-inflicted damage (AR.SLF.1).
+
+basic → primary penetration (− armor hard DR) → penetrating (− soft DR − bone hard DR) → × the attack
+type's multiplier → damage-reduction effects → final, with the pass-through caps (貫通): the crippling
+amount of the location and 2 × HT. Every intermediate value is kept, each step names its rule.
+
+>>> r = resolve_damage(10, DamageType.CUTTING, ht=10, location="torso", armor_dr=3)
+>>> r.basic, r.primary_penetration, r.penetrating, r.final
+(10, 7, 7, 10)
+>>> resolve_damage(20, DamageType.CUTTING, ht=10, location="left_arm").final   # crippling cap
+6
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DamageResult",
+    "FallPlan",
+    "Reduction",
+    "crippling_amount",
+    "divide_ht",
+    "fall_modifiers",
+    "plan_fall",
+    "resolve_damage",
+    "round_ratio",
+    "strength_damage",
+]
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from kassen.arena.rules import ArenaRules, DiceSpec, Location, Rounding, load_rules
+from kassen.arena.terms import DamageSource, DamageType
+from kassen.core.errors import KassenError
+from kassen.core.explain import Step, steps_to_json
+
+
+@dataclass(frozen=True, slots=True)
+class Reduction:
+    """A damage-reduction effect (ダメージ軽減効果, AR.GAP.2 house default): divide (rounding down),
+    then subtract."""
+
+    name: str
+    divisor: int = 1
+    subtract: int = 0
+
+
+def round_ratio(value: Fraction, rounding: Rounding | str) -> int:
+    """Round an exact ratio as the data says (``down``, ``up`` or ``nearest``, halves up)."""
+    if rounding == Rounding.UP:
+        return math.ceil(value)
+    if rounding == Rounding.NEAREST:
+        return math.floor(value + Fraction(1, 2))
+    return math.floor(value)
+
+
+def divide_ht(ht: int, divisor: int, rules: ArenaRules | None = None) -> int:
+    """HT / divisor as the injury rules use it: rounded up (AR.DMG.7).
+
+    >>> divide_ht(11, 2), divide_ht(10, 3), divide_ht(10, 10)
+    (6, 4, 1)
+    """
+    r = rules or load_rules()
+    return round_ratio(Fraction(ht, divisor), r.damage.ht_division.rounding)
+
+
+def crippling_amount(location: Location, ht: int, rules: ArenaRules | None = None) -> int | None:
+    """The final damage that cripples ``location`` (None when it cannot be crippled): over
+    ceil(HT / divisor) (AR.DMG.6 house default, AR.DMG.7), i.e. that threshold + 1."""
+    r = rules or load_rules()
+    if location.crippling_divisor is None:
+        return None
+    threshold = divide_ht(ht, location.crippling_divisor, r)
+    return threshold + 1 if r.damage.crippling.comparison == "over" else threshold
+
+
+@dataclass(frozen=True, slots=True)
+class DamageResult:
+    """Every value of one hit's damage, with the steps that produced it.
+
+    ``reduced`` is the final damage before the pass-through caps (the guts penalty of AR.GUT.2 ignores
+    the caps); ``capped`` says a cap cut it; ``crippled`` says this hit brought the location to its
+    crippling amount.
+    """
+
+    source: DamageSource
+    damage_type: DamageType
+    location: str
+    basic: int
+    armor_dr: int
+    bone_dr: int
+    soft_dr: int
+    primary_penetration: int
+    penetrating: int
+    multiplier: Fraction
+    multiplied: int
+    reduced: int
+    final: int
+    capped: bool
+    crippled: bool
+    crippling_amount: int | None
+    steps: tuple[Step, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source.value,
+            "type": self.damage_type.value,
+            "location": self.location,
+            "basic": self.basic,
+            "armor_dr": self.armor_dr,
+            "bone_dr": self.bone_dr,
+            "soft_dr": self.soft_dr,
+            "primary_penetration": self.primary_penetration,
+            "penetrating": self.penetrating,
+            "multiplier": str(self.multiplier),
+            "multiplied": self.multiplied,
+            "reduced": self.reduced,
+            "final": self.final,
+            "capped": self.capped,
+            "crippled": self.crippled,
+            "crippling_amount": self.crippling_amount,
+            "steps": steps_to_json(self.steps),
+        }
+
+
+def _halve(value: int, factor: Fraction, rounding: Literal["down", "up"]) -> int:
+    return round_ratio(value * factor, Rounding.UP if rounding == "up" else Rounding.DOWN)
+
+
+def resolve_damage(
+    basic: int,
+    damage_type: DamageType | str,
+    *,
+    ht: int,
+    location: str | None = None,
+    armor_dr: int = 0,
+    bone_dr: int | None = None,
+    soft_dr: int | None = None,
+    reductions: Sequence[Reduction] = (),
+    source: DamageSource = DamageSource.ATTACK,
+    prior_location_damage: int = 0,
+    rules: ArenaRules | None = None,
+) -> DamageResult:
+    """Run one hit through AR.DMG.1-7.
+
+    ``location`` defaults to the torso (AR.DMG.1); ``bone_dr`` and ``soft_dr`` default to the
+    location's natural values (AR.GAP.1). Falling and knockback damage count DR at half (AR.FAL.1,
+    AR.RD.4); self-inflicted damage ignores DR and reductions (AR.SLF.1). ``prior_location_damage``
+    matters only under the cumulative crippling reading (AR.RD.2).
+
+    >>> resolve_damage(5, "cr", ht=10, location="skull").final   # bone DR 2, skull x4
+    12
+    """
+    r = rules or load_rules()
+    dtype = _damage_type(damage_type)
+    if ht < 1:
+        raise KassenError(f"HT must be at least 1, got {ht}")
+    loc = (
+        r.locations.find(location)
+        if location is not None
+        else r.locations.locations[r.damage.basic.default_location]
+    )
+    armor = armor_dr
+    bone = loc.bone_dr if bone_dr is None else bone_dr
+    soft = loc.soft_dr if soft_dr is None else soft_dr
+    for name, value in (("armor DR", armor), ("bone DR", bone), ("soft DR", soft)):
+        if value < 0:
+            raise KassenError(f"{name} cannot be negative, got {value}")
+    steps: list[Step] = []
+
+    raw = basic
+    basic = max(basic, r.damage.basic.minimum)
+    steps.append(Step(raw, f"basic damage (damage roll), {dtype.value}", "AR.DMG.1"))
+    if basic != raw:
+        steps.append(Step(basic, f"basic damage is at least {r.damage.basic.minimum}", "AR.DMG.1"))
+    where = "to the torso (no location named)" if location is None else f"to the {loc.name}"
+    steps.append(Step(basic, f"applies {where}", "AR.DMG.1"))
+
+    if source is DamageSource.SELF:
+        armor = bone = soft = 0
+        steps.append(Step(0, "self-inflicted damage ignores DR", "AR.SLF.1"))
+    elif source in (DamageSource.FALLING, DamageSource.KNOCKBACK):
+        fr = r.falling.falling
+        rounding = fr.readings.dr_rounding
+        armor, bone, soft = (_halve(v, fr.dr_factor, rounding) for v in (armor, bone, soft))
+        steps.append(
+            Step(
+                armor + bone + soft,
+                f"falling damage: DR counts x{fr.dr_factor} (each layer "
+                f"rounded {rounding}): armor {armor}, bone {bone}, soft {soft}",
+                "AR.FAL.1",
+            )
+        )
+        steps.append(Step(armor + bone + soft, f"half DR rounded {rounding}", "AR.RD.4"))
+    steps.append(
+        Step(armor + bone + soft, f"DR: hard {armor} (armor) + hard {bone} (bone), soft {soft}", "AR.DMG.2")
+    )
+
+    minimum = r.damage.penetration.minimum
+    primary = max(basic - armor, minimum)
+    steps.append(Step(primary, f"primary penetration = {basic} - armor hard DR {armor}", "AR.DMG.3"))
+    penetrating = max(primary - soft - bone, minimum)
+    steps.append(
+        Step(penetrating, f"penetrating = {primary} - soft DR {soft} - bone hard DR {bone}", "AR.DMG.4")
+    )
+
+    at = r.damage.attack_types
+    multiplier = at.types[dtype].multiplier
+    steps.append(Step(penetrating, f"{at.types[dtype].name} x{multiplier}", "AR.DMG.5"))
+    if dtype in loc.wounding:
+        multiplier = loc.wounding[dtype]
+        steps.append(Step(penetrating, f"{loc.name}: {dtype.value} x{multiplier} instead", "AR.DMG.6"))
+    multiplied = round_ratio(penetrating * multiplier, at.rounding)
+    if penetrating > 0 and multiplied < at.minimum_when_penetrating:
+        multiplied = at.minimum_when_penetrating
+    steps.append(
+        Step(
+            multiplied,
+            f"{penetrating} x{multiplier}, rounded {at.rounding.value}"
+            + (f", at least {at.minimum_when_penetrating} when any penetrated" if penetrating else ""),
+            "AR.DMG.5",
+        )
+    )
+
+    reduced = multiplied
+    if source is DamageSource.SELF and reductions:
+        steps.append(Step(reduced, "self-inflicted damage cannot be reduced", "AR.SLF.1"))
+    else:
+        for red in reductions:
+            reduced = max(reduced // max(red.divisor, 1) - red.subtract, r.damage.reduction.minimum)
+            steps.append(Step(reduced, f"damage reduction: {red.name}", "AR.DMG.5"))
+
+    final = reduced
+    amount = crippling_amount(loc, ht, r)
+    crippled = False
+    if amount is not None:
+        cumulative = r.damage.crippling.cap.value == "cumulative"
+        room = max(amount - prior_location_damage, 0) if cumulative else amount
+        crippled = (prior_location_damage + reduced if cumulative else reduced) >= amount
+        if final > room:
+            final = room
+            steps.append(
+                Step(final, f"pass-through: {loc.name} crippled at {amount}, the rest is ignored", "AR.DMG.6")
+            )
+        steps.append(Step(amount, f"crippling cap {r.damage.crippling.cap.value}", "AR.RD.2"))
+    limit = r.damage.pass_through.ht_multiple * ht
+    if final > limit:
+        final = limit
+        steps.append(
+            Step(
+                final,
+                f"pass-through: at most {r.damage.pass_through.ht_multiple} x HT = {limit} from one hit",
+                "AR.DMG.6",
+            )
+        )
+    steps.append(Step(final, "final damage", "AR.DMG.5"))
+    return DamageResult(
+        source,
+        dtype,
+        loc.key,
+        basic,
+        armor,
+        bone,
+        soft,
+        primary,
+        penetrating,
+        multiplier,
+        multiplied,
+        reduced,
+        final,
+        final < reduced,
+        crippled,
+        amount,
+        tuple(steps),
+    )
+
+
+def _damage_type(value: DamageType | str) -> DamageType:
+    if isinstance(value, DamageType):
+        return value
+    try:
+        return DamageType(value.strip())
+    except ValueError:
+        known = ", ".join(t.value for t in DamageType)
+        raise KassenError(f"unknown damage type {value!r} (known: {known})") from None
+
+
+def strength_damage(st: int, kind: Literal["thrust", "swing"], rules: ArenaRules | None = None) -> DiceSpec:
+    """Thrust or swing damage for ``st`` from the CORE table (AR.KNB.3).
+
+    >>> str(strength_damage(12, "thrust")), str(strength_damage(12, "swing"))
+    ('1d-1', '1d+2')
+    """
+    r = rules or load_rules()
+    row = r.falling.strength.row(st)
+    return row.thrust if kind == "thrust" else row.swing
+
+
+@dataclass(frozen=True, slots=True)
+class FallPlan:
+    """What to roll for falling damage (AR.FAL.1): ``dice`` (None: no falling damage at this height)
+    plus ``bonus`` (weight and ground effect), and the steps that explain it."""
+
+    dice: DiceSpec | None
+    bonus: int
+    steps: tuple[Step, ...]
+
+    @property
+    def notation(self) -> str | None:
+        """The kassen.dice expression to roll, or None when the fall does no damage."""
+        if self.dice is None:
+            return None
+        return DiceSpec(dice=self.dice.dice, adds=self.dice.adds + self.bonus).notation
+
+
+def plan_fall(
+    height: Fraction | int, weight_kg: int, ground: str | None = None, rules: ArenaRules | None = None
+) -> FallPlan:
+    """Falling damage for ``height`` metres: the house-default table by height, +1 per full 100 kg of
+    weight, and the ground effect per die (AR.FAL.1, AR.RD.4).
+
+    >>> plan_fall(4, 180).notation
+    '1d6+1'
+    >>> plan_fall(Fraction(1, 2), 300).dice is None
+    True
+    """
+    r = rules or load_rules()
+    fr = r.falling.falling
+    ground_name = ground or fr.default_ground
+    if ground_name not in fr.ground:
+        raise KassenError(f"unknown ground {ground_name!r} (known: {', '.join(fr.ground)})")
+    if weight_kg < 0:
+        raise KassenError(f"weight cannot be negative, got {weight_kg}")
+    row = None
+    for h in fr.heights:
+        if height >= h.min_height:
+            row = h
+    if row is None:
+        step = Step(
+            0, f"a fall of {height} m does no falling damage (below {fr.heights[0].min_height} m)", "AR.FAL.1"
+        )
+        return FallPlan(None, 0, (step,))
+    bonus, steps = fall_modifiers(row.damage.dice, weight_kg, ground_name, r)
+    steps = (Step(row.damage.dice, f"falling {height} m: {row.damage}", "AR.FAL.1"), *steps)
+    return FallPlan(row.damage, bonus, steps)
+
+
+def fall_modifiers(
+    dice: int, weight_kg: int, ground: str | None = None, rules: ArenaRules | None = None
+) -> tuple[int, tuple[Step, ...]]:
+    """What falling damage adds to its basic damage (AR.FAL.1): +1 per 100 kg of weight (per full or
+    started 100 kg, AR.RD.4) and the ground effect per die of ``dice``.
+
+    >>> fall_modifiers(1, 250, "sand")[0]
+    1
+    """
+    r = rules or load_rules()
+    fr = r.falling.falling
+    ground_name = ground or fr.default_ground
+    if ground_name not in fr.ground:
+        raise KassenError(f"unknown ground {ground_name!r} (known: {', '.join(fr.ground)})")
+    units = Fraction(weight_kg, fr.weight_step_kg)
+    full = fr.readings.weight_rounding == "full"
+    weight_bonus = math.floor(units) if full else math.ceil(units)
+    steps = [
+        Step(
+            weight_bonus,
+            f"+1 per {'full' if full else 'started'} {fr.weight_step_kg} kg of {weight_kg} kg",
+            "AR.FAL.1",
+        ),
+        Step(
+            weight_bonus,
+            f"weight counted per {fr.readings.weight_rounding} {fr.weight_step_kg} kg",
+            "AR.RD.4",
+        ),
+    ]
+    ground_mod = fr.ground[ground_name].per_die * dice
+    steps.append(
+        Step(
+            ground_mod,
+            f"ground effect ({ground_name}): {fr.ground[ground_name].per_die:+d} per die",
+            "AR.FAL.1",
+        )
+    )
+    return weight_bonus + ground_mod, tuple(steps)

@@ -1,0 +1,1 @@
+"""Bundled arena data (YAML): checks, damage, hit locations, falling and knockback, injury, match."""

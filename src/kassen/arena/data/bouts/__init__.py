@@ -1,0 +1,1 @@
+"""Bundled arena bout scenarios (YAML)."""

@@ -1,0 +1,229 @@
+"""Fighters: the profile a scenario gives (attributes, weapon, DR per location) and the state a bout
+changes (HP, FP, posture, conditions, shocks, guards...). Frozen, slotted, updated with ``replace()``.
+
+>>> f = Fighter(id="ryu", name="Ryu", side="east")
+>>> s = FighterState.fresh(f)
+>>> s.hp, s.fp, s.posture.value
+(10, 10, 'standing')
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "Cause",
+    "CheckBonus",
+    "Fall",
+    "Fighter",
+    "FighterState",
+    "Guard",
+    "GutsBonusPlan",
+    "LocationDR",
+    "Shock",
+    "Weapon",
+]
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Literal
+
+from kassen.arena.damage import Reduction
+from kassen.arena.terms import CheckKind, Condition, DamageType, Facing, Posture
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """What a fighter strikes with: ``base`` thrust or swing for its ST (CORE table) or ``dice`` alone,
+    plus ``adds``; ``painful`` sources cause pain (AR.INJ.3)."""
+
+    name: str = "fist"
+    base: Literal["thrust", "swing", "none"] = "thrust"
+    dice: int = 0
+    adds: int = 0
+    damage_type: DamageType = DamageType.CRUSHING
+    painful: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LocationDR:
+    """DR at one location (AR.DMG.2): armor hard DR, and bone hard DR and soft DR when they differ from
+    the location table's natural values (None: the table's)."""
+
+    location: str
+    armor: int = 0
+    bone: int | None = None
+    soft: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GutsBonusPlan:
+    """When a fighter spends 1 FP for +3 on an automatic HT check (AR.GUT.3): on these kinds of check,
+    if it keeps at least ``min_fp_after`` FP. Automatic checks cannot wait for a decision, so the plan is
+    declared in advance."""
+
+    checks: tuple[CheckKind, ...] = (CheckKind.DEATH, CheckKind.ZERO_HP)
+    min_fp_after: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """A fighter's profile: ST, DX, IQ, HT, Per, Will, HP, FP, Move, weight, encumbrance level, attack
+    skill and defence (AR.GAP.2), weapon, DR by location, damage reductions, and what popularity reads
+    (AR.AUD.1)."""
+
+    id: str
+    name: str
+    side: str
+    st: int = 10
+    dx: int = 10
+    iq: int = 10
+    ht: int = 10
+    per: int = 10
+    will: int = 10
+    hp: int = 10
+    fp: int = 10
+    move: int = 5
+    weight_kg: int = 70
+    encumbrance: int = 0
+    skill: int = 10
+    defense: int = 8
+    weapon: Weapon = Weapon()
+    dr: tuple[LocationDR, ...] = ()
+    reductions: tuple[Reduction, ...] = ()
+    champion: bool = False
+    holds_title: bool = False
+    matches: int = 0
+    age: int | None = None
+    reactions: tuple[int, ...] = ()
+    guts_bonus: GutsBonusPlan = GutsBonusPlan()
+
+    def dr_at(self, location: str) -> LocationDR:
+        """The DR entry for ``location`` (no armor when none is listed)."""
+        for entry in self.dr:
+            if entry.location == location:
+                return entry
+        return LocationDR(location)
+
+    def attribute(self, name: str) -> int:
+        return int(getattr(self, name))
+
+
+@dataclass(frozen=True, slots=True)
+class Shock:
+    """A shock (AR.INJ.2) or pain (AR.INJ.3) penalty of ``value`` that ends with subturn ``until``."""
+
+    kind: Literal["shock", "pain"]
+    value: int
+    until: int
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """An arm covering a location (庇い, AR.GAP.2 house default)."""
+
+    arm: str
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cause:
+    """What brought a state about, for the guts penalties (AR.GUT.2): the final damage before the
+    pass-through caps and the margin of loss of the quick contest, and the hit (for AR.INJ.10)."""
+
+    uncapped_final: int = 0
+    margin_of_loss: int = 0
+    hit_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CheckBonus:
+    """A bonus bought with an audience point (AR.AUD.3), used up by the next check of these kinds."""
+
+    source: str
+    amount: int
+    checks: tuple[CheckKind, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Fall:
+    """A pending landing of an aerial fighter at the end of the subturn (AR.KNB.2, AR.KNB.6).
+
+    ``falls`` is a fall over (lands lying, ``facing`` by AR.KNB.7); otherwise a knocked-back fighter
+    that kept its feet returns to ``land_posture``. ``location`` takes the landing's damage (the brain
+    after a failed knockback DX check). ``knocker_st`` and ``knockback_factor`` give knockback damage
+    (AR.KNB.3-4); ``from_posture`` is the posture before the fighter went aerial."""
+
+    falls: bool
+    facing: Facing
+    land_posture: Posture
+    location: str
+    from_posture: Posture
+    knocker_st: int | None = None
+    knockback_factor: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
+class FighterState:
+    """What a bout changes about a fighter."""
+
+    profile: Fighter
+    hp: int
+    fp: int
+    posture: Posture = Posture.STANDING
+    facing: Facing | None = None
+    altitude: Fraction = Fraction(0)
+    conditions: tuple[Condition, ...] = ()
+    stun_cause: Cause = Cause()
+    crippled: tuple[str, ...] = ()
+    location_damage: tuple[tuple[str, int], ...] = ()
+    head_damage: int = 0
+    shocks: tuple[Shock, ...] = ()
+    guards: tuple[Guard, ...] = ()
+    grappling: str | None = None
+    rooted_until: int = 0
+    no_defense: bool = False
+    guts_checks: int = 0
+    audience_points: int = 0
+    check_bonuses: tuple[CheckBonus, ...] = ()
+    death_checks_done: tuple[int, ...] = ()
+    idle_slots: int = 0
+    lost: bool = False
+    fall: Fall | None = None
+
+    @classmethod
+    def fresh(
+        cls, profile: Fighter, *, posture: Posture = Posture.STANDING, altitude: Fraction = Fraction(0)
+    ) -> FighterState:
+        return cls(profile, profile.hp, profile.fp, posture=posture, altitude=altitude)
+
+    @property
+    def id(self) -> str:
+        return self.profile.id
+
+    def has(self, condition: Condition) -> bool:
+        return condition in self.conditions
+
+    @property
+    def incapacitated(self) -> bool:
+        """Unconscious, dead, gave up or lost the will to fight (AR.OUT.1)."""
+        return any(c.incapacitating for c in self.conditions)
+
+    @property
+    def stunned(self) -> bool:
+        return Condition.STUNNED in self.conditions
+
+    def with_condition(self, condition: Condition) -> FighterState:
+        if condition in self.conditions:
+            return self
+        return replace(self, conditions=tuple(sorted((*self.conditions, condition))))
+
+    def without_condition(self, condition: Condition) -> FighterState:
+        return replace(self, conditions=tuple(c for c in self.conditions if c is not condition))
+
+    def damage_at(self, location: str) -> int:
+        return dict(self.location_damage).get(location, 0)
+
+    def guard_on(self, location: str) -> Guard | None:
+        for g in self.guards:
+            if g.location == location:
+                return g
+        return None

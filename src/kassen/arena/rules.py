@@ -1,0 +1,661 @@
+"""The arena's data (``data/*.yaml``) as typed, validated, frozen models.
+
+Every number the arena rules use lives in the YAML: criticals (AR.CORE.1), attack-type multipliers
+(AR.DMG.5), hit locations (AR.GAP.1, AR.DMG.6), falling and knockback (AR.FAL.1, AR.KNB.1-4), the
+thrust table (AR.KNB.3), injury, fatigue and guts thresholds, popularity and audience effects, and the
+match-format terms (AR.GAP.2). Gaps and readings carry a ``house_default`` block (rule + rationale).
+
+Readings can be switched without editing the files: :func:`load_rules` deep-merges ``overrides`` (a
+nested mapping, e.g. ``{"injury": {"shock": {"combine": "max_each_summed"}}}``) over the bundled data.
+
+>>> rules = load_rules()
+>>> rules.damage.attack_types.types["cut"].multiplier
+Fraction(3, 2)
+>>> rules.locations.find("brain").key
+'skull'
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ArenaRules",
+    "CheckRules",
+    "DamageRules",
+    "DiceSpec",
+    "FallingRules",
+    "InjuryRules",
+    "Location",
+    "LocationTable",
+    "MatchRules",
+    "content_hash",
+    "load_rules",
+]
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from enum import StrEnum
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, ValidationError, model_validator
+
+from kassen.arena.terms import CheckKind, DamageType, Limb, Posture, Tier
+from kassen.content.yamlio import HouseDefault, StrictModel, load_package_model
+from kassen.core.errors import ContentError, ContentIssue, KassenError
+
+_PACKAGE = "kassen.arena.data"
+_FILES = {
+    "checks": "checks.yaml",
+    "damage": "damage.yaml",
+    "locations": "locations.yaml",
+    "falling": "falling.yaml",
+    "injury": "injury.yaml",
+    "match": "match.yaml",
+}
+
+_GURPS_DICE = re.compile(r"^\s*(\d+)d(?:6)?\s*([+-]\s*\d+)?\s*$")
+
+
+class DiceSpec(StrictModel):
+    """Dice and adds in the parent game's notation: ``2d+1`` is two d6 plus 1 (``dice=2, adds=1``)."""
+
+    dice: int = Field(ge=0)
+    adds: int = 0
+
+    @property
+    def notation(self) -> str:
+        """The kassen.dice expression (``2d6+1``); ``0`` when there are no dice and no adds."""
+        text = f"{self.dice}d6" if self.dice else ""
+        if self.adds or not text:
+            text += f"{self.adds:+d}" if text else str(self.adds)
+        return text
+
+    def __str__(self) -> str:
+        adds = f"{self.adds:+d}" if self.adds else ""
+        return f"{self.dice}d{adds}"
+
+
+def _dice_spec(value: Any) -> Any:
+    if isinstance(value, str):
+        m = _GURPS_DICE.match(value)
+        if not m:
+            raise ValueError(f"expected dice like '2d+1' or '1d-3', got {value!r}")
+        return {"dice": int(m.group(1)), "adds": int((m.group(2) or "0").replace(" ", ""))}
+    return value
+
+
+Dice6 = Annotated[DiceSpec, BeforeValidator(_dice_spec)]
+Ratio = Annotated[Fraction, Field(ge=0)]
+
+
+# -- checks (AR.CORE.*) -------------------------------------------------------------------------------
+class CriticalSuccessRow(StrictModel):
+    roll_at_most: int
+    min_target: int | None = None
+
+
+class CriticalFailureRow(StrictModel):
+    roll_at_least: int
+    max_target: int | None = None
+
+
+class Criticals(StrictModel):
+    house_default: HouseDefault
+    automatic_success_at_most: int
+    automatic_failure_at_least: int
+    success: tuple[CriticalSuccessRow, ...]
+    failure: tuple[CriticalFailureRow, ...]
+    failure_by_margin: int = Field(ge=1)
+
+
+class TieWinner(StrEnum):
+    NONE = "none"
+    FIRST = "first"
+    SECOND = "second"
+
+
+class Contest(StrictModel):
+    house_default: HouseDefault
+    tie_winner: TieWinner
+
+
+class Subturns(StrictModel):
+    house_default: HouseDefault
+    until_end_of_next: int = Field(ge=0)
+
+
+class CheckRules(StrictModel):
+    dice: int
+    sides: int
+    criticals: Criticals
+    contest: Contest
+    subturns: Subturns
+
+    @model_validator(mode="after")
+    def _three_d_six(self) -> CheckRules:
+        if (self.dice, self.sides) != (3, 6):
+            raise ValueError("arena checks roll 3d6 (AR.CORE.1)")
+        return self
+
+
+# -- damage (AR.DMG.*) --------------------------------------------------------------------------------
+class Rounding(StrEnum):
+    DOWN = "down"
+    UP = "up"
+    NEAREST = "nearest"
+
+
+class BasicRules(StrictModel):
+    house_default: HouseDefault
+    minimum: int
+    default_location: str
+
+
+class PenetrationRules(StrictModel):
+    house_default: HouseDefault
+    minimum: int
+
+
+class AttackTypeRow(StrictModel):
+    name: str
+    name_ja: str
+    multiplier: Ratio
+
+
+class AttackTypes(StrictModel):
+    house_default: HouseDefault
+    rounding: Rounding
+    minimum_when_penetrating: int = Field(ge=0)
+    types: dict[DamageType, AttackTypeRow]
+
+    @model_validator(mode="after")
+    def _every_type(self) -> AttackTypes:
+        missing = [t.value for t in DamageType if t not in self.types]
+        if missing:
+            raise ValueError(f"missing attack types: {', '.join(missing)}")
+        return self
+
+
+class ReductionRules(StrictModel):
+    house_default: HouseDefault
+    minimum: int
+
+
+class PassThrough(StrictModel):
+    ht_multiple: int = Field(ge=1)
+
+
+class CripplingCap(StrEnum):
+    PER_HIT = "per_hit"
+    CUMULATIVE = "cumulative"
+
+
+class CripplingRules(StrictModel):
+    house_default: HouseDefault
+    cap: CripplingCap
+    comparison: Literal["over", "at_least"]
+
+
+class HtDivision(StrictModel):
+    rounding: Rounding
+
+
+class DamageRules(StrictModel):
+    basic: BasicRules
+    penetration: PenetrationRules
+    attack_types: AttackTypes
+    reduction: ReductionRules
+    pass_through: PassThrough
+    crippling: CripplingRules
+    ht_division: HtDivision
+
+
+# -- hit locations (AR.GAP.1, AR.DMG.6) -----------------------------------------------------------------
+class Location(StrictModel):
+    """One hit location. ``key`` is filled in from the table's key."""
+
+    key: str = ""
+    name: str
+    name_ja: str
+    aliases: tuple[str, ...] = ()
+    tier: Tier
+    head: bool = False
+    vital_organ: bool = False
+    limb: Limb | None = None
+    can_guard: bool = False
+    part_of: str | None = None
+    crippling_divisor: int | None = Field(default=None, ge=1)
+    to_hit: int = 0
+    bone_dr: int = Field(default=0, ge=0)
+    soft_dr: int = Field(default=0, ge=0)
+    wounding: dict[DamageType, Ratio] = Field(default_factory=dict)
+
+
+class LocationTable(StrictModel):
+    house_default: HouseDefault
+    crippling_house_default: HouseDefault
+    default: str
+    brain: str
+    locations: dict[str, Location]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keys(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("locations"), dict):
+            locs = {}
+            for key, row in data["locations"].items():
+                locs[key] = {**row, "key": key} if isinstance(row, dict) else row
+            data = {**data, "locations": locs}
+        return data
+
+    @model_validator(mode="after")
+    def _known(self) -> LocationTable:
+        for field in ("default", "brain"):
+            if getattr(self, field) not in self.locations:
+                raise ValueError(f"{field}: {getattr(self, field)!r} is not a location in the table")
+        seen: dict[str, str] = {}
+        for key, loc in self.locations.items():
+            if loc.part_of is not None and loc.part_of not in self.locations:
+                raise ValueError(f"{key}.part_of: {loc.part_of!r} is not a location in the table")
+            for name in (key, *loc.aliases):
+                if name in seen:
+                    raise ValueError(f"location name {name!r} is used by {seen[name]!r} and {key!r}")
+                seen[name] = key
+        return self
+
+    def find(self, name: str) -> Location:
+        """The location called ``name`` (its key or an alias; case and spaces ignored)."""
+        wanted = name.strip().lower().replace(" ", "_").replace("-", "_")
+        for loc in self.locations.values():
+            if wanted == loc.key or wanted in loc.aliases or name.strip() == loc.name_ja:
+                return loc
+        known = ", ".join(self.locations)
+        raise KassenError(f"unknown hit location {name!r} (known: {known})")
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(self.locations)
+
+    def limb_root(self, key: str) -> str:
+        """The whole limb a location belongs to (a hand's arm), or the location itself."""
+        return self.locations[key].part_of or key
+
+
+# -- falling and knockback (AR.FAL.*, AR.KNB.*) ----------------------------------------------------------
+class HeightRow(StrictModel):
+    min_height: Ratio
+    damage: Dice6
+
+
+class GroundRow(StrictModel):
+    per_die: int
+    name_ja: str = ""
+
+
+class FallReadings(StrictModel):
+    house_default: HouseDefault
+    weight_rounding: Literal["full", "started"]
+    dr_rounding: Literal["down", "up"]
+    stun_check_attribute: Literal["higher", "ht", "per"]
+
+
+class FallStunCheck(StrictModel):
+    house_default: HouseDefault
+    unconscious_margin: int = Field(ge=1)
+    only_when_damaged: bool
+
+
+class FallingData(StrictModel):
+    house_default: HouseDefault
+    damage_type: DamageType
+    heights: tuple[HeightRow, ...]
+    ground: dict[str, GroundRow]
+    default_ground: str
+    weight_step_kg: int = Field(ge=1)
+    dr_factor: Ratio
+    readings: FallReadings
+    stun_check: FallStunCheck
+
+    @model_validator(mode="after")
+    def _sorted(self) -> FallingData:
+        heights = [h.min_height for h in self.heights]
+        if heights != sorted(heights) or len(set(heights)) != len(heights):
+            raise ValueError("heights must be in increasing order of min_height")
+        if self.default_ground not in self.ground:
+            raise ValueError(f"default_ground {self.default_ground!r} is not in ground")
+        return self
+
+
+class PostureFactor(StrictModel):
+    min_altitude: Ratio
+    factor: Ratio
+
+
+class Landing(StrictModel):
+    house_default: HouseDefault
+    fall_over_damage: bool
+    knockback_damage: Literal["when_falling", "every_landing"]
+    knockback_gets_fall_modifiers: bool
+    halving: Literal["down", "up"]
+
+
+class KnockbackData(StrictModel):
+    house_default: HouseDefault
+    types: tuple[DamageType, ...]
+    cutting_without_penetration: bool
+    st_offset: int
+    minimum_divisor: int = Field(ge=1)
+    leg_fall_margin: int = Field(ge=1)
+    damage_type: DamageType
+    landing: Landing
+    posture_factors: dict[Posture, tuple[PostureFactor, ...]]
+
+    @model_validator(mode="after")
+    def _every_posture(self) -> KnockbackData:
+        for posture in Posture:
+            rows = self.posture_factors.get(posture)
+            if not rows or rows[0].min_altitude != 0:
+                raise ValueError(f"posture_factors.{posture.value} needs a row from min_altitude 0")
+        return self
+
+
+class StrengthRow(StrictModel):
+    st: int = Field(ge=1)
+    thrust: Dice6
+    swing: Dice6
+
+
+class StrengthTable(StrictModel):
+    house_default: HouseDefault
+    rows: tuple[StrengthRow, ...]
+
+    @model_validator(mode="after")
+    def _sorted(self) -> StrengthTable:
+        sts = [r.st for r in self.rows]
+        if not sts or sts[0] != 1 or sts != sorted(set(sts)):
+            raise ValueError("rows must start at st 1 and increase")
+        return self
+
+    def row(self, st: int) -> StrengthRow:
+        """The row for ``st`` (the last row whose ST is at most ``st``; ST below 1 reads row 1)."""
+        chosen = self.rows[0]
+        for r in self.rows:
+            if r.st <= st:
+                chosen = r
+        return chosen
+
+
+class FallingRules(StrictModel):
+    falling: FallingData
+    knockback: KnockbackData
+    strength: StrengthTable
+
+
+# -- injury, fatigue, guts -------------------------------------------------------------------------------
+class ShockRules(StrictModel):
+    house_default: HouseDefault
+    combine: Literal["one_max", "max_each_summed"]
+    timing_house_default: HouseDefault
+    attributes: tuple[str, ...]
+
+
+class StunRules(StrictModel):
+    ht_divisor: int = Field(ge=1)
+    defense_modifier: int
+
+
+class HeadBlowRules(StrictModel):
+    house_default: HouseDefault
+    reading: Literal["per_hit", "cumulative"]
+
+
+class HpRules(StrictModel):
+    move_halved_at_or_below: int
+    ht_check_at_or_below: int
+    death_check_ht_multiple: int
+    death_check_every: int = Field(ge=1)
+    dead_ht_multiple: int
+    death_checks_house_default: HouseDefault
+
+
+class MoveRules(StrictModel):
+    halving_rounding: Rounding
+
+
+class BelowZero(StrictModel):
+    house_default: HouseDefault
+    reading: Literal["floor", "hp"]
+
+
+class FatigueRules(StrictModel):
+    all_out_cost: int = Field(ge=0)
+    every_subturns: int = Field(ge=1)
+    st_penalty_at_or_below: int
+    st_penalty: int
+    move_halved_at_or_below: int
+    helpless_at: int
+    unconscious_at_or_below: int
+    below_zero: BelowZero
+
+
+class GutsRules(StrictModel):
+    fp_cost: int = Field(ge=0)
+    damage_per_penalty: int = Field(ge=1)
+    bonus_fp_cost: int = Field(ge=0)
+    bonus: int
+    bonus_house_default: HouseDefault
+    one_bonus_per_check: Literal["guts_only", "any"]
+
+
+class InjuryRules(StrictModel):
+    shock: ShockRules
+    stun: StunRules
+    head_blow: HeadBlowRules
+    hp: HpRules
+    move: MoveRules
+    fatigue: FatigueRules
+    guts: GutsRules
+
+
+# -- match, audience, combat terms ----------------------------------------------------------------------
+class PopularityReadings(StrictModel):
+    house_default: HouseDefault
+    reactions: Literal["sign_aware", "literal", "magnitude"]
+    champion: Literal["ever_won", "holds_title"]
+
+
+class PopularityRules(StrictModel):
+    base: int
+    champion_bonus: int
+    matches_for_bonus: int
+    matches_bonus: int
+    young_age_at_most: int
+    young_bonus: int
+    readings: PopularityReadings
+
+
+class AudienceEffectKind(StrEnum):
+    RECOVER_FP = "recover_fp"
+    CHECK_BONUS = "check_bonus"
+    CLEAR_SHOCK = "clear_shock"
+
+
+class AudienceEffect(StrictModel):
+    name: str
+    name_ja: str
+    kind: AudienceEffectKind
+    amount: int = Field(ge=0)
+    checks: tuple[CheckKind, ...] = ()
+
+
+class AudienceRules(StrictModel):
+    points_on_success: int = Field(ge=0)
+    house_default: HouseDefault
+    effects: dict[str, AudienceEffect]
+
+
+class MatchFormatRules(StrictModel):
+    house_default: HouseDefault
+    max_subturns: int = Field(ge=1)
+    order_by: tuple[Literal["st", "dx", "iq", "ht", "per", "will"], ...]
+    lost_will_idle_slots: int = Field(ge=1)
+
+
+class Fp1Override(StrictModel):
+    house_default: HouseDefault
+    means: Literal["audience", "none"]
+
+
+class DefenseDefault(StrictModel):
+    attributes: tuple[Literal["st", "dx", "iq", "ht", "per", "will"], ...]
+    divisor: int = Field(ge=1)
+    add: int
+
+
+class AllOut(StrictModel):
+    attack_bonus: int
+
+
+class PostureRow(StrictModel):
+    attack: int
+    defense: int
+    can_act: bool
+
+
+class Guards(StrictModel):
+    redirect: bool
+
+
+class GrappleRules(StrictModel):
+    dx_penalty: int
+
+
+class CombatRules(StrictModel):
+    house_default: HouseDefault
+    attack_skill_default: Literal["st", "dx", "iq", "ht", "per", "will"]
+    defense_default: DefenseDefault
+    all_out: AllOut
+    postures: dict[Posture, PostureRow]
+    rise: dict[Posture, Posture]
+    guards: Guards
+    grapple: GrappleRules
+
+    @model_validator(mode="after")
+    def _every_posture(self) -> CombatRules:
+        missing = [p.value for p in Posture if p not in self.postures]
+        if missing:
+            raise ValueError(f"postures: missing {', '.join(missing)}")
+        return self
+
+
+class GutsBonusDefault(StrictModel):
+    checks: tuple[CheckKind, ...]
+    min_fp_after: int
+
+
+class FighterDefaults(StrictModel):
+    house_default: HouseDefault
+    hp: Literal["st", "dx", "iq", "ht", "per", "will"]
+    fp: Literal["st", "dx", "iq", "ht", "per", "will"]
+    move: DefenseDefault
+    weight_kg: int = Field(ge=0)
+    guts_bonus: GutsBonusDefault
+
+
+class EncumbranceRules(StrictModel):
+    house_default: HouseDefault
+    move_factors: tuple[Ratio, ...]
+
+
+class ReactionRules(StrictModel):
+    house_default: HouseDefault
+    allowed_range: tuple[int, int]
+
+
+class MatchRules(StrictModel):
+    popularity: PopularityRules
+    audience: AudienceRules
+    match: MatchFormatRules
+    fp1_override: Fp1Override
+    combat: CombatRules
+    fighter_defaults: FighterDefaults
+    encumbrance: EncumbranceRules
+    reactions: ReactionRules
+
+
+# -- everything ----------------------------------------------------------------------------------------
+class ArenaRules(StrictModel):
+    """All arena data, one field per bundled file."""
+
+    checks: CheckRules
+    damage: DamageRules
+    locations: LocationTable
+    falling: FallingRules
+    injury: InjuryRules
+    match: MatchRules
+
+    @model_validator(mode="after")
+    def _cross_refs(self) -> ArenaRules:
+        if self.damage.basic.default_location not in self.locations.locations:
+            raise ValueError(
+                f"damage.basic.default_location {self.damage.basic.default_location!r} is not a hit location"
+            )
+        return self
+
+
+_MODELS: dict[str, type[StrictModel]] = {
+    "checks": CheckRules,
+    "damage": DamageRules,
+    "locations": LocationTable,
+    "falling": FallingRules,
+    "injury": InjuryRules,
+    "match": MatchRules,
+}
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> ArenaRules:
+    parts = {name: load_package_model(_PACKAGE, file, _MODELS[name]) for name, file in _FILES.items()}
+    return ArenaRules.model_validate({k: v.model_dump() for k, v in parts.items()})
+
+
+def _merge(base: Any, over: Any) -> Any:
+    if isinstance(base, dict) and isinstance(over, Mapping):
+        out = dict(base)
+        for k, v in over.items():
+            out[k] = _merge(base.get(k), v) if k in base else v
+        return out
+    return over
+
+
+@lru_cache(maxsize=32)
+def _with_overrides(text: str) -> ArenaRules:
+    overrides = json.loads(text)
+    data = _merge(_bundled().model_dump(mode="json"), overrides)
+    try:
+        return ArenaRules.model_validate(data)
+    except ValidationError as exc:
+        issues = [
+            ContentIssue("rules overrides", ".".join(str(p) for p in e["loc"]) or "(root)", e["msg"])
+            for e in exc.errors()
+        ]
+        raise ContentError(issues) from None
+
+
+def load_rules(overrides: Mapping[str, Any] | None = None) -> ArenaRules:
+    """The bundled arena rules, with ``overrides`` deep-merged over them (validated; errors name fields)."""
+    if not overrides:
+        return _bundled()
+    return _with_overrides(json.dumps(overrides, sort_keys=True, separators=(",", ":")))
+
+
+def content_hash() -> str:
+    """SHA-256 (first 16 hex digits) of the bundled data files, for a chronicle's meta."""
+    h = hashlib.sha256()
+    for file in _FILES.values():
+        h.update(resources.files(_PACKAGE).joinpath(file).read_bytes())
+    return h.hexdigest()[:16]
