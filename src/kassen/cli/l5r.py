@@ -1,13 +1,245 @@
-"""``kassen l5r ...``: the roll-and-keep ruleset's commands."""
+"""``kassen l5r ...``: the roll-and-keep ruleset's commands.
+
+- ``odds XkY --tn T [--raises R] [--unskilled] [--json]``: the exact chance to reach T + 5 x R.
+- ``attack [...] [--seed N] [--json]``: one attack with its raises, resolved and explained.
+- ``duel SCENARIO [--seed N] [--json] [--verbose]``: a whole duel, as an account or the chronicle JSON.
+- ``scenarios``, ``defaults``: the bundled duels, the house defaults in force.
+
+Options are plain text validated here, so a bad value is one line on stderr and exit code 2.
+"""
 
 from __future__ import annotations
 
 __all__ = ["l5r_app"]
 
+import secrets
+from typing import Annotated
+
 import typer
+
+from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.render import probability_text
+from kassen.core.errors import KassenError
+from kassen.core.explain import format_steps
+from kassen.core.rng import Rng
+from kassen.l5r.actions import Attack
+from kassen.l5r.calc import attack_once, roll_odds
+from kassen.l5r.character import Character, FighterId, Weapon
+from kassen.l5r.duel import account, run_duel
+from kassen.l5r.pool import parse_pool
+from kassen.l5r.scenario import bundled_scenarios, load_scenario
+from kassen.l5r.tables import L5Tables, Location, SpecialAttackName, load_tables
 
 l5r_app = typer.Typer(
     name="l5r",
     help="Roll-and-keep (raises, called shots, special attacks): odds, attacks and duels.",
     no_args_is_help=True,
 )
+
+TablesOption = Annotated[
+    str | None,
+    typer.Option("--tables", help="Directory with core/called_shots/special_attacks.yaml overrides."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def _tables(directory: str | None) -> L5Tables:
+    return load_tables(directory) if directory else load_tables()
+
+
+def _choice(value: str | None, enum: type[Location] | type[SpecialAttackName], what: str) -> str | None:
+    if value is None:
+        return None
+    key = value.strip().lower().replace("-", "_")
+    known = [e.value for e in enum]
+    if key not in known:
+        raise KassenError(f"unknown {what} {value!r} (known: {', '.join(known)})")
+    return key
+
+
+@l5r_app.command("odds")
+@user_errors
+def odds_command(
+    pool: Annotated[str, typer.Argument(help="Roll-and-keep pool XkY, e.g. 6k3 (10s explode).")],
+    tn: Annotated[int, typer.Option("--tn", help="Target number.")],
+    raises: Annotated[int, typer.Option("--raises", help="Declared raises: +5 to the TN each.")] = 0,
+    unskilled: Annotated[
+        bool, typer.Option("--unskilled", help="Unskilled: 10s do not explode, no raises.")
+    ] = False,
+    tables: TablesOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The exact chance that POOL reaches TN + 5 x RAISES (L5.CORE.1-3), as a fraction."""
+    result = roll_odds(pool, tn, raises=raises, unskilled=unskilled, tables=_tables(tables))
+    if as_json:
+        emit_json(result.to_json())
+        return
+    console.print(
+        f"P({result.pool.expression()} >= {result.target}) = {probability_text(result.fraction)}"
+        + ("" if result.pool.explode else "  [dim]unskilled: 10s do not explode[/dim]")
+    )
+    console.print(format_steps(result.steps), markup=False, soft_wrap=True)
+
+
+@l5r_app.command("attack")
+@user_errors
+def attack_command(
+    agility: Annotated[int, typer.Option(help="Attacker's Agility.")] = 3,
+    skill: Annotated[int, typer.Option(help="Attacker's weapon skill (0: unskilled).")] = 3,
+    strength: Annotated[int, typer.Option(help="Attacker's Strength.")] = 2,
+    void: Annotated[int, typer.Option(help="Attacker's Void (the raise limit).")] = 2,
+    weapon: Annotated[str, typer.Option(help="Weapon damage XkY.")] = "3k2",
+    damage_raises: Annotated[int, typer.Option("--damage-raises", help="Raises for damage (+1k0 each).")] = 0,
+    called_shot: Annotated[
+        str | None, typer.Option("--called-shot", help="torso, arm, leg, foot, hand, head.")
+    ] = None,
+    special: Annotated[
+        str | None,
+        typer.Option(
+            help="bind, clipping, corps-a-corps, disarm, drive, foul, mark, point-to-throat, subdue."
+        ),
+    ] = None,
+    injury: Annotated[
+        str | None, typer.Option(help="Injury to choose if a called shot hits (e.g. critical).")
+    ] = None,
+    full_attack: Annotated[bool, typer.Option("--full-attack", help="Declare a Full Attack (+2k1).")] = False,
+    free_raises: Annotated[int, typer.Option("--free-raises", help="Free Raises available.")] = 0,
+    unskilled: Annotated[bool, typer.Option("--unskilled", help="The attacker has no weapon skill.")] = False,
+    target_reflexes: Annotated[int, typer.Option("--target-reflexes")] = 2,
+    target_armor: Annotated[str, typer.Option("--target-armor", help="none, light or heavy.")] = "none",
+    target_earth: Annotated[int, typer.Option("--target-earth")] = 2,
+    target_skill: Annotated[
+        int, typer.Option("--target-skill", help="The target's weapon skill (resists a Disarm).")
+    ] = 2,
+    target_tn: Annotated[
+        int | None, typer.Option("--target-tn", help="The target's own TN to be hit.")
+    ] = None,
+    target_wounds: Annotated[int, typer.Option("--target-wounds", help="Wounds the target already has.")] = 0,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for a reproducible attack (default: random).")
+    ] = None,
+    tables: TablesOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """One attack with its declared raises: the exact chance to hit, the rolls, and every step."""
+    t = _tables(tables)
+    for name, value in (
+        ("agility", agility),
+        ("strength", strength),
+        ("void", void),
+        ("target-reflexes", target_reflexes),
+        ("target-earth", target_earth),
+    ):
+        if value < 1:
+            raise KassenError(f"--{name} must be at least 1 (got {value})")
+    if min(skill, damage_raises, free_raises, target_wounds, target_skill) < 0:
+        raise KassenError("skill, raises and wounds cannot be negative")
+    dmg = parse_pool(weapon)
+    if dmg.bonus or dmg.kept > dmg.rolled:
+        raise KassenError(f"a weapon's damage is XkY with Y <= X (got {weapon!r})")
+    w = Weapon("weapon", dmg.rolled, dmg.kept, "weapon")
+    skills = () if unskilled or skill == 0 else (("weapon", skill),)
+    attacker = Character(
+        FighterId("attacker"),
+        side="attacker",
+        agility=agility,
+        strength=strength,
+        void=void,
+        skills=skills,
+        weapon=w,
+    )
+    target = Character(
+        FighterId("target"),
+        w,
+        side="target",
+        skills=(("weapon", target_skill),) if target_skill else (),
+        reflexes=target_reflexes,
+        stamina=target_earth,
+        willpower=target_earth,
+        armor=target_armor,
+        tn_to_be_hit=target_tn,
+    )
+    loc = _choice(called_shot, Location, "location")
+    sp = _choice(special, SpecialAttackName, "special attack")
+    attack = Attack(
+        target.name,
+        damage_raises,
+        Location(loc) if loc else None,
+        SpecialAttackName(sp) if sp else None,
+        full_attack,
+    )
+    used_seed = seed if seed is not None else secrets.randbits(32)
+    outcome = attack_once(
+        attacker,
+        target,
+        attack,
+        Rng(used_seed),
+        tables=t,
+        free_raises=free_raises,
+        target_wounds=target_wounds,
+        injury=injury,
+    )
+    if as_json:
+        emit_json(
+            {
+                "seed": used_seed,
+                "hit": outcome.hit,
+                "tn": outcome.tn,
+                "chance": float(outcome.chance),
+                "fraction": f"{outcome.chance.numerator}/{outcome.chance.denominator}",
+                "events": [e.to_json() for e in outcome.events],
+            }
+        )
+        return
+    console.print(f"{attack.describe()}: TN {outcome.tn}, chance to hit {probability_text(outcome.chance)}")
+    console.print(
+        account([e.to_json() for e in outcome.events], verbose=True), markup=False, end="", soft_wrap=True
+    )
+    if seed is None:
+        console.print(f"[dim](seed {used_seed})[/dim]")
+
+
+@l5r_app.command("duel")
+@user_errors
+def duel_command(
+    scenario: Annotated[str, typer.Argument(help="A scenario YAML file, or a bundled duel's name.")],
+    seed: Annotated[int | None, typer.Option(help="Seed (default: the scenario's, else random).")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every explanation step.")] = False,
+    tables: TablesOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the replayable chronicle JSON.")] = False,
+) -> None:
+    """Play a duel to its end: a readable account, or the chronicle JSON (replayable from its seed)."""
+    sc = load_scenario(scenario, tables)
+    used_seed = seed if seed is not None else sc.seed if sc.seed is not None else secrets.randbits(32)
+    chronicle = run_duel(sc, used_seed)
+    data = chronicle.to_json()
+    if as_json:
+        emit_json(data)
+        return
+    console.print(f"[bold]{sc.state.name}[/bold]  (seed {used_seed})")
+    console.print(account(data, verbose=verbose), markup=False, end="", soft_wrap=True)
+
+
+@l5r_app.command("scenarios")
+@user_errors
+def scenarios_command() -> None:
+    """List the bundled duels."""
+    for name in bundled_scenarios():
+        sc = load_scenario(name)
+        console.print(f"{name}: {sc.state.name}", markup=False)
+
+
+@l5r_app.command("defaults")
+@user_errors
+def defaults_command(tables: TablesOption = None, as_json: JsonOption = False) -> None:
+    """The house defaults in force (GAP, RD and CORE defaults), each with its rationale."""
+    rows = _tables(tables).house_defaults()
+    if as_json:
+        emit_json(
+            [{"table": p, "rule": h.rule, "rationale": h.rationale, "alternative": a} for p, h, a in rows]
+        )
+        return
+    for path, h, alt in rows:
+        console.print(f"[bold]{h.rule}[/bold] ({path})")
+        console.print(f"  {h.rationale}", markup=False)
+        console.print(f"  alternative: {alt}", markup=False)

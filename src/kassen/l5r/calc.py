@@ -1,0 +1,151 @@
+"""Calculators: the exact odds of a raised roll, and one attack resolved with its explanation.
+
+>>> r = roll_odds("6k3", 20, raises=1)
+>>> r.target, r.fraction == chance(Pool(6, 3), 25)
+(25, True)
+"""
+
+from __future__ import annotations
+
+__all__ = ["AttackOutcome", "OddsResult", "attack_once", "roll_odds"]
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from kassen.core.errors import IllegalActionError, KassenError
+from kassen.core.events import Event
+from kassen.core.explain import Step
+from kassen.core.rng import Rng
+from kassen.l5r.actions import Attack, ChooseCorps, ChooseDrive, ChooseInjury
+from kassen.l5r.character import Character, FighterId
+from kassen.l5r.pool import Pool, chance, error_bound, parse_pool, ten_dice
+from kassen.l5r.resolve import choose_corps, choose_drive, choose_injury, resolve_attack, validate_attack
+from kassen.l5r.rolls import attack_pool, attack_tn
+from kassen.l5r.state import CorpsPending, DrivePending, DuelState, Fighter, InjuryPending, Phase
+from kassen.l5r.tables import L5Tables, load_tables
+
+
+@dataclass(frozen=True, slots=True)
+class OddsResult:
+    """``P(pool >= target)`` exactly, where ``target`` is the TN plus 5 per raise (L5.CORE.3)."""
+
+    pool: Pool
+    tn: int
+    raises: int
+    target: int
+    fraction: Fraction
+    steps: tuple[Step, ...]
+    error_bound: Fraction = Fraction(0)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "success": float(self.fraction),
+            "fraction": f"{self.fraction.numerator}/{self.fraction.denominator}",
+            "pool": str(self.pool.expression()),
+            "explodes": self.pool.explode,
+            "tn": self.tn,
+            "raises": self.raises,
+            "target": self.target,
+            "exact": self.error_bound == 0,
+            "steps": [s.to_json() for s in self.steps],
+        }
+
+
+def roll_odds(
+    pool_text: str, tn: int, *, raises: int = 0, unskilled: bool = False, tables: L5Tables | None = None
+) -> OddsResult:
+    """Exact chance that ``pool_text`` (``XkY``) reaches ``tn`` + 5 x ``raises``: 10s explode unless
+    ``unskilled`` (L5.CORE.1); an unskilled roll may not raise (L5.CORE.3); pools beyond ten dice follow
+    the ten dice rule (L5.CORE.1 house default)."""
+    t = tables or load_tables()
+    if raises < 0:
+        raise KassenError(f"raises cannot be negative ({raises})")
+    if unskilled and raises:
+        raise IllegalActionError("an unskilled roll may not raise", rule="L5.CORE.3")
+    given = parse_pool(pool_text, unskilled=unskilled)
+    pool, steps = ten_dice(given, t.core.ten_dice)
+    per = t.core.raises.tn_per_raise
+    target = tn + per * raises
+    all_steps = [*steps, Step(tn, "TN", "L5.CORE.2")]
+    if raises:
+        all_steps.append(Step(per * raises, f"{raises} raise(s): +{per} each", "L5.CORE.3"))
+    p = chance(pool, target)
+    explode = "10s explode" if pool.explode else "unskilled: 10s do not explode"
+    all_steps.append(Step(target, f"P({pool.expression()} >= {target}) = {p} ({explode})", "L5.CORE.1"))
+    bound = error_bound(pool, target)
+    if bound:
+        all_steps.append(Step(target, f"beyond the exact range: within {float(bound):.1e}", "L5.CORE.1"))
+    return OddsResult(pool, tn, raises, target, p, tuple(all_steps), bound)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOutcome:
+    """One attack: its exact chance to hit before rolling, the events (each with steps), the end state."""
+
+    chance: Fraction
+    tn: int
+    events: tuple[Event, ...]
+    state: DuelState
+    steps: tuple[Step, ...]
+
+    @property
+    def hit(self) -> bool:
+        return any(e.kind == "attack" and e.data.get("hit") for e in self.events)
+
+
+def attack_once(
+    attacker: Character,
+    target: Character,
+    attack: Attack,
+    rng: Rng,
+    *,
+    tables: L5Tables | None = None,
+    free_raises: int = 0,
+    target_wounds: int = 0,
+    injury: str | None = None,
+) -> AttackOutcome:
+    """Resolve one attack of ``attacker`` on ``target`` outside a duel (turn 1, nobody else acting).
+
+    A called shot's injury is ``injury`` if given and possible, else the first one listed; a
+    Corps-a-Corps is answered with a struggle, a Drive (when the target may refuse) with giving way.
+    Illegal declarations raise :class:`IllegalActionError` naming the rule.
+    """
+    t = tables or load_tables()
+    if attacker.name == target.name:
+        target = replace(target, name=FighterId(target.name + " (target)"))
+    a = Fighter(attacker)
+    d = Fighter(target, wounds=target_wounds)
+    state = DuelState(
+        tables=t,
+        fighters=(a, d),
+        name="attack",
+        turn=1,
+        phase=Phase.RESOLVE,
+        act_order=(a.name, d.name),
+        declare_order=(d.name, a.name),
+        cursor=1,
+    )
+    attack = replace(attack, target=d.name)
+    plan = validate_attack(state, a, attack, free=free_raises)
+    ap = attack_pool(a, t, 1, full_attack=attack.full_attack)
+    tn, tn_steps = attack_tn(a, d, plan, t, 1)
+    p = chance(ap.pool, tn)
+    out: list[Event] = []
+    state = resolve_attack(state, a.name, attack, rng, out, extra_free=free_raises, action_index=-1)
+    for _ in range(8):
+        pend = state.pending
+        if isinstance(pend, InjuryPending):
+            pick = injury if injury is not None else pend.options[0]
+            if pick not in pend.options:
+                raise IllegalActionError(
+                    f"{pick!r} is not possible here (possible: {', '.join(pend.options)})",
+                    rule="L5.CS.3" if pick.startswith("maimed") else "L5.CS.2",
+                )
+            state = choose_injury(state, ChooseInjury(pend.chooser, pick), out)
+        elif isinstance(pend, CorpsPending):
+            state = choose_corps(state, ChooseCorps(pend.chooser, "struggle"), rng, out)
+        elif isinstance(pend, DrivePending):
+            state = choose_drive(state, ChooseDrive(pend.chooser, "give_way"), rng, out)
+        else:
+            break
+    return AttackOutcome(p, tn, tuple(out), state, (*ap.steps, *tn_steps))

@@ -1,0 +1,370 @@
+"""The rolls of a roll-and-keep fight, as pure functions: which pool, against which TN, and why.
+
+Each function returns its value with the explanation steps (value, reason, rule ID) that produced it.
+They read a :class:`~kassen.l5r.state.Fighter` (a character and its injuries) and the tables; they never
+roll: rolling is :func:`kassen.l5r.pool.roll_pool` with the injected RNG.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AttackPool",
+    "RaisePlan",
+    "attack_pool",
+    "attack_tn",
+    "damage_pool",
+    "defense_tn",
+    "dice_change",
+    "full_defense_pool",
+    "hand_to_hand",
+    "initiative_pool",
+    "is_blacked_out",
+    "plan_raises",
+    "raise_cost",
+    "raise_limit",
+    "rank",
+    "skill_pool",
+    "wound_penalty",
+]
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kassen.core.errors import IllegalActionError
+from kassen.core.explain import Step
+from kassen.l5r.actions import Attack
+from kassen.l5r.character import earth, tn_to_be_hit_base
+from kassen.l5r.pool import Pool, ten_dice
+from kassen.l5r.state import Fighter
+from kassen.l5r.tables import L5Tables, RollKind
+from kassen.l5r.wounds import RankState, wound_rank
+
+
+def rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankState:
+    """The fighter's wound rank (L5.CORE.6); ``wounds`` overrides the current Wounds."""
+    state = wound_rank(fighter.wounds if wounds is None else wounds, earth(fighter.character, tables), tables)
+    if fighter.dead and wounds is None:
+        return RankState(state.wounds, "Dead", 0, False, True)
+    return state
+
+
+def wound_penalty(
+    fighter: Fighter, tables: L5Tables, wounds: int | None = None
+) -> tuple[int, tuple[Step, ...]]:
+    """The TN penalty of the fighter's wound rank, added to the TN of its rolls (L5.CORE.6)."""
+    r = rank(fighter, tables, wounds)
+    if r.tn_penalty == 0:
+        return 0, ()
+    return r.tn_penalty, (Step(r.tn_penalty, f"{fighter.name} is {r.name}: +{r.tn_penalty} TN", "L5.CORE.6"),)
+
+
+def dice_change(fighter: Fighter, turn: int, kinds: Iterable[RollKind]) -> tuple[int, tuple[Step, ...]]:
+    """Dice added or lost on a roll of these kinds by the fighter's injuries (L5.TOR.1 painful,
+    L5.ARM.1/L5.HND.1 deep gash, L5.LEG.1 weak leg, L5.FOT.1 no weight)."""
+    wanted = set(kinds)
+    total = 0
+    steps: list[Step] = []
+    for s in fighter.active("dice", turn):
+        if s.applies_to in wanted:
+            total += s.amount
+            steps.append(Step(s.amount, f"{s.source}: {s.amount:+d} die on {s.applies_to} rolls", s.rule))
+    return total, tuple(steps)
+
+
+def is_blacked_out(fighter: Fighter, turn: int) -> bool:
+    """Blackout: loses the next action, may not declare Full Defense, normal TN (L5.HED.1)."""
+    return any(s.amount > 0 for s in fighter.active("blackout", turn))
+
+
+def skill_pool(
+    fighter: Fighter,
+    tables: L5Tables,
+    turn: int,
+    *,
+    trait: int,
+    trait_name: str,
+    skill: int,
+    skill_name: str,
+    kinds: Iterable[RollKind],
+    keep_skill: bool = False,
+) -> tuple[Pool, tuple[Step, ...]]:
+    """Trait + Skill dice, keep Trait (L5.CORE.9); ``keep_skill`` keeps the skill instead (Disarm's
+    stated exception, L5.DSM.1). No skill: an unskilled roll that does not explode (L5.CORE.1)."""
+    kept = skill if keep_skill else trait
+    steps = [
+        Step(trait, f"{trait_name} {trait}", "L5.CORE.9"),
+        Step(
+            skill,
+            f"{skill_name} {skill}" + (" (unskilled: 10s do not explode)" if skill == 0 else ""),
+            "L5.CORE.9" if skill else "L5.CORE.1",
+        ),
+    ]
+    change, change_steps = dice_change(fighter, turn, kinds)
+    steps += change_steps
+    pool = Pool(trait + skill + change, kept, explode=skill > 0).normalized()
+    pool, ten = ten_dice(pool, tables.core.ten_dice)
+    steps += ten
+    keeps = f"keep {skill_name}" if keep_skill else f"keep {trait_name}"
+    steps.append(Step(pool.rolled, f"roll {pool} ({trait_name} + {skill_name}, {keeps})", "L5.CORE.9"))
+    return pool, tuple(steps)
+
+
+def hand_to_hand(fighter: Fighter, tables: L5Tables) -> tuple[str, int]:
+    """The best Hand-to-Hand skill ("any type", L5.CAC.1)."""
+    names = tables.core.skills.hand_to_hand
+    best = max(names, key=lambda n: (fighter.character.skill(n), -names.index(n)))
+    return best, fighter.character.skill(best)
+
+
+def full_defense_pool(fighter: Fighter, tables: L5Tables, turn: int) -> tuple[Pool, tuple[Step, ...]]:
+    """Agility + Defense, keep Agility (L5.CORE.7 house default); a weak leg rolls one less (L5.LEG.1)."""
+    c = fighter.character
+    name = tables.core.skills.defense
+    return skill_pool(
+        fighter,
+        tables,
+        turn,
+        trait=c.agility,
+        trait_name="Agility",
+        skill=c.skill(name),
+        skill_name=name,
+        kinds=("full_defense", "skill"),
+    )
+
+
+def initiative_pool(fighter: Fighter, tables: L5Tables, turn: int) -> tuple[Pool, int, tuple[Step, ...]]:
+    """Insight Rank + Reflexes, keep Reflexes (L5.CORE.8 house default), and the flat change from
+    injuries this turn (L5.HED.1 dazed, L5.TOR.1 stunned)."""
+    c = fighter.character
+    rule = tables.core.initiative
+    rolled = sum(c.stat(s) for s in rule.rolled)
+    kept = sum(c.stat(s) for s in rule.kept)
+    steps = [
+        Step(rolled, "initiative: roll " + " + ".join(rule.rolled), "L5.CORE.8"),
+        Step(kept, "keep " + " + ".join(rule.kept), "L5.CORE.8"),
+    ]
+    pool, ten = ten_dice(Pool(rolled, kept).normalized(), tables.core.ten_dice)
+    steps += ten
+    change = 0
+    for s in fighter.active("initiative", turn):
+        amount = s.amount_on(turn)
+        if amount:
+            change += amount
+            steps.append(Step(amount, f"{s.source}: {amount:+d} initiative", s.rule))
+    return pool, change, tuple(steps)
+
+
+def defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple[Step, ...]]:
+    """The target's TN to be hit this turn: base (L5.CORE.2), Full Defense bonus and Full Attack
+    (L5.CORE.7), blood in eyes (L5.HED.1), prone (L5.FOT.1, L5.GAP.1)."""
+    tn, base_steps = tn_to_be_hit_base(target.character, tables)
+    steps = list(base_steps)
+    if target.full_defense_bonus:
+        if is_blacked_out(target, turn):
+            steps.append(Step(0, "blackout: normal TN to be hit, no Full Defense bonus", "L5.HED.1"))
+        else:
+            tn += target.full_defense_bonus
+            steps.append(
+                Step(target.full_defense_bonus, "Full Defense: half the Agility + Defense roll", "L5.CORE.7")
+            )
+    declared = target.declared
+    if isinstance(declared, Attack) and declared.full_attack:
+        change = tables.core.full_attack.tn_to_be_hit_change
+        tn += change
+        steps.append(Step(change, f"{target.name} declared a Full Attack", "L5.CORE.7"))
+    for s in target.active("tn_to_be_hit", turn):
+        tn += s.amount
+        steps.append(Step(s.amount, f"{s.source}", s.rule))
+    prone = target.active("prone", turn)
+    if prone:
+        tn = tables.called_shots.conditions.prone_tn_to_be_hit
+        steps.append(Step(tn, f"prone ({prone[0].source}): TN to be hit is {tn}", prone[0].rule))
+    steps.append(Step(tn, f"{target.name}'s TN to be hit this turn", "L5.CORE.2"))
+    return tn, tuple(steps)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPool:
+    """The attack roll's pool and whether the attacker is unskilled on it (no raises, L5.CORE.3)."""
+
+    pool: Pool
+    unskilled: bool
+    unskilled_rule: str
+    steps: tuple[Step, ...]
+
+
+def attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: bool) -> AttackPool:
+    """Agility + weapon skill, keep Agility (L5.CORE.9), with Full Attack's +2k1 (L5.CORE.7) and the
+    injuries and binds that touch attack rolls (L5.ARM.1, L5.HND.1, L5.TOR.1, L5.BND.1)."""
+    c = attacker.character
+    skill = c.weapon_skill
+    steps = [
+        Step(c.agility, f"Agility {c.agility}", "L5.CORE.9"),
+        Step(skill, f"{c.weapon.skill} {skill}", "L5.CORE.9"),
+    ]
+    unskilled_rule = "L5.CORE.3"
+    for s in attacker.active("bound", turn):
+        skill = max(0, skill - s.amount)
+        steps.append(Step(-s.amount, f"bound by {s.other}: skill -{s.amount}, now {skill}", "L5.BND.1"))
+        unskilled_rule = "L5.BND.1"
+    unskilled = skill == 0
+    if unskilled and unskilled_rule == "L5.CORE.3":
+        steps.append(Step(0, "no weapon skill: unskilled (no raises, 10s do not explode)", "L5.CORE.1"))
+    numb = attacker.active("unskilled", turn)
+    if numb:
+        unskilled = True
+        unskilled_rule = numb[0].rule
+        steps.append(
+            Step(0, f"{numb[0].source}: unskilled on attacks (no raises, no exploding 10s)", numb[0].rule)
+        )
+    skill_dice = skill
+    grip = attacker.active("no_skill_dice", turn)
+    if grip:
+        skill_dice = 0
+        steps.append(Step(-skill, f"{grip[0].source}: no skill dice on attacks", grip[0].rule))
+    explode = not unskilled
+    tens = attacker.active("no_reroll_tens", turn)
+    if tens:
+        explode = False
+        steps.append(Step(0, f"{tens[0].source}: no re-rolling 10s on attack rolls", tens[0].rule))
+    rolled, kept = c.agility + skill_dice, c.agility
+    if full_attack:
+        fa = tables.core.full_attack
+        rolled, kept = rolled + fa.attack_rolled, kept + fa.attack_kept
+        steps.append(
+            Step(fa.attack_rolled, f"Full Attack: +{fa.attack_rolled}k{fa.attack_kept}", "L5.CORE.7")
+        )
+    change, change_steps = dice_change(attacker, turn, ("attack", "skill"))
+    steps += change_steps
+    pool, ten = ten_dice(Pool(rolled + change, kept, explode).normalized(), tables.core.ten_dice)
+    steps += ten
+    steps.append(Step(pool.rolled, f"attack roll {pool}", "L5.CORE.9"))
+    return AttackPool(pool, unskilled, unskilled_rule, tuple(steps))
+
+
+def raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
+    """How many raises one roll may carry (L5.CORE.3 house default: Void); ``None``: no limit."""
+    r = tables.core.raises
+    c = fighter.character
+    base = {"void": c.void, "insight_rank": c.insight_rank, "weapon_skill": c.weapon_skill}.get(r.limit)
+    return None if base is None else base + r.limit_bonus
+
+
+def raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]:
+    """Raises the declared effects need: damage (L5.DMG.1), called shot (L5.CS.1), special (L5.SPC.1)."""
+    steps: list[Step] = []
+    total = 0
+    if attack.damage_raises:
+        total += attack.damage_raises
+        steps.append(Step(attack.damage_raises, "raises for damage", "L5.DMG.1"))
+    if attack.called_shot is not None:
+        row = tables.location(attack.called_shot)
+        total += row.raises
+        steps.append(Step(row.raises, f"called shot to the {attack.called_shot.value}", "L5.CS.1"))
+    if attack.special is not None:
+        sp = tables.special(attack.special)
+        total += sp.raises
+        steps.append(Step(sp.raises, attack.special.value.replace("_", "-"), sp.rule))
+    return total, tuple(steps)
+
+
+@dataclass(frozen=True, slots=True)
+class RaisePlan:
+    """How the raises are paid (L5.CORE.3, L5.CORE.4): Free Raises first, the rest paid in TN."""
+
+    needed: int
+    free_used: int
+    paid: int
+    free_unused: int
+    tn_change: int
+    steps: tuple[Step, ...]
+
+
+def plan_raises(
+    attack: Attack,
+    attacker: Fighter,
+    tables: L5Tables,
+    *,
+    free: int,
+    unskilled: bool,
+    unskilled_rule: str = "L5.CORE.3",
+) -> RaisePlan:
+    """Pay for the declared raises; raises :class:`IllegalActionError` for more raises than allowed
+    (L5.CORE.3) or any raise while unskilled (L5.CORE.3, L5.HND.1, L5.BND.1)."""
+    needed, steps_list = raise_cost(attack, tables)
+    steps = list(steps_list)
+    per = tables.core.raises.tn_per_raise
+    if unskilled and needed:
+        raise IllegalActionError(
+            f"{attacker.name} is unskilled on this attack and may not raise ({needed} declared)",
+            rule=unskilled_rule,
+        )
+    free_used = min(free, needed)
+    paid = needed - free_used
+    limit = raise_limit(attacker, tables)
+    if limit is not None and paid > limit:
+        raise IllegalActionError(
+            f"{attacker.name} may carry at most {limit} raise(s) on one roll "
+            f"({tables.core.raises.limit}); {paid} declared"
+            + (f" beyond {free_used} Free" if free_used else ""),
+            rule="L5.CORE.3",
+        )
+    unused = free - free_used
+    lower = tables.core.free_raises.unused_lowers_tn_by
+    if free_used:
+        steps.append(Step(free_used, "paid by Free Raises (no TN increase, not counted)", "L5.CORE.4"))
+    if paid:
+        steps.append(Step(paid * per, f"{paid} raise(s): +{per} TN each", "L5.CORE.3"))
+    if unused and lower:
+        steps.append(Step(-unused * lower, f"{unused} unused Free Raise(s): -{lower} TN each", "L5.CORE.4"))
+    return RaisePlan(needed, free_used, paid, unused, paid * per - unused * lower, tuple(steps))
+
+
+def attack_tn(
+    attacker: Fighter,
+    target: Fighter,
+    plan: RaisePlan,
+    tables: L5Tables,
+    turn: int,
+    *,
+    attacker_wounds: int | None = None,
+) -> tuple[int, tuple[Step, ...]]:
+    """TN of the attack roll: the target's TN to be hit, +5 per paid raise, -5 per unused Free Raise
+    (L5.CORE.3, L5.CORE.4), plus the attacker's wound penalty (L5.CORE.6)."""
+    tn, steps = defense_tn(target, tables, turn)
+    penalty, penalty_steps = wound_penalty(attacker, tables, attacker_wounds)
+    total = tn + plan.tn_change + penalty
+    all_steps = (*steps, *plan.steps, *penalty_steps, Step(total, "TN of the attack roll", "L5.CORE.3"))
+    return total, all_steps
+
+
+def damage_pool(
+    attacker: Fighter, attack: Attack, tables: L5Tables, turn: int, *, damage_raises: int
+) -> tuple[Pool, tuple[Step, ...]]:
+    """Weapon XkY with Strength added to the dice rolled (L5.CORE.5), +1k0 per raise for damage
+    (L5.DMG.1), one less die per deep gash (L5.ARM.1, L5.HND.1), Subdue -1k0 (L5.SUB.1)."""
+    c = attacker.character
+    w = c.weapon
+    steps = [
+        Step(w.rolled, f"{w.name} {w.damage}", "L5.CORE.5"),
+        Step(c.strength, f"Strength {c.strength} added to the dice rolled", "L5.CORE.5"),
+    ]
+    rolled = w.rolled + c.strength
+    per = tables.core.raises.damage_rolled_per_raise
+    if damage_raises:
+        rolled += damage_raises * per
+        steps.append(
+            Step(damage_raises * per, f"{damage_raises} raise(s) for damage: +{per}k0 each", "L5.DMG.1")
+        )
+    change, change_steps = dice_change(attacker, turn, ("damage",))
+    rolled += change
+    steps += change_steps
+    if attack.special is not None:
+        sp = tables.special(attack.special)
+        if sp.damage_rolled:
+            rolled += sp.damage_rolled
+            steps.append(Step(sp.damage_rolled, f"{attack.special.value}: {sp.damage_rolled:+d}k0", sp.rule))
+    pool, ten = ten_dice(Pool(rolled, w.kept).normalized(), tables.core.ten_dice)
+    steps += ten
+    steps.append(Step(pool.rolled, f"damage roll {pool}", "L5.CORE.5"))
+    return pool, tuple(steps)

@@ -1,0 +1,432 @@
+"""The roll-and-keep ruleset's tables, as typed, validated data (``kassen/l5r/data/*.yaml``).
+
+Every number the rules read from a table lives here, never in Python: wound ranks (L5.CORE.6), TN to be
+hit (L5.CORE.2), the raise limit (L5.CORE.3), Full Attack and Full Defense (L5.CORE.7), initiative
+(L5.CORE.8), the ten dice rule (L5.CORE.1), raises per called shot and maim multiples (L5.CS.1, L5.CS.3),
+the injuries' effects, and the special attacks' raises. Each house default (a CORE default, a GAP or a
+reading to choose, RD) carries ``house_default: {rule, rationale}`` and an ``alternative``.
+
+A user overrides a table by putting a file of the same name (``core.yaml``, ``called_shots.yaml``,
+``special_attacks.yaml``) in a directory and passing it to :func:`load_tables`.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "TABLE_FILES",
+    "CalledShotTables",
+    "CoreTables",
+    "EffectKind",
+    "EffectRow",
+    "EndingAction",
+    "HouseDefaultSection",
+    "InjuryRow",
+    "L5Tables",
+    "Location",
+    "LocationRow",
+    "RollKind",
+    "SpecialAttackName",
+    "SpecialRow",
+    "SpecialTables",
+    "TraitName",
+    "content_hash",
+    "load_tables",
+]
+
+import hashlib
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model
+from kassen.core.errors import ContentError, ContentIssue
+from kassen.core.events import canonical_json
+
+TraitName = Literal[
+    "stamina", "willpower", "strength", "perception", "agility", "intelligence", "reflexes", "awareness"
+]
+#: Values a roll may be built from: a Trait, the Void Ring or the Insight Rank.
+StatName = Literal[
+    "stamina",
+    "willpower",
+    "strength",
+    "perception",
+    "agility",
+    "intelligence",
+    "reflexes",
+    "awareness",
+    "void",
+    "insight_rank",
+]
+RingName = Literal["earth", "water", "fire", "air"]
+
+
+class Location(StrEnum):
+    """Called-shot locations (L5.CS.1)."""
+
+    TORSO = "torso"
+    ARM = "arm"
+    LEG = "leg"
+    FOOT = "foot"
+    HAND = "hand"
+    HEAD = "head"
+
+
+class SpecialAttackName(StrEnum):
+    """The special attacks (L5.SPC.1)."""
+
+    BIND = "bind"
+    CLIPPING = "clipping"
+    CORPS_A_CORPS = "corps_a_corps"
+    DISARM = "disarm"
+    DRIVE = "drive"
+    FOUL = "foul"
+    MARK = "mark"
+    POINT_TO_THROAT = "point_to_throat"
+    SUBDUE = "subdue"
+
+
+#: What an injury effect touches (L5.ARM.1 ... L5.TOR.1): attack rolls, damage rolls, every skill roll,
+#: Full Defense rolls, balance rolls.
+RollKind = Literal["attack", "damage", "skill", "full_defense", "balance"]
+#: The actions that end a status (regaining grip, clearing the eyes...).
+EndingAction = Literal["regain_grip", "regain_footing", "clear_vision", "remove_weapon", "medical_aid"]
+EffectKind = Literal[
+    "dice",  # change the dice rolled on one kind of roll by `amount`
+    "no_skill_dice",  # attack rolls roll no skill dice
+    "no_reroll_tens",  # attack rolls do not explode
+    "unskilled",  # attacks are unskilled: no raises, no exploding 10s
+    "tn_to_be_hit",  # TN to be hit changes by `amount`
+    "prone",  # TN to be hit becomes the prone value
+    "initiative",  # initiative total changes by `amount`, fading by `shrink_per_turn`
+    "lose_initiative",  # declares first, acts last
+    "blackout",  # loses the next `amount` actions; may not declare Full Defense meanwhile
+    "bleed_turn_start",  # `amount` Wounds at the beginning of each turn
+    "bleed_after_attack",  # `amount` Wounds at the end of each turn the character declared an attack
+    "maim_bleed",  # `amount` Wounds every Earth turns until medical aid
+    "permanent_wound",  # bleeding heavier (L5.RD.3)
+    "extra_wounds",  # Wounds added to this hit (`source`)
+    "drop_weapon",  # the weapon falls
+    "hand_unusable",  # the weapon hand cannot act for `turns` turns
+    "cannot_move",  # cannot move (cannot give way to a Drive)
+    "movement_divisor",  # movement divided by `amount` (recorded)
+    "condition",  # a named condition (a disadvantage): recorded
+]
+
+
+class HouseDefaultSection(StrictModel):
+    """A table section that is a house default: the ledger rule it fills, why, and the other reading."""
+
+    house_default: HouseDefault
+    alternative: str
+
+
+class EffectRow(StrictModel):
+    """One mechanical effect of an injury, with its timing."""
+
+    kind: EffectKind
+    amount: int = 0
+    applies_to: RollKind | None = None
+    starts: Literal["now", "next_turn"] = "now"
+    turns: int | None = Field(default=None, ge=1)
+    shrink_per_turn: int = Field(default=0, ge=0)
+    ended_by: EndingAction | None = None
+    condition: str | None = None
+    source: Literal["next_highest_die", "attacker_weapon_skill"] | None = None
+
+    @model_validator(mode="after")
+    def _fields_for_kind(self) -> EffectRow:
+        needs_roll = {"dice", "no_skill_dice", "no_reroll_tens", "unskilled"}
+        if (self.kind in needs_roll) != (self.applies_to is not None):
+            raise ValueError(f"applies_to is {'required' if self.kind in needs_roll else 'not allowed'}")
+        if (self.kind == "condition") != (self.condition is not None):
+            raise ValueError("condition names go with kind: condition only")
+        if (self.kind == "extra_wounds") != (self.source is not None):
+            raise ValueError("source goes with kind: extra_wounds only")
+        return self
+
+
+class InjuryRow(StrictModel):
+    text: str
+    effects: list[EffectRow]
+    maim: bool = False
+
+
+class LocationRow(StrictModel):
+    rule: str
+    raises: int = Field(ge=2, description="Raises the called shot needs: two or more (L5.CS.1).")
+    maim_earth_multiple: int = Field(ge=1, description="Damage of Earth x this allows a maim (L5.CS.3).")
+    distinctive_death: str
+    injuries: dict[str, InjuryRow]
+
+    @model_validator(mode="after")
+    def _has_maim(self) -> LocationRow:
+        if not any(i.maim for i in self.injuries.values()):
+            raise ValueError("every location needs a maim injury (L5.CS.3)")
+        return self
+
+
+class Conditions(HouseDefaultSection):
+    prone_tn_to_be_hit: int
+    balance_rolls: list[Literal["drive_footing"]]
+    medical_aid_stops: list[Literal["maim_bleed", "bleed_turn_start", "bleed_after_attack"]]
+
+
+class PermanentWound(HouseDefaultSection):
+    bleeding: list[Literal["maim_bleed", "bleed_turn_start", "bleed_after_attack"]]
+    wounds: int = Field(ge=0)
+
+
+class CalledShotTables(StrictModel):
+    locations: dict[Location, LocationRow]
+    conditions: Conditions
+    permanent_wound: PermanentWound
+
+    @model_validator(mode="after")
+    def _every_location(self) -> CalledShotTables:
+        missing = [loc.value for loc in Location if loc not in self.locations]
+        if missing:
+            raise ValueError(f"missing locations: {', '.join(missing)}")
+        return self
+
+
+class SpecialRow(StrictModel):
+    rule: str
+    raises: int = Field(ge=1)
+    full_attack: bool
+    damage: bool
+    damage_rolled: int = 0
+    out_floor: bool = False
+
+
+class Clipping(HouseDefaultSection):
+    condition: str
+
+
+class CorpsACorps(HouseDefaultSection):
+    close_margin: int = Field(ge=0)
+    close_loser_thrown: bool
+    disengage_free_raises: int = Field(ge=0)
+
+
+class Drive(HouseDefaultSection):
+    give_way_deals_damage: bool
+    footing_tn_divisor: int = Field(ge=1)
+
+
+class Disarm(StrictModel):
+    distance_dice: int = Field(ge=0)
+    distance_sides: int = Field(ge=1)
+
+
+ActKindName = Literal[
+    "attack",
+    "full_defense",
+    "wait",
+    "yield",
+    "regain_grip",
+    "regain_footing",
+    "clear_vision",
+    "free_weapon",
+    "remove_weapon",
+    "recover_weapon",
+    "medical_aid",
+    "hold_point",
+    "release_bind",
+    "struggle",
+    "disengage",
+]
+
+
+class PointToThroat(HouseDefaultSection):
+    free_raises: int = Field(ge=0)
+    triggers: list[ActKindName]
+
+
+class SpecialTables(StrictModel):
+    specials: dict[SpecialAttackName, SpecialRow]
+    clipping: Clipping
+    corps_a_corps: CorpsACorps
+    drive: Drive
+    disarm: Disarm
+    point_to_throat: PointToThroat
+
+    @model_validator(mode="after")
+    def _every_special(self) -> SpecialTables:
+        missing = [s.value for s in SpecialAttackName if s not in self.specials]
+        if missing:
+            raise ValueError(f"missing special attacks: {', '.join(missing)}")
+        return self
+
+
+class SkillNames(StrictModel):
+    defense: str
+    athletics: str
+    hand_to_hand: list[str]
+
+
+class WeaponRow(StrictModel):
+    damage: str = Field(pattern=r"^\d+k\d+$", description="Weapon damage XkY (L5.CORE.5).")
+    skill: str
+
+
+class TnToBeHit(HouseDefaultSection):
+    reflexes_multiplier: int = Field(ge=0)
+    base: int = 0
+    armor: dict[str, int]
+
+
+class Raises(HouseDefaultSection):
+    tn_per_raise: int = Field(ge=0)
+    limit: Literal["void", "insight_rank", "weapon_skill", "none"]
+    limit_bonus: int = 0
+    damage_rolled_per_raise: int = Field(ge=0)
+
+
+class FreeRaises(HouseDefaultSection):
+    unused_lowers_tn_by: int = Field(ge=0)
+
+
+class WoundRank(StrictModel):
+    name: str
+    earth_multiple: int = Field(ge=1)
+    tn_penalty: int = Field(ge=0)
+    out: bool = False
+
+
+class WoundRanks(HouseDefaultSection):
+    ranks: list[WoundRank] = Field(min_length=2)
+
+    @model_validator(mode="after")
+    def _out_is_last(self) -> WoundRanks:
+        if not self.ranks[-1].out or any(r.out for r in self.ranks[:-1]):
+            raise ValueError("exactly one rank is Out, and it is the last (Wounds beyond it are Dead)")
+        return self
+
+
+class FullAttack(HouseDefaultSection):
+    attack_rolled: int
+    attack_kept: int
+    tn_to_be_hit_change: int
+
+
+class FullDefense(HouseDefaultSection):
+    bonus_divisor: int = Field(ge=1)
+
+
+class Initiative(HouseDefaultSection):
+    rolled: list[StatName]
+    kept: list[StatName]
+
+
+class TenDice(HouseDefaultSection):
+    enabled: bool
+    max_dice: int = Field(ge=1)
+    rolled_per_kept: int = Field(ge=1)
+    bonus_per_excess: int = Field(ge=0)
+
+
+class CoreTables(StrictModel):
+    rings: dict[RingName, tuple[TraitName, TraitName]]
+    skills: SkillNames
+    weapons: dict[str, WeaponRow]
+    tn_to_be_hit: TnToBeHit
+    raises: Raises
+    free_raises: FreeRaises
+    wound_ranks: WoundRanks
+    full_attack: FullAttack
+    full_defense: FullDefense
+    initiative: Initiative
+    ten_dice: TenDice
+
+    @model_validator(mode="after")
+    def _every_ring(self) -> CoreTables:
+        missing = [r for r in ("earth", "water", "fire", "air") if r not in self.rings]
+        if missing:
+            raise ValueError(f"missing rings: {', '.join(missing)}")
+        if "none" not in self.tn_to_be_hit.armor:
+            raise ValueError("tn_to_be_hit.armor needs a 'none' row")
+        return self
+
+
+class L5Tables(StrictModel):
+    """Every table the ruleset reads, as one immutable value (kept in a duel's state for replay)."""
+
+    core: CoreTables
+    called_shots: CalledShotTables
+    special_attacks: SpecialTables
+
+    def location(self, location: Location) -> LocationRow:
+        return self.called_shots.locations[location]
+
+    def special(self, name: SpecialAttackName) -> SpecialRow:
+        return self.special_attacks.specials[name]
+
+    def house_defaults(self) -> list[tuple[str, HouseDefault, str]]:
+        """``(table path, house default, alternative)`` for every house default in the tables."""
+        c, s, k = self.core, self.special_attacks, self.called_shots
+        rows: list[tuple[str, HouseDefaultSection]] = [
+            ("core.tn_to_be_hit", c.tn_to_be_hit),
+            ("core.raises", c.raises),
+            ("core.free_raises", c.free_raises),
+            ("core.wound_ranks", c.wound_ranks),
+            ("core.full_attack", c.full_attack),
+            ("core.full_defense", c.full_defense),
+            ("core.initiative", c.initiative),
+            ("core.ten_dice", c.ten_dice),
+            ("called_shots.conditions", k.conditions),
+            ("called_shots.permanent_wound", k.permanent_wound),
+            ("special_attacks.clipping", s.clipping),
+            ("special_attacks.corps_a_corps", s.corps_a_corps),
+            ("special_attacks.drive", s.drive),
+            ("special_attacks.point_to_throat", s.point_to_throat),
+        ]
+        return [(path, m.house_default, m.alternative) for path, m in rows]
+
+
+#: Bundled file name for each part of :class:`L5Tables`.
+TABLE_FILES: dict[str, tuple[str, type[StrictModel]]] = {
+    "core": ("core.yaml", CoreTables),
+    "called_shots": ("called_shots.yaml", CalledShotTables),
+    "special_attacks": ("special_attacks.yaml", SpecialTables),
+}
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> L5Tables:
+    parts = {
+        key: load_package_model("kassen.l5r.data", name, model) for key, (name, model) in TABLE_FILES.items()
+    }
+    return L5Tables.model_validate({k: v.model_dump() for k, v in parts.items()})
+
+
+def load_tables(directory: str | Path | None = None) -> L5Tables:
+    """The bundled tables, with any of ``core.yaml``, ``called_shots.yaml``, ``special_attacks.yaml``
+    found in ``directory`` replacing the bundled file of that name (validated; errors name file, line
+    and field)."""
+    bundled = _bundled()
+    if directory is None:
+        return bundled
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise ContentError(ContentIssue(str(folder), "(directory)", "no such directory of tables"))
+    parts = {k: getattr(bundled, k).model_dump() for k in TABLE_FILES}
+    issues: list[ContentIssue] = []
+    for key, (name, model) in TABLE_FILES.items():
+        path = folder / name
+        if path.is_file():
+            try:
+                parts[key] = load_model(path, model).model_dump()
+            except ContentError as exc:  # report every file's problems at once (DESIGN principle 11)
+                issues.extend(exc.issues)
+    if issues:
+        raise ContentError(issues)
+    return L5Tables.model_validate(parts)
+
+
+def content_hash(tables: L5Tables) -> str:
+    """SHA-256 of the tables' canonical JSON: recorded with a duel so a replay can tell what it used."""
+    return hashlib.sha256(canonical_json(tables.model_dump(mode="json")).encode()).hexdigest()

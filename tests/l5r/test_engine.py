@@ -1,0 +1,224 @@
+"""The ruleset on the shared Chronicle: illegal declarations change nothing, replay, undo, JSON.
+
+Rules: L5.CORE.3 (raise limit, unskilled), L5.SPC.2, L5.HED.1 (illegal declarations), L5.CORE.8 (the
+turn loop), L5.CAC.1 (locked across turns).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kassen.core.errors import IllegalActionError, KassenError
+from kassen.core.events import Chronicle, find_ruleset
+from kassen.l5r import RULESET, load_scenario, run_duel
+from kassen.l5r.actions import Act, ActKind, Attack, Begin, Declare
+from kassen.l5r.character import FighterId
+from kassen.l5r.codec import from_json, to_json
+from kassen.l5r.engine import validate_declaration
+from kassen.l5r.flow import decision_maker
+from kassen.l5r.injuries import injury_effects
+from kassen.l5r.policies import heuristic
+from kassen.l5r.scenario import bundled_scenarios
+from kassen.l5r.state import DuelState, Fighter, Phase
+from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
+
+from .conftest import char, duel
+
+A, T = FighterId("A"), FighterId("T")
+
+
+def at_declaration(state: DuelState, actor: FighterId) -> DuelState:
+    others = tuple(f if f.name == actor else replace(f, declared=Act(ActKind.WAIT)) for f in state.fighters)
+    order = (actor, *[f.name for f in state.fighters if f.name != actor])
+    return replace(
+        state,
+        fighters=others,
+        turn=1,
+        phase=Phase.DECLARE,
+        declare_order=order,
+        act_order=tuple(reversed(order)),
+        cursor=0,
+    )
+
+
+def assert_refused(state: DuelState, action: Declare, rule: str) -> None:
+    chronicle = Chronicle(RULESET, state, seed=5)
+    before = (chronicle.log_json(), chronicle.state, chronicle.rng_state, chronicle.state_id)
+    with pytest.raises(IllegalActionError) as err:
+        chronicle.apply(action)
+    assert err.value.rule == rule
+    assert (chronicle.log_json(), chronicle.state, chronicle.rng_state, chronicle.state_id) == before
+
+
+def test_more_raises_than_allowed_is_refused_and_changes_nothing() -> None:
+    # rule: L5.CORE.3 — the raise limit (Void): a declaration beyond it is a typed error, no change.
+    state = at_declaration(duel(char("A", void=2), char("T")), A)
+    assert_refused(state, Declare(A, Attack(T, damage_raises=3)), "L5.CORE.3")
+    assert_refused(state, Declare(A, Attack(T, called_shot=Location.HEAD)), "L5.CORE.3")
+
+
+def test_clipping_in_a_full_attack_is_refused_and_changes_nothing() -> None:
+    # rule: L5.SPC.2 — Clipping may not be part of a Full Attack.
+    state = at_declaration(duel(char("A", void=4), char("T")), A)
+    assert_refused(
+        state, Declare(A, Attack(T, special=SpecialAttackName.CLIPPING, full_attack=True)), "L5.SPC.2"
+    )
+
+
+def test_raises_while_unskilled_are_refused_and_change_nothing() -> None:
+    # rule: L5.CORE.3 — an unskilled roll may not raise (no weapon skill).
+    state = at_declaration(duel(char("A", skills=()), char("T")), A)
+    assert_refused(state, Declare(A, Attack(T, damage_raises=1)), "L5.CORE.3")
+
+
+def test_full_defense_while_blacked_out_is_refused_and_changes_nothing(tables: L5Tables) -> None:
+    # rule: L5.HED.1 — a blacked-out character may not declare Full Defense.
+    a = injury_effects(
+        Fighter(char("A")),
+        Location.HEAD,
+        "blackout",
+        turn=0,
+        tables=tables,
+        attacker_weapon_skill=3,
+        dropped=(),
+    ).fighter
+    state = at_declaration(duel(a, char("T")), A)
+    assert_refused(state, Declare(A, Act(ActKind.FULL_DEFENSE)), "L5.HED.1")
+
+
+def test_declarations_follow_the_initiative_order() -> None:
+    # rule: L5.CORE.8 — declare from the lowest initiative; out of turn is refused.
+    sc = load_scenario("kakita-vs-hida")
+    chronicle = Chronicle(RULESET, sc.state, seed=11)
+    chronicle.apply(Begin())
+    state = chronicle.state
+    first_to_declare = state.declare_order[0]
+    other = next(n for n in state.names() if n != first_to_declare)
+    assert state.fighter(first_to_declare).initiative <= state.fighter(other).initiative
+    with pytest.raises(IllegalActionError) as err:
+        chronicle.apply(Declare(other, Act(ActKind.WAIT)))
+    assert err.value.rule == "L5.CORE.8" and chronicle.state is state
+    with pytest.raises(IllegalActionError):
+        chronicle.apply(Begin())
+
+
+@pytest.mark.parametrize("name", bundled_scenarios())
+@pytest.mark.parametrize("seed", [0, 1, 7, 42, 2024])
+def test_a_duel_replays_from_its_seed_to_the_identical_log(name: str, seed: int) -> None:
+    # rule: L5.CORE.8 — a whole duel (initiative, declarations, resolution) replays from seed + actions.
+    chronicle = run_duel(load_scenario(name), seed)
+    assert chronicle.is_over()
+    data = json.loads(chronicle.log_json())
+    again = Chronicle.replay(data)
+    assert again.log_json() == chronicle.log_json()
+    assert again.state == chronicle.state
+    assert run_duel(load_scenario(name), seed).log_json() == chronicle.log_json()
+
+
+def test_undo_restores_state_and_rng_then_the_same_action_gives_the_same_events() -> None:
+    # rule: L5.CORE.8 — undo steps back one decision, RNG included (the shared Chronicle).
+    sc = load_scenario("kakita-vs-hida")
+    chronicle = run_duel(sc, 3)
+    actions = [RULESET.action_from_json(e.action) for e in chronicle.entries]
+    shorter = Chronicle(RULESET, sc.state, 3)
+    for action in actions[:-1]:
+        shorter.apply(action)
+    last = chronicle.entries[-1]
+    chronicle.undo()
+    assert chronicle.state == shorter.state and chronicle.rng_state == shorter.rng_state
+    events = chronicle.apply(actions[-1])
+    assert [e.to_json() for e in events] == [e.to_json() for e in last.events]
+
+
+def test_the_ruleset_is_registered_and_round_trips_states_and_actions() -> None:
+    assert find_ruleset("l5r") is RULESET
+    chronicle = run_duel(load_scenario("bridge-ambush"), 5)
+    for state in chronicle._states:
+        assert RULESET.state_from_json(json.loads(json.dumps(RULESET.state_to_json(state)))) == state
+    for entry in chronicle.entries:
+        assert RULESET.action_to_json(RULESET.action_from_json(entry.action)) == entry.action
+    with pytest.raises(KassenError):
+        RULESET.action_from_json({"type": "declare", "actor": "A", "act": {"type": "teleport"}})
+    with pytest.raises(KassenError):
+        from_json(DuelState, {"type": "duel_state", "fighters": "none"})
+    assert to_json(Attack(T)) == {"type": "attack", "target": "T"}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(bundled_scenarios()), st.randoms(use_true_random=False))
+def test_any_legal_play_is_accepted_and_replays(seed: int, name: str, chooser: object) -> None:
+    # rule: L5.CORE.8 — every listed legal action applies; random legal play always replays exactly.
+    sc = load_scenario(name)
+    chronicle = Chronicle(RULESET, sc.state, seed)
+    for _ in range(60):
+        if chronicle.is_over():
+            break
+        legal = chronicle.legal_actions()
+        assert legal, "a duel that is not over always has a decision"
+        who = decision_maker(chronicle.state)
+        action = chooser.choice(legal)  # type: ignore[attr-defined]
+        chronicle.apply(action)
+        if who is not None and isinstance(action, Declare):
+            assert action.actor == who
+    assert Chronicle.replay(json.loads(chronicle.log_json())).log_json() == chronicle.log_json()
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32))
+def test_an_illegal_action_never_changes_anything(seed: int) -> None:
+    # rule: L5.CORE.3 — illegal actions are typed errors and leave the chronicle as it was, anywhere.
+    sc = load_scenario("kakita-vs-hida")
+    chronicle = Chronicle(RULESET, sc.state, seed)
+    chronicle.apply(Begin())
+    for _ in range(10):
+        if chronicle.is_over():
+            break
+        state = chronicle.state
+        who = decision_maker(state)
+        bad = [Declare(FighterId("Nobody"), Act(ActKind.WAIT)), Begin()]
+        if who is not None and state.pending is None:
+            target = next(n for n in state.names() if n != who)
+            bad += [Declare(who, Attack(target, damage_raises=9)), Declare(who, Act(ActKind.STRUGGLE))]
+        for action in bad:
+            before = (chronicle.log_json(), chronicle.rng_state)
+            with pytest.raises(IllegalActionError):
+                chronicle.apply(action)
+            assert (chronicle.log_json(), chronicle.rng_state) == before and chronicle.state is state
+        chronicle.apply(heuristic(state, chronicle.legal_actions()))
+
+
+def test_legal_declarations_are_exactly_the_valid_ones() -> None:
+    # rule: L5.CORE.3 — the listed attacks respect the raise limit; everything listed validates.
+    sc = load_scenario("kakita-vs-hida")
+    chronicle = Chronicle(RULESET, sc.state, seed=2)
+    chronicle.apply(Begin())
+    state = chronicle.state
+    legal = RULESET.legal_actions(state)
+    who = decision_maker(state)
+    assert who is not None
+    limit = state.fighter(who).character.void
+    for action in legal:
+        assert isinstance(action, Declare)
+        validate_declaration(state, action.actor, action.act)
+        if isinstance(action.act, Attack):
+            from kassen.l5r.rolls import raise_cost
+
+            assert raise_cost(action.act, state.tables)[0] <= limit
+    assert Declare(who, Act(ActKind.FULL_DEFENSE)) in legal
+
+
+def test_a_duel_that_never_ends_stops_at_max_turns() -> None:
+    # rule: L5.CORE.8 — the turn loop is bounded: no decision in max_turns turns is a draw.
+    state = replace(duel(char("A"), char("T"), turn=0, phase=Phase.START), max_turns=2)
+    chronicle = Chronicle(RULESET, state, seed=1)
+    chronicle.run(
+        lambda s, legal: next(
+            (a for a in legal if isinstance(a, Declare) and a.act == Act(ActKind.WAIT)), legal[0]
+        )
+    )
+    assert chronicle.state.winner is None and "2 turns" in chronicle.state.result

@@ -1,0 +1,113 @@
+"""Duel scenarios (YAML): validation with file, line and field; scripted and heuristic policies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kassen.core.errors import ContentError
+from kassen.core.events import Chronicle
+from kassen.l5r import RULESET, load_scenario, run_duel
+from kassen.l5r.actions import Attack, Declare
+from kassen.l5r.duel import account
+from kassen.l5r.policies import heuristic, scenario_policy
+from kassen.l5r.scenario import bundled_scenarios
+from kassen.l5r.tables import SpecialAttackName
+
+
+def test_bundled_scenarios_load_and_build_their_characters() -> None:
+    # rule: L5.CORE.6 — Earth is the lower of Stamina and Willpower; rings set both traits.
+    assert {"kakita-vs-hida", "bridge-ambush", "first-blood"} <= set(bundled_scenarios())
+    sc = load_scenario("kakita-vs-hida")
+    hida = sc.state.fighter("Hida Kuroda").character
+    assert (hida.stamina, hida.willpower, hida.strength, hida.armor) == (4, 3, 4, "heavy")
+    assert sc.state.tables.core.wound_ranks.house_default.rule == "L5.CORE.6"
+
+
+def test_scenario_errors_name_file_line_and_field_all_at_once(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: broken\n"
+        "characters:\n"
+        "  - name: A\n"
+        "    armor: paper\n"
+        "    rings: {earth: 3}\n"
+        "    traits: {stamina: 2}\n"
+        "    script:\n"
+        "      - {attack: Nobody}\n"
+        "  - name: B\n"
+        "    weapon: naginata\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError) as err:
+        load_scenario(bad)
+    fields = {i.field for i in err.value.issues}
+    assert {
+        "characters.0.armor",
+        "characters.0.rings.earth",
+        "characters.0.script.0.attack",
+        "characters.1.weapon",
+    } <= fields
+    typo = tmp_path / "typo.yaml"
+    typo.write_text("name: x\ncharacters:\n  - name: A\n    agilty: 3\n  - name: B\n", encoding="utf-8")
+    with pytest.raises(ContentError) as err:
+        load_scenario(typo)
+    assert err.value.issues[0].line == 4 and "agilty" in err.value.issues[0].field
+    with pytest.raises(ContentError):
+        load_scenario("no-such-duel")
+
+
+def test_scripted_characters_follow_their_script_then_the_heuristic() -> None:
+    # rule: L5.FOL.1 — the bundled ambush opens with the scripted Foul.
+    sc = load_scenario("bridge-ambush")
+    chronicle = Chronicle(RULESET, sc.state, seed=4)
+    policy = scenario_policy(sc)
+    actions = []
+    while not chronicle.is_over():
+        action = policy(chronicle.state, chronicle.legal_actions())
+        actions.append(action)
+        chronicle.apply(action)
+    masaru = [a for a in actions if isinstance(a, Declare) and a.actor == "Ronin Masaru"]
+    first = masaru[0].act
+    assert isinstance(first, Attack) and first.special is SpecialAttackName.FOUL and first.obstructs == "Jiro"
+
+
+def test_first_blood_duel_ends_at_the_first_mark_or_wound() -> None:
+    # rule: L5.MRK.1 — a Mark bloodies: in a contest to first blood it decides the duel.
+    for seed in range(4):
+        c = run_duel(load_scenario("first-blood"), seed)
+        assert c.is_over()
+        bloodied = [f for f in c.state.fighters if f.bloodied]
+        assert bloodied and c.state.winner in {"Crane", "Lion", None}
+
+
+def test_the_account_is_readable_and_cites_rules(tmp_path: Path) -> None:
+    c = run_duel(load_scenario("kakita-vs-hida"), 9)
+    text = account(c.to_json())
+    assert "== Turn 1 ==" in text and "[L5.CORE.3]" in text and "the duel is over" in text
+    assert "Agility" in account(c.to_json(), verbose=True)
+
+
+def test_the_heuristic_only_chooses_legal_actions() -> None:
+    sc = load_scenario("bridge-ambush")
+    chronicle = Chronicle(RULESET, sc.state, seed=12)
+    while not chronicle.is_over():
+        legal = chronicle.legal_actions()
+        action = heuristic(chronicle.state, legal)
+        assert action in legal
+        chronicle.apply(action)
+
+
+def test_scenario_tables_override(tmp_path: Path) -> None:
+    # rule: L5.CORE.2 — table values are overridable: a scenario may point at its own tables.
+    core = (Path(__file__).parents[2] / "src/kassen/l5r/data/core.yaml").read_text(encoding="utf-8")
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "core.yaml").write_text(
+        core.replace("reflexes_multiplier: 5", "reflexes_multiplier: 6"), encoding="utf-8"
+    )
+    (tmp_path / "duel.yaml").write_text(
+        "name: x\ntables: tables\ncharacters:\n  - name: A\n  - name: B\n", encoding="utf-8"
+    )
+    sc = load_scenario(tmp_path / "duel.yaml")
+    assert sc.state.tables.core.tn_to_be_hit.reflexes_multiplier == 6
