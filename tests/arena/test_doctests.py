@@ -18,7 +18,7 @@ MODULES = [
     "kassen.arena.odds",
     "kassen.arena.rules",
     "kassen.arena.scenario",
-    "kassen.arena.serial",
+    "kassen.core.serial",
 ]
 
 

@@ -133,3 +133,25 @@ def test_run_refuses_to_loop_forever() -> None:
     c = Chronicle(RULES, Race(), seed=3)
     with pytest.raises(KassenError, match="did not end"):
         c.run(first_legal, max_actions=1)
+
+
+def test_states_lists_the_initial_state_and_one_per_action() -> None:
+    c = Chronicle(RULES, Race(), seed=2)
+    c.apply(Move(0))
+    c.apply(Move(1))
+    assert len(c.states) == 3
+    assert c.states[0] == Race() and c.states[-1] == c.state
+
+
+def test_find_ruleset_imports_a_bundled_ruleset_package_by_its_name() -> None:
+    # A replay names its ruleset; the package kassen.<name> registers it when imported.
+    import sys
+
+    assert find_ruleset("arena").name == "arena"
+    assert "kassen.arena" in sys.modules
+
+
+def test_illegal_action_error_keeps_the_bare_message_and_the_rule() -> None:
+    err = IllegalActionError("not your count", rule="SG.CNT.3")
+    assert err.message == "not your count" and err.rule == "SG.CNT.3"
+    assert str(err) == "not your count (SG.CNT.3)"

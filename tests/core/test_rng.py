@@ -118,3 +118,18 @@ def test_below_has_no_modulo_bias_for_awkward_ranges() -> None:
     low = sum(1 for _ in range(n) if rng.below(span) < span // 3)
     # Unbiased: about n/3 = 10,000 (sd ~ 82). A modulo bias would give about n/2 = 15,000.
     assert abs(low - n / 3) < 500, low
+
+
+def test_scripted_dice_give_their_faces_then_a_clear_error() -> None:
+    from kassen.core.errors import KassenError
+    from kassen.core.rng import ScriptedDice
+    from kassen.dice import roll
+
+    dice = ScriptedDice([4, 4, 9], hint="the attack roll")
+    assert roll("2d10+3", dice).total == 11
+    assert dice.remaining == (9,)
+    with pytest.raises(KassenError, match="not a face of a d6"):
+        dice.die(6)
+    assert dice.die(10) == 9
+    with pytest.raises(KassenError, match="the attack roll"):
+        dice.die(10)

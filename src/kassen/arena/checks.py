@@ -32,50 +32,17 @@ __all__ = [
     "roll_distribution",
 ]
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from kassen.arena.rules import CheckRules, Criticals, TieWinner, load_rules
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.rng import DieSource, ScriptedDice
 from kassen.dice import enumerate_faces
-
-
-class DieSource(Protocol):
-    """Anything that rolls one die: :class:`~kassen.core.rng.Rng` or :class:`ScriptedDice`."""
-
-    def die(self, sides: int) -> int: ...
-
-
-class ScriptedDice:
-    """Faces given in advance (table dice typed in by a GM, or a test forcing a roll).
-
-    >>> d = ScriptedDice([6, 6, 6])
-    >>> roll_check(10, d).critical_failure
-    True
-    """
-
-    __slots__ = ("_faces", "_next")
-
-    def __init__(self, faces: Iterable[int]) -> None:
-        self._faces = tuple(faces)
-        self._next = 0
-
-    def die(self, sides: int) -> int:
-        if self._next >= len(self._faces):
-            raise KassenError(f"no scripted face left for a d{sides} (given: {list(self._faces)})")
-        face = self._faces[self._next]
-        if not 1 <= face <= sides:
-            raise KassenError(f"scripted face {face} is not a face of a d{sides}")
-        self._next += 1
-        return face
-
-    @property
-    def remaining(self) -> tuple[int, ...]:
-        return self._faces[self._next :]
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,7 @@ class IllegalActionError(KassenError):
     code = "illegal_action"
 
     def __init__(self, message: str, *, rule: str) -> None:
+        self.message = message
         self.rule = rule
         super().__init__(f"{message} ({rule})")
 

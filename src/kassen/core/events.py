@@ -24,6 +24,8 @@ __all__ = [
     "registered_rulesets",
 ]
 
+import contextlib
+import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -126,6 +128,11 @@ class Chronicle(Generic[S, A]):
         return len(self._entries)
 
     @property
+    def states(self) -> tuple[S, ...]:
+        """Every state so far: the initial one, then one after each applied action."""
+        return tuple(self._states)
+
+    @property
     def entries(self) -> tuple[LogEntry, ...]:
         return tuple(self._entries)
 
@@ -211,6 +218,12 @@ def register_ruleset(ruleset: Ruleset[Any, Any]) -> Ruleset[Any, Any]:
 
 
 def find_ruleset(name: str) -> Ruleset[Any, Any]:
+    """The ruleset registered as ``name``. A bundled ruleset registers itself when its package
+    ``kassen.<name>`` is imported, so that is tried once before giving up (a replay then needs no
+    import of its own)."""
+    if name not in _REGISTRY and name.isidentifier():
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"kassen.{name}")
     try:
         return _REGISTRY[name]
     except KeyError:

@@ -10,7 +10,12 @@ in pure Python. Integers in a range are drawn without modulo bias by rejection.
 
 from __future__ import annotations
 
-__all__ = ["Rng"]
+__all__ = ["DieSource", "Rng", "ScriptedDice"]
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from kassen.core.errors import KassenError
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -85,3 +90,44 @@ def _mix(z: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return z ^ (z >> 31)
+
+
+class DieSource(Protocol):
+    """Anything that rolls one die: an :class:`Rng`, or :class:`ScriptedDice` for faces given in advance."""
+
+    def die(self, sides: int) -> int: ...
+
+
+class ScriptedDice:
+    """Faces given in advance: dice a GM rolled at the table and types in, or a test forcing a roll.
+
+    Running out of faces, or a face the die does not have, is a :class:`KassenError` (``hint`` says
+    what the faces were for).
+
+    >>> d = ScriptedDice([10, 10, 57])
+    >>> d.die(10), d.die(10), d.die(100)
+    (10, 10, 57)
+    """
+
+    __slots__ = ("_faces", "_hint", "_next")
+
+    def __init__(self, faces: Iterable[int], *, hint: str = "") -> None:
+        self._faces = tuple(faces)
+        self._hint = hint
+        self._next = 0
+
+    def die(self, sides: int) -> int:
+        if self._next >= len(self._faces):
+            given = ", ".join(map(str, self._faces)) or "none"
+            hint = f"; {self._hint}" if self._hint else ""
+            raise KassenError(f"a d{sides} is needed but no scripted face is left (given: {given}){hint}")
+        face = self._faces[self._next]
+        if not 1 <= face <= sides:
+            raise KassenError(f"scripted face {face} is not a face of a d{sides}")
+        self._next += 1
+        return face
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        """The faces not used yet."""
+        return self._faces[self._next :]

@@ -11,7 +11,7 @@ __all__ = ["DieRoll", "GroupRoll", "RollResult", "roll"]
 from dataclasses import dataclass
 from typing import Any
 
-from kassen.core.rng import Rng
+from kassen.core.rng import DieSource
 from kassen.dice.ast import Constant, Dice, Expression
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
 from kassen.dice.parser import parse
@@ -97,13 +97,17 @@ class RollResult:
 
 def roll(
     expression: Expression | str,
-    rng: Rng,
+    rng: DieSource,
     *,
     unskilled: bool = False,
     limits: DiceLimits = DEFAULT_LIMITS,
 ) -> RollResult:
-    """Roll ``expression`` (text or a parsed tree), drawing every face from ``rng``.
+    """Roll ``expression`` (text or a parsed tree), drawing every face from ``rng`` (an
+    :class:`~kassen.core.rng.Rng`, or :class:`~kassen.core.rng.ScriptedDice` for dice rolled at the table).
 
+    >>> from kassen.core.rng import Rng, ScriptedDice
+    >>> roll("2d10+3", ScriptedDice([4, 4])).total
+    11
     >>> r = roll("4d6kh3", Rng(1))
     >>> len(r.dice), len(r.kept)
     (4, 3)
@@ -126,7 +130,7 @@ def roll(
     return RollResult(expr, total + constant, tuple(groups), constant)
 
 
-def _roll_group(group: Dice, rng: Rng, max_explosions: int) -> tuple[DieRoll, ...]:
+def _roll_group(group: Dice, rng: DieSource, max_explosions: int) -> tuple[DieRoll, ...]:
     sides = group.sides
     faces_per_die: list[tuple[int, ...]] = []
     for _ in range(group.count):

@@ -1,4 +1,4 @@
-"""Type-directed JSON for the bout's frozen dataclasses (state, actions, agenda tasks).
+"""Type-directed JSON for frozen dataclasses (ruleset states, actions, scheduled tasks).
 
 ``dump(value, tp)`` and ``load(data, tp)`` walk the type annotation: ints, strs, bools, ``None``,
 ``Fraction`` (as ``"3/2"``), enums (their value), ``Literal``, unions, ``tuple[X, ...]`` and dataclasses.
