@@ -75,12 +75,12 @@ from kassen.arena.injury import (
 )
 from kassen.arena.knockback import knockback_distance, landing_facing, limb_knockback_outcome, posture_factor
 from kassen.arena.rules import ArenaRules, AudienceEffectKind, DiceSpec, load_rules
-from kassen.core.serial import dump, load
 from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, MatchFormat, Posture
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event, JSONValue, register_ruleset
 from kassen.core.explain import Step
 from kassen.core.rng import Rng
+from kassen.core.serial import dump, load
 from kassen.dice import roll
 
 #: At most this many agenda tasks run inside one action (principle 8: a queue that cannot loop forever).
