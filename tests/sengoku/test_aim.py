@@ -9,24 +9,24 @@ from hypothesis import strategies as st
 from kassen.core.errors import IllegalActionError
 from kassen.sengoku.aim import (
     AimFocus,
-    AimTechnique,
     aim_cap,
     aim_focus,
     largest_extra_within_breath,
 )
+from kassen.sengoku.catalog import load_catalog
 from kassen.sengoku.defense import compute_defense, load_defense_rules
-from kassen.sengoku.profile import ALL, ArmorKind, AttackTags, BonusKind, CombatProfile, DefenseBonus
+from kassen.sengoku.profile import ALL, AttackTags
+from kassen.sengoku.technique import Technique
 
-# The seed's three techniques (SG.AIM.5), as plain data.
-PIERCE_THE_VITALS = AimTechnique(
-    "Pierce the Vitals", cost=2, tags=AttackTags(pierce=2), aim_focus=AimFocus.PIERCE
-)
-THOUSAND_YEAR_ARROW = AimTechnique("Thousand-Year Arrow", cost=4, aim_focus=AimFocus.DIRECT)
-PIERCING_ARROW = AimTechnique("Piercing Arrow", cost=3, tags=AttackTags(pierce=2), aim_focus=AimFocus.PIERCE)
-HORIZONTAL_CUT = AimTechnique("Horizontal Cut", cost=2)
+CATALOG = load_catalog()
+# The seed's three techniques (SG.AIM.5), and a technique without Aim Focus, from the catalog.
+PIERCE_THE_VITALS = CATALOG.technique("pierce-the-vitals")
+THOUSAND_YEAR_ARROW = CATALOG.technique("thousand-year-arrow")
+PIERCING_ARROW = CATALOG.technique("piercing-arrow")
+HORIZONTAL_CUT = CATALOG.technique("horizontal-cut")
 
-HEAVY = CombatProfile(armor=ArmorKind.HEAVY)
-HEAVY_BATTLE = CombatProfile(armor=ArmorKind.HEAVY_BATTLE)
+HEAVY = CATALOG.outfit("heavy-armor")  # Defense 14
+HEAVY_BATTLE = CATALOG.outfit("heavy-battle-armor")  # Defense 16
 
 
 def test_only_techniques_that_allow_it() -> None:
@@ -49,10 +49,10 @@ def test_extra_energy_grants_or_raises_the_allowed_tag() -> None:
     assert any(s.rule == "SG.AIM.2" and "[Pierce 2] → [Pierce 4]" in s.reason for s in raised.steps)
     # A Direct-allowed technique with a [Direct M] stacks; a [Pierce all] stays all.
     stacked = aim_focus(
-        AimTechnique("x", cost=1, tags=AttackTags(direct=1), aim_focus=AimFocus.DIRECT), finesse=2, extra=2
+        Technique("x", energy=1, tags=AttackTags(direct=1), aim_focus=AimFocus.DIRECT), finesse=2, extra=2
     )
     assert stacked.tags.direct == 3
-    already = AimTechnique("y", cost=1, tags=AttackTags(pierce=ALL), aim_focus=AimFocus.PIERCE)
+    already = Technique("y", energy=1, tags=AttackTags(pierce=ALL), aim_focus=AimFocus.PIERCE)
     assert aim_focus(already, finesse=1, extra=1).tags.pierce == ALL
     with pytest.raises(IllegalActionError) as info:
         aim_focus(PIERCE_THE_VITALS, finesse=3, extra=-1)
@@ -102,7 +102,7 @@ def test_seed_example_thousand_year_arrow() -> None:
     assert largest_extra_within_breath(THOUSAND_YEAR_ARROW, finesse=2) == 1
     result = aim_focus(THOUSAND_YEAR_ARROW, finesse=2, extra=1)
     assert (result.cost, result.tags, result.overload) == (5, AttackTags(direct=1), False)
-    enemy = CombatProfile(bonuses=(DefenseBonus(BonusKind.STANCE, 2, "Immovable Formation"),))
+    enemy = CATALOG.outfit(stances=["immovable-formation"])
     assert compute_defense(enemy, result.tags).defense == compute_defense(enemy).defense - 1
 
 
@@ -123,7 +123,7 @@ def test_seed_example_piercing_arrow() -> None:
 @given(finesse=st.integers(-3, 6), other=st.integers(0, 6), cost=st.integers(0, 6))
 def test_largest_safe_extra_is_legal_and_never_overloads(finesse: int, other: int, cost: int) -> None:
     # rule: SG.AIM.3
-    technique = AimTechnique("t", cost=cost, tags=AttackTags(pierce=1), aim_focus=AimFocus.PIERCE)
+    technique = Technique("t", energy=cost, tags=AttackTags(pierce=1), aim_focus=AimFocus.PIERCE)
     n = largest_extra_within_breath(technique, finesse=finesse, other_spending=other)
     result = aim_focus(technique, finesse=finesse, extra=n, other_spending=other)
     assert 0 <= n <= max(0, finesse)

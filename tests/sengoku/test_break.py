@@ -18,6 +18,7 @@ from kassen.sengoku.breakage import (
     equipment_rank,
     repair,
 )
+from kassen.sengoku.catalog import load_catalog
 from kassen.sengoku.defense import compute_defense, load_defense_rules
 from kassen.sengoku.profile import ALL, ArmorKind, AttackTags, CombatProfile
 from kassen.sengoku.tags import parse_tags
@@ -156,21 +157,33 @@ def test_break_never_damages_natural_armor() -> None:
 
 
 def test_seed_examples_break() -> None:
-    # rule: SG.BRK.7 — the seed's four examples, with its numbers.
+    # rule: SG.BRK.7 — the seed's four examples, with its numbers, from catalog entries.
+    catalog = load_catalog()
     # Supply katana vs masterwork armor, [Pierce 2] + [Break]: Pierce applies, no permanent damage.
-    masterwork_heavy = CombatProfile(armor=ArmorKind.HEAVY, armor_grade="masterwork")
-    defense, after = hit_with_break("supply", masterwork_heavy, parse_tags("[Pierce 2] + [Break]"))
+    masterwork_heavy = catalog.outfit("masterwork-heavy-armor")
+    supply = catalog.weapon("supply-katana")
+    splitting = catalog.technique("armor-splitting-thrust", weapon=supply.id).tags
+    assert splitting == parse_tags("[Pierce 2] + [Break]")
+    defense, after = hit_with_break(supply.grade, masterwork_heavy, splitting)
     assert (defense, after.armor_damage) == (12, 0)
     # Masterwork kanabo vs ordinary heavy armor, [Pierce 3] + [Break]: 3 points gone until repaired.
-    ordinary_heavy = CombatProfile(armor=ArmorKind.HEAVY, armor_grade="ordinary")
-    defense, after = hit_with_break("masterwork", ordinary_heavy, parse_tags("[Pierce 3] + [Break]"))
+    ordinary_heavy = catalog.outfit("heavy-armor")
+    kanabo = catalog.weapon("masterwork-kanabo")
+    crushing = catalog.technique(kanabo.attack_b or "", weapon=kanabo.id).tags
+    assert crushing == parse_tags("[Pierce 3] + [Break]")
+    defense, after = hit_with_break(kanabo.grade, ordinary_heavy, crushing)
     assert (defense, after.armor_damage, compute_defense(after).defense) == (11, 3, 11)
     # Divine item (Excalibur) vs a commander in masterwork armor, [Pierce 4] + [Break]: 4 points gone.
-    defense, after = hit_with_break("divine", masterwork_heavy, parse_tags("[Pierce 4] + [Break]"))
+    excalibur = catalog.weapon("excalibur")
+    assert excalibur.armor_break is not None
+    decisive = excalibur.armor_break.attack_tags
+    defense, after = hit_with_break(excalibur.grade, masterwork_heavy, decisive)
     assert (defense, after.armor_damage, compute_defense(after).defense) == (10, 4, 10)
-    # Masterwork katana vs divine armor (Aegis), [Pierce 3] + [Break]: Pierce applies, immune to Break.
-    aegis = CombatProfile(armor=ArmorKind.HEAVY, armor_grade="divine")
-    defense, after = hit_with_break("masterwork", aegis, parse_tags("[Pierce 3] + [Break]"))
+    # Masterwork katana (Muramasa) vs divine armor (Aegis), [Pierce 3] + [Break]: immune to Break.
+    aegis = catalog.outfit("aegis")
+    muramasa = catalog.weapon("muramasa")
+    assert muramasa.armor_break is not None
+    defense, after = hit_with_break(muramasa.grade, aegis, muramasa.armor_break.attack_tags)
     assert (defense, after.armor_damage, compute_defense(after).defense) == (11, 0, 14)
 
 

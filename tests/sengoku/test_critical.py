@@ -11,6 +11,7 @@ import yaml
 from kassen.core.errors import ContentError
 from kassen.core.rng import Rng
 from kassen.sengoku.attack import Attack, AttackOutcome, FixedDefense, resolve_attack, roll_attack
+from kassen.sengoku.catalog import load_catalog
 from kassen.sengoku.check import ScriptedDice
 from kassen.sengoku.profile import CombatProfile, Grade
 from kassen.sengoku.resolution import EffectKind, load_resolution
@@ -59,15 +60,15 @@ def test_a_double_that_fails_is_no_critical_and_a_success_without_double_is_a_pl
 
 
 def test_nodachi_critical_is_3_wounds_and_its_hit_is_1() -> None:
-    # rule: SG.CRT.2
-    nodachi = technique("nodachi")
+    # rule: SG.CRT.2 — the nodachi's catalog entry states its critical
+    nodachi = load_catalog().technique("nodachi")
     assert hit(nodachi, (7, 7)).wounds_lost == 3
     assert hit(nodachi, (7, 4)).wounds_lost == 1
 
 
 def test_teppo_critical_is_2_wounds_and_1_wound_to_the_enemy_behind() -> None:
-    # rule: SG.CRT.2
-    teppo = technique("teppo")
+    # rule: SG.CRT.2 — the teppo's catalog entry states its critical
+    teppo = load_catalog().technique("teppo")
     crit = hit(teppo, (8, 8))
     assert crit.wounds_lost == 2 and crit.wounds_behind == 1
     behind = [e for e in crit.events if e.kind == "wounds_behind"]
@@ -80,8 +81,8 @@ def test_weapon_overrides_hold_under_every_reading() -> None:
     # rule: SG.CRT.2 — a weapon's own critical Wounds are not subject to SG.RD.1
     for reading in ("plus_one", "double", "flat"):
         rules = load_resolution().override("wounds", critical_reading=reading)
-        assert critical_wounds(technique("nodachi", rules), rules)[0] == 3
-        assert critical_wounds(technique("teppo", rules), rules)[0] == 2
+        assert critical_wounds(technique("nodachi"), rules)[0] == 3
+        assert critical_wounds(technique("teppo"), rules)[0] == 2
 
 
 def test_technique_effects_on_a_critical_apply_only_on_a_critical() -> None:
@@ -102,20 +103,22 @@ def test_technique_effects_on_a_critical_apply_only_on_a_critical() -> None:
 
 
 def test_technique_critical_hooks_load_from_a_content_file(tmp_path: Path) -> None:
-    # rule: SG.CRT.3 — a user's catalog adds a technique with effects on a critical
-    data = load_resolution().model_dump(mode="json", by_alias=True)
-    data["techniques"]["kanabo"] = {
+    # rule: SG.CRT.3 — a user's catalog replaces a technique with one that has effects on a critical
+    maneuver = {
+        "id": "heavy-blow",
         "name": "Heavy Blow",
+        "kind": "attack",
+        "cost": 3,
         "weapon": "kanabo",
         "wounds": 1,
         "on_critical": [{"effect": "extra_wounds", "wounds": 2}, {"effect": "note", "text": "armor dented"}],
     }
-    path = tmp_path / "resolution.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    rules = load_resolution(path)
-    kanabo = technique("kanabo", rules)
-    r = resolve_attack(ATTACKER, VETERAN, Attack(kanabo, modifier=0), D10, (5, 5), rules=rules)
+    (tmp_path / "maneuvers.yaml").write_text(yaml.safe_dump({"maneuvers": [maneuver]}), encoding="utf-8")
+    catalog = load_catalog([tmp_path])
+    kanabo = technique("heavy-blow", catalog)
+    r = resolve_attack(ATTACKER, VETERAN, Attack(kanabo, modifier=0), D10, (5, 5))
     assert r.outcome is AttackOutcome.CRITICAL and r.wounds_lost == 4 and r.target.wounds == 0
+    assert technique("heavy-blow").on_critical == ()  # the bundled catalog is untouched
 
 
 def test_double_10_critical_rolls_the_decisive_moment_table() -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from kassen.core.errors import ContentError
+from kassen.sengoku.catalog import load_catalog
 from kassen.sengoku.defense import (
     DebuffReading,
     DefenseRules,
@@ -28,6 +30,7 @@ from kassen.sengoku.profile import (
 )
 from kassen.sengoku.tags import TagError
 
+CATALOG = load_catalog()
 HEAVY = CombatProfile(armor=ArmorKind.HEAVY)
 HEAVY_BATTLE = CombatProfile(armor=ArmorKind.HEAVY_BATTLE)
 UNARMORED = CombatProfile()
@@ -103,7 +106,7 @@ def test_shield_is_part_of_armor_for_pierce_and_the_direct_floor() -> None:
 
 def test_armor_techniques_and_natural_armor_are_armor() -> None:
     # rule: SG.DEF.3 — armor-attached technique bonuses and natural armor are in the armor category.
-    oyoroi = CombatProfile(armor=ArmorKind.HEAVY, armor_bonus=1)
+    oyoroi = CATALOG.outfit("o-yoroi")  # heavy armor with the shoulder catch +1
     assert defense(oyoroi) == 15
     assert defense(oyoroi, AttackTags(pierce=ALL)) == 10  # [Pierce] takes the technique bonus too
     assert defense(oyoroi, AttackTags(direct=ALL)) == 15  # [Direct] leaves armor alone
@@ -230,24 +233,24 @@ def test_natural_armor_pierce_reading() -> None:
 
 
 def test_seed_examples_pierce() -> None:
-    # rule: SG.PRC.5 — the seed's four examples, with its numbers.
-    thrust = AttackTags(pierce=2)
-    assert defense(HEAVY) == 14
-    assert defense(HEAVY, thrust) == 12
-    assert defense(UNARMORED, thrust) == 10
-    home_province = AttackTags(pierce=ALL)
-    assert defense(HEAVY_BATTLE) == 16
-    assert defense(HEAVY_BATTLE, home_province) == 10
-    assert defense(UNARMORED, home_province) == 10
-    teppo = AttackTags(pierce=ALL)
-    assert defense(HEAVY, teppo) == 10
-    covered = CombatProfile(
-        armor=ArmorKind.HEAVY,
-        bonuses=(DefenseBonus(BonusKind.TERRAIN, 1, "cover"), stance(), barrier()),
-    )
+    # rule: SG.PRC.5 — the seed's four examples, with its numbers, from catalog entries.
+    heavy, heavy_battle, unarmored = (CATALOG.outfit(a) for a in ("heavy-armor", "heavy-battle-armor", None))
+    thrust = CATALOG.technique("thrust").tags
+    assert thrust == AttackTags(pierce=2)
+    assert defense(heavy) == 14
+    assert defense(heavy, thrust) == 12
+    assert defense(unarmored, thrust) == 10
+    home_province = CATALOG.technique("one-stroke-of-the-home-province").tags
+    assert defense(heavy_battle) == 16
+    assert defense(heavy_battle, home_province) == 10
+    assert defense(unarmored, home_province) == 10
+    teppo = CATALOG.technique("teppo").tags
+    assert defense(heavy, teppo) == 10
+    covered = CATALOG.outfit("heavy-armor", stances=["immovable-formation", "barrier-formation"])
+    covered = replace(covered, bonuses=(DefenseBonus(BonusKind.TERRAIN, 1, "cover"), *covered.bonuses))
     assert defense(covered, teppo) == 10 + 1 + 2 + 2  # cover, stance and barrier bonuses remain
-    fallen = CombatProfile(armor=ArmorKind.HEAVY, defenseless=True)
-    result = compute_defense(fallen, AttackTags(pierce=ALL))
+    fallen = replace(heavy, defenseless=True)
+    result = compute_defense(fallen, teppo)
     assert (result.after_tags, result.defense) == (10, 6)
 
 
@@ -285,16 +288,18 @@ def test_direct_then_other_reductions_stack_separately() -> None:
 
 
 def test_seed_examples_direct() -> None:
-    # rule: SG.DIR.4 — the seed's three examples, with its numbers.
-    formation = CombatProfile(armor=ArmorKind.HEAVY, bonuses=(stance(2, "Immovable Formation"),))
+    # rule: SG.DIR.4 — the seed's three examples, with its numbers, from catalog entries.
+    formation = CATALOG.outfit("heavy-armor", stances=["immovable-formation"])
+    shuriken = CATALOG.technique("precise-shuriken-throw").tags
     assert defense(formation) == 16
-    assert defense(formation, AttackTags(direct=2)) == 14  # shuriken: stance gone, armor remains
-    warded = CombatProfile(armor=ArmorKind.LIGHT, bonuses=(barrier(),))
+    assert defense(formation, shuriken) == 14  # shuriken: stance gone, armor remains
+    warded = CATALOG.outfit("light-armor", stances=["barrier-formation"])
+    assassination = CATALOG.technique("ninjutsu-assassination").tags
     assert defense(warded) == 14
-    assert defense(warded, AttackTags(direct=ALL)) == 12  # ninjutsu assassination
-    bare = CombatProfile(bonuses=(barrier(),))
+    assert defense(warded, assassination) == 12  # ninjutsu assassination
+    bare = CATALOG.outfit(stances=["barrier-formation"])
     assert defense(bare) == 12
-    assert defense(bare, AttackTags(direct=ALL)) == 10  # floor = 10 + armor 0
+    assert defense(bare, assassination) == 10  # floor = 10 + armor 0
 
 
 # ----------------------------------------------------------------------------------------- SG.DBF

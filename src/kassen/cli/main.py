@@ -30,10 +30,12 @@ app = typer.Typer(
 
 def _register_rulesets() -> None:
     from kassen.cli.arena import arena_app
+    from kassen.cli.content import content_app
     from kassen.cli.l5r import l5r_app
     from kassen.cli.sengoku import sengoku_app
 
     app.add_typer(sengoku_app, name="sengoku")
+    app.add_typer(content_app, name="content")
     app.add_typer(l5r_app, name="l5r")
     app.add_typer(arena_app, name="arena")
 

@@ -17,18 +17,20 @@ import typer
 from rich.table import Table
 
 from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.content import CONTENT_HELP, catalog_from_options
 from kassen.cli.sengoku import sengoku_app
 from kassen.cli.sengoku_defense import profile_from_options
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.explain import Step
 from kassen.core.rng import Rng
 from kassen.sengoku.attack import Attack, AttackResult, attack
+from kassen.sengoku.catalog import Catalog
 from kassen.sengoku.check import DieSource, ScriptedDice
 from kassen.sengoku.odds import ODDS_KEYS, attack_odds
-from kassen.sengoku.profile import AttackTags, Attributes, CombatProfile, Grade
-from kassen.sengoku.resolution import load_resolution
+from kassen.sengoku.profile import AttackTags, Attributes, CombatProfile, DefenseBonus, Grade
+from kassen.sengoku.resolution import ResolutionRules, load_resolution
 from kassen.sengoku.tags import format_tags
-from kassen.sengoku.technique import technique
+from kassen.sengoku.technique import Technique
 from kassen.sengoku.wounds import AddedWound
 
 _WHERE = "command line"
@@ -77,6 +79,11 @@ def _fraction_text(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
+def _resolution(catalog: Catalog, rules: str | None) -> ResolutionRules:
+    """``--rules FILE`` replaces the resolution data; otherwise the catalog's (with its patches)."""
+    return load_resolution(rules) if rules is not None else catalog.resolution
+
+
 # -------------------------------------------------------------------------------------------- odds
 
 
@@ -89,6 +96,7 @@ def odds_command(
         str, typer.Option(help="Weapon or technique for the expected Wounds (default: a base attack).")
     ] = "strike",
     rules: Annotated[str | None, typer.Option(help="Your own resolution.yaml.")] = None,
+    content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """Exact chances of 2d10 + MODIFIER >= DEFENSE: hit, Critical Hit, Fumble, the d100 tables, and the
@@ -101,8 +109,9 @@ def odds_command(
             issues.add(option, "is required")
     issues.raise_any()
     assert m is not None and d is not None
-    data = load_resolution(rules)
-    tech = technique(weapon, data)
+    catalog = catalog_from_options(content)
+    data = _resolution(catalog, rules)
+    tech = catalog.technique(weapon)
     odds = attack_odds(m, d, rules=data, technique=tech)
     if as_json:
         emit_json(odds.to_json())
@@ -182,17 +191,102 @@ def _render(result: AttackResult, tags: AttackTags, seed: int | None) -> None:
         console.print(f"[dim](seed {seed})[/dim]")
 
 
+_TARGET_BUILD = {
+    "--target-grade": "veteran",
+    "--target-armor": "none",
+    "--target-natural-armor": "0",
+    "--target-exorcism": "none",
+}
+
+
+def _attacker(
+    issues: _Issues,
+    catalog: Catalog,
+    unit: str | None,
+    given: dict[str, str | None],
+) -> CombatProfile | None:
+    """The attacker from the catalog (``--attacker ID``); its build options must then stay unset."""
+    if unit is None:
+        return None
+    for option, value in given.items():
+        if value is not None:
+            issues.add(option, "give --attacker ID or the attacker's numbers, not both")
+    try:
+        return catalog.profile(unit)
+    except KassenError as exc:
+        issues.add("--attacker", str(exc))
+        return None
+
+
+def _technique(issues: _Issues, catalog: Catalog, weapon: str | None, unit: str | None) -> Technique | None:
+    """``--weapon`` (a maneuver or a weapon id), with the attacker's weapon when one is given."""
+    try:
+        if unit is not None and unit.strip().lower() in catalog.creatures:
+            return catalog.technique_for(unit, weapon)
+        return catalog.technique(weapon or "strike")
+    except KassenError as exc:  # names the known weapons
+        issues.add("--weapon", str(exc))
+        return None
+
+
+def _target(
+    issues: _Issues,
+    catalog: Catalog,
+    unit: str | None,
+    stances: list[str],
+    build: dict[str, str | bool | None],
+) -> CombatProfile | None:
+    """The target from the catalog (``--target ID``), holding ``--target-stance`` stances."""
+    if unit is None:
+        return None
+    for option, value in build.items():
+        if value not in (None, False):
+            issues.add(option, "give --target ID or the target's build options, not both")
+    try:
+        return catalog.profile(unit, stances=stances)
+    except KassenError as exc:
+        issues.add("--target", str(exc))
+        return None
+
+
+def _stance_bonuses(issues: _Issues, catalog: Catalog, stances: list[str]) -> tuple[DefenseBonus, ...]:
+    out: list[DefenseBonus] = []
+    for key in stances:
+        try:
+            out.append(catalog.stance_bonus(key))
+        except KassenError as exc:
+            issues.add("--target-stance", str(exc))
+    return tuple(out)
+
+
 @sengoku_app.command("attack")
 @user_errors
 def attack_command(
     weapon: Annotated[
-        str, typer.Option(help="Weapon or technique: strike, uchigatana, thrust, nodachi, teppo, ...")
-    ] = "strike",
+        str | None,
+        typer.Option(
+            help="Weapon or technique: strike, uchigatana, thrust, nodachi, teppo, ... "
+            "(default: the attacker's weapon, or strike)."
+        ),
+    ] = None,
+    attacker: Annotated[
+        str | None, typer.Option(help="The attacker as a catalog unit (genzaburo, kuro, oni, ...).")
+    ] = None,
+    target: Annotated[
+        str | None, typer.Option(help="The target as a catalog unit (oni, samurai, lord, ...).")
+    ] = None,
+    target_stance: Annotated[
+        list[str] | None, typer.Option(help="A stance the target maintains (immovable-formation, ...).")
+    ] = None,
     modifier: Annotated[
         str | None, typer.Option(help="Attack modifier; default: --attribute + --skill + the bonus.")
     ] = None,
-    attribute: Annotated[str, typer.Option(help="The attacker's modifier in the weapon's attribute.")] = "0",
-    skill: Annotated[str, typer.Option(help="The attacker's rank in the weapon's skill.")] = "0",
+    attribute: Annotated[
+        str | None, typer.Option(help="The attacker's modifier in the weapon's attribute (default 0).")
+    ] = None,
+    skill: Annotated[
+        str | None, typer.Option(help="The attacker's rank in the weapon's skill (default 0).")
+    ] = None,
     technique_wounds: Annotated[
         str | None, typer.Option(help="Wounds of a hit, overriding the weapon's (SG.WND.3).")
     ] = None,
@@ -203,9 +297,11 @@ def attack_command(
     extra_wounds: Annotated[
         str, typer.Option(help="Added Wound effects after the check (weakness, divine item).")
     ] = "0",
-    attacker_name: Annotated[str, typer.Option(help="The attacker's name.")] = "attacker",
-    attacker_grade: Annotated[str, typer.Option(help="mob, minion, veteran, elite, lord or pc.")] = "pc",
-    fate_points: Annotated[str, typer.Option(help="The attacker's Fate points.")] = "0",
+    attacker_name: Annotated[str | None, typer.Option(help="The attacker's name.")] = None,
+    attacker_grade: Annotated[
+        str | None, typer.Option(help="mob, minion, veteran, elite, lord or pc (default pc).")
+    ] = None,
+    fate_points: Annotated[str | None, typer.Option(help="The attacker's Fate points.")] = None,
     fate_die: Annotated[
         str | None, typer.Option(help="Fate Intervention: move die 1 or 2 onto the other (SG.FAT.1).")
     ] = None,
@@ -213,13 +309,17 @@ def attack_command(
         list[str] | None,
         typer.Option(help="GM's extra on a fumble: drop-weapon, stance-collapse, foot-slip."),
     ] = None,
-    target_name: Annotated[str, typer.Option(help="The target's name.")] = "target",
-    target_grade: Annotated[str, typer.Option(help="mob, minion, veteran, elite, lord or pc.")] = "veteran",
-    target_armor: Annotated[str, typer.Option(help="none, light, heavy or heavy-battle.")] = "none",
+    target_name: Annotated[str | None, typer.Option(help="The target's name.")] = None,
+    target_grade: Annotated[
+        str | None, typer.Option(help="mob, minion, veteran, elite, lord or pc (default veteran).")
+    ] = None,
+    target_armor: Annotated[
+        str | None, typer.Option(help="none, light, heavy or heavy-battle (default none).")
+    ] = None,
     target_shield: Annotated[
         bool, typer.Option("--target-shield", help="The target carries a shield.")
     ] = False,
-    target_natural_armor: Annotated[str, typer.Option(help="Natural armor +N.")] = "0",
+    target_natural_armor: Annotated[str | None, typer.Option(help="Natural armor +N.")] = None,
     target_bonus: Annotated[
         list[str] | None, typer.Option(help="Non-armor bonus KIND=N (stance, barrier, terrain, ...).")
     ] = None,
@@ -227,11 +327,13 @@ def attack_command(
     target_defenseless: Annotated[
         bool, typer.Option("--target-defenseless", help="The target is Defenseless.")
     ] = False,
-    target_exorcism: Annotated[str, typer.Option(help="none, novice, licensed, master or saint.")] = "none",
+    target_exorcism: Annotated[
+        str | None, typer.Option(help="none, novice, licensed, master or saint (default none).")
+    ] = None,
     target_wounds: Annotated[
         str | None, typer.Option(help="The target's Wounds now (default: its grade's).")
     ] = None,
-    target_fate_points: Annotated[str, typer.Option(help="The target's Fate points.")] = "0",
+    target_fate_points: Annotated[str | None, typer.Option(help="The target's Fate points.")] = None,
     last_bastion: Annotated[
         bool, typer.Option("--last-bastion", help="The target spends Fate to make a fatal hit miss.")
     ] = False,
@@ -243,19 +345,27 @@ def attack_command(
         str | None, typer.Option(help="With --faces: the d100 for a table, if one is needed.")
     ] = None,
     rules: Annotated[str | None, typer.Option(help="Your own resolution.yaml.")] = None,
+    content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
-    """One attack between two units: the roll, the Defense breakdown, the outcome and the Wounds."""
+    """One attack between two units: the roll, the Defense breakdown, the outcome and the Wounds.
+
+    The units are either catalog entries (--attacker ID, --target ID, with --content DIR for your own)
+    or built from the options."""
     issues = _Issues()
-    data = load_resolution(rules)
-    tech = None
-    try:
-        tech = technique(weapon, data)
-    except KassenError as exc:  # names the known weapons
-        issues.add("--weapon", str(exc))
+    catalog = catalog_from_options(content)
+    data = _resolution(catalog, rules)
+    stances = list(target_stance or [])
+    from_catalog = _attacker(
+        issues,
+        catalog,
+        attacker,
+        {"--attribute": attribute, "--skill": skill, "--attacker-grade": attacker_grade},
+    )
+    tech = _technique(issues, catalog, weapon, attacker)
     m = _int(issues, "--modifier", modifier)
-    attr = _int(issues, "--attribute", attribute)
-    rank = _int(issues, "--skill", skill)
+    attr = _int(issues, "--attribute", attribute or "0")
+    rank = _int(issues, "--skill", skill or "0")
     own_wounds = _int(issues, "--technique-wounds", technique_wounds, low=0)
     extra = _int(issues, "--extra-wounds", extra_wounds, low=0)
     points = _int(issues, "--fate-points", fate_points, low=0)
@@ -263,7 +373,7 @@ def attack_command(
     if die is not None and die > 2:
         issues.add("--fate-die", f"must be 1 or 2, got {die}")
     grades = [g.value for g in Grade]
-    a_grade = attacker_grade.strip().lower()
+    a_grade = (attacker_grade or "pc").strip().lower()
     if a_grade not in grades:
         issues.add("--attacker-grade", f"unknown value {attacker_grade!r}; choose one of {', '.join(grades)}")
     wounds_now = _int(issues, "--target-wounds", target_wounds, low=0)
@@ -281,16 +391,24 @@ def attack_command(
     used_seed = _int(issues, "--seed", seed, low=0)
     if seed is not None and faces is not None:
         issues.add("--seed", "give --seed or --faces, not both")
+    build: dict[str, str | bool | None] = {
+        "--target-grade": target_grade,
+        "--target-armor": target_armor,
+        "--target-shield": target_shield,
+        "--target-natural-armor": target_natural_armor,
+        "--target-exorcism": target_exorcism,
+    }
+    catalog_target = _target(issues, catalog, target, stances, build)
     try:
-        target, tags = profile_from_options(
-            grade=target_grade,
-            armor=target_armor,
+        built, tags = profile_from_options(
+            grade=target_grade or _TARGET_BUILD["--target-grade"],
+            armor=target_armor or _TARGET_BUILD["--target-armor"],
             shield=target_shield,
-            natural_armor=target_natural_armor,
+            natural_armor=target_natural_armor or _TARGET_BUILD["--target-natural-armor"],
             bonuses=target_bonus,
             debuffs=target_debuff,
             defenseless=target_defenseless,
-            exorcism=target_exorcism,
+            exorcism=target_exorcism or _TARGET_BUILD["--target-exorcism"],
             tags=tag,
         )
     except ContentError as exc:
@@ -300,25 +418,46 @@ def attack_command(
             )
             for i in exc.issues
         )
-        target, tags = CombatProfile(), AttackTags()
+        built, tags = CombatProfile(), AttackTags()
+    held = _stance_bonuses(issues, catalog, stances) if catalog_target is None else ()
     issues.raise_any()
     assert tech is not None and attr is not None and rank is not None and extra is not None
-    assert points is not None and t_points is not None
 
     if own_wounds is not None:
         tech = replace(tech, wounds=own_wounds)
-    attributes = Attributes(**{tech.attribute: attr}) if tech.attribute else Attributes()
-    attacker = CombatProfile(
-        name=attacker_name,
-        grade=Grade(a_grade),
-        attributes=attributes,
-        skills=((tech.skill, rank),) if tech.skill else (),
-        fate_points=points,
+    if from_catalog is not None:
+        attacker_profile = replace(from_catalog, name=attacker_name or from_catalog.name)
+        if points is not None:
+            attacker_profile = replace(attacker_profile, fate_points=points)
+        default_modifier = None
+    else:
+        attributes = Attributes(**{tech.attribute: attr}) if tech.attribute else Attributes()
+        attacker_profile = CombatProfile(
+            name=attacker_name or "attacker",
+            grade=Grade(a_grade),
+            attributes=attributes,
+            skills=((tech.skill, rank),) if tech.skill else (),
+            fate_points=points or 0,
+        )
+        default_modifier = None if tech.attribute or tech.skill else attr + rank + tech.bonus
+    if catalog_target is not None:
+        target_profile = replace(
+            catalog_target,
+            bonuses=catalog_target.bonuses + built.bonuses,
+            debuffs=catalog_target.debuffs + built.debuffs,
+            defenseless=catalog_target.defenseless or built.defenseless,
+        )
+    else:
+        target_profile = replace(built, name="target", bonuses=built.bonuses + held)
+    target_profile = replace(
+        target_profile,
+        name=target_name or target_profile.name,
+        fate_points=t_points if t_points is not None else target_profile.fate_points,
+        wounds=wounds_now,
     )
-    target = replace(target, name=target_name, fate_points=t_points, wounds=wounds_now)
     action = Attack(
         technique=tech,
-        modifier=m if m is not None else (None if tech.attribute or tech.skill else attr + rank + tech.bonus),
+        modifier=m if m is not None else default_modifier,
         tags=tags if tag else None,
         added_wounds=(AddedWound(extra, "added Wound effect"),) if extra else (),
         fate_die=None if die is None else die - 1,
@@ -334,7 +473,15 @@ def attack_command(
     else:
         shown_seed = used_seed if used_seed is not None else secrets.randbits(32)
         dice = Rng(shown_seed)
-    result = attack(attacker, target, action, dice, rules=data)
+    result = attack(
+        attacker_profile,
+        target_profile,
+        action,
+        dice,
+        rules=data,
+        grades=catalog.grades,
+        defense_rules=catalog.defense,
+    )
     if as_json:
         out = result.to_json()
         out["seed"] = shown_seed

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = ["defense_command", "profile_from_options"]
 
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -15,8 +16,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.content import CONTENT_HELP, catalog_from_options
 from kassen.cli.sengoku import sengoku_app
-from kassen.core.errors import ContentError, ContentIssue
+from kassen.core.errors import ContentError, ContentIssue, KassenError
+from kassen.sengoku.catalog import Catalog
 from kassen.sengoku.defense import DefenseResult, compute_defense, grade_label, load_defense_rules
 from kassen.sengoku.profile import (
     ArmorKind,
@@ -163,9 +166,46 @@ def _render(profile: CombatProfile, tags: AttackTags, result: DefenseResult) -> 
         console.print(f"[bold]Defense {result.defense}[/bold]  (hit on 2d10 + modifier ≥ {result.defense})")
 
 
+def _from_catalog(
+    catalog: Catalog, unit: str | None, stances: list[str], profile: CombatProfile, build: dict[str, bool]
+) -> CombatProfile:
+    """``--unit ID`` (a catalog template) holding ``--stance`` stances, with the state options on top;
+    without ``--unit``, the built profile holding the stances."""
+    issues = _Issues()
+    for option, given in build.items():
+        if unit is not None and given:
+            issues.add(option, "give --unit ID or the unit's build options, not both")
+    base = profile
+    held: tuple[DefenseBonus, ...] = ()
+    try:
+        if unit is not None:
+            base = catalog.profile(unit, stances=stances)
+        else:
+            held = tuple(catalog.stance_bonus(s) for s in stances)
+    except KassenError as exc:
+        issues.add("--unit" if unit is not None else "--stance", str(exc))
+    issues.raise_any()
+    if unit is None:
+        return replace(profile, bonuses=profile.bonuses + held)
+    return replace(
+        base,
+        bonuses=base.bonuses + profile.bonuses,
+        debuffs=base.debuffs + profile.debuffs,
+        defenseless=base.defenseless or profile.defenseless,
+        armor_damage=profile.armor_damage,
+    )
+
+
 @sengoku_app.command("defense")
 @user_errors
 def defense_command(
+    unit: Annotated[
+        str | None, typer.Option(help="The target as a catalog unit (samurai, oni, tetsu-kame, ...).")
+    ] = None,
+    stance: Annotated[
+        list[str] | None,
+        typer.Option(help="A stance the target maintains (catalog id: immovable-formation)."),
+    ] = None,
     grade: Annotated[str, typer.Option(help="mob, minion, veteran, elite, lord or pc.")] = "veteran",
     armor: Annotated[str, typer.Option(help="none, light, heavy or heavy-battle.")] = "none",
     shield: Annotated[bool, typer.Option("--shield", help="Carries a shield (+1, part of armor).")] = False,
@@ -196,9 +236,12 @@ def defense_command(
     rules: Annotated[
         str | None, typer.Option(help="Your own defense.yaml instead of the bundled one.")
     ] = None,
+    content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
-    """The Defense an attack rolls against (SG.DEF.5): base, armor, bonuses, tags, then debuffs."""
+    """The Defense an attack rolls against (SG.DEF.5): base, armor, bonuses, tags, then debuffs.
+
+    The target is built from the options, or is a catalog unit (--unit ID, --content DIR)."""
     profile, tags = profile_from_options(
         grade=grade,
         armor=armor,
@@ -215,8 +258,21 @@ def defense_command(
         tags=tag,
         pierce_natural=pierce_natural,
     )
-    data = load_defense_rules(rules)
-    result = compute_defense(profile, tags, rules=data)
+    build = {
+        "--grade": grade != "veteran",
+        "--armor": armor != "none",
+        "--shield": shield,
+        "--natural-armor": natural_armor != "0",
+        "--armor-bonus": armor_bonus != "0",
+        "--stat-defense": stat_defense is not None,
+        "--exorcism": exorcism != "none",
+        "--incorporeal-defense": incorporeal_defense != "0",
+    }
+    catalog = catalog_from_options(content) if (unit or stance or content) else None
+    if catalog is not None:
+        profile = _from_catalog(catalog, unit, list(stance or []), profile, build)
+    data = load_defense_rules(rules) if rules is not None or catalog is None else catalog.defense
+    result = compute_defense(profile, tags, rules=data, grades=catalog.grades if catalog else None)
     if as_json:
         emit_json(result.to_json())
         return

@@ -1,5 +1,25 @@
 """Content: typed models over YAML files, validated on load, every problem reported at once."""
 
-from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model
+from kassen.content.layers import Origin, deep_merge, yaml_sources
+from kassen.content.yamlio import (
+    HouseDefault,
+    StrictModel,
+    line_of,
+    load_model,
+    load_package_model,
+    parse_yaml,
+    validation_issues,
+)
 
-__all__ = ["HouseDefault", "StrictModel", "load_model", "load_package_model"]
+__all__ = [
+    "HouseDefault",
+    "Origin",
+    "StrictModel",
+    "deep_merge",
+    "line_of",
+    "load_model",
+    "load_package_model",
+    "parse_yaml",
+    "validation_issues",
+    "yaml_sources",
+]

@@ -7,8 +7,19 @@ tree, so an error on ``armor.heavy.defense`` points at the line where that value
 
 from __future__ import annotations
 
-__all__ = ["HouseDefault", "StrictModel", "load_model", "load_package_model", "load_text"]
+__all__ = [
+    "HouseDefault",
+    "StrictModel",
+    "duplicate_keys",
+    "line_of",
+    "load_model",
+    "load_package_model",
+    "load_text",
+    "parse_yaml",
+    "validation_issues",
+]
 
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -78,6 +89,96 @@ def load_package_model(package: str, name: str, model: type[M]) -> M:
     """Load a YAML file bundled inside a package (``kassen.sengoku.data``, ``defense.yaml``)."""
     text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
     return load_text(text, model, f"{package.replace('.', '/')}/{name}")
+
+
+def parse_yaml(text: str, file: str) -> tuple[Any, Any]:
+    """Parse YAML ``text`` into ``(data, node)``: plain data and its node tree (for line numbers).
+
+    Invalid YAML and keys given twice in one mapping (which a YAML parser otherwise lets the last one
+    win, silently) raise :class:`ContentError`, every duplicate at once.
+    """
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ContentError(ContentIssue(file, "(yaml)", f"invalid YAML: {problem}", line)) from None
+    issues = duplicate_keys(node, file)
+    if issues:
+        raise ContentError(issues)
+    return data, node
+
+
+def duplicate_keys(node: Any, file: str, path: tuple[str, ...] = ()) -> list[ContentIssue]:
+    """Every key given twice in the same YAML mapping, each naming the line of both."""
+    issues: list[ContentIssue] = []
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, int] = {}
+        for k, v in node.value:
+            key = str(k.value)
+            if key in seen and key != "<<":
+                where = ".".join((*path, key))
+                issues.append(
+                    ContentIssue(
+                        file,
+                        where,
+                        f"key {key!r} given twice (first at line {seen[key]})",
+                        k.start_mark.line + 1,
+                    )
+                )
+            seen.setdefault(key, k.start_mark.line + 1)
+            issues += duplicate_keys(v, file, (*path, key))
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            issues += duplicate_keys(item, file, (*path, str(i)))
+    return issues
+
+
+def validation_issues(
+    exc: ValidationError | Iterable[Mapping[str, Any]],
+    file: str,
+    node: Any,
+    *,
+    prefix: tuple[Any, ...] = (),
+    label: str | None = None,
+) -> list[ContentIssue]:
+    """One :class:`ContentIssue` per pydantic error (a ``ValidationError``, or its ``errors()`` edited).
+    ``prefix`` is where the validated value sits in the file's node tree (for the line); ``label``
+    replaces that prefix in the field's name (``maneuvers.thrust`` reads better than ``maneuvers.3``)."""
+    errors = exc.errors() if isinstance(exc, ValidationError) else exc
+    head = label if label is not None else ".".join(str(p) for p in prefix)
+    issues = []
+    for err in errors:
+        loc = tuple(err["loc"])
+        tail = ".".join(str(p) for p in loc)
+        field = ".".join(x for x in (head, tail) if x) or "(root)"
+        issues.append(ContentIssue(file, field, _message(err), line_of(node, (*prefix, *loc))))
+    return issues
+
+
+def _message(err: Any) -> str:
+    """Pydantic's message, with the value it refused when that helps (a wrong type, an unknown choice)."""
+    msg = str(err["msg"])
+    ctx = err.get("ctx") or {}
+    if err.get("type") == "union_tag_invalid":
+        name = str(ctx.get("discriminator", "tag")).strip("'")
+        return f"unknown {name} {ctx.get('tag')!r}; expected one of {ctx.get('expected_tags')}"
+    if err.get("type") in ("missing", "extra_forbidden"):
+        return (
+            "required field is missing" if err["type"] == "missing" else "unknown field (not in the format)"
+        )
+    value = err.get("input")
+    if isinstance(value, str | int | float | bool) and not isinstance(value, dict):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        return f"{msg}, got {shown}"
+    return msg
+
+
+def line_of(node: Any, loc: tuple[Any, ...]) -> int | None:
+    """1-based line of the YAML node at ``loc`` (a path of keys and indexes), or of its nearest parent."""
+    return _line_of(node, loc)
 
 
 def _line_of(node: Any, loc: tuple[Any, ...]) -> int | None:

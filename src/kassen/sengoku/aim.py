@@ -6,9 +6,10 @@ Finesse modifier (SG.AIM.3, house reading of the missing "Cap Rules"); going pas
 allowed and reported as an overload (SG.BRT.2), which the breath engine resolves. It is declared when the
 technique is activated and the Energy is spent whatever the check's result (SG.AIM.4).
 
->>> from kassen.sengoku.profile import AttackTags
->>> vitals = AimTechnique("Pierce the Vitals", cost=2, tags=AttackTags(pierce=2), aim_focus=AimFocus.PIERCE)
->>> result = aim_focus(vitals, finesse=3, extra=3)
+The technique is the one :class:`~kassen.sengoku.technique.Technique` type, read from its catalog entry:
+
+>>> from kassen.sengoku.technique import technique
+>>> result = aim_focus(technique("pierce-the-vitals"), finesse=3, extra=3)
 >>> result.cost, result.tags.pierce, result.overload
 (5, 5, False)
 """
@@ -18,39 +19,19 @@ from __future__ import annotations
 __all__ = [
     "AimFocus",
     "AimFocusResult",
-    "AimTechnique",
     "aim_cap",
     "aim_focus",
     "largest_extra_within_breath",
 ]
 
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from dataclasses import dataclass, replace
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
-from kassen.sengoku.profile import ALL, Amount, AttackTags
+from kassen.sengoku.profile import ALL, AimFocus, Amount, AttackTags
 from kassen.sengoku.tags import check_tags, format_tags
-
-
-class AimFocus(StrEnum):
-    """Which tag a technique's text allows Aim Focus to scale (SG.AIM.1)."""
-
-    NONE = "none"
-    PIERCE = "pierce"
-    DIRECT = "direct"
-
-
-@dataclass(frozen=True, slots=True)
-class AimTechnique:
-    """The little of a technique Aim Focus needs: its name, base Energy cost, base tags, and what its
-    text allows. (The full technique catalog is separate content.)"""
-
-    name: str
-    cost: int
-    tags: AttackTags = field(default_factory=AttackTags)
-    aim_focus: AimFocus = AimFocus.NONE
+from kassen.sengoku.technique import Technique
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +60,7 @@ def aim_cap(finesse: int) -> int:
 
 
 def largest_extra_within_breath(
-    technique: AimTechnique, *, finesse: int, other_spending: int = 0, rules: DefenseRules | None = None
+    technique: Technique, *, finesse: int, other_spending: int = 0, rules: DefenseRules | None = None
 ) -> int:
     """The largest N that keeps the breath within its limit and N within the Finesse cap.
 
@@ -99,7 +80,7 @@ def _scaled(amount: Amount | None, extra: int) -> Amount:
 
 
 def aim_focus(
-    technique: AimTechnique,
+    technique: Technique,
     *,
     finesse: int,
     extra: int,

@@ -246,12 +246,13 @@ class _Log:
 @dataclass(frozen=True, slots=True)
 class _Blow:
     """What a hit does before Last Bastion and before it lands: Wounds to the target (with added effects),
-    Wounds to the enemy behind, notes for the GM."""
+    Wounds to the enemy behind, notes for the GM, Defense −N sources put on the target (catalog ids)."""
 
     wounds: int
     rule: str
     behind: int
     notes: tuple[str, ...]
+    debuffs: tuple[str, ...] = ()
 
 
 _NO_BLOW = _Blow(0, "SG.WND.1", 0, ())
@@ -287,6 +288,7 @@ def _blow(
         rule,
         sum(e.wounds for e in effects if e.kind is EffectKind.WOUNDS_BEHIND),
         tuple(e.text for e in effects if e.kind is EffectKind.NOTE),
+        tuple(e.debuff for e in effects if e.kind is EffectKind.DEBUFF),
     )
 
 
@@ -314,6 +316,9 @@ def _land(
         log.event("wounds_behind", {"behind": target.name, "wounds": blow.behind}, rule)
     for note in blow.notes:
         log.event("effect", {"target": target.name, "text": note}, "SG.CRT.3" if critical else "SG.WND.3")
+    for debuff in blow.debuffs:
+        # The engine puts the Defense −N source on the target (kassen.sengoku.defense.trigger_debuff).
+        log.event("debuff", {"target": target.name, "debuff": debuff}, "SG.DBF.1")
     return change
 
 

@@ -20,6 +20,8 @@ class GradeRow(StrictModel):
 
 class GradeTable(StrictModel):
     house_default: HouseDefault
+    #: The reading of the anchors (SG.RD.8: is an ashigaru a Mob or a Minion, is a Veteran 3 or 4).
+    reading: HouseDefault | None = None
     grades: dict[Grade, GradeRow]
 
     @model_validator(mode="after")

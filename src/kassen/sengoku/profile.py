@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "ALL",
+    "AimFocus",
     "Amount",
     "ArmorKind",
     "AttackTags",
@@ -28,6 +29,15 @@ from typing import Literal
 #: ``[Pierce all]`` / ``[Direct all]``.
 ALL: Literal["all"] = "all"
 Amount = int | Literal["all"]
+
+
+class AimFocus(StrEnum):
+    """Which tag a technique's text allows Aim Focus to scale (SG.AIM.1): "Aim Focus [Pierce] allowed",
+    "Aim Focus [Direct] allowed", or neither."""
+
+    NONE = "none"
+    PIERCE = "pierce"
+    DIRECT = "direct"
 
 
 class Grade(StrEnum):

@@ -3,7 +3,8 @@
 Everything tabular the resolution reads lives in the YAML: Wounds of a hit and a Critical Hit and the
 SG.RD.1 reading, the double-edge readings (SG.RD.4), the fumble extras (SG.FUM.2), the two d100 tables
 (SG.CRT.4, SG.FUM.3), Fate costs (SG.FAT.1-2), the death check (SG.INP.3), a Lord's fall (SG.INP.2,
-SG.RD.9) and a small catalog of attacks. Gaps and readings carry a ``house_default`` block.
+SG.RD.9). Gaps and readings carry a ``house_default`` block. The attacks themselves (weapons, techniques)
+are catalog entries: :mod:`kassen.sengoku.catalog`.
 
 >>> rules = load_resolution()
 >>> rules.wounds.critical, rules.death_check.target
@@ -27,7 +28,7 @@ __all__ = [
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -77,6 +78,7 @@ class EffectKind(StrEnum):
     EXTRA_WOUNDS = "extra_wounds"  # added Wound reduction on the target after the check
     WOUNDS_BEHIND = "wounds_behind"  # Wounds to the enemy behind the target
     NOTE = "note"  # text for the GM (Bleed, [Break] on a critical...)
+    DEBUFF = "debuff"  # a Defense −N source from the catalog put on the target (SG.DBF.1)
 
 
 class CheckData(StrictModel):
@@ -176,31 +178,6 @@ class LordFallData(StrictModel):
     house_default: HouseDefault
 
 
-class EffectData(StrictModel):
-    effect: EffectKind
-    wounds: int = Field(default=0, ge=0)
-    text: str = ""
-
-
-class TechniqueData(StrictModel):
-    """One catalog entry; :func:`kassen.sengoku.technique.technique` turns it into a ``Technique``."""
-
-    name: str
-    weapon: str = ""
-    attribute: Literal["physique", "finesse", "courage", "presence", "fate"] | None = None
-    skill: str | None = None
-    bonus: int = 0
-    energy: int | None = Field(default=None, ge=0)
-    pierce: int | Literal["all"] | None = None
-    direct: int | Literal["all"] | None = None
-    incorporeal: bool = False
-    break_: bool = Field(default=False, alias="break")
-    wounds: int = Field(ge=0)
-    critical_wounds: int | None = Field(default=None, ge=0)
-    on_hit: tuple[EffectData, ...] = ()
-    on_critical: tuple[EffectData, ...] = ()
-
-
 class ResolutionRules(StrictModel):
     """The whole of ``resolution.yaml``."""
 
@@ -213,7 +190,6 @@ class ResolutionRules(StrictModel):
     fate: FateData
     death_check: DeathCheckData
     lord_fall: LordFallData
-    techniques: dict[str, TechniqueData]
 
     @model_validator(mode="after")
     def _faces_on_the_die(self) -> ResolutionRules:

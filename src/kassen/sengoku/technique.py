@@ -1,41 +1,62 @@
-"""Attacks as plain data: a weapon's attack or a technique, with its Wounds and critical overrides.
+"""Attacks as resolution and Aim Focus see them: one :class:`Technique` type, built from the catalog.
 
-A :class:`Technique` is what the resolution needs to know about an attack: the parts of its check
-modifier (attribute + skill + bonus, SG.CHK.1), its tags, its Wounds on a hit (SG.WND.1, SG.WND.3), its
-own critical Wounds where it states them (nodachi 3, teppo 2: SG.CRT.2) and its extra effects on a hit
-or on a critical (SG.CRT.3). The bundled catalog is small (``techniques`` in ``resolution.yaml``).
+The single source of truth for a technique is its catalog entry (:class:`~kassen.sengoku.entries.Maneuver`,
+in ``data/catalog/maneuvers.yaml``). :func:`from_maneuver` turns it, with the weapon it is used with,
+into a :class:`Technique`: the parts of its check modifier (attribute + skill + bonus, SG.CHK.1), its
+Energy cost, its tags, its Wounds on a hit (SG.WND.1, SG.WND.3), its own or its weapon's critical Wounds
+(nodachi 3, teppo 2: SG.CRT.2), its extra effects on a hit or a critical (SG.CRT.3) and what Aim Focus it
+allows (SG.AIM.1). Attack resolution (:mod:`kassen.sengoku.attack`) and Aim Focus
+(:mod:`kassen.sengoku.aim`) both read this one type.
 
 >>> technique("nodachi").critical_wounds
 3
+>>> vitals = technique("pierce-the-vitals")
+>>> vitals.cost, vitals.aim_focus.value, vitals.weapon
+(2, 'pierce', 'tanto')
 """
 
 from __future__ import annotations
 
-__all__ = ["BASE_ATTACK", "Effect", "Technique", "attack_modifier", "technique", "technique_names"]
+__all__ = [
+    "BASE_ATTACK",
+    "Effect",
+    "Technique",
+    "attack_modifier",
+    "from_maneuver",
+    "technique",
+    "technique_names",
+]
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from kassen.core.errors import KassenError
 from kassen.core.explain import Step
-from kassen.sengoku.profile import AttackTags, CombatProfile
-from kassen.sengoku.resolution import EffectData, EffectKind, ResolutionRules, TechniqueData, load_resolution
+from kassen.sengoku.profile import AimFocus, AttackTags, CombatProfile
+from kassen.sengoku.resolution import EffectKind
+
+if TYPE_CHECKING:
+    from kassen.sengoku.catalog import Catalog
+    from kassen.sengoku.entries import EffectData, Maneuver, Weapon
 
 
 @dataclass(frozen=True, slots=True)
 class Effect:
     """An extra effect of an attack: ``extra_wounds`` (added Wound reduction after the check, SG.WND.6),
-    ``wounds_behind`` (Wounds to the enemy behind) or ``note`` (text for the GM)."""
+    ``wounds_behind`` (Wounds to the enemy behind), ``debuff`` (a catalog Defense −N source, SG.DBF.1)
+    or ``note`` (text for the GM)."""
 
     kind: EffectKind
     wounds: int = 0
     text: str = ""
+    debuff: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Technique:
     """One attack. ``wounds`` is what a hit reduces (``None``: the base hit from data, SG.WND.1);
     ``critical_wounds`` (when set) replaces the Critical Hit reading for this attack, as the weapon
-    states it (SG.CRT.2)."""
+    states it (SG.CRT.2). ``energy`` is its Energy cost (``None`` for an attack outside the breath
+    economy); ``aim_focus`` is what its text allows (SG.AIM.1); ``id`` names its catalog entry."""
 
     name: str = "attack"
     weapon: str = ""
@@ -48,6 +69,13 @@ class Technique:
     critical_wounds: int | None = None
     on_hit: tuple[Effect, ...] = ()
     on_critical: tuple[Effect, ...] = ()
+    aim_focus: AimFocus = AimFocus.NONE
+    id: str = ""
+
+    @property
+    def cost(self) -> int:
+        """The base Energy cost Aim Focus adds to (SG.AIM.2); 0 when the attack states none."""
+        return self.energy if self.energy is not None else 0
 
 
 #: A plain attack: the base hit and the base Critical Hit from data (SG.WND.1, SG.CRT.1).
@@ -55,40 +83,54 @@ BASE_ATTACK = Technique()
 
 
 def _effect(data: EffectData) -> Effect:
-    return Effect(data.effect, data.wounds, data.text)
+    return Effect(data.effect, data.wounds, data.text, data.debuff or "")
 
 
-def _from_data(data: TechniqueData) -> Technique:
+def from_maneuver(maneuver: Maneuver, weapon: Weapon | None = None) -> Technique:
+    """The technique of catalog entry ``maneuver`` used with ``weapon``.
+
+    The maneuver's own critical Wounds win over the weapon's special critical (SG.CRT.2); the weapon's
+    critical effects (teppo: 1 Wound to the enemy behind) are added to the maneuver's own (SG.CRT.3).
+    The caller checks that the maneuver attacks (``maneuver.attacks``).
+    """
+    check = maneuver.check
+    critical = weapon.critical if weapon is not None else None
+    own_critical = maneuver.critical_wounds
     return Technique(
-        name=data.name,
-        weapon=data.weapon,
-        attribute=data.attribute,
-        skill=data.skill,
-        bonus=data.bonus,
-        energy=data.energy,
-        tags=AttackTags(
-            pierce=data.pierce, direct=data.direct, incorporeal=data.incorporeal, break_=data.break_
+        name=maneuver.name,
+        weapon=weapon.id if weapon is not None else (maneuver.weapon or ""),
+        attribute=check.attribute if check else None,
+        skill=check.skill if check else None,
+        bonus=check.bonus if check else 0,
+        energy=maneuver.cost,
+        tags=maneuver.attack_tags,
+        wounds=maneuver.wounds,
+        critical_wounds=own_critical if own_critical is not None else (critical.wounds if critical else None),
+        on_hit=tuple(_effect(e) for e in maneuver.on_hit),
+        on_critical=tuple(
+            _effect(e) for e in (*maneuver.on_critical, *(critical.effects if critical else ()))
         ),
-        wounds=data.wounds,
-        critical_wounds=data.critical_wounds,
-        on_hit=tuple(_effect(e) for e in data.on_hit),
-        on_critical=tuple(_effect(e) for e in data.on_critical),
+        aim_focus=maneuver.aim_focus,
+        id=maneuver.id,
     )
 
 
-def technique_names(rules: ResolutionRules | None = None) -> tuple[str, ...]:
-    """The catalog's keys, in file order."""
-    return tuple((rules or load_resolution()).techniques)
+def _catalog(catalog: Catalog | None) -> Catalog:
+    from kassen.sengoku.catalog import load_catalog  # the catalog builds techniques: imported late
+
+    return catalog if catalog is not None else load_catalog()
 
 
-def technique(key: str, rules: ResolutionRules | None = None) -> Technique:
-    """The catalog entry ``key`` (``nodachi``, ``teppo``, ``thrust``...); a KassenError names the known
-    ones when ``key`` is not in the catalog."""
-    data = (rules or load_resolution()).techniques.get(key.strip().lower())
-    if data is None:
-        known = ", ".join(technique_names(rules))
-        raise KassenError(f"unknown weapon or technique {key!r} (known: {known})")
-    return _from_data(data)
+def technique_names(catalog: Catalog | None = None) -> tuple[str, ...]:
+    """Every key :func:`technique` accepts: the attacking maneuvers, then the weapons, in catalog order."""
+    return _catalog(catalog).technique_keys()
+
+
+def technique(key: str, catalog: Catalog | None = None) -> Technique:
+    """The attack ``key`` names: a maneuver (``thrust``, ``pierce-the-vitals``) with the weapon whose
+    license it is, or a weapon (``nodachi``, ``teppo``) with its Attack A. A
+    :class:`~kassen.core.errors.KassenError` names the known keys when ``key`` is neither."""
+    return _catalog(catalog).technique(key)
 
 
 def attack_modifier(attacker: CombatProfile, tech: Technique) -> tuple[int, tuple[Step, ...]]:

@@ -1,0 +1,502 @@
+"""House defaults for the gaps of Sengoku's combat flow (seed 002), as typed data.
+
+Each model is one ledger ID the seeds leave open (a GAP) or let be read more than one way (a reading,
+RD). An entry of the catalog's ``house_defaults`` list names its ``rule`` — the discriminator that picks
+the model — and carries its ``rationale``; users override an entry by giving the same ``rule`` in their
+own content. The rules that read them (the combat-flow engine) find them with
+``catalog.default(TieOrder)`` or ``catalog.house_default("SG.CNT.4")``.
+
+Models validate what can be checked without the rest of the catalog (a tie order is a permutation that
+ends in a total order, the d100 table covers 1-100 once); references to other entries (maneuvers,
+creatures, traits, weapons) are listed by :meth:`FlowDefault.references` and checked by the loader.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "FLOW_DEFAULTS",
+    "AmbushCondition",
+    "AmbushImmunity",
+    "AmbushRules",
+    "CombatEnd",
+    "ComboFatigue",
+    "EncounterRow",
+    "FlowDefault",
+    "FlowDefaultEntry",
+    "HonorFollowUp",
+    "HonorRow",
+    "ManeuverPricing",
+    "MaxEnergy",
+    "OverloadCheck",
+    "PassHold",
+    "Reactions",
+    "ReservationAtZero",
+    "SquadRules",
+    "TieKey",
+    "TieOrder",
+    "YomaEncounters",
+    "ZoneApplies",
+    "ZoneData",
+    "ZoneModifier",
+    "ZoneModifiers",
+    "ZoneSelector",
+    "ZoneTactics",
+]
+
+from collections.abc import Iterator
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from kassen.content.yamlio import StrictModel
+from kassen.sengoku.entries import (
+    Attribute,
+    EntryId,
+    HonorClass,
+    ManeuverKind,
+    Reach,
+    Reference,
+    ZoneKind,
+)
+from kassen.sengoku.profile import Grade
+
+Count = Annotated[int, Field(ge=0)]
+Positive = Annotated[int, Field(ge=1)]
+
+
+class FlowDefault(StrictModel):
+    """What every flow house default carries: its ledger ``rule`` and the ``rationale`` for the value."""
+
+    rule: str
+    rationale: str = Field(min_length=1)
+
+    def references(self) -> Iterator[Reference]:
+        """Ids of other catalog entries this default names."""
+        return iter(())
+
+
+def _every_grade(values: dict[Grade, int]) -> dict[Grade, int]:
+    missing = [g.value for g in Grade if g not in values]
+    if missing:
+        raise ValueError(f"every grade needs a value; missing: {', '.join(missing)}")
+    return values
+
+
+# ---------------------------------------------------------------------------------------- breath
+
+
+class MaxEnergy(FlowDefault):
+    """SG.BRT.0: maximum Energy by grade, before the heavy-armor penalty (SG.DEF.7). A creature's own
+    ``max_energy`` wins."""
+
+    rule: Literal["SG.BRT.0"]
+    by_grade: dict[Grade, Positive]
+
+    _complete = field_validator("by_grade")(_every_grade)
+
+
+class OverloadCheck(FlowDefault):
+    """SG.BRT.2: the overload check when a breath spends past the limit: ``2d10 + attribute >= target +
+    per_excess x (spent - limit)``; on failure all Energy is lost and the unit is Defenseless (stated);
+    whatever the result, the next round's maximum Energy drops by ``next_round_penalty`` per point over."""
+
+    rule: Literal["SG.BRT.2"]
+    attribute: Attribute
+    target: Positive
+    per_excess: Count
+    next_round_penalty: Count
+    failure_loses_all_energy: bool
+    failure_defenseless: bool
+
+
+class ComboFatigue(FlowDefault):
+    """SG.BRT.3: repeating one technique in a round: the first ``free_uses`` at its cost, each later use
+    ``extra_cost`` more. The short-weapon Core Zone bonus is a row of the SG.RD.2 zone table."""
+
+    rule: Literal["SG.BRT.3"]
+    free_uses: Positive
+    extra_cost: Count
+    per: Literal["breath", "round"]
+    applies_to: tuple[ManeuverKind, ...]
+
+
+# --------------------------------------------------------------------------------------- reactions
+
+
+class Reactions(FlowDefault):
+    """SG.RES.4: which catalog maneuvers are the parry, the back-of-blade block and the emergency evasion
+    (their checks and effects are on the maneuvers); ties go to the defender; one reservation answers one
+    attack."""
+
+    rule: Literal["SG.RES.4"]
+    parry: EntryId
+    block: EntryId
+    evasion: EntryId
+    tie_goes_to: Literal["defender", "attacker"]
+    attacks_per_reservation: Positive
+
+    def references(self) -> Iterator[Reference]:
+        for name in ("parry", "block", "evasion"):
+            yield (name,), "maneuver", getattr(self, name)
+
+
+class ReservationAtZero(FlowDefault):
+    """SG.RD.6: whether a unit at 0 Energy can still use the defense technique it reserved."""
+
+    rule: Literal["SG.RD.6"]
+    usable_at_zero_energy: bool
+
+
+# ------------------------------------------------------------------------------------------ count
+
+
+class TieKey(StrEnum):
+    """Keys of the tie order (SG.CNT.4): the seed's two, then the house's."""
+
+    FINESSE = "finesse"  # descending Finesse (stated)
+    ALLIES_FIRST = "allies-first"  # the players' side first (stated)
+    MAX_ENERGY = "max-energy"  # higher maximum Energy first
+    PHYSIQUE = "physique"  # higher Physique first
+    SETUP_ORDER = "setup-order"  # the order units were placed in the encounter: total
+
+
+class TieOrder(FlowDefault):
+    """SG.CNT.4: the order units at the same count act in; the last key must decide every tie."""
+
+    rule: Literal["SG.CNT.4"]
+    order: tuple[TieKey, ...]
+
+    @field_validator("order")
+    @classmethod
+    def _valid_order(cls, order: tuple[TieKey, ...]) -> tuple[TieKey, ...]:
+        if len(set(order)) != len(order):
+            raise ValueError("a tie key is given twice")
+        if order[:2] != (TieKey.FINESSE, TieKey.ALLIES_FIRST):
+            raise ValueError("the seed's order comes first: finesse, then allies-first (SG.CNT.4)")
+        if not order or order[-1] is not TieKey.SETUP_ORDER:
+            raise ValueError("the order must end with setup-order, which decides every remaining tie")
+        return order
+
+
+class PassHold(FlowDefault):
+    """SG.CNT.6: a unit that will not or cannot spend Energy at its count. ``hold`` spends
+    ``hold_cost`` Energy on nothing (it acts again at a lower count); ``pass`` ends its breaths for the
+    round, its Energy kept only for reserved reactions."""
+
+    rule: Literal["SG.CNT.6"]
+    hold_cost: Positive
+    pass_keeps_energy_for_reactions: bool
+    cannot_spend: Literal["pass", "hold"]
+
+
+# ------------------------------------------------------------------------------------------ zones
+
+
+class ZoneData(StrictModel):
+    id: EntryId
+    kind: Literal["front", "core", "rear", "flank"]
+    side: Literal["own", "enemy", "none"]
+
+
+class ZoneTactics(FlowDefault):
+    """SG.ZON.2: the zone layout (seen from one side: ``own`` and ``enemy``), adjacency, where units
+    start, and when Breakthrough and Core Zone Exit are needed instead of a plain walk."""
+
+    rule: Literal["SG.ZON.2"]
+    zones: tuple[ZoneData, ...]
+    adjacent: tuple[tuple[EntryId, EntryId], ...]
+    start: dict[Literal["own", "enemy"], EntryId]
+    walk: EntryId
+    run: EntryId
+    breakthrough: EntryId
+    breakthrough_when: str
+    core_exit: EntryId
+    core_exit_when: str
+
+    @model_validator(mode="after")
+    def _a_connected_battlefield(self) -> ZoneTactics:
+        ids = [z.id for z in self.zones]
+        if len(set(ids)) != len(ids):
+            raise ValueError("a zone id is given twice")
+        known = set(ids)
+        named = {z for pair in self.adjacent for z in pair} | set(self.start.values())
+        unknown = sorted(named - known)
+        if unknown:
+            raise ValueError(f"unknown zone(s): {', '.join(unknown)}")
+        if any(a == b for a, b in self.adjacent):
+            raise ValueError("a zone cannot be adjacent to itself")
+        reached = {ids[0]} if ids else set()
+        frontier = list(reached)
+        while frontier:
+            here = frontier.pop()
+            for a, b in self.adjacent:
+                for x, y in ((a, b), (b, a)):
+                    if x == here and y not in reached:
+                        reached.add(y)
+                        frontier.append(y)
+        if reached != known:
+            raise ValueError(f"zones not connected to the rest: {', '.join(sorted(known - reached))}")
+        return self
+
+    def neighbours(self, zone: str) -> tuple[str, ...]:
+        """The zones adjacent to ``zone``, in the file's order."""
+        out = [b if a == zone else a for a, b in self.adjacent if zone in (a, b)]
+        return tuple(out)
+
+    def references(self) -> Iterator[Reference]:
+        for name in ("walk", "run", "breakthrough", "core_exit"):
+            yield (name,), "maneuver", getattr(self, name)
+
+
+class ZoneApplies(StrEnum):
+    """SG.RD.2: what a zone number changes."""
+
+    CHECK = "check"  # the check's modifier
+    ENERGY = "energy"  # the maneuver's Energy cost
+    UNLOCK = "unlock"  # maneuvers with the keyword become available there
+
+
+class ZoneSelector(StrictModel):
+    """Which maneuvers a zone row touches; every field given must match."""
+
+    weapons: tuple[EntryId, ...] = ()
+    reach: tuple[Reach, ...] = ()
+    kinds: tuple[ManeuverKind, ...] = ()
+    keywords: tuple[str, ...] = ()
+    skill: str | None = None
+    against_occupant: bool = Field(
+        default=False, description="Applies to enemies attacking a unit in the zone (high ground)."
+    )
+
+    @model_validator(mode="after")
+    def _selects_something(self) -> ZoneSelector:
+        if not (self.weapons or self.reach or self.kinds or self.keywords or self.skill):
+            raise ValueError("a zone row must select maneuvers (weapons, reach, kinds, keywords or skill)")
+        return self
+
+
+class ZoneModifier(StrictModel):
+    zone: ZoneKind
+    select: ZoneSelector
+    amount: int
+    applies: ZoneApplies
+    text: str
+
+    @model_validator(mode="after")
+    def _unlock_has_no_number(self) -> ZoneModifier:
+        if (self.applies is ZoneApplies.UNLOCK) != (self.amount == 0):
+            raise ValueError("an unlock row has amount 0, and only an unlock row")
+        return self
+
+
+class ZoneModifiers(FlowDefault):
+    """SG.RD.2 (the SG.ZON.1 table as data): each zone number, read as a check modifier, an Energy
+    cost change or an unlock. Costs changed by a zone never drop below ``energy_minimum``."""
+
+    rule: Literal["SG.RD.2"]
+    rows: tuple[ZoneModifier, ...]
+    energy_minimum: Count
+
+    def references(self) -> Iterator[Reference]:
+        for i, row in enumerate(self.rows):
+            for j, w in enumerate(row.select.weapons):
+                yield ("rows", i, "select", "weapons", j), "weapon", w
+
+
+# ----------------------------------------------------------------------------------------- ambush
+
+
+class AmbushCondition(StrictModel):
+    id: EntryId
+    text: str
+
+
+class AmbushRules(FlowDefault):
+    """SG.AMB.1: the ambush conditions (any one is enough) and the basic first-attack modifier."""
+
+    rule: Literal["SG.AMB.1"]
+    conditions: tuple[AmbushCondition, ...] = Field(min_length=1)
+    target_defenseless: bool
+    check_bonus: int
+    first_attack_only: bool
+
+
+class AmbushImmunity(FlowDefault):
+    """SG.AMB.3: who cannot be ambushed: units with these traits, and a unit already ambushed once in
+    this combat when ``once_per_target``."""
+
+    rule: Literal["SG.AMB.3"]
+    immune_traits: tuple[EntryId, ...]
+    once_per_target: bool
+
+    def references(self) -> Iterator[Reference]:
+        for i, t in enumerate(self.immune_traits):
+            yield ("immune_traits", i), "trait", t
+
+
+# ------------------------------------------------------------------------------------------- lull
+
+
+class CreatureCount(StrictModel):
+    id: EntryId
+    count: Positive = 1
+
+
+class EncounterRow(StrictModel):
+    low: Positive
+    high: Positive
+    name: str
+    creatures: tuple[CreatureCount, ...] = ()
+    zone: ZoneKind | None = None
+    effect: str
+
+
+class YomaEncounters(FlowDefault):
+    """SG.LUL.3: the d100 Yoma Encounter Table a GM may roll in the lull phase."""
+
+    rule: Literal["SG.LUL.3"]
+    die: Positive
+    when: str
+    rows: tuple[EncounterRow, ...]
+
+    @field_validator("rows")
+    @classmethod
+    def _covers_every_roll_once(
+        cls, rows: tuple[EncounterRow, ...], info: ValidationInfo
+    ) -> tuple[EncounterRow, ...]:
+        die = info.data.get("die", 100)
+        expected = 1
+        for row in sorted(rows, key=lambda r: r.low):
+            if row.low != expected or row.high < row.low:
+                raise ValueError(f"rows must cover 1..{die} once each; problem at {row.low}-{row.high}")
+            expected = row.high + 1
+        if expected != die + 1:
+            raise ValueError(f"rows must cover 1..{die} once each; they stop at {expected - 1}")
+        return rows
+
+    def row(self, roll: int) -> EncounterRow:
+        """The row for ``roll`` (1..die)."""
+        for r in self.rows:
+            if r.low <= roll <= r.high:
+                return r
+        raise ValueError(f"roll {roll} is outside 1..{self.die}")
+
+    def references(self) -> Iterator[Reference]:
+        for i, row in enumerate(self.rows):
+            for j, c in enumerate(row.creatures):
+                yield ("rows", i, "creatures", j, "id"), "creature", c.id
+
+
+# ---------------------------------------------------------------------------------------- retreat
+
+
+class HonorRow(StrictModel):
+    follow_up: Literal["none", "penalty", "check"]
+    attribute: Attribute | None = None
+    target: Positive | None = None
+    penalty: str = ""
+
+    @model_validator(mode="after")
+    def _a_check_has_its_numbers(self) -> HonorRow:
+        if (self.follow_up == "check") != (self.attribute is not None and self.target is not None):
+            raise ValueError("a `check` follow-up names its attribute and target (and only a check does)")
+        if self.follow_up != "none" and not self.penalty:
+            raise ValueError("a follow-up states its penalty")
+        return self
+
+
+class HonorFollowUp(FlowDefault):
+    """SG.RET.4: the after-combat follow-up of a retreater, by honor class (the creature's ``honor``)."""
+
+    rule: Literal["SG.RET.4"]
+    classes: dict[HonorClass, HonorRow]
+
+    @field_validator("classes")
+    @classmethod
+    def _every_class(cls, classes: dict[HonorClass, HonorRow]) -> dict[HonorClass, HonorRow]:
+        missing = [c.value for c in HonorClass if c not in classes]
+        if missing:
+            raise ValueError(f"missing honor classes: {', '.join(missing)}")
+        return classes
+
+
+class SquadRules(FlowDefault):
+    """SG.RET.5: squads' Cohesion by grade, when a squad routs, and what Rout does."""
+
+    rule: Literal["SG.RET.5"]
+    cohesion_by_grade: dict[Grade, Positive]
+    rout_at: Count
+    rout_allowed: tuple[EntryId, ...]
+    rout_defenseless: bool
+    rout_pursuit_from_next_round: bool
+    collapse_prevention: str
+
+    _complete = field_validator("cohesion_by_grade")(_every_grade)
+
+    def references(self) -> Iterator[Reference]:
+        for i, m in enumerate(self.rout_allowed):
+            yield ("rout_allowed", i), "maneuver", m
+
+
+class CombatEnd(FlowDefault):
+    """SG.END.1: a combat ends when a side has no unit left able to act (each in one of ``out_states``),
+    checked ``checked``; or when the GM decides."""
+
+    rule: Literal["SG.END.1"]
+    out_states: tuple[Literal["incapacitated", "retreated", "routed"], ...] = Field(min_length=1)
+    checked: Literal["after-each-breath", "in-the-lull"]
+    gm_may_end: bool
+
+
+class ManeuverPricing(FlowDefault):
+    """SG.MAN.1: the maneuvers whose numbers (cost, check, Wounds) the house set where the seeds name the
+    technique but not all of its numbers; each carries its own ``house_default`` too."""
+
+    rule: Literal["SG.MAN.1"]
+    priced: tuple[EntryId, ...]
+
+    def references(self) -> Iterator[Reference]:
+        for i, m in enumerate(self.priced):
+            yield ("priced", i), "maneuver", m
+
+
+FlowDefaultEntry = Annotated[
+    MaxEnergy
+    | OverloadCheck
+    | ComboFatigue
+    | Reactions
+    | ReservationAtZero
+    | TieOrder
+    | PassHold
+    | ZoneTactics
+    | ZoneModifiers
+    | AmbushRules
+    | AmbushImmunity
+    | YomaEncounters
+    | HonorFollowUp
+    | SquadRules
+    | CombatEnd
+    | ManeuverPricing,
+    Field(discriminator="rule"),
+]
+
+#: Every flow house default, by rule ID: the bundled catalog must have one of each.
+FLOW_DEFAULTS: dict[str, type[FlowDefault]] = {
+    "SG.BRT.0": MaxEnergy,
+    "SG.BRT.2": OverloadCheck,
+    "SG.BRT.3": ComboFatigue,
+    "SG.RES.4": Reactions,
+    "SG.RD.6": ReservationAtZero,
+    "SG.CNT.4": TieOrder,
+    "SG.CNT.6": PassHold,
+    "SG.ZON.2": ZoneTactics,
+    "SG.RD.2": ZoneModifiers,
+    "SG.AMB.1": AmbushRules,
+    "SG.AMB.3": AmbushImmunity,
+    "SG.LUL.3": YomaEncounters,
+    "SG.RET.4": HonorFollowUp,
+    "SG.RET.5": SquadRules,
+    "SG.END.1": CombatEnd,
+    "SG.MAN.1": ManeuverPricing,
+}

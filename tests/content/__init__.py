@@ -1,0 +1,1 @@
+"""Tests of the shared content loader and the Sengoku catalog as content."""
