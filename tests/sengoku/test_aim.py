@@ -15,8 +15,8 @@ from kassen.sengoku.aim import (
 )
 from kassen.sengoku.catalog import load_catalog
 from kassen.sengoku.defense import compute_defense, load_defense_rules
-from kassen.sengoku.profile import ALL, AttackTags
-from kassen.sengoku.technique import Technique
+from kassen.sengoku.profile import ALL, AttackTags, Attributes, CombatProfile
+from kassen.sengoku.technique import Technique, attack_modifier
 
 CATALOG = load_catalog()
 # The seed's three techniques (SG.AIM.5), and a technique without Aim Focus, from the catalog.
@@ -95,6 +95,12 @@ def test_seed_example_pierce_the_vitals() -> None:
     assert (result.cost, result.tags, result.overload) == (5, AttackTags(pierce=5), False)
     assert compute_defense(HEAVY).defense == 14
     assert compute_defense(HEAVY, result.tags).defense == 10
+    # "2d10+Finesse+Ninjutsu >= Defense | [Pierce 5]. 2 Wounds. Bleed."
+    shinobi = CombatProfile(attributes=Attributes(finesse=3), skills=(("ninjutsu", 2),))
+    modifier, _ = attack_modifier(shinobi, PIERCE_THE_VITALS)
+    assert modifier == 3 + 2
+    assert PIERCE_THE_VITALS.wounds == 2
+    assert [e.text for e in PIERCE_THE_VITALS.on_hit] == ["Bleed"]
 
 
 def test_seed_example_thousand_year_arrow() -> None:
@@ -104,6 +110,12 @@ def test_seed_example_thousand_year_arrow() -> None:
     assert (result.cost, result.tags, result.overload) == (5, AttackTags(direct=1), False)
     enemy = CATALOG.outfit(stances=["immovable-formation"])
     assert compute_defense(enemy, result.tags).defense == compute_defense(enemy).defense - 1
+    # "2d10 + Courage + Archery +4 >= Defense | [Direct 1]. 2 Wounds. Anywhere on battlefield."
+    archer = CombatProfile(attributes=Attributes(courage=1, finesse=2), skills=(("archery", 3),))
+    modifier, _ = attack_modifier(archer, THOUSAND_YEAR_ARROW)
+    assert modifier == 1 + 3 + 4
+    assert THOUSAND_YEAR_ARROW.wounds == 2
+    assert CATALOG.maneuver("thousand-year-arrow").range == "battlefield"
 
 
 def test_seed_example_piercing_arrow() -> None:

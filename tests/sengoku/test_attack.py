@@ -55,7 +55,7 @@ def test_attack_rolls_against_the_defense_computed_for_its_tags() -> None:
 
 
 def test_the_same_seed_replays_the_same_attack() -> None:
-    # rule: SG.CHK.1
+    # Determinism, not a ledger rule: the same seed gives the same attack, byte for byte.
     action = Attack(technique("thrust"))
     first = attack(SHINOBI, OYOROI, action, Rng(2024))
     again = attack(SHINOBI, OYOROI, action, Rng(2024))
@@ -71,7 +71,7 @@ def test_heavenly_mandate_seed_through_the_whole_pipeline() -> None:
 
 
 def test_inputs_are_never_changed() -> None:
-    # rule: SG.WND.1 — the result carries new profiles; the given ones are frozen and untouched
+    # Purity, not a ledger rule: the result carries new profiles; the given ones are untouched.
     target = CombatProfile(name="Mob", grade=Grade.MOB)
     r = resolve_attack(SHINOBI, target, Attack(modifier=0), FixedDefense(8), (4, 6))
     assert r.target.wounds == 0 and target.wounds is None

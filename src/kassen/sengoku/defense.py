@@ -264,8 +264,17 @@ class DefenseResult:
     immune: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """``{"defense": int, "steps": [{"value", "reason", "rule"}, ...]}``."""
-        return {"defense": self.defense, "steps": [s.to_json() for s in self.steps]}
+        """``{"defense": int, "steps": [{"value", "reason", "rule"}, ...]}``.
+
+        An immune defender has no Defense to roll against: ``"defense"`` is ``null`` and ``"immune"``
+        is ``true`` (the sentinel :data:`IMMUNE_DEFENSE` never leaves Python)."""
+        steps = [s.to_json() for s in self.steps]
+        if self.immune:
+            for step in steps:
+                if step["value"] == IMMUNE_DEFENSE:
+                    step["value"] = None
+            return {"defense": None, "immune": True, "steps": steps}
+        return {"defense": self.defense, "steps": steps}
 
 
 class _Trace:
