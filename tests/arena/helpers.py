@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from kassen.arena.bout import RULESET, Action, Begin, BoutState, new_bout
-from kassen.arena.fighter import Fighter, FighterState, Weapon
+from kassen.arena.fighter import Fighter, FighterState, Weapon, build_fighter
 from kassen.arena.terms import DamageType, MatchFormat
 from kassen.core.events import Event
 from kassen.core.rng import Rng
@@ -30,9 +30,10 @@ class ScriptedRng(Rng):
 
 
 def fighter(fid: str, side: str, **kw: Any) -> Fighter:
-    """A plain fighter: every attribute 10 unless given; fists (1d6+0 crushing, no ST table) by default."""
+    """A plain fighter (:func:`build_fighter`: every attribute 10 unless given, the rest from the data's
+    fighter defaults); a club (1d6+0 crushing, no ST table) by default."""
     kw.setdefault("weapon", Weapon("club", "none", 1, 0, DamageType.CRUSHING))
-    return Fighter(id=fid, name=fid.title(), side=side, **kw)
+    return build_fighter(fid, side, name=fid.title(), **kw)
 
 
 def bout(*fighters: Fighter, format: MatchFormat = MatchFormat.FIGHT, **kw: Any) -> BoutState:

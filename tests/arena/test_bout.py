@@ -21,10 +21,13 @@ from kassen.arena.bout import (
     Rise,
     SetGuard,
     Wait,
+    attack_target,
     bout_actor,
     defense_target,
 )
 from kassen.arena.fighter import Cause, Fall, Guard, GutsBonusPlan, Shock, Weapon
+from kassen.arena.policies import ScriptedPolicy, first_legal
+from kassen.arena.rules import load_rules
 from kassen.arena.terms import CheckKind, Condition, DamageType, Facing, MatchFormat, Posture
 from kassen.core.errors import IllegalActionError
 from kassen.core.rng import Rng
@@ -36,6 +39,8 @@ A = fighter("a", "east", dx=12, skill=14, weapon=MAUL)
 B = fighter("b", "west", defense=8)
 
 ATTACK_HITS = [3, 3, 3, 6, 6, 6]  # attack 9 vs 14 (margin +5); defence 18 vs 8: a hits
+RULES = load_rules()
+SUMMED = {"injury": {"shock": {"combine": "max_each_summed"}}}  # AR.RD.1's other reading
 
 
 def fight(**kw: object) -> BoutState:
@@ -85,19 +90,46 @@ def test_hit_stuns_offers_guts_then_knockdown_check_and_shock_until_end_of_next_
 
 def test_shock_penalizes_dx_based_rolls_and_only_the_largest_counts() -> None:
     # rule: AR.INJ.2, AR.INJ.3, AR.INJ.4, AR.RD.1
-    s = edit(fight(), "b", shocks=(Shock("shock", 3, 2), Shock("pain", 5, 2), Shock("shock", 4, 2)))
+    penalties = (Shock("shock", 3, 2), Shock("pain", 5, 2), Shock("shock", 4, 2))
+    s = edit(replace(fight(), slot=1), "b", shocks=penalties)
     target, steps = defense_target(s, "b")
-    assert target == 8 - 5
-    assert any(st.rule == "AR.INJ.4" for st in steps)
+    assert target == B.defense - 5  # the pain is the largest: it alone sets the penalty
+    assert [x.value for x in steps if x.rule == "AR.INJ.4"] == [-5]
+    skill, _ = attack_target(s, "b", "a", None, False)
+    assert skill == B.skill - 5  # skill is DX-based too
+    summed = edit(replace(fight(overrides=SUMMED), slot=1), "b", shocks=penalties)
+    assert defense_target(summed, "b")[0] == B.defense - (4 + 5)  # the other reading: largest of each
 
 
-def test_a_painful_hit_adds_pain_beside_shock() -> None:
-    # rule: AR.INJ.3
+def test_a_painful_hit_adds_pain_of_the_final_damage_beside_shock() -> None:
+    # rule: AR.INJ.3 — pain is -(final damage), separate from the shock, for the same span
     whip = replace(A, weapon=Weapon("whip", "none", 1, 0, DamageType.CRUSHING, painful=True))
-    s = begun(whip, B)
+    s, ev = step(begun(whip, B), Attack("a", "b"), [*ATTACK_HITS, 3])
+    final = find(ev, "damage")[0].data["final"]
+    assert final == 3
+    assert s.fighter("b").shocks == (Shock("shock", final, 2), Shock("pain", final, 2))
+    [pain] = find(ev, "pain")
+    assert pain.rule == "AR.INJ.3" and pain.data["penalty"] == final
+    assert pain.data["until_end_of_subturn"] == find(ev, "shock")[0].data["until_end_of_subturn"]
+    plain = replace(whip, weapon=replace(whip.weapon, painful=False))
+    s, ev = step(begun(plain, B), Attack("a", "b"), [*ATTACK_HITS, 3])
+    assert not find(ev, "pain") and s.fighter("b").shocks == (Shock("shock", final, 2),)
+
+
+@pytest.mark.parametrize(("reading", "penalty"), [("one_max", 3), ("max_each_summed", 3 + 3)])
+def test_the_pain_of_a_hit_sets_the_dx_penalty_by_the_reading_in_data(reading: str, penalty: int) -> None:
+    # rule: AR.INJ.4, AR.RD.1 — b carries an earlier shock of 1 when a painful hit of 3 lands. One
+    # maximum over both kinds: the new pain (and its shock) set the penalty, 3, the pain adding nothing;
+    # the largest of each kind summed: shock 3 + pain 3.
+    whip = replace(A, weapon=Weapon("whip", "none", 1, 0, DamageType.CRUSHING, painful=True))
+    over = {"injury": {"shock": {"combine": reading}}}
+    s = edit(begun(whip, B, overrides=over), "b", shocks=(Shock("shock", 1, 2),))
     s, ev = step(s, Attack("a", "b"), [*ATTACK_HITS, 3])
-    assert {x.kind for x in s.fighter("b").shocks} == {"shock", "pain"}
-    assert find(ev, "pain")[0].rule == "AR.INJ.3"
+    assert find(ev, "pain")[0].data["penalty"] == 3
+    target, steps = defense_target(s, "b")
+    assert target == B.defense - penalty
+    assert [x.value for x in steps if x.rule == "AR.INJ.4"] == [-penalty]
+    assert attack_target(s, "b", "a", None, False)[0] == B.skill - penalty
 
 
 # -- stun ----------------------------------------------------------------------------------------------------
@@ -336,6 +368,24 @@ def test_fp_five_penalizes_limb_knockback_st_checks_in_the_bout() -> None:
     s, ev = step(s, Attack("g", "b", "left_hand"), [1, 1, 2, 1, 1, 1, 1, 6, 6, 6])
     steps = find(ev, "check", check="limb_knockback")[0].data["steps"]
     assert any(x["rule"] == "AR.FTG.2" and x["value"] == -3 for x in steps)
+
+
+def test_an_attack_naming_no_location_aims_where_the_data_says() -> None:
+    # rule: AR.DMG.1 — an attack without a location takes damage.basic.default_location from the rules
+    s, ev = step(fight(), Attack("a", "b"), [*ATTACK_HITS, 1, 1, 1])
+    assert find(ev, "attack")[0].data["location"] == RULES.damage.basic.default_location
+    moved = {"damage": {"basic": {"default_location": "left_arm"}}}
+    s = fight(overrides=moved)
+    script = ScriptedPolicy({"a": [{"kind": "attack", "target": "b"}]}, first_legal)
+    assert script(s, RULESET.legal_actions(s)) == Attack("a", "b", "left_arm")
+    s, ev = step(s, Attack("a", "b"), [*ATTACK_HITS, 1, 1, 1])  # 3 crushing
+    [attack] = find(ev, "attack")
+    assert attack.data["location"] == "left_arm" and find(ev, "damage")[0].data["location"] == "left_arm"
+    arm = s.rules.locations.locations["left_arm"]
+    assert {"value": arm.to_hit, "reason": f"aimed at the {arm.name}", "rule": "AR.GAP.1"} in attack.data[
+        "target_steps"
+    ]
+    assert s.fighter("b").location_damage == (("left_arm", 3),)
 
 
 def test_guard_redirects_an_attack_to_the_arm() -> None:

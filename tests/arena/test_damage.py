@@ -38,6 +38,16 @@ def test_basic_damage_is_the_roll_and_defaults_to_the_torso() -> None:
     assert resolve_damage(-2, "cr", ht=10).basic == 0  # CORE: a roll below 0 is 0 basic damage
 
 
+def test_the_default_location_is_data_and_an_override_moves_an_unlocated_hit() -> None:
+    # rule: AR.DMG.1 — "no location named" means the data's damage.basic.default_location
+    arm = load_rules({"damage": {"basic": {"default_location": "left_arm"}}})
+    r = resolve_damage(7, "cr", ht=10, rules=arm)
+    assert r.location == "left_arm" and r.crippling_amount is not None  # an arm: it can be crippled
+    name = arm.locations.locations["left_arm"].name
+    assert any(s.reason == f"applies to the {name} (no location named)" for s in r.steps)
+    assert not any("torso" in s.reason for s in r.steps)
+
+
 def test_two_kinds_of_dr_hard_armor_and_bone_and_soft() -> None:
     # rule: AR.DMG.2
     r = resolve_damage(10, "cr", ht=10, location="skull", armor_dr=3, soft_dr=1)

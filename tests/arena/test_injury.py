@@ -31,9 +31,16 @@ def test_shock_equals_final_damage() -> None:
 
 
 def test_pain_is_separate_from_shock_for_painful_sources() -> None:
-    # rule: AR.INJ.3
-    assert ("pain", "AR.INJ.3") in effects(3, "cr", "torso", painful=True)
-    assert ("pain", "AR.INJ.3") not in effects(3, "cr", "torso")
+    # rule: AR.INJ.3 — a painful source adds, beside the shock, a pain penalty of the final damage
+    for basic, location in ((3, "torso"), (4, "skull"), (9, "torso")):
+        hit = resolve_damage(basic, "cr", ht=10, location=location)
+        got = injury_effects(hit, ht=10, painful=True)
+        [pain] = [e for e in got if e.effect == "pain"]
+        [shock] = [e for e in got if e.effect == "shock"]
+        assert hit.final > 1 and (pain.value, pain.rule) == (hit.final, "AR.INJ.3")
+        assert shock.value == hit.final  # separate from the shock, not instead of it
+        assert "pain" not in [e.effect for e in injury_effects(hit, ht=10)]
+    assert not injury_effects(resolve_damage(2, "cr", ht=10, armor_dr=5), ht=10, painful=True)  # no damage
 
 
 def test_only_the_largest_penalty_applies() -> None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from kassen.arena.bout import Attack, SetGuard
+from kassen.arena.fighter import GutsBonusPlan, build_fighter
+from kassen.arena.rules import load_rules
 from kassen.arena.scenario import bundled_scenarios, load_scenario, run_scenario
-from kassen.arena.terms import MatchFormat, Posture
+from kassen.arena.terms import CheckKind, MatchFormat, Posture
 from kassen.core.errors import ContentError, KassenError
 
 GOOD = """\
@@ -53,6 +56,40 @@ def test_defaults_and_armor_everywhere(tmp_path: Path) -> None:
     assert (skull.armor, skull.soft) == (2, 1)
     assert s.state.order == ("a", "b")
     assert s.state.fighter("b").posture is Posture.STANDING
+
+
+def test_fighter_defaults_come_from_the_data_and_follow_an_override(tmp_path: Path) -> None:
+    # rule: AR.GAP.2 (fighter defaults are data: HP, FP, Move, weight, defence and the guts-bonus plan
+    # of a fighter that leaves them out follow match.fighter_defaults and match.combat, overrides too)
+    rules = load_rules()
+    fd = rules.match.fighter_defaults
+    plain = build_fighter("x", "east")
+    assert plain.weight_kg == fd.weight_kg
+    assert plain.guts_bonus == GutsBonusPlan(tuple(fd.guts_bonus.checks), fd.guts_bonus.min_fp_after)
+    d = rules.match.combat.defense_default
+    assert plain.defense == sum(getattr(plain, a) for a in d.attributes) // d.divisor + d.add
+    over = {
+        "match": {
+            "fighter_defaults": {
+                "hp": "ht",
+                "fp": "will",
+                "move": {"attributes": ["dx"], "divisor": 2, "add": 1},
+                "weight_kg": 95,
+                "guts_bonus": {"checks": ["knockdown"], "min_fp_after": 5},
+            },
+            "combat": {"defense_default": {"add": 4}, "attack_skill_default": "iq"},
+        }
+    }
+    f = build_fighter("x", "east", rules=load_rules(over), st=12, dx=13, iq=9, ht=11, will=14)
+    assert (f.hp, f.fp, f.move, f.weight_kg, f.defense, f.skill) == (11, 14, 13 // 2 + 1, 95, 24 // 4 + 4, 9)
+    assert f.guts_bonus == GutsBonusPlan((CheckKind.KNOCKDOWN,), 5)
+    given = build_fighter("x", "east", rules=load_rules(over), weight_kg=60, defense=7, move=3)
+    assert (given.weight_kg, given.defense, given.move) == (60, 7, 3)  # given values beat the data
+    # a scenario's own rules_overrides reach its fighters
+    text = GOOD.replace("name: Test bout", "name: Test bout\nrules_overrides: " + json.dumps(over))
+    a = load_scenario(write(tmp_path, text)).state.fighter("a").profile
+    assert (a.hp, a.fp, a.move, a.weight_kg, a.defense, a.skill) == (11, 10, 13 // 2 + 1, 95, 24 // 4 + 4, 10)
+    assert a.guts_bonus == GutsBonusPlan((CheckKind.KNOCKDOWN,), 5)
 
 
 def test_scripted_policy_plays_its_entries_then_falls_back(tmp_path: Path) -> None:

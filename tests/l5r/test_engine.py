@@ -23,6 +23,7 @@ from kassen.l5r.engine import validate_declaration
 from kassen.l5r.flow import decision_maker
 from kassen.l5r.injuries import injury_effects
 from kassen.l5r.policies import heuristic
+from kassen.l5r.rolls import raise_cost
 from kassen.l5r.scenario import bundled_scenarios
 from kassen.l5r.state import DuelState, Fighter, Phase
 from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
@@ -110,7 +111,8 @@ def test_declarations_follow_the_initiative_order() -> None:
 @pytest.mark.parametrize("name", bundled_scenarios())
 @pytest.mark.parametrize("seed", [0, 1, 7, 42, 2024])
 def test_a_duel_replays_from_its_seed_to_the_identical_log(name: str, seed: int) -> None:
-    # rule: L5.CORE.8 — a whole duel (initiative, declarations, resolution) replays from seed + actions.
+    # Not a ledger rule (the shared Chronicle's contract): a whole duel (initiative, declarations,
+    # resolution) replays from its seed and actions to the identical log.
     chronicle = run_duel(load_scenario(name), seed)
     assert chronicle.is_over()
     data = json.loads(chronicle.log_json())
@@ -121,7 +123,7 @@ def test_a_duel_replays_from_its_seed_to_the_identical_log(name: str, seed: int)
 
 
 def test_undo_restores_state_and_rng_then_the_same_action_gives_the_same_events() -> None:
-    # rule: L5.CORE.8 — undo steps back one decision, RNG included (the shared Chronicle).
+    # Not a ledger rule (the shared Chronicle's contract): undo steps back one decision, RNG included.
     sc = load_scenario("kakita-vs-hida")
     chronicle = run_duel(sc, 3)
     actions = [RULESET.action_from_json(e.action) for e in chronicle.entries]
@@ -210,6 +212,36 @@ def test_legal_declarations_are_exactly_the_valid_ones() -> None:
 
             assert raise_cost(action.act, state.tables)[0] <= limit
     assert Declare(who, Act(ActKind.FULL_DEFENSE)) in legal
+
+
+def test_without_a_raise_limit_the_legal_list_stops_at_the_datas_max_enumerated_raises(
+    tables: L5Tables,
+) -> None:
+    # rule: L5.CORE.3 — with `limit: none` the legal declarations offer attacks with up to
+    # core.raises.max_enumerated_raises paid raises (data); a declaration with more is still accepted.
+    def raises(**update: object) -> L5Tables:
+        new = tables.core.raises.model_copy(update=update)
+        return tables.model_copy(update={"core": tables.core.model_copy(update={"raises": new})})
+
+    def most_listed(t: L5Tables, void: int) -> int:
+        """The most raises among the listed plain attacks (damage raises and called shots; the
+        non-damaging specials have a fixed cost and are listed as they are)."""
+        state = at_declaration(duel(char("A", void=void), char("T"), tables_=t), A)
+        costs = [
+            raise_cost(d.act, t)[0]
+            for d in RULESET.legal_actions(state)
+            if isinstance(d, Declare) and isinstance(d.act, Attack) and d.act.special is None
+        ]
+        assert costs
+        return max(costs)
+
+    bundled = tables.core.raises.max_enumerated_raises
+    for cap in (bundled, 3):
+        t = raises(limit="none", max_enumerated_raises=cap)
+        assert most_listed(t, void=2) == cap
+        state = at_declaration(duel(char("A", void=2), char("T"), tables_=t), A)
+        validate_declaration(state, A, Attack(T, damage_raises=cap + 1))  # beyond the list: still legal
+    assert most_listed(raises(max_enumerated_raises=0), void=2) == 2  # a limit (Void) is not the cap
 
 
 def test_a_duel_that_never_ends_stops_at_max_turns() -> None:

@@ -74,12 +74,30 @@ def test_scripted_characters_follow_their_script_then_the_heuristic() -> None:
 
 
 def test_first_blood_duel_ends_at_the_first_mark_or_wound() -> None:
-    # rule: L5.MRK.1 — a Mark bloodies: in a contest to first blood it decides the duel.
-    for seed in range(4):
+    # rule: L5.MRK.1 — a Mark bloodies (no Wounds): in a contest to first blood it decides the duel,
+    # which ends in the turn of the first blood, right after it, won by the side not bloodied.
+    ways = set()
+    for seed in range(10):
         c = run_duel(load_scenario("first-blood"), seed)
-        assert c.is_over()
+        events = [e for entry in c.entries for e in entry.events]
+        turn, first = 0, None
+        for i, e in enumerate(events):
+            if e.kind == "turn":
+                turn = e.data["turn"]
+            elif e.kind in ("mark", "wounds"):
+                first = i
+                break
+        assert first is not None, seed
+        blood, over = events[first], events[first + 1]
+        assert over.kind == "over" and over is events[-1] and over.data["turn"] == turn, seed
         bloodied = [f for f in c.state.fighters if f.bloodied]
-        assert bloodied and c.state.winner in {"Crane", "Lion", None}
+        assert [f.name for f in bloodied] == [blood.data["fighter"]]
+        assert c.state.winner == over.data["winner"] != bloodied[0].side
+        assert c.state.winner in {f.side for f in c.state.fighters} and "first blood" in c.state.result
+        if blood.kind == "mark":
+            assert blood.rule == "L5.MRK.1" and bloodied[0].wounds == 0  # bloodied without Wounds
+        ways.add(blood.kind)
+    assert ways == {"mark", "wounds"}  # these seeds reach first blood both ways
 
 
 def test_the_account_is_readable_and_cites_rules(tmp_path: Path) -> None:

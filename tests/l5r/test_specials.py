@@ -8,7 +8,7 @@ import pytest
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.events import Chronicle
-from kassen.l5r.actions import Act, ActKind, Attack, ChooseCorps, ChooseDrive, Declare, ThroatStrike
+from kassen.l5r.actions import Act, ActKind, Attack, Begin, ChooseCorps, ChooseDrive, Declare, ThroatStrike
 from kassen.l5r.character import FighterId
 from kassen.l5r.engine import RULESET, validate_declaration
 from kassen.l5r.flow import advance, check_over
@@ -144,9 +144,67 @@ def test_corps_a_corps_disengage_and_struggle(tables: L5Tables) -> None:
     # failing to disengage becomes a struggle: A (Strength 3, no jiujutsu: 3k3 unskilled) beats T
     out = []
     s = choose_corps(state, ChooseCorps(T, "disengage"), ScriptedRng([1, 1, 1, 1, 9, 9, 9, 1, 1, 1]), out)
-    assert kinds(out)[-4:-1] == ["struggle", "thrown", "wounds"] or "thrown" in kinds(out)
+    assert kinds(out) == ["disengage", "struggle", "thrown", "wounds"]
+    assert first(out, "disengage").data["success"] is False
+    strength = state.fighter(A).character.strength
+    assert first(out, "thrown").data["fighter"] == T
+    assert (first(out, "wounds").data["fighter"], first(out, "wounds").data["wounds"]) == (T, strength)
     t = s.fighter(T)
-    assert t.has("prone", 1) and t.wounds == 3 and not t.has("locked", 1)
+    assert t.has("prone", 1) and t.wounds == strength and not t.has("locked", 1)
+    assert not t.active("free_raise", 1)  # only a successful disengage earns the Free Raise
+
+
+def _go(state, action, faces):  # type: ignore[no-untyped-def]
+    """Apply ``action`` with exactly these dice (all of them used)."""
+    rng = ScriptedRng(faces)
+    state, events = RULESET.apply(state, action, rng)
+    assert not rng.faces, f"unused faces {rng.faces}"
+    return state, list(events)
+
+
+def _declare(state, acts, faces):  # type: ignore[no-untyped-def]
+    """Everyone declares (``acts`` by name, in the declaration order); ``faces`` roll what follows."""
+    order = state.declare_order
+    for name in order[:-1]:
+        state, _ = _go(state, Declare(name, acts[name]), [])
+    return _go(state, Declare(order[-1], acts[order[-1]]), faces)
+
+
+@pytest.mark.parametrize("defender_acted", [False, True], ids=["acts_later_this_turn", "already_acted"])
+def test_corps_a_corps_disengage_free_raise_is_for_the_next_action_only(
+    tables: L5Tables, defender_acted: bool
+) -> None:
+    # rule: L5.CAC.1 — a successful disengage gives a Free Raise to strike the attacker on the defender's
+    # next action only: this turn's if it has yet to act, else the next turn's. Here it goes unused
+    # on effects, so it lowers the TN (L5.CORE.4); the action after that has no Free Raise.
+    fast, slow = [9, 9, 9], [1, 1, 2]  # initiative 3k2: 18 and 3 (A rolls first, then T)
+    disengaged = [10, 10, 10, 10, 1, 1, 1, 1]  # T's 4k2 disengage roll: 42 against the Corps roll 37
+    swing, blow = [4, 3, 1, 1, 1], [1, 1, 1, 1, 1]  # T's 5k2 attack rolls 7; damage 5k2 rolls 2
+    init = [*slow, *fast] if defender_acted else [*fast, *slow]
+    target = char("T", skills=(("kenjutsu", 3), ("defense", 2), ("jiujutsu", 1)))
+    state, _ = _go(duel(attacker(), target, turn=0, phase=Phase.START), Begin(), init)
+    corps = Attack(T, special=S.CORPS_A_CORPS)
+    strike: dict[FighterId, object] = {A: Act(ActKind.WAIT), T: Attack(A)}
+    if defender_acted:  # T is faster: it waits, then A locks weapons with it
+        state, _ = _declare(state, {A: corps, T: Act(ActKind.WAIT)}, HIT)
+        state, _ = _go(state, ChooseCorps(T, "disengage"), [*disengaged, *init])
+        [grant] = state.fighter(T).active("free_raise", state.turn)
+        assert (grant.other, grant.amount) == (A, tables.special_attacks.corps_a_corps.disengage_free_raises)
+        state, events = _declare(state, strike, [*swing, *blow, *init])  # the next turn's action
+    else:  # T is slower: A's Corps-a-Corps comes first, T's declared attack follows this turn
+        state, _ = _declare(state, {A: corps, T: Attack(A)}, HIT)
+        state, events = _go(state, ChooseCorps(T, "disengage"), [*disengaged, *swing, *blow, *init])
+    lower = tables.core.free_raises.unused_lowers_tn_by
+    base = defense_tn(state.fighter(A), tables, state.turn)[0]
+    assert lower > 0
+    used = next(e for e in events if e.kind == "attack" and e.data["attacker"] == T)
+    assert (used.data["tn"], used.data["hit"]) == (base - lower, True)
+    assert any(st["rule"] == "L5.CORE.4" for st in used.data["steps"])
+    assert not state.fighter(T).active("free_raise", state.turn)  # gone once that action has passed
+    state, events = _declare(state, strike, [*swing, *init])  # the action after: no Free Raise
+    after = next(e for e in events if e.kind == "attack" and e.data["attacker"] == T)
+    assert (after.data["tn"], after.data["hit"]) == (base, False)
+    assert not any(st["rule"] == "L5.CORE.4" for st in after.data["steps"])
 
 
 def test_corps_a_corps_close_contest_stays_locked_into_the_next_turn(tables: L5Tables) -> None:
@@ -165,10 +223,14 @@ def test_corps_a_corps_close_contest_stays_locked_into_the_next_turn(tables: L5T
         validate_declaration(nxt, A, Attack(T))
     assert err.value.rule == "L5.CAC.1"
     both, _ = RULESET.apply(nxt, Declare(A, Act(ActKind.DISENGAGE)), ScriptedRng([]))
-    both, events = RULESET.apply(
-        both, Declare(T, Act(ActKind.DISENGAGE)), ScriptedRng([5] * 40, strict=False)
-    )
-    assert any(e.kind == "disengage" and "both" in e.data["text"] for e in events)
+    assert nxt.act_order == (T, A)
+    # both disengage: free at once, and all their other actions that turn are lost — T's resolves the
+    # pair and A's is gone with it: no roll, nothing else until turn 3 (whose initiative these dice are)
+    rng = ScriptedRng([3, 2, 1, 4, 4, 1])
+    both, events = RULESET.apply(both, Declare(T, Act(ActKind.DISENGAGE)), rng)
+    assert not rng.faces
+    assert kinds(events) == ["declare", "disengage", "turn", "initiative", "initiative"]
+    assert "both" in first(events, "disengage").data["text"] and both.turn == 3
     assert not both.fighter(A).has("locked", 3) and not both.fighter(T).has("locked", 3)
     # the reading is data: with the loser thrown even in a close contest
     loose = tables.model_copy(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -32,7 +34,17 @@ def test_every_gap_and_reading_has_a_house_default_in_data(tables: L5Tables) -> 
 
 def test_every_house_default_has_a_docs_entry(tables: L5Tables) -> None:
     text = DOCS.read_text(encoding="utf-8")
-    for path, h, _ in tables.house_defaults():
+    rows = tables.house_defaults()
+    data = resources.files("kassen.l5r.data")
+    in_files = sum(  # `house_default:` keys in the bundled YAML, counted in the text
+        len(re.findall(r"^\s*house_default:", item.read_text(encoding="utf-8"), flags=re.M))
+        for item in data.iterdir()
+        if item.name.endswith(".yaml")
+    )
+    assert rows and len(rows) == in_files  # every house default in data is listed (and checked here)
+    assert {p.split(".")[0] for p, _, _ in rows} == {"core", "called_shots", "special_attacks"}
+    assert len({p for p, _, _ in rows}) == len(rows)
+    for path, h, _ in rows:
         assert f"`{path}`" in text, path
         assert h.rule in text
 

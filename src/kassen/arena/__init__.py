@@ -39,7 +39,7 @@ from kassen.arena.checks import (
     roll_check,
 )
 from kassen.arena.damage import DamageResult, Reduction, plan_fall, resolve_damage, strength_damage
-from kassen.arena.fighter import Fighter, FighterState, GutsBonusPlan, LocationDR, Weapon
+from kassen.arena.fighter import Fighter, FighterState, GutsBonusPlan, LocationDR, Weapon, build_fighter
 from kassen.arena.injury import Effect, effective_move, hp_effects, injury_effects
 from kassen.arena.knockback import knockback_distance, landing_facing, limb_knockback_outcome, posture_factor
 from kassen.arena.odds import damage_table, expected_final, hit_chance, knockout_chance
@@ -98,6 +98,7 @@ __all__ = [
     "Weapon",
     "audience_effect",
     "bout_actor",
+    "build_fighter",
     "bundled_scenarios",
     "check_odds",
     "contest_odds",

@@ -40,6 +40,7 @@ __all__ = [
     "SetGuard",
     "Task",
     "Wait",
+    "attack_location",
     "attack_target",
     "bout_actor",
     "can_defend",
@@ -95,12 +96,13 @@ class Begin:
 
 @dataclass(frozen=True, slots=True)
 class Attack:
-    """Attack ``target`` at ``location``; ``all_out`` is an all-out attack (+4, no defence until the
-    next slot, 1 FP: AR.FTG.1)."""
+    """Attack ``target`` at ``location`` (``None``: the location the rules give damage that names none,
+    ``damage.basic.default_location``, AR.DMG.1); ``all_out`` is an all-out attack (+4, no defence until
+    the next slot, 1 FP: AR.FTG.1)."""
 
     actor: str
     target: str
-    location: str = "torso"
+    location: str | None = None
     all_out: bool = False
 
 
@@ -458,14 +460,20 @@ def can_defend(f: FighterState, rules: ArenaRules) -> bool:
     return not (f.incapacitated or f.lost or _helpless(f, rules) or f.no_defense)
 
 
+def attack_location(location: str | None, rules: ArenaRules) -> str:
+    """Where an attack aims: ``location``, or, when it names none, the data's
+    ``damage.basic.default_location`` (AR.DMG.1)."""
+    return rules.damage.basic.default_location if location is None else location
+
+
 def attack_target(
-    state: BoutState, attacker: str, target: str, location: str, all_out: bool
+    state: BoutState, attacker: str, target: str, location: str | None, all_out: bool
 ) -> tuple[int, tuple[Step, ...]]:
-    """The attacker's effective skill: skill + to-hit of the location + posture + all-out bonus, −
-    shock (skill is DX-based, AR.INJ.2), − grappled (AR.GAP.2)."""
+    """The attacker's effective skill: skill + to-hit of the location (``None``: the data's default
+    location) + posture + all-out bonus, − shock (skill is DX-based, AR.INJ.2), − grappled (AR.GAP.2)."""
     rules = state.rules
     a = state.fighter(attacker)
-    loc = rules.locations.find(location)
+    loc = rules.locations.find(attack_location(location, rules))
     combat = rules.match.combat
     mods = [
         Step(loc.to_hit, f"aimed at the {loc.name}", "AR.GAP.1"),
@@ -673,7 +681,7 @@ class ArenaRuleset:
                 raise IllegalActionError(f"{action.target} is out of the bout", rule="AR.OUT.1")
             if isinstance(action, Attack):
                 try:
-                    rules.locations.find(action.location)
+                    rules.locations.find(attack_location(action.location, rules))
                 except KassenError as exc:
                     raise IllegalActionError(str(exc), rule="AR.GAP.1") from None
             elif f.grappling == action.target:
@@ -700,6 +708,9 @@ class ArenaRuleset:
 
     # -- apply ---------------------------------------------------------------------------------------------
     def apply(self, state: BoutState, action: Action, rng: Rng) -> tuple[BoutState, list[Event]]:
+        if isinstance(action, Attack) and action.location is None:
+            # an attack that names no location aims where the rules put such damage (AR.DMG.1)
+            action = replace(action, location=attack_location(None, state.rules))
         self._validate(state, action)
         if action not in self.legal_actions(state):
             raise IllegalActionError(f"{action!r} is not allowed now", rule="AR.GAP.2")
@@ -1019,7 +1030,7 @@ def _on_attack(b: _Bout, action: Action) -> None:
     rules = b.rules
     a, t = b.f(action.actor), b.f(action.target)
     b.put(replace(a, idle_slots=0))
-    loc = rules.locations.find(action.location)
+    loc = rules.locations.find(attack_location(action.location, rules))
     atk_target, atk_steps = attack_target(b.state, a.id, t.id, loc.key, action.all_out)
     attack = b.check(a.id, CheckKind.ATTACK, atk_target, "effective skill", (), "AR.GAP.2", automatic=False)
     margin_of_loss = 0

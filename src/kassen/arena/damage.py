@@ -146,10 +146,11 @@ def resolve_damage(
 ) -> DamageResult:
     """Run one hit through AR.DMG.1-7.
 
-    ``location`` defaults to the torso (AR.DMG.1); ``bone_dr`` and ``soft_dr`` default to the
-    location's natural values (AR.GAP.1). Falling and knockback damage count DR at half (AR.FAL.1,
-    AR.RD.4); self-inflicted damage ignores DR and reductions (AR.SLF.1). ``prior_location_damage``
-    matters only under the cumulative crippling reading (AR.RD.2).
+    ``location`` defaults to the data's ``damage.basic.default_location`` (the torso, AR.DMG.1);
+    ``bone_dr`` and ``soft_dr`` default to the location's natural values (AR.GAP.1). Falling and
+    knockback damage count DR at half (AR.FAL.1, AR.RD.4); self-inflicted damage ignores DR and
+    reductions (AR.SLF.1). ``prior_location_damage`` matters only under the cumulative crippling
+    reading (AR.RD.2).
 
     >>> resolve_damage(5, "cr", ht=10, location="skull").final   # bone DR 2, skull x4
     12
@@ -176,7 +177,7 @@ def resolve_damage(
     steps.append(Step(raw, f"basic damage (damage roll), {dtype.value}", "AR.DMG.1"))
     if basic != raw:
         steps.append(Step(basic, f"basic damage is at least {r.damage.basic.minimum}", "AR.DMG.1"))
-    where = "to the torso (no location named)" if location is None else f"to the {loc.name}"
+    where = f"to the {loc.name}" + (" (no location named)" if location is None else "")
     steps.append(Step(basic, f"applies {where}", "AR.DMG.1"))
 
     if source is DamageSource.SELF:

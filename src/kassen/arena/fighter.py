@@ -1,10 +1,14 @@
 """Fighters: the profile a scenario gives (attributes, weapon, DR per location) and the state a bout
 changes (HP, FP, posture, conditions, shocks, guards...). Frozen, slotted, updated with ``replace()``.
 
->>> f = Fighter(id="ryu", name="Ryu", side="east")
+A :class:`Fighter` holds every value resolved; :func:`build_fighter` makes one, taking what is left out
+(HP, FP, Move, weight, skill, defence, the guts-bonus plan) from the data's ``match.fighter_defaults``
+and ``match.combat`` defaults (AR.GAP.2), so a rules override changes them.
+
+>>> f = build_fighter("ryu", "east", name="Ryu", st=12)
 >>> s = FighterState.fresh(f)
 >>> s.hp, s.fp, s.posture.value
-(10, 10, 'standing')
+(12, 10, 'standing')
 """
 
 from __future__ import annotations
@@ -20,13 +24,15 @@ __all__ = [
     "LocationDR",
     "Shock",
     "Weapon",
+    "build_fighter",
 ]
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from kassen.arena.damage import Reduction
+from kassen.arena.rules import ArenaRules, DefenseDefault, load_rules
 from kassen.arena.terms import CheckKind, Condition, DamageType, Facing, Posture
 
 
@@ -58,34 +64,44 @@ class LocationDR:
 class GutsBonusPlan:
     """When a fighter spends 1 FP for +3 on an automatic HT check (AR.GUT.3): on these kinds of check,
     if it keeps at least ``min_fp_after`` FP. Automatic checks cannot wait for a decision, so the plan is
-    declared in advance."""
+    declared in advance; :meth:`default` is the data's (``match.fighter_defaults.guts_bonus``)."""
 
-    checks: tuple[CheckKind, ...] = (CheckKind.DEATH, CheckKind.ZERO_HP)
-    min_fp_after: int = 3
+    checks: tuple[CheckKind, ...]
+    min_fp_after: int
+
+    @classmethod
+    def default(cls, rules: ArenaRules | None = None) -> GutsBonusPlan:
+        """The plan a fighter gets when its scenario names none (AR.GAP.2 house default, in data)."""
+        g = (rules or load_rules()).match.fighter_defaults.guts_bonus
+        return cls(tuple(g.checks), g.min_fp_after)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Fighter:
     """A fighter's profile: ST, DX, IQ, HT, Per, Will, HP, FP, Move, weight, encumbrance level, attack
     skill and defence (AR.GAP.2), weapon, DR by location, damage reductions, and what popularity reads
-    (AR.AUD.1)."""
+    (AR.AUD.1).
+
+    Every value is resolved: the ones with a data default (HP, FP, Move, weight, skill, defence, the
+    guts-bonus plan) have none here. Build a fighter with :func:`build_fighter`, which takes them from
+    the rules in force."""
 
     id: str
     name: str
     side: str
-    st: int = 10
-    dx: int = 10
-    iq: int = 10
-    ht: int = 10
-    per: int = 10
-    will: int = 10
-    hp: int = 10
-    fp: int = 10
-    move: int = 5
-    weight_kg: int = 70
+    st: int
+    dx: int
+    iq: int
+    ht: int
+    per: int
+    will: int
+    hp: int
+    fp: int
+    move: int
+    weight_kg: int
     encumbrance: int = 0
-    skill: int = 10
-    defense: int = 8
+    skill: int
+    defense: int
     weapon: Weapon = Weapon()
     dr: tuple[LocationDR, ...] = ()
     reductions: tuple[Reduction, ...] = ()
@@ -94,7 +110,7 @@ class Fighter:
     matches: int = 0
     age: int | None = None
     reactions: tuple[int, ...] = ()
-    guts_bonus: GutsBonusPlan = GutsBonusPlan()
+    guts_bonus: GutsBonusPlan
 
     def dr_at(self, location: str) -> LocationDR:
         """The DR entry for ``location`` (no armor when none is listed)."""
@@ -105,6 +121,66 @@ class Fighter:
 
     def attribute(self, name: str) -> int:
         return int(getattr(self, name))
+
+
+def _from_attributes(formula: DefenseDefault, attrs: dict[str, int]) -> int:
+    """(sum of the named attributes) / divisor, rounded down, + add: the data's default formulas."""
+    return sum(attrs[a] for a in formula.attributes) // formula.divisor + formula.add
+
+
+def build_fighter(
+    id: str,
+    side: str,
+    *,
+    name: str | None = None,
+    rules: ArenaRules | None = None,
+    st: int = 10,
+    dx: int = 10,
+    iq: int = 10,
+    ht: int = 10,
+    per: int = 10,
+    will: int = 10,
+    hp: int | None = None,
+    fp: int | None = None,
+    move: int | None = None,
+    weight_kg: int | None = None,
+    skill: int | None = None,
+    defense: int | None = None,
+    guts_bonus: GutsBonusPlan | None = None,
+    **profile: Any,
+) -> Fighter:
+    """A :class:`Fighter` whose left-out values (``None``) come from ``rules`` (default: the bundled
+    data): HP and FP from the attributes ``match.fighter_defaults`` names, Move by its formula, weight
+    and the guts-bonus plan from it too, skill and defence by ``match.combat`` (``attack_skill_default``,
+    ``defense_default``): the AR.GAP.2 house defaults. ``profile`` passes the other :class:`Fighter`
+    fields (weapon, dr, encumbrance...) through; ``name`` defaults to ``id``.
+
+    >>> f = build_fighter("ken", "west", dx=12, ht=12)
+    >>> f.move, f.defense, f.skill
+    (6, 9, 12)
+    """
+    r = rules or load_rules()
+    fd, combat = r.match.fighter_defaults, r.match.combat
+    attrs = {"st": st, "dx": dx, "iq": iq, "ht": ht, "per": per, "will": will}
+    return Fighter(
+        id=id,
+        name=name if name is not None else id,
+        side=side,
+        st=st,
+        dx=dx,
+        iq=iq,
+        ht=ht,
+        per=per,
+        will=will,
+        hp=hp if hp is not None else attrs[fd.hp],
+        fp=fp if fp is not None else attrs[fd.fp],
+        move=move if move is not None else _from_attributes(fd.move, attrs),
+        weight_kg=weight_kg if weight_kg is not None else fd.weight_kg,
+        skill=skill if skill is not None else attrs[combat.attack_skill_default],
+        defense=defense if defense is not None else _from_attributes(combat.defense_default, attrs),
+        guts_bonus=guts_bonus if guts_bonus is not None else GutsBonusPlan.default(r),
+        **profile,
+    )
 
 
 @dataclass(frozen=True, slots=True)

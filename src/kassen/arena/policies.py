@@ -16,6 +16,7 @@ __all__ = ["ByFighter", "HeuristicPolicy", "Policy", "ScriptedPolicy", "first_le
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +31,7 @@ from kassen.arena.bout import (
     Guts,
     Rise,
     Wait,
+    attack_location,
     attack_target,
     bout_actor,
     can_defend,
@@ -139,7 +141,7 @@ class HeuristicPolicy:
         attacker, target = state.fighter(a.actor), state.fighter(a.target)
         atk, _ = attack_target(state, a.actor, a.target, a.location, a.all_out)
         dfn = defense_target(state, a.target)[0] if can_defend(target, rules) else None
-        where = a.location
+        where = attack_location(a.location, rules)
         guard = target.guard_on(where)
         if guard is not None and guard.arm not in target.crippled:
             where = guard.arm
@@ -190,10 +192,14 @@ class ScriptedPolicy:
     def __call__(self, state: BoutState, legal: Sequence[Action]) -> Action:
         fid = bout_actor(state)
         queue = self.scripts.get(fid or "", [])
-        if queue and queue[0] in legal:
-            action = queue.pop(0)
-            self.played.append(action)
-            return action
+        if queue:
+            entry = queue[0]
+            if isinstance(entry, Attack) and entry.location is None:  # the data's default (AR.DMG.1)
+                entry = replace(entry, location=attack_location(None, state.rules))
+            if entry in legal:
+                queue.pop(0)
+                self.played.append(entry)
+                return entry
         return self.fallback(state, legal)
 
     @property

@@ -34,9 +34,9 @@ from pydantic import Field, field_validator, model_validator
 
 from kassen.arena.bout import RULESET, BoutState, new_bout
 from kassen.arena.damage import Reduction
-from kassen.arena.fighter import Fighter, GutsBonusPlan, LocationDR, Weapon
+from kassen.arena.fighter import Fighter, GutsBonusPlan, LocationDR, Weapon, build_fighter
 from kassen.arena.policies import ByFighter, HeuristicPolicy, Policy, ScriptedPolicy, first_legal
-from kassen.arena.rules import content_hash, load_rules
+from kassen.arena.rules import ArenaRules, content_hash, load_rules
 from kassen.arena.terms import CheckKind, DamageType, MatchFormat, Posture
 from kassen.content.yamlio import StrictModel, load_text
 from kassen.core.errors import ContentError, ContentIssue, KassenError
@@ -131,66 +131,46 @@ class FighterModel(StrictModel):
                 raise ValueError(f"reaction modifier {v} is outside {low}..{high} (AR.GAP.2)")
         return value
 
-    def to_fighter(self) -> Fighter:
-        rules = load_rules()
-        combat = rules.match.combat
-        fd = rules.match.fighter_defaults
-        attrs = {
-            "st": self.st,
-            "dx": self.dx,
-            "iq": self.iq,
-            "ht": self.ht,
-            "per": self.per,
-            "will": self.will,
-        }
-        d = combat.defense_default
-        defense = (
-            self.defense
-            if self.defense is not None
-            else sum(attrs[a] for a in d.attributes) // d.divisor + d.add
-        )
-        m = fd.move
-        move = (
-            self.move if self.move is not None else sum(attrs[a] for a in m.attributes) // m.divisor + m.add
-        )
+    def to_fighter(self, rules: ArenaRules | None = None) -> Fighter:
+        """The fighter, what it leaves out taken from ``rules`` (the scenario's, overrides included)."""
+        r = rules or load_rules()
         entries: dict[str, LocationDR] = {}
         everywhere = self.armor.get("all")
         if everywhere is not None:
-            for key in rules.locations.keys:
+            for key in r.locations.keys:
                 entries[key] = _dr_entry(key, everywhere)
         for key, dr in self.armor.items():
             if key != "all":
                 entries[key] = _dr_entry(key, dr)
         w = self.weapon
-        plan = self.guts_bonus or GutsBonusModel(
-            checks=fd.guts_bonus.checks, min_fp_after=fd.guts_bonus.min_fp_after
-        )
-        return Fighter(
-            id=self.id,
+        plan = self.guts_bonus
+        return build_fighter(
+            self.id,
+            self.side,
             name=self.name or self.id,
-            side=self.side,
+            rules=r,
             st=self.st,
             dx=self.dx,
             iq=self.iq,
             ht=self.ht,
             per=self.per,
             will=self.will,
-            hp=self.hp or attrs[fd.hp],
-            fp=self.fp or attrs[fd.fp],
-            move=move,
-            weight_kg=self.weight_kg if self.weight_kg is not None else fd.weight_kg,
+            hp=self.hp,
+            fp=self.fp,
+            move=self.move,
+            weight_kg=self.weight_kg,
+            skill=self.skill,
+            defense=self.defense,
+            guts_bonus=None if plan is None else GutsBonusPlan(plan.checks, plan.min_fp_after),
             encumbrance=self.encumbrance,
-            skill=self.skill if self.skill is not None else attrs[combat.attack_skill_default],
-            defense=defense,
             weapon=Weapon(w.name, w.base, w.dice, w.adds, w.type, w.painful),
-            dr=tuple(entries[k] for k in rules.locations.keys if k in entries),
-            reductions=tuple(Reduction(r.name, r.divisor, r.subtract) for r in self.reductions),
+            dr=tuple(entries[k] for k in r.locations.keys if k in entries),
+            reductions=tuple(Reduction(x.name, x.divisor, x.subtract) for x in self.reductions),
             champion=self.champion,
             holds_title=self.holds_title,
             matches=self.matches,
             age=self.age,
             reactions=self.reactions,
-            guts_bonus=GutsBonusPlan(plan.checks, plan.min_fp_after),
         )
 
 
@@ -261,7 +241,8 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     """A bundled scenario by name, or a YAML file by path."""
     text, file = _read(name_or_path)
     model = load_text(text, ScenarioModel, file)
-    fighters = [f.to_fighter() for f in model.fighters]
+    rules = load_rules(model.rules_overrides or None)
+    fighters = [f.to_fighter(rules) for f in model.fighters]
     state = new_bout(
         fighters,
         format=model.format,

@@ -146,7 +146,8 @@ def _attack_candidates(
 ) -> Iterator[Attack]:
     t = state.tables
     limit = raise_limit(f, t)
-    budget = (10 if limit is None else limit) + free
+    # no limit: the list stops at the data's max_enumerated_raises (L5.CORE.3 house default)
+    budget = (t.core.raises.max_enumerated_raises if limit is None else limit) + free
     opponents = [
         o.name for o in state.fighters if o.side != f.side and o.name != target.name and standing(o, t)
     ]

@@ -283,6 +283,9 @@ class Raises(HouseDefaultSection):
     tn_per_raise: int = Field(ge=0)
     limit: Literal["void", "insight_rank", "weapon_skill", "none"]
     limit_bonus: int = 0
+    #: With ``limit: none``: the most paid raises an attack in the legal-declaration list carries (the
+    #: list must be finite; declaring more stays legal).
+    max_enumerated_raises: int = Field(ge=0)
     damage_rolled_per_raise: int = Field(ge=0)
 
 
