@@ -1,7 +1,7 @@
 """``kassen sengoku ...``: the GM's calculator for the Sengoku ruleset.
 
-The commands live in their own modules (``sengoku_defense``, ``sengoku_attack``), which register
-themselves on :data:`sengoku_app` when imported below.
+The commands live in their own modules (``sengoku_defense``, ``sengoku_attack``, ``sengoku_battle``),
+which register themselves on :data:`sengoku_app` when imported below.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import typer
 
 sengoku_app = typer.Typer(
     name="sengoku",
-    help="Sengoku (wounds and breath): Defense, odds and attacks, with the rules behind every number.",
+    help="Sengoku (wounds and breath): Defense, odds, attacks and battles, each number with its rule.",
     no_args_is_help=True,
 )
 
 # Imported for their side effect of registering commands on sengoku_app.
-from kassen.cli import sengoku_attack, sengoku_defense  # noqa: E402, F401
+from kassen.cli import sengoku_attack, sengoku_battle, sengoku_defense  # noqa: E402, F401

@@ -280,7 +280,7 @@ def _blow(
     added += [(a, "SG.WND.6") for a in action.added_wounds]
     for a, rule in added:
         wounds += a.wounds
-        log.step(wounds, f"{a.source}: +{a.wounds} Wound(s) after the check, Defense unchanged", rule)
+        log.step(wounds, f"{a.source}: {a.wounds:+d} Wound(s) after the check, Defense unchanged", rule)
     effects = tech.on_hit + on_critical
     rule = "SG.WND.2" if critical else wound_steps[-1].rule  # SG.WND.1 or SG.WND.3, from the technique
     return _Blow(

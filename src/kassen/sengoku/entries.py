@@ -270,6 +270,9 @@ class Upkeep(StrictModel):
     wounds_recovered: Count = 0
     cohesion_gained: Count = 0
     choose_one: bool = False
+    prevents_collapse: bool = Field(
+        default=False, description="Until the next lull, the target squad's Cohesion stops above Rout."
+    )
     effect: str = ""
 
 

@@ -18,6 +18,7 @@ __all__ = [
     "AmbushCondition",
     "AmbushImmunity",
     "AmbushRules",
+    "CohesionCheck",
     "CombatEnd",
     "ComboFatigue",
     "EncounterRow",
@@ -31,6 +32,7 @@ __all__ = [
     "PassHold",
     "Reactions",
     "ReservationAtZero",
+    "RetreatRules",
     "SquadRules",
     "TieKey",
     "TieOrder",
@@ -441,12 +443,35 @@ class SquadRules(FlowDefault):
 
 class CombatEnd(FlowDefault):
     """SG.END.1: a combat ends when a side has no unit left able to act (each in one of ``out_states``),
-    checked ``checked``; or when the GM decides."""
+    checked ``checked``; or when the GM decides; or, so that every battle ends, after ``round_limit``
+    rounds (a scenario may set its own limit)."""
 
     rule: Literal["SG.END.1"]
     out_states: tuple[Literal["incapacitated", "retreated", "routed"], ...] = Field(min_length=1)
     checked: Literal["after-each-breath", "in-the-lull"]
     gm_may_end: bool
+    round_limit: Positive = 20
+
+
+class CohesionCheck(StrictModel):
+    attribute: Attribute
+    target: Positive
+
+
+class RetreatRules(FlowDefault):
+    """SG.RET.2-3 as the engine reads them: the squad's Cohesion check (stated: 2d10 + Presence >= 11),
+    the pursuit's opposed check (stated: Finesse against Finesse, the retreater wins ties; a lost
+    pursuit costs Defenseless, all Energy and ``exhaustion`` Energy next round) and where pursuers may
+    stand: ``adjacent`` zones only, or ``same-and-adjacent`` (the pursuit part of SG.RD.9)."""
+
+    rule: Literal["SG.RET.3"]
+    cohesion_check: CohesionCheck
+    pursuit_attribute: Attribute
+    pursuit_zones: Literal["adjacent", "same-and-adjacent"]
+    tie_goes_to: Literal["retreater", "pursuer"]
+    failure_defenseless: bool
+    failure_loses_all_energy: bool
+    exhaustion: Count
 
 
 class ManeuverPricing(FlowDefault):
@@ -477,6 +502,7 @@ FlowDefaultEntry = Annotated[
     | HonorFollowUp
     | SquadRules
     | CombatEnd
+    | RetreatRules
     | ManeuverPricing,
     Field(discriminator="rule"),
 ]
@@ -498,5 +524,6 @@ FLOW_DEFAULTS: dict[str, type[FlowDefault]] = {
     "SG.RET.4": HonorFollowUp,
     "SG.RET.5": SquadRules,
     "SG.END.1": CombatEnd,
+    "SG.RET.3": RetreatRules,
     "SG.MAN.1": ManeuverPricing,
 }

@@ -1,0 +1,68 @@
+"""``kassen sengoku battle SCENARIO``: a whole count-and-breath battle, as an account or its event log.
+
+The account shows each round and count, who breathes and with which maneuvers, every roll with both
+faces, the attack modifier and the target's Defense step by step, Wounds before → after and the statuses
+as they change, then a summary (winner, survivors and their Wounds, death checks). ``--json`` prints the
+chronicle JSON instead (initial state, seed, actions and events), which replays to the same log.
+SCENARIO is a bundled battle's name (``kassen sengoku battles`` lists them) or a YAML file.
+"""
+
+from __future__ import annotations
+
+__all__ = ["battle_command", "battles_command"]
+
+import secrets
+import sys
+from typing import Annotated
+
+import typer
+
+from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.content import CONTENT_HELP, catalog_from_options
+from kassen.cli.sengoku import sengoku_app
+from kassen.core.errors import KassenError
+from kassen.sengoku.battle.report import account, summary
+from kassen.sengoku.battle.scenario import bundled_scenarios, load_scenario, run_battle
+
+
+@sengoku_app.command("battle")
+@user_errors
+def battle_command(
+    scenario: Annotated[str, typer.Argument(help="A bundled battle (demo, count-example) or a YAML file.")],
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for the dice (default: the scenario's, else random).")
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option(help="Round limit (default: the scenario's or SG.END.1's).")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the chronicle JSON (the event log).")
+    ] = False,
+    brief: Annotated[bool, typer.Option("--brief", help="Leave out the modifier and Defense steps.")] = False,
+    content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
+) -> None:
+    """Play a battle with its scripted and heuristic units; print the account and a summary."""
+    if rounds is not None and rounds < 1:
+        raise KassenError(f"--rounds must be at least 1 (got {rounds})")
+    catalog = catalog_from_options(content) if content else None
+    s = load_scenario(scenario, catalog)
+    used = seed if seed is not None else (s.seed if s.seed is not None else secrets.randbits(32))
+    chronicle = run_battle(s, used, rounds=rounds)
+    data = chronicle.to_json()
+    if as_json:
+        emit_json(data)
+        return
+    names = {k: m.name for k, m in s.catalog.maneuvers.items()}
+    sys.stdout.write(account(data, maneuvers=names, verbose=not brief))
+    sys.stdout.write("\n" + summary(chronicle.state))
+    if seed is None and s.seed is None:
+        console.print(f"[dim](seed {used})[/dim]")
+
+
+@sengoku_app.command("battles")
+@user_errors
+def battles_command() -> None:
+    """The bundled battles."""
+    for name in bundled_scenarios():
+        s = load_scenario(name)
+        sys.stdout.write(f"{name}: {s.name}\n")

@@ -1,0 +1,366 @@
+"""What the battle engine reads from the catalog, looked up once: :class:`BattleRules`.
+
+The catalog is never in the battle state; a :class:`BattleRules` wraps one catalog, holds its flow house
+defaults (SG.CNT.4, SG.CNT.6, SG.BRT.2-3, SG.RES.4, SG.RD.6, SG.ZON.2, SG.RD.2, SG.AMB.1/3, SG.LUL.3,
+SG.RET.3-5, SG.END.1) and caches per-template lookups (creatures, techniques, base profiles) so the hot
+loop stays cheap. Everything here is a pure reading of the catalog and the state; no rule numbers live in
+Python.
+"""
+
+from __future__ import annotations
+
+__all__ = ["BattleRules", "ZoneEffect"]
+
+import json
+from dataclasses import dataclass, replace
+
+from kassen.core.explain import Step
+from kassen.sengoku.battle.state import BattleState, Unit, Zone
+from kassen.sengoku.catalog import Catalog
+from kassen.sengoku.energy import max_energy
+from kassen.sengoku.entries import (
+    Creature,
+    Maneuver,
+    MovementTo,
+    Range,
+    Reach,
+    Weapon,
+    ZoneKind,
+)
+from kassen.sengoku.house import (
+    AmbushImmunity,
+    AmbushRules,
+    CombatEnd,
+    ComboFatigue,
+    HonorFollowUp,
+    OverloadCheck,
+    PassHold,
+    Reactions,
+    ReservationAtZero,
+    RetreatRules,
+    SquadRules,
+    TieKey,
+    TieOrder,
+    YomaEncounters,
+    ZoneApplies,
+    ZoneModifier,
+    ZoneModifiers,
+    ZoneTactics,
+)
+from kassen.sengoku.profile import CombatProfile, DefenseBonus
+from kassen.sengoku.technique import Technique, from_maneuver
+from kassen.sengoku.wounds import max_wounds
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneEffect:
+    """A zone row that touched a maneuver (SG.ZON.1 read by SG.RD.2)."""
+
+    amount: int
+    text: str
+    zone: str
+
+
+class BattleRules:
+    """One catalog as the battle engine reads it (see the module notes)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.defense = catalog.defense
+        self.resolution = catalog.resolution
+        self.grades = catalog.grades
+        self.tie = catalog.default(TieOrder)
+        self.pass_hold = catalog.default(PassHold)
+        self.overload = catalog.default(OverloadCheck)
+        self.combo = catalog.default(ComboFatigue)
+        self.reactions = catalog.default(Reactions)
+        self.at_zero = catalog.default(ReservationAtZero)
+        self.tactics = catalog.default(ZoneTactics)
+        self.zone_table = catalog.default(ZoneModifiers)
+        self.ambush = catalog.default(AmbushRules)
+        self.immunity = catalog.default(AmbushImmunity)
+        self.yoma = catalog.default(YomaEncounters)
+        self.honor = catalog.default(HonorFollowUp)
+        self.squads = catalog.default(SquadRules)
+        self.end = catalog.default(CombatEnd)
+        self.retreat = catalog.default(RetreatRules)
+        self.breath_limit = catalog.defense.aim_focus.breath_limit
+        self.retreat_ids = tuple(
+            m.id
+            for m in catalog.maneuvers.values()
+            if m.movement is not None and m.movement.to is MovementTo.OFF_BATTLEFIELD
+        )
+        #: Open to every unit: the zone rules' movements and Retreat (SG.ZON.2, SG.RET.1).
+        t = self.tactics
+        self.common = tuple(dict.fromkeys((t.walk, t.run, t.breakthrough, t.core_exit, *self.retreat_ids)))
+        self._unlock_keywords = frozenset(
+            k
+            for row in self.zone_table.rows
+            if row.applies is ZoneApplies.UNLOCK
+            for k in row.select.keywords
+        )
+        self._creatures: dict[tuple[str, str], Creature] = {}
+        self._known: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._techniques: dict[tuple[str, str, str], Technique] = {}
+        self._profiles: dict[tuple[str, str, str], CombatProfile] = {}
+        self._weapons: dict[tuple[str, str, str], Weapon | None] = {}
+        self._max: dict[tuple[str, str], tuple[int, tuple[Step, ...]]] = {}
+        self._zone_effects: dict[tuple[object, ...], tuple[ZoneEffect, ...]] = {}
+        #: Plans of breaths valid in one state (the last one asked about): legal_actions and a policy
+        #: price the same breaths; the state object is frozen, so identity is a safe key.
+        self.plan_state: object = None
+        self.plans: dict[tuple[int, tuple[object, ...]], tuple[Unit, object]] = {}
+
+    # -- templates -------------------------------------------------------------------------------------
+    def creature(self, unit: Unit) -> Creature:
+        """The unit's template: the catalog creature, or its inline/overridden ``spec``."""
+        key = (unit.creature, unit.spec)
+        found = self._creatures.get(key)
+        if found is None:
+            if unit.spec:
+                found = Creature.model_validate(json.loads(unit.spec))
+            else:
+                found = self.catalog.creature(unit.creature)
+            self._creatures[key] = found
+        return found
+
+    def maneuver(self, key: str) -> Maneuver:
+        found = self.catalog.maneuvers.get(key)
+        return found if found is not None else self.catalog.maneuver(key)
+
+    def known(self, unit: Unit) -> tuple[str, ...]:
+        """Every maneuver the unit can choose: its weapons' techniques, its own, its traits' grants
+        (SG.BRT.1), and the movements every unit has (walk, run, Breakthrough, Core Zone Exit, Retreat)."""
+        key = (unit.creature, unit.spec)
+        found = self._known.get(key)
+        if found is None:
+            found = tuple(dict.fromkeys((*self.catalog.known_maneuvers(self.creature(unit)), *self.common)))
+            self._known[key] = found
+        return found
+
+    def weapon_for(self, unit: Unit, maneuver: Maneuver) -> Weapon | None:
+        """The weapon a maneuver is used with: the one whose license it is, else the first of the unit's
+        weapons listing it, else the weapon in hand (attacks only)."""
+        key = (unit.creature, unit.spec, maneuver.id)
+        if key in self._weapons:
+            return self._weapons[key]
+        c = self.creature(unit)
+        found: Weapon | None = None
+        if maneuver.weapon is not None:
+            found = self.catalog.weapon(maneuver.weapon)
+        else:
+            listing = [w for w in c.weapons if maneuver.id in self.catalog.weapon(w).maneuver_ids()]
+            if listing:
+                found = self.catalog.weapon(listing[0])
+            elif maneuver.attacks and c.weapons:
+                found = self.catalog.weapon(c.weapons[0])
+        self._weapons[key] = found
+        return found
+
+    def technique(self, unit: Unit, maneuver: Maneuver) -> Technique:
+        key = (unit.creature, unit.spec, maneuver.id)
+        found = self._techniques.get(key)
+        if found is None:
+            found = from_maneuver(maneuver, self.weapon_for(unit, maneuver))
+            self._techniques[key] = found
+        return found
+
+    def reach(self, unit: Unit, maneuver: Maneuver) -> Reach | None:
+        weapon = self.weapon_for(unit, maneuver)
+        return weapon.reach if weapon is not None else maneuver.reach
+
+    def range(self, unit: Unit, maneuver: Maneuver) -> Range:
+        """Whom it reaches (house default for SG.ZON.2): its stated range, else melee in the same zone and
+        ranged weapons one zone away."""
+        if maneuver.range is not None:
+            return maneuver.range
+        return Range.ADJACENT_ZONE if self.reach(unit, maneuver) is Reach.RANGED else Range.SAME_ZONE
+
+    def attribute(self, unit: Unit, name: str | None) -> int:
+        if name is None:
+            return 0
+        value: int = getattr(self.creature(unit).attributes, name)
+        return value
+
+    def skill(self, unit: Unit, name: str | None) -> int:
+        return self.creature(unit).skills.get(name, 0) if name else 0
+
+    # -- profiles --------------------------------------------------------------------------------------
+    def base_profile(self, unit: Unit, weapon: str | None = None) -> CombatProfile:
+        key = (unit.creature, unit.spec, weapon or "")
+        found = self._profiles.get(key)
+        if found is None:
+            found = self.catalog.profile(self.creature(unit), weapon=weapon)
+            self._profiles[key] = found
+        return found
+
+    def grants(self, state: BattleState, unit: Unit) -> tuple[tuple[DefenseBonus, ...], int]:
+        """The non-armor Defense bonuses held for the unit (SG.DEF.4): its own stances and Kata, and the
+        zone-wide ones of allies in its zone; and the Incorporeal Defense they add (SG.INC.3)."""
+        bonuses: list[DefenseBonus] = []
+        spirit = 0
+        holders: list[Unit] = [unit]
+        if unit.zone is not None:
+            holders += [
+                u
+                for u in state.units
+                if u.id != unit.id and u.side == unit.side and u.zone == unit.zone and u.stances
+            ]
+        for holder in holders:
+            for sid in holder.stances:
+                g = self.maneuver(sid).grants
+                if g is None:
+                    continue
+                own = holder.id == unit.id
+                if not own and g.scope.value != "zone-allies":
+                    continue
+                if g.value:
+                    bonuses.append(DefenseBonus(g.kind, g.value, self.maneuver(sid).name))
+                if own:
+                    spirit += g.incorporeal_defense
+        return tuple(bonuses), spirit
+
+    def profile(self, state: BattleState, unit: Unit, *, weapon: str | None = None) -> CombatProfile:
+        """The unit's :class:`CombatProfile` now: its template, Wounds, stances and zone grants,
+        Defenseless (a routed squad counts as Defenseless from the round after its rout, SG.RET.5),
+        Defense −N, armor damage, Fate points, and its side as its faction (SG.INP.2)."""
+        base = self.base_profile(unit, weapon)
+        bonuses, spirit = self.grants(state, unit)
+        routed = (
+            unit.routed and self.squads.rout_defenseless and state.round > unit.routed_round
+            if self.squads.rout_pursuit_from_next_round
+            else unit.routed and self.squads.rout_defenseless
+        )
+        return replace(
+            base,
+            name=unit.name,
+            wounds=unit.wounds,
+            wounds_max=unit.wounds_max,
+            bonuses=bonuses,
+            debuffs=unit.debuffs,
+            defenseless=unit.defenseless or routed,
+            incorporeal_defense=base.incorporeal_defense + spirit,
+            armor_damage=unit.armor_damage,
+            fate_points=unit.fate_points,
+            faction=unit.side,
+        )
+
+    def wounds_max(self, unit: Unit) -> int:
+        return max_wounds(self.base_profile(unit), self.grades)
+
+    def armor_max_energy(self, unit: Unit) -> tuple[int, tuple[Step, ...]]:
+        """Maximum Energy before round penalties: the creature's own or its grade's (SG.BRT.0), less the
+        heavy-armor penalty offset by Physique (SG.DEF.7)."""
+        key = (unit.creature, unit.spec)
+        found = self._max.get(key)
+        if found is None:
+            found = max_energy(self.catalog.max_energy(self.creature(unit)), self.base_profile(unit))
+            self._max[key] = found
+        return found
+
+    def cohesion_max(self, creature: Creature) -> int | None:
+        if not creature.squad:
+            return None
+        if creature.cohesion is not None:
+            return creature.cohesion
+        return self.squads.cohesion_by_grade[creature.grade]
+
+    # -- zones (SG.ZON.1, SG.RD.2) ---------------------------------------------------------------------
+    @staticmethod
+    def _zone_has(zone: Zone, kind: ZoneKind) -> bool:
+        return zone.high_ground if kind is ZoneKind.HIGH_GROUND else zone.kind == kind.value
+
+    def _selects(self, unit: Unit, maneuver: Maneuver, row: ZoneModifier, skill: str | None) -> bool:
+        s = row.select
+        if s.weapons:
+            weapon = self.weapon_for(unit, maneuver)
+            if weapon is None or weapon.id not in s.weapons:
+                return False
+        if s.reach and self.reach(unit, maneuver) not in s.reach:
+            return False
+        if s.kinds and maneuver.kind not in s.kinds:
+            return False
+        if s.keywords and not set(s.keywords) & set(maneuver.keywords):
+            return False
+        return not (s.skill and s.skill != skill)
+
+    def zone_effects(
+        self,
+        unit: Unit,
+        maneuver: Maneuver,
+        applies: ZoneApplies,
+        zone: Zone,
+        *,
+        target_zone: Zone | None = None,
+        skill: str | None = None,
+    ) -> tuple[ZoneEffect, ...]:
+        """The zone rows that touch ``maneuver`` used from ``zone`` (rows about the occupant of the
+        target's zone, such as high ground's "enemy melee −1", read ``target_zone``)."""
+        key = (unit.creature, unit.spec, maneuver.id, applies, zone, target_zone, skill)
+        found = self._zone_effects.get(key)
+        if found is None:
+            found = self._zone_rows(unit, maneuver, applies, zone, target_zone, skill)
+            self._zone_effects[key] = found
+        return found
+
+    def _zone_rows(
+        self,
+        unit: Unit,
+        maneuver: Maneuver,
+        applies: ZoneApplies,
+        zone: Zone,
+        target_zone: Zone | None,
+        skill: str | None,
+    ) -> tuple[ZoneEffect, ...]:
+        out: list[ZoneEffect] = []
+        for row in self.zone_table.rows:
+            if row.applies is not applies:
+                continue
+            where = target_zone if row.select.against_occupant else zone
+            if where is None or not self._zone_has(where, row.zone):
+                continue
+            if self._selects(unit, maneuver, row, skill):
+                out.append(ZoneEffect(row.amount, row.text, where.id))
+        return tuple(out)
+
+    def zone_cost(
+        self, unit: Unit, maneuver: Maneuver, base: int, zone: Zone
+    ) -> tuple[int, tuple[ZoneEffect, ...]]:
+        """The cost after the zone's Energy rows, never below the table's minimum when a row applies."""
+        effects = self.zone_effects(unit, maneuver, ZoneApplies.ENERGY, zone)
+        if not effects:
+            return base, ()
+        return max(self.zone_table.energy_minimum, base + sum(e.amount for e in effects)), effects
+
+    def unlocked(self, unit: Unit, maneuver: Maneuver, zone: Zone) -> bool:
+        """A maneuver with a keyword some zone unlocks (mounted, ambush) is usable only where a row unlocks
+        it (SG.ZON.1, SG.RD.2)."""
+        if not self._unlock_keywords & set(maneuver.keywords):
+            return True
+        return bool(self.zone_effects(unit, maneuver, ZoneApplies.UNLOCK, zone))
+
+    def check_skill(self, unit: Unit, maneuver: Maneuver) -> str | None:
+        check = maneuver.check
+        if check is None:
+            return None
+        if check.weapon_skill:
+            c = self.creature(unit)
+            return self.catalog.weapon(c.weapons[0]).skill if c.weapons else None
+        return check.skill
+
+    # -- count -----------------------------------------------------------------------------------------
+    def tie_key(self, state: BattleState, unit: Unit) -> tuple[int, ...]:
+        """The unit's place among units at the same count (SG.CNT.4): the catalog's keys in order."""
+        out: list[int] = []
+        for key in self.tie.order:
+            if key is TieKey.FINESSE:
+                out.append(-self.attribute(unit, "finesse"))
+            elif key is TieKey.ALLIES_FIRST:
+                out.append(0 if state.side(unit.side).allies else 1)
+            elif key is TieKey.MAX_ENERGY:
+                out.append(-unit.max_energy)
+            elif key is TieKey.PHYSIQUE:
+                out.append(-self.attribute(unit, "physique"))
+            else:
+                out.append(unit.setup)
+        return tuple(out)

@@ -1,0 +1,343 @@
+"""The state of a Sengoku battle (seed 002): plain, typed, frozen data, JSON through ``core.serial``.
+
+A :class:`BattleState` is everything a replay needs besides the catalog (which the ruleset object holds,
+its hash in the chronicle's meta): the sides, the zones, the units with their Energy, reservations,
+stances and statuses, the round, phase and current count, the breath being resolved, who must decide
+now, the lull's bookkeeping, and the result with its follow-ups (death checks, honor flags).
+
+Units are catalog creatures by id (``creature``) or inline/overridden templates (``spec``: the canonical
+JSON of a :class:`~kassen.sengoku.entries.Creature`), so the state stays plain data.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BattleState",
+    "BreathInProgress",
+    "DeathRecord",
+    "Decision",
+    "DecisionKind",
+    "HonorFlag",
+    "Phase",
+    "Reservation",
+    "Result",
+    "Side",
+    "Tally",
+    "Unit",
+    "UnitId",
+    "Use",
+    "View",
+    "Zone",
+]
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from functools import lru_cache
+from typing import Literal, TypeAlias
+
+from kassen.core.errors import KassenError
+from kassen.sengoku.profile import DefenseDebuff
+
+UnitId: TypeAlias = str
+#: Which half of the zone layout (SG.ZON.2, written from one side) is a side's own.
+View: TypeAlias = Literal["own", "enemy", "none"]
+
+
+class Phase(StrEnum):
+    """Where the battle is in its round (SG.RND.2): before it begins, the count, the lull, over."""
+
+    START = "start"
+    COUNT = "count"
+    LULL = "lull"
+    OVER = "over"
+
+
+class DecisionKind(StrEnum):
+    """What the deciding unit (or the GM) must choose now."""
+
+    BREATH = "breath"  # take a breath, hold or pass (SG.CNT.3, SG.CNT.6)
+    REACTION = "reaction"  # use a reserved defense technique or not (SG.RES.1-2)
+    UPKEEP = "upkeep"  # upkeep maneuvers in the lull (SG.LUL.2)
+    ENVIRONMENT = "environment"  # the GM's environment variables in the lull (SG.LUL.3)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A side of the battle. ``view`` is its half of the zone layout; ``allies`` marks the players' side,
+    which acts first in a tie (SG.CNT.4)."""
+
+    id: str
+    name: str
+    view: View
+    allies: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A zone of the layout (SG.ZON.2): its kind (SG.ZON.1), whose side it is, and high ground."""
+
+    id: str
+    kind: Literal["front", "core", "rear", "flank"]
+    side: View
+    high_ground: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    """A defense technique reserved and paid in a breath (SG.RES.1); it answers ``answers`` attacks."""
+
+    maneuver: str
+    answers: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A counter: uses of a maneuver this round (combo fatigue, SG.BRT.3) or under its limit."""
+
+    key: str
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """One maneuver in a breath (SG.BRT.1): the maneuver's id, its target unit (attacks), the Aim Focus
+    Energy added (SG.AIM.2), the destination zone (movement), the allied squads retreating with the unit
+    (SG.RET.2), ``release`` for releasing a held stance, and for upkeep ``choice`` (``wounds`` or
+    ``cohesion`` for a choose-one upkeep)."""
+
+    maneuver: str
+    target: UnitId | None = None
+    aim: int = 0
+    to: str | None = None
+    squads: tuple[UnitId, ...] = ()
+    release: bool = False
+    choice: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One unit on (or off) the battlefield and everything the battle did to it.
+
+    Energy: ``energy`` now, ``max_energy`` this round (after armor, overload and exhaustion, SG.RND.1),
+    ``initiative`` a pending +N on the first breath (SG.CNT.2), ``overload_penalty`` and ``exhaustion``
+    to take off the next round's maximum (SG.BRT.2, SG.RET.3). Statuses: ``defenseless`` (SG.DFL.*),
+    ``incapacitated`` (SG.INP.1, then off the battlefield: ``zone`` None), ``retreated`` (SG.RET.1),
+    ``routed`` with the round it began (SG.RET.2, SG.RET.5), ``infiltrating`` (a successful Stealth
+    Movement, no attack since), ``passed`` this round (SG.CNT.6), ``ambushed`` once (SG.AMB.3).
+    Counters: ``used`` this round (combo fatigue, SG.BRT.3), ``limited`` uses under a limit (reset in the
+    lull, SG.LUL.1). ``cohesion`` for squads (SG.RET.5), ``ward`` while a Cohesion ward holds."""
+
+    id: UnitId
+    name: str
+    side: str
+    setup: int
+    creature: str
+    spec: str = ""
+    zone: str | None = None
+    wounds: int = 0
+    wounds_max: int = 0
+    energy: int = 0
+    max_energy: int = 0
+    initiative: int = 0
+    reservations: tuple[Reservation, ...] = ()
+    stances: tuple[str, ...] = ()
+    debuffs: tuple[DefenseDebuff, ...] = ()
+    defenseless: bool = False
+    incapacitated: bool = False
+    retreated: bool = False
+    routed: bool = False
+    routed_round: int = 0
+    infiltrating: bool = False
+    passed: bool = False
+    ambushed: bool = False
+    unloaded: bool = False
+    overload_penalty: int = 0
+    exhaustion: int = 0
+    used: tuple[Tally, ...] = ()
+    limited: tuple[Tally, ...] = ()
+    breaths: int = 0
+    attacks: int = 0
+    cohesion: int | None = None
+    cohesion_max: int | None = None
+    ward: bool = False
+    fate_points: int = 0
+    armor_damage: int = 0
+
+    @property
+    def on_battlefield(self) -> bool:
+        """Still in a zone: not incapacitated (removed, SG.INP.1) and not retreated (SG.RET.1)."""
+        return self.zone is not None and not self.incapacitated and not self.retreated
+
+    @property
+    def able(self) -> bool:
+        """On the battlefield and not routed: able to act as a fighting unit."""
+        return self.on_battlefield and not self.routed
+
+    def count(self, tallies: tuple[Tally, ...], key: str) -> int:
+        for t in tallies:
+            if t.key == key:
+                return t.n
+        return 0
+
+    def uses_this_round(self, maneuver: str) -> int:
+        return self.count(self.used, maneuver)
+
+    def reservation(self, maneuver: str) -> Reservation | None:
+        for r in self.reservations:
+            if r.maneuver == maneuver:
+                return r
+        return None
+
+
+@lru_cache(maxsize=32)
+def _layout(
+    adjacent: tuple[tuple[str, str], ...],
+) -> tuple[dict[str, tuple[str, ...]], dict[tuple[str, str], int]]:
+    """Neighbours of each zone and the distance between every two zones (breadth-first), per layout."""
+    names = list(dict.fromkeys(z for pair in adjacent for z in pair))
+    near = {z: tuple(b if a == z else a for a, b in adjacent if z in (a, b)) for z in names}
+    dist: dict[tuple[str, str], int] = {}
+    for start in names:
+        dist[(start, start)] = 0
+        frontier = [start]
+        steps = 0
+        while frontier:
+            steps += 1
+            nxt = []
+            for z in frontier:
+                for n in near[z]:
+                    if (start, n) not in dist:
+                        dist[(start, n)] = steps
+                        nxt.append(n)
+            frontier = nxt
+    return near, dist
+
+
+def bump(tallies: tuple[Tally, ...], key: str, by: int = 1) -> tuple[Tally, ...]:
+    """``tallies`` with ``key`` raised by ``by`` (added when new)."""
+    for i, t in enumerate(tallies):
+        if t.key == key:
+            return (*tallies[:i], Tally(key, t.n + by), *tallies[i + 1 :])
+    return (*tallies, Tally(key, by))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who must decide now and about what. ``unit`` is ``"gm"`` for the GM's environment decision; a
+    reaction names the ``attacker`` and the attack's ``maneuver``."""
+
+    kind: DecisionKind
+    unit: UnitId
+    attacker: UnitId = ""
+    maneuver: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BreathInProgress:
+    """A breath declared, paid and being resolved maneuver by maneuver; ``index`` is the next use. It
+    waits here while a reaction decision is open (SG.RES.2)."""
+
+    unit: UnitId
+    uses: tuple[Use, ...]
+    costs: tuple[int, ...]
+    spent: int
+    count: int
+    index: int = 0
+    stance_changed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeathRecord:
+    """A death check after combat (SG.INP.3)."""
+
+    unit: UnitId
+    faces: tuple[int, int]
+    total: int
+    survives: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HonorFlag:
+    """A retreater's honor follow-up after combat (SG.RET.4): its class and what follows."""
+
+    unit: UnitId
+    honor: str
+    follow_up: str
+    penalty: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the combat ended (SG.END.1): the winning side (None: nobody), why, and when."""
+
+    winner: str | None
+    reason: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class BattleState:
+    """A whole battle. ``adjacent`` lists the layout's adjacent zone pairs; ``max_rounds`` is the round
+    limit (SG.END.1 house default or the scenario's); ``yoma`` opens the lull to the GM's yoma roll
+    (SG.LUL.3); ``queue`` holds the units still to be offered upkeep in this lull."""
+
+    name: str
+    sides: tuple[Side, ...]
+    zones: tuple[Zone, ...]
+    adjacent: tuple[tuple[str, str], ...]
+    units: tuple[Unit, ...]
+    max_rounds: int
+    yoma: bool = False
+    round: int = 0
+    phase: Phase = Phase.START
+    count: int = 0
+    decision: Decision | None = None
+    breath: BreathInProgress | None = None
+    queue: tuple[UnitId, ...] = ()
+    environment_done: bool = False
+    result: Result | None = None
+    deaths: tuple[DeathRecord, ...] = ()
+    honor: tuple[HonorFlag, ...] = ()
+
+    # -- reading ---------------------------------------------------------------------------------------
+    def unit(self, uid: str) -> Unit:
+        for u in self.units:
+            if u.id == uid:
+                return u
+        known = ", ".join(u.id for u in self.units)
+        raise KassenError(f"no unit {uid!r} in this battle (units: {known})")
+
+    def has_unit(self, uid: str) -> bool:
+        return any(u.id == uid for u in self.units)
+
+    def side(self, sid: str) -> Side:
+        for s in self.sides:
+            if s.id == sid:
+                return s
+        raise KassenError(f"no side {sid!r} in this battle")
+
+    def zone(self, zid: str) -> Zone:
+        for z in self.zones:
+            if z.id == zid:
+                return z
+        raise KassenError(f"no zone {zid!r} (zones: {', '.join(z.id for z in self.zones)})")
+
+    def has_zone(self, zid: str) -> bool:
+        return any(z.id == zid for z in self.zones)
+
+    def neighbours(self, zid: str) -> tuple[str, ...]:
+        """Zones adjacent to ``zid``, in layout order."""
+        return _layout(self.adjacent)[0].get(zid, ())
+
+    def distance(self, a: str, b: str) -> int:
+        """Zones between ``a`` and ``b`` along adjacency (0 for the same zone)."""
+        if a == b:
+            return 0
+        return _layout(self.adjacent)[1].get((a, b), len(self.zones) + 1)
+
+    def with_unit(self, unit: Unit) -> BattleState:
+        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER

@@ -1,0 +1,103 @@
+"""Ambush: a property of the situation (SG.AMB.1), the shinobi's automatic Critical Hit (SG.AMB.2) and
+ambush immunity (SG.AMB.3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kassen.sengoku.battle import Pass
+
+from .helpers import Fight, scenario, use
+
+
+def flank(*units: dict[str, object]) -> Fight:
+    return Fight(scenario(*units)).begin()
+
+
+@pytest.mark.parametrize("technique", ["horizontal-cut", "one-stroke-of-the-home-province"])
+def test_a_basic_ambush_makes_the_target_defenseless_for_the_first_attack(technique: str) -> None:
+    # rule: SG.AMB.1 — house default: from a Flank Zone against a unit that has not yet taken a breath,
+    # the first attack finds the target Defenseless (−4), whatever the technique (a weapon technique or a
+    # school's secret art alike); the second attack does not
+    f = flank(
+        {"creature": "genzaburo", "side": "a", "zone": "own-flank"},
+        {"creature": "oni", "side": "b", "zone": "own-flank"},
+    )
+    overload = (10, 9) if technique != "horizontal-cut" else ()  # 4 + 2 > 5: an overload check, passed
+    events = f.breath(
+        "genzaburo", use(technique, "oni"), use("horizontal-cut", "oni"), faces=(1, 2, 1, 2, *overload)
+    )
+    ambush = f.of("ambush", events)
+    assert len(ambush) == 1 and ambush[0].rule == "SG.AMB.1"
+    assert ambush[0].data["condition"] == "unseen-from-the-flank"
+    first, second = f.of("attack", events)
+    assert first.data["ambush"] and any(
+        "Defenseless" in str(s["reason"]) for s in first.data["defense_steps"]
+    )
+    # the Oni: 10 + natural armor 2 = 12; [Pierce all] reaches its scales → 10; Defenseless −4
+    assert first.data["defense"] == {"horizontal-cut": 8, "one-stroke-of-the-home-province": 6}[technique]
+    assert second.data["defense"] == 12
+    assert not second.data["ambush"]
+    assert not f.u("oni").defenseless and f.u("oni").ambushed
+
+
+def test_infiltrating_is_an_ambush_condition_too() -> None:
+    # rule: SG.AMB.1 — a unit infiltrating (a successful Stealth Movement) ambushes with its first attack;
+    # without the shinobi's trait it is the basic ambush
+    f = flank(
+        {"creature": "kuro", "side": "a", "zone": "own-flank", "overrides": {"traits": ["shinobi-arts"]}},
+        {"creature": "oni", "side": "b", "zone": "own-front"},
+    )
+    events = f.breath(
+        "kuro", use("stealth-movement", to="own-front"), use("stroke-of-fire", "oni"), faces=(6, 5, 1, 2)
+    )
+    assert f.of("ambush", events)[0].data["condition"] == "infiltrating"
+    assert f.of("attack", events)[0].data["defense"] == 8  # 12 − 4
+    assert not f.u("kuro").infiltrating  # an attack reveals it
+
+
+def test_the_shinobi_ambush_is_an_automatic_critical_hit_with_no_check() -> None:
+    # rule: SG.AMB.2 — shinobi rank 3 [Ambush]: the first attack while infiltrating is an automatic
+    # Critical Hit, no check; it replaces the basic ambush and adds no Defenseless; no check, so no reaction
+    f = flank(
+        {"creature": "kuro", "side": "a", "zone": "own-flank"},
+        {"creature": "oni", "side": "b", "zone": "own-front"},
+    )
+    events = f.breath(
+        "kuro",
+        use("stealth-movement", to="own-front"),
+        use("stroke-of-fire", "oni"),
+        use("reverse-grip-cut", "oni"),
+        faces=(6, 5, 1, 2, 10, 9),  # the stealth check, only the second attack, the overload check (6 > 5)
+    )
+    auto, plain = f.of("attack", events)
+    assert auto.rule == "SG.AMB.2" and auto.data["automatic_critical"] and "faces" not in auto.data
+    assert (auto.data["wounds_before"], auto.data["wounds_after"]) == (4, 2)
+    assert "ambush" not in f.kinds(events) and not f.u("oni").defenseless
+    assert plain.data["faces"] == [1, 2] and plain.data["defense"] == 12
+
+
+def test_ambush_immunity_by_trait() -> None:
+    # rule: SG.AMB.3 — house default: a vigilant unit cannot be ambushed
+    f = flank(
+        {"creature": "genzaburo", "side": "a", "zone": "own-flank"},
+        {"creature": "oni", "side": "b", "zone": "own-flank", "overrides": {"traits": ["vigilant"]}},
+    )
+    events = f.breath("genzaburo", use("horizontal-cut", "oni"), faces=(1, 2))
+    assert f.of("ambush_immune", events)[0].rule == "SG.AMB.3"
+    assert f.of("attack", events)[0].data["defense"] == 12
+
+
+def test_a_unit_is_ambushed_once_per_combat() -> None:
+    # rule: SG.AMB.3 — house default: once ambushed, a unit is alert for the rest of the combat
+    f = flank(
+        {"creature": "kuro", "side": "a", "zone": "own-flank"},
+        {"creature": "genzaburo", "side": "a", "zone": "own-flank"},
+        {"creature": "oni", "side": "b", "zone": "own-flank"},
+    )
+    events = f.breath("kuro", use("reverse-grip-cut", "oni"), faces=(1, 2))
+    assert f.of("ambush", events) and f.u("oni").ambushed
+    f.do(Pass("kuro"))  # still at 11 with Genzaburo, and first by Finesse
+    events = f.breath("genzaburo", use("horizontal-cut", "oni"), faces=(1, 2))
+    assert f.of("ambush_immune", events) and not f.of("ambush", events)
+    assert f.of("attack", events)[0].data["defense"] == 12

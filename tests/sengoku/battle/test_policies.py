@@ -1,0 +1,144 @@
+"""Policies: the heuristic plays sensibly and deterministically; scripts replay given choices."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from kassen.core.events import Chronicle
+from kassen.sengoku.battle import (
+    Breath,
+    DecisionKind,
+    Decline,
+    HeuristicPolicy,
+    Pass,
+    React,
+    ScriptedPolicy,
+    load_scenario,
+    run_battle,
+)
+from kassen.sengoku.battle.plan import plan_uses
+
+from .helpers import Fight, scenario, use
+
+
+def choose(f: Fight) -> object:
+    return HeuristicPolicy(f.ruleset)(f.state, f.ruleset.legal_actions(f.state))
+
+
+def test_the_heuristic_takes_the_best_expected_wounds_per_energy() -> None:
+    # rule: SG.MAN.1 — which technique: the one with the best exact expected Wounds for its Energy
+    # (odds.attack_odds), then a reservation added if the breath has room
+    f = Fight(
+        scenario(
+            {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
+        )
+    )
+    f.begin()
+    policy = HeuristicPolicy(f.ruleset)
+    legal = f.ruleset.legal_actions(f.state)
+    choice = policy(f.state, legal)
+    assert isinstance(choice, Breath)
+    g, rules = f.u("genzaburo"), f.ruleset.rules
+
+    def key(b: Breath) -> tuple[Fraction, Fraction]:
+        return policy.breath_value(f.state, g, b, spent=plan_uses(rules, f.state, g, b.uses).spent)
+
+    attacking = [
+        b
+        for b in legal
+        if isinstance(b, Breath)
+        and any(rules.maneuver(u.maneuver).attacks for u in b.uses)
+        and not any(rules.maneuver(u.maneuver).kind.value == "stance" for u in b.uses)
+        and not plan_uses(rules, f.state, g, b.uses).overload
+    ]
+    best = max(key(b) for b in attacking)
+    core = Breath(choice.unit, choice.uses[:-1]) if choice.uses[-1].maneuver == "parry" else choice
+    assert key(core) == best and best[0] > 0
+
+
+def test_the_heuristic_prefers_pierce_against_heavy_armor_and_reserves_a_parry() -> None:
+    # rule: SG.RES.1 — it reserves a parry when the breath can afford one and an enemy can reach it
+    f = Fight(
+        scenario(
+            {"creature": "genzaburo", "side": "a", "overrides": {"maneuvers": ["parry"]}},
+            {"creature": "samurai", "side": "b", "zone": "own-front"},
+        )
+    ).begin()
+    choice = choose(f)
+    assert isinstance(choice, Breath)
+    attacks = [u.maneuver for u in choice.uses if u.target]
+    techniques = [f.ruleset.rules.technique(f.u("genzaburo"), f.ruleset.rules.maneuver(a)) for a in attacks]
+    assert attacks and all(t.tags.pierce is not None for t in techniques)
+    assert choice.uses[-1].maneuver == "parry"
+    assert not plan_uses(f.ruleset.rules, f.state, f.u("genzaburo"), choice.uses).overload
+
+
+def test_the_heuristic_walks_toward_an_enemy_out_of_reach() -> None:
+    # rule: SG.ZON.2 — nobody in reach: move closer (a walk into the Core here)
+    f = Fight(scenario({"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b"})).begin()
+    choice = choose(f)
+    assert isinstance(choice, Breath) and choice.uses[0].maneuver == "walk" and choice.uses[0].to == "core"
+
+
+def test_the_heuristic_retreats_when_its_rules_and_situation_say_so() -> None:
+    # rule: SG.RET.1 — a unit of no honor class at its last Wound, outnumbered, in its own Rear: retreats;
+    # an honor-class unit in the same spot does not (SG.RET.4)
+    for creature, retreats in (("kuro", True), ("genzaburo", False)):
+        f = Fight(
+            scenario(
+                {"creature": creature, "side": "a", "zone": "own-rear", "wounds": 1},
+                {"creature": "oni", "side": "b", "zone": "enemy-rear"},
+                {"creature": "samurai", "side": "b", "zone": "enemy-rear"},
+            )
+        ).begin()
+        while f.decider != creature:
+            f.do(Pass(f.decider or ""))
+        choice = choose(f)
+        assert isinstance(choice, Breath)
+        assert (choice.uses[0].maneuver == "retreat") is retreats
+
+
+def test_the_heuristic_answers_with_its_reservation() -> None:
+    # rule: SG.RES.2
+    f = Fight(
+        scenario(
+            {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
+        )
+    )
+    f.begin()
+    f.breath("genzaburo", use("parry"))
+    f.do(Pass("genzaburo"))
+    f.breath("oni", use("heavy-blow", "genzaburo"))
+    assert choose(f) == React("genzaburo", "parry")
+
+
+def test_heuristic_battles_are_deterministic() -> None:
+    s = load_scenario("demo")
+    assert run_battle(s, 9).log_json() == run_battle(s, 9).log_json()
+
+
+def test_a_script_plays_its_steps_in_order_and_leaves_the_rest_to_the_fallback() -> None:
+    # rule: SG.BRT.1 — a scripted breath need not be one that legal_actions lists (two different cuts
+    # and a parry), and a reaction the script does not cover goes to the fallback
+    f = Fight(
+        scenario(
+            {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
+        )
+    )
+    f.begin()
+    odd = Breath("genzaburo", (use("horizontal-cut", "oni"), use("thrust", "oni"), use("parry")))
+    assert odd not in f.ruleset.legal_actions(f.state)
+    fallback_calls: list[object] = []
+
+    def fallback(state: object, legal: list[object]) -> object:
+        fallback_calls.append(state)
+        return next(a for a in legal if isinstance(a, Decline | Pass))
+
+    policy = ScriptedPolicy({"genzaburo": [odd, Pass("genzaburo")]}, fallback)  # type: ignore[arg-type]
+    c = Chronicle(f.ruleset, f.state, 1)
+    c.apply(policy(c.state, c.legal_actions()))
+    assert c.state.unit("genzaburo").energy == 6
+    c.apply(Breath("oni", (use("heavy-blow", "genzaburo"),)))
+    assert c.state.decision is not None and c.state.decision.kind is DecisionKind.REACTION
+    assert isinstance(policy(c.state, c.legal_actions()), Decline) and len(fallback_calls) == 1
+    assert policy.position == {"genzaburo": 1}
