@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["OneLineErrors", "console", "emit_json", "user_errors"]
+__all__ = ["OneLineErrors", "OptionIssues", "console", "emit_json", "user_errors"]
 
 import functools
 import json
@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from kassen.core.errors import KassenError
+from kassen.core.errors import ContentError, ContentIssue, KassenError
 
 console = Console(highlight=False)
 
@@ -61,12 +61,27 @@ class OneLineErrors(TyperGroup):
     """A Typer group whose usage errors are one line on stderr, exit 2, like every other user error
     (Typer's default is a multi-line usage panel). Pass it as ``typer.Typer(cls=OneLineErrors)``."""
 
-    def make_context(
-        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
-    ) -> Any:
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         with _one_line_usage_errors():
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: Any) -> Any:
         with _one_line_usage_errors():
             return super().invoke(ctx)
+
+
+class OptionIssues:
+    """Collects every problem found in a command's options, then raises them together as one
+    :class:`ContentError` (so a user sees all their mistakes at once, one line each)."""
+
+    WHERE = "command line"
+
+    def __init__(self) -> None:
+        self.items: list[ContentIssue] = []
+
+    def add(self, option: str, message: str) -> None:
+        self.items.append(ContentIssue(self.WHERE, option, message))
+
+    def raise_any(self) -> None:
+        if self.items:
+            raise ContentError(self.items)

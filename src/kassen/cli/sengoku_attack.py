@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.common import OptionIssues, console, emit_json, user_errors
 from kassen.cli.content import CONTENT_HELP, catalog_from_options
 from kassen.cli.sengoku import sengoku_app
 from kassen.cli.sengoku_defense import profile_from_options
@@ -33,22 +33,8 @@ from kassen.sengoku.tags import format_tags
 from kassen.sengoku.technique import Technique
 from kassen.sengoku.wounds import AddedWound
 
-_WHERE = "command line"
 
-
-class _Issues:
-    def __init__(self) -> None:
-        self.items: list[ContentIssue] = []
-
-    def add(self, option: str, message: str) -> None:
-        self.items.append(ContentIssue(_WHERE, option, message))
-
-    def raise_any(self) -> None:
-        if self.items:
-            raise ContentError(self.items)
-
-
-def _int(issues: _Issues, option: str, text: str | None, *, low: int | None = None) -> int | None:
+def _int(issues: OptionIssues, option: str, text: str | None, *, low: int | None = None) -> int | None:
     """A whole number (sign allowed unless ``low`` >= 0), or ``None`` when not given."""
     if text is None:
         return None
@@ -64,7 +50,7 @@ def _int(issues: _Issues, option: str, text: str | None, *, low: int | None = No
     return value
 
 
-def _faces(issues: _Issues, text: str | None, sides: int) -> list[int]:
+def _faces(issues: OptionIssues, text: str | None, sides: int) -> list[int]:
     if text is None:
         return []
     parts = [p for p in text.replace(" ", ",").split(",") if p]
@@ -101,7 +87,7 @@ def odds_command(
 ) -> None:
     """Exact chances of 2d10 + MODIFIER >= DEFENSE: hit, Critical Hit, Fumble, the d100 tables, and the
     expected Wounds (SG.CHK.1, SG.CRT.1, SG.FUM.1)."""
-    issues = _Issues()
+    issues = OptionIssues()
     m = _int(issues, "--modifier", modifier)
     d = _int(issues, "--defense", defense)
     for option, given in (("--modifier", modifier), ("--defense", defense)):
@@ -200,7 +186,7 @@ _TARGET_BUILD = {
 
 
 def _attacker(
-    issues: _Issues,
+    issues: OptionIssues,
     catalog: Catalog,
     unit: str | None,
     given: dict[str, str | None],
@@ -218,7 +204,9 @@ def _attacker(
         return None
 
 
-def _technique(issues: _Issues, catalog: Catalog, weapon: str | None, unit: str | None) -> Technique | None:
+def _technique(
+    issues: OptionIssues, catalog: Catalog, weapon: str | None, unit: str | None
+) -> Technique | None:
     """``--weapon`` (a maneuver or a weapon id), with the attacker's weapon when one is given."""
     try:
         if unit is not None and unit.strip().lower() in catalog.creatures:
@@ -230,7 +218,7 @@ def _technique(issues: _Issues, catalog: Catalog, weapon: str | None, unit: str 
 
 
 def _target(
-    issues: _Issues,
+    issues: OptionIssues,
     catalog: Catalog,
     unit: str | None,
     stances: list[str],
@@ -249,7 +237,7 @@ def _target(
         return None
 
 
-def _stance_bonuses(issues: _Issues, catalog: Catalog, stances: list[str]) -> tuple[DefenseBonus, ...]:
+def _stance_bonuses(issues: OptionIssues, catalog: Catalog, stances: list[str]) -> tuple[DefenseBonus, ...]:
     out: list[DefenseBonus] = []
     for key in stances:
         try:
@@ -352,7 +340,7 @@ def attack_command(
 
     The units are either catalog entries (--attacker ID, --target ID, with --content DIR for your own)
     or built from the options."""
-    issues = _Issues()
+    issues = OptionIssues()
     catalog = catalog_from_options(content)
     data = _resolution(catalog, rules)
     stances = list(target_stance or [])

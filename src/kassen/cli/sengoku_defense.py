@@ -15,10 +15,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.common import OptionIssues, console, emit_json, user_errors
 from kassen.cli.content import CONTENT_HELP, catalog_from_options
 from kassen.cli.sengoku import sengoku_app
-from kassen.core.errors import ContentError, ContentIssue, KassenError
+from kassen.core.errors import KassenError
 from kassen.sengoku.catalog import Catalog
 from kassen.sengoku.defense import DefenseResult, compute_defense, grade_label, load_defense_rules
 from kassen.sengoku.profile import (
@@ -33,24 +33,8 @@ from kassen.sengoku.profile import (
 )
 from kassen.sengoku.tags import TagError, format_tags, merge_tags, parse_tag
 
-_WHERE = "command line"
 
-
-class _Issues:
-    """Collects every problem on the command line, then raises them together."""
-
-    def __init__(self) -> None:
-        self.items: list[ContentIssue] = []
-
-    def add(self, option: str, message: str) -> None:
-        self.items.append(ContentIssue(_WHERE, option, message))
-
-    def raise_any(self) -> None:
-        if self.items:
-            raise ContentError(self.items)
-
-
-def _choice(issues: _Issues, option: str, text: str, choices: list[str]) -> str | None:
+def _choice(issues: OptionIssues, option: str, text: str, choices: list[str]) -> str | None:
     key = "-".join(text.strip().lower().replace("_", " ").split())
     if key in choices:
         return key
@@ -58,7 +42,7 @@ def _choice(issues: _Issues, option: str, text: str, choices: list[str]) -> str 
     return None
 
 
-def _count(issues: _Issues, option: str, text: str) -> int:
+def _count(issues: OptionIssues, option: str, text: str) -> int:
     """A whole number of at least 0."""
     stripped = text.strip()
     if stripped.isdigit():
@@ -67,7 +51,7 @@ def _count(issues: _Issues, option: str, text: str) -> int:
     return 0
 
 
-def _bonus(issues: _Issues, text: str) -> DefenseBonus | None:
+def _bonus(issues: OptionIssues, text: str) -> DefenseBonus | None:
     """``KIND=N`` or ``KIND=N:source``."""
     kind_text, sep, rest = text.partition("=")
     value_text, _, source = rest.partition(":")
@@ -84,7 +68,7 @@ def _bonus(issues: _Issues, text: str) -> DefenseBonus | None:
     return None if len(issues.items) > before else DefenseBonus(BonusKind(kind), value, source.strip())
 
 
-def _debuff(issues: _Issues, text: str) -> DefenseDebuff | None:
+def _debuff(issues: OptionIssues, text: str) -> DefenseDebuff | None:
     """``N``, ``-N`` (Defense −N; the sign is optional) or either with ``:source``."""
     value_text, _, source = text.partition(":")
     stripped = value_text.strip()
@@ -113,7 +97,7 @@ def profile_from_options(
     pierce_natural: bool = False,
 ) -> tuple[CombatProfile, AttackTags]:
     """Validate the command's options into a profile and tags (one ContentError listing every problem)."""
-    issues = _Issues()
+    issues = OptionIssues()
     grade_key = _choice(issues, "--grade", grade, [g.value for g in Grade])
     armor_key = _choice(issues, "--armor", armor, [a.value for a in ArmorKind])
     rank_key = _choice(issues, "--exorcism", exorcism, [r.value for r in ExorcismRank])
@@ -171,7 +155,7 @@ def _from_catalog(
 ) -> CombatProfile:
     """``--unit ID`` (a catalog template) holding ``--stance`` stances, with the state options on top;
     without ``--unit``, the built profile holding the stances."""
-    issues = _Issues()
+    issues = OptionIssues()
     for option, given in build.items():
         if unit is not None and given:
             issues.add(option, "give --unit ID or the unit's build options, not both")

@@ -32,13 +32,13 @@ __all__ = [
     "roll_opposed",
 ]
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any
 
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.rng import DieSource, ScriptedDice
 from kassen.sengoku.resolution import (
     DoubleOneSuccess,
     DoublesScope,
@@ -49,43 +49,6 @@ from kassen.sengoku.resolution import (
 
 #: The two faces of a 2d10 check, in the order rolled.
 Faces = tuple[int, int]
-
-
-class DieSource(Protocol):
-    """Anything that rolls one die: :class:`~kassen.core.rng.Rng` or :class:`ScriptedDice`."""
-
-    def die(self, sides: int) -> int: ...
-
-
-class ScriptedDice:
-    """Faces given in advance (table dice typed in by a GM, or tests forcing a double 10).
-
-    >>> d = ScriptedDice([10, 10, 57])
-    >>> d.die(10), d.die(10), d.die(100)
-    (10, 10, 57)
-    """
-
-    __slots__ = ("_faces", "_hint", "_next")
-
-    def __init__(self, faces: Iterable[int], *, hint: str = "") -> None:
-        self._faces = tuple(faces)
-        self._hint = hint
-        self._next = 0
-
-    def die(self, sides: int) -> int:
-        if self._next >= len(self._faces):
-            given = ", ".join(map(str, self._faces)) or "none"
-            hint = f"; {self._hint}" if self._hint else ""
-            raise KassenError(f"a d{sides} is needed but no scripted face is left (given: {given}){hint}")
-        face = self._faces[self._next]
-        if not 1 <= face <= sides:
-            raise KassenError(f"scripted face {face} is not a face of a d{sides}")
-        self._next += 1
-        return face
-
-    @property
-    def remaining(self) -> tuple[int, ...]:
-        return self._faces[self._next :]
 
 
 class CheckKind(StrEnum):
