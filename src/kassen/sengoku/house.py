@@ -462,10 +462,13 @@ class RetreatRules(FlowDefault):
     """SG.RET.2-3 as the engine reads them: the squad's Cohesion check (stated: 2d10 + Presence >= 11),
     the pursuit's opposed check (stated: Finesse against Finesse, the retreater wins ties; a lost
     pursuit costs Defenseless, all Energy and ``exhaustion`` Energy next round) and where pursuers may
-    stand: ``adjacent`` zones only, or ``same-and-adjacent`` (the pursuit part of SG.RD.9)."""
+    stand: ``adjacent`` zones only, or ``same-and-adjacent`` (the pursuit part of SG.RD.9). Whose
+    attribute the Cohesion check rolls (a reading): the ``squad``'s own, or the ``retreater``'s (the unit
+    leading the squad off)."""
 
     rule: Literal["SG.RET.3"]
     cohesion_check: CohesionCheck
+    cohesion_check_roller: Literal["squad", "retreater"]
     pursuit_attribute: Attribute
     pursuit_zones: Literal["adjacent", "same-and-adjacent"]
     tie_goes_to: Literal["retreater", "pursuer"]

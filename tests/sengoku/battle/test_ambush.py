@@ -3,11 +3,17 @@ ambush immunity (SG.AMB.3)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
+from kassen.core.errors import ContentError
 from kassen.sengoku.battle import Pass
+from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.catalog import load_catalog
 
-from .helpers import Fight, scenario, use
+from .helpers import CATALOG, Fight, house, scenario, use
 
 
 def flank(*units: dict[str, object]) -> Fight:
@@ -101,3 +107,36 @@ def test_a_unit_is_ambushed_once_per_combat() -> None:
     events = f.breath("genzaburo", use("horizontal-cut", "oni"), faces=(1, 2))
     assert f.of("ambush_immune", events) and not f.of("ambush", events)
     assert f.of("attack", events)[0].data["defense"] == 12
+
+
+def test_an_unknown_ambush_condition_is_refused_when_the_rules_are_built(tmp_path: Path) -> None:
+    # rule: SG.AMB.1 — the catalog's conditions are ids the engine can test; an unknown one is a content
+    # error naming the rule and the id (it would otherwise silently never hold)
+    conditions = [{"id": "in-the-dark", "text": "night"}, {"id": "infiltrating", "text": "infiltrating"}]
+    cat = house(tmp_path, "SG.AMB.1", conditions=conditions)
+    with pytest.raises(ContentError) as err:
+        BattleRules(cat)
+    assert "SG.AMB.1" in str(err.value) and "'in-the-dark'" in str(err.value)
+    assert len(err.value.issues) == 1
+
+
+def test_the_zone_table_says_where_ambush_is_unlocked(tmp_path: Path) -> None:
+    # rule: SG.AMB.1 — "attacks from a Flank Zone (which unlocks ambush)": the zones are the zone table's
+    # unlock-ambush rows (SG.RD.2); moved to the Rear, an attack from the Rear ambushes and one from the
+    # Flank does not
+    table = CATALOG.house_default("SG.RD.2").model_dump(mode="json")
+    for row in table["rows"]:
+        if row["applies"] == "unlock" and "ambush" in row["select"]["keywords"]:
+            row["zone"] = "rear"
+    (tmp_path / "house.yaml").write_text(yaml.safe_dump({"house_defaults": [table]}), encoding="utf-8")
+    cat = load_catalog([tmp_path])
+    for zone, ambushes in (("own-rear", True), ("own-flank", False)):
+        f = Fight(
+            scenario(
+                {"creature": "genzaburo", "side": "a", "zone": zone},
+                {"creature": "oni", "side": "b", "zone": zone},
+                catalog=cat,
+            )
+        ).begin()
+        events = f.breath("genzaburo", use("horizontal-cut", "oni"), faces=(1, 2))
+        assert bool(f.of("ambush", events)) is ambushes

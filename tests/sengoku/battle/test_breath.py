@@ -164,5 +164,44 @@ def test_no_stance_or_reservation_in_the_breath_after_becoming_defenseless() -> 
             f.do(Breath("genzaburo", uses))
         assert err.value.rule == "SG.DFL.2" and f.state is before
     events = f.breath("genzaburo", use("horizontal-cut", "oni"), faces=(1, 2))
+    # rule: SG.DFL.3 — Defenseless is removed automatically as the unit's next action starts
     ends = f.of("defenseless_ends", events)[0]
     assert ends.rule == "SG.DFL.3" and not f.u("genzaburo").defenseless
+
+
+def archer() -> Fight:
+    return Fight(
+        scenario(
+            {"creature": "gaijin-archer", "side": "a", "zone": "own-front"},
+            {"creature": "oni", "side": "b", "zone": "core"},
+        )
+    ).begin()
+
+
+def test_aim_focus_energy_is_spent_on_a_miss() -> None:
+    # rule: SG.AIM.4 — Aim Focus is declared on activation and its Energy is spent hit or miss: Piercing
+    # Arrow (3) with aim 2 misses and still costs 5
+    f = archer()
+    events = f.breath("gaijin-archer", use("piercing-arrow", "oni", aim=2), faces=(1, 2))
+    assert f.of("attack", events)[0].data["outcome"] == "miss"
+    assert f.of("breath", events)[0].data["costs"] == [5]
+    assert f.of("energy_spent", events)[0].data["spent"] == 5
+    assert f.u("gaijin-archer").energy == 5
+
+
+def test_aim_focus_past_the_breath_limit_calls_for_the_overload_check() -> None:
+    # rule: SG.AIM.4 — the aimed Energy counts toward the breath like any other: 5 + a 2-Energy shot = 7
+    # is past the limit 5, so the overload check follows (SG.BRT.2)
+    f = archer()
+    events = f.breath(
+        "gaijin-archer",
+        use("piercing-arrow", "oni", aim=2),
+        use("longbow-shot", "oni"),
+        faces=(1, 2, 1, 2, 10, 9),
+    )
+    breath = f.of("breath", events)[0]
+    assert breath.data["spent"] == 7 and breath.data["overload"]
+    check = f.of("overload_check", events)[0]
+    assert check.rule == "SG.BRT.2" and check.data["success"]
+    a = f.u("gaijin-archer")
+    assert a.energy == 3 and a.overload_penalty == 2

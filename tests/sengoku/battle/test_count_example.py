@@ -84,13 +84,18 @@ def test_the_bundled_count_example_plays_to_an_end() -> None:
 
 
 def test_a_decline_keeps_the_reservation() -> None:
-    # rule: SG.CNT.7 — the same opening, but Genzaburo lets the blow through and keeps his parry
+    # rule: SG.RES.2 — off its count, a unit with Energy left and a reserved defense technique *can*
+    # react: in the count example's opening Genzaburo is offered the reaction during the Oni's breath, lets
+    # the blow through, and keeps his parry
     s = load_scenario("count-example")
     f = Fight(s).begin()
     script = dict(s.scripts)
     f.do(script["kuro"][0], 6, 3)
     f.do(script["genzaburo"][0], 1, 2, 2, 3)
     f.breath("oni", use("heavy-blow", "genzaburo"))
+    d = f.state.decision
+    assert d is not None and (d.kind, d.unit, d.attacker) == (DecisionKind.REACTION, "genzaburo", "oni")
+    assert f.u("genzaburo").energy > 0
     f.do(Decline("genzaburo"), 5, 4)
     assert [r.maneuver for r in f.u("genzaburo").reservations] == ["parry"]
     assert f.u("genzaburo").wounds == 3  # Heavy Blow: 2 Wounds

@@ -101,3 +101,29 @@ def test_checked_in_the_lull(tmp_path: Path) -> None:
     events = f.do(Pass("genzaburo"), 5, 5)
     kinds = f.kinds(events)
     assert kinds.index("lull") < kinds.index("combat_over")
+
+
+def routed_squad(catalog: object = None) -> Fight:
+    f = Fight(
+        scenario(
+            {"creature": "kuro", "side": "a", "zone": "own-rear"},
+            {"id": "squad", "creature": "ashigaru-squad", "side": "a", "zone": "own-rear"},
+            {"creature": "oni", "side": "b", "zone": "enemy-rear"},
+            catalog=catalog,  # type: ignore[arg-type]
+        )
+    ).begin()
+    f.breath("kuro", use("retreat", squads=("squad",)), faces=(1, 2))  # the squad fails its check
+    return f
+
+
+def test_the_combat_ends_when_a_sides_last_able_units_are_routed(tmp_path: Path) -> None:
+    # rule: SG.END.1 — house default: routed is one of the out states; Kuro retreats and the squad that
+    # failed to follow him routs, so side a has no unit able to act and the combat ends (b wins); with
+    # `routed` taken out of the out states the routed squad keeps side a in the fight
+    f = routed_squad()
+    assert f.u("kuro").retreated and f.u("squad").routed and not f.u("squad").retreated
+    over = f.of("combat_over")[0]
+    assert over.rule == "SG.END.1" and over.automatic and over.data["winner"] == "b"
+    assert f.state.phase is Phase.OVER
+    g = routed_squad(house(tmp_path, "SG.END.1", out_states=["incapacitated", "retreated"]))
+    assert g.u("squad").routed and "combat_over" not in g.kinds() and g.state.phase is not Phase.OVER

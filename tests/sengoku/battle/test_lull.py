@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kassen.core.errors import IllegalActionError
 from kassen.sengoku.battle import GM, DecisionKind, Decline, Environment, Pass, Upkeep
 
-from .helpers import Fight, scenario, use
+from .helpers import CATALOG, Fight, catalog_with, scenario, use
 
 
 def to_lull_end(f: Fight) -> None:
@@ -160,3 +162,35 @@ def test_a_quiet_roll_and_a_skipped_one() -> None:
     to_lull_end(f)
     f.do(Decline(GM))
     assert f.of("environment_skipped") and f.state.round == 3
+
+
+def test_a_limit_every_two_rounds_counts_from_the_round_of_use(tmp_path: Path) -> None:
+    # rule: SG.LUL.1 — a maneuver limited "once every 2 rounds" used in round 2 is refused in round 3 and
+    # open again in round 4: the counter resets N rounds after its first use, not on rounds divisible by N
+    stroke = CATALOG.maneuver("one-stroke-of-the-home-province").model_dump(mode="json", exclude_none=True)
+    stroke["limits"] = [{"uses": 1, "per": "round", "every": 2}]
+    cat = catalog_with(tmp_path, {"maneuvers": [stroke]})
+    f = Fight(
+        scenario(
+            {"creature": "genzaburo", "side": "a"},
+            {"creature": "oni", "side": "b", "zone": "own-front"},
+            catalog=cat,
+        )
+    ).begin()
+    to_lull_end(f)
+    assert f.state.round == 2
+    f.breath("genzaburo", use("one-stroke-of-the-home-province", "oni"), faces=(1, 2))
+    to_lull_end(f)
+    assert f.state.round == 3 and not f.of("limits_reset")
+    while f.decider != "genzaburo":
+        f.do(Pass(f.decider or ""))
+    with pytest.raises(IllegalActionError) as err:
+        f.breath("genzaburo", use("one-stroke-of-the-home-province", "oni"))
+    assert err.value.rule == "SG.LUL.1"
+    to_lull_end(f)
+    assert f.state.round == 4
+    reset = f.of("limits_reset")[0]
+    assert reset.rule == "SG.LUL.1" and reset.data["maneuvers"] == ["one-stroke-of-the-home-province"]
+    while f.decider != "genzaburo":
+        f.do(Pass(f.decider or ""))
+    f.breath("genzaburo", use("one-stroke-of-the-home-province", "oni"), faces=(1, 2))

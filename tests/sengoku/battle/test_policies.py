@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
+
+import pytest
 
 from kassen.core.events import Chronicle
 from kassen.sengoku.battle import (
@@ -18,7 +21,7 @@ from kassen.sengoku.battle import (
 )
 from kassen.sengoku.battle.plan import plan_uses
 
-from .helpers import Fight, scenario, use
+from .helpers import CATALOG, Fight, catalog_with, scenario, use
 
 
 def choose(f: Fight) -> object:
@@ -26,7 +29,7 @@ def choose(f: Fight) -> object:
 
 
 def test_the_heuristic_takes_the_best_expected_wounds_per_energy() -> None:
-    # rule: SG.MAN.1 — which technique: the one with the best exact expected Wounds for its Energy
+    # The heuristic's choice of technique: the one with the best exact expected Wounds for its Energy
     # (odds.attack_odds), then a reservation added if the breath has room
     f = Fight(
         scenario(
@@ -57,7 +60,7 @@ def test_the_heuristic_takes_the_best_expected_wounds_per_energy() -> None:
 
 
 def test_the_heuristic_prefers_pierce_against_heavy_armor_and_reserves_a_parry() -> None:
-    # rule: SG.RES.1 — it reserves a parry when the breath can afford one and an enemy can reach it
+    # The heuristic reserves a parry when the breath can afford one and an enemy can reach it
     f = Fight(
         scenario(
             {"creature": "genzaburo", "side": "a", "overrides": {"maneuvers": ["parry"]}},
@@ -74,15 +77,15 @@ def test_the_heuristic_prefers_pierce_against_heavy_armor_and_reserves_a_parry()
 
 
 def test_the_heuristic_walks_toward_an_enemy_out_of_reach() -> None:
-    # rule: SG.ZON.2 — nobody in reach: move closer (a walk into the Core here)
+    # The heuristic, with nobody in reach, moves closer (a walk into the Core here)
     f = Fight(scenario({"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b"})).begin()
     choice = choose(f)
     assert isinstance(choice, Breath) and choice.uses[0].maneuver == "walk" and choice.uses[0].to == "core"
 
 
 def test_the_heuristic_retreats_when_its_rules_and_situation_say_so() -> None:
-    # rule: SG.RET.1 — a unit of no honor class at its last Wound, outnumbered, in its own Rear: retreats;
-    # an honor-class unit in the same spot does not (SG.RET.4)
+    # The heuristic retreats a unit of no honor class at its last Wound, outnumbered, in its own Rear;
+    # an honor-class unit in the same spot does not retreat
     for creature, retreats in (("kuro", True), ("genzaburo", False)):
         f = Fight(
             scenario(
@@ -99,7 +102,7 @@ def test_the_heuristic_retreats_when_its_rules_and_situation_say_so() -> None:
 
 
 def test_the_heuristic_answers_with_its_reservation() -> None:
-    # rule: SG.RES.2
+    # The heuristic uses its reservation when attacked
     f = Fight(
         scenario(
             {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
@@ -142,3 +145,28 @@ def test_a_script_plays_its_steps_in_order_and_leaves_the_rest_to_the_fallback()
     assert c.state.decision is not None and c.state.decision.kind is DecisionKind.REACTION
     assert isinstance(policy(c.state, c.legal_actions()), Decline) and len(fallback_calls) == 1
     assert policy.position == {"genzaburo": 1}
+
+
+@pytest.mark.parametrize("starts", [("flank", "rear"), ("front",)])
+def test_the_heuristic_heads_for_a_zone_the_retreat_maneuver_starts_from(
+    tmp_path: Path, starts: tuple[str, ...]
+) -> None:
+    # The heuristic, wanting to retreat where it cannot, steps into a zone of its own side that the
+    # Retreat maneuver's `from_zones` lists (the catalog's, here also overridden to the Front only)
+    retreat = CATALOG.maneuver("retreat").model_dump(mode="json", exclude_none=True)
+    retreat["movement"]["from_zones"] = list(starts)
+    cat = catalog_with(tmp_path, {"maneuvers": [retreat]})
+    f = Fight(
+        scenario(
+            {"creature": "kuro", "side": "a", "zone": "core", "wounds": 1},
+            {"creature": "oni", "side": "b", "zone": "enemy-rear"},
+            {"creature": "samurai", "side": "b", "zone": "enemy-rear"},
+            catalog=cat,
+        )
+    ).begin()
+    while f.decider != "kuro":
+        f.do(Pass(f.decider or ""))
+    choice = choose(f)
+    assert isinstance(choice, Breath) and len(choice.uses) == 1 and choice.uses[0].to is not None
+    dest = f.state.zone(choice.uses[0].to)
+    assert dest.side == f.state.side("a").view and dest.kind in starts

@@ -144,8 +144,8 @@ def play(seed: int, data: Any) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_random_legal_and_illegal_actions_through_whole_battles(seed: int, data: Any) -> None:
-    # rule: SG.CNT.3 rule: SG.CNT.5 rule: SG.RES.1 rule: SG.LUL.2 — illegal actions are refused with the
-    # typed error naming a rule and change nothing; rule: SG.END.1 — every battle ends (round limit)
+    # Illegal actions are refused with the typed error naming a rule and change nothing; rule: SG.END.1 —
+    # every battle ends (round limit)
     play(seed, data)
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from kassen.core.errors import IllegalActionError
 from kassen.sengoku.battle import DecisionKind, Decline, Pass, React, Reservation
 from kassen.sengoku.battle.plan import usable_reservations
+from kassen.sengoku.catalog import load_catalog
 
-from .helpers import Fight, house, scenario, use
+from .helpers import CATALOG, Fight, house, scenario, use
 
 
 def genzaburo_and_oni(catalog: object = None) -> Fight:
@@ -110,6 +112,7 @@ def test_parry_fails_and_the_blow_lands() -> None:
     events = f.do(React("genzaburo", "parry"), 6, 5, 1, 2)  # 16 against 1 + 2 + 3 = 6
     reaction = f.of("reaction", events)[0]
     assert reaction.rule == "SG.RES.4" and not reaction.data["success"]
+    assert not reaction.automatic  # the unit chose to react; only the roll's outcome is the dice's
     assert (reaction.data["total"], reaction.data["against"]) == (6, 16)
     assert f.u("genzaburo").wounds == 3
 
@@ -184,3 +187,45 @@ def test_the_other_reading_at_zero_energy(tmp_path: Path) -> None:
     assert usable_reservations(f.ruleset.rules, f.u("genzaburo")) == ()
     events = f.breath("oni", use("heavy-blow", "genzaburo"), faces=(6, 5))
     assert "reaction_offered" not in f.kinds(events) and f.u("genzaburo").wounds == 3
+
+
+@pytest.mark.parametrize("keeps", [True, False])
+def test_a_pass_keeps_energy_for_reactions_or_not(tmp_path: Path, keeps: bool) -> None:
+    # rule: SG.CNT.6 — house default `pass_keeps_energy_for_reactions`: the Energy a unit keeps when it
+    # passes still counts for the reactions it reserved. Under the SG.RD.6 reading `usable_at_zero_energy:
+    # false` it decides: kept, the passed Genzaburo (10 Energy) may parry; not kept, he counts as at 0
+    # and gets no reaction
+    data = [
+        CATALOG.house_default("SG.RD.6").model_dump(mode="json") | {"usable_at_zero_energy": False},
+        CATALOG.house_default("SG.CNT.6").model_dump(mode="json")
+        | {"pass_keeps_energy_for_reactions": keeps},
+    ]
+    (tmp_path / "house.yaml").write_text(yaml.safe_dump({"house_defaults": data}), encoding="utf-8")
+    f = genzaburo_and_oni(load_catalog([tmp_path]))
+    f.breath("genzaburo", use("parry"))
+    f.do(Pass("genzaburo"))
+    assert f.u("genzaburo").passed and f.u("genzaburo").energy == 10
+    if keeps:
+        assert usable_reservations(f.ruleset.rules, f.u("genzaburo")) == ("parry",)
+        f.breath("oni", use("heavy-blow", "genzaburo"))
+        assert f.decider == "genzaburo" and f.state.decision is not None
+        assert f.state.decision.kind is DecisionKind.REACTION
+        f.do(React("genzaburo", "parry"), 6, 5, 10, 9)
+        assert f.u("genzaburo").wounds == 5
+    else:
+        assert usable_reservations(f.ruleset.rules, f.u("genzaburo")) == ()
+        events = f.breath("oni", use("heavy-blow", "genzaburo"), faces=(6, 5))
+        assert "reaction_offered" not in f.kinds(events) and f.u("genzaburo").wounds == 3
+
+
+def test_a_chosen_reaction_is_logged_as_the_units_decision() -> None:
+    # rule: SG.RES.1 — the unit executes its reserved technique because it chose to (React): the reaction
+    # event is not automatic, even when the attack missed and no reaction roll is made
+    f = genzaburo_and_oni()
+    f.breath("genzaburo", use("parry"))
+    f.do(Pass("genzaburo"))
+    f.breath("oni", use("heavy-blow", "genzaburo"))
+    events = f.do(React("genzaburo", "parry"), 1, 2)  # 1 + 2 + 5 misses
+    reaction = f.of("reaction", events)[0]
+    assert reaction.rule == "SG.RES.1" and not reaction.data["rolled"] and not reaction.automatic
+    assert f.u("genzaburo").reservations == ()

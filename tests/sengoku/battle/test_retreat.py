@@ -9,8 +9,9 @@ import pytest
 
 from kassen.core.errors import IllegalActionError
 from kassen.sengoku.battle import Pass, Phase
+from kassen.sengoku.house import RetreatRules
 
-from .helpers import Fight, house, scenario, use
+from .helpers import CATALOG, Fight, house, scenario, use
 
 
 def test_retreat_costs_three_from_ones_own_flank_or_rear_and_leaves_the_battlefield() -> None:
@@ -30,6 +31,22 @@ def test_retreat_costs_three_from_ones_own_flank_or_rear_and_leaves_the_battlefi
     while f.state.round < 3:  # Kuro never decides again
         assert f.decider != "kuro"
         f.do(Pass(f.decider or ""))
+
+
+def test_a_retreat_from_ones_own_flank_succeeds() -> None:
+    # rule: SG.RET.1 — one's own Flank Zone is a retreat zone as much as the Rear: cost 3, the unit leaves
+    f = Fight(
+        scenario(
+            {"creature": "kuro", "side": "a", "zone": "own-flank"},
+            {"creature": "genzaburo", "side": "a"},
+            {"creature": "oni", "side": "b", "zone": "enemy-rear"},
+        )
+    ).begin()
+    events = f.breath("kuro", use("retreat"))
+    assert f.of("breath", events)[0].data["costs"] == [3]
+    assert f.of("retreated", events)[0].rule == "SG.RET.1"
+    kuro = f.u("kuro")
+    assert kuro.retreated and kuro.zone is None and kuro.energy == 9
 
 
 @pytest.mark.parametrize("zone", ["core", "own-front", "enemy-flank", "enemy-rear"])
@@ -209,3 +226,63 @@ def test_a_lords_fall_costs_his_squads_cohesion_and_they_rout_at_zero() -> None:
     ]
     assert f.u("guard").routed and not f.u("warded").routed
     assert f.of("ward_holds", events)[0].rule == "SG.RET.5"
+
+
+def test_losing_cohesion_never_rallies_a_routed_squad() -> None:
+    # rule: SG.RET.5 — a squad Routed by a failed retreat Cohesion check (SG.RET.2) stays Routed when its
+    # Lord's fall then costs it 1 Cohesion (SG.INP.2): only a rise past the Rout threshold rallies
+    f = Fight(
+        scenario(
+            {"creature": "kuro", "side": "a", "zone": "own-rear"},
+            {"id": "squad", "creature": "ashigaru-squad", "side": "a", "zone": "own-rear"},
+            {"creature": "lord", "side": "a", "zone": "core", "wounds": 1},
+            {"creature": "genzaburo", "side": "b", "zone": "core"},
+            {"creature": "samurai", "side": "a", "zone": "own-front"},
+        )
+    ).begin()
+    f.breath("kuro", use("retreat", squads=("squad",)), faces=(1, 2))
+    assert f.u("squad").routed and f.u("squad").cohesion == 2
+    while f.decider != "genzaburo":
+        f.do(Pass(f.decider or ""))
+    events = f.breath("genzaburo", use("one-stroke-of-the-home-province", "lord"), faces=(3, 4))
+    assert f.u("lord").incapacitated
+    loss = f.of("cohesion", events)
+    assert [(e.rule, e.data["unit"], e.data["before"], e.data["after"]) for e in loss] == [
+        ("SG.INP.2", "squad", 2, 1)
+    ]
+    assert f.u("squad").routed and "rallied" not in f.kinds()
+
+
+@pytest.mark.parametrize(("roller", "modifier", "leaves"), [("squad", 0, False), ("retreater", 1, True)])
+def test_who_rolls_the_squads_cohesion_check(
+    tmp_path: Path, roller: str, modifier: int, leaves: bool
+) -> None:
+    # rule: SG.RET.2 — the squad's Cohesion check, 2d10 + Presence >= 11; whose Presence is a house reading
+    # (`cohesion_check_roller` on SG.RET.3, default `squad`): the squad's own (+0) or Genzaburo's (+1).
+    # The same 5 + 5 fails the squad's own check and passes on Genzaburo's Presence
+    cat = house(tmp_path, "SG.RET.3", cohesion_check_roller=roller)
+    assert f"cohesion_check_roller: {roller}" in (tmp_path / "house.yaml").read_text(encoding="utf-8")
+    f = Fight(
+        scenario(
+            {"creature": "genzaburo", "side": "a", "zone": "own-rear"},
+            {"id": "squad", "creature": "ashigaru-squad", "side": "a", "zone": "own-rear"},
+            {"creature": "kuro", "side": "a"},
+            {"creature": "oni", "side": "b", "zone": "enemy-rear"},
+            catalog=cat,
+        )
+    ).begin()
+    f.do(Pass("kuro"))
+    events = f.breath("genzaburo", use("retreat", squads=("squad",)), faces=(5, 5))
+    check = f.of("cohesion_check", events)[0]
+    expected_roller = "squad" if roller == "squad" else "genzaburo"
+    assert (check.data["roller"], check.data["modifier"], check.data["total"]) == (
+        expected_roller,
+        modifier,
+        10 + modifier,
+    )
+    assert f.u("squad").retreated is leaves and f.u("squad").routed is not leaves
+
+
+def test_the_squad_rolls_its_own_cohesion_check_by_default() -> None:
+    # rule: SG.RET.2 — house default (SG.RET.3 `cohesion_check_roller: squad`): the squad's own Presence
+    assert CATALOG.default(RetreatRules).cohesion_check_roller == "squad"

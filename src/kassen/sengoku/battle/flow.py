@@ -55,7 +55,7 @@ from kassen.sengoku.battle.plan import (
     situational,
     usable_reservations,
 )
-from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.rules import AMBUSH_CONDITIONS, BattleRules
 from kassen.sengoku.battle.state import (
     BattleState,
     BreathInProgress,
@@ -358,7 +358,7 @@ class Battle:
                 used = bump(used, m.id)
             for i, limit in enumerate(m.limits):
                 if limit.per.value != "breath":
-                    limited = bump(limited, f"{m.id}#{i}")
+                    limited = bump(limited, f"{m.id}#{i}", since=self.state.round)
         before = unit.energy
         after = before - plan.spent
         self.put(
@@ -502,7 +502,7 @@ class Battle:
         self.log("cohesion", rule, unit=uid, before=unit.cohesion, after=value, why=why)
         if value <= self.rules.squads.rout_at:
             self.rout(uid)
-        elif unit.routed and value > self.rules.squads.rout_at:
+        elif change > 0 and unit.routed and unit.cohesion <= self.rules.squads.rout_at < value:
             self.put(replace(self.u(uid), routed=False))
             self.log("rallied", "SG.RET.5", unit=uid, cohesion=value)
 
@@ -812,6 +812,7 @@ class Battle:
             self.log(
                 "reaction",
                 "SG.RES.1",
+                automatic=False,  # the unit chose to react (React); the outcome follows from the dice
                 unit=target.id,
                 maneuver=maneuver,
                 attacker=attacker.id,
@@ -837,6 +838,7 @@ class Battle:
         self.log(
             "reaction",
             "SG.RES.4",
+            automatic=False,  # the unit chose to react (React); the outcome follows from the dice
             unit=target.id,
             maneuver=maneuver,
             attacker=attacker.id,
@@ -991,7 +993,8 @@ class Battle:
             if not s.on_battlefield or s.zone != here:
                 continue
             cc = rr.cohesion_check
-            modifier = r.attribute(s, cc.attribute)
+            roller = s if rr.cohesion_check_roller == "squad" else self.u(unit.id)
+            modifier = r.attribute(roller, cc.attribute)
             faces = self.faces()
             c = resolve_check(faces, modifier, cc.target, sides=r.resolution.check.sides)
             self.log(
@@ -999,6 +1002,7 @@ class Battle:
                 "SG.RET.2",
                 unit=sid,
                 with_unit=unit.id,
+                roller=roller.id,
                 faces=list(faces),
                 modifier=modifier,
                 total=c.total,
@@ -1094,7 +1098,11 @@ class Battle:
             mid, _, idx = t.key.partition("#")
             limits = self.rules.maneuver(mid).limits
             limit = limits[int(idx)] if idx.isdigit() and int(idx) < len(limits) else None
-            if limit is not None and limit.per.value == "round" and self.state.round % limit.every == 0:
+            # SG.LUL.1: a limit "every N rounds" first used in round r is open again from round r + N
+            if limit is None or limit.per.value != "round":
+                kept.append(t)
+                continue
+            if self.state.round + 1 - t.since >= limit.every:
                 continue
             kept.append(t)
         return tuple(kept)
@@ -1192,17 +1200,18 @@ def _infiltrating(b: Battle, attacker: Unit, target: Unit) -> bool:
 def _unseen_from_the_flank(b: Battle, attacker: Unit, target: Unit) -> bool:
     return (
         attacker.zone is not None
-        and b.state.zone(attacker.zone).kind == "flank"
+        and b.rules.unlocks_ambush(b.state.zone(attacker.zone))
         and target.breaths == 0
         and (attacker.attacks == 0 or not b.rules.ambush.first_attack_only)
     )
 
 
-#: The ambush conditions the catalog may list (SG.AMB.1), by id; an unknown id never holds.
+#: The ambush conditions the catalog may list (SG.AMB.1), by id; BattleRules refuses any other id.
 _AMBUSH_CONDITIONS: dict[str, Callable[[Battle, Unit, Unit], bool]] = {
     "infiltrating": _infiltrating,
     "unseen-from-the-flank": _unseen_from_the_flank,
 }
+assert set(_AMBUSH_CONDITIONS) == AMBUSH_CONDITIONS
 
 
 def _use_kind(m: Maneuver) -> str:

@@ -551,7 +551,7 @@ def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Itera
             if squads:
                 yield (Use(mv.id, squads=squads),)
             continue
-        reach = 2 if mv.movement.to is MovementTo.UP_TO_TWO_ZONES else 1
+        reach = mv.movement.zones
         for z in state.zones:
             if z.id == here or state.distance(here, z.id) > reach:
                 continue

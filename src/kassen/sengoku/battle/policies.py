@@ -279,12 +279,19 @@ class HeuristicPolicy:
         ]
         if retreats:
             return max(retreats, key=lambda b: len(b.uses[0].squads))
+        # no retreat from here: step into a zone of one's own side that a Retreat maneuver starts from
         view = state.side(unit.side).view
+        starts = {
+            k.value
+            for mid in r.retreat_ids
+            if (mv := r.maneuver(mid).movement) is not None
+            for k in mv.from_zones
+        }
         for b in breaths:
             last = b.uses[-1]
             if last.to is not None and len(b.uses) == 1:
                 z = state.zone(last.to)
-                if z.side == view and z.kind in ("rear", "flank"):
+                if z.side == view and z.kind in starts:
                     return b
         return None
 

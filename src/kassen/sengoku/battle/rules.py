@@ -9,11 +9,12 @@ Python.
 
 from __future__ import annotations
 
-__all__ = ["BattleRules", "ZoneEffect"]
+__all__ = ["AMBUSH_CONDITIONS", "BattleRules", "ZoneEffect"]
 
 import json
 from dataclasses import dataclass, replace
 
+from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
 from kassen.sengoku.battle.state import BattleState, Unit, Zone
 from kassen.sengoku.catalog import Catalog
@@ -51,6 +52,9 @@ from kassen.sengoku.profile import CombatProfile, DefenseBonus
 from kassen.sengoku.technique import Technique, from_maneuver
 from kassen.sengoku.wounds import max_wounds
 
+#: The ambush condition ids the engine can test (SG.AMB.1); the catalog's list may use only these.
+AMBUSH_CONDITIONS = frozenset({"infiltrating", "unseen-from-the-flank"})
+
 
 @dataclass(frozen=True, slots=True)
 class ZoneEffect:
@@ -78,6 +82,20 @@ class BattleRules:
         self.tactics = catalog.default(ZoneTactics)
         self.zone_table = catalog.default(ZoneModifiers)
         self.ambush = catalog.default(AmbushRules)
+        unknown = [c.id for c in self.ambush.conditions if c.id not in AMBUSH_CONDITIONS]
+        if unknown:
+            where = [v.source for v in catalog.house_defaults_for("SG.AMB.1")] or ["<catalog>"]
+            known = ", ".join(sorted(AMBUSH_CONDITIONS))
+            raise ContentError(
+                [
+                    ContentIssue(
+                        where[-1],
+                        "SG.AMB.1.conditions",
+                        f"unknown ambush condition {c!r} (SG.AMB.1; known: {known})",
+                    )
+                    for c in unknown
+                ]
+            )
         self.immunity = catalog.default(AmbushImmunity)
         self.yoma = catalog.default(YomaEncounters)
         self.honor = catalog.default(HonorFollowUp)
@@ -93,6 +111,12 @@ class BattleRules:
         #: Open to every unit: the zone rules' movements and Retreat (SG.ZON.2, SG.RET.1).
         t = self.tactics
         self.common = tuple(dict.fromkeys((t.walk, t.run, t.breakthrough, t.core_exit, *self.retreat_ids)))
+        #: The zone kinds whose zone-table row unlocks ambush (SG.AMB.1 "a Flank Zone unlocks ambush").
+        self.ambush_zones = tuple(
+            row.zone
+            for row in self.zone_table.rows
+            if row.applies is ZoneApplies.UNLOCK and "ambush" in row.select.keywords
+        )
         self._unlock_keywords = frozenset(
             k
             for row in self.zone_table.rows
@@ -331,6 +355,10 @@ class BattleRules:
         if not effects:
             return base, ()
         return max(self.zone_table.energy_minimum, base + sum(e.amount for e in effects)), effects
+
+    def unlocks_ambush(self, zone: Zone) -> bool:
+        """The zone table unlocks ambush in ``zone`` (SG.ZON.1, SG.AMB.1)."""
+        return any(self._zone_has(zone, kind) for kind in self.ambush_zones)
 
     def unlocked(self, unit: Unit, maneuver: Maneuver, zone: Zone) -> bool:
         """A maneuver with a keyword some zone unlocks (mounted, ambush) is usable only where a row unlocks

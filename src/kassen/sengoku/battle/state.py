@@ -92,10 +92,13 @@ class Reservation:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """A counter: uses of a maneuver this round (combo fatigue, SG.BRT.3) or under its limit."""
+    """A counter: uses of a maneuver this round (combo fatigue, SG.BRT.3) or under its limit, with
+    ``since`` the round of the first use it counts (a limit "every N rounds" resets N rounds later,
+    SG.LUL.1)."""
 
     key: str
     n: int
+    since: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,12 +216,12 @@ def _layout(
     return near, dist
 
 
-def bump(tallies: tuple[Tally, ...], key: str, by: int = 1) -> tuple[Tally, ...]:
-    """``tallies`` with ``key`` raised by ``by`` (added when new)."""
+def bump(tallies: tuple[Tally, ...], key: str, by: int = 1, since: int = 0) -> tuple[Tally, ...]:
+    """``tallies`` with ``key`` raised by ``by`` (added when new, first used in round ``since``)."""
     for i, t in enumerate(tallies):
         if t.key == key:
-            return (*tallies[:i], Tally(key, t.n + by), *tallies[i + 1 :])
-    return (*tallies, Tally(key, by))
+            return (*tallies[:i], Tally(key, t.n + by, t.since), *tallies[i + 1 :])
+    return (*tallies, Tally(key, by, since))
 
 
 @dataclass(frozen=True, slots=True)
