@@ -21,6 +21,7 @@ __all__ = [
     "CohesionCheck",
     "CombatEnd",
     "ComboFatigue",
+    "DefenselessTiming",
     "EncounterRow",
     "FlowDefault",
     "FlowDefaultEntry",
@@ -148,6 +149,21 @@ class ReservationAtZero(FlowDefault):
 
     rule: Literal["SG.RD.6"]
     usable_at_zero_energy: bool
+
+
+# ------------------------------------------------------------------------------------- defenseless
+
+
+class DefenselessTiming(FlowDefault):
+    """SG.DFL.3 (a reading): when "the unit's next action starts". ``restrictions_apply_to_next_breath``:
+    the next breath is declared while Defenseless still holds (so it cannot declare a stance nor reserve,
+    SG.DFL.2) and Defenseless ends as it starts; otherwise Defenseless ends before the breath is declared.
+    ``reaction_ends_defenseless``: a React is the unit's next action, so its own Defenseless ends as the
+    reaction starts (before the attack it answers is resolved); otherwise only a breath or a Hold ends it."""
+
+    rule: Literal["SG.DFL.3"]
+    restrictions_apply_to_next_breath: bool
+    reaction_ends_defenseless: bool
 
 
 # ------------------------------------------------------------------------------------------ count
@@ -495,6 +511,7 @@ FlowDefaultEntry = Annotated[
     | ComboFatigue
     | Reactions
     | ReservationAtZero
+    | DefenselessTiming
     | TieOrder
     | PassHold
     | ZoneTactics
@@ -517,6 +534,7 @@ FLOW_DEFAULTS: dict[str, type[FlowDefault]] = {
     "SG.BRT.3": ComboFatigue,
     "SG.RES.4": Reactions,
     "SG.RD.6": ReservationAtZero,
+    "SG.DFL.3": DefenselessTiming,
     "SG.CNT.4": TieOrder,
     "SG.CNT.6": PassHold,
     "SG.ZON.2": ZoneTactics,

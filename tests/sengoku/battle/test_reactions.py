@@ -158,7 +158,7 @@ def test_evasion_is_not_for_the_defenseless() -> None:
     f.set_unit(
         "kuro", defenseless=True, reservations=(Reservation("emergency-evasion"), Reservation("parry"))
     )
-    assert usable_reservations(f.ruleset.rules, f.u("kuro")) == ("parry",)
+    assert usable_reservations(f.ruleset.rules, f.state, f.u("kuro")) == ("parry",)
     f.breath("oni", use("heavy-blow", "kuro"))
     with pytest.raises(IllegalActionError) as err:
         f.do(React("kuro", "emergency-evasion"))
@@ -184,7 +184,7 @@ def test_the_other_reading_at_zero_energy(tmp_path: Path) -> None:
     f.breath("genzaburo", use("parry"))
     f.do(Pass("genzaburo"))
     f.set_unit("genzaburo", energy=0)
-    assert usable_reservations(f.ruleset.rules, f.u("genzaburo")) == ()
+    assert usable_reservations(f.ruleset.rules, f.state, f.u("genzaburo")) == ()
     events = f.breath("oni", use("heavy-blow", "genzaburo"), faces=(6, 5))
     assert "reaction_offered" not in f.kinds(events) and f.u("genzaburo").wounds == 3
 
@@ -206,14 +206,14 @@ def test_a_pass_keeps_energy_for_reactions_or_not(tmp_path: Path, keeps: bool) -
     f.do(Pass("genzaburo"))
     assert f.u("genzaburo").passed and f.u("genzaburo").energy == 10
     if keeps:
-        assert usable_reservations(f.ruleset.rules, f.u("genzaburo")) == ("parry",)
+        assert usable_reservations(f.ruleset.rules, f.state, f.u("genzaburo")) == ("parry",)
         f.breath("oni", use("heavy-blow", "genzaburo"))
         assert f.decider == "genzaburo" and f.state.decision is not None
         assert f.state.decision.kind is DecisionKind.REACTION
         f.do(React("genzaburo", "parry"), 6, 5, 10, 9)
         assert f.u("genzaburo").wounds == 5
     else:
-        assert usable_reservations(f.ruleset.rules, f.u("genzaburo")) == ()
+        assert usable_reservations(f.ruleset.rules, f.state, f.u("genzaburo")) == ()
         events = f.breath("oni", use("heavy-blow", "genzaburo"), faces=(6, 5))
         assert "reaction_offered" not in f.kinds(events) and f.u("genzaburo").wounds == 3
 

@@ -115,6 +115,27 @@ def test_initiative_counts_only_for_the_first_breath() -> None:
     assert (f.state.count, f.decider) == (11, "genzaburo")
 
 
+def test_initiative_for_a_named_round_counts_only_for_that_rounds_first_breath() -> None:
+    # rule: SG.CNT.2 — an effect that names the start of round 2 (`initiative_round: 2`) applies its +2 to
+    # that round's first breath in the same way: not in round 1, and gone after it is used
+    f = Fight(
+        scenario(
+            {"creature": "genzaburo", "side": "a"},
+            {"creature": "oni", "side": "b", "zone": "own-front", "initiative": 2, "initiative_round": 2},
+        )
+    ).begin()
+    assert (f.state.count, f.decider) == (11, "genzaburo") and f.u("oni").initiative == 0
+    pass_round(f)
+    assert f.state.round == 2 and (f.state.count, f.decider) == (12, "oni")
+    events = f.breath("oni", use("heavy-blow", "genzaburo"), faces=(1, 2))
+    used = f.of("initiative_used", events)[0]
+    assert used.rule == "SG.CNT.2" and used.data == {"unit": "oni", "initiative": 2, "energy": 7}
+    assert (f.state.count, f.decider) == (11, "genzaburo")
+    pass_round(f)
+    assert f.state.round == 3 and (f.state.count, f.decider) == (11, "genzaburo")
+    assert f.u("oni").initiative == 0
+
+
 def test_only_the_unit_at_the_count_breathes() -> None:
     # rule: SG.CNT.3 — a unit whose Energy is below the count cannot breathe; the state is unchanged
     f = three().begin()

@@ -52,6 +52,7 @@ from kassen.sengoku.battle.plan import (
     has_breath,
     in_range,
     plan_breath,
+    reaction_defenseless,
     situational,
     usable_reservations,
 )
@@ -259,7 +260,7 @@ class Battle:
                 used=(),
                 overload_penalty=0,
                 exhaustion=0,
-                initiative=unit.initiative if rnd == 1 else 0,
+                initiative=self.initiative_at(unit, rnd),
             )
             if rnd > 1:
                 changed = self.retrigger(changed)
@@ -281,6 +282,14 @@ class Battle:
                 stances=list(unit.stances),
                 initiative=changed.initiative,
             )
+
+    @staticmethod
+    def initiative_at(unit: Unit, rnd: int) -> int:
+        """The initiative +N pending for round ``rnd``'s first breath: the combat start's in round 1, or
+        one an effect named for the start of round ``initiative_round`` in that round only (SG.CNT.2)."""
+        if rnd == 1:
+            return unit.initiative
+        return unit.initiative_due if rnd == unit.initiative_round else 0
 
     def retrigger(self, unit: Unit) -> Unit:
         """A Defense −N that triggers each round triggers again (SG.DBF.3, SG.RD.3)."""
@@ -340,11 +349,12 @@ class Battle:
             after=unit.energy - cost,
         )
 
-    def action_starts(self, unit: Unit) -> Unit:
-        """Defenseless ends when the unit's next action starts (SG.DFL.3)."""
+    def action_starts(self, unit: Unit, when: str = "its next action starts") -> Unit:
+        """Defenseless ends when the unit's next action starts (SG.DFL.3; whether a React is one is the
+        catalog's SG.DFL.3 reading)."""
         if not unit.defenseless:
             return unit
-        self.log("defenseless_ends", "SG.DFL.3", unit=unit.id, when="its next action starts")
+        self.log("defenseless_ends", "SG.DFL.3", unit=unit.id, when=when)
         return replace(unit, defenseless=False)
 
     # -- breaths ---------------------------------------------------------------------------------------
@@ -546,8 +556,9 @@ class Battle:
         if ambush.kind == "automatic":
             self.automatic_critical(attacker, target, m, ambush)
             return False
-        if usable_reservations(self.rules, target):
-            self.set(decision=Decision(DecisionKind.REACTION, target.id, attacker.id, m.id))
+        ambushed = ambush.kind == "basic" and self.rules.ambush.target_defenseless
+        if usable_reservations(self.rules, self.state, target, ambushed=ambushed):
+            self.set(decision=Decision(DecisionKind.REACTION, target.id, attacker.id, m.id, ambushed))
             self.log("reaction_offered", "SG.RES.2", unit=target.id, attacker=attacker.id, maneuver=m.id)
             return True
         self.resolve(b, use, m, ambush, None)
@@ -1296,7 +1307,7 @@ def _reaction_turn(b: Battle, uid: str) -> Decision:
 
 
 def _on_react(b: Battle, action: Any) -> None:
-    _reaction_turn(b, action.unit)
+    d = _reaction_turn(b, action.unit)
     unit = b.u(action.unit)
     if not unit.reservations:
         raise IllegalActionError(f"{unit.name} has nothing reserved", rule="SG.RES.1")
@@ -1306,9 +1317,10 @@ def _on_react(b: Battle, action: Any) -> None:
             f"{unit.name} did not reserve {action.maneuver!r} (reserved: {held})", rule="SG.RES.1"
         )
     reaction = b.rules.maneuver(action.maneuver).reaction
-    if unit.defenseless and reaction is not None and reaction.kind is ReactionKind.EVASION:
+    barred = reaction_defenseless(b.rules, b.state, unit, ambushed=d.ambushed)
+    if barred and reaction is not None and reaction.kind is ReactionKind.EVASION:
         raise IllegalActionError(f"{unit.name} is Defenseless: no evasion", rule="SG.DFL.2")
-    if action.maneuver not in usable_reservations(b.rules, unit):
+    if action.maneuver not in usable_reservations(b.rules, b.state, unit, ambushed=d.ambushed):
         raise IllegalActionError(f"{unit.name} has no Energy left to react with", rule="SG.RD.6")
     _resume(b, action.maneuver)
 
@@ -1320,6 +1332,8 @@ def _resume(b: Battle, reaction: str | None) -> None:
     m = b.rules.maneuver(use.maneuver)
     b.set(decision=None)
     assert use.target is not None
+    if reaction is not None and b.rules.dfl_timing.reaction_ends_defenseless:
+        b.put(b.action_starts(b.u(use.target), when="its reaction starts"))
     ambush = b.ambush_of(b.u(breath.unit), b.u(use.target))
     b.resolve(breath, use, m, ambush, reaction)
     now = b.state.breath

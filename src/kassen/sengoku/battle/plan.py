@@ -10,9 +10,12 @@ resolution a maneuver the situation no longer allows is forfeited.
 validated here): single maneuvers, a technique twice, an attack with a reservation, a move then an
 attack, Aim Focus to the breath limit, Retreat with or without the squads in the zone.
 
-Reading (SG.DFL.3 with SG.DFL.2): a breath is declared while Defenseless still holds and Defenseless ends
-as the action starts, so the breath right after a fumble cannot declare a stance nor reserve a defense
-technique.
+Reading (SG.DFL.3 with SG.DFL.2, the catalog's ``SG.DFL.3`` house default): by default a breath is
+declared while Defenseless still holds and Defenseless ends as the action starts, so the breath right
+after a fumble cannot declare a stance nor reserve a defense technique
+(``restrictions_apply_to_next_breath``); and a React is not the unit's next action
+(``reaction_ends_defenseless``). Evasion is barred by any Defenseless the unit counts as having against
+the attack: its own, a rout's (SG.RET.5) or an ambush's (SG.AMB.1).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ __all__ = [
     "is_legal",
     "plan_breath",
     "plan_uses",
+    "reaction_defenseless",
     "situational",
     "usable_reservations",
 ]
@@ -390,7 +394,8 @@ def _plan_uses(rules: BattleRules, state: BattleState, unit: Unit, uses: tuple[U
         raise _illegal("a breath chooses at least one maneuver (or Hold, or Pass)", "SG.BRT.1")
     if unit.zone is None or not unit.on_battlefield:
         raise _illegal(f"{unit.name} is not on the battlefield", "SG.INP.1")
-    sim = _Sim(unit.zone, list(unit.stances), {}, {}, unit.defenseless)
+    restricted = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
+    sim = _Sim(unit.zone, list(unit.stances), {}, {}, restricted)
     planned = tuple(_plan_use(rules, state, unit, use, sim) for use in uses)
     spent = sum(p.cost for p in planned)
     if spent < 1:
@@ -467,19 +472,35 @@ def situational(unit: Unit, m: Maneuver, *, stance_changed: bool) -> tuple[int, 
     return total, tuple(steps)
 
 
-def usable_reservations(rules: BattleRules, unit: Unit) -> tuple[str, ...]:
+def reaction_defenseless(
+    rules: BattleRules, state: BattleState, unit: Unit, *, ambushed: bool = False
+) -> bool:
+    """Whether Defenseless bars the unit's evasion against an attack now (SG.DFL.2): its own Defenseless
+    (unless SG.DFL.3's reading ends it as the reaction starts and lets the reaction be chosen free of
+    it), a routed squad's (SG.RET.5), or the ambush's when the attack is one (``ambushed``, SG.AMB.1)."""
+    timing = rules.dfl_timing
+    own = unit.defenseless and not (
+        timing.reaction_ends_defenseless and not timing.restrictions_apply_to_next_breath
+    )
+    return own or ambushed or rules.rout_defenseless(state, unit)
+
+
+def usable_reservations(
+    rules: BattleRules, state: BattleState, unit: Unit, *, ambushed: bool = False
+) -> tuple[str, ...]:
     """The reserved techniques the unit can execute now: at 0 Energy only if SG.RD.6 says so (SG.RES.2;
     a unit that passed counts its Energy only if SG.CNT.6's default keeps it for reactions), and no
-    evasion while Defenseless (SG.DFL.2)."""
+    evasion while it counts as Defenseless against the attack (SG.DFL.2, :func:`reaction_defenseless`)."""
     if not unit.on_battlefield or not unit.reservations:
         return ()
     energy = 0 if unit.passed and not rules.pass_hold.pass_keeps_energy_for_reactions else unit.energy
     if energy <= 0 and not rules.at_zero.usable_at_zero_energy:
         return ()
+    barred = reaction_defenseless(rules, state, unit, ambushed=ambushed)
     out = []
     for r in unit.reservations:
         reaction = rules.maneuver(r.maneuver).reaction
-        if reaction is None or (unit.defenseless and reaction.kind is ReactionKind.EVASION):
+        if reaction is None or (barred and reaction.kind is ReactionKind.EVASION):
             continue
         out.append(r.maneuver)
     return tuple(dict.fromkeys(out))

@@ -97,7 +97,8 @@ class HeuristicPolicy:
         if use.aim:
             tags = aim_focus(tech, finesse=r.attribute(unit, "finesse"), extra=use.aim, rules=r.defense).tags
         pt = r.profile(state, target)
-        if unit.infiltrating and not target.ambushed:
+        ambushed = unit.infiltrating and not target.ambushed
+        if ambushed:
             pt = replace(pt, defenseless=True)
         defense = compute_defense(pt, tags, rules=r.defense, grades=r.grades)
         if defense.immune:
@@ -110,7 +111,7 @@ class HeuristicPolicy:
         value = attack_odds(modifier, defense.defense, rules=r.resolution, technique=tech).expected_wounds
         if tags.pierce is not None and pt.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE):
             value += _PIERCE_TIE_BREAK
-        if usable_reservations(r, target):
+        if usable_reservations(r, state, target, ambushed=ambushed):
             value /= 2
         return value
 

@@ -33,6 +33,7 @@ from kassen.sengoku.house import (
     AmbushRules,
     CombatEnd,
     ComboFatigue,
+    DefenselessTiming,
     HonorFollowUp,
     OverloadCheck,
     PassHold,
@@ -79,6 +80,7 @@ class BattleRules:
         self.combo = catalog.default(ComboFatigue)
         self.reactions = catalog.default(Reactions)
         self.at_zero = catalog.default(ReservationAtZero)
+        self.dfl_timing = catalog.default(DefenselessTiming)
         self.tactics = catalog.default(ZoneTactics)
         self.zone_table = catalog.default(ZoneModifiers)
         self.ambush = catalog.default(AmbushRules)
@@ -250,11 +252,7 @@ class BattleRules:
         Defense −N, armor damage, Fate points, and its side as its faction (SG.INP.2)."""
         base = self.base_profile(unit, weapon)
         bonuses, spirit = self.grants(state, unit)
-        routed = (
-            unit.routed and self.squads.rout_defenseless and state.round > unit.routed_round
-            if self.squads.rout_pursuit_from_next_round
-            else unit.routed and self.squads.rout_defenseless
-        )
+        routed = self.rout_defenseless(state, unit)
         return replace(
             base,
             name=unit.name,
@@ -268,6 +266,13 @@ class BattleRules:
             fate_points=unit.fate_points,
             faction=unit.side,
         )
+
+    def rout_defenseless(self, state: BattleState, unit: Unit) -> bool:
+        """Whether the unit counts as Defenseless because it is routed (SG.RET.5's default: from the round
+        after its rout when pursuit waits for the next round, else at once)."""
+        if not (unit.routed and self.squads.rout_defenseless):
+            return False
+        return state.round > unit.routed_round if self.squads.rout_pursuit_from_next_round else True
 
     def wounds_max(self, unit: Unit) -> int:
         return max_wounds(self.base_profile(unit), self.grades)

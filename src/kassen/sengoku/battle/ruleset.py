@@ -81,7 +81,8 @@ class SengokuRuleset:
             return out
         if d.kind is DecisionKind.REACTION:
             unit = state.unit(d.unit)
-            return [*(React(unit.id, m) for m in usable_reservations(rules, unit)), Decline(unit.id)]
+            reactions = usable_reservations(rules, state, unit, ambushed=d.ambushed)
+            return [*(React(unit.id, m) for m in reactions), Decline(unit.id)]
         if d.kind is DecisionKind.UPKEEP:
             return [*upkeep_options(rules, state, state.unit(d.unit)), Decline(d.unit)]
         return [Environment(), Decline(GM)]

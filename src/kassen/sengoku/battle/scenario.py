@@ -133,6 +133,12 @@ class UnitModel(StrictModel):
     wounds: int | None = Field(default=None, ge=1)
     cohesion: int | None = Field(default=None, ge=0)
     initiative: int = Field(default=0, ge=0)
+    initiative_round: int = Field(
+        default=1,
+        ge=1,
+        description="The round whose first breath the initiative +N applies to (SG.CNT.2: combat start, or "
+        "the start of a round an effect names).",
+    )
     stances: list[Id] = Field(default_factory=list)
     policy: Literal["heuristic", "scripted"] = "heuristic"
     script: list[ScriptStep] = Field(default_factory=list)
@@ -329,7 +335,9 @@ def scenario_from_model(
                 zone=zone,
                 wounds=m.wounds or top,
                 wounds_max=top,
-                initiative=m.initiative,
+                initiative=m.initiative if m.initiative_round == 1 else 0,
+                initiative_round=m.initiative_round,
+                initiative_due=m.initiative if m.initiative_round > 1 else 0,
                 stances=tuple(m.stances),
                 cohesion=m.cohesion if m.cohesion is not None else cohesion_max,
                 cohesion_max=cohesion_max,

@@ -122,8 +122,10 @@ class Unit:
     """One unit on (or off) the battlefield and everything the battle did to it.
 
     Energy: ``energy`` now, ``max_energy`` this round (after armor, overload and exhaustion, SG.RND.1),
-    ``initiative`` a pending +N on the first breath (SG.CNT.2), ``overload_penalty`` and ``exhaustion``
-    to take off the next round's maximum (SG.BRT.2, SG.RET.3). Statuses: ``defenseless`` (SG.DFL.*),
+    ``initiative`` a pending +N on the first breath (SG.CNT.2; ``initiative_due`` is a +N that waits for
+    the first breath of round ``initiative_round`` when an effect names a later round),
+    ``overload_penalty`` and ``exhaustion`` to take off the next round's maximum (SG.BRT.2, SG.RET.3).
+    Statuses: ``defenseless`` (SG.DFL.*),
     ``incapacitated`` (SG.INP.1, then off the battlefield: ``zone`` None), ``retreated`` (SG.RET.1),
     ``routed`` with the round it began (SG.RET.2, SG.RET.5), ``infiltrating`` (a successful Stealth
     Movement, no attack since), ``passed`` this round (SG.CNT.6), ``ambushed`` once (SG.AMB.3).
@@ -142,6 +144,8 @@ class Unit:
     energy: int = 0
     max_energy: int = 0
     initiative: int = 0
+    initiative_round: int = 1
+    initiative_due: int = 0
     reservations: tuple[Reservation, ...] = ()
     stances: tuple[str, ...] = ()
     debuffs: tuple[DefenseDebuff, ...] = ()
@@ -227,12 +231,15 @@ def bump(tallies: tuple[Tally, ...], key: str, by: int = 1, since: int = 0) -> t
 @dataclass(frozen=True, slots=True)
 class Decision:
     """Who must decide now and about what. ``unit`` is ``"gm"`` for the GM's environment decision; a
-    reaction names the ``attacker`` and the attack's ``maneuver``."""
+    reaction names the ``attacker``, the attack's ``maneuver``, and whether the attack is a basic ambush
+    that makes the target count as Defenseless against it (``ambushed``, SG.AMB.1, which bars evasion,
+    SG.DFL.2)."""
 
     kind: DecisionKind
     unit: UnitId
     attacker: UnitId = ""
     maneuver: str = ""
+    ambushed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
