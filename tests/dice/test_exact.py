@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from fractions import Fraction
@@ -177,10 +178,13 @@ def test_enumerate_faces() -> None:
     assert faces[0] == (1, 1, 1)
     assert faces[-1] == (6, 6, 6)
     assert sum(1 for f in faces if sum(f) <= 10) == 108  # 3d6 <= 10 again, the long way
-    with pytest.raises(DiceLimitError):
+    with pytest.raises(DiceLimitError) as err:
         enumerate_faces(7, 10)
+    assert err.value.limit == "max_enumerated_faces"
+    assert err.value.limit in {f.name for f in dataclasses.fields(DiceLimits)}
     with pytest.raises(DiceLimitError):
         enumerate_faces(0, 6)
+    assert len(list(enumerate_faces(3, 6, limits=DiceLimits(max_enumerated_faces=216)))) == 216
 
 
 # -- abusive but valid exact requests: refused at once, or computed quickly ------------------------------

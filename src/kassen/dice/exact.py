@@ -155,12 +155,21 @@ def at_least(expression: Expression | str, target: int, **kwargs: Any) -> Fracti
     return probability_at_least(expression, target, **kwargs).at_least(target)
 
 
-def enumerate_faces(count: int, sides: int) -> Iterator[tuple[int, ...]]:
+def enumerate_faces(
+    count: int, sides: int, *, limits: DiceLimits = DEFAULT_LIMITS
+) -> Iterator[tuple[int, ...]]:
     """Every equally likely tuple of faces of ``count`` dice with ``sides`` faces (each has probability
     ``sides ** -count``). For rules that look at faces, not totals (doubles: SG.CHK.2)."""
-    if count < 1 or sides < 1 or sides**count > 10**6:
+    if count < 1 or sides < 1:
         raise DiceLimitError(
-            f"enumerating {count}d{sides} faces exceeds one million cases", f"{count}d{sides}", limit="faces"
+            f"cannot enumerate {count}d{sides}", f"{count}d{sides}", limit="max_enumerated_faces"
+        )
+    if sides**count > limits.max_enumerated_faces:
+        raise DiceLimitError(
+            f"enumerating {count}d{sides} gives {sides**count:,} cases; "
+            f"the limit is {limits.max_enumerated_faces:,}",
+            f"{count}d{sides}",
+            limit="max_enumerated_faces",
         )
     return itertools.product(range(1, sides + 1), repeat=count)
 

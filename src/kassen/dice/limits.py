@@ -34,6 +34,8 @@ class DiceLimits:
     #: build one table, so that ``1000d1000`` or ``30d1000kh3`` is refused at once instead of computed
     #: for minutes (the largest tables allowed take about a third of a second; ``10k10`` fits).
     max_exact_work: int = 1_000_000
+    #: Face tuples :func:`~kassen.dice.exact.enumerate_faces` may list (rules that look at faces).
+    max_enumerated_faces: int = 1_000_000
 
 
 DEFAULT_LIMITS = DiceLimits()
