@@ -23,30 +23,111 @@ def terms(*items: tuple[int, Constant | Dice]) -> tuple[Term, ...]:
         ("2d10+5", terms((1, Dice(2, 10)), (1, Constant(5)))),
         ("d20-1", terms((1, Dice(1, 20)), (-1, Constant(1)))),
         ("3d6+1d4", terms((1, Dice(3, 6)), (1, Dice(1, 4)))),
-        ("d100", terms((1, Dice(1, 100)),)),
-        ("d%", terms((1, Dice(1, 100)),)),
-        ("2d%", terms((1, Dice(2, 100)),)),
-        ("4d6kh3", terms((1, Dice(4, 6, keep="h", keep_count=3)),)),
-        ("4d6k3", terms((1, Dice(4, 6, keep="h", keep_count=3)),)),
-        ("2d10kl1", terms((1, Dice(2, 10, keep="l", keep_count=1)),)),
-        ("3d6!", terms((1, Dice(3, 6, explode=True)),)),
-        ("2d4!kh1", terms((1, Dice(2, 4, explode=True, keep="h", keep_count=1)),)),
-        ("7k3", terms((1, Dice(7, 10, explode=True, keep="h", keep_count=3, roll_and_keep=True)),)),
+        (
+            "d100",
+            terms(
+                (1, Dice(1, 100)),
+            ),
+        ),
+        (
+            "d%",
+            terms(
+                (1, Dice(1, 100)),
+            ),
+        ),
+        (
+            "2d%",
+            terms(
+                (1, Dice(2, 100)),
+            ),
+        ),
+        (
+            "4d6kh3",
+            terms(
+                (1, Dice(4, 6, keep="h", keep_count=3)),
+            ),
+        ),
+        (
+            "4d6k3",
+            terms(
+                (1, Dice(4, 6, keep="h", keep_count=3)),
+            ),
+        ),
+        (
+            "2d10kl1",
+            terms(
+                (1, Dice(2, 10, keep="l", keep_count=1)),
+            ),
+        ),
+        (
+            "3d6!",
+            terms(
+                (1, Dice(3, 6, explode=True)),
+            ),
+        ),
+        (
+            "2d4!kh1",
+            terms(
+                (1, Dice(2, 4, explode=True, keep="h", keep_count=1)),
+            ),
+        ),
+        (
+            "7k3",
+            terms(
+                (1, Dice(7, 10, explode=True, keep="h", keep_count=3, roll_and_keep=True)),
+            ),
+        ),
         ("2d10 + 5", terms((1, Dice(2, 10)), (1, Constant(5)))),
         ("  2d10  -  5  ", terms((1, Dice(2, 10)), (-1, Constant(5)))),
         ("2d10\t+\t5", terms((1, Dice(2, 10)), (1, Constant(5)))),
-        ("-2d6", terms((-1, Dice(2, 6)),)),
+        (
+            "-2d6",
+            terms(
+                (-1, Dice(2, 6)),
+            ),
+        ),
         ("- 2d6 + 3", terms((-1, Dice(2, 6)), (1, Constant(3)))),
-        ("+5", terms((1, Constant(5)),)),
-        ("0", terms((1, Constant(0)),)),
+        (
+            "+5",
+            terms(
+                (1, Constant(5)),
+            ),
+        ),
+        (
+            "0",
+            terms(
+                (1, Constant(0)),
+            ),
+        ),
         ("2D10+5", terms((1, Dice(2, 10)), (1, Constant(5)))),
-        ("4D6KH3", terms((1, Dice(4, 6, keep="h", keep_count=3)),)),
-        ("2D10KL1", terms((1, Dice(2, 10, keep="l", keep_count=1)),)),
-        ("7K3", terms((1, Dice(7, 10, explode=True, keep="h", keep_count=3, roll_and_keep=True)),)),
-        ("1d1", terms((1, Dice(1, 1)),)),
-        ("10-3d6+2d8!kl1-4", terms(
-            (1, Constant(10)), (-1, Dice(3, 6)), (1, Dice(2, 8, True, "l", 1)), (-1, Constant(4))
-        )),
+        (
+            "4D6KH3",
+            terms(
+                (1, Dice(4, 6, keep="h", keep_count=3)),
+            ),
+        ),
+        (
+            "2D10KL1",
+            terms(
+                (1, Dice(2, 10, keep="l", keep_count=1)),
+            ),
+        ),
+        (
+            "7K3",
+            terms(
+                (1, Dice(7, 10, explode=True, keep="h", keep_count=3, roll_and_keep=True)),
+            ),
+        ),
+        (
+            "1d1",
+            terms(
+                (1, Dice(1, 1)),
+            ),
+        ),
+        (
+            "10-3d6+2d8!kl1-4",
+            terms((1, Constant(10)), (-1, Dice(3, 6)), (1, Dice(2, 8, True, "l", 1)), (-1, Constant(4))),
+        ),
     ],
 )
 def test_valid_forms_parse_to_the_right_tree(text: str, expected: tuple[Term, ...]) -> None:
@@ -58,8 +139,23 @@ def test_valid_forms_parse_to_the_right_tree(text: str, expected: tuple[Term, ..
 
 @pytest.mark.parametrize(
     "text",
-    ["2d10+5", "d20-1", "3d6+1d4", "d%", "4d6k3", "4d6kh3", "2d10kl1", "3d6!", "2d4!kh1", "7k3",
-     "-2d6+3", "10-3d6+2d8!kl1-4", "5", "1d1000+0", "3D6!KL2"],
+    [
+        "2d10+5",
+        "d20-1",
+        "3d6+1d4",
+        "d%",
+        "4d6k3",
+        "4d6kh3",
+        "2d10kl1",
+        "3d6!",
+        "2d4!kh1",
+        "7k3",
+        "-2d6+3",
+        "10-3d6+2d8!kl1-4",
+        "5",
+        "1d1000+0",
+        "3D6!KL2",
+    ],
 )
 def test_str_round_trips_through_parse(text: str) -> None:
     expr = parse(text)
@@ -170,7 +266,9 @@ def test_many_digit_number_refused_without_converting_it() -> None:
     assert _limit_of("2d" + "9" * 100_000, wide) == "max_digits"
     assert time.perf_counter() - start < 0.5
     assert _limit_of("1234567890") == "max_digits"
-    assert parse("123456789").terms == terms((1, Constant(123456789)),)
+    assert parse("123456789").terms == terms(
+        (1, Constant(123456789)),
+    )
 
 
 def test_over_long_text() -> None:

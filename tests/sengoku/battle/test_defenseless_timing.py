@@ -99,10 +99,13 @@ def test_the_other_reading_a_reaction_ends_defenseless(tmp_path: Path) -> None:
 def test_evasion_is_chosen_free_of_defenseless_only_under_both_other_readings(tmp_path: Path) -> None:
     # rule: SG.DFL.3 — a reaction chosen after Defenseless ends (both readings flipped) may be an evasion;
     # with only `reaction_ends_defenseless` flipped it is still chosen under Defenseless
-    for flip, allowed in (({"reaction_ends_defenseless": True}, False), (
-        {"reaction_ends_defenseless": True, "restrictions_apply_to_next_breath": False},
-        True,
-    )):
+    for flip, allowed in (
+        ({"reaction_ends_defenseless": True}, False),
+        (
+            {"reaction_ends_defenseless": True, "restrictions_apply_to_next_breath": False},
+            True,
+        ),
+    ):
         sub = tmp_path / str(allowed)
         sub.mkdir()
         f = Fight(

@@ -42,12 +42,13 @@ __all__ = [
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.sengoku.aim import aim_focus, largest_extra_within_breath
 from kassen.sengoku.battle.actions import Breath
-from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.rules import BattleRules, SimAfter
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit, Use, Zone
 from kassen.sengoku.defense import Exemption
 from kassen.sengoku.entries import (
@@ -258,16 +259,30 @@ def _cost(
     rules: BattleRules, unit: Unit, m: Maneuver, use: Use, zone: Zone, sim: _Sim, base: int
 ) -> tuple[int, tuple[Step, ...]]:
     """Base cost, the zone's Energy rows (SG.RD.2), combo fatigue (SG.BRT.3), Aim Focus (SG.AIM.2)."""
+    fatigue = rules.combo
+    before = -1
+    if m.kind in fatigue.applies_to:
+        before = sim.in_breath.get(m.id, 0) + (unit.uses_this_round(m.id) if fatigue.per == "round" else 0)
+    key = (unit.creature, unit.spec, m.id, zone, base, before, use.aim)
+    found = rules.costs.get(key)
+    if found is None:
+        found = rules.costs[key] = _priced(rules, unit, m, use, zone, base, before)
+    return found
+
+
+def _priced(
+    rules: BattleRules, unit: Unit, m: Maneuver, use: Use, zone: Zone, base: int, before: int
+) -> tuple[int, tuple[Step, ...]]:
+    """:func:`_cost` for a unit's template (``before``: earlier uses counted for combo fatigue, -1 when
+    it does not apply)."""
     steps = [Step(base, f"{m.name}: {base} Energy", "SG.BRT.1")]
     cost, effects = rules.zone_cost(unit, m, base, zone)
     for e in effects:
         steps.append(Step(cost, f"{e.zone}: {e.text} ({e.amount:+d} Energy)", "SG.RD.2"))
     fatigue = rules.combo
-    if m.kind in fatigue.applies_to:
-        before = sim.in_breath.get(m.id, 0) + (unit.uses_this_round(m.id) if fatigue.per == "round" else 0)
-        if before + 1 > fatigue.free_uses:
-            cost += fatigue.extra_cost
-            steps.append(Step(cost, f"combo fatigue: use {before + 1} this {fatigue.per}", "SG.BRT.3"))
+    if before >= 0 and before + 1 > fatigue.free_uses:
+        cost += fatigue.extra_cost
+        steps.append(Step(cost, f"combo fatigue: use {before + 1} this {fatigue.per}", "SG.BRT.3"))
     if use.aim:
         cost += use.aim
         steps.append(Step(cost, f"Aim Focus +{use.aim} Energy", "SG.AIM.2"))
@@ -372,12 +387,68 @@ def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim:
     return PlannedUse(use, m, cost, here, steps)
 
 
+def _plan_use_memo(
+    rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim: _Sim, *, first: bool
+) -> PlannedUse:
+    """:func:`_plan_use`, remembered for the state :func:`plan_uses` last reset the memo for: the same
+    use by the same unit from the same simulated breath gives the same result (an illegal one raises the
+    same error afresh). The breath's ``first`` use starts from the unit itself, so the unit keys it."""
+    key: tuple[object, ...] = (
+        (id(unit), use)
+        if first
+        else (
+            id(unit),
+            use,
+            sim.zone,
+            tuple(sim.held),
+            tuple(sim.in_breath.items()),
+            tuple(sim.limited.items()),
+            sim.defenseless,
+            sim.left,
+            sim.fired,
+        )
+    )
+    found = rules.use_plans.get(key)
+    if found is not None and found[0] is unit:
+        planned = found[1]
+        zone, held, in_breath, limited, left, fired = found[2]
+        sim.zone = zone
+        sim.held = list(held)
+        sim.in_breath = dict(in_breath)
+        sim.limited = dict(limited)
+        sim.left = left
+        sim.fired = fired
+        sim.spent += planned.cost
+        return planned
+    refused = rules.use_errors.get(key)
+    if refused is not None and refused[0] is unit:
+        raise _illegal(refused[1], refused[2])
+    try:
+        planned = _plan_use(rules, state, unit, use, sim)
+    except IllegalActionError as e:
+        if type(e) is IllegalActionError:
+            rules.use_errors[key] = (unit, e.message, e.rule)
+        raise
+    after: SimAfter = (
+        sim.zone,
+        tuple(sim.held),
+        tuple(sim.in_breath.items()),
+        tuple(sim.limited.items()),
+        sim.left,
+        sim.fired,
+    )
+    rules.use_plans[key] = (unit, planned, after)
+    return planned
+
+
 def plan_uses(rules: BattleRules, state: BattleState, unit: Unit, uses: tuple[Use, ...]) -> Plan:
     """Validate and price ``uses`` as ``unit``'s breath now (whose turn it is is not checked here).
     Valid plans are remembered for the last state asked about (it is frozen)."""
     if rules.plan_state is not state:
         rules.plan_state = state
         rules.plans = {}
+        rules.use_plans = {}
+        rules.use_errors = {}
     key = (id(unit), uses)
     found = rules.plans.get(key)
     if found is not None and found[0] is unit:
@@ -396,7 +467,7 @@ def _plan_uses(rules: BattleRules, state: BattleState, unit: Unit, uses: tuple[U
         raise _illegal(f"{unit.name} is not on the battlefield", "SG.INP.1")
     restricted = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
     sim = _Sim(unit.zone, list(unit.stances), {}, {}, restricted)
-    planned = tuple(_plan_use(rules, state, unit, use, sim) for use in uses)
+    planned = tuple(_plan_use_memo(rules, state, unit, use, sim, first=i == 0) for i, use in enumerate(uses))
     spent = sum(p.cost for p in planned)
     if spent < 1:
         raise _illegal("a breath spends Energy; to give it up, Hold or Pass", "SG.CNT.6")
@@ -509,7 +580,7 @@ def usable_reservations(
 # ------------------------------------------------------------------------------------------ candidates
 
 
-def _targets(rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, here: str) -> list[Unit]:
+def _targets_from(rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, here: str) -> list[Unit]:
     rng = rules.range(unit, m)
     return [
         t
@@ -521,6 +592,21 @@ def _targets(rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, he
     ]
 
 
+@lru_cache(maxsize=4096)
+def _use(
+    maneuver: str,
+    target: str | None = None,
+    *,
+    aim: int = 0,
+    to: str | None = None,
+    squads: tuple[str, ...] = (),
+    release: bool = False,
+) -> Use:
+    """A candidate's :class:`Use`, built once (a frozen dataclass of seven fields is slow to build and
+    the same few recur in every state)."""
+    return Use(maneuver, target, aim=aim, to=to, squads=squads, release=release)
+
+
 def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...]]:
     assert unit.zone is not None
     here = unit.zone
@@ -530,36 +616,45 @@ def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Itera
     stances = [m for m in known if m.grants is not None]
     moves = [m for m in known if m.kind is ManeuverKind.MOVEMENT]
     finesse = rules.attribute(unit, "finesse")
+    reachable: dict[tuple[str, str], list[Unit]] = {}
+
+    def _targets(m: Maneuver, zone: str) -> list[Unit]:
+        key = (m.id, zone)
+        found = reachable.get(key)
+        if found is None:
+            found = reachable[key] = _targets_from(rules, state, unit, m, zone)
+        return found
+
     for m in attacks:
-        for t in _targets(rules, state, unit, m, here):
-            one = Use(m.id, t.id)
+        for t in _targets(m, here):
+            one = _use(m.id, t.id)
             yield (one,)
             yield (one, one)
             for r in reserves:
-                yield (one, Use(r.id))
-                yield (one, one, Use(r.id))
+                yield (one, _use(r.id))
+                yield (one, one, _use(r.id))
             if m.aim_focus is not AimFocus.NONE:
                 extra = largest_extra_within_breath(
                     rules.technique(unit, m), finesse=finesse, rules=rules.defense
                 )
                 if extra:
-                    yield (Use(m.id, t.id, aim=extra),)
+                    yield (_use(m.id, t.id, aim=extra),)
     for r in reserves:
-        yield (Use(r.id),)
+        yield (_use(r.id),)
     for s in stances:
         if s.id in unit.stances:
             for mv in moves:
                 for dest in state.neighbours(here):
-                    yield (Use(s.id, release=True), Use(mv.id, to=dest))
+                    yield (_use(s.id, release=True), _use(mv.id, to=dest))
         else:
-            yield (Use(s.id),)
+            yield (_use(s.id),)
             for m in attacks:
-                for t in _targets(rules, state, unit, m, here):
-                    yield (Use(s.id), Use(m.id, t.id))
+                for t in _targets(m, here):
+                    yield (_use(s.id), _use(m.id, t.id))
     for mv in moves:
         assert mv.movement is not None
         if mv.movement.to is MovementTo.OFF_BATTLEFIELD:
-            yield (Use(mv.id),)
+            yield (_use(mv.id),)
             squads = tuple(
                 s.id
                 for s in state.units
@@ -570,23 +665,23 @@ def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Itera
                 and s.on_battlefield
             )
             if squads:
-                yield (Use(mv.id, squads=squads),)
+                yield (_use(mv.id, squads=squads),)
             continue
         reach = mv.movement.zones
         for z in state.zones:
             if z.id == here or state.distance(here, z.id) > reach:
                 continue
-            step = Use(mv.id, to=z.id)
+            step = _use(mv.id, to=z.id)
             yield (step,)
             if reach == 1:
                 for m in attacks:
-                    for t in _targets(rules, state, unit, m, z.id):
-                        yield (step, Use(m.id, t.id))
+                    for t in _targets(m, z.id):
+                        yield (step, _use(m.id, t.id))
     for m in known:
         if m.kind is ManeuverKind.KATA and not m.attacks and m.grants is None:
-            yield (Use(m.id),)
+            yield (_use(m.id),)
         if m.kind is ManeuverKind.UPKEEP and m.upkeep is not None and m.upkeep.count_cost is not None:
-            yield (Use(m.id),)
+            yield (_use(m.id),)
 
 
 def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> list[Breath]:
@@ -594,9 +689,10 @@ def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> lis
     seen: set[tuple[Use, ...]] = set()
     out: list[Breath] = []
     for uses in _raw_candidates(rules, state, unit):
-        if uses in seen:
-            continue
+        before = len(seen)
         seen.add(uses)
+        if len(seen) == before:
+            continue
         if is_legal(rules, state, unit, uses):
             out.append(Breath(unit.id, uses))
     return out

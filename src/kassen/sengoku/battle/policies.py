@@ -40,12 +40,12 @@ from kassen.sengoku.battle.plan import check_modifier, plan_uses, usable_reserva
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.ruleset import RULESET, SengokuRuleset
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Unit, Use
-from kassen.sengoku.defense import compute_defense
+from kassen.sengoku.defense import DefenseResult, compute_defense
 from kassen.sengoku.entries import HonorClass, Maneuver, ManeuverKind, MovementTo
 from kassen.sengoku.house import ZoneApplies
 from kassen.sengoku.odds import attack_odds
-from kassen.sengoku.profile import ArmorKind
-from kassen.sengoku.technique import attack_modifier
+from kassen.sengoku.profile import ArmorKind, AttackTags, CombatProfile
+from kassen.sengoku.technique import Technique, attack_modifier
 from kassen.sengoku.wounds import critical_wounds
 
 if TYPE_CHECKING:
@@ -63,6 +63,12 @@ class HeuristicPolicy:
 
     def __init__(self, ruleset: SengokuRuleset | None = None) -> None:
         self.ruleset = ruleset or RULESET
+        # Pure readings remembered: targets' profiles and Defense in the last state asked about (it is
+        # frozen, so identity is a safe key), and the expected Wounds of a technique at given numbers.
+        self._memo_state: object = None
+        self._profiles: dict[tuple[str, bool], CombatProfile] = {}
+        self._defenses: dict[tuple[str, bool, AttackTags], DefenseResult] = {}
+        self._wounds: dict[tuple[int, int, int], tuple[Technique, Fraction]] = {}
 
     @property
     def rules(self) -> BattleRules:
@@ -96,11 +102,23 @@ class HeuristicPolicy:
         tags = tech.tags
         if use.aim:
             tags = aim_focus(tech, finesse=r.attribute(unit, "finesse"), extra=use.aim, rules=r.defense).tags
-        pt = r.profile(state, target)
+        if self._memo_state is not state:
+            self._memo_state = state
+            self._profiles = {}
+            self._defenses = {}
         ambushed = unit.infiltrating and not target.ambushed
-        if ambushed:
-            pt = replace(pt, defenseless=True)
-        defense = compute_defense(pt, tags, rules=r.defense, grades=r.grades)
+        pkey = (target.id, ambushed)
+        pt = self._profiles.get(pkey)
+        if pt is None:
+            pt = r.profile(state, target)
+            if ambushed:
+                pt = replace(pt, defenseless=True)
+            self._profiles[pkey] = pt
+        dkey = (target.id, ambushed, tags)
+        defense = self._defenses.get(dkey)
+        if defense is None:
+            defense = compute_defense(pt, tags, rules=r.defense, grades=r.grades)
+            self._defenses[dkey] = defense
         if defense.immune:
             return Fraction(0)
         modifier, _ = attack_modifier(r.base_profile(unit), tech)
@@ -108,7 +126,13 @@ class HeuristicPolicy:
             unit, m, ZoneApplies.CHECK, state.zone(zone), target_zone=state.zone(target.zone)
         ):
             modifier += e.amount
-        value = attack_odds(modifier, defense.defense, rules=r.resolution, technique=tech).expected_wounds
+        wkey = (modifier, defense.defense, id(tech))
+        known = self._wounds.get(wkey)
+        if known is not None and known[0] is tech:
+            value = known[1]
+        else:
+            value = attack_odds(modifier, defense.defense, rules=r.resolution, technique=tech).expected_wounds
+            self._wounds[wkey] = (tech, value)
         if tags.pierce is not None and pt.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE):
             value += _PIERCE_TIE_BREAK
         if usable_reservations(r, state, target, ambushed=ambushed):
@@ -171,10 +195,18 @@ class HeuristicPolicy:
                     crit = Fraction(self._critical(unit, m))
                     value = sneak * crit + (1 - sneak) * value
                     sneak = Fraction(0)
-                dealt[use.target] = dealt.get(use.target, Fraction(0)) + value
+                before = dealt.get(use.target)
+                dealt[use.target] = value if before is None else before + value
             elif m.kind is ManeuverKind.DEFENSE:
                 reserved = True
-        total = sum((min(v, Fraction(state.unit(t).wounds)) for t, v in dealt.items()), Fraction(0))
+        # the same exact sum as sum(min(v, Fraction(wounds)) ...), without the Fraction(0) start
+        total: Fraction | None = None
+        for t, v in dealt.items():
+            wounds = state.unit(t).wounds
+            capped = Fraction(wounds) if wounds < v else v
+            total = capped if total is None else total + capped
+        if total is None:
+            total = Fraction(0)
         if reserved and not unit.reservations and self.enemy_near(state, unit, zone):
             total += _RESERVATION_WORTH
         return (total / max(cost if spent is None else spent, 1), total)

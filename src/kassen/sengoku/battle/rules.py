@@ -13,6 +13,7 @@ __all__ = ["AMBUSH_CONDITIONS", "BattleRules", "ZoneEffect"]
 
 import json
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, TypeAlias
 
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
@@ -52,6 +53,15 @@ from kassen.sengoku.house import (
 from kassen.sengoku.profile import CombatProfile, DefenseBonus
 from kassen.sengoku.technique import Technique, from_maneuver
 from kassen.sengoku.wounds import max_wounds
+
+if TYPE_CHECKING:
+    from kassen.sengoku.battle.plan import PlannedUse
+
+#: A simulated breath after one maneuver: zone, stances held, uses in the breath, limited uses, whether
+#: the unit has left and whether it has fired (see ``plan._plan_use_memo``).
+SimAfter: TypeAlias = tuple[
+    str, tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], bool, bool
+]
 
 #: The ambush condition ids the engine can test (SG.AMB.1); the catalog's list may use only these.
 AMBUSH_CONDITIONS = frozenset({"infiltrating", "unseen-from-the-flank"})
@@ -132,10 +142,18 @@ class BattleRules:
         self._weapons: dict[tuple[str, str, str], Weapon | None] = {}
         self._max: dict[tuple[str, str], tuple[int, tuple[Step, ...]]] = {}
         self._zone_effects: dict[tuple[object, ...], tuple[ZoneEffect, ...]] = {}
+        #: A maneuver's priced Energy and its steps, by template, maneuver, zone, base cost, earlier uses
+        #: (combo fatigue) and Aim Focus: a pure reading of the catalog (see ``plan._cost``).
+        self.costs: dict[tuple[object, ...], tuple[int, tuple[Step, ...]]] = {}
         #: Plans of breaths valid in one state (the last one asked about): legal_actions and a policy
         #: price the same breaths; the state object is frozen, so identity is a safe key.
         self.plan_state: object = None
         self.plans: dict[tuple[int, tuple[object, ...]], tuple[Unit, object]] = {}
+        #: One maneuver of a breath priced in that same state, by the unit and the breath so far (the
+        #: simulation's state before it): candidate breaths share their first maneuvers.
+        self.use_plans: dict[tuple[object, ...], tuple[Unit, PlannedUse, SimAfter]] = {}
+        #: ... and the ones refused there: the error's message and rule.
+        self.use_errors: dict[tuple[object, ...], tuple[Unit, str, str]] = {}
 
     # -- templates -------------------------------------------------------------------------------------
     def creature(self, unit: Unit) -> Creature:
