@@ -44,7 +44,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
 from kassen.arena.terms import CheckKind, DamageType, Limb, Posture, Tier
-from kassen.content.yamlio import HouseDefault, StrictModel, load_package_model
+from kassen.content.yamlio import HouseDefault, StrictModel, load_package_model, require_every
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 
 _PACKAGE = "kassen.arena.data"
@@ -174,9 +174,7 @@ class AttackTypes(StrictModel):
 
     @model_validator(mode="after")
     def _every_type(self) -> AttackTypes:
-        missing = [t.value for t in DamageType if t not in self.types]
-        if missing:
-            raise ValueError(f"missing attack types: {', '.join(missing)}")
+        require_every(DamageType, self.types, "attack types")
         return self
 
 
@@ -546,9 +544,7 @@ class CombatRules(StrictModel):
 
     @model_validator(mode="after")
     def _every_posture(self) -> CombatRules:
-        missing = [p.value for p in Posture if p not in self.postures]
-        if missing:
-            raise ValueError(f"postures: missing {', '.join(missing)}")
+        require_every(Posture, self.postures, "postures")
         return self
 
 

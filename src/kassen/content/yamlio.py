@@ -16,10 +16,12 @@ __all__ = [
     "load_package_model",
     "load_text",
     "parse_yaml",
+    "require_every",
     "validation_issues",
 ]
 
 from collections.abc import Iterable, Mapping
+from enum import Enum
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -199,3 +201,11 @@ def _line_of(node: Any, loc: tuple[Any, ...]) -> int | None:
         else:
             return line
     return line
+
+
+def require_every(keys: Iterable[Enum], table: Mapping[Any, Any], what: str) -> None:
+    """A table keyed by an enum must have a row for every member; raises ``ValueError`` (which the
+    loader reports with file, line and field) naming the missing ones: ``missing grades: lord, pc``."""
+    missing = [str(k.value) for k in keys if k not in table]
+    if missing:
+        raise ValueError(f"missing {what}: {', '.join(missing)}")

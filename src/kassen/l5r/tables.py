@@ -41,7 +41,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model
+from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model, require_every
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.events import canonical_json
 
@@ -187,9 +187,7 @@ class CalledShotTables(StrictModel):
 
     @model_validator(mode="after")
     def _every_location(self) -> CalledShotTables:
-        missing = [loc.value for loc in Location if loc not in self.locations]
-        if missing:
-            raise ValueError(f"missing locations: {', '.join(missing)}")
+        require_every(Location, self.locations, "locations")
         return self
 
 
@@ -256,9 +254,7 @@ class SpecialTables(StrictModel):
 
     @model_validator(mode="after")
     def _every_special(self) -> SpecialTables:
-        missing = [s.value for s in SpecialAttackName if s not in self.specials]
-        if missing:
-            raise ValueError(f"missing special attacks: {', '.join(missing)}")
+        require_every(SpecialAttackName, self.specials, "special attacks")
         return self
 
 

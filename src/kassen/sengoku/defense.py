@@ -64,7 +64,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model
+from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model, require_every
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
 from kassen.sengoku.grades import GradeTable, load_grades
@@ -105,9 +105,7 @@ class ArmorTable(StrictModel):
 
     @model_validator(mode="after")
     def _every_row(self) -> ArmorTable:
-        missing = [k.value for k in ArmorKind if k not in self.rows]
-        if missing:
-            raise ValueError(f"missing armor rows: {', '.join(missing)}")
+        require_every(ArmorKind, self.rows, "armor rows")
         return self
 
 
@@ -188,9 +186,7 @@ class ExorcismTable(StrictModel):
 
     @model_validator(mode="after")
     def _every_rank(self) -> ExorcismTable:
-        missing = [r.value for r in ExorcismRank if r not in self.ranks]
-        if missing:
-            raise ValueError(f"missing Exorcism ranks: {', '.join(missing)}")
+        require_every(ExorcismRank, self.ranks, "Exorcism ranks")
         return self
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import Field, model_validator
 
-from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model
+from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model, require_every
 from kassen.sengoku.profile import Grade
 
 
@@ -26,9 +26,7 @@ class GradeTable(StrictModel):
 
     @model_validator(mode="after")
     def _every_grade(self) -> GradeTable:
-        missing = [g.value for g in Grade if g not in self.grades]
-        if missing:
-            raise ValueError(f"missing grades: {', '.join(missing)}")
+        require_every(Grade, self.grades, "grades")
         return self
 
     def row(self, grade: Grade) -> GradeRow:
