@@ -1,0 +1,26 @@
+"""Golden logs: every bundled scenario of every ruleset, seeds 0-9, replays to its pinned chronicle JSON
+byte for byte (canonical form). A change that must alter them regenerates them in its own commit
+(``python tests/golden/regenerate.py``) and says why."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from golden_cases import HERE, SEEDS, cases, path_of, play
+
+from kassen.core.events import canonical_json
+
+CASES = [(r, s, seed) for r, s in cases() for seed in SEEDS]
+
+
+def test_every_bundled_scenario_is_pinned() -> None:
+    pinned = {p.relative_to(HERE) for p in HERE.glob("*/*.json")}
+    wanted = {path_of(r, s, seed).relative_to(HERE) for r, s, seed in CASES}
+    assert pinned == wanted
+
+
+@pytest.mark.parametrize(("ruleset", "scenario", "seed"), CASES, ids=[f"{r}:{s}:{n}" for r, s, n in CASES])
+def test_golden_log(ruleset: str, scenario: str, seed: int) -> None:
+    expected = canonical_json(json.loads(path_of(ruleset, scenario, seed).read_text("utf-8")))
+    assert play(ruleset, scenario, seed) == expected
