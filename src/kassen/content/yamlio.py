@@ -16,6 +16,7 @@ __all__ = [
     "load_package_model",
     "load_text",
     "parse_yaml",
+    "read_text",
     "require_every",
     "validation_issues",
 ]
@@ -50,41 +51,47 @@ class HouseDefault(StrictModel):
     rationale: str
 
 
+#: Limits on every YAML text kassen reads (content layers, scenarios): bytes, nesting, and nodes once
+#: aliases are expanded (a "billion laughs" file of nested aliases is refused at once, not expanded).
+MAX_YAML_BYTES = 4 * 1024 * 1024
+MAX_YAML_DEPTH = 64
+MAX_YAML_NODES = 200_000
+
+
 def load_text(text: str, model: type[M], file: str) -> M:
     """Parse YAML ``text`` (named ``file`` in errors) into ``model``."""
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ContentError(ContentIssue(file, "(yaml)", f"invalid YAML: {problem}", line)) from None
+    data, node = parse_yaml(text, file)
     if data is None:
         data = {}
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        issues = [
-            ContentIssue(
-                file,
-                ".".join(str(p) for p in err["loc"]) or "(root)",
-                err["msg"],
-                _line_of(node, err["loc"]),
-            )
-            for err in exc.errors()
-        ]
-        raise ContentError(issues) from None
+        raise ContentError(validation_issues(exc, file, node)) from None
+
+
+def read_text(path: str | Path, *, max_bytes: int = MAX_YAML_BYTES) -> str:
+    """The UTF-8 text of the file at ``path``; anything that stops it (no such file, a name too long,
+    a directory, too big, not UTF-8) is one :class:`ContentError` naming the file."""
+    p = Path(path)
+    name = str(p) if len(str(p)) <= 120 else str(p)[:117] + "..."
+    try:
+        with p.open("rb") as fh:
+            raw = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise ContentError(ContentIssue(name, "(file)", f"cannot read: {exc.strerror or exc}")) from None
+    except ValueError as exc:  # a NUL byte in the name, say
+        raise ContentError(ContentIssue(name, "(file)", f"cannot read: {exc}")) from None
+    if len(raw) > max_bytes:
+        raise ContentError(ContentIssue(name, "(file)", f"larger than the limit of {max_bytes} bytes"))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContentError(ContentIssue(name, "(file)", f"not UTF-8 text (byte {exc.start})")) from None
 
 
 def load_model(path: str | Path, model: type[M]) -> M:
     """Load one YAML file from disk into ``model``."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(ContentIssue(str(p), "(file)", f"cannot read: {exc.strerror}")) from None
-    return load_text(text, model, str(p))
+    return load_text(read_text(path), model, str(path))
 
 
 def load_package_model(package: str, name: str, model: type[M]) -> M:
@@ -96,21 +103,62 @@ def load_package_model(package: str, name: str, model: type[M]) -> M:
 def parse_yaml(text: str, file: str) -> tuple[Any, Any]:
     """Parse YAML ``text`` into ``(data, node)``: plain data and its node tree (for line numbers).
 
-    Invalid YAML and keys given twice in one mapping (which a YAML parser otherwise lets the last one
-    win, silently) raise :class:`ContentError`, every duplicate at once.
+    Parsed once. Invalid YAML, text over :data:`MAX_YAML_BYTES`, nesting past :data:`MAX_YAML_DEPTH`,
+    more than :data:`MAX_YAML_NODES` nodes once aliases are expanded, an alias that contains itself, and
+    keys given twice in one mapping (which a YAML parser otherwise lets the last one win, silently) raise
+    :class:`ContentError`, every duplicate at once.
     """
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_YAML_BYTES:
+        raise ContentError(
+            ContentIssue(file, "(file)", f"{size} bytes is larger than the limit of {MAX_YAML_BYTES}")
+        )
+    loader = yaml.SafeLoader(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node = loader.get_single_node()
+        if node is not None:
+            _check_shape(node, file)
+        data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
         raise ContentError(ContentIssue(file, "(yaml)", f"invalid YAML: {problem}", line)) from None
+    except RecursionError:
+        raise ContentError(ContentIssue(file, "(yaml)", "nested too deeply")) from None
+    finally:
+        loader.dispose()
     issues = duplicate_keys(node, file)
     if issues:
         raise ContentError(issues)
     return data, node
+
+
+def _check_shape(root: Any, file: str) -> None:
+    """Refuse a node tree that nests too deeply, expands past the node limit, or contains itself."""
+    count = 0
+    # (node, depth, ids of the nodes on the way down): iterative, so depth never costs Python stack
+    stack: list[tuple[Any, int, frozenset[int]]] = [(root, 1, frozenset())]
+    while stack:
+        node, depth, above = stack.pop()
+        count += 1
+        line = node.start_mark.line + 1
+        if count > MAX_YAML_NODES:
+            raise ContentError(
+                ContentIssue(file, "(yaml)", f"more than {MAX_YAML_NODES} values once aliases are expanded")
+            )
+        if depth > MAX_YAML_DEPTH:
+            raise ContentError(ContentIssue(file, "(yaml)", f"nested deeper than {MAX_YAML_DEPTH}", line))
+        if id(node) in above:
+            raise ContentError(ContentIssue(file, "(yaml)", "an alias that contains itself", line))
+        if isinstance(node, yaml.MappingNode):
+            here = above | {id(node)}
+            for k, v in node.value:
+                stack.append((k, depth + 1, here))
+                stack.append((v, depth + 1, here))
+        elif isinstance(node, yaml.SequenceNode):
+            here = above | {id(node)}
+            stack.extend((v, depth + 1, here) for v in node.value)
 
 
 def duplicate_keys(node: Any, file: str, path: tuple[str, ...] = ()) -> list[ContentIssue]:

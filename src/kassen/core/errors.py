@@ -14,6 +14,7 @@ __all__ = [
     "DiceSyntaxError",
     "IllegalActionError",
     "KassenError",
+    "TypedDiceError",
 ]
 
 from dataclasses import dataclass
@@ -69,6 +70,12 @@ class IllegalActionError(KassenError):
         self.message = message
         self.rule = rule
         super().__init__(f"{message} ({rule})")
+
+
+class TypedDiceError(KassenError):
+    """Faces typed for a roll that do not fit it: too few, too many, or a face the die does not have."""
+
+    code = "dice.typed"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ __all__ = ["DieSource", "Rng", "ScriptedDice"]
 from collections.abc import Iterable
 from typing import Protocol
 
-from kassen.core.errors import KassenError
+from kassen.core.errors import TypedDiceError
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -101,8 +101,8 @@ class DieSource(Protocol):
 class ScriptedDice:
     """Faces given in advance: dice a GM rolled at the table and types in, or a test forcing a roll.
 
-    Running out of faces, or a face the die does not have, is a :class:`KassenError` (``hint`` says
-    what the faces were for).
+    Running out of faces, or a face the die does not have, is a
+    :class:`~kassen.core.errors.TypedDiceError` (``hint`` says what the faces were for).
 
     >>> d = ScriptedDice([10, 10, 57])
     >>> d.die(10), d.die(10), d.die(100)
@@ -120,10 +120,10 @@ class ScriptedDice:
         if self._next >= len(self._faces):
             given = ", ".join(map(str, self._faces)) or "none"
             hint = f"; {self._hint}" if self._hint else ""
-            raise KassenError(f"a d{sides} is needed but no scripted face is left (given: {given}){hint}")
+            raise TypedDiceError(f"a d{sides} is needed but no scripted face is left (given: {given}){hint}")
         face = self._faces[self._next]
         if not 1 <= face <= sides:
-            raise KassenError(f"scripted face {face} is not a face of a d{sides}")
+            raise TypedDiceError(f"scripted face {face} is not a face of a d{sides}")
         self._next += 1
         return face
 

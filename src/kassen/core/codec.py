@@ -1,0 +1,544 @@
+"""One codec for every ruleset's states, actions and chronicles: typed, strict, path-naming.
+
+``Codec(tp)`` reads and writes values of the type ``tp`` (frozen dataclasses, unions, tuples, enums,
+``Literal``, ``Fraction``, ``NewType`` ids, pydantic models) as plain JSON data, walking the type
+annotations once and keeping the compiled reader and writer:
+
+* a dataclass is an object of all its fields; reading refuses an unknown key and a missing field that
+  has no default, each naming its path (``log[3].action.target: field required``);
+* a union of several dataclasses is discriminated by ``"kind"``: the class's ``KIND`` (a ``ClassVar``)
+  or its name in snake case (``GmSetWounds`` → ``gm_set_wounds``);
+* integers are range-checked (``Annotated[int, Bounds(lo, hi)]``, else ``|n| < 2**64``: an RNG position
+  fits), ``bool`` is never an integer, strings and lists have size limits, free JSON (``Any``) has a
+  depth limit;
+* nothing but :class:`FormatError` (a :class:`~kassen.core.errors.KassenError`) ever escapes a read:
+  no bare ``TypeError``/``KeyError``/``ValueError``/``RecursionError``.
+
+:func:`parse_json` turns untrusted text into JSON data under the same rules (size, depth, no ``NaN``).
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Move:
+...     unit: str
+...     steps: int = 1
+>>> Codec(Move).load({"unit": "kuro", "stesp": 2})
+Traceback (most recent call last):
+...
+kassen.core.codec.FormatError: stesp: unknown field (fields: unit, steps)
+"""
+
+from __future__ import annotations
+
+__all__ = ["MAX_DEPTH", "Bounds", "Codec", "FormatError", "kind_of", "parse_json"]
+
+import dataclasses
+import json
+import re
+import types
+import typing
+from collections.abc import Callable, Mapping
+from enum import Enum
+from fractions import Fraction
+from functools import cache
+from typing import Any, Generic, Literal, TypeVar, Union, get_args, get_origin
+
+from pydantic import BaseModel, ValidationError
+
+from kassen.core.errors import KassenError
+
+T = TypeVar("T")
+
+#: Integers outside ``(-2**64, 2**64)`` are refused unless a field says otherwise.
+INT_BOUND = 1 << 64
+#: Longest string and list read.
+MAX_STRING = 1_000_000
+MAX_ITEMS = 1_000_000
+#: Deepest nesting of free JSON (and of any JSON text :func:`parse_json` reads).
+MAX_DEPTH = 64
+#: Largest JSON text :func:`parse_json` reads, in bytes.
+MAX_JSON_BYTES = 64 * 1024 * 1024
+
+_FRACTION = re.compile(r"-?[0-9]{1,40}(/[0-9]{1,40})?")
+
+Reader = Callable[[Any, str], Any]
+Writer = Callable[[Any], Any]
+
+
+class FormatError(KassenError):
+    """JSON that does not have the shape its type wants; ``path`` says where (``log[3].action``)."""
+
+    code = "format"
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Bounds:
+    """The inclusive range of an integer field: ``Annotated[int, Bounds(0, 100)]``."""
+
+    lo: int
+    hi: int
+
+
+def kind_of(cls: type) -> str:
+    """The ``kind`` a dataclass is written under in a union: its ``KIND``, else its snake-case name."""
+    explicit = getattr(cls, "KIND", None)
+    if isinstance(explicit, str):
+        return explicit
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+def _at(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _wrong(path: str, wanted: str, got: Any) -> FormatError:
+    return FormatError(path, f"expected {wanted}, got {_json_type(got)}")
+
+
+# -- compiling ---------------------------------------------------------------------------------------
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, include_extras=True)
+
+
+def _union_args(tp: Any) -> tuple[Any, ...] | None:
+    origin = get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        return get_args(tp)
+    return None
+
+
+def _is_dataclass(tp: Any) -> bool:
+    return isinstance(tp, type) and dataclasses.is_dataclass(tp)
+
+
+@cache
+def _compile(tp: Any, tagged: bool = False) -> tuple[Reader, Writer]:
+    """Reader and writer for ``tp``; ``tagged`` writes a dataclass with its ``kind`` (inside a union)."""
+    if tp is Any or tp is object:
+        return _read_any, _write_any
+    if tp is type(None):
+        return _read_none, _identity
+    if get_origin(tp) is typing.Annotated:
+        base, *extras = get_args(tp)
+        bounds = next((e for e in extras if isinstance(e, Bounds)), None)
+        if base is int and bounds is not None:
+            return _int_reader(bounds.lo, bounds.hi), _identity
+        return _compile(base, tagged)
+    supertype = getattr(tp, "__supertype__", None)  # NewType
+    if supertype is not None:
+        return _compile(supertype, tagged)
+    members = _union_args(tp)
+    if members is not None:
+        return _union(members)
+    origin = get_origin(tp)
+    if origin is Literal:
+        return _literal(get_args(tp))
+    if origin is tuple:
+        return _tuple(get_args(tp))
+    if origin in (dict, Mapping, typing.Mapping):
+        key, value = get_args(tp) or (str, Any)
+        if key is not str:
+            raise TypeError(f"only string-keyed mappings are JSON: {tp!r}")
+        return _mapping(value)
+    if isinstance(tp, type):
+        if issubclass(tp, Enum):
+            return _enum(tp)
+        if tp is bool:
+            return _read_bool, _identity
+        if tp is int:
+            return _int_reader(-INT_BOUND + 1, INT_BOUND - 1), _identity
+        if tp is str:
+            return _read_str, _identity
+        if tp is Fraction:
+            return _read_fraction, _write_fraction
+        if issubclass(tp, BaseModel):
+            return _model(tp)
+        if dataclasses.is_dataclass(tp):
+            return _dataclass(tp, tagged)
+    raise TypeError(f"the codec cannot write {tp!r}")
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _read_none(data: Any, path: str) -> None:
+    if data is not None:
+        raise _wrong(path, "null", data)
+
+
+def _read_bool(data: Any, path: str) -> bool:
+    if not isinstance(data, bool):
+        raise _wrong(path, "true or false", data)
+    return data
+
+
+def _int_reader(lo: int, hi: int) -> Reader:
+    def read(data: Any, path: str) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise _wrong(path, "an integer", data)
+        if not lo <= data <= hi:
+            shown = str(data) if len(str(data)) <= 24 else f"a {len(str(abs(data)))}-digit number"
+            raise FormatError(path, f"{shown} is out of range ({lo}..{hi})")
+        return data
+
+    return read
+
+
+def _read_str(data: Any, path: str) -> str:
+    if not isinstance(data, str):
+        raise _wrong(path, "a string", data)
+    if len(data) > MAX_STRING:
+        raise FormatError(path, f"a string of {len(data)} characters is longer than {MAX_STRING}")
+    return data
+
+
+def _read_fraction(data: Any, path: str) -> Fraction:
+    if isinstance(data, bool) or not isinstance(data, int | str):
+        raise _wrong(path, 'a fraction such as "3/2"', data)
+    text = str(data)
+    if not _FRACTION.fullmatch(text):
+        raise FormatError(path, f'{_show(data)} is not a fraction such as "3/2"')
+    try:
+        return Fraction(text)
+    except ZeroDivisionError:
+        raise FormatError(path, f"{_show(data)} divides by zero") from None
+
+
+def _write_fraction(value: Fraction) -> str:
+    return str(value)
+
+
+def _read_any(data: Any, path: str) -> Any:
+    _check_json(data, path, 0)
+    return data
+
+
+def _write_any(value: Any) -> Any:
+    return value
+
+
+def _check_json(data: Any, path: str, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise FormatError(path, f"nested deeper than {MAX_DEPTH} levels")
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if not isinstance(k, str):
+                raise FormatError(path, "object keys are strings")
+            _check_json(v, _at(path, k), depth + 1)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _check_json(v, _at(path, i), depth + 1)
+    elif isinstance(data, float):
+        if data != data or data in (float("inf"), float("-inf")):
+            raise FormatError(path, "NaN and Infinity are not JSON numbers")
+    elif isinstance(data, bool | str | int) or data is None:
+        if isinstance(data, int) and not isinstance(data, bool) and abs(data) >= INT_BOUND:
+            raise FormatError(path, "an integer out of range")
+    else:
+        raise FormatError(path, f"{type(data).__name__} is not JSON")
+
+
+def _enum(cls: type[Enum]) -> tuple[Reader, Writer]:
+    by_value = {m.value: m for m in cls}
+    names = ", ".join(str(v) for v in by_value)
+
+    def read(data: Any, path: str) -> Enum:
+        if isinstance(data, bool | dict | list) or data is None:
+            raise _wrong(path, f"one of {names}", data)
+        member = by_value.get(data)
+        if member is None:
+            raise FormatError(path, f"{_show(data)} is not one of {names}")
+        return member
+
+    def write(value: Enum) -> Any:
+        return value.value
+
+    return read, write
+
+
+def _literal(values: tuple[Any, ...]) -> tuple[Reader, Writer]:
+    names = ", ".join(str(v) for v in values)
+
+    def read(data: Any, path: str) -> Any:
+        for v in values:
+            if type(v) is type(data) and v == data:
+                return v
+        raise FormatError(path, f"{_show(data)} is not one of {names}")
+
+    return read, _identity
+
+
+def _tuple(args: tuple[Any, ...]) -> tuple[Reader, Writer]:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item_read, item_write = _compile(args[0])
+
+        def read_all(data: Any, path: str) -> tuple[Any, ...]:
+            if not isinstance(data, list):
+                raise _wrong(path, "a list", data)
+            if len(data) > MAX_ITEMS:
+                raise FormatError(path, f"a list of {len(data)} items is longer than {MAX_ITEMS}")
+            return tuple(item_read(v, _at(path, i)) for i, v in enumerate(data))
+
+        def write_all(value: tuple[Any, ...]) -> list[Any]:
+            return [item_write(v) for v in value]
+
+        return read_all, write_all
+    parts = [_compile(a) for a in args]
+
+    def read_fixed(data: Any, path: str) -> tuple[Any, ...]:
+        if not isinstance(data, list):
+            raise _wrong(path, f"a list of {len(parts)} items", data)
+        if len(data) != len(parts):
+            raise FormatError(path, f"expected {len(parts)} items, got {len(data)}")
+        return tuple(r(v, _at(path, i)) for i, (v, (r, _)) in enumerate(zip(data, parts, strict=True)))
+
+    def write_fixed(value: tuple[Any, ...]) -> list[Any]:
+        return [w(v) for v, (_, w) in zip(value, parts, strict=True)]
+
+    return read_fixed, write_fixed
+
+
+def _mapping(value_tp: Any) -> tuple[Reader, Writer]:
+    value_read, value_write = _compile(value_tp)
+
+    def read(data: Any, path: str) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise _wrong(path, "an object", data)
+        if len(data) > MAX_ITEMS:
+            raise FormatError(path, f"an object of {len(data)} keys is larger than {MAX_ITEMS}")
+        return {k: value_read(v, _at(path, k)) for k, v in data.items()}
+
+    def write(value: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: value_write(v) for k, v in value.items()}
+
+    return read, write
+
+
+def _model(cls: type[BaseModel]) -> tuple[Reader, Writer]:
+    def read(data: Any, path: str) -> BaseModel:
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = path
+            for part in err["loc"]:
+                where = _at(where, part)
+            raise FormatError(where, err["msg"]) from None
+
+    def write(value: BaseModel) -> Any:
+        return value.model_dump(mode="json")
+
+    return read, write
+
+
+def _dataclass(cls: type, tagged: bool) -> tuple[Reader, Writer]:
+    hints = _hints(cls)
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    names = tuple(f.name for f in fields)
+    if tagged and "kind" in names:
+        raise TypeError(f"{cls.__name__} has a field named 'kind', which its union uses as the tag")
+    compiled = {f.name: _compile(hints[f.name]) for f in fields}
+    required = {
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    }
+    known = ", ".join(names)
+    tag = kind_of(cls)
+    allowed = {*names, "kind"} if tagged else set(names)
+
+    def read(data: Any, path: str) -> Any:
+        if not isinstance(data, dict):
+            raise _wrong(path, f"an object ({cls.__name__})", data)
+        for key in data:
+            if key not in allowed:
+                raise FormatError(_at(path, str(key)), f"unknown field (fields: {known})")
+        for name in names:
+            if name in required and name not in data:
+                raise FormatError(_at(path, name), "field required")
+        kwargs = {k: compiled[k][0](v, _at(path, k)) for k, v in data.items() if k != "kind" or not tagged}
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError) as exc:
+            raise FormatError(path, f"not a valid {cls.__name__}: {exc}") from None
+
+    writers = tuple((name, compiled[name][1]) for name in names)
+
+    def write(value: Any) -> dict[str, Any]:
+        out = {name: w(getattr(value, name)) for name, w in writers}
+        if tagged:
+            out["kind"] = tag
+        return out
+
+    return read, write
+
+
+def _union(members: tuple[Any, ...]) -> tuple[Reader, Writer]:
+    nullable = type(None) in members
+    rest = tuple(m for m in members if m is not type(None))
+    classes = tuple(m for m in rest if _is_dataclass(m))
+    others = tuple(m for m in rest if not _is_dataclass(m))
+    tagged = len(classes) > 1
+    by_kind: dict[str, tuple[Reader, Writer]] = {}
+    by_class: dict[type, Writer] = {}
+    for c in classes:
+        rw = _compile(c, tagged)
+        by_kind[kind_of(c)] = rw
+        by_class[c] = rw[1]
+    if tagged and len(by_kind) != len(classes):
+        raise TypeError(f"two classes of {members!r} share a kind")
+    kinds = ", ".join(by_kind)
+    plain = [_compile(m) for m in others]
+    wanted = " or ".join(
+        [*(f"a {'/'.join(by_kind)} object" for _ in classes[:1]), *(_describe(m) for m in others)]
+        + (["null"] if nullable else [])
+    )
+
+    def read(data: Any, path: str) -> Any:
+        if data is None and nullable:
+            return None
+        if isinstance(data, dict) and classes:
+            if not tagged:
+                return by_kind[kind_of(classes[0])][0](data, path)
+            kind = data.get("kind")
+            if kind is None:
+                raise FormatError(_at(path, "kind"), f"field required (one of {kinds})")
+            rw = by_kind.get(kind) if isinstance(kind, str) else None
+            if rw is None:
+                raise FormatError(_at(path, "kind"), f"{_show(kind)} is not one of {kinds}")
+            return rw[0](data, path)
+        errors: list[FormatError] = []
+        for r, _ in plain:
+            try:
+                return r(data, path)
+            except FormatError as exc:
+                errors.append(exc)
+        if len(errors) == 1:
+            raise errors[0]
+        raise _wrong(path, wanted, data)
+
+    def write(value: Any) -> Any:
+        if value is None:
+            return None
+        w = by_class.get(type(value))
+        if w is not None:
+            return w(value)
+        for m, (_, pw) in zip(others, plain, strict=True):
+            if _matches(value, m):
+                return pw(value)
+        raise KassenError(f"cannot write {_show(value)} as one of {members!r}")
+
+    return read, write
+
+
+def _describe(tp: Any) -> str:
+    return {int: "an integer", str: "a string", bool: "true/false", Fraction: "a fraction"}.get(
+        tp, getattr(tp, "__name__", str(tp))
+    )
+
+
+def _matches(value: Any, tp: Any) -> bool:
+    base = get_args(tp)[0] if get_origin(tp) is typing.Annotated else tp
+    base = getattr(base, "__supertype__", base)
+    origin = get_origin(base)
+    if origin is tuple:
+        return isinstance(value, tuple)
+    if origin is Literal:
+        return value in get_args(base)
+    if isinstance(base, type):
+        if base is int:
+            return isinstance(value, int) and not isinstance(value, bool)
+        return isinstance(value, base)
+    return False
+
+
+class Codec(Generic[T]):
+    """Reads and writes values of one type as JSON data (see the module notes).
+
+    >>> from fractions import Fraction
+    >>> c = Codec(tuple[int, Fraction])
+    >>> c.dump((1, Fraction(1, 2)))
+    [1, '1/2']
+    >>> c.load([1, "1/2"])
+    (1, Fraction(1, 2))
+    """
+
+    __slots__ = ("_read", "_write", "tp")
+
+    def __init__(self, tp: Any) -> None:
+        self.tp = tp
+        self._read, self._write = _compile(tp)
+
+    def dump(self, value: T) -> Any:
+        """``value`` as JSON data (dicts, lists, strings, integers, booleans, None)."""
+        return self._write(value)
+
+    def load(self, data: Any, path: str = "") -> T:
+        """The value ``data`` describes; :class:`FormatError` naming the path when it does not."""
+        try:
+            value: T = self._read(data, path)
+        except FormatError:
+            raise
+        except RecursionError:
+            raise FormatError(path, "nested too deeply") from None
+        return value
+
+
+def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JSON_BYTES) -> Any:
+    """Untrusted JSON text as data: at most ``max_bytes``, UTF-8, no ``NaN``/``Infinity``, not nested
+    past what the parser allows. Anything else is one :class:`FormatError` naming ``what``."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise FormatError("", f"{what} is {size} bytes, more than the limit of {max_bytes}")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise FormatError("", f"{what} is not UTF-8 (byte {exc.start})") from None
+
+    def refuse(name: str) -> Any:
+        raise FormatError("", f"{what} contains {name}, which is not a JSON number")
+
+    try:
+        data = json.loads(text, parse_constant=refuse)
+    except FormatError:
+        raise
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise FormatError("", f"{what} is not valid JSON: {exc.msg} at {where}") from None
+    except RecursionError:
+        raise FormatError("", f"{what} is nested too deeply") from None
+    except ValueError as exc:  # an integer of thousands of digits, say
+        raise FormatError("", f"{what} is not valid JSON: {exc}") from None
+    return data

@@ -1,0 +1,159 @@
+"""The engine skeleton every ruleset runs on (DESIGN principles 1, 3 and 8).
+
+One action is resolved the same way whatever the ruleset:
+
+1. :func:`advance` builds a :class:`Turn` — the working copy of the state, the dice (the seeded
+   :class:`~kassen.core.rng.Rng` at the snapshot's position, or faces the GM typed), the content's
+   tables and the events so far — through the ruleset's ``start``;
+2. the ruleset's ``resolve(turn, action)`` validates the action and applies it (an illegal action raises
+   :class:`~kassen.core.errors.IllegalActionError` naming its rule; the snapshot is untouched because
+   only the working copy changed);
+3. the core drains the automatic follow-ups — the ruleset's ``follow_up(turn)`` runs one step and says
+   whether there is more — under one cap, :data:`MAX_AUTOMATIC_STEPS`, so no rule can loop forever;
+4. the new :class:`Snapshot` carries the state *and* the RNG position, so a stored snapshot alone
+   continues the fight.
+
+Who decides now is an :class:`Actor`: a unit, a side, the GM, or chance.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GM",
+    "MAX_AUTOMATIC_STEPS",
+    "Actor",
+    "Outcome",
+    "Snapshot",
+    "Turn",
+    "advance",
+    "drain",
+]
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from kassen.core.errors import KassenError, TypedDiceError
+from kassen.core.events import Event
+from kassen.core.rng import DieSource, Rng, ScriptedDice
+
+S = TypeVar("S")
+A = TypeVar("A")
+A_contra = TypeVar("A_contra", contravariant=True)
+
+#: At most this many automatic follow-up steps inside one action, in every ruleset.
+MAX_AUTOMATIC_STEPS = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who must decide now: a ``unit`` (``id``, with its ``side``), a ``side``, the ``gm``, or ``chance``."""
+
+    kind: Literal["unit", "side", "gm", "chance"]
+    id: str = ""
+    side: str | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "unit":
+            return self.id
+        if self.kind == "side":
+            return f"side {self.id}"
+        return self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.id:
+            out["id"] = self.id
+        if self.side is not None:
+            out["side"] = self.side
+        return out
+
+
+#: The game master (or referee): starts fights, rolls the environment, makes the GM's moves.
+GM = Actor("gm", "gm")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a fight ended: the winning side's id (``None``: nobody won) and why, in words."""
+
+    winner: str | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot(Generic[S]):
+    """Everything needed to continue a fight: the ruleset's state and the RNG position."""
+
+    state: S
+    rng: int
+
+
+class Turn(Generic[S]):
+    """The working copy inside one action: the state being rewritten, the dice, the content's tables,
+    and the events logged so far. A ruleset may subclass it to add its own helpers."""
+
+    __slots__ = ("dice", "events", "state", "tables")
+
+    def __init__(self, state: S, dice: DieSource, tables: Any) -> None:
+        self.state = state
+        self.dice = dice
+        self.tables = tables
+        self.events: list[Event] = []
+
+    def log(self, kind: str, rule: str = "", *, automatic: bool = True, **data: Any) -> None:
+        """Record an event; ``automatic`` marks what the rules did by themselves."""
+        self.events.append(Event(kind, data, rule, automatic))
+
+
+class Resolver(Protocol[S, A_contra]):
+    """The part of a ruleset that :func:`advance` drives."""
+
+    def start(self, state: S, dice: DieSource, tables: Any) -> Turn[S]: ...
+
+    def resolve(self, turn: Turn[S], action: A_contra) -> None: ...
+
+    def follow_up(self, turn: Turn[S]) -> bool: ...
+
+
+def drain(step: Callable[[], bool], *, cap: int = MAX_AUTOMATIC_STEPS) -> None:
+    """Run ``step`` until it returns False (someone must decide, or the fight is over), at most ``cap``
+    times (DESIGN principle 8: a queue that cannot loop forever)."""
+    for _ in range(cap):
+        if not step():
+            return
+    raise KassenError(f"one action ran more than {cap} automatic steps: the rules loop")
+
+
+def advance(
+    resolver: Resolver[S, A],
+    tables: Any,
+    snapshot: Snapshot[S],
+    action: A,
+    faces: Sequence[int] | None = None,
+) -> tuple[Snapshot[S], tuple[Event, ...]]:
+    """Resolve ``action`` on ``snapshot`` and everything automatic after it; pure.
+
+    ``faces`` are dice rolled at the table: every die of this action takes the next face (checked
+    against the die), the RNG does not move, and a count that does not fit is refused. Raises
+    :class:`~kassen.core.errors.IllegalActionError` (or :class:`~kassen.core.errors.TypedDiceError`) with
+    nothing changed.
+    """
+    dice: DieSource
+    if faces is None:
+        rng = Rng.from_state(snapshot.rng)
+        dice = rng
+    else:
+        dice = ScriptedDice(faces, hint="the faces typed for this action")
+    turn = resolver.start(snapshot.state, dice, tables)
+    resolver.resolve(turn, action)
+    drain(lambda: resolver.follow_up(turn))
+    if isinstance(dice, ScriptedDice):
+        if dice.remaining:
+            used = len(faces or ()) - len(dice.remaining)
+            raise TypedDiceError(f"this action rolled {used} dice, but {len(faces or ())} faces were typed")
+        return Snapshot(turn.state, snapshot.rng), tuple(turn.events)
+    return Snapshot(turn.state, rng.state), tuple(turn.events)

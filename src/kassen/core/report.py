@@ -1,0 +1,116 @@
+"""Accounts of fights in words: one report layer for every ruleset.
+
+A ruleset supplies ``renderers``: a table from each event kind it logs to a function that says it in
+words (names, not ids; the rule in brackets; with ``verbose``, every explanation step). The core walks
+a chronicle's events in order and renders each through that table; a kind without a renderer is shown
+plainly and marked, never skipped — and a test over every ruleset keeps the table complete.
+
+>>> from kassen.core.report import Line
+>>> Line("Kuro hits the Oni: 2 Wounds", rule="SG.WND.1").render(verbose=False)
+['Kuro hits the Oni: 2 Wounds  [SG.WND.1]']
+"""
+
+from __future__ import annotations
+
+__all__ = ["Line", "Narration", "account", "missing_renderers"]
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kassen.core.explain import Step, format_steps
+
+if TYPE_CHECKING:
+    from kassen.core.fight import Fight
+    from kassen.core.ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of an account: text, its rule, the explanation steps shown when verbose, an indent
+    level, and whether it starts a new block (a round, a turn)."""
+
+    text: str
+    rule: str = ""
+    steps: tuple[Step, ...] = ()
+    indent: int = 0
+    heading: bool = False
+
+    def render(self, *, verbose: bool) -> list[str]:
+        pad = "  " * self.indent
+        rule = f"  [{self.rule}]" if self.rule else ""
+        out = [f"{pad}{self.text}{rule}"]
+        if self.heading:
+            out.insert(0, "")
+        if verbose and self.steps:
+            out += [f"{pad}      {line}" for line in format_steps(self.steps).splitlines()]
+        return out
+
+
+@dataclass(frozen=True)
+class Narration:
+    """What a renderer may use: display names by id, verbosity, and the event's own rule."""
+
+    names: Mapping[str, str] = field(default_factory=dict)
+    verbose: bool = False
+    rule: str = ""
+    automatic: bool = False
+
+    def name(self, ident: Any) -> str:
+        """The display name of a unit or side id (the id itself when unknown)."""
+        if ident is None:
+            return "nobody"
+        return self.names.get(str(ident), str(ident))
+
+    @staticmethod
+    def steps(data: Mapping[str, Any], key: str = "steps") -> tuple[Step, ...]:
+        """Explanation steps stored in an event's data."""
+        raw = data.get(key) or []
+        return tuple(
+            Step(int(s.get("value", 0)), str(s.get("reason", "")), str(s.get("rule", "")))
+            for s in raw
+            if isinstance(s, Mapping)
+        )
+
+
+def _plain(kind: str, data: Mapping[str, Any]) -> str:
+    shown = ", ".join(f"{k} {v}" for k, v in data.items() if k != "steps")
+    return f"({kind}: no words for this event yet) {shown}".rstrip()
+
+
+def render_event(
+    ruleset: Ruleset[Any, Any, Any], event: Mapping[str, Any], names: Mapping[str, str], *, verbose: bool
+) -> list[str]:
+    """One event's lines."""
+    kind = str(event.get("kind", ""))
+    data = event.get("data") or {}
+    rule = str(event.get("rule", ""))
+    ctx = Narration(names, verbose, rule, bool(event.get("automatic", False)))
+    renderer = ruleset.renderers.get(kind)
+    out = renderer(ctx, data) if renderer is not None else Line(_plain(kind, data), rule)
+    if out is None:
+        return []
+    line = out if isinstance(out, Line) else Line(out, rule)
+    return line.render(verbose=verbose)
+
+
+def account(fight: Fight[Any, Any], *, verbose: bool = False, events: Iterable[Any] | None = None) -> str:
+    """The fight told in words, event by event, then how it ended."""
+    rs = fight.ruleset
+    names = rs.names(fight.initial_state)
+    lines: list[str] = []
+    source = events if events is not None else (e.to_json() for e in fight.events)
+    for event in source:
+        lines += render_event(rs, event, names, verbose=verbose)
+    result = fight.result
+    if result is not None:
+        winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
+        lines += ["", f"Result: {winner} ({result.reason})."]
+    else:
+        lines += ["", f"The fight goes on: {fight.to_move} to decide."]
+    return "\n".join(lines).strip("\n") + "\n"
+
+
+def missing_renderers(ruleset: Ruleset[Any, Any, Any], kinds: Iterable[str]) -> set[str]:
+    """The kinds among ``kinds`` the ruleset has no renderer for."""
+    return {k for k in kinds if k not in ruleset.renderers}

@@ -1,0 +1,142 @@
+"""One conformance test over every registered ruleset (DESIGN principle 13), the test-only coin-flip
+duel included: whatever the ruleset, a fight opened with ``kassen.open_fight`` must end; say who is to
+move and offer legal actions until then; write states that survive the codec; replay from its chronicle
+to the identical log; undo to any point and continue identically; continue from a saved snapshot as if
+never stopped; refuse a tampered chronicle; and tell every event it logs in words."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import coinflip
+import pytest
+
+from kassen.content.content import ContentMismatchError
+from kassen.core.codec import FormatError
+from kassen.core.errors import KassenError
+from kassen.core.fight import Fight, ReplayError
+from kassen.core.report import account, missing_renderers
+from kassen.core.ruleset import find_ruleset, register_ruleset, registered_rulesets
+from kassen.core.scenario import bundled_scenarios, open_fight
+
+register_ruleset(coinflip.RULESET)  # collected before the session fixture runs
+CASES = [pytest.param(s.ruleset, s.name, id=f"{s.ruleset}:{s.name}") for s in bundled_scenarios()]
+
+
+def test_every_registered_ruleset_has_a_bundled_fight() -> None:
+    assert "coinflip" in registered_rulesets()
+    assert {s.ruleset for s in bundled_scenarios()} == set(registered_rulesets())
+
+
+@pytest.fixture(scope="module", params=[1, 2], ids=["seed1", "seed2"])
+def seed(request: pytest.FixtureRequest) -> int:
+    return int(request.param)
+
+
+def _played(ruleset: str, name: str, seed: int) -> Fight[Any, Any]:
+    fight = open_fight(f"{ruleset}/{name}", seed=seed)
+    fight.autoplay()
+    return fight
+
+
+@pytest.mark.parametrize(("ruleset", "name"), CASES)
+def test_a_bundled_fight_conforms(ruleset: str, name: str, seed: int) -> None:
+    fight = _played(ruleset, name, seed)
+    rs = fight.ruleset
+    assert fight.over and fight.entries and fight.to_move is None
+    assert fight.result is not None and (fight.result.winner is None or isinstance(fight.result.winner, str))
+
+    # Until the end someone is to move and has legal actions; complete rulesets list what was played.
+    replay = Fight.from_json(json.loads(fight.log_json()))
+    for i, entry in enumerate(fight.entries):
+        state = fight.states[i]
+        assert rs.to_move(state) is not None and rs.result(state) is None
+        legal = rs.legal_actions(state, fight.tables)
+        assert legal
+        if rs.info.legal_actions_complete and entry.actor is not None and entry.actor.kind != "gm":
+            assert entry.action in legal
+    assert replay.log_json() == fight.log_json()
+    assert replay.states == fight.states
+
+    # Every state survives the codec.
+    codec_json = [json.loads(json.dumps(fight._state_codec.dump(s))) for s in fight.states]
+    assert [fight._state_codec.load(d) for d in codec_json] == list(fight.states)
+
+    # Undo to the middle, then the same actions again: the same events, states and RNG positions.
+    middle = len(fight.entries) // 2
+    tail = fight.entries[middle:]
+    ids = [replay.snapshot_id(s) for s in replay._snapshots]
+    for _ in tail:
+        fight.undo()
+    assert fight.state == replay.states[middle] and fight.state_id == ids[middle]
+    for entry in tail:
+        assert fight.apply(entry.action) == entry.events
+    assert fight.log_json() == replay.log_json()
+
+    # A snapshot saved in the middle continues as if never stopped.
+    for _ in tail:
+        replay.undo()
+    resumed = Fight.from_snapshot(json.loads(json.dumps(replay.snapshot_json())))
+    assert resumed.state_id == replay.state_id
+    for entry in tail:
+        assert resumed.apply(entry.action) == entry.events
+    assert resumed.state == fight.state and resumed.result == fight.result
+
+
+@pytest.mark.parametrize(("ruleset", "name"), CASES)
+def test_every_event_is_told_in_words(ruleset: str, name: str, seed: int) -> None:
+    fight = _played(ruleset, name, seed)
+    kinds = {e.kind for e in fight.events}
+    assert not missing_renderers(fight.ruleset, kinds)
+    text = account(fight, verbose=True)
+    assert "no words for this event" not in text
+    assert "wins" in text or "nobody" in text
+
+
+@pytest.mark.parametrize(("ruleset", "name"), CASES)
+def test_a_tampered_chronicle_is_refused(ruleset: str, name: str) -> None:
+    data = _played(ruleset, name, 1).to_json()
+
+    def refused(change: Any, error: type[KassenError]) -> str:
+        bad = copy.deepcopy(data)
+        change(bad)
+        with pytest.raises(error) as info:
+            Fight.from_json(bad)
+        return str(info.value)
+
+    refused(lambda d: d.update(seed=d["seed"] + 1), ReplayError)
+    refused(lambda d: d["result"].update(winner="nobody-at-all"), ReplayError)
+    refused(lambda d: d["meta"]["content"].update(hash="0" * 64), ContentMismatchError)
+    refused(lambda d: d.update(ruleset=42), KassenError)
+    refused(lambda d: d.pop("initial_state"), FormatError)
+    refused(lambda d: d["log"][0].update(extra=1), FormatError)
+    refused(lambda d: d["log"][0]["action"].update(kind="no-such-kind"), FormatError)
+    refused(lambda d: d.update(format=1), FormatError)
+    assert "log[0]" in refused(lambda d: d["log"][0]["events"].append({"kind": "x", "data": {}}), ReplayError)
+    # cut short: replays as unfinished, so the recorded result is refused
+    refused(lambda d: d.update(log=d["log"][:1]), ReplayError)
+    short = copy.deepcopy(data)
+    short["log"] = short["log"][:1]
+    short.pop("result")
+    unfinished = Fight.from_json(short)
+    assert not unfinished.over and unfinished.to_move is not None
+
+
+@pytest.mark.parametrize("ruleset", sorted(registered_rulesets()))
+def test_every_rule_cited_in_events_has_a_text(ruleset: str) -> None:
+    from importlib import resources
+
+    import yaml
+
+    rs = find_ruleset(ruleset)
+    package, file = rs.info.rule_texts
+    texts = yaml.safe_load(resources.files(package).joinpath(file).read_text("utf-8"))
+    assert texts["ruleset"] == ruleset
+    cited = set()
+    for s in bundled_scenarios(ruleset):
+        fight = _played(ruleset, s.name, 1)
+        cited |= {e.rule for e in fight.events if e.rule}
+    assert cited and cited <= set(texts["rules"])
+    assert all(r.startswith(rs.info.ledger + ".") for r in texts["rules"])
