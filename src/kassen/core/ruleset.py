@@ -165,9 +165,12 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
         raise KassenError(f"a ruleset name is a string, not {type(name).__name__}")
     if name not in _REGISTRY and name in _entry_points():
         module, _, attr = _entry_points()[name].partition(":")
-        obj = importlib.import_module(module)
-        for part in attr.split(".") if attr else ():
-            obj = getattr(obj, part)
+        try:
+            obj = importlib.import_module(module)
+            for part in attr.split(".") if attr else ():
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError) as exc:
+            raise KassenError(f"the ruleset {name!r} is installed but cannot be loaded: {exc}") from None
         if name not in _REGISTRY:
             register_ruleset(obj)
     try:
