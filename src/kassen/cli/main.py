@@ -13,7 +13,9 @@ from typing import Annotated
 
 import typer
 
-from kassen.cli.common import OneLineErrors, console, emit_json, user_errors
+from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.fights import register
+from kassen.cli.lazy import LazyGroup
 from kassen.cli.render import dice_markup, probability_text
 from kassen.core.rng import Rng
 from kassen.dice import parse, probability_at_least, roll
@@ -24,20 +26,26 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
-    cls=OneLineErrors,
+    cls=LazyGroup,
 )
 
 
-def _register_rulesets() -> None:
-    from kassen.cli.arena import arena_app
-    from kassen.cli.content import content_app
-    from kassen.cli.l5r import l5r_app
-    from kassen.cli.sengoku import sengoku_app
+def _version(value: bool) -> None:
+    if value:
+        from kassen import __version__
 
-    app.add_typer(sengoku_app, name="sengoku")
-    app.add_typer(content_app, name="content")
-    app.add_typer(l5r_app, name="l5r")
-    app.add_typer(arena_app, name="arena")
+        console.print(f"kassen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print kassen's version and exit.", callback=_version, is_eager=True),
+    ] = False,
+) -> None:
+    """kassen (合戦): run tabletop-RPG combat exactly as written, with exact odds."""
 
 
 @app.command("roll")
@@ -93,7 +101,7 @@ def odds_command(
     console.print(f"P({expr} >= {at_least}) = {probability_text(p)}  [dim]{exactness}[/dim]")
 
 
-_register_rulesets()
+register(app)
 
 
 def main(argv: list[str] | None = None) -> None:

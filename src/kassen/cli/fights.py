@@ -1,0 +1,225 @@
+"""The commands that work for every ruleset, over :func:`kassen.open_fight` and :class:`kassen.Fight`:
+``scenarios``, ``fight``, ``replay``, ``validate``, ``schema``, ``rules``.
+
+They know no ruleset by name: scenarios, rule texts and schemas come from the registry.
+"""
+
+from __future__ import annotations
+
+__all__ = ["register"]
+
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import yaml
+from rich.markup import escape
+
+from kassen.cli.common import console, emit_json, user_errors
+from kassen.core.errors import ContentError, KassenError
+
+ContentOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--content",
+        help="A directory (or file) of YAML content merged over the bundled data; repeat for more layers.",
+        metavar="DIR",
+    ),
+]
+SeedOption = Annotated[
+    int | None,
+    typer.Option(help="Seed of the fight, 0 .. 2**64-1 (default: the scenario's).", min=0, max=(1 << 64) - 1),
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def _layers(content: list[Path] | None) -> list[Path]:
+    return list(content or [])
+
+
+def scenarios_command(
+    ruleset: Annotated[
+        str | None, typer.Option(help="Only this ruleset's scenarios.", metavar="NAME")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Every bundled scenario: its name, ruleset and title."""
+    from kassen.core.scenario import bundled_scenarios
+
+    found = bundled_scenarios(ruleset)
+    if as_json:
+        emit_json([s.to_json() for s in found])
+        return
+    width = max((len(s.name) for s in found), default=0)
+    for s in found:
+        console.print(f"{s.name:<{width}}  [dim]{s.ruleset:<8}[/dim] {s.title}")
+
+
+def fight_command(
+    scenario: Annotated[
+        str, typer.Argument(help="A bundled scenario (see `kassen scenarios`) or a YAML file.")
+    ],
+    seed: SeedOption = None,
+    content: ContentOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the chronicle (replayable JSON).")] = False,
+    brief: Annotated[bool, typer.Option("--brief", help="Only how the fight ended.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every explanation step too.")] = False,
+) -> None:
+    """Play any ruleset's scenario to its end with its policies; every event told in words."""
+    from kassen.core.report import account
+    from kassen.core.scenario import open_fight
+
+    fight = open_fight(scenario, seed=seed, content=_layers(content))
+    fight.autoplay()
+    if as_json:
+        sys.stdout.write(fight.log_json() + "\n")
+        return
+    if brief:
+        result = fight.result
+        names = fight.ruleset.names(fight.initial_state)
+        assert result is not None
+        winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
+        console.print(
+            f"{fight.meta.get('scenario', scenario)} (seed {fight.seed}): {winner} ({result.reason}) "
+            f"after {len(fight.entries)} actions"
+        )
+        return
+    console.print(f"[bold]{fight.meta.get('scenario', scenario)}[/bold] [dim](seed {fight.seed})[/dim]")
+    sys.stdout.flush()
+    console.print(account(fight, verbose=verbose), markup=False, highlight=False, end="")
+
+
+def _read_input(file: str) -> str | bytes:
+    if file == "-":
+        return sys.stdin.buffer.read()
+    from kassen.content.yamlio import read_text
+
+    try:
+        return read_text(file, max_bytes=64 * 1024 * 1024)
+    except ContentError as exc:
+        raise KassenError(str(exc)) from None
+
+
+def replay_command(
+    file: Annotated[
+        str, typer.Argument(help="A chronicle (`kassen fight --json`), or - for standard input.")
+    ],
+    content: ContentOption = None,
+) -> None:
+    """Re-apply a chronicle of any ruleset and check every recorded field (events, dice, result, content
+    hash): says "identical" and exits 0, or names the first differing log index and field and exits 2."""
+    from kassen.core.codec import parse_json
+    from kassen.core.fight import Fight
+
+    data = parse_json(_read_input(file), what="the chronicle")
+    fight = Fight.from_json(data, content=_layers(content))
+    n = len(fight.entries)
+    if fight.over:
+        result = fight.result
+        assert result is not None
+        names = fight.ruleset.names(fight.initial_state)
+        winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
+        console.print(f"identical: {n} actions replayed; {winner} ({result.reason})")
+    else:
+        console.print(f"identical: {n} actions replayed; the fight is unfinished ({fight.to_move} to decide)")
+
+
+def validate_command(
+    scenario: Annotated[str, typer.Argument(help="A scenario YAML file (or a bundled name).")],
+    content: ContentOption = None,
+) -> None:
+    """Check a scenario without playing it: every error with its file, line and field."""
+    from kassen.core.fight import Fight
+    from kassen.core.scenario import open_fight
+
+    fight: Fight[Any, Any] = open_fight(scenario, content=_layers(content))
+    names = fight.ruleset.names(fight.initial_state)
+    console.print(
+        f"ok: a {fight.ruleset.info.name} scenario, {fight.meta.get('scenario')!r}: "
+        f"{len(names)} named units and sides, content {fight.content.hash[:12]}"
+    )
+
+
+schema_app = typer.Typer(
+    help="JSON Schemas of kassen's input files.", no_args_is_help=True, add_completion=False
+)
+
+
+@schema_app.command("scenario")
+@user_errors
+def schema_scenario(
+    ruleset: Annotated[str, typer.Option(help="The ruleset whose scenario format to print.", metavar="NAME")],
+) -> None:
+    """The JSON Schema of a ruleset's scenario files (header included)."""
+    from kassen.core.ruleset import find_ruleset
+
+    rs = find_ruleset(ruleset)
+    schema: dict[str, Any] = rs.info.scenario_model.model_json_schema()
+    props = schema.setdefault("properties", {})
+    props["ruleset"] = {"const": rs.info.name, "description": "The ruleset this scenario is for."}
+    props["content"] = {
+        "type": "object",
+        "description": "A content layer of the scenario's own, merged over the bundled data and --content.",
+    }
+    schema.setdefault("required", []).insert(0, "ruleset")
+    schema["title"] = f"kassen {rs.info.name} scenario"
+    emit_json(schema)
+
+
+def _rule_texts() -> dict[str, dict[str, Any]]:
+    from kassen.core.ruleset import find_ruleset, registered_rulesets
+
+    out: dict[str, dict[str, Any]] = {}
+    for name in registered_rulesets():
+        package, file = find_ruleset(name).info.rule_texts
+        data = yaml.safe_load(resources.files(package).joinpath(file).read_text(encoding="utf-8"))
+        for rid, entry in data["rules"].items():
+            out[rid] = {"id": rid, "ruleset": name, **entry}
+    return out
+
+
+def rules_command(
+    rule: Annotated[
+        str | None, typer.Argument(help="A rule ID as explanations cite it, e.g. SG.CHK.1.")
+    ] = None,
+    ruleset: Annotated[str | None, typer.Option(help="List one ruleset's rules.", metavar="NAME")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """What a rule ID cited in an explanation says, in a sentence or two (or a ruleset's whole list)."""
+    texts = _rule_texts()
+    if rule is not None:
+        key = rule.strip().upper()
+        entry = texts.get(key)
+        if entry is None:
+            close = [r for r in texts if r.startswith(key.rsplit(".", 1)[0] + ".")][:8]
+            hint = f" (nearby: {', '.join(close)})" if close else " (see `kassen rules --ruleset NAME`)"
+            shown = rule if len(rule) <= 40 else rule[:37] + "..."
+            raise KassenError(f"no rule {shown!r}{hint}")
+        if as_json:
+            emit_json(entry)
+            return
+        console.print(f"[bold]{entry['id']}[/bold] {entry['title']} [dim]({entry['kind']})[/dim]")
+        console.print(entry["text"], markup=False)
+        return
+    chosen = [e for e in texts.values() if ruleset is None or e["ruleset"] == ruleset]
+    if ruleset is not None and not chosen:
+        from kassen.core.ruleset import find_ruleset
+
+        find_ruleset(ruleset)  # names the known rulesets
+    if as_json:
+        emit_json(chosen)
+        return
+    for e in chosen:
+        console.print(f"[bold]{e['id']:<12}[/bold] {escape(e['title'])}: {escape(e['text'])}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the generic commands to ``app``."""
+    app.command("scenarios")(user_errors(scenarios_command))
+    app.command("fight")(user_errors(fight_command))
+    app.command("replay")(user_errors(replay_command))
+    app.command("validate")(user_errors(validate_command))
+    app.command("rules")(user_errors(rules_command))
+    app.add_typer(schema_app, name="schema")

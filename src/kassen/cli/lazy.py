@@ -1,0 +1,54 @@
+"""A command group whose ruleset commands load only when used.
+
+``kassen roll 2d10`` must not import three rulesets. The ruleset command groups (``sengoku``, ``l5r``,
+``arena``, ``content``...) are entry points in the group ``kassen.commands`` (``name = "module:app"``,
+a Typer app): :class:`LazyGroup` lists them by name and imports one only when it is called (or when
+``--help`` describes them). Adding a ruleset's commands edits nothing here.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LazyGroup"]
+
+import importlib
+from functools import cache
+from importlib import metadata
+from typing import Any
+
+import typer
+
+from kassen.cli.common import OneLineErrors
+
+_GROUP = "kassen.commands"
+
+
+@cache
+def _entry_points() -> dict[str, str]:
+    return {ep.name: ep.value for ep in metadata.entry_points(group=_GROUP)}
+
+
+@cache
+def _load(name: str) -> Any:
+    target = _entry_points().get(name)
+    if target is None:
+        return None
+    module, _, attr = target.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    command = typer.main.get_command(obj) if isinstance(obj, typer.Typer) else obj
+    command.name = name
+    return command
+
+
+class LazyGroup(OneLineErrors):
+    """The top-level ``kassen`` group: its own commands, plus the installed command groups, lazily."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(_entry_points()))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            return command
+        return _load(cmd_name)
