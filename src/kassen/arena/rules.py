@@ -121,6 +121,10 @@ class TieWinner(StrEnum):
 class Contest(StrictModel):
     house_default: HouseDefault
     tie_winner: TieWinner
+    #: AR.RD.9, a reading the engine makes, not a switch: a defender's critical success is compared by
+    #: margin like any success (the field names that reading; another value is refused).
+    defender_critical_house_default: HouseDefault
+    defender_critical: Literal["compared_by_margin"]
 
 
 class Subturns(StrictModel):
@@ -341,6 +345,17 @@ class Landing(StrictModel):
     halving: Literal["down", "up"]
 
 
+class LandingFacing(StrictModel):
+    """AR.RD.9, readings the engine makes, not switches (each field names the one reading implemented;
+    another value is refused): a fall from unconsciousness or death lands ``face_up`` whatever the hit;
+    when a knockdown and a failed knockback come from one hit, the ``knockback``'s fall (face up, on the
+    brain) replaces the knockdown's."""
+
+    house_default: HouseDefault
+    incapacity_fall: Literal["face_up"]
+    knockdown_and_failed_knockback: Literal["knockback"]
+
+
 class KnockbackData(StrictModel):
     house_default: HouseDefault
     types: tuple[DamageType, ...]
@@ -350,6 +365,7 @@ class KnockbackData(StrictModel):
     leg_fall_margin: int = Field(ge=1)
     damage_type: DamageType
     landing: Landing
+    facing: LandingFacing
     posture_factors: dict[Posture, tuple[PostureFactor, ...]]
 
     @model_validator(mode="after")
@@ -418,6 +434,10 @@ class HpRules(StrictModel):
     death_check_every: int = Field(ge=1)
     dead_ht_multiple: int
     death_checks_house_default: HouseDefault
+    #: AR.RD.8, a reading the engine makes, not a switch: death checks after the first come at the fixed
+    #: thresholds -HT-5k (the field names that reading; another value is refused).
+    further_checks_house_default: HouseDefault
+    further_checks: Literal["fixed_thresholds"]
 
 
 class MoveRules(StrictModel):
@@ -447,6 +467,10 @@ class GutsRules(StrictModel):
     bonus: int
     bonus_house_default: HouseDefault
     one_bonus_per_check: Literal["guts_only", "any"]
+    #: AR.RD.8, a reading the engine makes, not a switch: the guts penalties of a state count the hit that
+    #: first caused it (the field names that reading; another value is refused).
+    stun_cause_house_default: HouseDefault
+    stun_cause: Literal["first_hit"]
 
 
 class InjuryRules(StrictModel):

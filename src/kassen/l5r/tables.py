@@ -306,6 +306,14 @@ class WoundRanks(HouseDefaultSection):
         return self
 
 
+class DeadRank(HouseDefaultSection):
+    """L5.RD.4, a reading the engine makes, not a switch: "the Dead Wound Rank" has no boxes of its own,
+    so the first Wound past Out's last box is fatal (and "fills" it, L5.CS.5). The field names that
+    reading; an override naming another is refused rather than silently ignored."""
+
+    boxes: Literal[0]
+
+
 class FullAttack(HouseDefaultSection):
     attack_rolled: int
     attack_kept: int
@@ -336,6 +344,7 @@ class CoreTables(StrictModel):
     raises: Raises
     free_raises: FreeRaises
     wound_ranks: WoundRanks
+    dead_rank: DeadRank
     full_attack: FullAttack
     full_defense: FullDefense
     initiative: Initiative
@@ -372,6 +381,7 @@ class L5Tables(StrictModel):
             ("core.raises", c.raises),
             ("core.free_raises", c.free_raises),
             ("core.wound_ranks", c.wound_ranks),
+            ("core.dead_rank", c.dead_rank),
             ("core.full_attack", c.full_attack),
             ("core.full_defense", c.full_defense),
             ("core.initiative", c.initiative),

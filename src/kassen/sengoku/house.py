@@ -17,6 +17,7 @@ __all__ = [
     "FLOW_DEFAULTS",
     "AmbushCondition",
     "AmbushImmunity",
+    "AmbushReadings",
     "AmbushRules",
     "CohesionCheck",
     "CombatEnd",
@@ -34,6 +35,7 @@ __all__ = [
     "Reactions",
     "ReservationAtZero",
     "RetreatRules",
+    "RoutAndFumbleReadings",
     "SquadRules",
     "TieKey",
     "TieOrder",
@@ -353,6 +355,19 @@ class AmbushImmunity(FlowDefault):
             yield ("immune_traits", i), "trait", t
 
 
+class AmbushReadings(FlowDefault):
+    """SG.RD.10, readings the engine makes, not switches: each field names the one reading implemented,
+    and an override naming the other is refused rather than silently ignored.
+    ``basic_ambush_releases_stance``: a basic ambush's Defenseless (SG.AMB.1) holds only against the
+    ambusher's first attack and leaves a maintained [stance] standing (SG.DFL.2 releases it for the
+    Defenseless status only). ``pass_or_hold_counts_as_breath``: for the flank ambush, a unit has taken
+    a breath only when it declared one; a Pass or a Hold is not a breath (SG.CNT.6)."""
+
+    rule: Literal["SG.RD.10"]
+    basic_ambush_releases_stance: Literal[False]
+    pass_or_hold_counts_as_breath: Literal[False]
+
+
 # ------------------------------------------------------------------------------------------- lull
 
 
@@ -493,6 +508,17 @@ class RetreatRules(FlowDefault):
     exhaustion: Count
 
 
+class RoutAndFumbleReadings(FlowDefault):
+    """SG.RD.11, a reading the engine makes, not a switch (the field names the one reading implemented;
+    an override naming the other is refused). A defense reservation declared in a breath after an
+    attack that fumbles is forfeited, its Energy spent with the breath (SG.DFL.2, SG.CNT.5). The other
+    question of SG.RD.11, a squad routing with no other unit of its side left, is settled by SG.END.1's
+    ``out_states``: with ``routed`` among them the combat ends at once."""
+
+    rule: Literal["SG.RD.11"]
+    fumble_forfeits_later_reservation: Literal[True]
+
+
 class ManeuverPricing(FlowDefault):
     """SG.MAN.1: the maneuvers whose numbers (cost, check, Wounds) the house set where the seeds name the
     technique but not all of its numbers; each carries its own ``house_default`` too."""
@@ -518,11 +544,13 @@ FlowDefaultEntry = Annotated[
     | ZoneModifiers
     | AmbushRules
     | AmbushImmunity
+    | AmbushReadings
     | YomaEncounters
     | HonorFollowUp
     | SquadRules
     | CombatEnd
     | RetreatRules
+    | RoutAndFumbleReadings
     | ManeuverPricing,
     Field(discriminator="rule"),
 ]
@@ -541,10 +569,12 @@ FLOW_DEFAULTS: dict[str, type[FlowDefault]] = {
     "SG.RD.2": ZoneModifiers,
     "SG.AMB.1": AmbushRules,
     "SG.AMB.3": AmbushImmunity,
+    "SG.RD.10": AmbushReadings,
     "SG.LUL.3": YomaEncounters,
     "SG.RET.4": HonorFollowUp,
     "SG.RET.5": SquadRules,
     "SG.END.1": CombatEnd,
     "SG.RET.3": RetreatRules,
+    "SG.RD.11": RoutAndFumbleReadings,
     "SG.MAN.1": ManeuverPricing,
 }
