@@ -173,7 +173,11 @@ def _rule_texts() -> dict[str, dict[str, Any]]:
 
     out: dict[str, dict[str, Any]] = {}
     for name in registered_rulesets():
-        package, file = find_ruleset(name).info.rule_texts
+        try:
+            package, file = find_ruleset(name).info.rule_texts
+        except KassenError as exc:  # one broken ruleset must not hide the others' rules
+            sys.stderr.write(f"kassen: warning: {exc}\n")
+            continue
         data = yaml.safe_load(resources.files(package).joinpath(file).read_text(encoding="utf-8"))
         for rid, entry in data["rules"].items():
             out[rid] = {"id": rid, "ruleset": name, **entry}

@@ -171,6 +171,10 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
                 obj = getattr(obj, part)
         except (ImportError, AttributeError) as exc:
             raise KassenError(f"the ruleset {name!r} is installed but cannot be loaded: {exc}") from None
+        if not isinstance(getattr(obj, "info", None), RulesetInfo):
+            raise KassenError(
+                f"the ruleset {name!r} is installed, but {_entry_points()[name]} is not a ruleset"
+            )
         if name not in _REGISTRY:
             register_ruleset(obj)
     try:

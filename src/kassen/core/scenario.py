@@ -26,7 +26,7 @@ from typing import Any
 
 from kassen.content.content import inline_layer, read_layer
 from kassen.content.yamlio import line_of, parse_yaml, read_text
-from kassen.core.errors import ContentError, ContentIssue
+from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import Fight, check_seed
 from kassen.core.policy import Policy
 from kassen.core.ruleset import find_ruleset, registered_rulesets
@@ -89,8 +89,9 @@ def bundled_scenarios(ruleset: str | None = None) -> tuple[BundledScenario, ...]
     return tuple(out)
 
 
-def _find_bundled(name: str, ruleset: str | None) -> tuple[str, str, str] | None:
-    """``(ruleset, name, text)`` of a bundled scenario called ``name`` (or ``ruleset/name``)."""
+def _find_bundled(name: str, ruleset: str | None, broken: list[str]) -> tuple[str, str, str] | None:
+    """``(ruleset, name, text)`` of a bundled scenario called ``name`` (or ``ruleset/name``). A ruleset
+    that cannot load is skipped when looking through all of them (its error goes to ``broken``)."""
     if "/" in name:
         r, _, bare = name.partition("/")
         if r not in registered_rulesets() or (ruleset is not None and r != ruleset):
@@ -99,15 +100,29 @@ def _find_bundled(name: str, ruleset: str | None) -> tuple[str, str, str] | None
         name = bare
     else:
         candidates = [ruleset] if ruleset is not None else list(registered_rulesets())
+    stem = name.removesuffix(".yaml")
     for r in candidates:
-        files = _bundled_files(r)
-        if name.removesuffix(".yaml") in files:
-            return (
-                r,
-                name.removesuffix(".yaml"),
-                files[name.removesuffix(".yaml")].read_text(encoding="utf-8"),
-            )
+        try:
+            files = _bundled_files(r)
+        except KassenError as exc:
+            if len(candidates) == 1:
+                raise
+            broken.append(str(exc))
+            continue
+        if stem in files:
+            return r, stem, files[stem].read_text(encoding="utf-8")
     return None
+
+
+def _known(ruleset: str | None, broken: list[str]) -> str:
+    names: list[str] = []
+    for r in [ruleset] if ruleset is not None else list(registered_rulesets()):
+        try:
+            names += list(_bundled_files(r))
+        except KassenError:
+            continue
+    text = f"(bundled: {', '.join(names) or 'none'})"
+    return text + (f"; {'; '.join(broken)}" if broken else "")
 
 
 def read_scenario(
@@ -119,6 +134,7 @@ def read_scenario(
     naming another is refused."""
     name = str(source)
     bundled = None
+    broken: list[str] = []
     if text is None:
         if (
             isinstance(source, str)
@@ -126,7 +142,7 @@ def read_scenario(
             and len(name) <= 200
             and not name.endswith((".yml",))
         ):
-            bundled = _find_bundled(name, ruleset)
+            bundled = _find_bundled(name, ruleset, broken)
         if bundled is not None:
             r, bare, text = bundled
             package, folder = find_ruleset(r).info.scenarios
@@ -139,15 +155,9 @@ def read_scenario(
             except (OSError, ValueError):
                 exists = False
             if not exists:
-                known = ", ".join(s.name for s in bundled_scenarios(ruleset))
                 shown = name if len(name) <= 120 else name[:117] + "..."
-                raise ContentError(
-                    ContentIssue(
-                        shown,
-                        "(file)",
-                        f"no such file, and no bundled scenario of that name (bundled: {known})",
-                    )
-                )
+                message = "no such file, and no bundled scenario of that name " + _known(ruleset, broken)
+                raise ContentError(ContentIssue(shown, "(file)", message))
             text = read_text(path)
             file = str(path)
             name = path.stem

@@ -1,0 +1,118 @@
+"""The generic commands over any registered ruleset (here the test-only coin-flip duel, which no
+command knows by name): scenarios, fight, replay, validate, schema, rules, --version."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from kassen import __version__
+from kassen.cli.main import app
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_scenarios_lists_every_registered_ruleset() -> None:
+    code, out, _ = run("scenarios", "--ruleset", "coinflip", "--json")
+    assert code == 0
+    assert json.loads(out) == [{"name": "best-of-three", "ruleset": "coinflip", "title": "Best of three"}]
+
+
+def test_fight_then_replay_round_trip(tmp_path: Path) -> None:
+    code, out, _ = run("fight", "coinflip/best-of-three", "--seed", "7", "--json")
+    assert code == 0
+    log = tmp_path / "log.json"
+    log.write_text(out, "utf-8")
+    code, out, err = run("replay", str(log))
+    assert code == 0, err
+    assert out.startswith("identical:") and "wins" in out
+    code, out, _ = run("replay", "-", input=log.read_text("utf-8"))
+    assert code == 0 and out.startswith("identical:")
+
+
+def test_fight_tells_the_fight_in_words() -> None:
+    code, out, _ = run("fight", "best-of-three", "--seed", "7")
+    assert code == 0
+    assert "The duel begins." in out and "calls" in out and "Result:" in out
+    code, out, _ = run("fight", "best-of-three", "--seed", "7", "--brief")
+    assert code == 0 and out.count("\n") == 1 and "wins" in out
+
+
+def test_replay_of_a_tampered_log_exits_2_with_one_line(tmp_path: Path) -> None:
+    code, out, _ = run("fight", "best-of-three", "--seed", "7", "--json")
+    data = json.loads(out)
+    cases = {
+        "seed": lambda d: d.update(seed=8),
+        "dice": lambda d: d["log"][1]["events"][0]["data"].update(face=99),
+        "result": lambda d: d["result"].update(
+            winner="left" if d["result"]["winner"] == "right" else "right"
+        ),
+        "hash": lambda d: d["meta"]["content"].update(hash="f" * 64),
+        "missing": lambda d: d.pop("log"),
+        "type": lambda d: d.update(seed="seven"),
+        "huge": lambda d: d.update(seed=10**40),
+        "other ruleset": lambda d: d.update(ruleset="sengoku"),
+    }
+    for name, change in cases.items():
+        bad = json.loads(out)
+        change(bad)
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(bad), "utf-8")
+        code, _, err = run("replay", str(path))
+        assert code == 2, name
+        assert err.startswith("kassen: error:") and err.count("\n") == 1, (name, err)
+    for text in ["[" * 100_000, '{"format": NaN}', "not json", ""]:
+        code, _, err = run("replay", "-", input=text)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert data["format"] == 2
+
+
+def test_validate_reports_every_error_with_file_line_and_field(tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text(
+        "ruleset: coinflip\nname: G\nplayers:\n  - {id: a, name: A, side: l}\n"
+        "  - {id: b, name: B, side: r}\n",
+        "utf-8",
+    )
+    code, out, _ = run("validate", str(good))
+    assert code == 0 and out.startswith("ok: a coinflip scenario")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "ruleset: coinflip\nname: B\ntokens: 0\nplayers:\n  - {id: a, name: A, side: l, pet: x}\n", "utf-8"
+    )
+    code, _, err = run("validate", str(bad))
+    assert code == 2
+    assert "bad.yaml:3: tokens" in err and "bad.yaml:5: players.0.pet" in err
+
+
+def test_schema_of_a_scenario() -> None:
+    code, out, _ = run("schema", "scenario", "--ruleset", "coinflip")
+    schema = json.loads(out)
+    assert code == 0 and schema["properties"]["ruleset"] == {
+        "const": "coinflip",
+        "description": schema["properties"]["ruleset"]["description"],
+    }
+    assert "players" in schema["properties"] and schema["required"][0] == "ruleset"
+    code, _, err = run("schema", "scenario", "--ruleset", "nosuch")
+    assert code == 2 and "unknown ruleset" in err
+
+
+def test_rules_explains_a_cited_id() -> None:
+    code, out, _ = run("rules", "CF.FLIP.1")
+    assert code == 0 and "stake" in out
+    code, out, _ = run("rules", "cf.flip.1", "--json")
+    assert json.loads(out)["ruleset"] == "coinflip"
+    code, _, err = run("rules", "CF.FLIP.9")
+    assert code == 2 and "CF.FLIP.1" in err  # the nearby ids are named
+
+
+def test_version() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and out.strip() == f"kassen {__version__}"

@@ -1,0 +1,178 @@
+"""The one codec: typed, strict, and every refusal names its path (issue 10, step 3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Annotated, ClassVar, Literal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kassen.core.codec import MAX_DEPTH, Bounds, Codec, FormatError, kind_of, parse_json
+
+
+class Stance(StrEnum):
+    HIGH = "high"
+    LOW = "low"
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    maneuver: str
+    target: str | None = None
+    aim: Annotated[int, Bounds(0, 5)] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Breath:
+    unit: str
+    uses: tuple[Use, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetGuard:
+    KIND: ClassVar[str] = "guard"
+    actor: str
+    arm: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    unit: str
+
+
+Action = Breath | SetGuard | Pass
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    id: str
+    wounds: int
+    stance: Stance
+    ratio: Fraction
+    side: Literal["own", "enemy"]
+    faces: tuple[int, int]
+
+
+ACTIONS: Codec[Action] = Codec(Action)
+
+
+def test_a_union_is_discriminated_by_kind() -> None:
+    b = Breath("kuro", (Use("thrust", "oni"),))
+    data = ACTIONS.dump(b)
+    assert data == {
+        "kind": "breath",
+        "unit": "kuro",
+        "uses": [{"maneuver": "thrust", "target": "oni", "aim": 0}],
+    }
+    assert ACTIONS.load(data) == b
+    assert ACTIONS.dump(SetGuard("ryu", "left_arm"))["kind"] == "guard"  # KIND overrides the class name
+    assert kind_of(Pass) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "words"),
+    [
+        ({"kind": "breath", "unit": "kuro"}, "action.uses", "field required"),
+        ({"kind": "breath", "unit": "kuro", "uses": [], "all_ou": True}, "action.all_ou", "unknown field"),
+        ({"kind": "breath", "unit": 3, "uses": []}, "action.unit", "expected a string"),
+        (
+            {"kind": "breath", "unit": "k", "uses": [{"maneuver": "x", "aim": 9}]},
+            "action.uses[0].aim",
+            "out of range",
+        ),
+        (
+            {"kind": "breath", "unit": "k", "uses": [{"maneuver": "x", "aim": True}]},
+            "action.uses[0].aim",
+            "integer",
+        ),
+        ({"kind": "jump", "unit": "k"}, "action.kind", "is not one of"),
+        ({"unit": "k"}, "action.kind", "field required"),
+        ([1, 2], "action", "expected"),
+        (None, "action", "expected"),
+    ],
+)
+def test_malformed_json_is_one_error_naming_its_path(data: object, path: str, words: str) -> None:
+    with pytest.raises(FormatError) as info:
+        ACTIONS.load(data, "action")
+    assert info.value.path == path
+    assert words in str(info.value)
+
+
+def test_values_of_every_kind_round_trip() -> None:
+    codec: Codec[Unit] = Codec(Unit)
+    u = Unit("oni", 30, Stance.LOW, Fraction(3, 2), "enemy", (10, 1))
+    data = codec.dump(u)
+    assert data["ratio"] == "3/2" and data["stance"] == "low" and data["faces"] == [10, 1]
+    assert codec.load(data) == u
+    for bad, where in [
+        ({**data, "stance": "middle"}, "stance"),
+        ({**data, "ratio": "1/0"}, "ratio"),
+        ({**data, "ratio": "0.5"}, "ratio"),
+        ({**data, "side": "none"}, "side"),
+        ({**data, "faces": [1, 2, 3]}, "faces"),
+        ({**data, "wounds": 2**70}, "wounds"),
+        ({**data, "wounds": float("nan")}, "wounds"),
+    ]:
+        with pytest.raises(FormatError) as info:
+            codec.load(bad)
+        assert info.value.path == where
+
+
+def test_a_class_with_its_own_kind_field_cannot_sit_in_a_tagged_union() -> None:
+    @dataclass(frozen=True)
+    class Act:
+        kind: str
+
+    with pytest.raises(TypeError, match="kind"):
+        Codec(Act | Pass)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[1, 2", "not valid JSON"),
+        ('{"a": NaN}', "NaN"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ("1" * 5000, "not valid JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+    ],
+)
+def test_hostile_json_text_is_one_error(text: str | bytes, words: str) -> None:
+    with pytest.raises(FormatError, match=words):
+        parse_json(text)
+
+
+def test_oversized_json_text_is_refused_before_parsing() -> None:
+    with pytest.raises(FormatError, match="limit"):
+        parse_json("[" + "0," * 600 + "0]", max_bytes=1000)
+
+
+def test_free_json_has_a_depth_limit() -> None:
+    from typing import Any
+
+    codec: Codec[Any] = Codec(dict[str, Any])
+    deep: object = 1
+    for _ in range(MAX_DEPTH + 2):
+        deep = [deep]
+    with pytest.raises(FormatError, match="deeper"):
+        codec.load({"x": deep})
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda c: st.lists(c) | st.dictionaries(st.text(), c),
+        max_leaves=20,
+    )
+)
+def test_any_json_is_read_exactly_or_refused_with_a_format_error(data: object) -> None:
+    try:
+        action = ACTIONS.load(data)
+    except FormatError as exc:
+        assert exc.path.startswith(("kind", "unit", "uses", "actor", "arm", "")), exc
+    else:  # whatever it accepts survives a round trip
+        assert ACTIONS.load(ACTIONS.dump(action)) == action

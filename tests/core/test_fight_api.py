@@ -1,0 +1,187 @@
+"""The Fight API on the test-only coin-flip ruleset: content layers and their path-free hash, typed
+dice, undo, policies whose place derives from the actions played, snapshots, and replay checks."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from kassen.content.content import ContentMismatchError
+from kassen.core.codec import FormatError
+from kassen.core.engine import GM, Actor
+from kassen.core.errors import ContentError, IllegalActionError, KassenError, TypedDiceError
+from kassen.core.fight import Fight
+from kassen.core.policy import FirstLegal, RandomPolicy, Scripted
+from kassen.core.scenario import open_fight, read_scenario
+
+SCENARIO = "coinflip/best-of-three"
+
+
+@pytest.fixture
+def stake_layer(tmp_path: Path) -> Path:
+    layer = tmp_path / "house"
+    layer.mkdir()
+    (layer / "coin.yaml").write_text("stake: 2\n", "utf-8")
+    return layer
+
+
+def test_the_same_layer_by_relative_and_absolute_path_has_the_same_hash(
+    stake_layer: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(stake_layer.parent)
+    relative = open_fight(SCENARIO, content=["house"])
+    absolute = open_fight(SCENARIO, content=[stake_layer.resolve()])
+    assert relative.content.hash == absolute.content.hash
+    assert relative.to_json()["meta"] == absolute.to_json()["meta"]
+    assert relative.tables.coin.stake == 2
+    assert open_fight(SCENARIO).content.hash != relative.content.hash
+
+
+def test_replay_with_other_content_is_refused_naming_the_layer_and_entry(
+    stake_layer: Path, tmp_path: Path
+) -> None:
+    fight = open_fight(SCENARIO, content=[stake_layer])
+    fight.autoplay()
+    data = json.loads(fight.log_json())
+    with pytest.raises(ContentMismatchError, match="1 --content layer"):
+        Fight.from_json(data)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "coin.yaml").write_text("stake: 3\n", "utf-8")
+    with pytest.raises(ContentMismatchError, match=r"layer 1: coin\.stake differs"):
+        Fight.from_json(data, content=[other])
+    assert Fight.from_json(data, content=[stake_layer]).log_json() == fight.log_json()
+
+
+def test_a_scenario_content_block_is_the_last_layer_and_replays_without_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "ruleset: coinflip\nname: Big stakes\ncontent:\n  coin: {stake: 2}\ntokens: 2\nplayers:\n"
+        "  - {id: a, name: A, side: l}\n  - {id: b, name: B, side: r}\n",
+        "utf-8",
+    )
+    fight = open_fight(path, seed=3)
+    assert fight.tables.coin.stake == 2
+    fight.autoplay()
+    assert Fight.from_json(json.loads(fight.log_json())).log_json() == fight.log_json()
+
+
+def test_content_errors_name_file_line_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "coin.yaml").write_text("faces: 2\nstake: 99\n", "utf-8")
+    (bad / "extra.yaml").write_text("dice: {}\n", "utf-8")
+    with pytest.raises(ContentError) as info:
+        open_fight(SCENARIO, content=[bad])
+    text = str(info.value)
+    assert "extra.yaml:1: dice: unknown section" in text
+    assert "coin.stake" in text
+
+
+def test_table_dice_are_checked_recorded_and_replayed() -> None:
+    fight = open_fight(SCENARIO)
+    fight.apply(fight.legal_actions()[0])  # the GM begins
+    before = (fight.state_id, fight.snapshot.rng)
+    flip = fight.legal_actions()[0]
+    for faces, words in [
+        ([], "no scripted face is left"),
+        ([1, 2], "2 faces were typed"),
+        ([3], "not a face of a d2"),
+    ]:
+        with pytest.raises(TypedDiceError, match=words):
+            fight.apply(flip, dice=faces)
+        assert (fight.state_id, fight.snapshot.rng) == before
+    fight.apply(flip, dice=[2])  # typed at the table: the RNG does not move
+    assert fight.snapshot.rng == before[1]
+    assert fight.entries[-1].faces == (2,) and fight.events[-2].data["face"] == 2
+    data = json.loads(fight.log_json())
+    assert data["log"][1]["dice"] == [2]
+    replayed = Fight.from_json(data)
+    assert replayed.log_json() == fight.log_json() and replayed.state_id == fight.state_id
+
+
+def test_an_illegal_action_changes_nothing_and_names_its_rule() -> None:
+    fight = open_fight(SCENARIO)
+    before = fight.state_id
+    with pytest.raises(IllegalActionError) as info:
+        fight.apply({"kind": "flip", "player": "ann", "call": "heads"})
+    assert info.value.rule == "CF.TURN.1" and fight.state_id == before and not fight.entries
+    with pytest.raises(FormatError, match=r"action\.call"):
+        fight.apply({"kind": "flip", "player": "ann", "call": "edge"})
+
+
+def test_to_move_is_the_gm_then_the_players() -> None:
+    fight = open_fight(SCENARIO)
+    assert fight.to_move == GM
+    fight.step()
+    assert fight.to_move == Actor("unit", "ann", "left")
+
+
+def test_the_scripted_policy_rewinds_with_undo(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "ruleset: coinflip\nname: Long\ntokens: 5\nplayers:\n  - {id: ann, name: Ann, side: l}\n"
+        "  - {id: bob, name: Bob, side: r, policy: scripted, script: [heads, tails, tails, heads, tails]}\n",
+        "utf-8",
+    )
+    fight = open_fight(path, seed=4)
+    fight.autoplay()
+    calls = [a.call for a in fight.history if getattr(a, "player", "") == "bob"]
+    assert len(calls) >= 2 and calls == ["heads", "tails", "tails", "heads", "tails"][: len(calls)]
+    while fight.entries:  # undo to the start: the script's place goes back with the actions
+        fight.undo()
+    fight.autoplay()
+    assert [a.call for a in fight.history if getattr(a, "player", "") == "bob"] == calls
+
+
+def test_scripted_cursor_counts_the_steps_found_in_order() -> None:
+    assert Scripted.cursor(["a", "b", "a"], ["x", "a", "y", "a", "b"]) == 2
+    assert Scripted.cursor([], ["x"]) == 0
+
+
+def test_random_and_first_legal_policies_are_deterministic() -> None:
+    runs = []
+    for _ in range(2):
+        fight = open_fight(SCENARIO, seed=9, policy=RandomPolicy())
+        fight.autoplay()
+        runs.append(fight.log_json())
+    assert runs[0] == runs[1]
+    first = open_fight(SCENARIO, seed=9, policy=FirstLegal())
+    first.step()
+    first.step()
+    assert first.history[-1].call == "heads"  # type: ignore[attr-defined]
+
+
+def test_state_id_is_the_same_for_the_same_state() -> None:
+    fight = open_fight(SCENARIO)
+    start = fight.state_id
+    fight.step()
+    assert fight.state_id != start
+    fight.undo()
+    assert fight.state_id == start
+
+
+def test_autoplay_stops_at_its_limit() -> None:
+    fight = open_fight(SCENARIO)
+    with pytest.raises(KassenError, match="did not end within 2 actions"):
+        fight.autoplay(max_actions=2)
+
+
+def test_a_scenario_names_its_ruleset(tmp_path: Path) -> None:
+    headless = tmp_path / "x.yaml"
+    headless.write_text("name: X\nplayers: []\n", "utf-8")
+    with pytest.raises(ContentError, match="names its ruleset"):
+        read_scenario(headless)
+    assert read_scenario(headless, ruleset="coinflip").ruleset == "coinflip"
+    other = tmp_path / "y.yaml"
+    other.write_text("ruleset: nosuch\nname: Y\n", "utf-8")
+    with pytest.raises(ContentError, match="unknown ruleset 'nosuch'"):
+        read_scenario(other)
+    with pytest.raises(ContentError, match="no bundled scenario"):
+        read_scenario("no-such-scenario")
+    long = "x" * 300 + ".yaml"
+    with pytest.raises(ContentError):
+        read_scenario(os.path.join(str(tmp_path), long))
