@@ -29,10 +29,17 @@ test: lint typecheck
 test-slow: $(STAMP)
 	$(BIN)/pytest -m slow
 
-bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-	$(BIN)/python bench/bench_dice.py
+# d20 (for the side-by-side) pins an old lark-parser: it gets its own environment, never kassen's .venv.
+D20_VENV := .venv-d20
+$(D20_VENV)/.installed:
+	test -x $(D20_VENV)/bin/python || $(PYTHON) -m venv $(D20_VENV)
+	$(D20_VENV)/bin/python -m pip install --quiet 'd20==1.1.2'
+	touch $@
+
+bench: $(STAMP) $(D20_VENV)/.installed
+	KASSEN_D20_PYTHON=$(D20_VENV)/bin/python $(BIN)/python bench/bench_dice.py
+	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_battle.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info
+	rm -rf $(VENV) $(D20_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info
