@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kassen.core.errors import KassenError
 from kassen.core.rng import Rng
 
 # Pinned once from Rng(12345). These literals are the replay format: a saved battle stores seeds and
@@ -71,18 +72,27 @@ def test_advance_skips_raw_draws() -> None:
 
 @pytest.mark.parametrize("seed", [True, False, 1.0, "1", None])
 def test_rejects_non_int_seeds(seed: object) -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(KassenError, match="a seed is an integer"):
         Rng(seed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("sides", [0, -3, 2**64 + 1, 5.5, float("nan"), True, "6", None])
+def test_a_die_needs_a_whole_number_of_faces(sides: object) -> None:
+    # 5.5 used to give 4.5, NaN to loop forever, 2**64 + 1 too: all refused at once, nothing drawn.
+    rng = Rng(1)
+    with pytest.raises(KassenError, match="whole number of faces"):
+        rng.die(sides)  # type: ignore[arg-type]
+    assert rng.state == Rng(1).state
 
 
 def test_below_validates_its_range() -> None:
     rng = Rng(1)
-    with pytest.raises(ValueError):
+    with pytest.raises(KassenError):
         rng.below(0)
-    with pytest.raises(ValueError):
+    with pytest.raises(KassenError):
         rng.below(-3)
     # Larger than one 64-bit draw: used to loop forever, now refused at once.
-    with pytest.raises(ValueError):
+    with pytest.raises(KassenError):
         rng.below(2**64 + 1)
     assert 0 <= rng.below(2**64) < 2**64
     assert rng.below(1) == 0

@@ -15,7 +15,7 @@ __all__ = ["DieSource", "Rng", "ScriptedDice"]
 from collections.abc import Iterable
 from typing import Protocol
 
-from kassen.core.errors import TypedDiceError
+from kassen.core.errors import KassenError, TypedDiceError
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -36,7 +36,7 @@ class Rng:
 
     def __init__(self, seed: int = 0) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise TypeError("seed must be an int")
+            raise KassenError(f"a seed is an integer, not {type(seed).__name__}")
         # Hash the seed once so that nearby seeds (0, 1, 2...) start far apart.
         self._state = _mix((seed * _GOLDEN) & _MASK)
 
@@ -61,11 +61,11 @@ class Rng:
         return _mix(s)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` with no modulo bias."""
-        if n <= 0:
-            raise ValueError("n must be positive")
-        if n > 1 << 64:  # one 64-bit draw cannot cover the range: the loop below would never end
-            raise ValueError("n must be at most 2**64")
+        """A uniform integer in ``[0, n)`` with no modulo bias; ``n`` a whole number from 1 to 2**64."""
+        # type() rather than isinstance: a bool or a float (5.5, NaN) is refused, cheaply, on the hot path
+        if type(n) is not int or not 0 < n <= 1 << 64:
+            # above 2**64 one draw cannot cover the range and the loop below would never end
+            raise KassenError(f"a die has a whole number of faces from 1 to 2**64, not {n!r}")
         # Reject the top sliver of the 64-bit range that would over-weight small remainders.
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
@@ -74,7 +74,13 @@ class Rng:
                 return x % n
 
     def die(self, sides: int) -> int:
-        """One roll of a fair die with faces ``1..sides``."""
+        """One roll of a fair die with faces ``1..sides`` (refused unless a whole number from 1 up).
+
+        >>> Rng(1).die(5.5)
+        Traceback (most recent call last):
+        ...
+        kassen.core.errors.KassenError: a die has a whole number of faces from 1 to 2**64, not 5.5
+        """
         return self.below(sides) + 1
 
     def advance(self, draws: int) -> Rng:

@@ -11,6 +11,7 @@ __all__ = ["DieRoll", "GroupRoll", "RollResult", "roll"]
 from dataclasses import dataclass
 from typing import Any
 
+from kassen.core.errors import DiceError
 from kassen.core.rng import DieSource
 from kassen.dice.ast import Constant, Dice, Expression
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
@@ -112,6 +113,10 @@ def roll(
     >>> len(r.dice), len(r.kept)
     (4, 3)
     """
+    if not isinstance(expression, str | Expression):
+        raise DiceError(f"a dice expression is text or a parsed Expression, not {type(expression).__name__}")
+    if not callable(getattr(rng, "die", None)):
+        raise DiceError(f"dice are rolled with an Rng (or ScriptedDice), not {type(rng).__name__}")
     expr = (
         parse(expression, unskilled=unskilled, limits=limits) if isinstance(expression, str) else expression
     )
