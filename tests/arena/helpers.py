@@ -1,32 +1,23 @@
-"""Helpers for the arena tests: scripted dice, fighters and one-action application."""
+"""Helpers for the arena tests: fighters, bouts and one action applied through the core's engine with
+exactly the dice given."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from kassen.arena.bout import RULESET, Action, Begin, BoutState, new_bout
+from kassen.arena.bout import Action, Begin, BoutState, initial_state
+from kassen.arena.content import load_rules
 from kassen.arena.fighter import Fighter, FighterState, Weapon, build_fighter
+from kassen.arena.rules import ArenaRules
+from kassen.arena.ruleset import RULESET
 from kassen.arena.terms import DamageType, MatchFormat
+from kassen.core.engine import Snapshot, advance
 from kassen.core.events import Event
-from kassen.core.rng import Rng
 
-
-class ScriptedRng(Rng):
-    """An Rng whose dice are given in advance; running out is a test failure."""
-
-    __slots__ = ("faces",)
-
-    def __init__(self, faces: Iterable[int]) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def die(self, sides: int) -> int:
-        assert self.faces, f"no scripted face left for a d{sides}"
-        face = self.faces.pop(0)
-        assert 1 <= face <= sides, f"{face} is not a face of a d{sides}"
-        return face
+#: The bundled tables.
+RULES = load_rules()
 
 
 def fighter(fid: str, side: str, **kw: Any) -> Fighter:
@@ -36,21 +27,36 @@ def fighter(fid: str, side: str, **kw: Any) -> Fighter:
     return build_fighter(fid, side, name=fid.title(), **kw)
 
 
-def bout(*fighters: Fighter, format: MatchFormat = MatchFormat.FIGHT, **kw: Any) -> BoutState:
-    return new_bout(list(fighters), format=format, **kw)
+def bout(
+    *fighters: Fighter, format: MatchFormat = MatchFormat.FIGHT, rules: ArenaRules | None = None, **kw: Any
+) -> BoutState:
+    return initial_state(list(fighters), rules or RULES, format=format, **kw)
 
 
-def step(state: BoutState, action: Action, faces: Sequence[int] = ()) -> tuple[BoutState, list[Event]]:
-    """Apply one action with exactly ``faces`` as the dice (all must be used)."""
-    rng = ScriptedRng(faces)
-    new, events = RULESET.apply(state, action, rng)
-    assert not rng.faces, f"unused faces {rng.faces}"
-    return new, list(events)
+def step(
+    state: BoutState, action: Action, faces: Sequence[int] = (), rules: ArenaRules | None = None
+) -> tuple[BoutState, list[Event]]:
+    """Apply one action (validated, resolved and its follow-ups drained, as the core does) with exactly
+    ``faces`` as the dice: a die too many or a face left over is an error."""
+    snap, events = advance(RULESET, rules or RULES, Snapshot(state, 0), action, tuple(faces))
+    return snap.state, list(events)
 
 
-def begun(*fighters: Fighter, faces: Sequence[int] = (), **kw: Any) -> BoutState:
-    state, _ = step(bout(*fighters, **kw), Begin(), faces)
+def begun(
+    *fighters: Fighter, faces: Sequence[int] = (), rules: ArenaRules | None = None, **kw: Any
+) -> BoutState:
+    state, _ = step(bout(*fighters, rules=rules, **kw), Begin(), faces, rules)
     return state
+
+
+def legal(state: BoutState, rules: ArenaRules | None = None) -> list[Action]:
+    return list(RULESET.legal_actions(state, rules or RULES))
+
+
+def actor(state: BoutState) -> str | None:
+    """The fighter to decide now (None: the referee, or nobody)."""
+    who = RULESET.to_move(state)
+    return who.id if who is not None and who.kind == "unit" else None
 
 
 def edit(state: BoutState, fid: str, **changes: Any) -> BoutState:

@@ -18,7 +18,7 @@ from kassen.arena.checks import (
     resolve_contest,
     roll_check,
 )
-from kassen.arena.rules import load_rules
+from kassen.arena.content import load_rules
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step
 

@@ -157,22 +157,62 @@ def test_bout_json_replays_identically(tmp_path: Path) -> None:
     assert code == 0
     data = json.loads(out)
     assert data["ruleset"] == "arena" and data["seed"] == 9 and data["result"]["winner"] in ("east", "west")
-    assert data["meta"]["scenario"] == "Arena duel"
+    assert data["meta"]["scenario"] == "Arena duel" and data["format"] == 2
+    assert "hash" in data["meta"]["content"]
     log = tmp_path / "log.json"
     log.write_text(out, encoding="utf-8")
     code, out2, _ = run("replay", str(log))
-    assert code == 0 and "identical log" in out2
+    assert code == 0 and "identical" in out2
     data["log"][1]["events"][0]["data"]["faces"] = [9, 9, 9]
     log.write_text(json.dumps(data), encoding="utf-8")
     code, _, err = run("replay", str(log))
-    assert code == 2 and "differs" in err
+    assert code == 2 and err.count("\n") == 1 and "log[1].events[0].data.faces" in err  # the first difference
 
 
 def test_bout_text_and_bad_scenario() -> None:
     code, out, _ = run("bout", "knockback", "--seed", "3")
-    assert code == 0 and "winner:" in out and "subturn" in out
+    assert code == 0 and "Result: Bo wins" in out and "Subturn 1" in out  # in words, the winner by name
+    assert "fighter=" not in out and "tetsu" not in out  # no key=val dumps, no ids
     code, _, err = run("bout", "no-such-bout")
     assert code == 2 and err.count("\n") == 1 and "bundled: duel" in err
+
+
+def test_bout_account_is_the_generic_one() -> None:
+    # `kassen arena bout` and `kassen fight` tell the same fight through the same renderers
+    _, ours, _ = run("bout", "melee", "--seed", "2")
+    generic = runner.invoke(app, ["fight", "arena/melee", "--seed", "2"]).stdout
+    # (the generic command lets the terminal wrap long lines: compare the words)
+    assert ours.split("\n", 1)[1].split() == generic.split("\n", 1)[1].split()
+    _, verbose, _ = run("bout", "melee", "--seed", "2", "--verbose")
+    assert len(verbose.splitlines()) > len(ours.splitlines()) and "3d6 =" in verbose
+
+
+def test_bout_takes_content_layers(tmp_path: Path) -> None:
+    # rule: AR.CORE.2 (the tie reading is data: a --content layer switches it)
+    layer = tmp_path / "checks.yaml"  # named after its section: the file is the section's body
+    layer.write_text("contest: {tie_winner: first}\n", encoding="utf-8")
+    code, out, _ = run("bout", "duel", "--seed", "9", "--json", "--content", str(layer))
+    assert code == 0
+    data = json.loads(out)
+    assert (
+        data["meta"]["content"]["sections"]["checks"]
+        != json.loads(run("bout", "duel", "--json")[1])["meta"]["content"]["sections"]["checks"]
+    )
+    log = tmp_path / "log.json"
+    log.write_text(out, encoding="utf-8")
+    code, _, err = run("replay", str(log))
+    assert code == 2 and "content" in err  # replayed without the layer: refused, naming what differs
+    code, out2, _ = run("replay", str(log), "--content", str(layer))
+    assert code == 0 and "identical" in out2
+
+
+def test_bout_file_without_a_header_loads_through_the_arena_command(tmp_path: Path) -> None:
+    text = (Path(__file__).parents[2] / "src/kassen/arena/data/bouts/duel.yaml").read_text(encoding="utf-8")
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(text.replace("ruleset: arena\n", ""), encoding="utf-8")
+    code, out, _ = run("bout", str(bare), "--seed", "9")
+    assert code == 0 and "Result:" in out
+    assert runner.invoke(app, ["fight", str(bare)]).exit_code == 2  # the generic command needs the header
 
 
 def test_the_installed_command_exits_2_with_one_line() -> None:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kassen.arena.content import load_rules
 from kassen.arena.damage import (
     Reduction,
     crippling_amount,
@@ -18,7 +19,6 @@ from kassen.arena.damage import (
     resolve_damage,
     strength_damage,
 )
-from kassen.arena.rules import load_rules
 from kassen.arena.terms import DamageSource, DamageType, Tier
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step

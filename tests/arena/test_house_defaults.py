@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from kassen.arena.rules import load_rules
+from kassen.arena.content import load_rules
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "arena" / "house-defaults.md"
 REQUIRED = {

@@ -3,6 +3,7 @@ shock and pain (AR.RD.1), head blows (AR.RD.5) and the guts penalties (AR.GUT.2)
 
 from __future__ import annotations
 
+from kassen.arena.content import load_rules
 from kassen.arena.damage import resolve_damage
 from kassen.arena.injury import (
     death_thresholds,
@@ -13,7 +14,6 @@ from kassen.arena.injury import (
     shock_penalty,
     st_check_modifier,
 )
-from kassen.arena.rules import load_rules
 from kassen.arena.terms import DamageSource
 
 

@@ -8,8 +8,9 @@ from fractions import Fraction
 import pytest
 
 from kassen.arena.audience import audience_effect, popularity
+from kassen.arena.content import load_rules
 from kassen.arena.knockback import knockback_distance, landing_facing, limb_knockback_outcome, posture_factor
-from kassen.arena.rules import AudienceEffectKind, load_rules
+from kassen.arena.rules import AudienceEffectKind
 from kassen.arena.terms import Facing, Limb, Posture, Tier
 from kassen.core.errors import KassenError
 

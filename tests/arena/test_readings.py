@@ -7,6 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from kassen.arena.bout import Attack, BoutState, Cheer, Decline, Guts, Wait
+from kassen.arena.content import load_rules
 from kassen.arena.fighter import Fall, Shock, Weapon
 from kassen.arena.terms import Condition, DamageType, Facing, Posture
 
@@ -29,8 +30,9 @@ def test_fall_over_landing_without_falling_damage_reading() -> None:
         landing(begun(A, B), fall, Fraction(2)), Wait("b"), [3, 1, 1, 1]
     )  # 2 m: 1d-1 = 2; stun check
     assert find(ev, "damage")[0].data["source"] == "falling"
-    off = begun(A, B, overrides={"falling": {"knockback": {"landing": {"fall_over_damage": False}}}})
-    _s, ev = step(landing(off, fall, Fraction(2)), Wait("b"))
+    no_damage = load_rules({"falling": {"knockback": {"landing": {"fall_over_damage": False}}}})
+    off = begun(A, B, rules=no_damage)
+    _s, ev = step(landing(off, fall, Fraction(2)), Wait("b"), (), no_damage)
     assert not find(ev, "damage") and find(ev, "landed")
 
 
@@ -47,10 +49,10 @@ def test_knockback_damage_on_every_landing_reading() -> None:
     )
     _, ev = step(landing(begun(A, B), kept_feet), Wait("b"))
     assert not find(ev, "damage")
-    every = begun(
-        A, B, overrides={"falling": {"knockback": {"landing": {"knockback_damage": "every_landing"}}}}
-    )
-    _s, ev = step(landing(every, kept_feet), Wait("b"), [1, 1, 1, 1, 1])  # 2d-1 = 1 to the torso; stun check
+    every_landing = load_rules({"falling": {"knockback": {"landing": {"knockback_damage": "every_landing"}}}})
+    every = begun(A, B, rules=every_landing)
+    # 2d-1 = 1 to the torso; stun check
+    _s, ev = step(landing(every, kept_feet), Wait("b"), [1, 1, 1, 1, 1], every_landing)
     [hit] = find(ev, "damage")
     assert hit.data["source"] == "knockback" and hit.data["location"] == "torso" and hit.data["final"] == 1
 
@@ -61,8 +63,9 @@ def test_falling_stun_check_attribute_reading() -> None:
     fall = Fall(True, Facing.FACE_UP, Posture.LYING, "torso", Posture.STANDING)
     _, ev = step(landing(begun(A, sharp), fall, Fraction(1)), Wait("b"), [3, 1, 1, 1])  # 1 damage
     assert find(ev, "check", check="fall_stun")[0].data["target"] == 13
-    ht = begun(A, sharp, overrides={"falling": {"falling": {"readings": {"stun_check_attribute": "ht"}}}})
-    _s, ev = step(landing(ht, fall, Fraction(1)), Wait("b"), [3, 1, 1, 1])
+    on_ht = load_rules({"falling": {"falling": {"readings": {"stun_check_attribute": "ht"}}}})
+    ht = begun(A, sharp, rules=on_ht)
+    _s, ev = step(landing(ht, fall, Fraction(1)), Wait("b"), [3, 1, 1, 1], on_ht)
     assert find(ev, "check", check="fall_stun")[0].data["target"] == 9
 
 
@@ -71,10 +74,9 @@ def test_fp_below_zero_reading() -> None:
     s = edit(begun(A, B), "a", fp=0, hp=10)
     s2, ev = step(s, Attack("a", "b", all_out=True), [6, 6, 6])
     assert s2.fighter("a").fp == 0 and s2.fighter("a").hp == 10
-    hp = edit(
-        begun(A, B, overrides={"injury": {"fatigue": {"below_zero": {"reading": "hp"}}}}), "a", fp=0, hp=10
-    )
-    s3, ev = step(hp, Attack("a", "b", all_out=True), [6, 6, 6])
+    off_hp = load_rules({"injury": {"fatigue": {"below_zero": {"reading": "hp"}}}})
+    hp = edit(begun(A, B, rules=off_hp), "a", fp=0, hp=10)
+    s3, ev = step(hp, Attack("a", "b", all_out=True), [6, 6, 6], off_hp)
     assert s3.fighter("a").hp == 9 and find(ev, "fatigue_below_zero")
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from kassen.arena.bout import Attack, Decline, Guts, Wait
+from kassen.arena.content import load_rules
 from kassen.arena.fighter import Cause, Weapon
-from kassen.arena.rules import load_rules
 from kassen.arena.terms import Condition, DamageType, Facing, Posture
 from kassen.core.errors import ContentError
 

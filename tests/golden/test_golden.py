@@ -22,5 +22,16 @@ def test_every_bundled_scenario_is_pinned() -> None:
 
 @pytest.mark.parametrize(("ruleset", "scenario", "seed"), CASES, ids=[f"{r}:{s}:{n}" for r, s, n in CASES])
 def test_golden_log(ruleset: str, scenario: str, seed: int) -> None:
-    expected = canonical_json(json.loads(path_of(ruleset, scenario, seed).read_text("utf-8")))
-    assert play(ruleset, scenario, seed) == expected
+    pinned = json.loads(path_of(ruleset, scenario, seed).read_text("utf-8"))
+    played = play(ruleset, scenario, seed)
+    if "format" in pinned or "format" not in json.loads(played):
+        assert played == canonical_json(pinned)
+        return
+    # Pinned by the old engine (chronicle format 1), played on the core (format 2): until the pins are
+    # regenerated in their own commit, every action and every event must be the same, in order.
+    new = json.loads(played)
+    assert [(e["index"], e["action"], e["events"]) for e in new["log"]] == [
+        (e["index"], e["action"], e["events"]) for e in pinned["log"]
+    ]
+    # (arena's state no longer carries its rule overrides: they moved into the content)
+    assert new["initial_state"] == pinned["initial_state"] or ruleset == "arena"

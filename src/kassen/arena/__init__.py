@@ -1,4 +1,4 @@
-"""kassen.arena: the 3d6 damage-and-injury arena ruleset (seed 004, ledger ``AR.*``).
+"""kassen.arena: the 3d6 arena ruleset (seed 004, ledger ``AR.*``), on the core (``kassen.open_fight``).
 
 >>> from kassen.arena import check_odds, resolve_damage
 >>> resolve_damage(12, "cut", ht=10, location="left_arm", armor_dr=2).final
@@ -6,14 +6,13 @@
 >>> check_odds(12).counts
 (160, 4, 4, 56)
 
-Importing the package registers the bout ruleset as ``"arena"`` (:data:`RULESET`).
+The ruleset is :data:`RULESET` (``kassen.arena.ruleset``), found as ``"arena"`` through the
+``kassen.rulesets`` entry point; a bout is played with ``kassen.open_fight("arena/duel")``.
 """
 
 from kassen.arena.audience import audience_effect, popularity
 from kassen.arena.bout import (
-    RULESET,
     Action,
-    ArenaRuleset,
     Attack,
     Begin,
     BoutState,
@@ -25,27 +24,31 @@ from kassen.arena.bout import (
     Rise,
     SetGuard,
     Wait,
-    bout_actor,
-    new_bout,
+    initial_state,
 )
 from kassen.arena.checks import (
+    AttackOutcome,
     CheckOdds,
     CheckResult,
     ContestResult,
     check_odds,
+    check_outcomes,
     contest_odds,
+    resolve_attack,
     resolve_check,
     resolve_contest,
     roll_check,
 )
+from kassen.arena.content import bundled_content, load_content, load_rules
 from kassen.arena.damage import DamageResult, Reduction, plan_fall, resolve_damage, strength_damage
 from kassen.arena.fighter import Fighter, FighterState, GutsBonusPlan, LocationDR, Weapon, build_fighter
 from kassen.arena.injury import Effect, effective_move, hp_effects, injury_effects
 from kassen.arena.knockback import knockback_distance, landing_facing, limb_knockback_outcome, posture_factor
 from kassen.arena.odds import damage_table, expected_final, hit_chance, knockout_chance
-from kassen.arena.policies import ByFighter, HeuristicPolicy, ScriptedPolicy
-from kassen.arena.rules import ArenaRules, load_rules
-from kassen.arena.scenario import Scenario, bundled_scenarios, load_scenario, run_scenario
+from kassen.arena.policies import HeuristicPolicy
+from kassen.arena.rules import ArenaRules
+from kassen.arena.ruleset import RULESET, ArenaRuleset
+from kassen.arena.scenario import script_steps
 from kassen.arena.terms import (
     CheckKind,
     Condition,
@@ -63,9 +66,9 @@ __all__ = [
     "ArenaRules",
     "ArenaRuleset",
     "Attack",
+    "AttackOutcome",
     "Begin",
     "BoutState",
-    "ByFighter",
     "CheckKind",
     "CheckOdds",
     "CheckResult",
@@ -90,38 +93,37 @@ __all__ = [
     "Posture",
     "Reduction",
     "Rise",
-    "Scenario",
-    "ScriptedPolicy",
     "SetGuard",
     "Tier",
     "Wait",
     "Weapon",
     "audience_effect",
-    "bout_actor",
     "build_fighter",
-    "bundled_scenarios",
+    "bundled_content",
     "check_odds",
+    "check_outcomes",
     "contest_odds",
     "damage_table",
     "effective_move",
     "expected_final",
     "hit_chance",
     "hp_effects",
+    "initial_state",
     "injury_effects",
     "knockback_distance",
     "knockout_chance",
     "landing_facing",
     "limb_knockback_outcome",
+    "load_content",
     "load_rules",
-    "load_scenario",
-    "new_bout",
     "plan_fall",
     "popularity",
     "posture_factor",
+    "resolve_attack",
     "resolve_check",
     "resolve_contest",
     "resolve_damage",
     "roll_check",
-    "run_scenario",
+    "script_steps",
     "strength_damage",
 ]

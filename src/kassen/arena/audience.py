@@ -10,7 +10,8 @@ __all__ = ["audience_effect", "popularity"]
 
 from collections.abc import Sequence
 
-from kassen.arena.rules import ArenaRules, AudienceEffect, load_rules
+from kassen.arena.content import load_rules
+from kassen.arena.rules import ArenaRules, AudienceEffect
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step
 

@@ -3,7 +3,9 @@
 Resolving is separate from rolling: :func:`resolve_check` is a pure function of the three faces, so
 tests, the odds calculator and a GM typing in table dice all use the same code; :func:`roll_check` only
 draws the faces from a :class:`DieSource` (the injected :class:`~kassen.core.rng.Rng`, or
-:class:`ScriptedDice`).
+:class:`ScriptedDice`). The exact odds walk every outcome through the same resolving functions
+(:func:`check_outcomes` resolves each total with :func:`resolve_check`; :func:`contest_odds` compares
+them with :func:`resolve_contest`), so the odds can never drift from the engine (DESIGN principle 4).
 
 >>> c = resolve_check((2, 3, 5), 12)
 >>> c.roll, c.success, c.margin
@@ -15,6 +17,7 @@ Fraction(1, 2)
 from __future__ import annotations
 
 __all__ = [
+    "AttackOutcome",
     "CheckOdds",
     "CheckResult",
     "ContestOdds",
@@ -23,22 +26,25 @@ __all__ = [
     "ScriptedDice",
     "check_is_critical",
     "check_odds",
+    "check_outcomes",
     "check_succeeds",
     "contest_odds",
     "effective_target",
+    "resolve_attack",
     "resolve_check",
     "resolve_contest",
     "roll_check",
     "roll_distribution",
 ]
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from kassen.arena.rules import CheckRules, Criticals, TieWinner, load_rules
+from kassen.arena.content import load_rules
+from kassen.arena.rules import CheckRules, Criticals, TieWinner
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.rng import DieSource, ScriptedDice
@@ -216,7 +222,46 @@ def resolve_contest(
     return ContestResult(first, second, winner, loss, (Step(loss, reason, "AR.CORE.2"),))
 
 
-# -- exact odds (principle 4) --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class AttackOutcome:
+    """Whether an attack check hits (the AR.GAP.2 house default), why in words, and the quick contest
+    when the defender rolled (AR.CORE.2)."""
+
+    hit: bool
+    reason: str
+    contest: ContestResult | None = None
+
+
+def resolve_attack(
+    attack: CheckResult,
+    defend: Callable[[], CheckResult] | None,
+    *,
+    rules: CheckRules | None = None,
+    undefended: str = "the target cannot defend",
+) -> AttackOutcome:
+    """An attack (or a grapple) check against a defence: a failed roll misses; a critical success hits
+    with no defence; a defender that cannot defend (``defend`` is None; ``undefended`` says why) is hit
+    by any success; otherwise ``defend()`` rolls the defence and the attack hits when it wins the quick
+    contest (AR.CORE.2, with the data's tie reading). ``defend`` is called only when a defence is rolled.
+
+    >>> a = resolve_check((3, 3, 3), 14)
+    >>> resolve_attack(a, lambda: resolve_check((4, 4, 4), 8)).hit
+    True
+    >>> resolve_attack(resolve_check((6, 6, 6), 14), None).reason
+    'the attack roll failed'
+    """
+    r = rules or load_rules().checks
+    if not attack.success:
+        return AttackOutcome(False, "the attack roll failed")
+    if attack.critical_success:
+        return AttackOutcome(True, "critical success: no defence")
+    if defend is None:
+        return AttackOutcome(True, undefended)
+    contest = resolve_contest(attack, defend(), rules=r)
+    return AttackOutcome(contest.winner == "first", contest.steps[0].reason, contest)
+
+
+# -- exact odds (principle 4): every outcome resolved by the functions above ------------------------------
 @lru_cache(maxsize=4)
 def roll_distribution(dice: int = 3, sides: int = 6) -> dict[int, int]:
     """How many of the equally likely face tuples (216 for 3d6) give each total."""
@@ -224,6 +269,28 @@ def roll_distribution(dice: int = 3, sides: int = 6) -> dict[int, int]:
     for faces in enumerate_faces(dice, sides):
         counts[sum(faces)] = counts.get(sum(faces), 0) + 1
     return counts
+
+
+@lru_cache(maxsize=4)
+def _representatives(dice: int, sides: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """One face tuple for each total, with how many face tuples give that total."""
+    first: dict[int, tuple[int, ...]] = {}
+    for faces in enumerate_faces(dice, sides):
+        first.setdefault(sum(faces), tuple(faces))
+    dist = roll_distribution(dice, sides)
+    return tuple((first[total], dist[total]) for total in sorted(first))
+
+
+def check_outcomes(target: int, *, rules: CheckRules | None = None) -> tuple[tuple[CheckResult, int], ...]:
+    """Every outcome of a check against ``target``, each resolved by :func:`resolve_check`, with how
+    many of the 216 face tuples give it (a check depends on the faces only through their total, so one
+    face tuple stands for each total).
+
+    >>> sum(n for _, n in check_outcomes(10)), sum(n for c, n in check_outcomes(10) if c.success)
+    (216, 108)
+    """
+    r = rules or load_rules().checks
+    return tuple((resolve_check(faces, target, rules=r), n) for faces, n in _representatives(r.dice, r.sides))
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,25 +319,18 @@ class CheckOdds:
 
 
 def check_odds(target: int, *, rules: CheckRules | None = None) -> CheckOdds:
-    """Exact odds of a check against ``target``, by walking all 216 face tuples (AR.CORE.1).
+    """Exact odds of a check against ``target``: every outcome of :func:`check_outcomes` (AR.CORE.1).
 
     >>> o = check_odds(10)
     >>> o.counts
     (108, 4, 4, 108)
     """
-    r = rules or load_rules().checks
-    c = r.criticals
-    succ = crit_s = crit_f = 0
-    dist = roll_distribution(r.dice, r.sides)
-    outcomes = sum(dist.values())
-    for roll, n in dist.items():
-        ok = check_succeeds(roll, target, c)
-        crit = check_is_critical(roll, target, ok, c)
-        if ok:
-            succ += n
-            crit_s += n if crit else 0
-        else:
-            crit_f += n if crit else 0
+    succ = crit_s = crit_f = outcomes = 0
+    for c, n in check_outcomes(target, rules=rules):
+        outcomes += n
+        succ += n if c.success else 0
+        crit_s += n if c.critical_success else 0
+        crit_f += n if c.critical_failure else 0
     fail = outcomes - succ
     return CheckOdds(
         target,
@@ -292,23 +352,18 @@ class ContestOdds:
 
 
 def contest_odds(first_target: int, second_target: int, *, rules: CheckRules | None = None) -> ContestOdds:
-    """Exact odds that each side wins a quick contest (AR.CORE.2), over 216 × 216 outcomes.
+    """Exact odds that each side wins a quick contest (AR.CORE.2), over 216 × 216 outcomes, each
+    resolved by :func:`resolve_contest` (so a tie goes where the data's ``contest.tie_winner`` says).
 
     >>> contest_odds(10, 10).first == contest_odds(10, 10).second
     True
     """
     r = rules or load_rules().checks
-    dist = roll_distribution(r.dice, r.sides)
-    wins = [0, 0, 0]
-    for a, na in dist.items():
-        for b, nb in dist.items():
-            diff = (first_target - a) - (second_target - b)
-            index = 0 if diff > 0 else 1 if diff < 0 else 2
-            wins[index] += na * nb
-    total = sum(dist.values()) ** 2
-    first, second, tie = (Fraction(w, total) for w in wins)
-    if r.contest.tie_winner is TieWinner.FIRST:
-        first, tie = first + tie, Fraction(0)
-    elif r.contest.tie_winner is TieWinner.SECOND:
-        second, tie = second + tie, Fraction(0)
-    return ContestOdds(first, second, tie)
+    wins: dict[str | None, int] = {"first": 0, "second": 0, None: 0}
+    for a, na in check_outcomes(first_target, rules=r):
+        for b, nb in check_outcomes(second_target, rules=r):
+            wins[resolve_contest(a, b, rules=r).winner] += na * nb
+    total = sum(wins.values())
+    return ContestOdds(
+        Fraction(wins["first"], total), Fraction(wins["second"], total), Fraction(wins[None], total)
+    )

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from kassen.arena.rules import ArenaRules, DiceSpec, Location, Rounding, load_rules
+from kassen.arena.content import load_rules
+from kassen.arena.rules import ArenaRules, DiceSpec, Location, Rounding
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json

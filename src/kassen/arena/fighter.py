@@ -31,8 +31,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from kassen.arena.content import load_rules
 from kassen.arena.damage import Reduction
-from kassen.arena.rules import ArenaRules, DefenseDefault, load_rules
+from kassen.arena.rules import ArenaRules, DefenseDefault
 from kassen.arena.terms import CheckKind, Condition, DamageType, Facing, Posture
 
 

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from kassen.arena.content import load_rules
 from kassen.arena.damage import DamageResult, divide_ht, round_ratio
-from kassen.arena.rules import ArenaRules, load_rules
+from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.explain import Step
 

@@ -18,7 +18,8 @@ __all__ = [
 from dataclasses import dataclass
 from fractions import Fraction
 
-from kassen.arena.rules import ArenaRules, load_rules
+from kassen.arena.content import load_rules
+from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageType, Facing, Limb, Posture, Tier
 from kassen.core.explain import Step
 

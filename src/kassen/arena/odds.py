@@ -1,6 +1,11 @@
 """Exact odds before committing (principle 4): the chance an attack hits, the damage it is expected to
 do, and the chance of a knockout, all as fractions.
 
+Each walks every outcome through the function the bout resolves it with: :func:`hit_chance` resolves
+each pair of attack and defence outcomes with :func:`~kassen.arena.checks.resolve_attack` (so a tie in
+the quick contest goes where the data's ``contest.tie_winner`` says), :func:`damage_table` sends each
+basic damage of the roll's exact distribution through :func:`~kassen.arena.damage.resolve_damage`.
+
 >>> from kassen.arena.checks import check_odds
 >>> hit_chance(10, None) == check_odds(10).success
 True
@@ -10,39 +15,41 @@ from __future__ import annotations
 
 __all__ = ["damage_table", "expected_final", "hit_chance", "knockout_chance"]
 
-import json
+from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
 
-from kassen.arena.checks import check_is_critical, check_succeeds, roll_distribution
+from kassen.arena.checks import CheckResult, check_outcomes, resolve_attack
+from kassen.arena.content import load_rules
 from kassen.arena.damage import DamageResult, Reduction, divide_ht, resolve_damage
-from kassen.arena.rules import ArenaRules, DiceSpec, load_rules
+from kassen.arena.rules import ArenaRules, DiceSpec
 from kassen.arena.terms import DamageType
 from kassen.dice import distribution
 
 
 def hit_chance(attack: int, defense: int | None, rules: ArenaRules | None = None) -> Fraction:
     """P(an attack at effective skill ``attack`` hits a defender at effective ``defense``; None: no
-    defence): the attack succeeds and wins the quick contest (AR.CORE.2), or is a critical success
-    (the house-default attack rule, AR.GAP.2)."""
-    r = rules or load_rules()
-    c = r.checks.criticals
-    dist = roll_distribution(r.checks.dice, r.checks.sides)
-    outcomes = sum(dist.values())
-    hits = 0
-    for a, na in dist.items():
-        if not check_succeeds(a, attack, c):
+    defence): every outcome of the attack check and of the defence check, resolved by
+    :func:`~kassen.arena.checks.resolve_attack` (the house-default attack rule, AR.GAP.2; the quick
+    contest, AR.CORE.2)."""
+    r = (rules or load_rules()).checks
+    hits = total = 0
+    defences = check_outcomes(defense, rules=r) if defense is not None else ()
+    for a, na in check_outcomes(attack, rules=r):
+        if not defences:
+            total += na
+            hits += na if resolve_attack(a, None, rules=r).hit else 0
             continue
-        if defense is None or check_is_critical(a, attack, True, c):
-            hits += na * outcomes
-            continue
-        for d, nd in dist.items():
-            if (attack - a) > (defense - d):
-                hits += na * nd
-    return Fraction(hits, outcomes * outcomes)
+        for d, nd in defences:
+            total += na * nd
+            hits += na * nd if resolve_attack(a, _rolled(d), rules=r).hit else 0
+    return Fraction(hits, total)
 
 
-@lru_cache(maxsize=4096)
+def _rolled(check: CheckResult) -> Callable[[], CheckResult]:
+    """A defence that "rolls" the given outcome (the enumeration's stand-in for the dice)."""
+    return lambda: check
+
+
 def damage_table(
     dice: DiceSpec,
     damage_type: DamageType,
@@ -53,10 +60,10 @@ def damage_table(
     soft: int | None,
     reductions: tuple[Reduction, ...],
     prior: int,
-    overrides: str = "{}",
+    rules: ArenaRules | None = None,
 ) -> tuple[tuple[Fraction, DamageResult], ...]:
     """Every basic-damage outcome of ``dice`` with its probability and its full pipeline result."""
-    r = load_rules(json.loads(overrides) or None)
+    r = rules or load_rules()
     table = distribution(dice.notation)
     return tuple(
         (

@@ -1,27 +1,21 @@
-"""Who decides: policies are ``(state, legal_actions) -> action`` callables for
-:meth:`~kassen.core.events.Chronicle.run`. They live outside the rules and may keep their own memory
-(a script's position).
+"""The arena's heuristic player, a :class:`kassen.core.policy.Policy`: it weighs every attack by its exact
+chance to hit times its expected final damage (both fractions), rises when down, tries guts when the odds
+are decent, and spends an audience point to get back from FP 1. Scripts, first-legal and per-fighter
+policies are the core's (:mod:`kassen.core.policy`).
 
-- :class:`HeuristicPolicy` weighs every attack by its exact chance to hit times its expected final
-  damage (both fractions), rises when down, tries guts when the odds are decent, and spends an audience
-  point to get back from FP 1.
-- :class:`ScriptedPolicy` plays each fighter's list of actions in order (an entry waits until it is
-  legal); anything the script does not cover falls back to another policy.
-- :class:`ByFighter` sends each decision to the acting fighter's own policy.
+The exact values it reads are memoized per policy (one policy per fight), bounded, and only for the
+content it was last called with.
 """
 
 from __future__ import annotations
 
-__all__ = ["ByFighter", "HeuristicPolicy", "Policy", "ScriptedPolicy", "first_legal"]
+__all__ = ["HeuristicPolicy"]
 
-import json
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from functools import lru_cache
 
 from kassen.arena.bout import (
-    RULESET,
     Action,
     Attack,
     Begin,
@@ -33,23 +27,20 @@ from kassen.arena.bout import (
     Wait,
     attack_location,
     attack_target,
-    bout_actor,
     can_defend,
     defense_target,
     guts_target,
 )
 from kassen.arena.checks import check_odds
-from kassen.arena.damage import strength_damage
+from kassen.arena.damage import DamageResult, Reduction, strength_damage
 from kassen.arena.odds import damage_table, expected_final, hit_chance
-from kassen.arena.rules import DiceSpec
+from kassen.arena.rules import ArenaRules, DiceSpec
+from kassen.arena.terms import DamageType
 from kassen.core.errors import KassenError
+from kassen.core.policy import Decision
 
-Policy = Callable[[BoutState, Sequence[Action]], Action]
-
-
-def first_legal(state: BoutState, legal: Sequence[Action]) -> Action:
-    """The first legal action (a deterministic baseline)."""
-    return legal[0]
+#: Most memoized values of each kind one policy keeps.
+MEMO_SIZE = 4096
 
 
 class HeuristicPolicy:
@@ -57,6 +48,7 @@ class HeuristicPolicy:
 
     def __init__(
         self,
+        tables: ArenaRules | None = None,
         *,
         guts_at_least: Fraction = Fraction(1, 3),
         stun_guts_at_least: Fraction = Fraction(1, 2),
@@ -65,32 +57,63 @@ class HeuristicPolicy:
         stun_guts_fp_reserve: int = 4,
         guts_fp_reserve: int = 5,
     ) -> None:
-        """``guts_at_least``: the least chance for a guts check against incapacity; ``stun_guts_at_least``
-        the same against a stun at one's slot; an all-out attack must beat a normal one by
-        ``all_out_gain`` and needs ``all_out_min_fp`` FP; the reserves are the FP kept after a guts check
-        (a stun is not worth fainting for)."""
+        """``tables``: the content it plays under (else the first decision's); ``guts_at_least``: the
+        least chance for a guts check against incapacity; ``stun_guts_at_least`` the same against a stun
+        at one's slot; an all-out attack must beat a normal one by ``all_out_gain`` and needs
+        ``all_out_min_fp`` FP; the reserves are the FP kept after a guts check (a stun is not worth
+        fainting for)."""
         self.guts_at_least = guts_at_least
         self.stun_guts_at_least = stun_guts_at_least
         self.all_out_gain = all_out_gain
         self.all_out_min_fp = all_out_min_fp
         self.stun_guts_fp_reserve = stun_guts_fp_reserve
         self.guts_fp_reserve = guts_fp_reserve
+        self._tables: ArenaRules | None = None
+        if tables is not None:
+            self._bind(tables)
 
-    def __call__(self, state: BoutState, legal: Sequence[Action]) -> Action:
+    def _bind(self, tables: ArenaRules) -> None:
+        """Fresh memos for ``tables`` (values of other content never leak in)."""
+        self._tables = tables
+
+        def table(
+            spec: DiceSpec,
+            kind: DamageType,
+            ht: int,
+            where: str,
+            armor: int,
+            bone: int | None,
+            soft: int | None,
+            reductions: tuple[Reduction, ...],
+            prior: int,
+        ) -> tuple[tuple[Fraction, DamageResult], ...]:
+            return damage_table(spec, kind, ht, where, armor, bone, soft, reductions, prior, tables)
+
+        def hits(attack: int, defense: int | None) -> Fraction:
+            return hit_chance(attack, defense, tables)
+
+        self._table = lru_cache(maxsize=MEMO_SIZE)(table)
+        self._hits = lru_cache(maxsize=MEMO_SIZE)(hits)
+
+    def _rules(self, tables: ArenaRules) -> ArenaRules:
+        if self._tables is not tables:
+            self._bind(tables)
+        return tables
+
+    def __call__(self, decision: Decision[BoutState, Action]) -> Action:
+        legal = decision.legal
         if not legal:
             raise KassenError("no legal action to choose from")
-        if isinstance(legal[0], Begin):
+        if isinstance(legal[0], Begin) or decision.actor.kind != "unit":
             return legal[0]
-        fid = bout_actor(state)
-        if fid is None:
-            return legal[0]
-        rules = state.rules
-        f = state.fighter(fid)
+        rules = self._rules(decision.tables)
+        state = decision.state
+        f = state.fighter(decision.actor.id)
         if state.offers:
-            return self._offer(state, legal)
+            return self._offer(state, legal, rules)
         if f.stunned:
             guts = [a for a in legal if isinstance(a, Guts)]
-            chance = check_odds(guts_target(f, f.stun_cause, rules)[0]).success
+            chance = check_odds(guts_target(f, f.stun_cause, rules)[0], rules=rules.checks).success
             if (
                 guts
                 and chance >= self.stun_guts_at_least
@@ -106,7 +129,7 @@ class HeuristicPolicy:
             return next(a for a in legal if isinstance(a, Wait))
         best: tuple[Fraction, int] = (Fraction(-1), 0)
         for i, a in enumerate(attacks):
-            value = self.value(state, a)
+            value = self.value(state, a, rules)
             if a.all_out:
                 if f.fp < self.all_out_min_fp:
                     continue
@@ -115,8 +138,7 @@ class HeuristicPolicy:
                 best = (value, i)
         return attacks[best[1]]
 
-    def _offer(self, state: BoutState, legal: Sequence[Action]) -> Action:
-        rules = state.rules
+    def _offer(self, state: BoutState, legal: Sequence[Action], rules: ArenaRules) -> Action:
         o = state.offers[0]
         f = state.fighter(o.fighter)
         cheers = [a for a in legal if isinstance(a, Cheer)]
@@ -124,7 +146,7 @@ class HeuristicPolicy:
             return cheers[0] if cheers else next(a for a in legal if isinstance(a, Decline))
         guts = [a for a in legal if isinstance(a, Guts)]
         if guts:
-            chance = check_odds(guts_target(f, o.cause, rules)[0]).success
+            chance = check_odds(guts_target(f, o.cause, rules)[0], rules=rules.checks).success
             losing = o.condition != "stunned"
             if losing and cheers and chance < Fraction(1, 2):
                 return cheers[0]
@@ -134,13 +156,12 @@ class HeuristicPolicy:
                 return guts[0]
         return next(a for a in legal if isinstance(a, Decline))
 
-    @staticmethod
-    def value(state: BoutState, a: Attack) -> Fraction:
+    def value(self, state: BoutState, a: Attack, rules: ArenaRules) -> Fraction:
         """P(hit) × E[final damage] of attack ``a``, both exact."""
-        rules = state.rules
+        rules = self._rules(rules)
         attacker, target = state.fighter(a.actor), state.fighter(a.target)
-        atk, _ = attack_target(state, a.actor, a.target, a.location, a.all_out)
-        dfn = defense_target(state, a.target)[0] if can_defend(target, rules) else None
+        atk, _ = attack_target(state, a.actor, a.target, a.location, a.all_out, rules=rules)
+        dfn = defense_target(state, a.target, rules=rules)[0] if can_defend(target, rules) else None
         where = attack_location(a.location, rules)
         guard = target.guard_on(where)
         if guard is not None and guard.arm not in target.crippled:
@@ -153,7 +174,7 @@ class HeuristicPolicy:
         )
         spec = DiceSpec(dice=base.dice, adds=base.adds + w.adds)
         dr = target.profile.dr_at(where)
-        table = damage_table(
+        table = self._table(
             spec,
             w.damage_type,
             target.profile.ht,
@@ -163,58 +184,5 @@ class HeuristicPolicy:
             dr.soft,
             target.profile.reductions,
             target.damage_at(where),
-            state.overrides,
         )
-        return hit_chance(atk, dfn, rules) * expected_final(table)
-
-
-class ScriptedPolicy:
-    """Each fighter's script is a list of actions (action JSON without ``actor``, e.g.
-    ``{"kind": "attack", "target": "ken", "location": "skull"}``); at each of that fighter's decisions
-    the next entry is played if it is legal now, else ``fallback`` decides and the entry waits."""
-
-    def __init__(
-        self, scripts: Mapping[str, Sequence[Mapping[str, Any]]], fallback: Policy | None = None
-    ) -> None:
-        self.scripts = {
-            fid: [self._parse(fid, entry) for entry in entries] for fid, entries in scripts.items()
-        }
-        self.fallback: Policy = fallback or HeuristicPolicy()
-        self.played: list[Action] = []
-
-    @staticmethod
-    def _parse(fid: str, entry: Mapping[str, Any]) -> Action:
-        data = {**entry, "actor": fid}
-        if data.get("kind") == "begin":
-            raise KassenError("a script cannot contain begin")
-        return RULESET.action_from_json(json.loads(json.dumps(data)))
-
-    def __call__(self, state: BoutState, legal: Sequence[Action]) -> Action:
-        fid = bout_actor(state)
-        queue = self.scripts.get(fid or "", [])
-        if queue:
-            entry = queue[0]
-            if isinstance(entry, Attack) and entry.location is None:  # the data's default (AR.DMG.1)
-                entry = replace(entry, location=attack_location(None, state.rules))
-            if entry in legal:
-                queue.pop(0)
-                self.played.append(entry)
-                return entry
-        return self.fallback(state, legal)
-
-    @property
-    def remaining(self) -> dict[str, list[Action]]:
-        return {fid: list(q) for fid, q in self.scripts.items() if q}
-
-
-class ByFighter:
-    """Route each decision to the acting fighter's policy (``default`` for the referee's Begin and any
-    fighter without one)."""
-
-    def __init__(self, policies: Mapping[str, Policy], default: Policy | None = None) -> None:
-        self.policies = dict(policies)
-        self.default: Policy = default or HeuristicPolicy()
-
-    def __call__(self, state: BoutState, legal: Sequence[Action]) -> Action:
-        fid = bout_actor(state)
-        return self.policies.get(fid or "", self.default)(state, legal)
+        return self._hits(atk, dfn) * expected_final(table)

@@ -5,14 +5,9 @@ Every number the arena rules use lives in the YAML: criticals (AR.CORE.1), attac
 thrust table (AR.KNB.3), injury, fatigue and guts thresholds, popularity and audience effects, and the
 match-format terms (AR.GAP.2). Gaps and readings carry a ``house_default`` block (rule + rationale).
 
-Readings can be switched without editing the files: :func:`load_rules` deep-merges ``overrides`` (a
-nested mapping, e.g. ``{"injury": {"shock": {"combine": "max_each_summed"}}}``) over the bundled data.
-
->>> rules = load_rules()
->>> rules.damage.attack_types.types["cut"].multiplier
-Fraction(3, 2)
->>> rules.locations.find("brain").key
-'skull'
+:class:`ArenaRules` has one field per section (one bundled file each); :mod:`kassen.arena.content`
+loads the sections through the content layers (bundled, ``--content``, a scenario's ``content:``), so
+readings can be switched without editing the files.
 """
 
 from __future__ import annotations
@@ -27,35 +22,18 @@ __all__ = [
     "Location",
     "LocationTable",
     "MatchRules",
-    "content_hash",
-    "load_rules",
 ]
 
-import hashlib
-import json
 import re
-from collections.abc import Mapping
 from enum import StrEnum
 from fractions import Fraction
-from functools import lru_cache
-from importlib import resources
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from kassen.arena.terms import CheckKind, DamageType, Limb, Posture, Tier
-from kassen.content.yamlio import HouseDefault, StrictModel, load_package_model, require_every
-from kassen.core.errors import ContentError, ContentIssue, KassenError
-
-_PACKAGE = "kassen.arena.data"
-_FILES = {
-    "checks": "checks.yaml",
-    "damage": "damage.yaml",
-    "locations": "locations.yaml",
-    "falling": "falling.yaml",
-    "injury": "injury.yaml",
-    "match": "match.yaml",
-}
+from kassen.content.yamlio import HouseDefault, StrictModel, require_every
+from kassen.core.errors import KassenError
 
 _GURPS_DICE = re.compile(r"^\s*(\d+)d(?:6)?\s*([+-]\s*\d+)?\s*$")
 
@@ -625,57 +603,3 @@ class ArenaRules(StrictModel):
                 f"damage.basic.default_location {self.damage.basic.default_location!r} is not a hit location"
             )
         return self
-
-
-_MODELS: dict[str, type[StrictModel]] = {
-    "checks": CheckRules,
-    "damage": DamageRules,
-    "locations": LocationTable,
-    "falling": FallingRules,
-    "injury": InjuryRules,
-    "match": MatchRules,
-}
-
-
-@lru_cache(maxsize=1)
-def _bundled() -> ArenaRules:
-    parts = {name: load_package_model(_PACKAGE, file, _MODELS[name]) for name, file in _FILES.items()}
-    return ArenaRules.model_validate({k: v.model_dump() for k, v in parts.items()})
-
-
-def _merge(base: Any, over: Any) -> Any:
-    if isinstance(base, dict) and isinstance(over, Mapping):
-        out = dict(base)
-        for k, v in over.items():
-            out[k] = _merge(base.get(k), v) if k in base else v
-        return out
-    return over
-
-
-@lru_cache(maxsize=32)
-def _with_overrides(text: str) -> ArenaRules:
-    overrides = json.loads(text)
-    data = _merge(_bundled().model_dump(mode="json"), overrides)
-    try:
-        return ArenaRules.model_validate(data)
-    except ValidationError as exc:
-        issues = [
-            ContentIssue("rules overrides", ".".join(str(p) for p in e["loc"]) or "(root)", e["msg"])
-            for e in exc.errors()
-        ]
-        raise ContentError(issues) from None
-
-
-def load_rules(overrides: Mapping[str, Any] | None = None) -> ArenaRules:
-    """The bundled arena rules, with ``overrides`` deep-merged over them (validated; errors name fields)."""
-    if not overrides:
-        return _bundled()
-    return _with_overrides(json.dumps(overrides, sort_keys=True, separators=(",", ":")))
-
-
-def content_hash() -> str:
-    """SHA-256 (first 16 hex digits) of the bundled data files, for a chronicle's meta."""
-    h = hashlib.sha256()
-    for file in _FILES.values():
-        h.update(resources.files(_PACKAGE).joinpath(file).read_bytes())
-    return h.hexdigest()[:16]

@@ -1,49 +1,69 @@
-"""YAML bout scenarios: fighters, format, ground, rule overrides and policies → a runnable bout.
+"""Arena bout scenarios: fighters, format, ground and policies → a :class:`~kassen.core.ruleset.Setup`.
 
-A scenario is validated like all content (unknown keys, bad values and unknown hit locations are errors
-with file, line and field, all reported at once). Bundled scenarios live in ``kassen/arena/data/bouts``
-and are found by name (``duel``); anything else is a path.
+A scenario is a YAML file with the generic header (``ruleset: arena``; an optional ``content:`` block of
+the scenario's own, merged over the bundled data and any ``--content`` layers) and the arena's body::
 
->>> s = load_scenario("duel")
->>> s.name, [f.id for f in s.state.fighters]
+    ruleset: arena
+    name: Arena duel
+    format: match            # match | fight
+    ground: sand
+    seed: 7
+    content:                 # optional: sections merged over the bundled data
+      injury: {shock: {combine: max_each_summed}}
+    fighters:
+      - {id: ryu, side: east, st: 12, weapon: {name: broadsword, base: swing, adds: 1, type: cut}}
+      - {id: ken, side: west, policy: scripted, script: [{kind: attack, target: ryu, location: skull}]}
+
+The body is validated like all content (unknown keys, bad values, unknown hit locations and grounds,
+bad script steps: every problem at once, with file, line and field) against the content in force.
+Scripts are played by :class:`kassen.core.policy.Scripted`: each step is stored exactly as it will be
+applied (an attack naming no location aims at the data's default location, AR.DMG.1; a location named
+by an alias is its key), so undo rewinds a script. Play one with :func:`kassen.open_fight`:
+
+>>> import kassen
+>>> fight = kassen.open_fight("arena/duel", seed=7)
+>>> fight.meta["scenario"], [f.id for f in fight.state.fighters]
 ('Arena duel', ['ryu', 'ken'])
->>> chronicle = run_scenario(s, seed=7)
->>> chronicle.is_over()
+>>> fight.autoplay()
+>>> fight.over
 True
 """
 
 from __future__ import annotations
 
-__all__ = [
-    "FighterModel",
-    "Scenario",
-    "ScenarioModel",
-    "bundled_scenarios",
-    "load_scenario",
-    "run_scenario",
-]
+__all__ = ["FighterModel", "ScenarioModel", "script_steps", "setup_scenario"]
 
-import hashlib
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
-from importlib import resources
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from kassen.arena.bout import RULESET, BoutState, new_bout
+from kassen.arena.bout import Action, Attack, BoutState, initial_state
+from kassen.arena.content import load_rules
 from kassen.arena.damage import Reduction
 from kassen.arena.fighter import Fighter, GutsBonusPlan, LocationDR, Weapon, build_fighter
-from kassen.arena.policies import ByFighter, HeuristicPolicy, Policy, ScriptedPolicy, first_legal
-from kassen.arena.rules import ArenaRules, content_hash, load_rules
+from kassen.arena.policies import HeuristicPolicy
+from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import CheckKind, DamageType, MatchFormat, Posture
-from kassen.content.yamlio import StrictModel, load_text
+from kassen.content.content import Content
+from kassen.content.yamlio import StrictModel, validation_issues
+from kassen.core.codec import FormatError
 from kassen.core.errors import ContentError, ContentIssue, KassenError
-from kassen.core.events import Chronicle
+from kassen.core.fight import state_codec
+from kassen.core.policy import ByActor, FirstLegal, Policy, Scripted
+from kassen.core.ruleset import Setup
+from kassen.core.scenario import ScenarioSource
 
-_BOUTS = "kassen.arena.data.bouts"
 Attribute = Literal["st", "dx", "iq", "ht", "per", "will"]
+
+
+def _rules(info: ValidationInfo) -> ArenaRules:
+    """The content a scenario is validated against (the bundled data when none is given)."""
+    context = info.context if isinstance(info.context, Mapping) else {}
+    rules = context.get("rules")
+    return rules if isinstance(rules, ArenaRules) else load_rules()
 
 
 class WeaponModel(StrictModel):
@@ -109,10 +129,14 @@ class FighterModel(StrictModel):
 
     @field_validator("armor")
     @classmethod
-    def _known_locations(cls, value: dict[str, int | DRModel]) -> dict[str, int | DRModel]:
-        table = load_rules().locations
+    def _known_locations(
+        cls, value: dict[str, int | DRModel], info: ValidationInfo
+    ) -> dict[str, int | DRModel]:
+        table = _rules(info).locations
         out: dict[str, int | DRModel] = {}
         for name, dr in value.items():
+            if isinstance(dr, int) and dr < 0:
+                raise ValueError(f"armor DR cannot be negative ({name}: {dr})")
             if name == "all":
                 out[name] = dr
                 continue
@@ -124,20 +148,19 @@ class FighterModel(StrictModel):
 
     @field_validator("reactions")
     @classmethod
-    def _reaction_range(cls, value: tuple[int, ...]) -> tuple[int, ...]:
-        low, high = load_rules().match.reactions.allowed_range
+    def _reaction_range(cls, value: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
+        low, high = _rules(info).match.reactions.allowed_range
         for v in value:
             if not low <= v <= high:
                 raise ValueError(f"reaction modifier {v} is outside {low}..{high} (AR.GAP.2)")
         return value
 
-    def to_fighter(self, rules: ArenaRules | None = None) -> Fighter:
-        """The fighter, what it leaves out taken from ``rules`` (the scenario's, overrides included)."""
-        r = rules or load_rules()
+    def to_fighter(self, rules: ArenaRules) -> Fighter:
+        """The fighter, what it leaves out taken from ``rules`` (the content in force)."""
         entries: dict[str, LocationDR] = {}
         everywhere = self.armor.get("all")
         if everywhere is not None:
-            for key in r.locations.keys:
+            for key in rules.locations.keys:
                 entries[key] = _dr_entry(key, everywhere)
         for key, dr in self.armor.items():
             if key != "all":
@@ -148,7 +171,7 @@ class FighterModel(StrictModel):
             self.id,
             self.side,
             name=self.name or self.id,
-            rules=r,
+            rules=rules,
             st=self.st,
             dx=self.dx,
             iq=self.iq,
@@ -164,7 +187,7 @@ class FighterModel(StrictModel):
             guts_bonus=None if plan is None else GutsBonusPlan(plan.checks, plan.min_fp_after),
             encumbrance=self.encumbrance,
             weapon=Weapon(w.name, w.base, w.dice, w.adds, w.type, w.painful),
-            dr=tuple(entries[k] for k in r.locations.keys if k in entries),
+            dr=tuple(entries[k] for k in rules.locations.keys if k in entries),
             reductions=tuple(Reduction(x.name, x.divisor, x.subtract) for x in self.reductions),
             champion=self.champion,
             holds_title=self.holds_title,
@@ -176,121 +199,121 @@ class FighterModel(StrictModel):
 
 def _dr_entry(key: str, dr: int | DRModel) -> LocationDR:
     if isinstance(dr, int):
-        if dr < 0:
-            raise ContentError(ContentIssue("scenario", f"armor.{key}", "armor DR cannot be negative"))
         return LocationDR(key, dr)
     return LocationDR(key, dr.armor, dr.bone, dr.soft)
 
 
 class ScenarioModel(StrictModel):
+    """The body of an arena scenario (the header ``ruleset:``/``content:`` is the core's)."""
+
     name: str
     description: str = ""
     format: MatchFormat = MatchFormat.MATCH
     ground: str | None = None
-    seed: int = 0
+    seed: int = Field(default=0, ge=0, le=(1 << 64) - 1)
     max_actions: int = Field(default=5000, ge=1)
-    rules_overrides: dict[str, Any] = Field(default_factory=dict)
     fighters: tuple[FighterModel, ...] = Field(min_length=2)
 
     @model_validator(mode="after")
-    def _consistent(self) -> ScenarioModel:
+    def _consistent(self, info: ValidationInfo) -> ScenarioModel:
         ids = [f.id for f in self.fighters]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"fighter ids must be unique: {', '.join(dupes)}")
         if len({f.side for f in self.fighters}) < 2:
             raise ValueError("fighters must be on at least two sides")
-        rules = load_rules(self.rules_overrides or None)
-        if self.ground is not None and self.ground not in rules.falling.falling.ground:
-            raise ValueError(
-                f"unknown ground {self.ground!r} (known: {', '.join(rules.falling.falling.ground)})"
-            )
+        falling = _rules(info).falling.falling
+        if self.ground is not None and self.ground not in falling.ground:
+            raise ValueError(f"unknown ground {self.ground!r} (known: {', '.join(falling.ground)})")
         return self
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """A loaded scenario: the initial bout state, the policy that plays it, and what replay needs."""
+def script_steps(fighter: str, entries: Sequence[Mapping[str, Any]], rules: ArenaRules) -> tuple[Action, ...]:
+    """A fighter's script as the actions it will apply: each entry is an action's JSON without its
+    ``actor`` (``{"kind": "attack", "target": "ken", "location": "skull"}``); an attack naming no
+    location aims at the data's ``damage.basic.default_location`` (AR.DMG.1), a location named by an
+    alias is its key. Raises :class:`~kassen.core.errors.ContentError` with every bad step.
 
-    name: str
-    description: str
-    state: BoutState
-    policy_factory: Any
-    seed: int
-    max_actions: int
-    source_hash: str
-
-    def policy(self) -> Policy:
-        """A fresh policy (scripts start from their first entry)."""
-        made: Policy = self.policy_factory()
-        return made
+    >>> script_steps("ken", [{"kind": "attack", "target": "ryu"}], load_rules())
+    (Attack(actor='ken', target='ryu', location='torso', all_out=False),)
+    """
+    issues, steps = _script(fighter, entries, rules, ScenarioSource("script", "script", "arena", {}), ())
+    if issues:
+        raise ContentError(issues)
+    return steps
 
 
-def bundled_scenarios() -> tuple[str, ...]:
-    """Names of the bundled scenarios."""
-    return tuple(
-        sorted(
-            p.name.removesuffix(".yaml")
-            for p in resources.files(_BOUTS).iterdir()
-            if p.name.endswith(".yaml")
+def _script(
+    fighter: str,
+    entries: Sequence[Mapping[str, Any]],
+    rules: ArenaRules,
+    source: ScenarioSource,
+    where: tuple[str | int, ...],
+) -> tuple[list[ContentIssue], tuple[Action, ...]]:
+    codec = state_codec(Action)
+    issues: list[ContentIssue] = []
+    steps: list[Action] = []
+    for j, entry in enumerate(entries):
+        at = (*where, j)
+        if entry.get("kind") == "begin":
+            issues.append(source.issue("a script cannot contain begin (the referee's)", *at, "kind"))
+            continue
+        try:
+            action: Action = codec.load({**entry, "actor": fighter})
+        except FormatError as exc:
+            issues.append(source.issue(exc.message, *at, *exc.path.split(".") if exc.path else ()))
+            continue
+        if isinstance(action, Attack):
+            try:
+                key = rules.locations.find(action.location).key if action.location is not None else None
+            except KassenError as exc:
+                issues.append(source.issue(str(exc), *at, "location"))
+                continue
+            action = replace(action, location=key if key is not None else rules.damage.basic.default_location)
+        steps.append(action)
+    return issues, tuple(steps)
+
+
+def setup_scenario(scenario: ScenarioSource, content: Content[ArenaRules]) -> Setup[BoutState, Action]:
+    """A scenario's body validated against ``content`` into the bout at its start, with its title,
+    default seed, action limit and a factory of its policy (one per fight: scripts first, then each
+    fighter's own policy, the heuristic by default)."""
+    rules = content.tables
+    data = dict(scenario.data)
+    issues: list[ContentIssue] = []
+    if "rules_overrides" in data:
+        issues.append(
+            scenario.issue(
+                "renamed: a scenario's overrides are its `content:` block (sections at its top level)",
+                "rules_overrides",
+            )
         )
-    )
-
-
-def load_scenario(name_or_path: str | Path) -> Scenario:
-    """A bundled scenario by name, or a YAML file by path."""
-    text, file = _read(name_or_path)
-    model = load_text(text, ScenarioModel, file)
-    rules = load_rules(model.rules_overrides or None)
-    fighters = [f.to_fighter(rules) for f in model.fighters]
-    state = new_bout(
-        fighters,
+        del data["rules_overrides"]
+    try:
+        model = ScenarioModel.model_validate(data, context={"rules": rules})
+    except ValidationError as exc:
+        raise ContentError(issues + validation_issues(exc, scenario.file, scenario.node)) from None
+    scripts: dict[str, tuple[Action, ...]] = {}
+    for i, f in enumerate(model.fighters):
+        found, steps = _script(f.id, f.script, rules, scenario, ("fighters", i, "script"))
+        issues += found
+        if f.policy == "scripted":
+            scripts[f.id] = steps
+    if issues:
+        raise ContentError(issues)
+    state = initial_state(
+        [f.to_fighter(rules) for f in model.fighters],
+        rules,
         format=model.format,
         ground=model.ground,
-        overrides=model.rules_overrides or None,
         name=model.name,
         postures={f.id: f.posture for f in model.fighters},
         altitudes={f.id: f.altitude for f in model.fighters},
     )
+    plain = [f.id for f in model.fighters if f.policy == "first_legal"]
 
-    def factory() -> Policy:
-        per: dict[str, Policy] = {}
-        heuristic = HeuristicPolicy()
-        for f in model.fighters:
-            base: Policy = first_legal if f.policy == "first_legal" else heuristic
-            per[f.id] = ScriptedPolicy({f.id: f.script}, base) if f.policy == "scripted" else base
-        return ByFighter(per, heuristic)
+    def policy() -> Policy[BoutState, Action]:
+        per: dict[str, Policy[BoutState, Action]] = {fid: FirstLegal() for fid in plain}
+        return Scripted(scripts, ByActor(per, HeuristicPolicy(rules)))
 
-    factory()  # parse the scripts now, so a bad script is a content error at load time
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return Scenario(model.name, model.description, state, factory, model.seed, model.max_actions, digest)
-
-
-def _read(name_or_path: str | Path) -> tuple[str, str]:
-    name = str(name_or_path)
-    if name in bundled_scenarios():
-        file = f"{name}.yaml"
-        return resources.files(_BOUTS).joinpath(file).read_text(
-            encoding="utf-8"
-        ), f"kassen/arena/data/bouts/{file}"
-    path = Path(name)
-    try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except OSError as exc:
-        known = ", ".join(bundled_scenarios())
-        raise ContentError(
-            ContentIssue(str(path), "(file)", f"cannot read: {exc.strerror} (bundled: {known})")
-        ) from None
-
-
-def run_scenario(scenario: Scenario, seed: int | None = None) -> Chronicle[BoutState, Any]:
-    """Play the scenario to its end with its policies; the chronicle replays from its JSON."""
-    used = scenario.seed if seed is None else seed
-    chronicle: Chronicle[BoutState, Any] = Chronicle(
-        RULESET,
-        scenario.state,
-        used,
-        meta={"content": content_hash(), "scenario": scenario.name, "scenario_hash": scenario.source_hash},
-    )
-    chronicle.run(scenario.policy(), max_actions=scenario.max_actions)
-    return chronicle
+    return Setup(state, model.name, model.seed, model.max_actions, policy)

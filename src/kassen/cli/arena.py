@@ -2,8 +2,9 @@
 
 - ``damage``: one hit through the damage pipeline (AR.DMG.1-7) with its effects;
 - ``check``: exact odds of a 3d6 check (over 216);
-- ``bout``: play a YAML bout scenario (bundled name or path) from a seed;
-- ``replay``: replay a bout's JSON log and check it reproduces.
+- ``bout``: play a YAML bout scenario (bundled name or path) from a seed, told in words (the account of
+  :mod:`kassen.core.report`), or its chronicle with ``--json``;
+- ``replay``: the generic ``kassen replay`` (a chronicle of any ruleset, every recorded field checked).
 
 Options are plain strings and integers validated here into a :class:`~kassen.core.errors.KassenError`,
 so bad input is one line on stderr and exit code 2.
@@ -13,13 +14,12 @@ from __future__ import annotations
 
 __all__ = ["arena_app"]
 
-import json
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.fights import ContentOption, replay_command
 from kassen.core.errors import KassenError
 
 arena_app = typer.Typer(
@@ -153,75 +153,25 @@ def bout_command(
         str, typer.Argument(help="A bundled scenario (duel, melee, knockback) or a YAML path.")
     ],
     seed: Annotated[int | None, typer.Option(help="Seed (default: the scenario's).")] = None,
+    content: ContentOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the replayable chronicle as JSON.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every explanation step too.")] = False,
 ) -> None:
-    """Play a bout scenario to its end and print the log (or the replayable JSON chronicle)."""
-    from kassen.arena.scenario import load_scenario, run_scenario
+    """Play a bout scenario to its end and tell it in words (or print the replayable JSON chronicle)."""
+    from kassen.core.report import account
+    from kassen.core.scenario import open_fight, read_scenario
 
-    loaded = load_scenario(scenario)
-    chronicle = run_scenario(loaded, seed)
-    result = chronicle.state.result
+    fight = open_fight(read_scenario(scenario, ruleset="arena"), seed=seed, content=list(content or []))
+    fight.autoplay()
     if as_json:
-        data = chronicle.to_json()
-        data["result"] = (
-            None
-            if result is None
-            else {"winner": result.winner, "reason": result.reason, "subturn": result.subturn}
-        )
-        emit_json(data)
+        emit_json(fight.to_json())
         return
-    console.print(f"{loaded.name} (seed {chronicle.seed})", markup=False, soft_wrap=True)
-    for entry in chronicle.entries:
-        console.print(f"> {_action_text(entry.action)}", markup=False, soft_wrap=True)
-        for e in entry.events:
-            console.print(
-                f"    {'*' if e.automatic else ' '} {_event_text(e.kind, dict(e.data))}  [{e.rule}]",
-                markup=False,
-                soft_wrap=True,
-            )
-    if result is not None:
-        console.print(
-            f"winner: {result.winner or 'nobody'} ({result.reason}, subturn {result.subturn})",
-            markup=False,
-            soft_wrap=True,
-        )
+    console.print(f"{fight.meta['scenario']} (seed {fight.seed})", markup=False, soft_wrap=True)
+    console.print(account(fight, verbose=verbose), markup=False, highlight=False, soft_wrap=True, end="")
 
 
-@arena_app.command("replay")
-@user_errors
-def replay_command(
-    log: Annotated[Path, typer.Argument(help="A chronicle written by `kassen arena bout ... --json`.")],
-) -> None:
-    """Replay a bout from its JSON chronicle (initial state, seed, actions) and check the log matches."""
-    from kassen.arena import bout  # noqa: F401  (registers the ruleset)
-    from kassen.core.events import Chronicle, canonical_json
-
-    try:
-        data = json.loads(log.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise KassenError(f"cannot read {str(log)!r}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise KassenError(f"{str(log)!r} is not JSON: {exc.msg} at line {exc.lineno}") from None
-    if not isinstance(data, dict) or "log" not in data:
-        raise KassenError(f"{str(log)!r} is not a kassen chronicle")
-    data.pop("result", None)
-    replayed = Chronicle.replay(data)
-    same = replayed.log_json() == canonical_json(data)
-    console.print(
-        f"replayed {len(replayed.entries)} actions: {'identical log' if same else 'LOG DIFFERS'}",
-        markup=False,
-        soft_wrap=True,
-    )
-    if not same:
-        raise KassenError("the replayed log differs from the recorded one")
-
-
-def _action_text(action: Any) -> str:
-    kind = action.get("kind", "?")
-    rest = " ".join(f"{k}={v}" for k, v in action.items() if k != "kind")
-    return f"{kind} {rest}".strip()
-
-
-def _event_text(kind: str, data: dict[str, Any]) -> str:
-    shown = {k: v for k, v in data.items() if k not in ("steps", "target_steps", "dice")}
-    return f"{kind} " + " ".join(f"{k}={v}" for k, v in shown.items())
+arena_app.command(
+    "replay",
+    help="Replay a bout's chronicle (`kassen arena bout ... --json`, or - for standard input) and check "
+    "every recorded field: the same as `kassen replay`.",
+)(user_errors(replay_command))

@@ -1,0 +1,321 @@
+"""What each action does (the decided part of the rules), dispatched by action type, and what each
+audience effect does (AR.AUD.3), dispatched by its kind. Every handler runs after
+:func:`~kassen.arena.bout.legal.validate` accepted the action; what it schedules goes on the agenda.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ACTION_HANDLERS", "apply_action"]
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from kassen.arena.audience import audience_effect
+from kassen.arena.bout.reading import (
+    attack_location,
+    attack_target,
+    can_defend,
+    damage_to,
+    defense_target,
+    guts_target,
+    helpless,
+)
+from kassen.arena.bout.state import (
+    Action,
+    ApplyHit,
+    Attack,
+    AutoStun,
+    Begin,
+    Cheer,
+    Decline,
+    FallStunCheck,
+    GiveUp,
+    Grapple,
+    Guts,
+    HeadBlow,
+    HitRecord,
+    Offer,
+    PopularityCheck,
+    Rise,
+    SetGuard,
+    SpendFp,
+    StartSubturn,
+    Task,
+    VitalCheck,
+    Wait,
+)
+from kassen.arena.bout.turn import BoutTurn
+from kassen.arena.checks import CheckResult, resolve_attack
+from kassen.arena.damage import strength_damage
+from kassen.arena.fighter import Cause, CheckBonus, Guard
+from kassen.arena.rules import AudienceEffectKind, DiceSpec
+from kassen.arena.terms import CheckKind, Condition
+
+
+def apply_action(turn: BoutTurn, action: Action) -> None:
+    """Run ``action``'s handler (it has been validated)."""
+    ACTION_HANDLERS[type(action)](turn, action)
+
+
+def _on_begin(b: BoutTurn, action: Begin) -> None:
+    b.state = replace(b.state, started=True)
+    b.log("bout_begins", "AR.CORE.3", automatic=False, order=list(b.state.order), format=b.state.format.value)
+    tasks: list[Task] = []
+    if b.match():
+        tasks += [PopularityCheck(fid) for fid in b.state.order]
+    tasks.append(StartSubturn())
+    b.push(*tasks)
+
+
+def _on_attack(b: BoutTurn, action: Attack) -> None:
+    rules = b.rules
+    a, t = b.f(action.actor), b.f(action.target)
+    b.put(replace(a, idle_slots=0))
+    loc = rules.locations.find(attack_location(action.location, rules))
+    atk_target, atk_steps = attack_target(b.state, a.id, t.id, loc.key, action.all_out, rules=rules)
+    attack = b.check(a.id, CheckKind.ATTACK, atk_target, "effective skill", (), "AR.GAP.2", automatic=False)
+
+    def defend() -> CheckResult:
+        target, _ = defense_target(b.state, t.id, rules=rules)
+        return b.check(t.id, CheckKind.DEFENSE, target, "effective defence", (), "AR.GAP.2")
+
+    outcome = resolve_attack(
+        attack,
+        defend if can_defend(t, rules) else None,
+        rules=rules.checks,
+        undefended=f"{t.id} cannot defend",
+    )
+    hit, contest = outcome.hit, outcome.contest
+    margin_of_loss = contest.margin_of_loss if contest is not None and hit else 0
+    if contest is not None:
+        b.log(
+            "quick_contest",
+            "AR.CORE.2",
+            attacker=a.id,
+            defender=t.id,
+            winner=contest.winner,
+            margin_of_loss=contest.margin_of_loss,
+        )
+    b.log(
+        "attack",
+        "AR.GAP.2",
+        automatic=False,
+        attacker=a.id,
+        target=t.id,
+        location=loc.key,
+        all_out=action.all_out,
+        hit=hit,
+        reason=outcome.reason,
+        target_steps=[s.to_json() for s in atk_steps],
+    )
+    if action.all_out:
+        b.put(replace(b.f(a.id), no_defense=True))
+    b.end_slot()
+    tasks: list[Task] = []
+    if hit:
+        where = loc.key
+        guard = t.guard_on(where)
+        if guard is not None and rules.match.combat.guards.redirect and guard.arm not in t.crippled:
+            b.log("guarded", "AR.GAP.2", fighter=t.id, location=where, arm=guard.arm)
+            where = guard.arm
+        weapon = a.profile.weapon
+        spec = (
+            DiceSpec(dice=weapon.dice, adds=0)
+            if weapon.base == "none"
+            else strength_damage(a.profile.st, weapon.base, rules)
+        )
+        basic = b.roll_damage(spec, weapon.adds, weapon.name, "AR.DMG.1", a.id)
+        damage = damage_to(t, basic, weapon.damage_type, where, rules=rules)
+        record = HitRecord(b.next_hit_id(), t.id, damage, a.id, weapon.painful, margin_of_loss)
+        tasks.append(ApplyHit(record))
+    if action.all_out:
+        tasks.append(SpendFp(a.id, rules.injury.fatigue.all_out_cost, "AR.FTG.1", "all-out attack"))
+    b.push(*tasks)
+
+
+def _on_grapple(b: BoutTurn, action: Grapple) -> None:
+    rules = b.rules
+    a, t = b.f(action.actor), b.f(action.target)
+    b.put(replace(a, idle_slots=0))
+    atk, _ = attack_target(b.state, a.id, t.id, rules.damage.basic.default_location, False, rules=rules)
+    attack = b.check(a.id, CheckKind.GRAPPLE, atk, "effective skill", (), "AR.GAP.2", automatic=False)
+
+    def defend() -> CheckResult:
+        target, _ = defense_target(b.state, t.id, rules=rules)
+        return b.check(t.id, CheckKind.DEFENSE, target, "effective defence", (), "AR.GAP.2")
+
+    held = resolve_attack(attack, defend if can_defend(t, rules) else None, rules=rules.checks).hit
+    if held:
+        b.put(replace(b.f(a.id), grappling=t.id))
+    b.log("grapple", "AR.GAP.2", automatic=False, fighter=a.id, target=t.id, held=held)
+    b.end_slot()
+
+
+def _on_guard(b: BoutTurn, action: SetGuard) -> None:
+    f = b.f(action.actor)
+    guards = tuple(g for g in f.guards if g.arm != action.arm and g.location != action.location)
+    if action.location:
+        guards = (*guards, Guard(action.arm, action.location))
+    b.put(replace(f, guards=guards))
+    b.log(
+        "guard", "AR.GAP.2", automatic=False, fighter=f.id, arm=action.arm, location=action.location or None
+    )
+    b.end_slot()
+
+
+def _on_rise(b: BoutTurn, action: Rise) -> None:
+    f = b.f(action.actor)
+    posture = b.rules.match.combat.rise[f.posture]
+    b.put(replace(f, posture=posture, facing=None))
+    b.log("rise", "AR.GAP.2", automatic=False, fighter=f.id, posture=posture.value)
+    b.end_slot()
+
+
+def _on_wait(b: BoutTurn, action: Wait) -> None:
+    f = b.f(action.actor)
+    b.log("wait", "AR.STN.1" if f.stunned else "AR.GAP.2", automatic=False, fighter=f.id)
+    b.end_slot()
+    if not f.stunned:
+        idle = f.idle_slots + 1
+        b.put(replace(f, idle_slots=idle))
+        if idle >= b.rules.match.match.lost_will_idle_slots:
+            b.incapacitate(f.id, Condition.LOST_WILL, "AR.OUT.1", Cause())
+
+
+def _on_give_up(b: BoutTurn, action: GiveUp) -> None:
+    f = b.f(action.actor)
+    b.put(replace(f.with_condition(Condition.GAVE_UP), guards=()))
+    b.log("gave_up", "AR.OUT.1", automatic=False, fighter=f.id)
+    b.release_holds(f.id)
+    b.end_slot()
+    b.stays(f.id, Condition.GAVE_UP.value, "AR.OUT.1")
+
+
+#: The scheduled checks an overridden automatic unconsciousness exempts (AR.INJ.10).
+_UNCONSCIOUS_GROUP = (HeadBlow, VitalCheck, FallStunCheck)
+
+
+def _on_guts(b: BoutTurn, action: Guts) -> None:
+    rules = b.rules
+    fid = action.actor
+    offer: Offer | None = None
+    if b.state.offers:
+        offer = b.state.offers[0]
+        b.state = replace(b.state, offers=b.state.offers[1:])
+    f = b.f(fid)
+    cause = offer.cause if offer is not None else f.stun_cause
+    condition = offer.condition if offer is not None else Condition.STUNNED.value
+    b.lose_fp(fid, rules.injury.guts.fp_cost, "AR.GUT.1", "guts check")
+    f = b.f(fid)
+    target, steps = guts_target(f, cause, rules)
+    bonus = next((x for x in f.check_bonuses if CheckKind.GUTS in x.checks), None)
+    if bonus is not None:
+        f = replace(f, check_bonuses=tuple(x for x in f.check_bonuses if x is not bonus))
+    b.put(replace(f, guts_checks=f.guts_checks + 1))
+    result = b.roll_check(fid, CheckKind.GUTS, target, steps, "AR.GUT.1", automatic=False, against=condition)
+    if not result.success:
+        if offer is not None:
+            b.stays(fid, condition, offer.rule)
+        return
+    f = b.f(fid)
+    exempt: tuple[type[AutoStun | HeadBlow | VitalCheck | FallStunCheck], ...]
+    if condition == Condition.STUNNED.value:
+        b.put(f.without_condition(Condition.STUNNED))
+        b.log(
+            "overridden", "AR.GUT.1", automatic=False, fighter=fid, condition=condition, now="acts normally"
+        )
+        exempt = (AutoStun,)
+    else:
+        b.put(
+            replace(
+                f.without_condition(Condition(condition)).with_condition(Condition.STUNNED), stun_cause=cause
+            )
+        )
+        b.log(
+            "overridden", "AR.GUT.1", automatic=False, fighter=fid, condition=condition, now="stunned instead"
+        )
+        exempt = _UNCONSCIOUS_GROUP
+    if offer is not None and offer.automatic and cause.hit_id:
+        kept = tuple(
+            t for t in b.state.agenda if not (isinstance(t, exempt) and t.hit.hit_id == cause.hit_id)
+        )
+        dropped = len(b.state.agenda) - len(kept)
+        if dropped:
+            b.state = replace(b.state, agenda=kept)
+            b.log("exempted", "AR.INJ.10", fighter=fid, hit=cause.hit_id, exempted=dropped)
+
+
+def _on_cheer(b: BoutTurn, action: Cheer) -> None:
+    f = b.f(action.actor)
+    effect = audience_effect(action.effect, b.rules)
+    f = replace(f, audience_points=f.audience_points - 1)
+    b.put(f)
+    b.log(
+        "audience_point",
+        "AR.AUD.3",
+        automatic=False,
+        fighter=f.id,
+        effect=action.effect,
+        effect_kind=effect.kind.value,
+    )
+    AUDIENCE_HANDLERS[effect.kind](b, f.id, action.effect)
+
+
+def _on_decline(b: BoutTurn, action: Decline) -> None:
+    o = b.state.offers[0]
+    b.state = replace(b.state, offers=b.state.offers[1:])
+    b.log("declined", o.rule, automatic=False, fighter=o.fighter, condition=o.condition)
+    b.stays(o.fighter, o.condition, o.rule)
+
+
+#: Action type → handler (each handler's signature names its own action type).
+ACTION_HANDLERS: dict[type, Callable[[BoutTurn, Any], None]] = {
+    Begin: _on_begin,
+    Attack: _on_attack,
+    Grapple: _on_grapple,
+    SetGuard: _on_guard,
+    Rise: _on_rise,
+    Wait: _on_wait,
+    GiveUp: _on_give_up,
+    Guts: _on_guts,
+    Cheer: _on_cheer,
+    Decline: _on_decline,
+}
+
+
+# -- audience effects (AR.AUD.3), dispatched by kind ------------------------------------------------------
+def _recover_fp(b: BoutTurn, fid: str, name: str) -> None:
+    f = b.f(fid)
+    e = b.rules.match.audience.effects[name]
+    fp = min(f.profile.fp, f.fp + e.amount)
+    b.put(replace(f, fp=fp))
+    b.log("fp_recovered", "AR.AUD.3", fighter=fid, fp_before=f.fp, fp_after=fp)
+    offers = b.state.offers
+    if (
+        offers
+        and offers[0].fighter == fid
+        and offers[0].condition == "helpless"
+        and not helpless(b.f(fid), b.rules)
+    ):
+        b.state = replace(b.state, offers=offers[1:])
+        b.log("overridden", "AR.RD.6", automatic=False, fighter=fid, condition="helpless", now=f"FP {fp}")
+
+
+def _check_bonus(b: BoutTurn, fid: str, name: str) -> None:
+    f = b.f(fid)
+    e = b.rules.match.audience.effects[name]
+    b.put(replace(f, check_bonuses=(*f.check_bonuses, CheckBonus(e.name, e.amount, e.checks))))
+
+
+def _clear_shock(b: BoutTurn, fid: str, name: str) -> None:
+    f = b.f(fid)
+    b.put(replace(f, shocks=()))
+    b.log("shock_cleared", "AR.AUD.3", fighter=fid)
+
+
+AUDIENCE_HANDLERS: dict[AudienceEffectKind, Callable[[BoutTurn, str, str], None]] = {
+    AudienceEffectKind.RECOVER_FP: _recover_fp,
+    AudienceEffectKind.CHECK_BONUS: _check_bonus,
+    AudienceEffectKind.CLEAR_SHOCK: _clear_shock,
+}

@@ -1,0 +1,101 @@
+"""One action through the arena's rules, on the core's skeleton: :func:`resolve` validates the action
+(nothing rolled, :class:`~kassen.core.errors.IllegalActionError` naming the rule) and runs its handler;
+:func:`follow_up` is one automatic step — the next task on the agenda, a slot passing over a fighter
+that cannot act, the end of a subturn, the end of the bout. The core drains it under its one cap
+(:data:`kassen.core.engine.MAX_AUTOMATIC_STEPS`) until a fighter must decide or the bout is over.
+"""
+
+from __future__ import annotations
+
+__all__ = ["follow_up", "resolve"]
+
+from dataclasses import replace
+
+from kassen.arena.bout.actions import apply_action
+from kassen.arena.bout.legal import validate
+from kassen.arena.bout.reading import can_act, can_guts, helpless, override_effects
+from kassen.arena.bout.state import Action, EndSubturn, Offer, StartSubturn
+from kassen.arena.bout.tasks import TASK_HANDLERS
+from kassen.arena.bout.turn import BoutTurn
+from kassen.arena.fighter import FighterState
+from kassen.arena.terms import Condition
+
+
+def resolve(turn: BoutTurn, action: Action) -> None:
+    """Validate ``action``, then apply it to ``turn``."""
+    validate(turn.state, action, turn.rules)
+    apply_action(turn, action)
+
+
+def follow_up(turn: BoutTurn) -> bool:
+    """One automatic step; False when a fighter must decide (a slot or an offer) or the bout is over."""
+    _drop_stale_offers(turn)
+    s = turn.state
+    if s.result is not None or s.offers:
+        return False
+    if s.agenda:
+        task = s.agenda[0]
+        turn.state = replace(s, agenda=s.agenda[1:])
+        TASK_HANDLERS[type(task)](turn, task)
+        return True
+    if _over(turn):
+        return False
+    if s.slot < len(s.order):
+        f = turn.f(s.order[s.slot])
+        if f.no_defense:
+            turn.put(replace(f, no_defense=False))
+        if can_act(f, turn.rules) or (f.stunned and not f.incapacitated and not f.lost):
+            return False
+        turn.state = replace(s, slot=s.slot + 1)
+        return True
+    if s.subturn >= turn.rules.match.match.max_subturns:
+        turn.finish(None, f"no decision after {s.subturn} subturns")
+        return False
+    turn.push(EndSubturn(), StartSubturn())
+    return True
+
+
+def _drop_stale_offers(turn: BoutTurn) -> None:
+    """Offers whose state has gone (or whose fighter is out) are dropped; one the fighter has no way
+    to answer but declining stands at once."""
+    offers = list(turn.state.offers)
+    while offers:
+        o = offers[0]
+        f = turn.f(o.fighter)
+        if o.condition == "helpless":
+            valid = helpless(f, turn.rules) and not f.lost and not f.incapacitated
+        else:
+            valid = Condition(o.condition) in f.conditions and not f.lost and not f.has(Condition.DEAD)
+            if valid and not _offer_has_choice(turn, f, o):
+                turn.state = replace(turn.state, offers=tuple(offers[1:]))
+                turn.stays(o.fighter, o.condition, o.rule)
+                offers = list(turn.state.offers)
+                continue
+        if valid:
+            break
+        offers.pop(0)
+        turn.state = replace(turn.state, offers=tuple(offers))
+
+
+def _offer_has_choice(turn: BoutTurn, f: FighterState, o: Offer) -> bool:
+    return can_guts(f, turn.rules) or bool(override_effects(f, o.condition, turn.rules))
+
+
+def _over(turn: BoutTurn) -> bool:
+    """Ends the bout when at most one side still stands (in a match: has not lost; in a fight: can
+    act)."""
+    s = turn.state
+    if not s.started:
+        return False
+    sides: dict[str, bool] = {}
+    for f in s.fighters:
+        alive = not f.lost if turn.match() else not (f.incapacitated or helpless(f, turn.rules))
+        sides[f.profile.side] = sides.get(f.profile.side, False) or alive
+    standing = [side for side, ok in sides.items() if ok]
+    if len(standing) > 1:
+        return False
+    if standing:
+        turn.finish(standing[0], f"only {standing[0]} still stands")
+    else:
+        turn.finish(None, "no side still stands")
+    return True

@@ -1,0 +1,221 @@
+"""What may be done now: :func:`legal_actions` lists every legal action (complete), and :func:`validate`
+accepts exactly those — an :class:`~kassen.core.errors.IllegalActionError` naming the rule for anything
+else. The one equivalence: an :class:`Attack` naming no location is the attack at the data's
+``damage.basic.default_location`` (AR.DMG.1), which the list names explicitly.
+"""
+
+from __future__ import annotations
+
+__all__ = ["legal_actions", "validate"]
+
+from kassen.arena.bout.reading import (
+    active_targets,
+    attack_location,
+    can_guts,
+    deciding_fighter,
+    free_arms,
+    override_effects,
+)
+from kassen.arena.bout.state import (
+    Action,
+    Attack,
+    Begin,
+    BoutState,
+    Cheer,
+    Decline,
+    GiveUp,
+    Grapple,
+    Guts,
+    Rise,
+    SetGuard,
+    Wait,
+)
+from kassen.arena.fighter import FighterState
+from kassen.arena.rules import ArenaRules
+from kassen.arena.terms import Condition
+from kassen.core.errors import IllegalActionError
+
+_ACTIONS = (Begin, Attack, Grapple, SetGuard, Rise, Wait, GiveUp, Guts, Cheer, Decline)
+
+
+def legal_actions(state: BoutState, rules: ArenaRules) -> list[Action]:
+    """Every action the one who decides now may take (the referee's Begin, an offer's answers, or a
+    fighter's slot), attacks at every location by its key."""
+    if state.result is not None:
+        return []
+    if not state.started:
+        return [Begin()]
+    if state.offers:
+        o = state.offers[0]
+        f = state.fighter(o.fighter)
+        offer_actions: list[Action] = []
+        if o.condition != "helpless" and can_guts(f, rules):
+            offer_actions.append(Guts(f.id))
+            offer_actions += [Cheer(f.id, e) for e in override_effects(f, o.condition, rules)]
+        elif o.condition == "helpless":
+            offer_actions += [Cheer(f.id, e) for e in override_effects(f, o.condition, rules)]
+        offer_actions.append(Decline(f.id))
+        return offer_actions
+    fid = deciding_fighter(state)
+    if fid is None:
+        return []
+    f = state.fighter(fid)
+    out: list[Action] = []
+    cheers: list[Action] = [Cheer(fid, e) for e in rules.match.audience.effects] if f.audience_points else []
+    if f.stunned:
+        out.append(Wait(fid))
+        if can_guts(f, rules):
+            out.append(Guts(fid))
+        return out + cheers + [GiveUp(fid)]
+    for t in active_targets(state, f):
+        for loc in rules.locations.keys:
+            out.append(Attack(fid, t.id, loc))
+            out.append(Attack(fid, t.id, loc, all_out=True))
+        if f.grappling != t.id:
+            out.append(Grapple(fid, t.id))
+    for arm in free_arms(f, rules):
+        for loc in rules.locations.keys:
+            if rules.locations.locations[loc].limb is None:
+                out.append(SetGuard(fid, arm, loc))
+        if any(g.arm == arm for g in f.guards):
+            out.append(SetGuard(fid, arm, ""))
+    if f.posture in rules.match.combat.rise:
+        out.append(Rise(fid))
+    out.append(Wait(fid))
+    return out + cheers + [GiveUp(fid)]
+
+
+def validate(state: BoutState, action: Action, rules: ArenaRules) -> None:
+    """Raise :class:`~kassen.core.errors.IllegalActionError` (naming the rule) unless ``action`` is
+    legal now; nothing is rolled or changed."""
+    if not isinstance(action, _ACTIONS):
+        raise IllegalActionError(f"{action!r} is not an arena action", rule="AR.CORE.3")
+    if state.result is not None:
+        raise IllegalActionError("the bout is over", rule="AR.OUT.1")
+    if not state.started:
+        if not isinstance(action, Begin):
+            raise IllegalActionError("the bout has not begun: the first action is begin", rule="AR.CORE.3")
+        return
+    if isinstance(action, Begin):
+        raise IllegalActionError("the bout has already begun", rule="AR.CORE.3")
+    actor = action.actor
+    if actor not in state.order:
+        _unknown(actor, state)
+    f = state.fighter(actor)
+    if state.offers:
+        _validate_answer(state, f, action, rules)
+        return
+    if isinstance(action, Decline):
+        raise IllegalActionError("there is nothing to decline", rule="AR.GUT.1")
+    if actor != deciding_fighter(state):
+        raise IllegalActionError(
+            f"it is {deciding_fighter(state)}'s slot in subturn {state.subturn}, not {actor}'s",
+            rule="AR.CORE.3",
+        )
+    if isinstance(action, Guts):
+        if not f.stunned:
+            raise IllegalActionError(f"{actor} has nothing a guts check could override", rule="AR.GUT.1")
+        _guts_affordable(f, rules)
+        return
+    if isinstance(action, Cheer):
+        _cheer_possible(f, action, rules)
+        return
+    if isinstance(action, GiveUp | Wait):
+        return
+    if f.stunned:
+        raise IllegalActionError(f"{actor} is stunned and may only defend", rule="AR.STN.1")
+    if isinstance(action, Attack | Grapple):
+        _validate_target(state, f, action, rules)
+    elif isinstance(action, SetGuard):
+        _validate_guard(f, action, rules)
+    elif isinstance(action, Rise) and f.posture not in rules.match.combat.rise:
+        raise IllegalActionError(f"{actor} is {f.posture.value}: nothing to rise from", rule="AR.GAP.2")
+
+
+def _validate_answer(state: BoutState, f: FighterState, action: Action, rules: ArenaRules) -> None:
+    """The first offer is answered first, by its fighter: a guts check, an audience point that helps,
+    or declining (AR.GUT.1, AR.AUD.3, AR.RD.6)."""
+    o = state.offers[0]
+    if f.id != o.fighter:
+        raise IllegalActionError(
+            f"{o.fighter} must first decide whether to override {o.condition}", rule="AR.GUT.1"
+        )
+    if not isinstance(action, Guts | Cheer | Decline):
+        raise IllegalActionError(f"{f.id} can only override {o.condition} or decline now", rule="AR.GUT.1")
+    if isinstance(action, Decline):
+        return
+    if isinstance(action, Guts):
+        if o.condition == "helpless":
+            raise IllegalActionError("a guts check overrides incapacity or stun, not FP 1", rule="AR.RD.6")
+        _guts_affordable(f, rules)
+        return
+    _cheer_possible(f, action, rules)
+    if action.effect not in override_effects(f, o.condition, rules):
+        raise IllegalActionError(f"{action.effect} does not help against {o.condition}", rule="AR.AUD.3")
+    if o.condition != "helpless":
+        # the effect helps a guts check: worth spending only on a check the fighter can pay for
+        _guts_affordable(f, rules)
+
+
+def _guts_affordable(f: FighterState, rules: ArenaRules) -> None:
+    if not can_guts(f, rules):
+        raise IllegalActionError(
+            f"a guts check costs {rules.injury.guts.fp_cost} FP; {f.id} has {f.fp}", rule="AR.GUT.1"
+        )
+
+
+def _cheer_possible(f: FighterState, action: Cheer, rules: ArenaRules) -> None:
+    if f.audience_points <= 0:
+        raise IllegalActionError(f"{f.id} has no audience point", rule="AR.AUD.2")
+    if action.effect not in rules.match.audience.effects:
+        raise IllegalActionError(f"unknown audience effect {action.effect!r}", rule="AR.AUD.3")
+
+
+def _validate_target(state: BoutState, f: FighterState, action: Attack | Grapple, rules: ArenaRules) -> None:
+    if action.target not in state.order:
+        _unknown(action.target, state)
+    t = state.fighter(action.target)
+    if t.profile.side == f.profile.side:
+        raise IllegalActionError(f"{action.target} is on {f.id}'s side", rule="AR.GAP.2")
+    if t.lost or t.has(Condition.DEAD):
+        raise IllegalActionError(f"{action.target} is out of the bout", rule="AR.OUT.1")
+    if isinstance(action, Attack):
+        where = attack_location(action.location, rules)
+        if where not in rules.locations.locations:
+            known = ", ".join(rules.locations.keys)
+            named = next(
+                (
+                    loc.key
+                    for loc in rules.locations.locations.values()
+                    if where in (*loc.aliases, loc.name_ja)
+                ),
+                None,
+            )
+            hint = f": {where!r} is another name of {named!r}" if named else ""
+            raise IllegalActionError(
+                f"unknown hit location {where!r}{hint} (an attack names a key: {known})", rule="AR.GAP.1"
+            )
+    elif f.grappling == action.target:
+        raise IllegalActionError(f"{f.id} already holds {action.target}", rule="AR.GAP.2")
+
+
+def _validate_guard(f: FighterState, action: SetGuard, rules: ArenaRules) -> None:
+    arm = rules.locations.locations.get(action.arm)
+    if arm is None or not arm.can_guard:
+        raise IllegalActionError(f"{action.arm!r} is not an arm that can guard", rule="AR.GAP.2")
+    if action.arm in f.crippled:
+        raise IllegalActionError(f"{f.id}'s {arm.name} is crippled", rule="AR.DMG.6")
+    if action.location:
+        loc = rules.locations.locations.get(action.location)
+        if loc is None or loc.limb is not None:
+            raise IllegalActionError(
+                f"an arm guards a location that is not a limb, not {action.location!r}", rule="AR.GAP.2"
+            )
+    elif not any(g.arm == action.arm for g in f.guards):
+        raise IllegalActionError(f"{f.id}'s {arm.name} guards nothing", rule="AR.GAP.2")
+
+
+def _unknown(fid: str, state: BoutState) -> None:
+    raise IllegalActionError(
+        f"no fighter {fid!r} in this bout (fighters: {', '.join(state.order)})", rule="AR.GAP.2"
+    )

@@ -1,0 +1,188 @@
+"""Reading a bout (pure): who decides, effective skill and defence, who can defend, act, guard or try
+a guts check. Every function takes the state and the content's tables; nothing here changes anything.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "active_targets",
+    "attack_location",
+    "attack_target",
+    "can_act",
+    "can_defend",
+    "can_guts",
+    "damage_to",
+    "deciding_fighter",
+    "defense_target",
+    "free_arms",
+    "guts_target",
+    "helpless",
+    "override_effects",
+    "shock_modifier",
+]
+
+from kassen.arena.bout.state import BoutState
+from kassen.arena.checks import effective_target
+from kassen.arena.damage import DamageResult, resolve_damage
+from kassen.arena.fighter import Cause, FighterState
+from kassen.arena.injury import guts_penalties, shock_penalty
+from kassen.arena.rules import ArenaRules, AudienceEffectKind
+from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType
+from kassen.core.explain import Step
+
+
+def deciding_fighter(state: BoutState) -> str | None:
+    """The fighter who must decide now: the fighter of the first offer, else the fighter whose slot it
+    is; None before the bout begins (the referee's Begin) and after it ends."""
+    if state.result is not None or not state.started:
+        return None
+    if state.offers:
+        return state.offers[0].fighter
+    if state.slot < len(state.order):
+        return state.order[state.slot]
+    return None
+
+
+def helpless(f: FighterState, rules: ArenaRules) -> bool:
+    """At FP 1 (AR.FTG.4)."""
+    return f.fp == rules.injury.fatigue.helpless_at
+
+
+def shock_modifier(f: FighterState, rules: ArenaRules) -> Step | None:
+    """The shock-and-pain penalty in force on DX and IQ (AR.INJ.2-4, AR.RD.1), as a modifier step."""
+    shocks = [s.value for s in f.shocks if s.kind == "shock"]
+    pains = [s.value for s in f.shocks if s.kind == "pain"]
+    penalty = shock_penalty(shocks, pains, rules)
+    if not penalty:
+        return None
+    return Step(-penalty, f"shock/pain -{penalty} on DX and IQ ({rules.injury.shock.combine})", "AR.INJ.4")
+
+
+def _grappled_modifier(state: BoutState, f: FighterState, rules: ArenaRules) -> Step | None:
+    if any(o.grappling == f.id for o in state.fighters if o.id != f.id):
+        return Step(rules.match.combat.grapple.dx_penalty, "grappled", "AR.GAP.2")
+    return None
+
+
+def can_defend(f: FighterState, rules: ArenaRules) -> bool:
+    """A defender rolls a defence unless incapacitated, at FP 1, or after its own all-out attack."""
+    return not (f.incapacitated or f.lost or helpless(f, rules) or f.no_defense)
+
+
+def attack_location(location: str | None, rules: ArenaRules) -> str:
+    """Where an attack aims: ``location``, or, when it names none, the data's
+    ``damage.basic.default_location`` (AR.DMG.1)."""
+    return rules.damage.basic.default_location if location is None else location
+
+
+def attack_target(
+    state: BoutState, attacker: str, target: str, location: str | None, all_out: bool, *, rules: ArenaRules
+) -> tuple[int, tuple[Step, ...]]:
+    """The attacker's effective skill: skill + to-hit of the location (``None``: the data's default
+    location) + posture + all-out bonus, − shock (skill is DX-based, AR.INJ.2), − grappled (AR.GAP.2)."""
+    a = state.fighter(attacker)
+    loc = rules.locations.find(attack_location(location, rules))
+    combat = rules.match.combat
+    mods = [
+        Step(loc.to_hit, f"aimed at the {loc.name}", "AR.GAP.1"),
+        Step(combat.postures[a.posture].attack, f"attacking from {a.posture.value}", "AR.GAP.2"),
+    ]
+    if all_out:
+        mods.append(Step(combat.all_out.attack_bonus, "all-out attack", "AR.FTG.1"))
+    for m in (shock_modifier(a, rules), _grappled_modifier(state, a, rules)):
+        if m is not None:
+            mods.append(m)
+    return effective_target(a.profile.skill, "attack skill", mods, "AR.GAP.2")
+
+
+def defense_target(state: BoutState, defender: str, *, rules: ArenaRules) -> tuple[int, tuple[Step, ...]]:
+    """The defender's effective defence: defence + posture, −4 when stunned (AR.STN.1), − shock, −
+    grappled."""
+    d = state.fighter(defender)
+    mods = [
+        Step(rules.match.combat.postures[d.posture].defense, f"defending from {d.posture.value}", "AR.GAP.2")
+    ]
+    if d.stunned:
+        mods.append(Step(rules.injury.stun.defense_modifier, "stunned: defends at -4", "AR.STN.1"))
+    for m in (shock_modifier(d, rules), _grappled_modifier(state, d, rules)):
+        if m is not None:
+            mods.append(m)
+    return effective_target(d.profile.defense, "defence", mods, "AR.GAP.2")
+
+
+def guts_target(f: FighterState, cause: Cause, rules: ArenaRules) -> tuple[int, tuple[Step, ...]]:
+    """Will with the three guts penalties (AR.GUT.2) and any audience bonus for guts checks."""
+    mods = list(guts_penalties(cause.uncapped_final, cause.margin_of_loss, f.guts_checks, rules))
+    for b in f.check_bonuses:
+        if CheckKind.GUTS in b.checks:
+            mods.append(Step(b.amount, f"audience: {b.source}", "AR.AUD.3"))
+            break
+    return effective_target(f.profile.will, "Will", mods, "AR.GUT.1")
+
+
+def can_act(f: FighterState, rules: ArenaRules) -> bool:
+    """Takes a slot: not out, not lost, not at FP 1, not aerial."""
+    return not (
+        f.incapacitated or f.lost or helpless(f, rules) or not rules.match.combat.postures[f.posture].can_act
+    )
+
+
+def active_targets(state: BoutState, actor: FighterState) -> list[FighterState]:
+    """Who ``actor`` may attack or grapple: the other sides' fighters still in the bout."""
+    return [
+        t
+        for t in state.fighters
+        if t.profile.side != actor.profile.side and not t.lost and not t.has(Condition.DEAD)
+    ]
+
+
+def override_effects(f: FighterState, condition: str, rules: ArenaRules) -> list[str]:
+    """Audience effects a fighter may spend on an offer of ``condition``."""
+    if f.audience_points <= 0:
+        return []
+    effects = rules.match.audience.effects
+    if condition == "helpless":
+        if rules.match.fp1_override.means != "audience":
+            return []
+        return [k for k, e in effects.items() if e.kind is AudienceEffectKind.RECOVER_FP]
+    return [
+        k
+        for k, e in effects.items()
+        if e.kind is AudienceEffectKind.CHECK_BONUS and CheckKind.GUTS in e.checks
+    ]
+
+
+def can_guts(f: FighterState, rules: ArenaRules) -> bool:
+    """Can pay for a guts check (AR.GUT.1) and is not dead."""
+    return f.fp >= rules.injury.guts.fp_cost and not f.has(Condition.DEAD)
+
+
+def free_arms(f: FighterState, rules: ArenaRules) -> list[str]:
+    """The arms that can guard: locations that can guard and are not crippled."""
+    return [k for k, loc in rules.locations.locations.items() if loc.can_guard and k not in f.crippled]
+
+
+def damage_to(
+    f: FighterState,
+    basic: int,
+    kind: DamageType,
+    location: str,
+    *,
+    rules: ArenaRules,
+    source: DamageSource = DamageSource.ATTACK,
+) -> DamageResult:
+    """``basic`` damage of ``kind`` through ``f``'s DR, reductions and HT at ``location`` (AR.DMG.1-7)."""
+    dr = f.profile.dr_at(location)
+    return resolve_damage(
+        basic,
+        kind,
+        ht=f.profile.ht,
+        location=location,
+        armor_dr=dr.armor,
+        bone_dr=dr.bone,
+        soft_dr=dr.soft,
+        reductions=f.profile.reductions,
+        source=source,
+        prior_location_damage=f.damage_at(location),
+        rules=rules,
+    )

@@ -1,0 +1,454 @@
+"""The scheduled, automatic part of the rules: one handler per kind of task on the agenda (subturns,
+popularity, fatigue, stun recovery, HT at 0 HP, landings, shock expiry, each hit's injury effects, death
+checks, knockback, FP thresholds). :func:`kassen.arena.bout.flow.follow_up` runs them one at a time.
+"""
+
+from __future__ import annotations
+
+__all__ = ["TASK_HANDLERS"]
+
+from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from kassen.arena.audience import popularity
+from kassen.arena.bout.reading import damage_to, override_effects
+from kassen.arena.bout.state import (
+    AddShock,
+    ApplyHit,
+    AutoStun,
+    Death,
+    DeathCheck,
+    EndSubturn,
+    ExpireEffects,
+    FallStunCheck,
+    FatigueTick,
+    FpThresholds,
+    HeadBlow,
+    HitRecord,
+    Knockback,
+    KnockdownCheck,
+    Land,
+    Offer,
+    PopularityCheck,
+    SpendFp,
+    StartSubturn,
+    StunRecovery,
+    Task,
+    VitalCheck,
+    ZeroHpCheck,
+)
+from kassen.arena.bout.turn import BoutTurn
+from kassen.arena.damage import fall_modifiers, plan_fall, round_ratio, strength_damage
+from kassen.arena.fighter import Cause, Fall, FighterState, Shock
+from kassen.arena.injury import death_thresholds, injury_effects, st_check_modifier
+from kassen.arena.knockback import knockback_distance, landing_facing, limb_knockback_outcome, posture_factor
+from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Posture
+from kassen.core.explain import Step
+
+
+def _t_start_subturn(b: BoutTurn, _: StartSubturn) -> None:
+    n = b.state.subturn + 1
+    b.state = replace(b.state, subturn=n, slot=0)
+    b.log("subturn", "AR.CORE.3", subturn=n)
+    every = b.rules.injury.fatigue.every_subturns
+    tasks: list[Task] = []
+    if n > 1 and (n - 1) % every == 0:
+        tasks += [FatigueTick(fid) for fid in b.state.order]
+    tasks += [StunRecovery(fid) for fid in b.state.order]
+    tasks += [ZeroHpCheck(fid) for fid in b.state.order]
+    b.push(*tasks)
+
+
+def _t_end_subturn(b: BoutTurn, _: EndSubturn) -> None:
+    tasks: list[Task] = [Land(f.id) for f in b.state.fighters if f.fall is not None]
+    b.push(*tasks, ExpireEffects())
+
+
+def _t_popularity(b: BoutTurn, task: PopularityCheck) -> None:
+    f = b.f(task.fighter)
+    p = f.profile
+    value, steps = popularity(
+        champion=p.champion,
+        holds_title=p.holds_title,
+        matches=p.matches,
+        age=p.age,
+        reactions=p.reactions,
+        rules=b.rules,
+    )
+    b.log("popularity", "AR.AUD.1", fighter=f.id, popularity=value, steps=[s.to_json() for s in steps])
+    result = b.check(f.id, CheckKind.POPULARITY, value, "popularity", (), "AR.AUD.2")
+    if result.success:
+        points = b.rules.match.audience.points_on_success
+        b.put(replace(b.f(f.id), audience_points=b.f(f.id).audience_points + points))
+        b.log("audience_points", "AR.AUD.2", fighter=f.id, points=points)
+
+
+def _t_fatigue(b: BoutTurn, task: FatigueTick) -> None:
+    f = b.f(task.fighter)
+    if f.has(Condition.DEAD):
+        return
+    every = b.rules.injury.fatigue.every_subturns
+    b.lose_fp(
+        f.id,
+        f.profile.encumbrance + 1,
+        "AR.FTG.1",
+        f"{every} subturns passed: encumbrance level {f.profile.encumbrance} + 1",
+    )
+
+
+def _t_stun_recovery(b: BoutTurn, task: StunRecovery) -> None:
+    f = b.f(task.fighter)
+    if not f.stunned or f.incapacitated or f.lost:
+        return
+    result = b.ht_check(f.id, CheckKind.STUN_RECOVERY, "AR.STN.2")
+    if result.success:
+        b.put(b.f(f.id).without_condition(Condition.STUNNED))
+        b.log("stun_ended", "AR.STN.2", fighter=f.id)
+
+
+def _t_zero_hp(b: BoutTurn, task: ZeroHpCheck) -> None:
+    f = b.f(task.fighter)
+    if f.hp > b.rules.injury.hp.ht_check_at_or_below or f.incapacitated or f.lost:
+        return
+    if not b.ht_check(f.id, CheckKind.ZERO_HP, "AR.HP.2").success:
+        b.incapacitate(f.id, Condition.UNCONSCIOUS, "AR.HP.2", Cause())
+
+
+def _t_land(b: BoutTurn, task: Land) -> None:
+    f = b.f(task.fighter)
+    fall = f.fall
+    if fall is None:
+        return
+    rules = b.rules
+    landing = rules.falling.knockback.landing
+    height = f.altitude
+    if fall.falls:
+        b.put(replace(f, posture=Posture.LYING, facing=fall.facing, fall=None, altitude=Fraction(0)))
+        b.log(
+            "landed",
+            "AR.KNB.6",
+            fighter=f.id,
+            posture="lying",
+            facing=fall.facing.value,
+            location=fall.location,
+            height=str(height),
+        )
+    else:
+        b.put(replace(f, posture=fall.land_posture, fall=None))
+        b.log("landed", "AR.KNB.2", fighter=f.id, posture=fall.land_posture.value, on_its_feet=True)
+    tasks: list[Task] = []
+    p = f.profile
+    if fall.falls and landing.fall_over_damage:
+        plan = plan_fall(height, p.weight_kg, b.state.ground, rules)
+        if plan.dice is not None:
+            basic = b.roll_damage(plan.dice, plan.bonus, f"falling {height} m", "AR.FAL.1", f.id)
+            tasks.append(ApplyHit(_fall_hit(b, f, basic, fall.location, DamageSource.FALLING)))
+    if fall.knocker_st is not None and (fall.falls or landing.knockback_damage == "every_landing"):
+        spec = strength_damage(fall.knocker_st, "thrust", rules)
+        bonus = 0
+        if landing.knockback_gets_fall_modifiers:
+            bonus, _ = fall_modifiers(spec.dice, p.weight_kg, b.state.ground, rules)
+        raw = b.roll_damage(spec, bonus, f"knockback: thrust for ST {fall.knocker_st}", "AR.KNB.3", f.id)
+        basic = round_ratio(max(raw, 0) * fall.knockback_factor, landing.halving)
+        b.log(
+            "knockback_damage",
+            "AR.KNB.4",
+            fighter=f.id,
+            rolled=raw,
+            factor=str(fall.knockback_factor),
+            basic=basic,
+        )
+        tasks.append(ApplyHit(_fall_hit(b, f, basic, fall.location, DamageSource.KNOCKBACK)))
+    b.push(*tasks)
+
+
+def _fall_hit(b: BoutTurn, f: FighterState, basic: int, location: str, source: DamageSource) -> HitRecord:
+    kind = (
+        b.rules.falling.falling.damage_type
+        if source is DamageSource.FALLING
+        else b.rules.falling.knockback.damage_type
+    )
+    return HitRecord(b.next_hit_id(), f.id, damage_to(f, basic, kind, location, rules=b.rules, source=source))
+
+
+def _t_expire(b: BoutTurn, _: ExpireEffects) -> None:
+    n = b.state.subturn
+    for f in b.state.fighters:
+        ended = [s for s in f.shocks if s.until <= n]
+        if ended:
+            b.put(replace(f, shocks=tuple(s for s in f.shocks if s.until > n)))
+            b.log(
+                "shock_expired",
+                "AR.INJ.2",
+                fighter=f.id,
+                subturn=n,
+                ended=[{"kind": s.kind, "value": s.value} for s in ended],
+            )
+
+
+def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
+    hit: HitRecord = task.hit
+    rules = b.rules
+    f = b.f(hit.victim)
+    d = hit.damage
+    b.log("damage", "AR.DMG.5", fighter=f.id, hit=hit.hit_id, attacker=hit.attacker, **d.to_json())
+    if f.has(Condition.DEAD):
+        return
+    loc = rules.locations.locations[d.location]
+    before, after = f.hp, f.hp - d.final
+    newly_crippled = d.crippled and d.location not in f.crippled
+    damage = dict(f.location_damage)
+    damage[d.location] = damage.get(d.location, 0) + d.final
+    f = replace(
+        f,
+        hp=after,
+        location_damage=tuple(sorted(damage.items())),
+        head_damage=f.head_damage + (d.final if loc.head else 0),
+    )
+    if newly_crippled:
+        f = replace(
+            f, crippled=(*f.crippled, d.location), guards=tuple(g for g in f.guards if g.arm != d.location)
+        )
+    b.put(f)
+    b.log("injury", "AR.INJ.1", fighter=f.id, hit=hit.hit_id, final=d.final, hp_before=before, hp_after=after)
+    hp = rules.injury.hp
+    if before > hp.move_halved_at_or_below >= after:
+        b.log("move_halved", "AR.HP.1", fighter=f.id, hp=after)
+    if before > hp.ht_check_at_or_below >= after:
+        b.log("ht_checks_each_subturn", "AR.HP.2", fighter=f.id, hp=after)
+    if newly_crippled:
+        b.log("crippled", "AR.DMG.6", fighter=f.id, location=d.location)
+    effects = injury_effects(
+        d,
+        ht=f.profile.ht,
+        painful=hit.painful,
+        prior_head_damage=f.head_damage - (d.final if loc.head else 0),
+        already_crippled=not newly_crippled,
+        rules=rules,
+    )
+    names = [e.effect for e in effects]
+    tasks: list[Task] = []
+    if after <= hp.dead_ht_multiple * f.profile.ht:
+        tasks.append(Death(hit))
+    else:
+        tasks += [
+            DeathCheck(hit, t)
+            for t in death_thresholds(before, after, f.profile.ht, rules)
+            if t not in f.death_checks_done
+        ]
+    if "unconscious" in names:
+        tasks.append(HeadBlow(hit))
+    if "unconscious_check" in names:
+        tasks.append(VitalCheck(hit))
+    tasks += [AutoStun(hit, e.rule) for e in effects if e.effect == "stun"]
+    if "knockdown_check" in names:
+        tasks.append(KnockdownCheck(hit))
+    if "fall_stun_check" in names:
+        tasks.append(FallStunCheck(hit))
+    if d.source is DamageSource.ATTACK:
+        distance, _ = knockback_distance(
+            d.basic, d.damage_type, penetrating=d.penetrating, target_st=f.profile.st, rules=rules
+        )
+        if distance >= 1:
+            tasks.append(Knockback(hit, distance))
+    if d.final >= 1:
+        tasks.append(AddShock(hit))
+    b.push(*tasks)
+
+
+def _t_death_check(b: BoutTurn, task: DeathCheck) -> None:
+    hit: HitRecord = task.hit
+    f = b.f(hit.victim)
+    if f.has(Condition.DEAD):
+        return
+    b.put(replace(f, death_checks_done=(*f.death_checks_done, task.threshold)))
+    b.log("death_check_due", "AR.HP.3", fighter=f.id, threshold=task.threshold, hp=f.hp)
+    if not b.ht_check(f.id, CheckKind.DEATH, "AR.HP.3").success:
+        b.incapacitate(f.id, Condition.DEAD, "AR.HP.3", hit.cause)
+
+
+def _t_death(b: BoutTurn, task: Death) -> None:
+    b.incapacitate(task.hit.victim, Condition.DEAD, "AR.HP.4", task.hit.cause)
+
+
+def _t_head_blow(b: BoutTurn, task: HeadBlow) -> None:
+    hit: HitRecord = task.hit
+    b.incapacitate(hit.victim, Condition.UNCONSCIOUS, "AR.INJ.9", hit.cause, automatic=True)
+
+
+def _t_vital(b: BoutTurn, task: VitalCheck) -> None:
+    hit: HitRecord = task.hit
+    if b.f(hit.victim).incapacitated:
+        return
+    if not b.ht_check(hit.victim, CheckKind.VITAL, "AR.INJ.8").success:
+        b.incapacitate(hit.victim, Condition.UNCONSCIOUS, "AR.INJ.8", hit.cause)
+
+
+def _t_auto_stun(b: BoutTurn, task: AutoStun) -> None:
+    hit: HitRecord = task.hit
+    b.stun(hit.victim, task.rule, hit.cause, automatic=True)
+
+
+def _t_knockdown(b: BoutTurn, task: KnockdownCheck) -> None:
+    hit: HitRecord = task.hit
+    f = b.f(hit.victim)
+    if f.incapacitated or f.posture is Posture.LYING:
+        return
+    if not b.ht_check(f.id, CheckKind.KNOCKDOWN, "AR.INJ.6").success:
+        tier = b.rules.locations.locations[hit.damage.location].tier
+        b.fall_over(f.id, landing_facing(tier), "AR.INJ.6")
+        b.log("lands_facing", "AR.KNB.7", fighter=f.id, tier=tier.value, facing=landing_facing(tier).value)
+
+
+def _t_fall_stun(b: BoutTurn, task: FallStunCheck) -> None:
+    hit: HitRecord = task.hit
+    f = b.f(hit.victim)
+    if f.incapacitated:
+        return
+    which = b.rules.falling.falling.readings.stun_check_attribute
+    p = f.profile
+    attr = ("ht" if p.ht >= p.per else "per") if which == "higher" else which
+    base = p.ht if attr == "ht" else p.per
+    mod = Step(-hit.damage.final, f"falling damage {hit.damage.final}", "AR.FAL.2")
+    rule_step = Step(0, f"stun check on {attr.upper()} ({which})", "AR.RD.4")
+    result = b.check(
+        f.id, CheckKind.FALL_STUN, base, attr.upper(), (rule_step, mod), "AR.FAL.2", ht_based=attr == "ht"
+    )
+    if result.success:
+        return
+    if result.margin_of_failure >= b.rules.falling.falling.stun_check.unconscious_margin:
+        b.incapacitate(f.id, Condition.UNCONSCIOUS, "AR.FAL.2", hit.cause)
+    else:
+        b.stun(f.id, "AR.FAL.2", hit.cause, automatic=False)
+
+
+def _t_knockback(b: BoutTurn, task: Knockback) -> None:
+    hit: HitRecord = task.hit
+    rules = b.rules
+    f = b.f(hit.victim)
+    if f.incapacitated:
+        return
+    distance: int = task.distance
+    loc = rules.locations.locations[hit.damage.location]
+    attacker_st = b.f(hit.attacker).profile.st if hit.attacker else 0
+    b.log("knocked_back", "AR.KNB.1", fighter=f.id, metres=distance, location=loc.key)
+    if loc.limb is not None:
+        mods = [Step(-distance, f"knocked back {distance} m", "AR.KNB.5")]
+        fat = st_check_modifier(f.fp, rules)
+        if fat is not None:
+            mods.append(fat)
+        result = b.check(f.id, CheckKind.LIMB_KNOCKBACK, f.profile.st, "ST", mods, "AR.KNB.5")
+        outcome = limb_knockback_outcome(loc.limb, result.success, result.margin_of_failure, rules)
+        f = b.f(f.id)
+        if outcome.drop_guard:
+            arm = rules.locations.limb_root(loc.key)
+            if any(g.arm == arm for g in f.guards):
+                b.put(replace(f, guards=tuple(g for g in f.guards if g.arm != arm)))
+                b.log("guard_dropped", "AR.KNB.5", fighter=f.id, arm=arm)
+        if outcome.rooted:
+            b.put(replace(b.f(f.id), rooted_until=b.state.subturn))
+            b.log("rooted", "AR.KNB.5", fighter=f.id, until_subturn=b.state.subturn)
+        if outcome.falls:
+            b.fall_over(f.id, landing_facing(None, leg_knockback=True), "AR.KNB.5")
+            b.log(
+                "lands_facing", "AR.KNB.7", fighter=f.id, facing=Facing.FACE_DOWN.value, cause="leg knockback"
+            )
+        return
+    falling = f.fall is not None and f.fall.falls
+    before = f.fall.from_posture if f.fall is not None else f.posture
+    factor, fstep = posture_factor(before, f.altitude, rules)
+    mods = [Step(-distance, f"knocked back {distance} m", "AR.KNB.2")]
+    result = b.check(f.id, CheckKind.KNOCKBACK, f.profile.dx, "DX", mods, "AR.KNB.2")
+    f = b.f(f.id)
+    if not result.success:
+        fall = Fall(
+            True, landing_facing(None), Posture.LYING, rules.locations.brain, before, attacker_st, factor
+        )
+    elif falling and f.fall is not None:
+        fall = replace(f.fall, knocker_st=attacker_st, knockback_factor=factor)
+    else:
+        fall = Fall(
+            False,
+            Facing.FACE_UP,
+            before if before is not Posture.AERIAL else Posture.STANDING,
+            rules.damage.basic.default_location,
+            before,
+            attacker_st,
+            factor,
+        )
+    b.put(replace(f, posture=Posture.AERIAL, fall=fall))
+    b.log(
+        "aerial",
+        "AR.KNB.2",
+        fighter=f.id,
+        falls=fall.falls,
+        lands_on=fall.location if fall.falls else None,
+        knockback_factor=str(factor),
+        factor_reason=fstep.reason,
+    )
+
+
+def _t_add_shock(b: BoutTurn, task: AddShock) -> None:
+    hit: HitRecord = task.hit
+    f = b.f(hit.victim)
+    if f.has(Condition.DEAD):
+        return
+    until = b.state.subturn + b.rules.checks.subturns.until_end_of_next
+    new = [Shock("shock", hit.damage.final, until)]
+    if hit.painful:
+        new.append(Shock("pain", hit.damage.final, until))
+    b.put(replace(f, shocks=(*f.shocks, *new)))
+    b.log("shock", "AR.INJ.2", fighter=f.id, penalty=hit.damage.final, until_end_of_subturn=until)
+    if hit.painful:
+        b.log("pain", "AR.INJ.3", fighter=f.id, penalty=hit.damage.final, until_end_of_subturn=until)
+
+
+def _t_spend_fp(b: BoutTurn, task: SpendFp) -> None:
+    b.lose_fp(task.fighter, task.amount, task.rule, task.reason)
+
+
+def _t_fp_thresholds(b: BoutTurn, task: FpThresholds) -> None:
+    f = b.f(task.fighter)
+    fat = b.rules.injury.fatigue
+    before, fp = task.before, f.fp
+    if before > fat.st_penalty_at_or_below >= fp:
+        b.log("fatigued", "AR.FTG.2", fighter=f.id, fp=fp, st_checks=fat.st_penalty)
+    if before > fat.move_halved_at_or_below >= fp:
+        b.log("move_halved", "AR.FTG.3", fighter=f.id, fp=fp)
+    if fp <= fat.unconscious_at_or_below < before:
+        b.incapacitate(f.id, Condition.UNCONSCIOUS, "AR.FTG.5", Cause())
+    elif fp == fat.helpless_at != before and not f.incapacitated and not f.lost:
+        b.log("helpless", "AR.FTG.4", fighter=f.id, fp=fp)
+        if b.match():
+            if override_effects(f, "helpless", b.rules):
+                b.offer(Offer(f.id, "helpless", "AR.FTG.4"))
+                b.log("override_offered", "AR.RD.6", fighter=f.id, condition="helpless")
+            else:
+                b.stays(f.id, "helpless", "AR.FTG.4")
+
+
+#: Task type → handler (each handler's signature names its own task type).
+TASK_HANDLERS: dict[type, Callable[[BoutTurn, Any], None]] = {
+    StartSubturn: _t_start_subturn,
+    EndSubturn: _t_end_subturn,
+    PopularityCheck: _t_popularity,
+    FatigueTick: _t_fatigue,
+    StunRecovery: _t_stun_recovery,
+    ZeroHpCheck: _t_zero_hp,
+    Land: _t_land,
+    ExpireEffects: _t_expire,
+    ApplyHit: _t_apply_hit,
+    DeathCheck: _t_death_check,
+    Death: _t_death,
+    HeadBlow: _t_head_blow,
+    VitalCheck: _t_vital,
+    AutoStun: _t_auto_stun,
+    KnockdownCheck: _t_knockdown,
+    FallStunCheck: _t_fall_stun,
+    Knockback: _t_knockback,
+    AddShock: _t_add_shock,
+    SpendFp: _t_spend_fp,
+    FpThresholds: _t_fp_thresholds,
+}

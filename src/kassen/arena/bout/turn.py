@@ -1,0 +1,235 @@
+"""The working copy one action is resolved in: :class:`BoutTurn`, the core's
+:class:`~kassen.core.engine.Turn` with the arena's helpers — checks (with audience and guts bonuses),
+FP, conditions, falls, offers, the agenda. ``turn.dice`` rolls every die, ``turn.tables`` are the
+content's :class:`~kassen.arena.rules.ArenaRules`; only ``turn.state`` and ``turn.events`` change.
+"""
+
+from __future__ import annotations
+
+__all__ = ["BoutTurn"]
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from kassen.arena.bout.reading import can_guts
+from kassen.arena.bout.state import BoutState, FpThresholds, Offer, Result, Task
+from kassen.arena.checks import CheckResult, effective_target, roll_check
+from kassen.arena.fighter import Cause, Fall, FighterState
+from kassen.arena.rules import ArenaRules, DiceSpec
+from kassen.arena.terms import CheckKind, Condition, Facing, MatchFormat, Posture
+from kassen.core.engine import Turn
+from kassen.core.explain import Step
+from kassen.dice import roll
+
+
+class BoutTurn(Turn[BoutState]):
+    """One action's working copy (see the module notes)."""
+
+    __slots__ = ()
+
+    @property
+    def rules(self) -> ArenaRules:
+        rules: ArenaRules = self.tables
+        return rules
+
+    # small helpers
+    def f(self, fid: str) -> FighterState:
+        return self.state.fighter(fid)
+
+    def put(self, fs: FighterState) -> None:
+        self.state = replace(
+            self.state, fighters=tuple(fs if x.id == fs.id else x for x in self.state.fighters)
+        )
+
+    def push(self, *tasks: Task) -> None:
+        """Run ``tasks`` next, before anything already on the agenda."""
+        self.state = replace(self.state, agenda=(*tasks, *self.state.agenda))
+
+    def offer(self, offer: Offer) -> None:
+        self.state = replace(self.state, offers=(*self.state.offers, offer))
+
+    def match(self) -> bool:
+        return self.state.format is MatchFormat.MATCH
+
+    def next_hit_id(self) -> int:
+        n = self.state.next_hit
+        self.state = replace(self.state, next_hit=n + 1)
+        return n
+
+    def end_slot(self) -> None:
+        self.state = replace(self.state, slot=self.state.slot + 1)
+
+    def finish(self, winner: str | None, reason: str) -> None:
+        """The bout is over: nothing scheduled or offered is left."""
+        self.state = replace(
+            self.state, result=Result(winner, reason, self.state.subturn), agenda=(), offers=()
+        )
+        self.log("bout_over", "AR.OUT.1", winner=winner, reason=reason, subturn=self.state.subturn)
+
+    # rolls
+    def check(
+        self,
+        fid: str,
+        kind: CheckKind,
+        base: int,
+        base_reason: str,
+        mods: Sequence[Step],
+        rule: str,
+        *,
+        automatic: bool = True,
+        ht_based: bool = False,
+        **data: Any,
+    ) -> CheckResult:
+        """Roll a check for ``fid``, with audience bonuses (AR.AUD.3) and, on HT checks its plan names,
+        the guts bonus (AR.GUT.3; one per check, AR.RD.6); logs it (``data``: more to log with it)."""
+        f = self.f(fid)
+        mods = list(mods)
+        g = self.rules.injury.guts
+        audience = next((b for b in f.check_bonuses if kind in b.checks), None)
+        plan = f.profile.guts_bonus
+        guts_bonus = (
+            ht_based
+            and kind in plan.checks
+            and f.fp - g.bonus_fp_cost >= plan.min_fp_after
+            and f.fp >= g.bonus_fp_cost
+        )
+        if audience is not None and guts_bonus and g.one_bonus_per_check == "any":
+            if audience.amount >= g.bonus:
+                guts_bonus = False
+                mods.append(Step(0, "one bonus per check: the audience bonus, no guts bonus", "AR.RD.6"))
+            else:
+                audience = None
+                mods.append(
+                    Step(0, "one bonus per check: the guts bonus, the audience bonus kept", "AR.RD.6")
+                )
+        if audience is not None:
+            mods.append(Step(audience.amount, f"audience: {audience.source}", "AR.AUD.3"))
+            f = replace(f, check_bonuses=tuple(b for b in f.check_bonuses if b is not audience))
+            self.put(f)
+        if guts_bonus:
+            mods.append(Step(g.bonus, f"guts bonus: {g.bonus_fp_cost} FP for +{g.bonus}", "AR.GUT.3"))
+            self.lose_fp(fid, g.bonus_fp_cost, "AR.GUT.3", "guts bonus")
+        target, tsteps = effective_target(base, base_reason, mods, rule)
+        return self.roll_check(fid, kind, target, tsteps, rule, automatic=automatic, **data)
+
+    def roll_check(
+        self,
+        fid: str,
+        kind: CheckKind,
+        target: int,
+        target_steps: Sequence[Step],
+        rule: str,
+        *,
+        automatic: bool = True,
+        **data: Any,
+    ) -> CheckResult:
+        """Roll 3d6 against ``target`` (AR.CORE.1) and log the check with the steps to its target."""
+        result = roll_check(target, self.dice, rules=self.rules.checks, label=f"{kind.value} check")
+        logged = result.to_json()
+        logged["steps"] = [s.to_json() for s in (*target_steps, *result.steps)]
+        self.log("check", rule, automatic=automatic, fighter=fid, check=kind.value, **data, **logged)
+        return result
+
+    def ht_check(self, fid: str, kind: CheckKind, rule: str, mods: Sequence[Step] = ()) -> CheckResult:
+        return self.check(fid, kind, self.f(fid).profile.ht, "HT", mods, rule, ht_based=True)
+
+    def roll_damage(self, spec: DiceSpec, bonus: int, label: str, rule: str, fid: str) -> int:
+        notation = DiceSpec(dice=spec.dice, adds=spec.adds + bonus).notation
+        result = roll(notation, self.dice)
+        self.log("damage_roll", rule, fighter=fid, what=label, **result.to_json())
+        return result.total
+
+    # FP
+    def lose_fp(self, fid: str, amount: int, rule: str, reason: str) -> None:
+        """Spend FP now; its thresholds (AR.FTG.2-5) are looked at right after the current task."""
+        f = self.f(fid)
+        before = f.fp
+        fp = before - amount
+        over = 0
+        if fp < 0:
+            over = -fp
+            fp = 0
+        self.put(replace(f, fp=fp))
+        self.log("fatigue", rule, fighter=fid, fp_before=before, fp_after=fp, reason=reason)
+        if over and self.rules.injury.fatigue.below_zero.reading == "hp":
+            g = self.f(fid)
+            self.put(replace(g, hp=g.hp - over))
+            self.log("fatigue_below_zero", "AR.GAP.2", fighter=fid, hp_lost=over, hp_after=g.hp - over)
+        self.push(FpThresholds(fid, before))
+
+    # conditions
+    def lose(self, fid: str, rule: str, reason: str) -> None:
+        f = self.f(fid)
+        if f.lost or not self.match():
+            return
+        self.put(replace(f, lost=True))
+        self.log("match_lost", rule, fighter=fid, reason=reason)
+
+    def release_holds(self, fid: str) -> None:
+        f = self.f(fid)
+        if f.grappling is not None:
+            self.log("grapple_released", "AR.STN.1", fighter=fid, target=f.grappling)
+            self.put(replace(f, grappling=None))
+
+    def fall_over(self, fid: str, facing: Facing, rule: str) -> None:
+        """Fall over (転倒): aerial now, lying at the end of the subturn (AR.KNB.6)."""
+        f = self.f(fid)
+        if f.posture is Posture.LYING or (f.fall is not None and f.fall.falls):
+            return
+        before = f.fall.from_posture if f.fall is not None else f.posture
+        fall = Fall(True, facing, Posture.LYING, self.rules.damage.basic.default_location, before)
+        self.put(replace(f, posture=Posture.AERIAL, fall=fall))
+        self.log("falls", rule, fighter=fid, facing=facing.value, lands="at the end of the subturn")
+
+    def incapacitate(
+        self, fid: str, condition: Condition, rule: str, cause: Cause, *, automatic: bool = False
+    ) -> None:
+        f = self.f(fid)
+        if f.has(Condition.DEAD):
+            return
+        if condition is Condition.DEAD:
+            self.put(f.with_condition(Condition.DEAD))
+            self.log("dead", rule, fighter=fid, hp=f.hp)
+            self.release_holds(fid)
+            self.fall_over(fid, Facing.FACE_UP, "AR.KNB.7")
+            self.lose(fid, "AR.OUT.1", "dead")
+            return
+        if f.incapacitated:
+            self.log(
+                "no_further_effect",
+                rule,
+                fighter=fid,
+                condition=condition.value,
+                already=[c.value for c in f.conditions],
+            )
+            return
+        self.put(replace(f.with_condition(condition), guards=()))
+        self.log("incapacitated", rule, fighter=fid, condition=condition.value)
+        self.release_holds(fid)
+        if can_guts(self.f(fid), self.rules):
+            self.offer(Offer(fid, condition.value, rule, cause, automatic))
+            self.log("override_offered", "AR.GUT.1", fighter=fid, condition=condition.value)
+        else:
+            self.stays(fid, condition.value, rule)
+
+    def stun(self, fid: str, rule: str, cause: Cause, *, automatic: bool) -> None:
+        f = self.f(fid)
+        if f.incapacitated or f.stunned:
+            return
+        self.put(replace(f.with_condition(Condition.STUNNED), stun_cause=cause))
+        self.log("stunned", rule, fighter=fid)
+        self.release_holds(fid)
+        if can_guts(self.f(fid), self.rules):
+            self.offer(Offer(fid, Condition.STUNNED.value, rule, cause, automatic))
+            self.log("override_offered", "AR.GUT.1", fighter=fid, condition=Condition.STUNNED.value)
+
+    def stays(self, fid: str, condition: str, rule: str) -> None:
+        """An offered (or unoverridable) state stands: incapacity falls and, in a match, loses."""
+        if condition == "helpless":
+            self.lose(fid, "AR.FTG.4", "FP 1 not overridden")
+            return
+        if condition == Condition.STUNNED.value:
+            return
+        self.fall_over(fid, Facing.FACE_UP, "AR.KNB.7")
+        self.lose(fid, "AR.OUT.1", f"{condition} not overridden")

@@ -1,0 +1,89 @@
+"""One chance rule (DESIGN principle 4): the odds walk every outcome through the functions the bout
+resolves rolls with, so they follow the data's tie reading in the quick contest (AR.CORE.2) and cannot
+drift from the engine (AR.CORE.1, AR.GAP.2)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from kassen.arena.bout import Attack
+from kassen.arena.checks import check_outcomes, contest_odds, resolve_attack, resolve_check, resolve_contest
+from kassen.arena.content import load_rules
+from kassen.arena.odds import hit_chance
+
+from .helpers import begun, fighter, find, step
+
+FACES = list(itertools.product(range(1, 7), repeat=3))  # the 216 equally likely rolls of 3d6
+TIES = ["none", "first", "second"]
+
+
+def tie_rules(tie: str):  # type: ignore[no-untyped-def]
+    return load_rules({"checks": {"contest": {"tie_winner": tie}}})
+
+
+def test_check_outcomes_are_resolve_check_for_every_roll() -> None:
+    # rule: AR.CORE.1
+    for target in (-3, 5, 10, 16, 25):
+        by_total = {c.roll: (c.success, c.critical, c.margin) for c, _ in check_outcomes(target)}
+        counts = Counter(sum(f) for f in FACES)
+        assert {c.roll: n for c, n in check_outcomes(target)} == counts
+        for f in FACES:
+            c = resolve_check(f, target)
+            assert by_total[c.roll] == (c.success, c.critical, c.margin)
+
+
+@pytest.mark.parametrize("tie", TIES)
+def test_contest_odds_are_the_engines_contests_over_all_216_x_216_outcomes(tie: str) -> None:
+    # rule: AR.CORE.2 — the tie goes where contest.tie_winner says, in the odds as in the engine
+    rules = tie_rules(tie).checks
+    for first_target, second_target in [(12, 9), (10, 10), (10, 8)]:
+        firsts = [resolve_check(f, first_target, rules=rules) for f in FACES]
+        seconds = [resolve_check(f, second_target, rules=rules) for f in FACES]
+        wins = Counter(resolve_contest(a, b, rules=rules).winner for a in firsts for b in seconds)
+        odds = contest_odds(first_target, second_target, rules=rules)
+        total = len(FACES) ** 2
+        assert (odds.first, odds.second, odds.tie) == (
+            Fraction(wins["first"], total),
+            Fraction(wins["second"], total),
+            Fraction(wins[None], total),
+        )
+        assert odds.tie == 0 if tie != "none" else odds.tie > 0
+
+
+@pytest.mark.parametrize("tie", TIES)
+def test_hit_chance_is_the_engines_attack_over_all_216_x_216_outcomes(tie: str) -> None:
+    # rule: AR.CORE.2, AR.GAP.2 — the attack's hit rule (criticals, defence, the quick contest) as the
+    # bout resolves it, for every attack roll and every defence roll
+    rules = tie_rules(tie)
+    for attack, defense in [(12, 10), (14, 8), (9, 12)]:
+        attacks = [resolve_check(f, attack, rules=rules.checks) for f in FACES]
+        defences = [resolve_check(f, defense, rules=rules.checks) for f in FACES]
+        hits = sum(
+            resolve_attack(a, lambda d=d: d, rules=rules.checks).hit for a in attacks for d in defences
+        )
+        assert hit_chance(attack, defense, rules) == Fraction(hits, len(FACES) ** 2)
+        undefended = sum(resolve_attack(a, None, rules=rules.checks).hit for a in attacks)
+        assert hit_chance(attack, None, rules) == Fraction(undefended, len(FACES))
+
+
+def test_the_tie_reading_moves_the_odds_it_used_to_ignore() -> None:
+    # rule: AR.CORE.2 — the odds once hard-coded "the higher margin wins": 4445/7776 whatever the data
+    assert hit_chance(12, 10, tie_rules("none")) == Fraction(4445, 7776)
+    assert hit_chance(12, 10, tie_rules("first")) == Fraction(4883, 7776)
+    assert contest_odds(10, 8, rules=tie_rules("first").checks).first == Fraction(11207, 15552)
+
+
+@pytest.mark.parametrize(("tie", "hit"), [("none", False), ("first", True), ("second", False)])
+def test_the_bout_resolves_a_tied_contest_by_the_same_reading(tie: str, hit: bool) -> None:
+    # rule: AR.CORE.2 — skill 14 rolls 12 (+2), defence 8 rolls 6 (+2): a tie
+    rules = tie_rules(tie)
+    a, b = fighter("a", "east", dx=12, skill=14), fighter("b", "west", defense=8)
+    faces = [4, 4, 4, 2, 2, 2, *([1] if hit else [])]  # a hit rolls the club's 1d6
+    _, events = step(begun(a, b, rules=rules), Attack("a", "b", "torso"), faces, rules)
+    [contest] = find(events, "quick_contest")
+    assert contest.data["winner"] == (None if tie == "none" else tie)
+    assert find(events, "attack")[0].data["hit"] is hit
