@@ -15,9 +15,8 @@ from typing import Annotated, Any
 
 import typer
 import yaml
-from rich.markup import escape
 
-from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.common import emit_json, user_errors
 from kassen.core.errors import ContentError, KassenError
 
 ContentOption = Annotated[
@@ -33,6 +32,11 @@ SeedOption = Annotated[
     typer.Option(help="Seed of the fight, 0 .. 2**64-1 (default: the scenario's).", min=0, max=(1 << 64) - 1),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def _out(line: str) -> None:
+    """One line of plain text: never wrapped or styled, so it survives a pipe as it is."""
+    sys.stdout.write(line + "\n")
 
 
 def _layers(content: list[Path] | None) -> list[Path]:
@@ -54,7 +58,7 @@ def scenarios_command(
         return
     width = max((len(s.name) for s in found), default=0)
     for s in found:
-        console.print(f"{s.name:<{width}}  [dim]{s.ruleset:<8}[/dim] {s.title}")
+        _out(f"{s.name:<{width}}  {s.ruleset:<8} {s.title}")
 
 
 def fight_command(
@@ -81,14 +85,13 @@ def fight_command(
         names = fight.ruleset.names(fight.initial_state)
         assert result is not None
         winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
-        console.print(
+        _out(
             f"{fight.meta.get('scenario', scenario)} (seed {fight.seed}): {winner} ({result.reason}) "
             f"after {len(fight.entries)} actions"
         )
         return
-    console.print(f"[bold]{fight.meta.get('scenario', scenario)}[/bold] [dim](seed {fight.seed})[/dim]")
-    sys.stdout.flush()
-    console.print(account(fight, verbose=verbose), markup=False, highlight=False, end="")
+    _out(f"{fight.meta.get('scenario', scenario)} (seed {fight.seed})")
+    sys.stdout.write(account(fight, verbose=verbose))
 
 
 def _read_input(file: str) -> str | bytes:
@@ -121,9 +124,9 @@ def replay_command(
         assert result is not None
         names = fight.ruleset.names(fight.initial_state)
         winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
-        console.print(f"identical: {n} actions replayed; {winner} ({result.reason})")
+        _out(f"identical: {n} actions replayed; {winner} ({result.reason})")
     else:
-        console.print(f"identical: {n} actions replayed; the fight is unfinished ({fight.to_move} to decide)")
+        _out(f"identical: {n} actions replayed; the fight is unfinished ({fight.to_move} to decide)")
 
 
 def validate_command(
@@ -136,7 +139,7 @@ def validate_command(
 
     fight: Fight[Any, Any] = open_fight(scenario, content=_layers(content))
     names = fight.ruleset.names(fight.initial_state)
-    console.print(
+    _out(
         f"ok: a {fight.ruleset.info.name} scenario, {fight.meta.get('scenario')!r}: "
         f"{len(names)} named units and sides, content {fight.content.hash[:12]}"
     )
@@ -204,8 +207,8 @@ def rules_command(
         if as_json:
             emit_json(entry)
             return
-        console.print(f"[bold]{entry['id']}[/bold] {entry['title']} [dim]({entry['kind']})[/dim]")
-        console.print(entry["text"], markup=False)
+        _out(f"{entry['id']} {entry['title']} ({entry['kind']})")
+        _out(entry["text"])
         return
     chosen = [e for e in texts.values() if ruleset is None or e["ruleset"] == ruleset]
     if ruleset is not None and not chosen:
@@ -216,7 +219,7 @@ def rules_command(
         emit_json(chosen)
         return
     for e in chosen:
-        console.print(f"[bold]{e['id']:<12}[/bold] {escape(e['title'])}: {escape(e['text'])}")
+        _out(f"{e['id']:<12} {e['title']}: {e['text']}")
 
 
 def register(app: typer.Typer) -> None:
