@@ -25,13 +25,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from pydantic import ValidationError
-
 from kassen.arena.rules import ArenaRules
 from kassen.content.content import Content, Layer, bundled_layer
-from kassen.content.loader import Part, layer_entries, layer_parts, merge_tables
-from kassen.content.yamlio import validation_issues
-from kassen.core.errors import ContentError, ContentIssue
+from kassen.content.loader import tables_content
 
 #: The arena's content sections, all tables, each one bundled file.
 SECTIONS = ("checks", "damage", "locations", "falling", "injury", "match")
@@ -67,60 +63,4 @@ def load_rules(overrides: Mapping[str, Any] | None = None) -> ArenaRules:
 
 
 def _build(layers: tuple[Layer, ...]) -> Content[ArenaRules]:
-    every = (_bundled_layer(), *layers)
-    per_layer: list[list[Part]] = []
-    issues: list[ContentIssue] = []
-    for layer in every:
-        parts, found = layer_parts(layer, SECTIONS, by_stem=True)
-        per_layer.append(parts)
-        issues += found
-    merged, found = merge_tables(per_layer, SECTIONS)
-    issues += found
-    tables: ArenaRules | None = None
-    try:
-        tables = ArenaRules.model_validate(merged)
-    except ValidationError as exc:
-        issues += _where(exc, per_layer)
-    if issues or tables is None:
-        raise ContentError(issues)
-    labels = [(layer.label, layer_entries(parts, {})) for layer, parts in zip(every, per_layer, strict=True)]
-    inline = next((layer.data for layer in layers if layer.label == "scenario"), None)
-    return Content.build("arena", tables, tables.model_dump(mode="json"), labels, inline)
-
-
-def _where(exc: ValidationError, per_layer: Sequence[Sequence[Part]]) -> list[ContentIssue]:
-    """Each error of the merged data at the file and line of the layer that wrote the value (the
-    latest layer that writes the deepest part of its path)."""
-    out: list[ContentIssue] = []
-    for err in exc.errors():
-        loc = tuple(err["loc"])
-        part = _writer(per_layer, loc)
-        if part is None:
-            out += validation_issues([err], "content", None)
-            continue
-        o = part.origin
-        out += validation_issues([{**err, "loc": loc[1:]}], o.file, o.node, prefix=o.loc, label=part.section)
-    return out
-
-
-def _writer(per_layer: Sequence[Sequence[Part]], loc: tuple[Any, ...]) -> Part | None:
-    if not loc:
-        return None
-    best: Part | None = None
-    deepest = -1
-    for parts in per_layer:
-        for part in parts:
-            if part.section != loc[0]:
-                continue
-            depth, node = 0, part.data
-            for key in loc[1:]:
-                if (isinstance(node, Mapping) and key in node) or (
-                    isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node)
-                ):
-                    node = node[key]
-                else:
-                    break
-                depth += 1
-            if depth >= deepest:
-                best, deepest = part, depth
-    return best
+    return tables_content("arena", ArenaRules, _bundled_layer(), layers, SECTIONS)

@@ -11,22 +11,28 @@ written the same way.
 * :func:`merge_tables` deep-merges table sections, layer after layer;
 * :func:`entry_items` splits an entries section (a list of entries with ids) into ``(id, item, origin)``,
   which :func:`~kassen.content.layers.merge_by_id` merges;
-* :func:`layer_entries` lists what a layer writes, entry by entry, for the content's digests.
+* :func:`layer_entries` lists what a layer writes, entry by entry, for the content's digests;
+* :func:`locate` names each validation error of merged data where the layer that wrote it has it;
+* :func:`tables_content` does all of it for a ruleset whose sections are all tables.
 """
 
 from __future__ import annotations
 
-__all__ = ["Part", "entry_items", "layer_entries", "layer_parts", "merge_tables"]
+__all__ = ["Part", "entry_items", "layer_entries", "layer_parts", "locate", "merge_tables", "tables_content"]
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any
+from typing import Any, TypeVar
 
-from kassen.content.content import Layer
+from pydantic import BaseModel, ValidationError
+
+from kassen.content.content import Content, Layer
 from kassen.content.layers import Origin, deep_merge
-from kassen.content.yamlio import parse_yaml
+from kassen.content.yamlio import parse_yaml, validation_issues
 from kassen.core.errors import ContentError, ContentIssue
+
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,3 +141,71 @@ def layer_entries(parts: Sequence[Part], entries: Mapping[str, str]) -> dict[str
         else:
             out[part.section] = part.data
     return out
+
+
+def locate(exc: ValidationError, per_layer: Sequence[Sequence[Part]]) -> list[ContentIssue]:
+    """Each validation error of merged data, named at the file, line and field of the layer that wrote
+    the value: the part writing most of the error's path (the latest layer when several do)."""
+    out: list[ContentIssue] = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        if not loc:
+            out += validation_issues([err], "content", None)
+            continue
+        section, rest = str(loc[0]), loc[1:]
+        best: Part | None = None
+        best_depth = -1
+        for parts in per_layer:
+            for part in parts:
+                if part.section == section:
+                    depth = _depth(part.data, rest)
+                    if depth >= best_depth:
+                        best, best_depth = part, depth
+        edited = {**err, "loc": rest}
+        if best is None:
+            out += validation_issues([edited], "content", None, label=section)
+        else:
+            o = best.origin
+            out += validation_issues([edited], o.file, o.node, prefix=o.loc, label=section)
+    return out
+
+
+def _depth(data: Any, path: tuple[Any, ...]) -> int:
+    """How many keys of ``path`` ``data`` writes, one inside the other."""
+    depth = 0
+    for key in path:
+        if isinstance(data, Mapping) and str(key) in data:
+            data = data[str(key)]
+        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
+            data = data[key]
+        else:
+            break
+        depth += 1
+    return depth
+
+
+def tables_content(
+    ruleset: str, model: type[M], bundled: Layer, layers: Sequence[Layer], sections: Sequence[str]
+) -> Content[M]:
+    """Content whose sections are all tables: ``bundled`` then each of ``layers`` read (a file named
+    after a section holds its body), merged key by key, validated once into ``model`` (every problem at
+    once, each where the layer wrote it), digested (:meth:`Content.build`)."""
+    every = (bundled, *layers)
+    per_layer: list[list[Part]] = []
+    issues: list[ContentIssue] = []
+    for layer in every:
+        parts, found = layer_parts(layer, sections, by_stem=True)
+        per_layer.append(parts)
+        issues += found
+    merged, found = merge_tables(per_layer, sections)
+    issues += found
+    tables: M | None = None
+    try:
+        tables = model.model_validate(merged)
+    except ValidationError as exc:
+        issues += locate(exc, per_layer)
+    if issues or tables is None:
+        raise ContentError(issues)
+    labels = [(layer.label, layer_entries(parts, {})) for layer, parts in zip(every, per_layer, strict=True)]
+    inline = next((layer.data for layer in layers if layer.label == "scenario"), None)
+    return Content.build(ruleset, tables, tables.model_dump(mode="json"), labels, inline)

@@ -17,7 +17,7 @@ from pydantic import Field, ValidationError
 
 from kassen.content import StrictModel
 from kassen.content.content import Content, Layer, bundled_layer
-from kassen.content.loader import layer_entries, layer_parts, merge_tables
+from kassen.content.loader import tables_content
 from kassen.content.yamlio import validation_issues
 from kassen.core.engine import GM, Actor, Outcome, Turn
 from kassen.core.errors import ContentError, IllegalActionError
@@ -124,25 +124,7 @@ class CoinFlip:
 
     # content
     def load_content(self, layers: Sequence[Layer]) -> Content[Tables]:
-        per_layer, issues = [], []
-        for layer in (_bundled(), *layers):
-            parts, found = layer_parts(layer, ("coin",), by_stem=True)
-            per_layer.append(parts)
-            issues += found
-        merged, found = merge_tables(per_layer, ("coin",))
-        issues += found
-        try:
-            tables = Tables.model_validate(merged)
-        except ValidationError as exc:
-            issues += validation_issues(exc, "content", None)
-        if issues:
-            raise ContentError(issues)
-        labels = [
-            (layer.label, layer_entries(parts, {}))
-            for layer, parts in zip((_bundled(), *layers), per_layer, strict=True)
-        ]
-        inline = next((layer.data for layer in layers if layer.label == "scenario"), None)
-        return Content.build("coinflip", tables, tables.model_dump(mode="json"), labels, inline)
+        return tables_content("coinflip", Tables, _bundled(), layers, ("coin",))
 
     def setup(self, scenario: ScenarioSource, content: Content[Tables]) -> Setup[CoinState, Action]:
         try:
