@@ -9,18 +9,17 @@ SEEDS = range(10)
 
 
 #: Rulesets already on the one core (issue 10): played through kassen.open_fight.
-ON_THE_CORE = {"arena"}
+ON_THE_CORE = {"arena", "l5r"}
 
 
 def cases() -> list[tuple[str, str]]:
     """(ruleset, bundled scenario) for every bundled scenario of every ruleset."""
     from kassen.core.scenario import bundled_scenarios
-    from kassen.l5r import bundled_scenarios as l5r_bundled
     from kassen.sengoku.battle import bundled_scenarios as sengoku_bundled
 
     return (
         [("sengoku", n) for n in sengoku_bundled()]
-        + [("l5r", n) for n in l5r_bundled()]
+        + [("l5r", s.name) for s in bundled_scenarios("l5r")]
         + [("arena", s.name) for s in bundled_scenarios("arena")]
     )
 
@@ -41,8 +40,4 @@ def play(ruleset: str, scenario: str, seed: int) -> str:
         from kassen.sengoku.battle import load_scenario, run_battle
 
         return run_battle(load_scenario(scenario), seed).log_json()
-    if ruleset == "l5r":
-        from kassen.l5r import load_scenario, run_duel
-
-        return run_duel(load_scenario(scenario), seed).log_json()
     raise AssertionError(f"no player for {ruleset}")

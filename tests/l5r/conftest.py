@@ -1,18 +1,24 @@
-"""Helpers for the roll-and-keep tests: characters, duel states and an RNG whose faces are scripted."""
+"""Helpers for the roll-and-keep tests: characters, duel states, dice whose faces are scripted, and the
+ruleset's working copy (:class:`~kassen.l5r.turn.L5Turn`) run by hand."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from kassen.core.engine import drain
 from kassen.core.events import Event
-from kassen.core.rng import Rng
+from kassen.core.rng import DieSource, Rng
+from kassen.l5r.actions import Action
 from kassen.l5r.character import Character, FighterId, Weapon
+from kassen.l5r.content import bundled_tables
+from kassen.l5r.ruleset import RULESET
 from kassen.l5r.state import DuelState, Fighter, Phase
-from kassen.l5r.tables import L5Tables, load_tables
+from kassen.l5r.tables import L5Tables
+from kassen.l5r.turn import L5Turn
 
 
 class ScriptedRng(Rng):
@@ -37,7 +43,7 @@ class ScriptedRng(Rng):
 
 @pytest.fixture(scope="session")
 def tables() -> L5Tables:
-    return load_tables()
+    return bundled_tables()
 
 
 def char(name: str, side: str | None = None, **kw: Any) -> Character:
@@ -54,13 +60,11 @@ def duel(
     *fighters: Fighter | Character,
     turn: int = 1,
     phase: Phase = Phase.RESOLVE,
-    tables_: L5Tables | None = None,
     **kw: Any,
 ) -> DuelState:
     fs = tuple(f if isinstance(f, Fighter) else Fighter(f) for f in fighters)
     order = tuple(f.name for f in fs)
     return DuelState(
-        tables=tables_ or load_tables(),
         fighters=fs,
         turn=turn,
         phase=phase,
@@ -69,6 +73,32 @@ def duel(
         cursor=len(order),
         **kw,
     )
+
+
+def play(
+    state: DuelState,
+    rule: Callable[..., Any],
+    /,
+    *args: Any,
+    dice: DieSource | None = None,
+    tables: L5Tables | None = None,
+    **kw: Any,
+) -> tuple[DuelState, list[Event]]:
+    """Run one rule (``rule(turn, *args, **kw)``) in a working copy of ``state``: the new state and the
+    events it logged. ``dice`` default: none may be rolled."""
+    turn = L5Turn(state, dice if dice is not None else ScriptedRng(), tables or bundled_tables())
+    rule(turn, *args, **kw)
+    return turn.state, list(turn.events)
+
+
+def apply(
+    state: DuelState, action: Action, dice: DieSource, tables: L5Tables | None = None
+) -> tuple[DuelState, list[Event]]:
+    """What the core does with one action: resolve it, then drain the automatic follow-ups."""
+    turn = RULESET.start(state, dice, tables or bundled_tables())
+    RULESET.resolve(turn, action)
+    drain(lambda: RULESET.follow_up(turn))
+    return turn.state, list(turn.events)
 
 
 def kinds(events: Iterable[Event]) -> list[str]:

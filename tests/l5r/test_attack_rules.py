@@ -11,10 +11,10 @@ import pytest
 
 from kassen.core.errors import IllegalActionError
 from kassen.l5r.actions import Act, ActKind, Attack
+from kassen.l5r.attacks import resolve_attack
 from kassen.l5r.character import FighterId, tn_to_be_hit_base
-from kassen.l5r.flow import _end_turn, _roll_full_defenses, start_turn
+from kassen.l5r.flow import end_turn, roll_full_defenses, start_turn
 from kassen.l5r.pool import Pool
-from kassen.l5r.resolve import resolve_attack, validate_attack
 from kassen.l5r.rolls import (
     attack_pool,
     attack_tn,
@@ -28,8 +28,9 @@ from kassen.l5r.rolls import (
 )
 from kassen.l5r.state import Fighter, Phase, Status
 from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
+from kassen.l5r.validate import validate_attack
 
-from .conftest import ScriptedRng, char, duel, first
+from .conftest import ScriptedRng, char, duel, first, play
 
 T = FighterId("T")
 
@@ -53,11 +54,11 @@ def test_tn_to_be_hit_is_reflexes_times_five_plus_armor(tables: L5Tables) -> Non
 def test_a_hit_needs_the_total_to_reach_the_tn(tables: L5Tables) -> None:
     # rule: L5.CORE.2 — the attack succeeds when the total is at least the TN (here 10, TN 10).
     state = duel(char("A", agility=2), char("T", reflexes=2))
-    out: list = []
-    resolve_attack(state, FighterId("A"), Attack(T), ScriptedRng([5, 5, 1, 1, 1] + [1] * 5), out)
+    _, out = play(
+        state, resolve_attack, FighterId("A"), Attack(T), dice=ScriptedRng([5, 5, 1, 1, 1] + [1] * 5)
+    )
     assert first(out, "attack").data["hit"] is True and first(out, "attack").data["tn"] == 10
-    out = []
-    resolve_attack(state, FighterId("A"), Attack(T), ScriptedRng([5, 4, 1, 1, 1]), out)
+    _, out = play(state, resolve_attack, FighterId("A"), Attack(T), dice=ScriptedRng([5, 4, 1, 1, 1]))
     assert first(out, "attack").data["hit"] is False
 
 
@@ -68,8 +69,9 @@ def test_raises_add_five_each_and_a_miss_of_the_raised_tn_fails_outright(tables:
     assert plan.paid == 2 and plan.tn_change == 10
     assert attack_tn(a, t, plan, tables, 1)[0] == 20
     state = duel(a, t)
-    out: list = []
-    resolve_attack(state, a.name, Attack(T, damage_raises=2), ScriptedRng([9, 9, 1, 1, 1]), out)
+    _, out = play(
+        state, resolve_attack, a.name, Attack(T, damage_raises=2), dice=ScriptedRng([9, 9, 1, 1, 1])
+    )
     ev = first(out, "attack")
     assert ev.data["roll"] == 18 and ev.data["hit"] is False
     assert "fails outright" in str(ev.data["steps"])
@@ -100,9 +102,9 @@ def test_unskilled_rolls_may_not_raise(tables: L5Tables) -> None:
     ap = attack_pool(a, tables, 1, full_attack=False)
     assert ap.unskilled and not ap.pool.explode
     with pytest.raises(IllegalActionError) as err:
-        validate_attack(duel(a, char("T")), a, Attack(T, damage_raises=1), free=0)
+        validate_attack(duel(a, char("T")), a, Attack(T, damage_raises=1), tables, free=0)
     assert err.value.rule == "L5.CORE.3"
-    validate_attack(duel(a, char("T")), a, Attack(T), free=0)
+    validate_attack(duel(a, char("T")), a, Attack(T), tables, free=0)
 
 
 def test_free_raises_pay_effects_without_tn_or_limit_and_unused_ones_lower_the_tn(tables: L5Tables) -> None:
@@ -126,9 +128,8 @@ def test_damage_is_weapon_plus_strength_rolled_and_raises_add_one_rolled_die(tab
     assert damage_pool(a, Attack(T), tables, 1, damage_raises=0)[0] == Pool(6, 2)
     assert damage_pool(a, Attack(T, damage_raises=2), tables, 1, damage_raises=2)[0] == Pool(8, 2)
     state = duel(a, char("T"))
-    out: list = []
     faces = [9, 9, 9, 1, 1, 1, 7, 3, 2, 8, 1, 1, 1, 1]  # hit (27 vs 10+10), then 8k2 damage = 15
-    state = resolve_attack(state, a.name, Attack(T, damage_raises=2), ScriptedRng(faces), out)
+    state, out = play(state, resolve_attack, a.name, Attack(T, damage_raises=2), dice=ScriptedRng(faces))
     assert first(out, "damage").data["damage"] == 15
     assert state.fighter(T).wounds == 15
 
@@ -156,8 +157,9 @@ def test_full_defense_adds_half_of_agility_plus_defense(tables: L5Tables) -> Non
     a = Fighter(char("A", agility=3, skills=(("kenjutsu", 3), ("defense", 2))))
     assert full_defense_pool(a, tables, 1)[0] == Pool(5, 3)
     state = duel(replace(a, declared=Act(ActKind.FULL_DEFENSE)), char("T"), phase=Phase.RESOLVE)
-    out: list = []
-    state = _roll_full_defenses(replace(state, cursor=0), ScriptedRng([9, 8, 6, 1, 1]), out)  # 23 → +11
+    state, out = play(
+        replace(state, cursor=0), roll_full_defenses, dice=ScriptedRng([9, 8, 6, 1, 1])
+    )  # 23 → +11
     assert first(out, "full_defense").data["bonus"] == 11
     assert defense_tn(state.fighter(a.name), tables, 1)[0] == 10 + 11
 
@@ -193,15 +195,18 @@ def test_initiative_is_insight_plus_reflexes_keep_reflexes_and_orders_the_turn(t
     assert initiative_pool(a, tables, 1)[0] == Pool(5, 3)
     b = Fighter(char("B", reflexes=2, insight_rank=1))
     state = duel(a, b, turn=0, phase=Phase.START)
-    out: list = []
-    state = start_turn(state, ScriptedRng([9, 9, 9, 1, 1, 2, 2, 1]), out)  # A 27, B 4
+    state, out = play(state, start_turn, dice=ScriptedRng([9, 9, 9, 1, 1, 2, 2, 1]))  # A 27, B 4
+    assert [(e.data["fighter"], e.data["total"]) for e in out if e.kind == "initiative"] == [
+        ("A", 27),
+        ("B", 4),
+    ]
     assert state.act_order == ("A", "B") and state.declare_order == ("B", "A")
     assert state.phase is Phase.DECLARE
     stumbled = state.fighter(FighterId("A")).with_status(
         Status("lose_initiative", "leg: stumble", "L5.LEG.1", start_turn=2, end_turn=2)
     )
     state = replace(state.with_fighter(stumbled), phase=Phase.RESOLVE)
-    state = start_turn(_end_turn(state, out), ScriptedRng([9, 9, 9, 1, 1, 2, 2, 1]), out)
+    state, _ = play(play(state, end_turn)[0], start_turn, dice=ScriptedRng([9, 9, 9, 1, 1, 2, 2, 1]))
     assert state.act_order == ("B", "A") and state.declare_order == ("A", "B")
 
 

@@ -12,11 +12,12 @@ import pytest
 
 from kassen.core.errors import ContentError, IllegalActionError
 from kassen.l5r.actions import Act, ActKind, Attack, ChooseInjury, Declare
+from kassen.l5r.attacks import resolve_attack
 from kassen.l5r.character import FighterId
-from kassen.l5r.engine import RULESET, validate_declaration
-from kassen.l5r.flow import _end_turn, start_turn
+from kassen.l5r.content import content_for
+from kassen.l5r.damage import choose_injury
+from kassen.l5r.flow import end_turn, start_turn
 from kassen.l5r.injuries import bleeding_due, injury_effects, injury_options, maim_threshold
-from kassen.l5r.resolve import choose_injury, resolve_attack, validate_attack
 from kassen.l5r.rolls import (
     attack_pool,
     damage_pool,
@@ -25,10 +26,13 @@ from kassen.l5r.rolls import (
     full_defense_pool,
     initiative_pool,
 )
+from kassen.l5r.ruleset import RULESET
 from kassen.l5r.state import Fighter, InjuryPending, Phase
-from kassen.l5r.tables import CalledShotTables, L5Tables, Location, load_tables
+from kassen.l5r.tables import CalledShotTables, L5Tables, Location
+from kassen.l5r.turn import L5Turn
+from kassen.l5r.validate import validate, validate_attack, validate_declaration
 
-from .conftest import ScriptedRng, char, duel, first
+from .conftest import ScriptedRng, apply, char, duel, first, play
 
 A, T = FighterId("A"), FighterId("T")
 
@@ -67,15 +71,14 @@ def test_called_shot_raises_by_location(tables: L5Tables) -> None:
 def test_a_called_shot_hit_deals_wounds_then_the_attacker_chooses_an_injury(tables: L5Tables) -> None:
     # rule: L5.CS.2 — on a hit: normal Wounds, then one injury of that location, the attacker's choice.
     state = duel(char("A", agility=3, void=3), char("T", earth=3))
-    out: list = []
     faces = [10, 9, 9, 9, 1, 1, 1, 6, 5, 1, 1, 1]  # attack 37 vs TN 20; damage 5k2 = 11
-    state = resolve_attack(state, A, Attack(T, called_shot=Location.ARM), ScriptedRng(faces), out)
+    state, _ = play(state, resolve_attack, A, Attack(T, called_shot=Location.ARM), dice=ScriptedRng(faces))
     assert state.fighter(T).wounds == 11
     pending = state.pending
     assert isinstance(pending, InjuryPending) and pending.chooser == A
     assert pending.options == ("deep_gash", "loose_grip", "numb_arm")  # 11 < Earth 3 x 5: no maim
-    assert RULESET.legal_actions(state)[-1] == ChooseInjury(A, None)
-    state = choose_injury(state, ChooseInjury(A, "deep_gash"), out)
+    assert RULESET.legal_actions(state, tables)[-1] == ChooseInjury(A, None)
+    state, _ = play(state, choose_injury, ChooseInjury(A, "deep_gash"))
     assert state.pending is None and state.fighter(T).has("dice", 1)
 
 
@@ -115,10 +118,11 @@ def test_a_maim_below_the_threshold_is_illegal_and_a_maim_outlasts_healing(table
     )
     state = replace(state, pending=pending)
     with pytest.raises(IllegalActionError) as err:
-        choose_injury(state, ChooseInjury(A, "maimed"), [])
+        validate(state, ChooseInjury(A, "maimed"), tables)
     assert err.value.rule == "L5.CS.3"
     pending = replace(pending, damage=10, options=injury_options(state.fighter(T), Location.ARM, 10, tables))
-    state = choose_injury(replace(state, pending=pending), ChooseInjury(A, "maimed"), [])
+    validate(replace(state, pending=pending), ChooseInjury(A, "maimed"), tables)
+    state, _ = play(replace(state, pending=pending), choose_injury, ChooseInjury(A, "maimed"))
     healed = replace(state.fighter(T), wounds=0)
     assert "Missing Limb" in healed.conditions and healed.has("maim_bleed", 5)
 
@@ -129,12 +133,11 @@ def test_a_maimed_character_bleeds_every_earth_turns_until_aided(tables: L5Table
     due = {turn: sum(a for _, a, _ in bleeding_due(t, tables, turn, "end")) for turn in range(1, 8)}
     assert due == {1: 0, 2: 0, 3: 1, 4: 0, 5: 1, 6: 0, 7: 1}
     state = duel(t, char("A", side="T"), char("E"), turn=3)
-    out: list = []
-    state = _end_turn(state, out)
+    state, out = play(state, end_turn)
     assert state.fighter(T).wounds == 1 and first(out, "wounds").rule == "L5.CS.4"
     # medical aid (an action, L5.GAP.1) stops the bleeding: no more Wounds at turn 5's end
     state = replace(state, turn=4)
-    aided, events = RULESET.apply(
+    aided, events = apply(
         _declaring(state, A, turn=4), Declare(A, Act(ActKind.MEDICAL_AID, T)), ScriptedRng([5] * 60)
     )
     assert first(events, "medical_aid").rule == "L5.CS.4"
@@ -170,14 +173,14 @@ def test_medical_aid_stops_maim_bleeding(tables: L5Tables) -> None:
             replace(f, declared=Act(ActKind.MEDICAL_AID, T)) if f.name == "B" else f for f in state.fighters
         ),
     )
-    from kassen.l5r.flow import _resolve_next
-
-    out: list = []
-    state = _resolve_next(state, ScriptedRng([]), out)
+    turn = L5Turn(state, ScriptedRng([]), tables)
+    assert RULESET.follow_up(turn)  # one step: B's action resolves
+    state = turn.state
+    assert first(turn.events, "medical_aid").data["fighter"] == T
     assert not state.fighter(T).has("maim_bleed", 1) and "Lame" in state.fighter(T).conditions
     with pytest.raises(IllegalActionError) as err:
         validate_declaration(
-            _declaring(state, FighterId("E"), turn=2), FighterId("E"), Act(ActKind.MEDICAL_AID, T)
+            _declaring(state, FighterId("E"), turn=2), FighterId("E"), Act(ActKind.MEDICAL_AID, T), tables
         )
     assert err.value.rule == "L5.GAP.1"
 
@@ -187,18 +190,16 @@ def test_a_maim_sized_killing_blow_is_a_distinctive_death(tables: L5Tables) -> N
     # recorded with its cause.
     target = Fighter(char("T", earth=2), wounds=30)  # Out ceiling with Earth 2 is 38
     state = duel(char("A", agility=3, void=4), target)
-    out: list = []
     faces = [10, 9, 9, 9, 1, 1, 1, 10, 10, 5, 1, 1, 1, 1]  # 37 vs TN 30; damage 26 (a maim needs 8)
-    state = resolve_attack(state, A, Attack(T, called_shot=Location.HEAD), ScriptedRng(faces), out)
+    state, out = play(state, resolve_attack, A, Attack(T, called_shot=Location.HEAD), dice=ScriptedRng(faces))
     t = state.fighter(T)
     assert t.dead and t.wounds == 56 and "decapitated" in t.death
     death = first(out, "death")
     assert death.rule == "L5.CS.5" and death.data["distinctive"] is True
     # a killing blow too small to maim is an ordinary death
     state = duel(char("A", agility=3, void=4), Fighter(char("T", earth=3), wounds=51))  # Down; Dead at 58
-    out = []
     faces = [10, 9, 9, 9, 1, 1, 1, 5, 2, 1, 1, 1]  # damage 7 < Earth 3 x 4
-    state = resolve_attack(state, A, Attack(T, called_shot=Location.HEAD), ScriptedRng(faces), out)
+    state, out = play(state, resolve_attack, A, Attack(T, called_shot=Location.HEAD), dice=ScriptedRng(faces))
     assert state.fighter(T).dead and first(out, "death").data["distinctive"] is False
 
 
@@ -215,7 +216,7 @@ def test_arm_injuries(tables: L5Tables) -> None:
     grip = hurt(base, Location.ARM, "loose_grip", tables)
     assert attack_pool(grip, tables, 1, full_attack=False).pool.rolled == 3
     state = _declaring(duel(grip, char("A")), T, turn=2)
-    state, _ = RULESET.apply(state, Declare(T, Act(ActKind.REGAIN_GRIP)), ScriptedRng([5] * 30))
+    state, _ = apply(state, Declare(T, Act(ActKind.REGAIN_GRIP)), ScriptedRng([5] * 30))
     assert not state.fighter(T).has("no_skill_dice", 2)
     numb = hurt(base, Location.ARM, "numb_arm", tables)
     assert not attack_pool(numb, tables, 5, full_attack=False).pool.explode
@@ -234,9 +235,9 @@ def test_foot_injuries(tables: L5Tables) -> None:
     assert defense_tn(fallen, tables, 1)[0] == 5
     state = _declaring(duel(fallen, char("A")), T, turn=2)
     with pytest.raises(IllegalActionError) as err:
-        validate_declaration(state, T, Act(ActKind.REMOVE_WEAPON))
+        validate_declaration(state, T, Act(ActKind.REMOVE_WEAPON), tables)
     assert err.value.rule == "L5.FOT.1"
-    state, _ = RULESET.apply(state, Declare(T, Act(ActKind.REGAIN_FOOTING)), ScriptedRng([5] * 30))
+    state, _ = apply(state, Declare(T, Act(ActKind.REGAIN_FOOTING)), ScriptedRng([5] * 30))
     assert not state.fighter(T).has("prone", 3)
     assert "Lost Limb" in hurt(base, Location.FOOT, "maimed", tables).conditions
 
@@ -248,22 +249,22 @@ def test_hand_injuries(tables: L5Tables) -> None:
     assert dice_change(hurt(base, Location.HAND, "deep_gash", tables), 1, ("damage",))[0] == -1
     state = duel(char("A", agility=3, void=4), base)
     pending = InjuryPending(A, T, Location.HAND, 5, (3,), injury_options(base, Location.HAND, 5, tables))
-    state = choose_injury(replace(state, pending=pending), ChooseInjury(A, "no_grip"), [])
+    state, _ = play(replace(state, pending=pending), choose_injury, ChooseInjury(A, "no_grip"))
     t = state.fighter(T)
     assert not t.weapon_in_hand
     assert [t.has("hand_unusable", turn) for turn in (1, 2, 3, 4, 5)] == [True, True, True, True, False]
     with pytest.raises(IllegalActionError) as err:
-        validate_attack(state, t, Attack(A), free=0)
+        validate_attack(state, t, Attack(A), tables, free=0)
     assert err.value.rule in ("L5.DSM.1", "L5.HND.1")
     with pytest.raises(IllegalActionError) as err:
-        validate_declaration(_declaring(state, T, turn=2), T, Act(ActKind.RECOVER_WEAPON))
+        validate_declaration(_declaring(state, T, turn=2), T, Act(ActKind.RECOVER_WEAPON), tables)
     assert err.value.rule == "L5.HND.1"
-    validate_declaration(_declaring(state, T, turn=5), T, Act(ActKind.RECOVER_WEAPON))
+    validate_declaration(_declaring(state, T, turn=5), T, Act(ActKind.RECOVER_WEAPON), tables)
     numb = hurt(base, Location.HAND, "numb_hand", tables)
     ap = attack_pool(numb, tables, 1, full_attack=False)
     assert ap.unskilled and not ap.pool.explode
     with pytest.raises(IllegalActionError) as err:
-        validate_attack(duel(numb, char("A")), numb, Attack(A, damage_raises=1), free=0)
+        validate_attack(duel(numb, char("A")), numb, Attack(A, damage_raises=1), tables, free=0)
     assert err.value.rule == "L5.HND.1"
     assert "Missing Limb" in hurt(base, Location.HAND, "maimed", tables).conditions
 
@@ -276,10 +277,10 @@ def test_head_injuries(tables: L5Tables) -> None:
     black = hurt(base, Location.HEAD, "blackout", tables)
     state = _declaring(duel(black, char("A")), T, turn=2)
     with pytest.raises(IllegalActionError) as err:
-        validate_declaration(state, T, Act(ActKind.FULL_DEFENSE))
+        validate_declaration(state, T, Act(ActKind.FULL_DEFENSE), tables)
     assert err.value.rule == "L5.HED.1"
     before = state
-    state, events = RULESET.apply(state, Declare(T, Act(ActKind.WAIT)), ScriptedRng([5] * 40))
+    state, events = apply(state, Declare(T, Act(ActKind.WAIT)), ScriptedRng([5] * 40))
     lost = first(events, "lost_action")
     assert lost.rule == "L5.HED.1" and before.fighter(T).statuses != state.fighter(T).statuses
     fd = replace(black, full_defense_bonus=9)
@@ -300,7 +301,7 @@ def test_blood_in_eyes_clears_after_a_full_turn(tables: L5Tables) -> None:
     # rule: L5.HED.1 — clearing takes the whole turn, at the reduced TN; the next turn it is gone.
     eyes = hurt(Fighter(char("T", reflexes=3)), Location.HEAD, "blood_in_eyes", tables)
     state = _declaring(duel(eyes, char("A")), T, turn=2)
-    state, _ = RULESET.apply(state, Declare(T, Act(ActKind.CLEAR_VISION)), ScriptedRng([5] * 40))
+    state, _ = apply(state, Declare(T, Act(ActKind.CLEAR_VISION)), ScriptedRng([5] * 40))
     assert state.turn == 3
     assert defense_tn(state.fighter(T), tables, 3)[0] == 15
 
@@ -312,8 +313,7 @@ def test_leg_injuries(tables: L5Tables) -> None:
     base = Fighter(char("T", skills=(("kenjutsu", 3), ("defense", 2))))
     gash = hurt(base, Location.LEG, "bloody_gash", tables, turn=1)
     state = replace(duel(gash, char("A"), turn=1, phase=Phase.RESOLVE))
-    out: list = []
-    state = start_turn(state, ScriptedRng([5] * 20), out)
+    state, out = play(state, start_turn, dice=ScriptedRng([5] * 20))
     assert state.fighter(T).wounds == 1 and first(out, "wounds").rule == "L5.LEG.1"
     weak = hurt(base, Location.LEG, "weak_leg", tables)
     assert full_defense_pool(weak, tables, 1)[0].rolled == full_defense_pool(base, tables, 1)[0].rolled - 1
@@ -391,9 +391,11 @@ def test_gap_conditions_are_recorded_with_no_further_effect(tables: L5Tables) ->
 
 def test_bad_called_shot_tables_are_content_errors(tmp_path: Path) -> None:
     # rule: L5.CS.1 — the tables are data; broken overrides report file and field, every file at once.
-    (tmp_path / "called_shots.yaml").write_text("locations: {}\n", encoding="utf-8")
+    (tmp_path / "called_shots.yaml").write_text("locations: {torso: {raises: 1}}\n", encoding="utf-8")
     (tmp_path / "special_attacks.yaml").write_text("specials: 3\n", encoding="utf-8")
     with pytest.raises(ContentError) as err:
-        load_tables(tmp_path)
+        content_for(tmp_path)
     files = {i.file for i in err.value.issues}
     assert any("called_shots.yaml" in f for f in files) and any("special_attacks.yaml" in f for f in files)
+    raises = next(i for i in err.value.issues if "called_shots.yaml" in i.file)
+    assert raises.field == "called_shots.locations.torso.raises" and raises.line == 1

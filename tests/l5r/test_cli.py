@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from kassen.cli.main import app
-from kassen.core.events import Chronicle
+from kassen.core.fight import Fight
 from kassen.l5r.pool import Pool, chance
 
 runner = CliRunner()
@@ -83,7 +83,8 @@ def test_duel_json_is_a_chronicle_that_replays(tmp_path: Path) -> None:
     code, out, _ = run("duel", "kakita-vs-hida", "--seed", "5", "--json")
     assert code == 0
     data = json.loads(out)
-    assert Chronicle.replay(data).to_json() == data
+    assert Fight.from_json(data).to_json() == data
+    assert data["format"] == 2 and data["ruleset"] == "l5r" and data["seed"] == 5
     code, out, _ = run("duel", "kakita-vs-hida", "--seed", "5")
     assert code == 0 and "(seed 5)" in out and "== Turn 1 ==" in out
 

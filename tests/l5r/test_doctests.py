@@ -7,7 +7,15 @@ import importlib
 
 import pytest
 
-MODULES = ["kassen.l5r", "kassen.l5r.pool", "kassen.l5r.wounds", "kassen.l5r.calc", "kassen.l5r.duel"]
+MODULES = [
+    "kassen.l5r",
+    "kassen.l5r.pool",
+    "kassen.l5r.wounds",
+    "kassen.l5r.calc",
+    "kassen.l5r.content",
+    "kassen.l5r.scenario",
+    "kassen.l5r.ruleset",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kassen.core.errors import DiceSyntaxError
+from kassen.l5r.content import bundled_tables
 from kassen.l5r.pool import Pool, chance, parse_pool, roll_pool, ten_dice
-from kassen.l5r.tables import L5Tables, load_tables
+from kassen.l5r.tables import L5Tables
 
 from .conftest import ScriptedRng
 
@@ -81,7 +82,7 @@ def test_ten_dice_rule_can_be_switched_off(tables: L5Tables) -> None:
 @given(st.integers(1, 40), st.integers(1, 40))
 def test_ten_dice_rule_never_rolls_or_keeps_more_than_ten(rolled: int, kept: int) -> None:
     # rule: L5.CORE.1 — whatever the pool, the rule leaves at most 10k10, and never lowers the bonus.
-    t = load_tables().core.ten_dice
+    t = bundled_tables().core.ten_dice
     kept = min(kept, max(rolled, 10))
     pool, _ = ten_dice(Pool(rolled, kept), t)
     assert pool.rolled <= 10 and pool.kept <= 10 and pool.bonus >= 0

@@ -6,23 +6,22 @@ from pathlib import Path
 
 import pytest
 
+from kassen import open_fight
 from kassen.core.errors import ContentError
-from kassen.core.events import Chronicle
-from kassen.l5r import RULESET, load_scenario, run_duel
+from kassen.core.report import account
 from kassen.l5r.actions import Attack, Declare
-from kassen.l5r.duel import account
-from kassen.l5r.policies import heuristic, scenario_policy
-from kassen.l5r.scenario import bundled_scenarios
+from kassen.l5r.policies import heuristic
+from kassen.l5r.scenario import bundled_scenarios, load_scenario, run_duel
 from kassen.l5r.tables import SpecialAttackName
 
 
 def test_bundled_scenarios_load_and_build_their_characters() -> None:
     # rule: L5.CORE.6 — Earth is the lower of Stamina and Willpower; rings set both traits.
     assert {"kakita-vs-hida", "bridge-ambush", "first-blood"} <= set(bundled_scenarios())
-    sc = load_scenario("kakita-vs-hida")
+    sc = open_fight("l5r/kakita-vs-hida")
     hida = sc.state.fighter("Hida Kuroda").character
     assert (hida.stamina, hida.willpower, hida.strength, hida.armor) == (4, 3, 4, "heavy")
-    assert sc.state.tables.core.wound_ranks.house_default.rule == "L5.CORE.6"
+    assert sc.tables.core.wound_ranks.house_default.rule == "L5.CORE.6"
 
 
 def test_scenario_errors_name_file_line_and_field_all_at_once(tmp_path: Path) -> None:
@@ -41,18 +40,20 @@ def test_scenario_errors_name_file_line_and_field_all_at_once(tmp_path: Path) ->
         encoding="utf-8",
     )
     with pytest.raises(ContentError) as err:
-        load_scenario(bad)
-    fields = {i.field for i in err.value.issues}
+        open_fight(load_scenario(bad))
+    fields = {i.field: i.line for i in err.value.issues}
     assert {
         "characters.0.armor",
         "characters.0.rings.earth",
         "characters.0.script.0.attack",
         "characters.1.weapon",
-    } <= fields
+    } <= set(fields)
+    assert (fields["characters.0.armor"], fields["characters.0.script.0.attack"]) == (4, 8)
+    assert all(i.file == str(bad) for i in err.value.issues)
     typo = tmp_path / "typo.yaml"
     typo.write_text("name: x\ncharacters:\n  - name: A\n    agilty: 3\n  - name: B\n", encoding="utf-8")
     with pytest.raises(ContentError) as err:
-        load_scenario(typo)
+        open_fight(load_scenario(typo))
     assert err.value.issues[0].line == 4 and "agilty" in err.value.issues[0].field
     with pytest.raises(ContentError):
         load_scenario("no-such-duel")
@@ -60,12 +61,10 @@ def test_scenario_errors_name_file_line_and_field_all_at_once(tmp_path: Path) ->
 
 def test_scripted_characters_follow_their_script_then_the_heuristic() -> None:
     # rule: L5.FOL.1 — the bundled ambush opens with the scripted Foul.
-    sc = load_scenario("bridge-ambush")
-    chronicle = Chronicle(RULESET, sc.state, seed=4)
-    policy = scenario_policy(sc)
+    chronicle = open_fight("l5r/bridge-ambush", seed=4)
     actions = []
-    while not chronicle.is_over():
-        action = policy(chronicle.state, chronicle.legal_actions())
+    while not chronicle.over:
+        action = chronicle.decide()
         actions.append(action)
         chronicle.apply(action)
     masaru = [a for a in actions if isinstance(a, Declare) and a.actor == "Ronin Masaru"]
@@ -78,8 +77,8 @@ def test_first_blood_duel_ends_at_the_first_mark_or_wound() -> None:
     # which ends in the turn of the first blood, right after it, won by the side not bloodied.
     ways = set()
     for seed in range(10):
-        c = run_duel(load_scenario("first-blood"), seed)
-        events = [e for entry in c.entries for e in entry.events]
+        c = run_duel("first-blood", seed)
+        events = list(c.events)
         turn, first = 0, None
         for i, e in enumerate(events):
             if e.kind == "turn":
@@ -93,7 +92,8 @@ def test_first_blood_duel_ends_at_the_first_mark_or_wound() -> None:
         bloodied = [f for f in c.state.fighters if f.bloodied]
         assert [f.name for f in bloodied] == [blood.data["fighter"]]
         assert c.state.winner == over.data["winner"] != bloodied[0].side
-        assert c.state.winner in {f.side for f in c.state.fighters} and "first blood" in c.state.result
+        assert c.state.winner in {f.side for f in c.state.fighters} and "first blood" in c.state.reason
+        assert c.result is not None and c.result.winner == c.state.winner
         if blood.kind == "mark":
             assert blood.rule == "L5.MRK.1" and bloodied[0].wounds == 0  # bloodied without Wounds
         ways.add(blood.kind)
@@ -101,18 +101,17 @@ def test_first_blood_duel_ends_at_the_first_mark_or_wound() -> None:
 
 
 def test_the_account_is_readable_and_cites_rules(tmp_path: Path) -> None:
-    c = run_duel(load_scenario("kakita-vs-hida"), 9)
-    text = account(c.to_json())
+    c = run_duel("kakita-vs-hida", 9)
+    text = account(c)
     assert "== Turn 1 ==" in text and "[L5.CORE.3]" in text and "the duel is over" in text
-    assert "Agility" in account(c.to_json(), verbose=True)
+    assert "Agility" in account(c, verbose=True)
 
 
 def test_the_heuristic_only_chooses_legal_actions() -> None:
-    sc = load_scenario("bridge-ambush")
-    chronicle = Chronicle(RULESET, sc.state, seed=12)
-    while not chronicle.is_over():
+    chronicle = open_fight("l5r/bridge-ambush", seed=12)
+    while not chronicle.over:
         legal = chronicle.legal_actions()
-        action = heuristic(chronicle.state, legal)
+        action = heuristic(chronicle.state, legal, chronicle.tables)
         assert action in legal
         chronicle.apply(action)
 
@@ -127,5 +126,5 @@ def test_scenario_tables_override(tmp_path: Path) -> None:
     (tmp_path / "duel.yaml").write_text(
         "name: x\ntables: tables\ncharacters:\n  - name: A\n  - name: B\n", encoding="utf-8"
     )
-    sc = load_scenario(tmp_path / "duel.yaml")
-    assert sc.state.tables.core.tn_to_be_hit.reflexes_multiplier == 6
+    sc = open_fight(load_scenario(tmp_path / "duel.yaml"))
+    assert sc.tables.core.tn_to_be_hit.reflexes_multiplier == 6

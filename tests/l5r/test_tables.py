@@ -1,4 +1,5 @@
-"""The tables are data: every house default is documented, every gap and reading is filled."""
+"""The tables are data: every house default is documented, every gap and reading is filled; a user's
+layer merges over them section by section, validated with file, line and field."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from kassen.core.errors import ContentError
-from kassen.l5r.tables import L5Tables, content_hash, load_tables
+from kassen.l5r.content import bundled_content, content_for
+from kassen.l5r.tables import L5Tables
 
 DOCS = Path(__file__).parents[2] / "docs" / "l5r" / "house-defaults.md"
 
@@ -49,12 +51,31 @@ def test_every_house_default_has_a_docs_entry(tables: L5Tables) -> None:
         assert h.rule in text
 
 
-def test_override_directory_and_hash(tmp_path: Path, tables: L5Tables) -> None:
-    assert load_tables(tmp_path) == tables
+def test_override_directory_and_hash(
+    tmp_path: Path, tables: L5Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A layer merges over the bundled tables key by key: one changed value, everything else bundled.
+    (tmp_path / "core.yaml").write_text("tn_to_be_hit:\n  armor:\n    light: 7\n", encoding="utf-8")
+    content = content_for(tmp_path)
+    assert content.tables.core.tn_to_be_hit.armor == {"none": 0, "light": 7, "heavy": 10}
+    assert content.tables.model_copy(update={"core": tables.core}) == tables
+    # The hash is of the merged data: 64 hex digits, another than the bundled one, the same whatever
+    # path names the layer.
+    assert len(content.hash) == 64 and content.hash != bundled_content().hash
+    monkeypatch.chdir(tmp_path.parent)
+    assert content_for(tmp_path.name).hash == content.hash
     with pytest.raises(ContentError):
-        load_tables(tmp_path / "missing")
-    (tmp_path / "core.yaml").write_text("rings: {}\n", encoding="utf-8")
+        content_for(tmp_path / "missing")
+    # Every problem at once, each with the file, line and field of the layer that wrote it.
+    (tmp_path / "core.yaml").write_text(
+        "rings: {earth: 3}\n"
+        "raises: {limit: sometimes}\n"
+        "weapons: {katana: {damage: x}}\n"
+        "full_defense: {bonus_divisor: 0}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ContentError) as err:
-        load_tables(tmp_path)
+        content_for(tmp_path)
     assert all("core.yaml" in i.file for i in err.value.issues) and len(err.value.issues) > 3
-    assert len(content_hash(tables)) == 64
+    lines = {i.field.split(".")[1]: i.line for i in err.value.issues}
+    assert lines == {"rings": 1, "raises": 2, "weapons": 3, "full_defense": 4}

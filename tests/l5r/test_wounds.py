@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kassen.l5r.tables import L5Tables, load_tables
+from kassen.l5r.content import bundled_tables
+from kassen.l5r.tables import L5Tables
 from kassen.l5r.wounds import ladder, out_ceiling, wound_rank
 
 
@@ -36,7 +37,7 @@ def test_ranks_follow_the_house_default_ladder(tables: L5Tables) -> None:
 @given(st.integers(1, 6), st.integers(0, 200))
 def test_more_wounds_never_mean_a_better_rank(earth: int, wounds: int) -> None:
     # rule: L5.CORE.6 — ranks fill in order: one more Wound never lowers the penalty or revives.
-    t = load_tables()
+    t = bundled_tables()
     a, b = wound_rank(wounds, earth, t), wound_rank(wounds + 1, earth, t)
     order = [r[0] for r in ladder(earth, t)] + ["Dead"]
     assert order.index(b.name) >= order.index(a.name)

@@ -5,7 +5,10 @@
 - ``duel SCENARIO [--seed N] [--json] [--verbose]``: a whole duel, as an account or the chronicle JSON.
 - ``scenarios``, ``defaults``: the bundled duels, the house defaults in force.
 
-Options are plain text validated here, so a bad value is one line on stderr and exit code 2.
+``--tables DIR`` is a content layer merged over the bundled tables (:mod:`kassen.l5r.content`); a duel's
+chronicle records it, and ``kassen replay`` takes it back as ``--content DIR``. Accounts come from the
+ruleset's renderers (:mod:`kassen.core.report`). Options are plain text validated here, so a bad value is
+one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -21,14 +24,17 @@ from kassen.cli.common import console, emit_json, user_errors
 from kassen.cli.render import probability_text
 from kassen.core.errors import KassenError
 from kassen.core.explain import format_steps
+from kassen.core.report import account, render_event
 from kassen.core.rng import Rng
+from kassen.core.scenario import bundled_scenarios
 from kassen.l5r.actions import Attack
 from kassen.l5r.calc import attack_once, roll_odds
 from kassen.l5r.character import Character, FighterId, Weapon
-from kassen.l5r.duel import account, run_duel
+from kassen.l5r.content import content_for
 from kassen.l5r.pool import parse_pool
-from kassen.l5r.scenario import bundled_scenarios, load_scenario
-from kassen.l5r.tables import L5Tables, Location, SpecialAttackName, load_tables
+from kassen.l5r.ruleset import RULESET
+from kassen.l5r.scenario import load_scenario, run_duel
+from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
 
 l5r_app = typer.Typer(
     name="l5r",
@@ -38,13 +44,17 @@ l5r_app = typer.Typer(
 
 TablesOption = Annotated[
     str | None,
-    typer.Option("--tables", help="Directory with core/called_shots/special_attacks.yaml overrides."),
+    typer.Option(
+        "--tables",
+        help="A directory (or YAML file) of table overrides (core.yaml, called_shots.yaml, "
+        "special_attacks.yaml), merged over the bundled tables.",
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 
 def _tables(directory: str | None) -> L5Tables:
-    return load_tables(directory) if directory else load_tables()
+    return content_for(directory or None).tables
 
 
 def _choice(value: str | None, enum: type[Location] | type[SpecialAttackName], what: str) -> str | None:
@@ -192,9 +202,9 @@ def attack_command(
         )
         return
     console.print(f"{attack.describe()}: TN {outcome.tn}, chance to hit {probability_text(outcome.chance)}")
-    console.print(
-        account([e.to_json() for e in outcome.events], verbose=True), markup=False, end="", soft_wrap=True
-    )
+    names = RULESET.names(outcome.state)
+    lines = [line for e in outcome.events for line in render_event(RULESET, e.to_json(), names, verbose=True)]
+    console.print("\n".join(lines).strip("\n"), markup=False, soft_wrap=True)
     if seed is None:
         console.print(f"[dim](seed {used_seed})[/dim]")
 
@@ -209,24 +219,23 @@ def duel_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the replayable chronicle JSON.")] = False,
 ) -> None:
     """Play a duel to its end: a readable account, or the chronicle JSON (replayable from its seed)."""
-    sc = load_scenario(scenario, tables)
-    used_seed = seed if seed is not None else sc.seed if sc.seed is not None else secrets.randbits(32)
-    chronicle = run_duel(sc, used_seed)
-    data = chronicle.to_json()
+    src = load_scenario(scenario)
+    own = src.data.get("seed")
+    used_seed = seed if seed is not None else own if isinstance(own, int) else secrets.randbits(32)
+    fight = run_duel(src, used_seed, content=[tables] if tables else [])
     if as_json:
-        emit_json(data)
+        emit_json(fight.to_json())
         return
-    console.print(f"[bold]{sc.state.name}[/bold]  (seed {used_seed})")
-    console.print(account(data, verbose=verbose), markup=False, end="", soft_wrap=True)
+    console.print(f"[bold]{fight.meta.get('scenario', src.name)}[/bold]  (seed {used_seed})")
+    console.print(account(fight, verbose=verbose), markup=False, end="", soft_wrap=True)
 
 
 @l5r_app.command("scenarios")
 @user_errors
 def scenarios_command() -> None:
     """List the bundled duels."""
-    for name in bundled_scenarios():
-        sc = load_scenario(name)
-        console.print(f"{name}: {sc.state.name}", markup=False)
+    for found in bundled_scenarios("l5r"):
+        console.print(f"{found.name}: {found.title}", markup=False)
 
 
 @l5r_app.command("defaults")

@@ -2,16 +2,20 @@
 
 Raises declared before rolling (+5 TN each, limited, Free Raises), raises for damage, called shots with
 their injuries and maims, the special attacks with their contested rolls, wound ranks, and a turn loop
-(initiative, declaration, resolution) over the shared :class:`~kassen.core.events.Chronicle`.
+(initiative, declaration, resolution) on the core's engine skeleton: :data:`RULESET` is the ruleset
+``l5r`` that :func:`kassen.open_fight` and :class:`kassen.Fight` run.
 
->>> from kassen.l5r import load_scenario, run_duel, roll_odds
+>>> import kassen
+>>> from kassen.l5r import roll_odds
 >>> roll_odds("7k3", 25).fraction
 Fraction(60154863, 100000000)
->>> run_duel(load_scenario("kakita-vs-hida"), seed=1).is_over()
+>>> fight = kassen.open_fight("l5r/kakita-vs-hida", seed=1)
+>>> fight.autoplay()
+>>> fight.over
 True
 
-Every number from a table is data (``kassen/l5r/data/*.yaml``), each house default with its rationale
-(``docs/l5r/house-defaults.md``).
+Every number from a table is data (``kassen/l5r/data/*.yaml``, the fight's content:
+:mod:`kassen.l5r.content`), each house default with its rationale (``docs/l5r/house-defaults.md``).
 """
 
 from kassen.l5r.actions import (
@@ -29,13 +33,15 @@ from kassen.l5r.actions import (
 )
 from kassen.l5r.calc import AttackOutcome, OddsResult, attack_once, roll_odds
 from kassen.l5r.character import Character, FighterId, Weapon
-from kassen.l5r.duel import account, new_chronicle, run_duel
-from kassen.l5r.engine import RULESET, L5Ruleset, validate_declaration
-from kassen.l5r.policies import Policy, heuristic, scenario_policy
-from kassen.l5r.pool import Pool, PoolRoll, chance, parse_pool, roll_pool, ten_dice
-from kassen.l5r.scenario import Scenario, bundled_scenarios, load_scenario
+from kassen.l5r.content import bundled_content, bundled_tables, content_for, load_content
+from kassen.l5r.policies import Heuristic, Preferences, Prefers, heuristic
+from kassen.l5r.pool import Pool, PoolRoll, chance, parse_pool, pool_dice, roll_pool, ten_dice
+from kassen.l5r.ruleset import RULESET, L5Ruleset
+from kassen.l5r.scenario import bundled_scenarios, load_scenario, run_duel
 from kassen.l5r.state import DuelState, Fighter, Phase, Status
-from kassen.l5r.tables import L5Tables, Location, SpecialAttackName, load_tables
+from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
+from kassen.l5r.turn import L5Turn
+from kassen.l5r.validate import validate, validate_declaration
 from kassen.l5r.wounds import wound_rank
 
 __all__ = [
@@ -55,33 +61,37 @@ __all__ = [
     "DuelState",
     "Fighter",
     "FighterId",
+    "Heuristic",
     "L5Ruleset",
     "L5Tables",
+    "L5Turn",
     "Location",
     "OddsResult",
     "Phase",
-    "Policy",
     "Pool",
     "PoolRoll",
-    "Scenario",
+    "Preferences",
+    "Prefers",
     "SpecialAttackName",
     "Status",
     "ThroatStrike",
     "Weapon",
-    "account",
     "attack_once",
+    "bundled_content",
     "bundled_scenarios",
+    "bundled_tables",
     "chance",
+    "content_for",
     "heuristic",
+    "load_content",
     "load_scenario",
-    "load_tables",
-    "new_chronicle",
     "parse_pool",
+    "pool_dice",
     "roll_odds",
     "roll_pool",
     "run_duel",
-    "scenario_policy",
     "ten_dice",
+    "validate",
     "validate_declaration",
     "wound_rank",
 ]

@@ -1,7 +1,9 @@
 """Typed actions of a roll-and-keep duel: what a player (or a policy) decides.
 
-Every decision is one of these frozen objects; :class:`~kassen.l5r.engine.L5Ruleset` validates it and
-resolves everything that follows until the next decision is needed.
+Every decision is one of these frozen objects; :data:`~kassen.l5r.ruleset.RULESET` validates it and
+resolves it, and the core drains what follows automatically until the next decision is needed. They are
+written as JSON by the core's codec (:mod:`kassen.core.codec`), each with its ``kind``: the snake-case
+class name (``declare``, ``choose_injury``...; a declaration is an ``attack`` or an ``act``).
 
 - :class:`Begin` starts the duel (rolls the first initiative).
 - :class:`Declare` is one character's declaration for the turn (L5.CORE.7, L5.CORE.8): an
@@ -69,7 +71,8 @@ class Attack:
     obstructs: FighterId | None = None
 
     @property
-    def kind(self) -> ActKind:
+    def do(self) -> ActKind:
+        """What the declaration does: attack (as :attr:`Act.do` for the other declarations)."""
         return ActKind.ATTACK
 
     def describe(self) -> str:
@@ -87,13 +90,14 @@ class Attack:
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """A declaration that is not an attack; ``target`` only for medical aid."""
+    """A declaration that is not an attack: what it ``do``-es (``do: KIND`` in a scenario script);
+    ``target`` only for medical aid."""
 
-    kind: ActKind
+    do: ActKind
     target: FighterId | None = None
 
     def describe(self) -> str:
-        text = self.kind.value.replace("_", " ")
+        text = self.do.value.replace("_", " ")
         return f"{text} ({self.target})" if self.target else text
 
 

@@ -15,14 +15,19 @@ from fractions import Fraction
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step
-from kassen.core.rng import Rng
+from kassen.core.rng import DieSource
 from kassen.l5r.actions import Attack, ChooseCorps, ChooseDrive, ChooseInjury
+from kassen.l5r.attacks import resolve_attack
 from kassen.l5r.character import Character, FighterId
+from kassen.l5r.content import bundled_tables
+from kassen.l5r.damage import choose_injury
 from kassen.l5r.pool import Pool, chance, error_bound, parse_pool, ten_dice
-from kassen.l5r.resolve import choose_corps, choose_drive, choose_injury, resolve_attack, validate_attack
 from kassen.l5r.rolls import attack_pool, attack_tn
+from kassen.l5r.specials import choose_corps, choose_drive
 from kassen.l5r.state import CorpsPending, DrivePending, DuelState, Fighter, InjuryPending, Phase
-from kassen.l5r.tables import L5Tables, load_tables
+from kassen.l5r.tables import L5Tables
+from kassen.l5r.turn import L5Turn
+from kassen.l5r.validate import validate_attack
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +61,9 @@ def roll_odds(
 ) -> OddsResult:
     """Exact chance that ``pool_text`` (``XkY``) reaches ``tn`` + 5 x ``raises``: 10s explode unless
     ``unskilled`` (L5.CORE.1); an unskilled roll may not raise (L5.CORE.3); pools beyond ten dice follow
-    the ten dice rule (L5.CORE.1 house default)."""
-    t = tables or load_tables()
+    the ten dice rule (L5.CORE.1 house default). The chance is :func:`kassen.l5r.pool.chance`, which
+    enumerates the very roll-and-keep expression a duel rolls (:func:`kassen.l5r.pool.pool_dice`)."""
+    t = tables or bundled_tables()
     if raises < 0:
         raise KassenError(f"raises cannot be negative ({raises})")
     if unskilled and raises:
@@ -97,7 +103,7 @@ def attack_once(
     attacker: Character,
     target: Character,
     attack: Attack,
-    rng: Rng,
+    dice: DieSource,
     *,
     tables: L5Tables | None = None,
     free_raises: int = 0,
@@ -108,15 +114,15 @@ def attack_once(
 
     A called shot's injury is ``injury`` if given and possible, else the first one listed; a
     Corps-a-Corps is answered with a struggle, a Drive (when the target may refuse) with giving way.
-    Illegal declarations raise :class:`IllegalActionError` naming the rule.
+    Illegal declarations raise :class:`IllegalActionError` naming the rule. ``dice``: the seeded
+    :class:`~kassen.core.rng.Rng`, or faces given in advance.
     """
-    t = tables or load_tables()
+    t = tables or bundled_tables()
     if attacker.name == target.name:
         target = replace(target, name=FighterId(target.name + " (target)"))
     a = Fighter(attacker)
     d = Fighter(target, wounds=target_wounds)
     state = DuelState(
-        tables=t,
         fighters=(a, d),
         name="attack",
         turn=1,
@@ -126,14 +132,14 @@ def attack_once(
         cursor=1,
     )
     attack = replace(attack, target=d.name)
-    plan = validate_attack(state, a, attack, free=free_raises)
+    plan = validate_attack(state, a, attack, t, free=free_raises)
     ap = attack_pool(a, t, 1, full_attack=attack.full_attack)
     tn, tn_steps = attack_tn(a, d, plan, t, 1)
     p = chance(ap.pool, tn)
-    out: list[Event] = []
-    state = resolve_attack(state, a.name, attack, rng, out, extra_free=free_raises, action_index=-1)
-    for _ in range(8):
-        pend = state.pending
+    turn = L5Turn(state, dice, t)
+    resolve_attack(turn, a.name, attack, extra_free=free_raises, action_index=-1)
+    for _ in range(8):  # the choices one attack can hand over: at most an injury after a Drive's blow
+        pend = turn.state.pending
         if isinstance(pend, InjuryPending):
             pick = injury if injury is not None else pend.options[0]
             if pick not in pend.options:
@@ -141,11 +147,11 @@ def attack_once(
                     f"{pick!r} is not possible here (possible: {', '.join(pend.options)})",
                     rule="L5.CS.3" if pick.startswith("maimed") else "L5.CS.2",
                 )
-            state = choose_injury(state, ChooseInjury(pend.chooser, pick), out)
+            choose_injury(turn, ChooseInjury(pend.chooser, pick))
         elif isinstance(pend, CorpsPending):
-            state = choose_corps(state, ChooseCorps(pend.chooser, "struggle"), rng, out)
+            choose_corps(turn, ChooseCorps(pend.chooser, "struggle"))
         elif isinstance(pend, DrivePending):
-            state = choose_drive(state, ChooseDrive(pend.chooser, "give_way"), rng, out)
+            choose_drive(turn, ChooseDrive(pend.chooser, "give_way"))
         else:
             break
-    return AttackOutcome(p, tn, tuple(out), state, (*ap.steps, *tn_steps))
+    return AttackOutcome(p, tn, tuple(turn.events), turn.state, (*ap.steps, *tn_steps))

@@ -1,8 +1,11 @@
-"""Who decides in a duel: a heuristic that weighs exact odds, and scripts from a scenario.
+"""Who decides in a duel: a heuristic that weighs exact odds, and a scripted character's preferences.
 
-A policy is ``policy(state, legal_actions) -> action`` (what :meth:`Chronicle.run` calls). Policies are
-not rules: they only pick among the legal actions, deterministically (ties go to the first listed), so a
-duel is a function of its scenario and seed.
+Both are the core's :class:`~kassen.core.policy.Policy` (called with a
+:class:`~kassen.core.policy.Decision`: the state, who decides, the legal actions, the content's tables).
+Policies are not rules: they only pick among the legal actions, deterministically (ties go to the first
+listed), so a duel is a function of its scenario and seed. A scenario's scripts are the core's
+:class:`~kassen.core.policy.Scripted` (see :mod:`kassen.l5r.scenario`); :class:`Prefers` answers the
+rules' choices for a scripted character, in front of the heuristic.
 
 The heuristic scores each attack by its exact chance to hit times the mean damage it would deal (plus a
 small value for what called shots and special attacks do), weighs a Full Attack against the extra
@@ -11,12 +14,17 @@ chance it gives the opponent, and tends to its own injuries first (footing, grip
 
 from __future__ import annotations
 
-__all__ = ["Policy", "heuristic", "scenario_policy"]
+__all__ = ["Heuristic", "Preferences", "Prefers", "heuristic"]
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Literal
 
+from pydantic import Field
+
+from kassen.content.yamlio import StrictModel
 from kassen.core.errors import IllegalActionError
+from kassen.core.policy import Decision, Policy
 from kassen.l5r.actions import (
     Act,
     Action,
@@ -29,16 +37,12 @@ from kassen.l5r.actions import (
     Declare,
     ThroatStrike,
 )
-from kassen.l5r.engine import validate_declaration
-from kassen.l5r.flow import decision_maker
+from kassen.l5r.character import FighterId
 from kassen.l5r.pool import chance, mean
-from kassen.l5r.resolve import free_raises_for, validate_attack
 from kassen.l5r.rolls import attack_pool, attack_tn, damage_pool, defense_tn, rank, skill_pool
-from kassen.l5r.scenario import Scenario
 from kassen.l5r.state import CorpsPending, DuelState, Fighter, InjuryPending
-from kassen.l5r.tables import SpecialAttackName
-
-Policy = Callable[[DuelState, Sequence[Action]], Action]
+from kassen.l5r.tables import L5Tables, SpecialAttackName
+from kassen.l5r.validate import free_raises_for, validate_attack
 
 #: Injury preferences of the heuristic, best first (a policy choice, not a rule).
 _INJURIES = {
@@ -61,11 +65,13 @@ _SPECIAL_WORTH = {
 }
 
 
-def _attack_value(state: DuelState, attacker: Fighter, attack: Attack, *, free: int) -> Fraction:
-    t, turn = state.tables, state.turn
+def _attack_value(
+    state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables, *, free: int
+) -> Fraction:
+    t, turn = tables, state.turn
     target = state.fighter(attack.target)
     try:
-        plan = validate_attack(state, attacker, attack, free=free)
+        plan = validate_attack(state, attacker, attack, t, free=free)
     except IllegalActionError:
         return Fraction(-1)
     ap = attack_pool(attacker, t, turn, full_attack=attack.full_attack)
@@ -81,15 +87,15 @@ def _attack_value(state: DuelState, attacker: Fighter, attack: Attack, *, free: 
     if attack.called_shot is not None:
         worth += {"head": 5, "torso": attacker.character.weapon_skill}.get(attack.called_shot.value, 2)
     if attack.full_attack:
-        worth -= _full_attack_risk(state, attacker)
+        worth -= _full_attack_risk(state, attacker, t)
     if state.ends_at == "first_blood":
         worth = Fraction(100)
     return p_hit * worth
 
 
-def _full_attack_risk(state: DuelState, me: Fighter) -> Fraction:
+def _full_attack_risk(state: DuelState, me: Fighter, tables: L5Tables) -> Fraction:
     """Extra Wounds the opponents may expect from my TN to be hit dropping by the Full Attack."""
-    t, turn = state.tables, state.turn
+    t, turn = tables, state.turn
     change = -t.core.full_attack.tn_to_be_hit_change
     base, _ = defense_tn(me, t, turn)
     risk = Fraction(0)
@@ -107,27 +113,26 @@ def _best(
     actor: Fighter,
     options: Sequence[tuple[Action, Attack]],
     free_for: Callable[[Attack], int],
+    tables: L5Tables,
 ) -> Action | None:
     best: Action | None = None
     best_value = Fraction(-1)
     for action, attack in options:
-        value = _attack_value(state, actor, attack, free=free_for(attack))
+        value = _attack_value(state, actor, attack, tables, free=free_for(attack))
         if value > best_value:
             best, best_value = action, value
     return best
 
 
-def _declare(state: DuelState, legal: Sequence[Action]) -> Action:
+def _declare(state: DuelState, legal: Sequence[Action], tables: L5Tables) -> Action:
     declares = [a for a in legal if isinstance(a, Declare)]
     if not declares:
         return legal[0]
     me = state.fighter(declares[0].actor)
-    t, turn = state.tables, state.turn
-    acts = {a.act.kind: a for a in declares if isinstance(a.act, Act) and a.act.target is None}
-    aid = [a for a in declares if isinstance(a.act, Act) and a.act.kind is ActKind.MEDICAL_AID]
-    for kind in (ActKind.STRUGGLE,):
-        if kind in acts and ActKind.DISENGAGE in acts:
-            return _lock_choice(state, me, acts)
+    acts = {a.act.do: a for a in declares if isinstance(a.act, Act) and a.act.target is None}
+    aid = [a for a in declares if isinstance(a.act, Act) and a.act.do is ActKind.MEDICAL_AID]
+    if ActKind.STRUGGLE in acts and ActKind.DISENGAGE in acts:
+        return _lock_choice(state, me, acts, tables)
     own_aid = [a for a in aid if isinstance(a.act, Act) and a.act.target == me.name]
     if own_aid:
         return own_aid[0]
@@ -140,7 +145,7 @@ def _declare(state: DuelState, legal: Sequence[Action]) -> Action:
     ):
         if kind in acts:
             return acts[kind]
-    if ActKind.YIELD in acts and rank(me, t).tn_penalty >= 15:
+    if ActKind.YIELD in acts and rank(me, tables).tn_penalty >= 15:
         return acts[ActKind.YIELD]
     if ActKind.HOLD_POINT in acts:
         return acts[ActKind.HOLD_POINT]
@@ -149,24 +154,25 @@ def _declare(state: DuelState, legal: Sequence[Action]) -> Action:
         for a in declares
         if isinstance(a.act, Attack) and state.fighter(a.act.target).side != me.side
     ]
-    best = _best(state, me, attacks, lambda at: free_raises_for(me, at.target, me.declarations_made + 1))
+    best = _best(
+        state, me, attacks, lambda at: free_raises_for(me, at.target, me.declarations_made + 1), tables
+    )
     if best is not None:
         return best
     for kind in (ActKind.FULL_DEFENSE, ActKind.WAIT):
         if kind in acts:
             return acts[kind]
-    del turn
     return declares[0]
 
 
-def _lock_choice(state: DuelState, me: Fighter, acts: dict[ActKind, Declare]) -> Action:
+def _lock_choice(state: DuelState, me: Fighter, acts: dict[ActKind, Declare], tables: L5Tables) -> Action:
     lock = me.active("locked", state.turn)[0]
-    p = _disengage_chance(state, me, lock.roll)
+    p = _disengage_chance(state, me, lock.roll, tables)
     return acts[ActKind.DISENGAGE] if p >= Fraction(1, 2) else acts[ActKind.STRUGGLE]
 
 
-def _disengage_chance(state: DuelState, me: Fighter, tn: int) -> Fraction:
-    t = state.tables
+def _disengage_chance(state: DuelState, me: Fighter, tn: int, tables: L5Tables) -> Fraction:
+    t = tables
     c = me.character
     name = t.core.skills.defense
     pool, _ = skill_pool(
@@ -182,7 +188,7 @@ def _disengage_chance(state: DuelState, me: Fighter, tn: int) -> Fraction:
     return chance(pool, tn + rank(me, t).tn_penalty)
 
 
-def _choose(state: DuelState, legal: Sequence[Action]) -> Action:
+def _choose(state: DuelState, legal: Sequence[Action], tables: L5Tables) -> Action:
     p = state.pending
     first = legal[0]
     if isinstance(first, ChooseInjury) and isinstance(p, InjuryPending):
@@ -193,61 +199,62 @@ def _choose(state: DuelState, legal: Sequence[Action]) -> Action:
         return first
     if isinstance(first, ChooseCorps) and isinstance(p, CorpsPending):
         me = state.fighter(p.chooser)
-        want = "disengage" if _disengage_chance(state, me, p.roll) >= Fraction(1, 2) else "struggle"
+        want = "disengage" if _disengage_chance(state, me, p.roll, tables) >= Fraction(1, 2) else "struggle"
         return next(a for a in legal if isinstance(a, ChooseCorps) and a.choice == want)
     if isinstance(first, ChooseDrive):
         return next(a for a in legal if isinstance(a, ChooseDrive) and a.choice == "refuse")
     if isinstance(first, ThroatStrike):
         holder = state.fighter(first.actor)
-        free = state.tables.special_attacks.point_to_throat.free_raises
+        free = tables.special_attacks.point_to_throat.free_raises
         options = [(a, a.attack) for a in legal if isinstance(a, ThroatStrike)]
-        best = _best(state, holder, options, lambda at: free)
+        best = _best(state, holder, options, lambda at: free, tables)
         return best if best is not None else first
     return first
 
 
-def heuristic(state: DuelState, legal: Sequence[Action]) -> Action:
+def heuristic(state: DuelState, legal: Sequence[Action], tables: L5Tables) -> Action:
     """Pick a legal action by the heuristic described in the module notes."""
     if not legal:
         raise IllegalActionError("no legal action to choose from", rule="L5.CORE.8")
     if isinstance(legal[0], Begin) or len(legal) == 1:
         return legal[0]
     if state.pending is not None:
-        return _choose(state, legal)
-    return _declare(state, legal)
+        return _choose(state, legal, tables)
+    return _declare(state, legal, tables)
 
 
-def scenario_policy(scenario: Scenario) -> Policy:
-    """Scripted characters follow their scripts (then the heuristic); choices follow their preferences."""
+class Heuristic:
+    """The heuristic as a policy (``RULESET.heuristic(tables)``): it keeps nothing between calls."""
 
-    def policy(state: DuelState, legal: Sequence[Action]) -> Action:
-        who = decision_maker(state)
-        if who is None or who not in scenario.scripted:
-            return heuristic(state, legal)
-        p = state.pending
-        prefs = scenario.prefers(who)
-        if p is None:
-            script = scenario.script(who)
-            index = state.fighter(who).declarations_made
-            if index < len(script):
-                try:
-                    validate_declaration(state, who, script[index])
-                except IllegalActionError as exc:
-                    raise IllegalActionError(
-                        f"{who}'s script step {index + 1} ({script[index].describe()}) is not possible in "
-                        f"turn {state.turn}: {str(exc).removesuffix(f' ({exc.rule})')}",
-                        rule=exc.rule,
-                    ) from None
-                return Declare(who, script[index])
-            return heuristic(state, legal)
-        if isinstance(p, InjuryPending):
-            for name in prefs.injuries:
-                if name in p.options:
-                    return ChooseInjury(who, name)
-        if isinstance(p, CorpsPending) and prefs.corps_a_corps:
-            return ChooseCorps(who, prefs.corps_a_corps)
-        if prefs.drive and any(isinstance(a, ChooseDrive) for a in legal):
-            return ChooseDrive(who, prefs.drive)
-        return heuristic(state, legal)
+    def __call__(self, decision: Decision[DuelState, Action]) -> Action:
+        return heuristic(decision.state, decision.legal, decision.tables)
 
-    return policy
+
+class Preferences(StrictModel):
+    """How a scripted character answers the rules' choices (the heuristic decides what is left open)."""
+
+    injuries: list[str] = Field(default_factory=list)
+    corps_a_corps: Literal["disengage", "struggle"] | None = None
+    drive: Literal["give_way", "refuse"] | None = None
+
+
+class Prefers:
+    """A character's :class:`Preferences` for the choices the rules hand it mid-resolution (an injury,
+    a Corps-a-Corps answer, a Drive), in front of ``fallback`` for everything else."""
+
+    def __init__(self, preferences: Preferences, fallback: Policy[DuelState, Action]) -> None:
+        self.preferences = preferences
+        self.fallback = fallback
+
+    def __call__(self, decision: Decision[DuelState, Action]) -> Action:
+        prefs, who, p = self.preferences, decision.actor.id, decision.state.pending
+        if p is not None:
+            if isinstance(p, InjuryPending):
+                for name in prefs.injuries:
+                    if name in p.options:
+                        return ChooseInjury(FighterId(who), name)
+            if isinstance(p, CorpsPending) and prefs.corps_a_corps:
+                return ChooseCorps(FighterId(who), prefs.corps_a_corps)
+            if prefs.drive and any(isinstance(a, ChooseDrive) for a in decision.legal):
+                return ChooseDrive(FighterId(who), prefs.drive)
+        return self.fallback(decision)

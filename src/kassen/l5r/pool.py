@@ -1,12 +1,17 @@
 """Roll-and-keep pools: ``XkY`` with its modifiers, the ten dice rule, rolls and exact odds.
 
 A :class:`Pool` is what a rule asks to roll: X dice rolled, Y kept, whether 10s explode (L5.CORE.1), and
-a flat bonus (the ten dice rule's +2s). Rolling and exact odds both go through the shared dice engine
-(:mod:`kassen.dice`): the roll keeps every die (so a head Critical can read the next highest die), and
-``P(total >= TN)`` is an exact :class:`~fractions.Fraction` even with explosions.
+a flat bonus (the ten dice rule's +2s).
 
->>> from kassen.l5r.tables import load_tables
->>> ten = load_tables().core.ten_dice
+One chance rule (DESIGN principle 4): :func:`pool_dice` writes a pool as the shared dice engine's
+roll-and-keep expression (:mod:`kassen.dice`: X d10, a 10 rolled again and added to the same die, keep
+the Y highest), and that one expression is what :func:`roll_pool` rolls in a duel and what
+:func:`chance` (``kassen l5r odds``, the chance shown with every attack) enumerates exactly, so the odds
+cannot drift from the engine. The roll keeps every die (a head Critical reads the next highest die);
+``P(total >= TN)`` is an exact :class:`~fractions.Fraction`, explosions included.
+
+>>> from kassen.l5r.content import bundled_tables
+>>> ten = bundled_tables().core.ten_dice
 >>> str(ten_dice(Pool(12, 4), ten)[0]), str(ten_dice(Pool(13, 9), ten)[0])
 ('10k5', '10k10+2')
 >>> chance(Pool(7, 3), 25)
@@ -15,7 +20,17 @@ Fraction(60154863, 100000000)
 
 from __future__ import annotations
 
-__all__ = ["Pool", "PoolRoll", "chance", "error_bound", "mean", "parse_pool", "roll_pool", "ten_dice"]
+__all__ = [
+    "Pool",
+    "PoolRoll",
+    "chance",
+    "error_bound",
+    "mean",
+    "parse_pool",
+    "pool_dice",
+    "roll_pool",
+    "ten_dice",
+]
 
 import re
 from dataclasses import dataclass, replace
@@ -24,8 +39,9 @@ from functools import lru_cache
 
 from kassen.core.errors import DiceSyntaxError
 from kassen.core.explain import Step
-from kassen.core.rng import Rng
+from kassen.core.rng import DieSource
 from kassen.dice import DieRoll, RollResult, distribution, parse, probability_at_least, roll
+from kassen.dice.ast import Expression
 from kassen.l5r.tables import TenDice
 
 _POOL = re.compile(r"^\s*(\d{1,4})\s*k\s*(\d{1,4})\s*(?:([+-])\s*(\d{1,6}))?\s*$", re.IGNORECASE)
@@ -52,9 +68,16 @@ class Pool:
         return replace(self, rolled=rolled, kept=max(0, min(self.kept, rolled)))
 
     def expression(self) -> str:
-        """The shared dice engine's notation for this pool (``6k2``, ``10k10+4``)."""
+        """The pool as written for a reader (``6k2``, ``10k10+4``)."""
         text = f"{self.rolled}k{self.kept}"
         return text + (f"{self.bonus:+d}" if self.bonus else "")
+
+
+@lru_cache(maxsize=1024)
+def pool_dice(rolled: int, kept: int, explode: bool) -> Expression:
+    """The dice of a pool (its bonus aside) as the dice engine's expression: the one roll-and-keep rule
+    that :func:`roll_pool` rolls and :func:`chance` enumerates (L5.CORE.1)."""
+    return parse(f"{rolled}k{kept}", unskilled=not explode)
 
 
 def parse_pool(text: str, *, unskilled: bool = False) -> Pool:
@@ -121,14 +144,14 @@ class PoolRoll:
         return "[" + ", ".join(parts) + "]"
 
 
-def roll_pool(pool: Pool, rng: Rng, reason: str, rule: str = "L5.CORE.1") -> PoolRoll:
-    """Roll ``pool`` with the injected RNG; the last step is the total with the dice shown."""
+def roll_pool(pool: Pool, rng: DieSource, reason: str, rule: str = "L5.CORE.1") -> PoolRoll:
+    """Roll ``pool`` with the injected dice; the last step is the total with the dice shown."""
     p = pool.normalized()
     if p.rolled == 0 or p.kept == 0:
         return PoolRoll(p, p.bonus, (), (Step(p.bonus, f"{reason}: no dice to roll", rule),))
-    result: RollResult = roll(parse(p.expression(), unskilled=not p.explode), rng)
+    result: RollResult = roll(pool_dice(p.rolled, p.kept, p.explode), rng)
     dice = result.dice
-    out = PoolRoll(p, result.total, dice, ())
+    out = PoolRoll(p, result.total + p.bonus, dice, ())
     return replace(out, steps=(Step(result.total, f"{reason}: {p} rolled {out.faces_text()}", rule),))
 
 
@@ -157,8 +180,7 @@ def _chance(rolled: int, kept: int, explode: bool, tn: int) -> tuple[Fraction, F
         return (Fraction(1) if tn <= 0 else Fraction(0)), Fraction(0)
     if tn <= kept:  # every die shows at least 1
         return Fraction(1), Fraction(0)
-    expr = parse(f"{rolled}k{kept}", unskilled=not explode)
-    table = probability_at_least(expr, tn)
+    table = probability_at_least(pool_dice(rolled, kept, explode), tn)
     return table.at_least(tn), table.error_bound
 
 
@@ -166,4 +188,4 @@ def _chance(rolled: int, kept: int, explode: bool, tn: int) -> tuple[Fraction, F
 def _mean(rolled: int, kept: int, explode: bool) -> Fraction:
     if rolled == 0 or kept == 0:
         return Fraction(0)
-    return distribution(parse(f"{rolled}k{kept}", unskilled=not explode)).mean
+    return distribution(pool_dice(rolled, kept, explode)).mean

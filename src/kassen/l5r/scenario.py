@@ -1,39 +1,75 @@
 """Duel scenarios in YAML: the characters, how each one decides, and how the duel ends.
 
-A scenario file is validated at the boundary (unknown keys, bad values, unknown armor or weapons,
-script steps naming no one: every problem reported at once with file, line and field) and becomes a
-:class:`Scenario`: the initial :class:`~kassen.l5r.state.DuelState` plus each character's script and
-preferences. Bundled scenarios live in ``kassen/l5r/data/duels/``.
+A scenario is the core's scenario file (:mod:`kassen.core.scenario`: the header ``ruleset: l5r``, an
+optional ``content:`` block) whose body :func:`setup` validates into the duel's
+:class:`~kassen.core.ruleset.Setup`: unknown keys, bad values, unknown armor or weapons, script steps
+naming no one — every problem reported at once with file, line and field. Bundled scenarios live in
+``kassen/l5r/data/duels/``; ``kassen.open_fight("l5r/kakita-vs-hida")`` opens one, and
+:func:`load_scenario` also reads a file without the header, and a ``tables:`` directory (see below).
 
 Character stats: ``rings`` sets both Traits of a Ring, ``traits`` sets single Traits (default 2 each);
 a Ring given in ``rings`` must still be the lower of its Traits.
+
+Scripted characters (``policy: scripted``) play their ``script`` (the core's
+:class:`~kassen.core.policy.Scripted`: each step is the :class:`~kassen.l5r.actions.Declare` it plays,
+defaults filled in, so the script's place follows from the actions played and undo rewinds it; a step not
+legal when its turn comes waits while the heuristic decides), and answer the rules' choices by their
+``prefers`` (:class:`~kassen.l5r.policies.Prefers`); everyone else follows the heuristic.
+
+>>> fight = run_duel("kakita-vs-hida", seed=1)
+>>> fight.over, fight.result.winner in {"Crane", "Crab"}
+(True, True)
 """
 
 from __future__ import annotations
 
 __all__ = [
     "CharacterModel",
-    "Scenario",
     "ScenarioModel",
     "ScriptStep",
+    "WeaponModel",
     "bundled_scenarios",
     "load_scenario",
-    "scenario_from_model",
+    "run_duel",
+    "setup",
 ]
 
-from dataclasses import dataclass
-from importlib import resources
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, model_validator
 
-from kassen.content.yamlio import StrictModel, load_model, load_text
+from kassen.content.content import Content, read_layer
+from kassen.content.layers import deep_merge
+from kassen.content.loader import layer_parts, merge_tables
+from kassen.content.yamlio import StrictModel, validation_issues
 from kassen.core.errors import ContentError, ContentIssue
-from kassen.l5r.actions import Act, ActKind, Attack, Declaration
+from kassen.core.fight import Fight
+from kassen.core.policy import ByActor, Policy, Scripted
+from kassen.core.ruleset import Setup
+from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
+from kassen.core.scenario import bundled_scenarios as core_bundled
+from kassen.l5r.actions import Act, Action, ActKind, Attack, Declaration, Declare
 from kassen.l5r.character import Character, FighterId, Weapon
+from kassen.l5r.content import load_content
+from kassen.l5r.policies import Heuristic, Preferences, Prefers
 from kassen.l5r.state import DuelState, Fighter
-from kassen.l5r.tables import L5Tables, Location, RingName, SpecialAttackName, TraitName, load_tables
+from kassen.l5r.tables import SECTIONS, L5Tables, Location, RingName, SpecialAttackName, TraitName
+
+#: Most actions of an auto-played duel.
+MAX_ACTIONS = 20_000
+_TRAITS = (
+    "stamina",
+    "willpower",
+    "strength",
+    "perception",
+    "agility",
+    "intelligence",
+    "reflexes",
+    "awareness",
+)
 
 
 class WeaponModel(StrictModel):
@@ -74,14 +110,6 @@ class ScriptStep(StrictModel):
         return Act(self.do, FighterId(self.target) if self.target else None)
 
 
-class Preferences(StrictModel):
-    """How a scripted character answers the rules' choices (the heuristic decides what is left open)."""
-
-    injuries: list[str] = Field(default_factory=list)
-    corps_a_corps: Literal["disengage", "struggle"] | None = None
-    drive: Literal["give_way", "refuse"] | None = None
-
-
 class CharacterModel(StrictModel):
     name: str = Field(min_length=1)
     side: str | None = None
@@ -113,8 +141,12 @@ class ScenarioModel(StrictModel):
     description: str = ""
     ends_at: Literal["out", "first_blood"] = "out"
     max_turns: int = Field(default=30, ge=1, le=1000)
-    seed: int | None = None
-    tables: str | None = None
+    seed: int | None = Field(default=None, ge=0, le=(1 << 64) - 1)
+    tables: str | None = Field(
+        default=None,
+        description="A directory of table overrides (core.yaml, called_shots.yaml, special_attacks.yaml), "
+        "relative to this file; read by `kassen l5r duel` (elsewhere, give it as --content DIR).",
+    )
     characters: list[CharacterModel] = Field(min_length=2)
 
     @model_validator(mode="after")
@@ -127,41 +159,11 @@ class ScenarioModel(StrictModel):
         return self
 
 
-@dataclass(frozen=True, slots=True)
-class Scenario:
-    """A loaded duel: its initial state, scripts and preferences, and where it came from."""
-
-    state: DuelState
-    scripts: tuple[tuple[FighterId, tuple[Declaration, ...]], ...]
-    preferences: tuple[tuple[FighterId, Preferences], ...]
-    scripted: tuple[FighterId, ...]
-    seed: int | None
-    file: str
-    description: str = ""
-
-    def script(self, name: FighterId) -> tuple[Declaration, ...]:
-        return dict(self.scripts).get(name, ())
-
-    def prefers(self, name: FighterId) -> Preferences:
-        return dict(self.preferences).get(name, Preferences())
-
-
 def _character(
-    m: CharacterModel, tables: L5Tables, file: str, where: str, issues: list[ContentIssue]
+    m: CharacterModel, i: int, tables: L5Tables, src: ScenarioSource, issues: list[ContentIssue]
 ) -> Character:
-    traits: dict[str, int] = {
-        t: 2
-        for t in (
-            "stamina",
-            "willpower",
-            "strength",
-            "perception",
-            "agility",
-            "intelligence",
-            "reflexes",
-            "awareness",
-        )
-    }
+    where = ("characters", i)
+    traits: dict[str, int] = dict.fromkeys(_TRAITS, 2)
     for ring, value in m.rings.items():
         for trait in tables.core.rings[ring]:
             traits[trait] = value
@@ -171,22 +173,23 @@ def _character(
         a, b = tables.core.rings[ring]
         if min(traits[a], traits[b]) != value:
             issues.append(
-                ContentIssue(
-                    file,
-                    f"{where}.rings.{ring}",
+                src.issue(
                     f"{ring} {value} is not the lower of {a} {traits[a]} and {b} {traits[b]}",
+                    *where,
+                    "rings",
+                    ring,
                 )
             )
     weapon = Weapon("unarmed", 0, 0, "")  # replaced below, or the content error is reported
     if isinstance(m.weapon, str):
         row = tables.core.weapons.get(m.weapon)
         if row is None:
+            known = ", ".join(sorted(tables.core.weapons))
             issues.append(
-                ContentIssue(
-                    file,
-                    f"{where}.weapon",
-                    f"unknown weapon {m.weapon!r} (known: "
-                    f"{', '.join(sorted(tables.core.weapons))}); or give damage and skill",
+                src.issue(
+                    f"unknown weapon {m.weapon!r} (known: {known}); or give damage and skill",
+                    *where,
+                    "weapon",
                 )
             )
         else:
@@ -195,16 +198,11 @@ def _character(
     else:
         x, y = (int(v) for v in m.weapon.damage.split("k"))
         if y > x or y < 1:
-            issues.append(ContentIssue(file, f"{where}.weapon.damage", f"cannot keep {y} of {x} dice"))
+            issues.append(src.issue(f"cannot keep {y} of {x} dice", *where, "weapon", "damage"))
         weapon = Weapon(m.weapon.name, x, y, m.weapon.skill)
     if m.armor not in tables.core.tn_to_be_hit.armor:
-        issues.append(
-            ContentIssue(
-                file,
-                f"{where}.armor",
-                f"unknown armor {m.armor!r} (known: {', '.join(sorted(tables.core.tn_to_be_hit.armor))})",
-            )
-        )
+        known = ", ".join(sorted(tables.core.tn_to_be_hit.armor))
+        issues.append(src.issue(f"unknown armor {m.armor!r} (known: {known})", *where, "armor"))
     return Character(
         name=FighterId(m.name),
         side=m.side or m.name,
@@ -219,19 +217,28 @@ def _character(
     )
 
 
-def scenario_from_model(
-    model: ScenarioModel, file: str = "<scenario>", tables: L5Tables | None = None
-) -> Scenario:
-    """Build the duel; raises :class:`ContentError` with every problem found."""
-    if tables is None:
-        base = Path(file).parent if file and not file.startswith("<") else Path(".")
-        tables = load_tables(base / model.tables) if model.tables else load_tables()
+def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelState, Action]:
+    """The scenario's body validated into the duel: the initial state, the title, the default seed
+    (0 when the scenario gives none), the action limit and the scenario's policies. Raises
+    :class:`ContentError` with every problem found."""
+    try:
+        model = ScenarioModel.model_validate(dict(scenario.data))
+    except ValidationError as exc:
+        raise ContentError(validation_issues(exc, scenario.file, scenario.node)) from None
+    tables = content.tables
     issues: list[ContentIssue] = []
+    if model.tables is not None:
+        issues.append(
+            scenario.issue(
+                "`tables:` is read by `kassen l5r duel`; elsewhere give the directory as --content DIR, "
+                "or write the tables in the scenario's `content:` block",
+                "tables",
+            )
+        )
     names = {c.name for c in model.characters}
     fighters = []
     for i, m in enumerate(model.characters):
-        where = f"characters.{i}"
-        fighters.append(Fighter(_character(m, tables, file, where, issues), wounds=m.wounds))
+        fighters.append(Fighter(_character(m, i, tables, scenario, issues), wounds=m.wounds))
         for j, step in enumerate(m.script):
             for field, value in (
                 ("attack", step.attack),
@@ -240,52 +247,65 @@ def scenario_from_model(
             ):
                 if value is not None and value not in names:
                     issues.append(
-                        ContentIssue(file, f"{where}.script.{j}.{field}", f"no character named {value!r}")
+                        scenario.issue(f"no character named {value!r}", "characters", i, "script", j, field)
                     )
     if issues:
         raise ContentError(issues)
     state = DuelState(
-        tables=tables,
-        fighters=tuple(fighters),
-        name=model.name,
-        ends_at=model.ends_at,
-        max_turns=model.max_turns,
+        fighters=tuple(fighters), name=model.name, ends_at=model.ends_at, max_turns=model.max_turns
     )
-    return Scenario(
-        state=state,
-        scripts=tuple(
-            (FighterId(m.name), tuple(s.declaration() for s in m.script)) for m in model.characters
-        ),
-        preferences=tuple((FighterId(m.name), m.prefers) for m in model.characters),
-        scripted=tuple(FighterId(m.name) for m in model.characters if m.policy == "scripted"),
-        seed=model.seed,
-        file=file,
-        description=model.description,
-    )
+    scripted = [m for m in model.characters if m.policy == "scripted"]
+    scripts = {
+        m.name: tuple(Declare(FighterId(m.name), step.declaration()) for step in m.script) for m in scripted
+    }
+
+    def policy() -> Policy[DuelState, Action]:
+        heuristic = Heuristic()
+        own: dict[str, Policy[DuelState, Action]] = {m.name: Prefers(m.prefers, heuristic) for m in scripted}
+        return Scripted(scripts, ByActor(own, heuristic))
+
+    return Setup(state, model.name, model.seed or 0, MAX_ACTIONS, policy)
+
+
+# -- the ruleset's own reading of a scenario -------------------------------------------------------------
+def load_scenario(source: str | Path, *, text: str | None = None) -> ScenarioSource:
+    """Read a roll-and-keep scenario (a bundled name, ``l5r/NAME`` or a path; the ``ruleset: l5r``
+    header may be left out). A ``tables: DIR`` directory (relative to the file) becomes part of the
+    scenario's own content, under its ``content:`` block: the fight's chronicle records it, so a replay
+    needs nothing else."""
+    src = read_scenario(source, ruleset="l5r", text=text)
+    tables = src.data.get("tables")
+    if tables is None:
+        return src
+    if not isinstance(tables, str) or not tables:
+        raise ContentError(src.issue("`tables:` names a directory of table overrides", "tables"))
+    layer = read_layer(Path(src.file).parent / tables, "tables")
+    load_content([layer])  # the directory alone first: its errors name its own files and lines
+    parts, _ = layer_parts(layer, SECTIONS, by_stem=True)
+    merged, _ = merge_tables([parts], SECTIONS)
+    for key, value in (src.content or {}).items():
+        old = merged.get(key)
+        merged[key] = (
+            deep_merge(old, value) if isinstance(old, Mapping) and isinstance(value, Mapping) else value
+        )
+    body = {k: v for k, v in src.data.items() if k != "tables"}
+    return replace(src, data=body, content=merged)
+
+
+def run_duel(
+    scenario: str | Path | ScenarioSource,
+    seed: int | None = None,
+    *,
+    content: Sequence[str | Path] = (),
+    policy: Policy[DuelState, Action] | None = None,
+) -> Fight[DuelState, Action]:
+    """Play ``scenario`` (default seed: the scenario's) to its end with its policies (or ``policy``)."""
+    src = scenario if isinstance(scenario, ScenarioSource) else load_scenario(scenario)
+    fight: Fight[DuelState, Action] = open_fight(src, seed=seed, content=content, policy=policy)
+    fight.autoplay()
+    return fight
 
 
 def bundled_scenarios() -> tuple[str, ...]:
     """Names of the bundled duels (``kassen l5r duel NAME``)."""
-    folder = resources.files("kassen.l5r.data").joinpath("duels")
-    return tuple(sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml")))
-
-
-def load_scenario(source: str | Path, tables_dir: str | Path | None = None) -> Scenario:
-    """Load a scenario from a file path, or a bundled one by name (``kakita-vs-hida``)."""
-    path = Path(source)
-    tables = load_tables(tables_dir) if tables_dir is not None else None
-    if path.is_file():
-        return scenario_from_model(load_model(path, ScenarioModel), str(path), tables)
-    name = str(source).removesuffix(".yaml")
-    if name in bundled_scenarios():
-        text = (
-            resources.files("kassen.l5r.data").joinpath("duels", f"{name}.yaml").read_text(encoding="utf-8")
-        )
-        file = f"kassen/l5r/data/duels/{name}.yaml"
-        return scenario_from_model(load_text(text, ScenarioModel, file), file, tables)
-    known = ", ".join(bundled_scenarios())
-    raise ContentError(
-        ContentIssue(
-            str(source), "(file)", f"no such file, and no bundled duel of that name (bundled: {known})"
-        )
-    )
+    return tuple(s.name for s in core_bundled("l5r"))

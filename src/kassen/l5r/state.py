@@ -1,9 +1,10 @@
 """The state of a roll-and-keep duel: frozen, slotted dataclasses updated with ``replace()``.
 
-A :class:`DuelState` holds the tables in force (so a replay needs nothing else), the fighters, the turn,
-the phase, the initiative order and what waits for a decision. A :class:`Fighter` is a character plus
-everything the fight did to it: Wounds, injuries and other statuses (each a :class:`Status` with its
-timing), conditions, the weapon, and this turn's declaration.
+A :class:`DuelState` holds the fighters, the turn, the phase, the initiative order and what waits for a
+decision. The tables are not in it: they are the fight's content (:mod:`kassen.l5r.content`), handed to
+every rule through the :class:`~kassen.l5r.turn.L5Turn` (a chronicle records their hash). A
+:class:`Fighter` is a character plus everything the fight did to it: Wounds, injuries and other statuses
+(each a :class:`Status` with its timing), conditions, the weapon, and this turn's declaration.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import TypeAlias
 from kassen.core.errors import KassenError
 from kassen.l5r.actions import Declaration
 from kassen.l5r.character import Character, FighterId
-from kassen.l5r.tables import L5Tables, Location
+from kassen.l5r.tables import Location
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,9 +174,9 @@ class Exchange:
 
 @dataclass(frozen=True, slots=True)
 class DuelState:
-    """A whole duel. ``ends_at`` is ``out`` (one side left standing) or ``first_blood``."""
+    """A whole duel. ``ends_at`` is ``out`` (one side left standing) or ``first_blood``; once over,
+    ``winner`` is the winning side (``None``: nobody) and ``reason`` says why, in words."""
 
-    tables: L5Tables
     fighters: tuple[Fighter, ...]
     name: str = "duel"
     ends_at: str = "out"
@@ -188,7 +189,7 @@ class DuelState:
     pending: Pending | None = None
     exchange: Exchange | None = None
     winner: str | None = None
-    result: str = ""
+    reason: str = ""
 
     def fighter(self, name: FighterId | str) -> Fighter:
         for f in self.fighters:

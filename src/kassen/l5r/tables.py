@@ -6,14 +6,14 @@ hit (L5.CORE.2), the raise limit (L5.CORE.3), Full Attack and Full Defense (L5.C
 the injuries' effects, and the special attacks' raises. Each house default (a CORE default, a GAP or a
 reading to choose, RD) carries ``house_default: {rule, rationale}`` and an ``alternative``.
 
-A user overrides a table by putting a file of the same name (``core.yaml``, ``called_shots.yaml``,
-``special_attacks.yaml``) in a directory and passing it to :func:`load_tables`.
+The three sections (``core``, ``called_shots``, ``special_attacks``) come through the content layers
+(:mod:`kassen.l5r.content`): a user's layer merges over the bundled data section by section, key by key.
 """
 
 from __future__ import annotations
 
 __all__ = [
-    "TABLE_FILES",
+    "SECTIONS",
     "CalledShotTables",
     "CoreTables",
     "EffectKind",
@@ -29,21 +29,14 @@ __all__ = [
     "SpecialRow",
     "SpecialTables",
     "TraitName",
-    "content_hash",
-    "load_tables",
 ]
 
-import hashlib
 from enum import StrEnum
-from functools import lru_cache
-from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, model_validator
 
-from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model, require_every
-from kassen.core.errors import ContentError, ContentIssue
-from kassen.core.events import canonical_json
+from kassen.content.yamlio import HouseDefault, StrictModel, require_every
 
 TraitName = Literal[
     "stamina", "willpower", "strength", "perception", "agility", "intelligence", "reflexes", "awareness"
@@ -360,8 +353,12 @@ class CoreTables(StrictModel):
         return self
 
 
+#: The content sections, in order: each is a table merged key by key over the bundled one.
+SECTIONS = ("core", "called_shots", "special_attacks")
+
+
 class L5Tables(StrictModel):
-    """Every table the ruleset reads, as one immutable value (kept in a duel's state for replay)."""
+    """Every table the ruleset reads, as one immutable value: the tables of a fight's content."""
 
     core: CoreTables
     called_shots: CalledShotTables
@@ -394,48 +391,3 @@ class L5Tables(StrictModel):
             ("special_attacks.point_to_throat", s.point_to_throat),
         ]
         return [(path, m.house_default, m.alternative) for path, m in rows]
-
-
-#: Bundled file name for each part of :class:`L5Tables`.
-TABLE_FILES: dict[str, tuple[str, type[StrictModel]]] = {
-    "core": ("core.yaml", CoreTables),
-    "called_shots": ("called_shots.yaml", CalledShotTables),
-    "special_attacks": ("special_attacks.yaml", SpecialTables),
-}
-
-
-@lru_cache(maxsize=1)
-def _bundled() -> L5Tables:
-    parts = {
-        key: load_package_model("kassen.l5r.data", name, model) for key, (name, model) in TABLE_FILES.items()
-    }
-    return L5Tables.model_validate({k: v.model_dump() for k, v in parts.items()})
-
-
-def load_tables(directory: str | Path | None = None) -> L5Tables:
-    """The bundled tables, with any of ``core.yaml``, ``called_shots.yaml``, ``special_attacks.yaml``
-    found in ``directory`` replacing the bundled file of that name (validated; errors name file, line
-    and field)."""
-    bundled = _bundled()
-    if directory is None:
-        return bundled
-    folder = Path(directory)
-    if not folder.is_dir():
-        raise ContentError(ContentIssue(str(folder), "(directory)", "no such directory of tables"))
-    parts = {k: getattr(bundled, k).model_dump() for k in TABLE_FILES}
-    issues: list[ContentIssue] = []
-    for key, (name, model) in TABLE_FILES.items():
-        path = folder / name
-        if path.is_file():
-            try:
-                parts[key] = load_model(path, model).model_dump()
-            except ContentError as exc:  # report every file's problems at once (DESIGN principle 11)
-                issues.extend(exc.issues)
-    if issues:
-        raise ContentError(issues)
-    return L5Tables.model_validate(parts)
-
-
-def content_hash(tables: L5Tables) -> str:
-    """SHA-256 of the tables' canonical JSON: recorded with a duel so a replay can tell what it used."""
-    return hashlib.sha256(canonical_json(tables.model_dump(mode="json")).encode()).hexdigest()

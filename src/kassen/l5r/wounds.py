@@ -1,7 +1,7 @@
 """Wound ranks (L5.CORE.6): Wounds fill ranks sized by Earth; each rank carries a TN penalty; Out, Dead.
 
->>> from kassen.l5r.tables import load_tables
->>> t = load_tables()
+>>> from kassen.l5r.content import bundled_tables
+>>> t = bundled_tables()
 >>> [wound_rank(w, 3, t).name for w in (0, 15, 16, 51, 52, 57, 58)]
 ['Healthy', 'Healthy', 'Nicked', 'Down', 'Out', 'Out', 'Dead']
 """

@@ -1,0 +1,215 @@
+"""What each declaration does when its turn comes: one handler per kind in :data:`ACTS` (DESIGN
+principle 9: dispatch by table).
+
+An attack rolls (:func:`kassen.l5r.attacks.resolve_attack`); the other declarations end an injury's
+status (regaining grip or footing, clearing the eyes, removing a pinning weapon), free or recover a
+weapon, give medical aid, hold a point, release a bind, yield, or struggle and disengage in a lock.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ACTS", "ActHandler"]
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from kassen.core.explain import Step
+from kassen.l5r.actions import Act, ActKind, Attack, Declaration
+from kassen.l5r.attacks import resolve_attack
+from kassen.l5r.character import FighterId
+from kassen.l5r.damage import release_ties
+from kassen.l5r.injuries import end_by_action
+from kassen.l5r.pool import roll_pool
+from kassen.l5r.rolls import skill_pool, wound_penalty
+from kassen.l5r.specials import disengage, release_bind, struggle
+from kassen.l5r.state import Exchange
+from kassen.l5r.turn import L5Turn
+
+#: ``(turn, who acts, what was declared, the Point-to-throat exchange it is part of, if any)``.
+ActHandler = Callable[[L5Turn, FighterId, Declaration, Exchange | None], None]
+
+
+def _attack(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    assert isinstance(act, Attack)
+    wounds = ex.wounds_before if ex is not None else None
+    resolve_attack(turn, name, act, attacker_wounds=wounds, simultaneous=ex is not None)
+
+
+def _full_defense(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    bonus = turn.fighter(name).full_defense_bonus
+    turn.event(
+        "full_defense",
+        f"{name} stays on Full Defense (+{bonus} TN to be hit this turn)",
+        "L5.CORE.7",
+        fighter=name,
+    )
+
+
+def _wait(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    turn.event("wait", f"{name} waits", fighter=name)
+
+
+def _yield(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    turn.put(replace(turn.fighter(name), yielded=True))
+    turn.event("yield", f"{name} yields", "L5.PTT.1", fighter=name)
+    release_ties(turn, name)
+
+
+def _ending(kind: str, rule: str, text: str) -> ActHandler:
+    """A declaration that ends the statuses it names (``ended_by``); logged as ``kind``."""
+
+    def handler(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+        f, ended = end_by_action(turn.fighter(name), kind)
+        turn.event(kind, f"{name} {text}" + ("" if ended else " (nothing to end)"), rule, fighter=name)
+        turn.put(f)
+
+    return handler
+
+
+def _clear_vision(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    """A full turn at the reduced TN, then the eyes are clear (L5.HED.1)."""
+    f = turn.fighter(name)
+    statuses = tuple(replace(s, end_turn=turn.now) if s.ended_by == "clear_vision" else s for s in f.statuses)
+    turn.event(
+        "clear_vision",
+        f"{name} spends the turn clearing the blood from the eyes (clear at the end of the turn)",
+        "L5.HED.1",
+        fighter=name,
+    )
+    turn.put(replace(f, statuses=statuses))
+
+
+def _free_weapon(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    """Agility + Weapon Skill at full value against the Bind roll (L5.BND.1)."""
+    t, now = turn.tables, turn.now
+    f = turn.fighter(name)
+    binds = f.active("bound", now)
+    if not binds:
+        turn.event("free_weapon", f"{name}'s weapon is no longer bound", "L5.BND.1", fighter=name)
+        return
+    bind = binds[0]
+    c = f.character
+    pool, steps = skill_pool(
+        f,
+        t,
+        now,
+        trait=c.agility,
+        trait_name="Agility",
+        skill=c.weapon_skill,
+        skill_name=f"{c.weapon.skill} (full value)",
+        kinds=("skill",),
+    )
+    penalty, pen_steps = wound_penalty(f, t)
+    tn = bind.roll + penalty
+    r = roll_pool(pool, turn.dice, "roll to free the weapon", "L5.BND.1")
+    ok = r.total >= tn
+    turn.event(
+        "free_weapon",
+        f"{name} tries to free the weapon: {r.total} against TN {tn}: {'freed' if ok else 'still bound'}",
+        "L5.BND.1",
+        steps=(*steps, Step(bind.roll, "TN: the Bind roll", "L5.BND.1"), *pen_steps, *r.steps),
+        fighter=name,
+        success=ok,
+    )
+    if ok and bind.other is not None:
+        release_bind(turn, name, bind.other)
+
+
+def _recover_weapon(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    f = turn.fighter(name)
+    if f.has("hand_unusable", turn.now):
+        turn.event("lost_action", f"{name}'s hand is unusable: cannot recover the weapon", "L5.HND.1")
+        return
+    turn.event(
+        "recover_weapon",
+        f"{name} recovers the weapon ({f.weapon_feet} feet away; movement is not modelled)",
+        "L5.GAP.1",
+        fighter=name,
+    )
+    turn.put(replace(f, weapon_in_hand=True, weapon_feet=0))
+
+
+def _medical_aid(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    """Medical aid stops a maim's bleeding (L5.CS.4; L5.GAP.1 house default: an action, no roll)."""
+    assert isinstance(act, Act) and act.target is not None
+    stops = set(turn.tables.called_shots.conditions.medical_aid_stops)
+    target = turn.fighter(act.target)
+    ended = [s for s in target.statuses if s.kind in stops]
+    target = target.without(lambda s: s.kind in stops)
+    turn.event(
+        "medical_aid",
+        f"{name} gives {act.target} medical aid: "
+        + (f"{len(ended)} bleeding wound(s) stopped" if ended else "nothing to stop"),
+        "L5.CS.4",
+        fighter=act.target,
+    )
+    turn.put(target)
+
+
+def _hold_point(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    held = turn.fighter(name).has("holding_point", turn.now)
+    text = f"{name} holds the point" if held else f"{name} no longer holds a point (it ended earlier)"
+    turn.event("point_to_throat", text, "L5.PTT.1", fighter=name)
+
+
+def _release_bind(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    for s in turn.fighter(name).active("binding", turn.now):
+        if s.other is not None:
+            release_bind(turn, s.other, name)
+    turn.event("release_bind", f"{name} releases the bind", "L5.BND.1", fighter=name)
+
+
+def _locked(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    """A continuing lock (L5.CAC.1): both disengage → free, losing all other actions; one disengages →
+    its Agility + Defense roll against the Corps-a-Corps roll, failing into a struggle; else a struggle."""
+    f = turn.fighter(name)
+    locks = f.active("locked", turn.now)
+    if not locks or locks[0].other is None:
+        turn.event(
+            "disengage" if act.do is ActKind.DISENGAGE else "struggle",
+            f"{name} is no longer locked",
+            "L5.CAC.1",
+            fighter=name,
+        )
+        return
+    lock = locks[0]
+    other_name = lock.other
+    assert other_name is not None
+    other = turn.fighter(other_name)
+    turn.put(replace(other, acted=True))
+    mine = act.do
+    theirs = other.declared.do if other.declared is not None else ActKind.STRUGGLE
+    if mine is ActKind.DISENGAGE and theirs is ActKind.DISENGAGE:
+        for who in (name, other_name):
+            turn.put(turn.fighter(who).without(lambda s: s.kind == "locked"))
+        turn.event(
+            "disengage",
+            f"{name} and {other_name} both disengage: free, losing all other actions this turn",
+            "L5.CAC.1",
+        )
+        return
+    if ActKind.DISENGAGE in (mine, theirs):
+        who, vs = (name, other_name) if mine is ActKind.DISENGAGE else (other_name, name)
+        if disengage(turn, who, vs, lock.roll):
+            return
+    struggle(turn, name, other_name)
+
+
+#: Declaration kind → what resolving it does.
+ACTS: dict[ActKind, ActHandler] = {
+    ActKind.ATTACK: _attack,
+    ActKind.FULL_DEFENSE: _full_defense,
+    ActKind.WAIT: _wait,
+    ActKind.YIELD: _yield,
+    ActKind.REGAIN_GRIP: _ending("regain_grip", "L5.ARM.1", "regains a proper grip"),
+    ActKind.REGAIN_FOOTING: _ending("regain_footing", "L5.FOT.1", "regains footing"),
+    ActKind.CLEAR_VISION: _clear_vision,
+    ActKind.FREE_WEAPON: _free_weapon,
+    ActKind.REMOVE_WEAPON: _ending("remove_weapon", "L5.FOT.1", "removes the pinning weapon"),
+    ActKind.RECOVER_WEAPON: _recover_weapon,
+    ActKind.MEDICAL_AID: _medical_aid,
+    ActKind.HOLD_POINT: _hold_point,
+    ActKind.RELEASE_BIND: _release_bind,
+    ActKind.STRUGGLE: _locked,
+    ActKind.DISENGAGE: _locked,
+}

@@ -1,0 +1,124 @@
+"""Attack rolls: the declared attack when its turn comes, and the Point-to-throat holder's extra attack.
+
+:func:`resolve_attack` rolls the attack against its TN (L5.CORE.2, L5.CORE.3, L5.CORE.9), with the exact
+chance it had (the same pool the roll uses: :func:`kassen.l5r.pool.chance`); on a hit it hands over to the
+special attack's handler (:data:`kassen.l5r.specials.SPECIALS`) or to the damage roll
+(:func:`kassen.l5r.damage.deal_damage`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["resolve_attack", "throat_strike"]
+
+from kassen.core.errors import IllegalActionError
+from kassen.core.explain import Step
+from kassen.l5r.actions import Attack, ThroatStrike
+from kassen.l5r.character import FighterId
+from kassen.l5r.damage import deal_damage
+from kassen.l5r.pool import chance, roll_pool
+from kassen.l5r.rolls import attack_pool, attack_tn
+from kassen.l5r.specials import SPECIALS, release_bind
+from kassen.l5r.state import ThroatPending
+from kassen.l5r.turn import L5Turn
+from kassen.l5r.validate import free_raises_for, unthreatened, validate_attack
+
+
+def resolve_attack(
+    turn: L5Turn,
+    actor: FighterId,
+    attack: Attack,
+    *,
+    extra_free: int = 0,
+    attacker_wounds: int | None = None,
+    action_index: int | None = None,
+    simultaneous: bool = False,
+) -> None:
+    """Roll the attack (L5.CORE.2, L5.CORE.3, L5.CORE.9); on a hit, apply the special attack or the
+    damage. An attack no longer possible when its turn comes (its target down, the attacker disarmed
+    or unskilled since declaring raises...) is lost, with the rule that stops it."""
+    t, now = turn.tables, turn.now
+    attacker = turn.fighter(actor)
+    index = attacker.declarations_made if action_index is None else action_index
+    free = extra_free + free_raises_for(attacker, attack.target, index)
+    try:
+        plan = validate_attack(turn.state, attacker, attack, t, free=free, simultaneous=simultaneous)
+    except IllegalActionError as exc:
+        turn.event(
+            "lost_action", f"{actor}'s {attack.describe()} cannot be made: {exc}", exc.rule, fighter=actor
+        )
+        return
+    for s in attacker.active("obstructed", now):
+        if s.other == attack.target:
+            turn.event(
+                "lost_action",
+                f"{actor} is obstructed ({s.source}) and cannot reach {s.other}",
+                "L5.FOL.1",
+                fighter=actor,
+            )
+            return
+    target = turn.fighter(attack.target)
+    ap = attack_pool(attacker, t, now, full_attack=attack.full_attack)
+    tn, tn_steps = attack_tn(attacker, target, plan, t, now, attacker_wounds=attacker_wounds)
+    p = chance(ap.pool, tn)
+    r = roll_pool(ap.pool, turn.dice, "attack roll", "L5.CORE.9")
+    hit = r.total >= tn
+    steps = [*ap.steps, *tn_steps, *r.steps]
+    per = t.core.raises.tn_per_raise
+    if hit:
+        steps.append(Step(r.total, f"{r.total} >= TN {tn}: hit", "L5.CORE.2"))
+    else:
+        steps.append(Step(r.total, f"{r.total} < TN {tn}: miss", "L5.CORE.2"))
+        if plan.paid and r.total >= tn - plan.paid * per:
+            steps.append(
+                Step(
+                    r.total,
+                    "it beat the TN without its raises, but a roll that misses the raised TN fails outright",
+                    "L5.CORE.3",
+                )
+            )
+    turn.event(
+        "attack",
+        f"{actor}: {attack.describe()} - rolls {r.total} against TN {tn}: {'hit' if hit else 'miss'}",
+        "L5.CORE.3",
+        steps=steps,
+        attacker=actor,
+        target=attack.target,
+        roll=r.total,
+        tn=tn,
+        hit=hit,
+        raises=plan.needed,
+        free_raises=plan.free_used,
+        chance=f"{p.numerator}/{p.denominator}",
+    )
+    if not hit:
+        return
+    if any(s.other == attack.target for s in attacker.active("bound", now)):
+        turn.event(
+            "bind_freed",
+            f"{actor} hits the binder with the trapped weapon and frees it",
+            "L5.BND.1",
+            fighter=actor,
+        )
+        release_bind(turn, actor, attack.target)
+    if attack.special is not None:
+        SPECIALS[attack.special](turn, actor, attack, r.total)
+        return
+    deal_damage(turn, actor, attack, damage_raises=attack.damage_raises)
+
+
+def throat_strike(turn: L5Turn, action: ThroatStrike) -> None:
+    """The holder's extra attack with its Free Raises (L5.PTT.1); the point ends with it. The strike
+    was validated (:func:`kassen.l5r.validate.validate_strike`)."""
+    p = turn.state.pending
+    assert isinstance(p, ThroatPending)
+    free = turn.tables.special_attacks.point_to_throat.free_raises
+    turn.update(pending=None)
+    turn.state = unthreatened(turn.state, action.actor, p.threatened)
+    turn.event(
+        "point_to_throat",
+        f"{p.threatened} moves with a point at the throat: {action.actor} strikes "
+        f"at once with {free} Free Raises",
+        "L5.PTT.1",
+        fighter=p.threatened,
+    )
+    resolve_attack(turn, action.actor, action.attack, extra_free=free, action_index=-1)

@@ -1,0 +1,179 @@
+"""The roll-and-keep ruleset on the core's engine skeleton (:mod:`kassen.core.engine`).
+
+:data:`RULESET` supplies the hooks of :class:`kassen.core.ruleset.Ruleset`: its content (the tables,
+:mod:`kassen.l5r.content`), its scenarios (:func:`kassen.l5r.scenario.setup`), who decides now, the legal
+decisions (:mod:`kassen.l5r.legal`), and the resolution of one decision in an
+:class:`~kassen.l5r.turn.L5Turn`: ``resolve`` validates it (an
+:class:`~kassen.core.errors.IllegalActionError` naming the rule, nothing rolled) and applies it;
+``follow_up`` is one automatic step of the turn loop (:func:`kassen.l5r.flow.step`), which the core
+repeats under its one cap until someone must decide. It is registered as ``l5r`` (the ``kassen.rulesets``
+entry point), so ``kassen.open_fight("l5r/kakita-vs-hida")`` and ``kassen replay`` find it.
+
+>>> import kassen
+>>> fight = kassen.open_fight("l5r/first-blood", seed=3)
+>>> fight.to_move
+Actor(kind='gm', id='gm', side=None)
+>>> fight.autoplay()
+>>> fight.result.reason
+'first blood'
+"""
+
+from __future__ import annotations
+
+__all__ = ["RULESET", "L5Ruleset"]
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import TypeVar
+
+from kassen.content.content import Content, Layer
+from kassen.core.engine import GM, Actor, Outcome, Turn
+from kassen.core.fight import state_codec
+from kassen.core.policy import Policy
+from kassen.core.rng import DieSource
+from kassen.core.ruleset import Renderer, RulesetInfo, Setup
+from kassen.core.scenario import ScenarioSource
+from kassen.l5r import flow
+from kassen.l5r.actions import (
+    Action,
+    Begin,
+    ChooseCorps,
+    ChooseDrive,
+    ChooseInjury,
+    Declaration,
+    Declare,
+    ThroatStrike,
+)
+from kassen.l5r.attacks import throat_strike
+from kassen.l5r.content import load_content
+from kassen.l5r.damage import choose_injury
+from kassen.l5r.legal import legal_actions
+from kassen.l5r.policies import Heuristic
+from kassen.l5r.report import RENDERERS
+from kassen.l5r.scenario import ScenarioModel, setup
+from kassen.l5r.specials import choose_corps, choose_drive
+from kassen.l5r.state import DuelState, Phase
+from kassen.l5r.tables import L5Tables
+from kassen.l5r.turn import L5Turn
+from kassen.l5r.validate import next_declarer, validate
+
+A = TypeVar("A", Begin, Declare, ChooseInjury, ChooseCorps, ChooseDrive, ThroatStrike)
+
+
+def _begin(turn: L5Turn, action: Begin) -> None:
+    names = " vs ".join(f.name for f in turn.state.fighters)
+    turn.event("begin", f"the duel begins: {names}", "L5.CORE.8")
+    flow.start_turn(turn)
+
+
+def _declare(turn: L5Turn, action: Declare) -> None:
+    f = turn.fighter(action.actor)
+    turn.put(replace(f, declared=action.act, declarations_made=f.declarations_made + 1))
+    turn.event(
+        "declare",
+        f"{action.actor} declares: {action.act.describe()}",
+        "L5.CORE.8",
+        fighter=action.actor,
+        act=state_codec(Declaration).dump(action.act),
+    )
+
+
+Handler = Callable[[L5Turn, Action], None]
+
+
+def _for(kind: type[A], apply: Callable[[L5Turn, A], None]) -> tuple[type, Handler]:
+    """``(kind, handler)``: the handler of one action type, typed for it."""
+
+    def handler(turn: L5Turn, action: Action) -> None:
+        assert isinstance(action, kind)
+        apply(turn, action)
+
+    return kind, handler
+
+
+#: Action type → what applying it does, once validated (DESIGN principle 9: dispatch by table).
+_APPLY: dict[type, Handler] = dict(
+    [
+        _for(Begin, _begin),
+        _for(Declare, _declare),
+        _for(ChooseInjury, choose_injury),
+        _for(ChooseCorps, choose_corps),
+        _for(ChooseDrive, choose_drive),
+        _for(ThroatStrike, throat_strike),
+    ]
+)
+
+
+class L5Ruleset:
+    """The roll-and-keep raises ruleset (seed 003, ledger ``L5.*``)."""
+
+    info = RulesetInfo(
+        name="l5r",
+        title="Roll-and-keep raises, called shots and duels",
+        ledger="L5",
+        state_type=DuelState,
+        action_type=Action,
+        scenarios=("kassen.l5r.data", "duels"),
+        rule_texts=("kassen.l5r.data", "rules.yaml"),
+        scenario_model=ScenarioModel,
+        legal_actions_complete=False,
+        legal_actions_note=(
+            "Every legal decision is listed, except that a character whose raises have no limit "
+            "(core.raises.limit: none) is offered attacks with at most core.raises.max_enumerated_raises "
+            "paid raises (beyond its Free Raises); an attack with more is still legal and accepted. With a "
+            "limit (the house default: Void) the list is complete."
+        ),
+    )
+    renderers: Mapping[str, Renderer] = RENDERERS
+
+    def load_content(self, layers: Sequence[Layer]) -> Content[L5Tables]:
+        return load_content(layers)
+
+    def setup(self, scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelState, Action]:
+        return setup(scenario, content)
+
+    def to_move(self, state: DuelState) -> Actor | None:
+        """The GM before the duel begins; then the character with a choice waiting, else the next to
+        declare; ``None`` once over."""
+        if state.phase is Phase.OVER:
+            return None
+        if state.phase is Phase.START:
+            return GM
+        who = state.pending.chooser if state.pending is not None else next_declarer(state)
+        if who is None:  # in the middle of a resolution: no fight rests here between two actions
+            return None
+        f = state.fighter(who)
+        return Actor("unit", f.name, f.side)
+
+    def legal_actions(self, state: DuelState, tables: L5Tables) -> Sequence[Action]:
+        return legal_actions(state, tables)
+
+    def start(self, state: DuelState, dice: DieSource, tables: L5Tables) -> L5Turn:
+        return L5Turn(state, dice, tables)
+
+    def resolve(self, turn: Turn[DuelState], action: Action) -> None:
+        """Validate ``action`` (naming the rule that forbids it), then apply it."""
+        assert isinstance(turn, L5Turn)
+        validate(turn.state, action, turn.tables)
+        _APPLY[type(action)](turn, action)
+
+    def follow_up(self, turn: Turn[DuelState]) -> bool:
+        assert isinstance(turn, L5Turn)
+        return flow.step(turn)
+
+    def result(self, state: DuelState) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        return Outcome(state.winner, state.reason)
+
+    def heuristic(self, tables: L5Tables) -> Policy[DuelState, Action]:
+        return Heuristic()
+
+    def names(self, state: DuelState) -> Mapping[str, str]:
+        """Fighters by their names (a fighter's id is its name), sides as the scenario writes them."""
+        out = {str(f.side): str(f.side) for f in state.fighters}
+        out.update({str(f.name): str(f.name) for f in state.fighters})
+        return out
+
+
+RULESET = L5Ruleset()

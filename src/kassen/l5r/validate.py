@@ -1,0 +1,331 @@
+"""Is this decision legal now? Each check raises :class:`~kassen.core.errors.IllegalActionError` naming
+the rule that forbids it, before anything is rolled or changed.
+
+:func:`validate` checks any action of the ruleset; :func:`validate_declaration` and
+:func:`validate_attack` are its parts, which the legal-action list and the heuristic also use.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "free_raises_for",
+    "next_declarer",
+    "unthreatened",
+    "validate",
+    "validate_attack",
+    "validate_declaration",
+    "validate_strike",
+]
+
+from collections.abc import Callable
+
+from kassen.core.errors import IllegalActionError
+from kassen.l5r.actions import (
+    Act,
+    Action,
+    ActKind,
+    Attack,
+    Begin,
+    ChooseCorps,
+    ChooseDrive,
+    ChooseInjury,
+    Declaration,
+    Declare,
+    ThroatStrike,
+)
+from kassen.l5r.character import FighterId
+from kassen.l5r.injuries import maim_threshold
+from kassen.l5r.rolls import RaisePlan, attack_pool, is_blacked_out, plan_raises
+from kassen.l5r.state import (
+    CorpsPending,
+    DrivePending,
+    DuelState,
+    Fighter,
+    InjuryPending,
+    Phase,
+    ThroatPending,
+)
+from kassen.l5r.tables import L5Tables, SpecialAttackName
+from kassen.l5r.turn import standing
+
+
+def next_declarer(state: DuelState) -> FighterId | None:
+    """The next character to declare this turn (lowest initiative first; L5.CORE.8).
+
+    The declaration order holds the characters standing when the turn began (:func:`start_turn
+    <kassen.l5r.flow.start_turn>` leaves out the Out, the dead and who yielded), and nothing is resolved
+    until every one of them has declared, so the next one is the first who has not declared yet (dead
+    or yielded ones are skipped all the same). It needs no tables: who decides is read from the state
+    alone (``RULESET.to_move``)."""
+    if state.phase is not Phase.DECLARE:
+        return None
+    for name in state.declare_order:
+        f = state.fighter(name)
+        if f.declared is None and not f.dead and not f.yielded:
+            return name
+    return None
+
+
+def free_raises_for(attacker: Fighter, target: FighterId, action_index: int) -> int:
+    """Free Raises the attacker holds against ``target`` for its action number ``action_index``
+    (a successful disengage: L5.CAC.1, L5.CORE.4)."""
+    return sum(
+        s.amount
+        for s in attacker.statuses
+        if s.kind == "free_raise" and s.other == target and s.roll == action_index
+    )
+
+
+# -- the whole action -------------------------------------------------------------------------------------
+def validate(state: DuelState, action: Action, tables: L5Tables) -> None:
+    """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` may be taken now."""
+    check = _CHECKS.get(type(action))
+    if check is None:
+        raise IllegalActionError(f"not an action of this ruleset: {action!r}", rule="L5.CORE.8")
+    if state.phase is Phase.OVER:
+        raise IllegalActionError("the duel is over", rule="L5.CORE.6")
+    check(state, action, tables)
+
+
+def _begin(state: DuelState, action: Action, tables: L5Tables) -> None:
+    if state.phase is not Phase.START:
+        raise IllegalActionError("the duel has already begun", rule="L5.CORE.8")
+
+
+def _declare(state: DuelState, action: Action, tables: L5Tables) -> None:
+    assert isinstance(action, Declare)
+    validate_declaration(state, action.actor, action.act, tables)
+
+
+def _pending_of(state: DuelState, kind: type, actor: FighterId, rule: str) -> None:
+    p = state.pending
+    if p is None or not isinstance(p, kind):
+        raise IllegalActionError(
+            f"no such choice is waiting ({type(p).__name__ if p else 'none'})", rule=rule
+        )
+    if p.chooser != actor:
+        raise IllegalActionError(f"{p.chooser} makes this choice, not {actor}", rule=rule)
+
+
+def _choose_injury(state: DuelState, action: Action, tables: L5Tables) -> None:
+    """The injury chosen must be one the hit allows (L5.CS.2), a maim only past the threshold (L5.CS.3)."""
+    assert isinstance(action, ChooseInjury)
+    _pending_of(state, InjuryPending, action.actor, "L5.CS.2")
+    p = state.pending
+    assert isinstance(p, InjuryPending)
+    if action.injury is None or action.injury in p.options:
+        return
+    row = tables.location(p.location)
+    if action.injury in row.injuries and row.injuries[action.injury].maim:
+        threshold, _ = maim_threshold(state.fighter(p.target), p.location, tables)
+        raise IllegalActionError(
+            f"{p.damage} damage does not reach {threshold} needed to maim the {p.location.value}",
+            rule="L5.CS.3",
+        )
+    raise IllegalActionError(f"{action.injury!r} is not an injury of the {p.location.value}", rule="L5.CS.2")
+
+
+def _choose_corps(state: DuelState, action: Action, tables: L5Tables) -> None:
+    assert isinstance(action, ChooseCorps)
+    _pending_of(state, CorpsPending, action.actor, "L5.CAC.1")
+
+
+def _choose_drive(state: DuelState, action: Action, tables: L5Tables) -> None:
+    assert isinstance(action, ChooseDrive)
+    _pending_of(state, DrivePending, action.actor, "L5.DRV.1")
+
+
+def _throat_strike(state: DuelState, action: Action, tables: L5Tables) -> None:
+    assert isinstance(action, ThroatStrike)
+    _pending_of(state, ThroatPending, action.actor, "L5.PTT.1")
+    validate_strike(state, action, tables)
+
+
+_CHECKS: dict[type, Callable[[DuelState, Action, L5Tables], None]] = {
+    Begin: _begin,
+    Declare: _declare,
+    ChooseInjury: _choose_injury,
+    ChooseCorps: _choose_corps,
+    ChooseDrive: _choose_drive,
+    ThroatStrike: _throat_strike,
+}
+
+
+# -- declarations -----------------------------------------------------------------------------------------
+#: What a non-attack declaration needs: (test on the fighter, rule, what is missing).
+_NEEDS: dict[ActKind, tuple[Callable[[DuelState, Fighter], bool], str, str]] = {
+    ActKind.REGAIN_GRIP: (
+        lambda s, f: any(x.ended_by == "regain_grip" for x in f.statuses),
+        "L5.ARM.1",
+        "has no loose grip to regain",
+    ),
+    ActKind.REGAIN_FOOTING: (lambda s, f: f.has("prone", s.turn), "L5.FOT.1", "is not prone"),
+    ActKind.CLEAR_VISION: (
+        lambda s, f: any(x.ended_by == "clear_vision" for x in f.statuses),
+        "L5.HED.1",
+        "has no blood in the eyes",
+    ),
+    ActKind.FREE_WEAPON: (lambda s, f: f.has("bound", s.turn), "L5.BND.1", "has no bound weapon"),
+    ActKind.REMOVE_WEAPON: (lambda s, f: f.has("cannot_move", s.turn), "L5.FOT.1", "is not pinned"),
+    ActKind.RECOVER_WEAPON: (
+        lambda s, f: not f.weapon_in_hand and not f.has("hand_unusable", s.turn),
+        "L5.HND.1",
+        "has no dropped weapon it can pick up",
+    ),
+    ActKind.HOLD_POINT: (
+        lambda s, f: f.has("holding_point", s.turn),
+        "L5.PTT.1",
+        "holds no point at a throat",
+    ),
+    ActKind.RELEASE_BIND: (lambda s, f: f.has("binding", s.turn), "L5.BND.1", "binds no weapon"),
+    ActKind.YIELD: (
+        lambda s, f: f.has("threatened", s.turn),
+        "L5.PTT.1",
+        "may yield only with a point at the throat",
+    ),
+}
+
+
+def validate_declaration(state: DuelState, actor: FighterId, act: Declaration, tables: L5Tables) -> None:
+    """Raise :class:`IllegalActionError` (naming the rule) unless ``actor`` may declare ``act`` now."""
+    if state.phase is not Phase.DECLARE or state.pending is not None:
+        raise IllegalActionError("this is not the declaration phase", rule="L5.CORE.8")
+    if not state.has_fighter(actor):
+        raise IllegalActionError(f"no fighter named {actor!r}", rule="L5.CORE.8")
+    turn_of = next_declarer(state)
+    if actor != turn_of:
+        raise IllegalActionError(
+            f"{turn_of} declares now, not {actor} (lowest initiative first)", rule="L5.CORE.8"
+        )
+    f = state.fighter(actor)
+    if isinstance(act, Attack):
+        free = free_raises_for(f, act.target, f.declarations_made + 1)
+        validate_attack(state, f, act, tables, free=free)
+        return
+    kind = act.do
+    if kind is ActKind.ATTACK:
+        raise IllegalActionError("an attack names its target and raises (Attack)", rule="L5.CORE.3")
+    if (act.target is not None) != (kind is ActKind.MEDICAL_AID):
+        raise IllegalActionError("only medical aid names a target", rule="L5.CS.4")
+    if is_blacked_out(f, state.turn) and kind is not ActKind.WAIT:
+        what = "may not declare Full Defense" if kind is ActKind.FULL_DEFENSE else "loses the next action"
+        raise IllegalActionError(f"{actor} is blacked out and {what}", rule="L5.HED.1")
+    locked = f.has("locked", state.turn)
+    if locked and kind not in (ActKind.STRUGGLE, ActKind.DISENGAGE) and not is_blacked_out(f, state.turn):
+        raise IllegalActionError(
+            f"{actor} is locked in a Corps-a-Corps: struggle or disengage", rule="L5.CAC.1"
+        )
+    if kind in (ActKind.STRUGGLE, ActKind.DISENGAGE) and not locked:
+        raise IllegalActionError(f"{actor} is not locked in a Corps-a-Corps", rule="L5.CAC.1")
+    if kind is ActKind.MEDICAL_AID:
+        _check_aid(state, f, act, tables)
+    need = _NEEDS.get(kind)
+    if need is not None and not need[0](state, f):
+        raise IllegalActionError(f"{actor} {need[2]}", rule=need[1])
+
+
+def _check_aid(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> None:
+    target = act.target
+    if target is None or not state.has_fighter(target):
+        raise IllegalActionError(f"no fighter named {target!r} to aid", rule="L5.GAP.1")
+    t = state.fighter(target)
+    if t.side != f.side or t.dead:
+        raise IllegalActionError(f"{f.name} can aid only a living companion (or itself)", rule="L5.GAP.1")
+    stops = set(tables.called_shots.conditions.medical_aid_stops)
+    if not any(s.kind in stops for s in t.statuses):
+        raise IllegalActionError(f"{target} has no bleeding that medical aid stops", rule="L5.CS.4")
+
+
+# -- attacks ----------------------------------------------------------------------------------------------
+def validate_attack(
+    state: DuelState,
+    attacker: Fighter,
+    attack: Attack,
+    tables: L5Tables,
+    *,
+    free: int,
+    simultaneous: bool = False,
+) -> RaisePlan:
+    """Raise :class:`IllegalActionError` (naming the rule) unless ``attacker`` may make ``attack`` now;
+    return how its raises are paid."""
+    t, turn = tables, state.turn
+    if attack.target == attacker.name:
+        raise IllegalActionError(f"{attacker.name} cannot attack itself", rule="L5.CORE.2")
+    if not state.has_fighter(attack.target):
+        raise IllegalActionError(f"no fighter named {attack.target!r} to attack", rule="L5.CORE.2")
+    target = state.fighter(attack.target)
+    if not standing(target, t):
+        raise IllegalActionError(f"{target.name} is out of the fight", rule="L5.CORE.6")
+    if is_blacked_out(attacker, turn) and not simultaneous:
+        raise IllegalActionError(f"{attacker.name} is blacked out and loses the next action", rule="L5.HED.1")
+    if attacker.has("locked", turn):
+        raise IllegalActionError(
+            f"{attacker.name} is locked in a Corps-a-Corps: struggle or disengage", rule="L5.CAC.1"
+        )
+    if not attacker.weapon_in_hand:
+        raise IllegalActionError(f"{attacker.name} has no weapon in hand", rule="L5.DSM.1")
+    if attacker.has("hand_unusable", turn):
+        raise IllegalActionError(f"{attacker.name}'s weapon hand is unusable", rule="L5.HND.1")
+    if attacker.has("binding", turn) or attacker.has("cannot_attack", turn):
+        raise IllegalActionError(f"{attacker.name}'s weapon is binding and cannot attack", rule="L5.BND.1")
+    if attack.damage_raises < 0:
+        raise IllegalActionError("raises for damage cannot be negative", rule="L5.DMG.1")
+    if attack.obstructs is not None and attack.special is not SpecialAttackName.FOUL:
+        raise IllegalActionError("only a Foul obstructs another attacker", rule="L5.FOL.1")
+    if attack.special is not None:
+        row = t.special(attack.special)
+        if attack.full_attack and not row.full_attack:
+            raise IllegalActionError(
+                f"{attack.special.value} may not be part of a Full Attack", rule="L5.SPC.2"
+            )
+        if not row.damage and (attack.damage_raises or attack.called_shot is not None):
+            raise IllegalActionError(
+                f"{attack.special.value} deals no Wounds: no raises for damage or called shot with it",
+                rule="L5.SPC.1",
+            )
+        if attack.special is SpecialAttackName.FOUL:
+            _check_foul(state, attacker, attack, t)
+    ap = attack_pool(attacker, t, turn, full_attack=attack.full_attack)
+    return plan_raises(
+        attack, attacker, t, free=free, unskilled=ap.unskilled, unskilled_rule=ap.unskilled_rule
+    )
+
+
+def _check_foul(state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables) -> None:
+    other = attack.obstructs
+    if other is None or other in (attack.target, attacker.name) or not state.has_fighter(other):
+        raise IllegalActionError("a Foul names another opponent for the target to obstruct", rule="L5.FOL.1")
+    o = state.fighter(other)
+    if o.side == attacker.side or not standing(o, tables):
+        raise IllegalActionError(f"{other} is not an opponent in the fight", rule="L5.FOL.1")
+
+
+def validate_strike(state: DuelState, action: ThroatStrike, tables: L5Tables) -> RaisePlan:
+    """The Point-to-throat holder's extra attack (L5.PTT.1): at the threatened, a plain attack (raises
+    for damage and called shots; Subdue's lighter blow too, not a Full Attack, not a Foul), with the
+    Free Raises, as if the point were already withdrawn."""
+    p = state.pending
+    assert isinstance(p, ThroatPending)
+    attack = action.attack
+    if attack.target != p.threatened:
+        raise IllegalActionError(
+            f"the extra attack strikes {p.threatened}, whose throat is threatened", rule="L5.PTT.1"
+        )
+    if (
+        attack.full_attack
+        or attack.special is SpecialAttackName.FOUL
+        or (attack.special is not None and not tables.special(attack.special).damage)
+    ):
+        raise IllegalActionError(
+            "the extra attack is a plain attack: raises for damage and called shots only", rule="L5.PTT.1"
+        )
+    free = tables.special_attacks.point_to_throat.free_raises
+    freed = unthreatened(state, action.actor, p.threatened)
+    return validate_attack(freed, freed.fighter(action.actor), attack, tables, free=free)
+
+
+def unthreatened(state: DuelState, holder: FighterId, threatened: FighterId) -> DuelState:
+    """``state`` with the holder's point at ``threatened``'s throat withdrawn."""
+    h = state.fighter(holder).without(lambda s: s.kind == "holding_point" and s.other == threatened)
+    v = state.fighter(threatened).without(lambda s: s.kind == "threatened" and s.other == holder)
+    return state.with_fighter(h).with_fighter(v)
