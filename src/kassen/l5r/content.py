@@ -18,29 +18,20 @@ from __future__ import annotations
 
 __all__ = ["bundled_content", "bundled_tables", "content_for", "load_content"]
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-from pydantic import ValidationError
 
 from kassen.content.content import Content, Layer, bundled_layer, read_layer
-from kassen.content.loader import Part, layer_entries, layer_parts, merge_tables
-from kassen.content.yamlio import validation_issues
-from kassen.core.errors import ContentError, ContentIssue
+from kassen.content.loader import tables_content
 from kassen.l5r.tables import SECTIONS, L5Tables
 
 _FILES = tuple(f"{section}.yaml" for section in SECTIONS)
 
 
 @lru_cache(maxsize=1)
-def _bundled() -> tuple[Layer, tuple[Part, ...]]:
-    layer = bundled_layer("kassen.l5r.data", files=_FILES)
-    parts, issues = layer_parts(layer, SECTIONS, by_stem=True)
-    if issues:  # a broken installation, not a user's mistake; still reported in words
-        raise ContentError(issues)
-    return layer, tuple(parts)
+def _bundled() -> Layer:
+    return bundled_layer("kassen.l5r.data", files=_FILES)
 
 
 def load_content(layers: Sequence[Layer] = ()) -> Content[L5Tables]:
@@ -71,63 +62,4 @@ def content_for(path: str | Path | None) -> Content[L5Tables]:
 
 
 def _build(layers: tuple[Layer, ...]) -> Content[L5Tables]:
-    bundled, bundled_parts = _bundled()
-    per_layer: list[Sequence[Part]] = [bundled_parts]
-    issues: list[ContentIssue] = []
-    for layer in layers:
-        parts, found = layer_parts(layer, SECTIONS, by_stem=True)
-        per_layer.append(parts)
-        issues += found
-    merged, found = merge_tables(per_layer, SECTIONS)
-    issues += found
-    tables: L5Tables | None = None
-    try:
-        tables = L5Tables.model_validate(merged)
-    except ValidationError as exc:
-        issues += _located(exc, per_layer)
-    if issues or tables is None:
-        raise ContentError(issues)
-    labels = [
-        (layer.label, layer_entries(parts, {}))
-        for layer, parts in zip((bundled, *layers), per_layer, strict=True)
-    ]
-    inline = next((layer.data for layer in layers if layer.label == "scenario"), None)
-    return Content.build("l5r", tables, tables.model_dump(mode="json"), labels, inline)
-
-
-def _located(exc: ValidationError, per_layer: Sequence[Sequence[Part]]) -> list[ContentIssue]:
-    """Each validation error of the merged tables, named in the layer that wrote the value: the part
-    writing most of the error's path (the latest layer when several do)."""
-    out: list[ContentIssue] = []
-    for err in exc.errors():
-        loc = tuple(err["loc"])
-        section, rest = str(loc[0]), loc[1:]
-        best: Part | None = None
-        best_depth = -1
-        for parts in per_layer:
-            for part in parts:
-                if part.section == section:
-                    depth = _depth(part.data, rest)
-                    if depth >= best_depth:
-                        best, best_depth = part, depth
-        edited = {**err, "loc": rest}
-        if best is None:
-            out += validation_issues([edited], "content", None, label=section)
-        else:
-            o = best.origin
-            out += validation_issues([edited], o.file, o.node, prefix=o.loc, label=section)
-    return out
-
-
-def _depth(data: Any, path: tuple[Any, ...]) -> int:
-    """How many keys of ``path`` ``data`` writes, one inside the other."""
-    depth = 0
-    for key in path:
-        if isinstance(data, Mapping) and str(key) in data:
-            data = data[str(key)]
-        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
-            data = data[key]
-        else:
-            break
-        depth += 1
-    return depth
+    return tables_content("l5r", L5Tables, _bundled(), layers, SECTIONS)
