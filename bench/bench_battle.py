@@ -4,7 +4,7 @@ time goes next to the dice the same battles roll.
 Run with ``make bench`` or ``.venv/bin/python bench/bench_battle.py``. Every unit of the bundled demo
 battle (``kassen sengoku battle demo``) plays the heuristic policy; seeds 0..N-1.
 
-1. Battles per second through ``Chronicle.run`` (legal actions, policy, rules, event log).
+1. Battles per second through ``Fight.autoplay`` (legal actions, policy, rules, snapshots, event log).
 2. The same battles through a timed loop: time in ``legal_actions``, in the policy, in ``apply`` (the
    rules), and inside ``apply`` the time spent drawing dice (a wrapped ``Rng`` counts and times them).
 3. The same number of dice drawn raw from an ``Rng`` in a tight loop.
@@ -18,8 +18,10 @@ import statistics
 import sys
 import time
 
+from kassen.core.engine import drain
+from kassen.core.policy import Decision
 from kassen.core.rng import Rng
-from kassen.sengoku.battle import HeuristicPolicy, load_scenario, new_chronicle
+from kassen.sengoku.battle import RULESET, HeuristicPolicy, load_scenario, run_battle
 
 BATTLES = 40
 REPEATS = 3
@@ -44,15 +46,13 @@ class TimedRng(Rng):
 
 
 def chronicle_rate() -> float:
-    """Median battles per second through Chronicle.run."""
+    """Median battles per second through Fight.autoplay."""
     scenario = load_scenario("demo")
     rates = []
     for _ in range(REPEATS):
         start = time.perf_counter()
         for seed in range(BATTLES):
-            c = new_chronicle(scenario, seed)
-            c.run(HeuristicPolicy(scenario.ruleset))
-            assert c.is_over()
+            assert run_battle(scenario, seed).over
         rates.append(BATTLES / (time.perf_counter() - start))
     return statistics.median(rates)
 
@@ -60,8 +60,8 @@ def chronicle_rate() -> float:
 def timed_battles() -> dict[str, float]:
     """Seconds per battle in each layer, and dice, actions and events per battle."""
     scenario = load_scenario("demo")
-    ruleset = scenario.ruleset
-    policy = HeuristicPolicy(ruleset)
+    ruleset, tables = RULESET, scenario.rules
+    policy = HeuristicPolicy(tables)
     total = {
         "legal": 0.0,
         "policy": 0.0,
@@ -74,14 +74,21 @@ def timed_battles() -> dict[str, float]:
     for seed in range(BATTLES):
         state = scenario.state
         rng = TimedRng(seed)
-        while not ruleset.is_over(state):
+        history: list[object] = []
+        while ruleset.result(state) is None:
             t0 = time.perf_counter()
-            legal = ruleset.legal_actions(state)
+            legal = ruleset.legal_actions(state, tables)
             t1 = time.perf_counter()
-            action = policy(state, legal)
+            actor = ruleset.to_move(state)
+            assert actor is not None
+            action = policy(Decision(state, actor, legal, history, seed, tables, lambda a: True))
             t2 = time.perf_counter()
-            state, events = ruleset.apply(state, action, rng)
+            turn = ruleset.start(state, rng, tables)  # what kassen.core.engine.advance does
+            ruleset.resolve(turn, action)
+            drain(lambda: ruleset.follow_up(turn))  # noqa: B023
+            state, events = turn.state, turn.events
             t3 = time.perf_counter()
+            history.append(action)
             total["legal"] += t1 - t0
             total["policy"] += t2 - t1
             total["apply"] += t3 - t2
@@ -109,7 +116,7 @@ def main() -> int:
     version = sys.version.split()[0]
     print(f"kassen battle benchmark: the demo battle, heuristic policies, {BATTLES} seeds (Python {version})")
     rate = chronicle_rate()
-    print(f"  full battles (Chronicle.run, log kept): {rate:,.1f} battles/s ({1000 / rate:.1f} ms each)")
+    print(f"  full battles (Fight.autoplay, log kept): {rate:,.1f} battles/s ({1000 / rate:.1f} ms each)")
     t = timed_battles()
     n = round(t["count"])
     raw = raw_dice_seconds(n)

@@ -21,7 +21,6 @@ MODULES = [
     "kassen.arena.rules",
     "kassen.arena.ruleset",
     "kassen.arena.scenario",
-    "kassen.core.serial",
 ]
 
 

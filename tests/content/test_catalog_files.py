@@ -230,11 +230,11 @@ def test_file_structure_errors(tmp_path: Path) -> None:
     write(tmp_path / "b.yaml", "weapons: {id: x}\nspells: []\nmaneuvers: [plain text]\ngrades: [1]\n")
     issues = issues_of(tmp_path)
     messages = {(i.file.rsplit("/", 1)[-1], i.field): i.message for i in issues}
-    assert messages[("a.yaml", "(root)")] == "a catalog file is a mapping of sections"
+    assert messages[("a.yaml", "(root)")] == "a content file is a mapping of sections"
     assert messages[("b.yaml", "weapons")] == "a section is a list of entries"
     assert messages[("b.yaml", "spells")].startswith("unknown section 'spells'; known: weapons")
     assert messages[("b.yaml", "maneuvers.0")] == "an entry is a mapping of fields"
-    assert messages[("b.yaml", "grades")] == "a patch of grades.yaml is a mapping"
+    assert messages[("b.yaml", "grades")] == "a table is a mapping of fields"
 
 
 def test_a_bad_patch_names_the_file_line_and_field(tmp_path: Path) -> None:

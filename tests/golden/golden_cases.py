@@ -8,20 +8,11 @@ HERE = Path(__file__).resolve().parent
 SEEDS = range(10)
 
 
-#: Rulesets already on the one core (issue 10): played through kassen.open_fight.
-ON_THE_CORE = {"arena", "l5r"}
-
-
 def cases() -> list[tuple[str, str]]:
     """(ruleset, bundled scenario) for every bundled scenario of every ruleset."""
     from kassen.core.scenario import bundled_scenarios
-    from kassen.sengoku.battle import bundled_scenarios as sengoku_bundled
 
-    return (
-        [("sengoku", n) for n in sengoku_bundled()]
-        + [("l5r", s.name) for s in bundled_scenarios("l5r")]
-        + [("arena", s.name) for s in bundled_scenarios("arena")]
-    )
+    return [(s.ruleset, s.name) for r in ("sengoku", "l5r", "arena") for s in bundled_scenarios(r)]
 
 
 def path_of(ruleset: str, scenario: str, seed: int) -> Path:
@@ -29,15 +20,10 @@ def path_of(ruleset: str, scenario: str, seed: int) -> Path:
 
 
 def play(ruleset: str, scenario: str, seed: int) -> str:
-    """The fight's chronicle as canonical JSON."""
-    if ruleset in ON_THE_CORE:
-        from kassen.core.scenario import open_fight
+    """The fight's chronicle as canonical JSON: the bundled scenario through kassen.open_fight, played
+    by its own policies."""
+    from kassen.core.scenario import open_fight
 
-        fight = open_fight(f"{ruleset}/{scenario}", seed=seed)
-        fight.autoplay()
-        return fight.log_json()
-    if ruleset == "sengoku":
-        from kassen.sengoku.battle import load_scenario, run_battle
-
-        return run_battle(load_scenario(scenario), seed).log_json()
-    raise AssertionError(f"no player for {ruleset}")
+    fight = open_fight(f"{ruleset}/{scenario}", seed=seed)
+    fight.autoplay()
+    return fight.log_json()

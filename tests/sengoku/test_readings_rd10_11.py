@@ -160,7 +160,7 @@ def last_stand(catalog: object = None) -> Fight:
             {"creature": "genzaburo", "side": "a", "zone": "own-rear"},
             {"id": "squad", "creature": "ashigaru-squad", "side": "a", "zone": "own-rear"},
             {"creature": "oni", "side": "b", "zone": "enemy-rear"},
-            catalog=catalog,  # type: ignore[arg-type]
+            content=catalog,  # type: ignore[arg-type]
         )
     ).begin()
 
@@ -188,7 +188,7 @@ def test_the_other_reading_pursues_the_rout_from_the_next_round(tmp_path: Path) 
     assert f.state.phase is not Phase.OVER
     while f.state.round == 1:
         f.do(Pass(f.decider or ""))
-    assert f.ruleset.rules.profile(f.state, f.u("squad")).defenseless
+    assert f.rules.profile(f.state, f.u("squad")).defenseless
 
 
 def test_a_reservation_after_a_fumble_in_the_same_breath_is_forfeited_with_its_energy() -> None:

@@ -1,9 +1,11 @@
 """``kassen content ...``: the Sengoku catalog as users read, check and extend it.
 
-``list [KIND]`` and ``show ID`` read the catalog (with ``--content DIR`` merged over it), ``show`` with
-the rationale of every house default; ``validate PATH`` checks a file or a directory of YAML as a layer
-over the bundled catalog and lists every problem, one per line (exit 2), or says it is clean (exit 0);
-``schema`` prints the JSON Schema of the format for editors.
+``list [KIND]`` and ``show ID`` read the catalog (with ``--content DIR`` merged over it, through the
+same loader a battle's content goes through, :mod:`kassen.sengoku.catalog`), ``show`` with the rationale
+of every house default (a rule ID the seeds settle without one points to ``kassen rules ID``);
+``validate PATH`` checks a file or a directory of YAML as a layer over the bundled catalog and lists every
+problem, one per line (exit 2), or says it is clean (exit 0); ``schema`` prints the JSON Schema of the
+format for editors.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ __all__ = ["CONTENT_HELP", "catalog_from_options", "content_app"]
 
 import json
 import sys
+from importlib import resources
 from typing import Annotated, Any
 
 import typer
@@ -168,11 +171,34 @@ def _entry_id(entry: BaseModel) -> str:
     return str(getattr(entry, "id", ""))
 
 
+def _rule_text(rule: str) -> dict[str, Any] | None:
+    """What the ruleset's rule texts (``kassen rules``) say of ``rule``, if it is one of them."""
+    from kassen.core.ruleset import find_ruleset
+
+    package, file = find_ruleset("sengoku").info.rule_texts
+    texts = yaml.safe_load(resources.files(package).joinpath(file).read_text(encoding="utf-8"))
+    entry = texts["rules"].get(rule)
+    return dict(entry) if isinstance(entry, dict) else None
+
+
 def _show_rule(catalog: Catalog, rule: str) -> dict[str, Any]:
-    views = catalog.house_defaults_for(rule)
-    if not views:
-        raise UnknownEntryError(f"no house default for {rule!r} (see `kassen content list house-default`)")
-    return {"kind": "house-default", "id": rule.upper(), "house_defaults": [v.to_json() for v in views]}
+    wanted = rule.strip().upper()
+    views = catalog.house_defaults_for(wanted)
+    if views:
+        return {"kind": "house-default", "id": wanted, "house_defaults": [v.to_json() for v in views]}
+    text = _rule_text(wanted)
+    if text is None:
+        raise UnknownEntryError(
+            f"no house default for {rule!r}, and no such rule (`kassen rules --ruleset sengoku` lists them)"
+        )
+    return {
+        "kind": "rule",
+        "id": wanted,
+        "title": text.get("title", ""),
+        "text": text.get("text", ""),
+        "house_defaults": [],
+        "see": f"kassen rules {wanted}",
+    }
 
 
 def _show_table(catalog: Catalog, key: str) -> dict[str, Any]:
@@ -223,6 +249,12 @@ def show_command(
     if data.get("source"):
         head += f"  [dim]{escape(data['source'])}[/dim]"
     console.print(head)
+    if data["kind"] == "rule":
+        console.print(f"{escape(data['title'])}: {escape(data['text'])}")
+        console.print(
+            f"[dim]No house default: the seeds settle it. `{escape(data['see'])}` explains any rule ID.[/dim]"
+        )
+        return
     if "entry" in data:
         console.print(escape(_yaml(data["entry"])))
     if "technique" in data:

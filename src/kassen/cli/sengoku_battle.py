@@ -1,10 +1,12 @@
-"""``kassen sengoku battle SCENARIO``: a whole count-and-breath battle, as an account or its event log.
+"""``kassen sengoku battle SCENARIO``: a whole count-and-breath battle, as an account or its chronicle.
 
-The account shows each round and count, who breathes and with which maneuvers, every roll with both
-faces, the attack modifier and the target's Defense step by step, Wounds before → after and the statuses
-as they change, then a summary (winner, survivors and their Wounds, death checks). ``--json`` prints the
-chronicle JSON instead (initial state, seed, actions and events), which replays to the same log.
-SCENARIO is a bundled battle's name (``kassen sengoku battles`` lists them) or a YAML file.
+The account (the ruleset's renderers through :func:`kassen.core.report.account`, as ``kassen fight``
+tells it) shows each round and count, who breathes and with which maneuvers, every roll with both faces,
+the attack modifier and the target's Defense step by step, Wounds before → after and the statuses as
+they change, then a summary (winner, survivors and their Wounds, death checks). ``--json`` prints the
+chronicle instead (:meth:`kassen.Fight.to_json`: initial state, seed, actions and events), which
+``kassen replay`` checks. SCENARIO is a bundled battle's name (``kassen sengoku battles`` lists them) or
+a YAML file (with or without its ``ruleset: sengoku`` header).
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ from typing import Annotated
 import typer
 
 from kassen.cli.common import console, emit_json, user_errors
-from kassen.cli.content import CONTENT_HELP, catalog_from_options
+from kassen.cli.content import CONTENT_HELP
 from kassen.cli.sengoku import sengoku_app
 from kassen.core.errors import KassenError
-from kassen.sengoku.battle.report import account, summary
-from kassen.sengoku.battle.scenario import bundled_scenarios, load_scenario, run_battle
+from kassen.core.report import account
+from kassen.core.scenario import bundled_scenarios
+from kassen.sengoku.battle.report import summary
+from kassen.sengoku.battle.scenario import load_scenario, run_battle
 
 
 @sengoku_app.command("battle")
@@ -44,17 +48,14 @@ def battle_command(
     """Play a battle with its scripted and heuristic units; print the account and a summary."""
     if rounds is not None and rounds < 1:
         raise KassenError(f"--rounds must be at least 1 (got {rounds})")
-    catalog = catalog_from_options(content) if content else None
-    s = load_scenario(scenario, catalog)
+    s = load_scenario(scenario, content or ())
     used = seed if seed is not None else (s.seed if s.seed is not None else secrets.randbits(32))
-    chronicle = run_battle(s, used, rounds=rounds)
-    data = chronicle.to_json()
+    fight = run_battle(s, used, rounds=rounds)
     if as_json:
-        emit_json(data)
+        emit_json(fight.to_json())
         return
-    names = {k: m.name for k, m in s.catalog.maneuvers.items()}
-    sys.stdout.write(account(data, maneuvers=names, verbose=not brief))
-    sys.stdout.write("\n" + summary(chronicle.state))
+    sys.stdout.write(account(fight, verbose=not brief))
+    sys.stdout.write("\n" + summary(fight.state))
     if seed is None and s.seed is None:
         console.print(f"[dim](seed {used})[/dim]")
 
@@ -63,6 +64,5 @@ def battle_command(
 @user_errors
 def battles_command() -> None:
     """The bundled battles."""
-    for name in bundled_scenarios():
-        s = load_scenario(name)
-        sys.stdout.write(f"{name}: {s.name}\n")
+    for s in bundled_scenarios("sengoku"):
+        sys.stdout.write(f"{s.name}: {s.title}\n")

@@ -1,6 +1,9 @@
-"""The shared core: errors, explanation steps, the injected random generator, events and the
-replayable chronicle of a fight."""
+"""The shared core: errors, explanation steps, the injected random generator, events, the engine
+skeleton (actors, snapshots, turns) and the ruleset registry. The fight itself (:mod:`kassen.core.fight`),
+scenarios (:mod:`kassen.core.scenario`), policies, reports and the codec are imported from their modules:
+they bring pydantic and YAML, which ``kassen roll`` does not need."""
 
+from kassen.core.engine import GM, MAX_AUTOMATIC_STEPS, Actor, Outcome, Snapshot, Turn
 from kassen.core.errors import (
     ContentError,
     ContentIssue,
@@ -9,22 +12,17 @@ from kassen.core.errors import (
     DiceSyntaxError,
     IllegalActionError,
     KassenError,
+    TypedDiceError,
 )
-from kassen.core.events import (
-    Chronicle,
-    Event,
-    LogEntry,
-    Ruleset,
-    canonical_json,
-    find_ruleset,
-    register_ruleset,
-    registered_rulesets,
-)
+from kassen.core.events import Event, canonical_json
 from kassen.core.explain import Step, format_steps, steps_to_json
-from kassen.core.rng import Rng
+from kassen.core.rng import Rng, ScriptedDice
+from kassen.core.ruleset import RulesetInfo, find_ruleset, register_ruleset, registered_rulesets
 
 __all__ = [
-    "Chronicle",
+    "GM",
+    "MAX_AUTOMATIC_STEPS",
+    "Actor",
     "ContentError",
     "ContentIssue",
     "DiceError",
@@ -33,10 +31,14 @@ __all__ = [
     "Event",
     "IllegalActionError",
     "KassenError",
-    "LogEntry",
+    "Outcome",
     "Rng",
-    "Ruleset",
+    "RulesetInfo",
+    "ScriptedDice",
+    "Snapshot",
     "Step",
+    "Turn",
+    "TypedDiceError",
     "canonical_json",
     "find_ruleset",
     "format_steps",

@@ -1,7 +1,6 @@
 """kassen.sengoku: the Sengoku wounds-and-breath ruleset (seeds 000 and 002, ledger ``SG.*``).
 
-Importing the package registers the battle ruleset as ``"sengoku"`` (so ``Chronicle.replay`` and
-``find_ruleset("sengoku")`` find it); the engine itself is :mod:`kassen.sengoku.battle`.
+The battle ruleset is :data:`kassen.sengoku.battle.ruleset.RULESET`, found by name through the
+``kassen.rulesets`` entry point (``kassen.core.ruleset.find_ruleset("sengoku")``); importing this
+package imports nothing else. The attack resolution, Defense, odds and catalog live beside it.
 """
-
-from kassen.sengoku.battle import ruleset as _ruleset  # noqa: F401  (registers "sengoku")

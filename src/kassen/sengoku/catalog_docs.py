@@ -56,6 +56,12 @@ the ones before:
   the same way as entries);
 * `grades` / `defense` / `resolution` patch the bundled tables key by key.
 
+A scenario may carry a layer of its own under `content:` (the same sections); it is merged last, after
+every `--content` layer. The loader is the core's (`kassen.content`), shared by every ruleset, and the
+content's hash, recorded in a battle's chronicle, is a hash of the merged data: the same layer named by
+a relative or an absolute path gives the same hash, and a replay on other content is refused, naming
+the layer and entry that differ.
+
 ```yaml
 # my-table/house.yaml: a Veteran falls at 3 Wounds, criticals double, ties go to the setup order sooner
 grades:

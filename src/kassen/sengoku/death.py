@@ -17,7 +17,6 @@ __all__ = ["DeathCheck", "death_check", "death_check_modifier", "death_check_odd
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from kassen.core.errors import IllegalActionError
@@ -34,7 +33,7 @@ from kassen.sengoku.check import (
     roll_faces,
 )
 from kassen.sengoku.grades import GradeTable
-from kassen.sengoku.profile import CombatProfile
+from kassen.sengoku.profile import Attributes, CombatProfile
 from kassen.sengoku.resolution import ResolutionRules, load_resolution
 from kassen.sengoku.wounds import is_incapacitated
 
@@ -129,21 +128,25 @@ def death_check(
 
 
 def death_check_odds(modifier: int, *, rules: ResolutionRules | None = None) -> Fraction:
-    """Exact chance of surviving the death check with ``modifier`` (the higher of Physique or Fate),
-    enumerating the 100 equally likely rolls through :func:`resolve_check` and :func:`classify`."""
+    """Exact chance of surviving the death check with ``modifier`` (the higher of Physique or Fate):
+    every one of the equally likely rolls through :func:`resolve_death_check`, the function the check
+    is resolved with (one chance rule), remembered by what the outcome depends on."""
     r = rules or load_resolution()
-    return _survival(modifier, r.death_check.target, r.check.sides, DoublesPolicy.from_rules(r))
+    key = (modifier, r.death_check.target, r.check.sides, DoublesPolicy.from_rules(r))
+    found = _SURVIVAL.get(key)
+    if found is None:
+        if len(_SURVIVAL) >= _SURVIVAL_LIMIT:
+            _SURVIVAL.clear()
+        fallen = CombatProfile(name="unit", wounds=0, attributes=Attributes(physique=modifier, fate=modifier))
+        pairs = _pairs(r.check.sides)
+        wins = sum(resolve_death_check(faces, fallen, rules=r).survives for faces in pairs)
+        found = _SURVIVAL[key] = Fraction(wins, len(pairs))
+    return found
 
 
-@lru_cache(maxsize=256)
-def _survival(modifier: int, target: int, sides: int, policy: DoublesPolicy) -> Fraction:
-    wins = sum(
-        classify(
-            resolve_check(faces, modifier, target, sides=sides), kind=CheckKind.DEATH, policy=policy
-        ).outcome.succeeded
-        for faces in _pairs(sides)
-    )
-    return Fraction(wins, sides * sides)
+#: Survival chances by (modifier, target, sides, doubles readings): bounded, keyed by value.
+_SURVIVAL: dict[tuple[int, int, int, DoublesPolicy], Fraction] = {}
+_SURVIVAL_LIMIT = 1024
 
 
 def _pairs(sides: int) -> list[Faces]:

@@ -1,9 +1,15 @@
-"""Exact odds of an attack check, before committing to it.
+"""Exact odds of an attack, before committing to it: the attack's own resolution, over every roll.
 
-The 100 equally likely ``(d1, d2)`` rolls are run through the same :func:`resolve_check` and
-:func:`classify` as a real attack, so the odds can never disagree with the resolution. The result only
-depends on ``Defense - modifier`` (clamped to the reachable 2..21) and the doubles readings, so each
-combination is computed once and cached.
+One chance rule (DESIGN principle 4): the odds are not computed beside the rules but *by* them. Each of
+the ``sides × sides`` equally likely ``(d1, d2)`` rolls is run through
+:func:`~kassen.sengoku.attack.resolve_attack` — the very function the battle resolves an attack with —
+and its outcome, d100 table and Wounds are counted, so the odds can never drift from the engine. A
+non-attack check (a Stealth Movement, say) is enumerated the same way through
+:func:`~kassen.sengoku.check.resolve_check` (:func:`check_chance`).
+
+The outcome of a roll depends only on ``Defense - modifier`` (clamped to the reachable range), the
+resolution rules and the technique's Wounds, so an :class:`OddsTable` (one per set of resolution rules,
+bounded) enumerates each combination once.
 
 >>> odds = attack_odds(3, 12)
 >>> odds.hit, odds.critical, odds.fumble
@@ -12,20 +18,22 @@ combination is computed once and cached.
 
 from __future__ import annotations
 
-__all__ = ["ODDS_KEYS", "AttackOdds", "attack_odds"]
+__all__ = ["ODDS_KEYS", "AttackOdds", "OddsTable", "attack_odds", "check_chance"]
 
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from kassen.sengoku.check import CheckKind, CheckOutcome, DoublesPolicy, classify, resolve_check
-from kassen.sengoku.resolution import EffectKind, ResolutionRules, load_resolution
+from kassen.sengoku.attack import Attack, AttackOutcome, FixedDefense, resolve_attack
+from kassen.sengoku.check import resolve_check
+from kassen.sengoku.profile import CombatProfile, Grade
+from kassen.sengoku.resolution import ResolutionRules, load_resolution
 from kassen.sengoku.technique import BASE_ATTACK, Technique
-from kassen.sengoku.wounds import critical_wounds, hit_wounds
 
 #: The keys of :meth:`AttackOdds.to_json`, in order.
 ODDS_KEYS = ("hit", "critical", "fumble", "heavenly_mandate", "karmic_retribution", "expected_wounds")
+#: The most ``(need, technique)`` combinations one :class:`OddsTable` remembers.
+TABLE_LIMIT = 2048
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,46 +69,96 @@ class AttackOdds:
 
 
 @dataclass(frozen=True, slots=True)
-class _Counts:
-    """How many of the 100 rolls give each outcome."""
+class _Tally:
+    """The chance of each outcome over every roll, and the mean Wounds."""
 
-    hit: int
-    critical: int
-    fumble: int
-    heavenly_mandate: int
-    karmic_retribution: int
-    rolls: int
-
-
-@lru_cache(maxsize=1024)
-def _counts(need: int, sides: int, policy: DoublesPolicy) -> _Counts:
-    tally: Counter[str] = Counter()
-    for a in range(1, sides + 1):
-        for b in range(1, sides + 1):
-            kind = classify(resolve_check((a, b), 0, need, sides=sides), kind=CheckKind.ATTACK, policy=policy)
-            tally["hit"] += kind.outcome.succeeded
-            tally["critical"] += kind.outcome is CheckOutcome.CRITICAL
-            tally["fumble"] += kind.outcome is CheckOutcome.FUMBLE
-            tally["heavenly_mandate"] += kind.heavenly_mandate
-            tally["karmic_retribution"] += kind.karmic_retribution
-    return _Counts(
-        tally["hit"],
-        tally["critical"],
-        tally["fumble"],
-        tally["heavenly_mandate"],
-        tally["karmic_retribution"],
-        sides * sides,
-    )
+    hit: Fraction
+    critical: Fraction
+    fumble: Fraction
+    heavenly_mandate: Fraction
+    karmic_retribution: Fraction
+    wounds: Fraction
 
 
-def _wounds_of(tech: Technique, rules: ResolutionRules) -> tuple[int, int]:
-    """Wounds of an ordinary hit and of a Critical Hit with ``tech`` (with its added effects)."""
-    extra_hit = sum(e.wounds for e in tech.on_hit if e.kind is EffectKind.EXTRA_WOUNDS)
-    extra_crit = sum(e.wounds for e in tech.on_critical if e.kind is EffectKind.EXTRA_WOUNDS)
-    return (
-        hit_wounds(tech, rules)[0] + extra_hit,
-        critical_wounds(tech, rules)[0] + extra_hit + extra_crit,
-    )
+class _TableDie:
+    """The d100 of a decisive moment or a critical mistake: its row names what happens, never the
+    Wounds, so any face counts the table once."""
+
+    def die(self, sides: int) -> int:
+        return 1
+
+
+#: The attack's two sides in the enumeration: a target that can take every Wound of any blow (so the
+#: Wounds counted are the blow's, never capped by the Wounds it has left).
+_ATTACKER = CombatProfile(name="attacker", grade=Grade.PC)
+_TARGET = CombatProfile(name="target", grade=Grade.LORD, wounds_max=1_000)
+
+
+class OddsTable:
+    """Exact attack odds under one set of resolution rules (see the module notes)."""
+
+    __slots__ = ("_tallies", "limit", "rules")
+
+    def __init__(self, rules: ResolutionRules, *, limit: int = TABLE_LIMIT) -> None:
+        self.rules = rules
+        self.limit = limit
+        self._tallies: dict[tuple[int, Technique], _Tally] = {}
+
+    def attack(self, modifier: int, defense: int, technique: Technique = BASE_ATTACK) -> AttackOdds:
+        """Exact odds of ``2d10 + modifier >= defense`` with its doubles (SG.CHK.1-2, SG.CRT.1, SG.CRT.4,
+        SG.FUM.1, SG.FUM.3, under the SG.RD.4 readings), and the expected Wounds of ``technique``
+        (SG.WND.1-3, SG.CRT.2-3, SG.RD.1)."""
+        sides = self.rules.check.sides
+        need = min(max(defense - modifier, 2), 2 * sides + 1)
+        key = (need, technique)
+        tally = self._tallies.get(key)
+        if tally is None:
+            if len(self._tallies) >= self.limit:
+                self._tallies.clear()
+            tally = self._tallies[key] = self._enumerate(need, technique)
+        return AttackOdds(
+            modifier,
+            defense,
+            tally.hit,
+            tally.critical,
+            tally.fumble,
+            tally.heavenly_mandate,
+            tally.karmic_retribution,
+            tally.wounds,
+        )
+
+    def _enumerate(self, need: int, technique: Technique) -> _Tally:
+        """Every roll through :func:`resolve_attack` against Defense ``need`` at modifier 0."""
+        sides = self.rules.check.sides
+        action = Attack(technique, modifier=0)
+        defense = FixedDefense(need)
+        counts = dict.fromkeys(("hit", "critical", "fumble", "decisive_moment", "critical_mistake"), 0)
+        wounds = 0
+        for a in range(1, sides + 1):
+            for b in range(1, sides + 1):
+                r = resolve_attack(
+                    _ATTACKER, _TARGET, action, defense, (a, b), table_dice=_TableDie(), rules=self.rules
+                )
+                counts["hit"] += r.hit
+                counts["critical"] += r.outcome is AttackOutcome.CRITICAL
+                counts["fumble"] += r.outcome is AttackOutcome.FUMBLE
+                if r.table is not None:
+                    counts[r.table.table] += 1
+                wounds += r.wounds_lost
+        n = sides * sides
+        return _Tally(
+            Fraction(counts["hit"], n),
+            Fraction(counts["critical"], n),
+            Fraction(counts["fumble"], n),
+            Fraction(counts["decisive_moment"], n),
+            Fraction(counts["critical_mistake"], n),
+            Fraction(wounds, n),
+        )
+
+
+@lru_cache(maxsize=1)
+def _bundled_table() -> OddsTable:
+    return OddsTable(load_resolution())
 
 
 def attack_odds(
@@ -110,22 +168,20 @@ def attack_odds(
     rules: ResolutionRules | None = None,
     technique: Technique = BASE_ATTACK,
 ) -> AttackOdds:
-    """Exact odds of ``2d10 + modifier >= defense`` with its doubles (SG.CHK.1-2, SG.CRT.1, SG.CRT.4,
-    SG.FUM.1, SG.FUM.3, under the SG.RD.4 readings), and the expected Wounds of ``technique`` (a base
-    1-Wound attack by default; SG.WND.1-2, SG.RD.1)."""
-    r = rules or load_resolution()
-    sides = r.check.sides
-    need = min(max(defense - modifier, 2), 2 * sides + 1)
-    c = _counts(need, sides, DoublesPolicy.from_rules(r))
-    n = c.rolls
-    hit_w, crit_w = _wounds_of(technique, r)
-    return AttackOdds(
-        modifier=modifier,
-        defense=defense,
-        hit=Fraction(c.hit, n),
-        critical=Fraction(c.critical, n),
-        fumble=Fraction(c.fumble, n),
-        heavenly_mandate=Fraction(c.heavenly_mandate, n),
-        karmic_retribution=Fraction(c.karmic_retribution, n),
-        expected_wounds=Fraction((c.hit - c.critical) * hit_w + c.critical * crit_w, n),
-    )
+    """Exact odds of one attack (see :meth:`OddsTable.attack`) under ``rules`` (default: the bundled
+    resolution data); a base 1-Wound attack unless ``technique`` says otherwise."""
+    table = _bundled_table() if rules is None else OddsTable(rules)
+    return table.attack(modifier, defense, technique)
+
+
+@lru_cache(maxsize=4096)
+def check_chance(modifier: int, target: int, *, sides: int = 10) -> Fraction:
+    """The exact chance that ``2d10 + modifier >= target`` succeeds, every roll through
+    :func:`~kassen.sengoku.check.resolve_check` (the function a check is resolved with, SG.CHK.1).
+
+    >>> check_chance(3, 11)
+    Fraction(79, 100)
+    """
+    faces = range(1, sides + 1)
+    hits = sum(resolve_check((a, b), modifier, target, sides=sides).success for a in faces for b in faces)
+    return Fraction(hits, sides * sides)

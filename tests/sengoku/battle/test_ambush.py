@@ -13,7 +13,7 @@ from kassen.sengoku.battle import Pass
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.catalog import load_catalog
 
-from .helpers import CATALOG, Fight, house, scenario, use
+from .helpers import CATALOG, Fight, layer_content, scenario, use, write_house
 
 
 def flank(*units: dict[str, object]) -> Fight:
@@ -113,11 +113,15 @@ def test_an_unknown_ambush_condition_is_refused_when_the_rules_are_built(tmp_pat
     # rule: SG.AMB.1 — the catalog's conditions are ids the engine can test; an unknown one is a content
     # error naming the rule and the id (it would otherwise silently never hold)
     conditions = [{"id": "in-the-dark", "text": "night"}, {"id": "infiltrating", "text": "infiltrating"}]
-    cat = house(tmp_path, "SG.AMB.1", conditions=conditions)
+    path = write_house(tmp_path, "SG.AMB.1", conditions=conditions)
+    cat = load_catalog([path])
     with pytest.raises(ContentError) as err:
         BattleRules(cat)
     assert "SG.AMB.1" in str(err.value) and "'in-the-dark'" in str(err.value)
     assert len(err.value.issues) == 1
+    # the ruleset's content is built the same way, so loading it refuses the layer too
+    with pytest.raises(ContentError, match="in-the-dark"):
+        layer_content(path)
 
 
 def test_the_zone_table_says_where_ambush_is_unlocked(tmp_path: Path) -> None:
@@ -129,13 +133,13 @@ def test_the_zone_table_says_where_ambush_is_unlocked(tmp_path: Path) -> None:
         if row["applies"] == "unlock" and "ambush" in row["select"]["keywords"]:
             row["zone"] = "rear"
     (tmp_path / "house.yaml").write_text(yaml.safe_dump({"house_defaults": [table]}), encoding="utf-8")
-    cat = load_catalog([tmp_path])
+    cat = layer_content(tmp_path)
     for zone, ambushes in (("own-rear", True), ("own-flank", False)):
         f = Fight(
             scenario(
                 {"creature": "genzaburo", "side": "a", "zone": zone},
                 {"creature": "oni", "side": "b", "zone": zone},
-                catalog=cat,
+                content=cat,
             )
         ).begin()
         events = f.breath("genzaburo", use("horizontal-cut", "oni"), faces=(1, 2))

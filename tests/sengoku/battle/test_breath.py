@@ -7,7 +7,8 @@ import pytest
 
 from kassen.core.errors import IllegalActionError
 from kassen.sengoku.battle import Breath, Pass
-from kassen.sengoku.battle.plan import candidate_breaths, plan_breath, plan_uses
+from kassen.sengoku.battle.candidates import candidate_breaths
+from kassen.sengoku.battle.plan import plan_breath, plan_uses
 
 from .helpers import Fight, scenario, use
 
@@ -109,7 +110,7 @@ def test_combo_fatigue_third_use_in_a_round_costs_more() -> None:
     assert breath.data["cost_steps"][2][-1]["rule"] == "SG.BRT.3"
     f.breath("oni", use("heavy-blow", "genzaburo"), faces=(1, 2))
     # across breaths too: a fourth cut this round costs 3
-    plan = plan_uses(f.ruleset.rules, f.state, f.u("genzaburo"), (use("horizontal-cut", "oni"),))
+    plan = plan_uses(f.rules, f.state, f.u("genzaburo"), (use("horizontal-cut", "oni"),))
     assert plan.costs == (3,)
 
 
@@ -137,10 +138,10 @@ def test_named_techniques_use_their_own_attribute_tags_and_wounds() -> None:
 def test_every_listed_breath_is_legal() -> None:
     # rule: SG.BRT.1 — legal_actions lists a bounded set of breaths, each one valid
     f = duel()
-    breaths = candidate_breaths(f.ruleset.rules, f.state, f.u("genzaburo"))
+    breaths = candidate_breaths(f.rules, f.state, f.u("genzaburo"))
     assert 10 < len(breaths) < 400
     for b in breaths:
-        plan_breath(f.ruleset.rules, f.state, b)
+        plan_breath(f.rules, f.state, b)
 
 
 def test_no_stance_or_reservation_in_the_breath_after_becoming_defenseless() -> None:

@@ -1,4 +1,4 @@
-"""The battle over the shared Chronicle: seed replay to the identical log, undo, JSON save and load,
+"""The battle over the core's Fight: seed replay to the identical log, undo, JSON save and load,
 automatic follow-ups marked automatic (DESIGN principles 1-3)."""
 
 from __future__ import annotations
@@ -9,16 +9,13 @@ from typing import Any
 
 import pytest
 
-from kassen.core.errors import KassenError
-from kassen.core.events import Chronicle, canonical_json, find_ruleset
-from kassen.sengoku.battle import (
-    RULESET,
-    BattleState,
-    load_scenario,
-    new_chronicle,
-    replay_battle,
-    run_battle,
-)
+import kassen
+from kassen.content.content import ContentMismatchError
+from kassen.core.codec import Codec
+from kassen.core.events import canonical_json
+from kassen.core.fight import Fight
+from kassen.core.ruleset import find_ruleset
+from kassen.sengoku.battle import RULESET, Action, BattleState, load_scenario, run_battle
 from kassen.sengoku.catalog import load_catalog
 
 from .helpers import catalog_with
@@ -30,7 +27,8 @@ def roundtrip(data: Any) -> Any:
 
 def test_the_ruleset_is_registered_by_name() -> None:
     assert find_ruleset("sengoku") is RULESET
-    assert load_scenario("demo").ruleset is RULESET
+    assert load_scenario("demo").fight().ruleset is RULESET
+    assert kassen.open_fight("demo").ruleset is RULESET
 
 
 @pytest.mark.parametrize("name", ["demo", "count-example"])
@@ -38,10 +36,10 @@ def test_the_ruleset_is_registered_by_name() -> None:
 def test_a_battle_replays_from_its_seed_and_actions_byte_for_byte(name: str, seed: int) -> None:
     # rule: SG.RND.2 — replay = initial state + seed + actions; automatic follow-ups are recomputed
     c = run_battle(load_scenario(name), seed)
-    assert c.is_over()
+    assert c.over
     data = roundtrip(c.to_json())
-    assert data["meta"]["content_hash"] == load_catalog().content_hash
-    replayed = Chronicle.replay(data)
+    assert data["meta"]["content"]["hash"] == RULESET.load_content([]).hash == load_catalog().content_hash
+    replayed = Fight.from_json(data)
     assert replayed.log_json() == c.log_json()
     assert replayed.state == c.state
 
@@ -50,40 +48,38 @@ def test_a_battle_replays_from_its_seed_and_actions_byte_for_byte(name: str, see
 def test_replay_over_many_seeds() -> None:
     for seed in range(100):
         c = run_battle(load_scenario("demo"), seed)
-        assert Chronicle.replay(roundtrip(c.to_json())).log_json() == c.log_json()
+        assert Fight.from_json(roundtrip(c.to_json())).log_json() == c.log_json()
 
 
 def test_undo_then_the_same_action_gives_the_same_state() -> None:
     # rule: SG.RND.2 — undo steps back one action, the random position included
-    s = load_scenario("demo")
-    c = new_chronicle(s, 5)
-    policy = s.policy()
+    c = load_scenario("demo").fight(5)
     for _ in range(25):
-        if c.is_over():
+        if c.over:
             break
-        action = policy(c.state, c.legal_actions())
-        state, rng, log = c.state, c.rng_state, c.log_json()
+        action = c.decide()
+        state, rng, log = c.state, c.snapshot.rng, c.log_json()
         events = c.apply(action)
-        after, rng_after = c.state, c.rng_state
+        after, rng_after = c.state, c.snapshot.rng
         c.undo()
-        assert (c.state, c.rng_state, c.log_json()) == (state, rng, log)
+        assert (c.state, c.snapshot.rng, c.log_json()) == (state, rng, log)
         assert c.apply(action) == events
-        assert (c.state, c.rng_state) == (after, rng_after)
+        assert (c.state, c.snapshot.rng) == (after, rng_after)
 
 
 def test_a_battle_saves_to_and_loads_from_json() -> None:
     # rule: SG.RND.2 — the state is plain data: every state of a battle round-trips through JSON, and
     # so does every action
-    s = load_scenario("demo")
-    c = new_chronicle(s, 2)
-    policy = s.policy()
+    states: Codec[BattleState] = Codec(BattleState)
+    actions: Codec[Action] = Codec(Action)
+    c = load_scenario("demo").fight(2)
     while True:
-        data = roundtrip(RULESET.state_to_json(c.state))
-        assert RULESET.state_from_json(data) == c.state
-        if c.is_over():
+        data = roundtrip(states.dump(c.state))
+        assert states.load(data) == c.state
+        if c.over:
             break
-        action = policy(c.state, c.legal_actions())
-        assert RULESET.action_from_json(roundtrip(RULESET.action_to_json(action))) == action
+        action = c.decide()
+        assert actions.load(roundtrip(actions.dump(action))) == action
         c.apply(action)
     assert isinstance(c.state, BattleState)
 
@@ -116,7 +112,7 @@ def test_follow_ups_are_automatic_and_cite_rules() -> None:
 
 def test_replay_on_user_content_checks_the_content_hash(tmp_path: Path) -> None:
     # rule: SG.RND.2 — the initial state records the content used; another catalog refuses the replay
-    cat = catalog_with(
+    catalog_with(
         tmp_path,
         {
             "creatures": [
@@ -131,9 +127,9 @@ def test_replay_on_user_content_checks_the_content_hash(tmp_path: Path) -> None:
             ]
         },
     )
-    s = load_scenario("count-example", cat)
+    s = load_scenario("count-example", [tmp_path])
     c = run_battle(s, 3)
     data = roundtrip(c.to_json())
-    assert replay_battle(data, cat).log_json() == c.log_json()
-    with pytest.raises(KassenError, match="other content"):
-        replay_battle(data)
+    assert Fight.from_json(data, content=[tmp_path]).log_json() == c.log_json()
+    with pytest.raises(ContentMismatchError, match="other content"):
+        Fight.from_json(data)

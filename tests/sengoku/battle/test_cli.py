@@ -11,7 +11,8 @@ import yaml
 from typer.testing import CliRunner
 
 from kassen.cli.main import app
-from kassen.core.events import Chronicle, canonical_json
+from kassen.core.events import canonical_json
+from kassen.core.fight import Fight
 
 runner = CliRunner()
 
@@ -46,7 +47,11 @@ def test_json_prints_the_replayable_chronicle() -> None:
     assert code == 0
     data = json.loads(out)
     assert data["ruleset"] == "sengoku" and data["seed"] == 3 and data["meta"]["scenario"]
-    assert Chronicle.replay(data).log_json() == canonical_json(data)
+    assert data["format"] == 2 and data["meta"]["content"]["hash"]
+    assert Fight.from_json(data).log_json() == canonical_json(data)
+    # the generic command plays the same fight to the same chronicle
+    generic = runner.invoke(app, ["fight", "sengoku/demo", "--seed", "3", "--json"])
+    assert generic.exit_code == 0 and json.loads(generic.stdout) == data
 
 
 def test_rounds_and_content_options(tmp_path: Path) -> None:

@@ -80,7 +80,24 @@ def test_the_bundled_count_example_plays_to_an_end() -> None:
         (10, "oni"),
         (7, "kuro"),
     ]
-    assert c.is_over()
+    assert c.over
+
+
+def test_the_count_examples_scripts_are_the_actions_played_and_rewind_on_undo() -> None:
+    # rule: SG.CNT.7 — the scenario's scripts are core scripts of actions: each step is played when it
+    # is legal (a react step waits for the attack), and its place comes from the actions played, so undo
+    # rewinds it
+    s = load_scenario("count-example")
+    c = s.fight(4)
+    c.autoplay()
+    script = dict(s.scripts)
+    for uid, steps in script.items():
+        played = [a for a in c.history if getattr(a, "unit", None) == uid]
+        assert all(step in played for step in steps), uid
+    first = c.history.index(script["kuro"][0])
+    while len(c.history) > first:
+        c.undo()
+    assert c.decide() == script["kuro"][0]
 
 
 def test_a_decline_keeps_the_reservation() -> None:

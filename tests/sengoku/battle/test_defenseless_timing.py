@@ -21,7 +21,7 @@ def after_a_failed_exit(catalog: Catalog | None = None) -> Fight:
         scenario(
             {"creature": "genzaburo", "side": "a", "zone": "core"},
             {"creature": "oni", "side": "b", "zone": "core"},
-            catalog=catalog,
+            content=catalog,
         )
     ).begin()
     f.breath("genzaburo", use("core-zone-exit", to="own-front"), faces=(1, 2))
@@ -63,7 +63,7 @@ def parried_while_defenseless(catalog: Catalog | None = None) -> Fight:
         scenario(
             {"creature": "genzaburo", "side": "a"},
             {"creature": "oni", "side": "b", "zone": "own-front"},
-            catalog=catalog,
+            content=catalog,
         )
     ).begin()
     f.breath("genzaburo", use("parry"))
@@ -112,12 +112,12 @@ def test_evasion_is_chosen_free_of_defenseless_only_under_both_other_readings(tm
             scenario(
                 {"creature": "kuro", "side": "a"},
                 {"creature": "oni", "side": "b", "zone": "own-front"},
-                catalog=house(sub, "SG.DFL.3", **flip),
+                content=house(sub, "SG.DFL.3", **flip),
             )
         ).begin()
         f.do(Pass("kuro"))
         f.set_unit("kuro", defenseless=True, reservations=(Reservation("emergency-evasion"),))
-        usable = usable_reservations(f.ruleset.rules, f.state, f.u("kuro"))
+        usable = usable_reservations(f.rules, f.state, f.u("kuro"))
         assert usable == (("emergency-evasion",) if allowed else ())
 
 
@@ -135,7 +135,7 @@ def test_an_ambushed_target_cannot_evade_the_ambushers_first_attack() -> None:
     f.breath("genzaburo", use("horizontal-cut", "kuro"), use("horizontal-cut", "kuro"))
     d = f.state.decision
     assert d is not None and d.unit == "kuro" and d.ambushed
-    assert [getattr(a, "maneuver", None) for a in f.ruleset.legal_actions(f.state)] == ["parry", None]
+    assert [getattr(a, "maneuver", None) for a in f.legal()] == ["parry", None]
     before = f.state
     with pytest.raises(IllegalActionError) as err:
         f.do(React("kuro", "emergency-evasion"))
@@ -143,7 +143,7 @@ def test_an_ambushed_target_cannot_evade_the_ambushers_first_attack() -> None:
     f.do(Decline("kuro"), 1, 2)  # the ambush attack misses; the second attack waits for an answer
     d = f.state.decision
     assert d is not None and d.unit == "kuro" and not d.ambushed
-    assert "emergency-evasion" in [getattr(a, "maneuver", None) for a in f.ruleset.legal_actions(f.state)]
+    assert "emergency-evasion" in [getattr(a, "maneuver", None) for a in f.legal()]
 
 
 def test_a_routed_squad_cannot_evade_once_its_rout_makes_it_defenseless() -> None:
@@ -155,7 +155,7 @@ def test_a_routed_squad_cannot_evade_once_its_rout_makes_it_defenseless() -> Non
             {"creature": "oni", "side": "b", "zone": "own-front"},
         )
     ).begin()
-    rules = f.ruleset.rules
+    rules = f.rules
     held = (Reservation("emergency-evasion"), Reservation("parry"))
     f.set_unit("squad", routed=True, routed_round=f.state.round, reservations=held)
     assert usable_reservations(rules, f.state, f.u("squad")) == ("emergency-evasion", "parry")

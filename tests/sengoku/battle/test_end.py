@@ -17,7 +17,7 @@ def duel(catalog: object = None, **extra: object) -> Fight:
         scenario(
             {"creature": "genzaburo", "side": "a"},
             {"creature": "oni", "side": "b", "zone": "own-front", "wounds": 1},
-            catalog=catalog,  # type: ignore[arg-type]
+            content=catalog,  # type: ignore[arg-type]
             **extra,
         )
     ).begin()
@@ -33,8 +33,8 @@ def test_the_combat_ends_after_the_breath_that_leaves_a_side_unable_to_act() -> 
     assert "lull" not in kinds
     over = f.of("combat_over", events)[0]
     assert over.automatic and over.rule == "SG.END.1" and over.data["winner"] == "a"
-    assert f.state.phase is Phase.OVER and f.ruleset.is_over(f.state)
-    assert f.ruleset.legal_actions(f.state) == []
+    assert f.state.phase is Phase.OVER and f.state.over
+    assert f.legal() == []
     death = f.of("death_check", events)[0]
     assert death.automatic and death.rule == "SG.INP.3" and death.data["total"] == 2 + 9 + 3
     assert f.state.deaths[0].survives
@@ -86,7 +86,7 @@ def test_out_states_are_house_data(tmp_path: Path) -> None:
         scenario(
             {"creature": "kuro", "side": "a", "zone": "own-rear"},
             {"creature": "oni", "side": "b", "zone": "enemy-rear"},
-            catalog=cat,
+            content=cat,
         )
     ).begin()
     f.breath("kuro", use("retreat"))
@@ -109,7 +109,7 @@ def routed_squad(catalog: object = None) -> Fight:
             {"creature": "kuro", "side": "a", "zone": "own-rear"},
             {"id": "squad", "creature": "ashigaru-squad", "side": "a", "zone": "own-rear"},
             {"creature": "oni", "side": "b", "zone": "enemy-rear"},
-            catalog=catalog,  # type: ignore[arg-type]
+            content=catalog,  # type: ignore[arg-type]
         )
     ).begin()
     f.breath("kuro", use("retreat", squads=("squad",)), faces=(1, 2))  # the squad fails its check

@@ -76,7 +76,7 @@ def test_upkeep_maneuvers_in_the_lull_cost_no_energy() -> None:
     to_lull_end(f)
     d = f.state.decision
     assert d is not None and d.kind is DecisionKind.UPKEEP and d.unit == "ochiyo"
-    legal = f.ruleset.legal_actions(f.state)
+    legal = f.legal()
     assert Upkeep("ochiyo", "flower-of-the-battlefield", "genzaburo", "wounds") in legal
     assert Decline("ochiyo") in legal
     events = f.do(Upkeep("ochiyo", "flower-of-the-battlefield", "genzaburo", "wounds"))
@@ -140,7 +140,7 @@ def test_the_gm_may_roll_the_yoma_encounter_table() -> None:
     to_lull_end(f)
     d = f.state.decision
     assert d is not None and d.kind is DecisionKind.ENVIRONMENT and d.unit == GM
-    assert f.ruleset.legal_actions(f.state) == [Environment(), Decline(GM)]
+    assert f.legal() == [Environment(), Decline(GM)]
     events = f.do(Environment(), 60)  # 51-70: three gaki in the Rear
     roll = f.of("yoma_roll", events)[0]
     assert roll.rule == "SG.LUL.3" and roll.data["roll"] == 60 and roll.data["name"] == "Hungry ghosts"
@@ -174,7 +174,7 @@ def test_a_limit_every_two_rounds_counts_from_the_round_of_use(tmp_path: Path) -
         scenario(
             {"creature": "genzaburo", "side": "a"},
             {"creature": "oni", "side": "b", "zone": "own-front"},
-            catalog=cat,
+            content=cat,
         )
     ).begin()
     to_lull_end(f)

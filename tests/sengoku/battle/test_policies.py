@@ -7,15 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from kassen.core.events import Chronicle
+from kassen.core.policy import Decision, Scripted
 from kassen.sengoku.battle import (
+    Action,
+    BattleState,
+    Begin,
     Breath,
     DecisionKind,
     Decline,
     HeuristicPolicy,
     Pass,
     React,
-    ScriptedPolicy,
     load_scenario,
     run_battle,
 )
@@ -25,7 +27,7 @@ from .helpers import CATALOG, Fight, catalog_with, scenario, use
 
 
 def choose(f: Fight) -> object:
-    return HeuristicPolicy(f.ruleset)(f.state, f.ruleset.legal_actions(f.state))
+    return HeuristicPolicy(f.rules).choose(f.state, f.legal())
 
 
 def test_the_heuristic_takes_the_best_expected_wounds_per_energy() -> None:
@@ -37,11 +39,11 @@ def test_the_heuristic_takes_the_best_expected_wounds_per_energy() -> None:
         )
     )
     f.begin()
-    policy = HeuristicPolicy(f.ruleset)
-    legal = f.ruleset.legal_actions(f.state)
-    choice = policy(f.state, legal)
+    policy = HeuristicPolicy(f.rules)
+    legal = f.legal()
+    choice = policy.choose(f.state, legal)
     assert isinstance(choice, Breath)
-    g, rules = f.u("genzaburo"), f.ruleset.rules
+    g, rules = f.u("genzaburo"), f.rules
 
     def key(b: Breath) -> tuple[Fraction, Fraction]:
         return policy.breath_value(f.state, g, b, spent=plan_uses(rules, f.state, g, b.uses).spent)
@@ -70,10 +72,10 @@ def test_the_heuristic_prefers_pierce_against_heavy_armor_and_reserves_a_parry()
     choice = choose(f)
     assert isinstance(choice, Breath)
     attacks = [u.maneuver for u in choice.uses if u.target]
-    techniques = [f.ruleset.rules.technique(f.u("genzaburo"), f.ruleset.rules.maneuver(a)) for a in attacks]
+    techniques = [f.rules.technique(f.u("genzaburo"), f.rules.maneuver(a)) for a in attacks]
     assert attacks and all(t.tags.pierce is not None for t in techniques)
     assert choice.uses[-1].maneuver == "parry"
-    assert not plan_uses(f.ruleset.rules, f.state, f.u("genzaburo"), choice.uses).overload
+    assert not plan_uses(f.rules, f.state, f.u("genzaburo"), choice.uses).overload
 
 
 def test_the_heuristic_walks_toward_an_enemy_out_of_reach() -> None:
@@ -123,28 +125,45 @@ def test_heuristic_battles_are_deterministic() -> None:
 def test_a_script_plays_its_steps_in_order_and_leaves_the_rest_to_the_fallback() -> None:
     # rule: SG.BRT.1 — a scripted breath need not be one that legal_actions lists (two different cuts
     # and a parry), and a reaction the script does not cover goes to the fallback
-    f = Fight(
-        scenario(
-            {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
-        )
+    s = scenario(
+        {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
     )
-    f.begin()
     odd = Breath("genzaburo", (use("horizontal-cut", "oni"), use("thrust", "oni"), use("parry")))
-    assert odd not in f.ruleset.legal_actions(f.state)
     fallback_calls: list[object] = []
 
-    def fallback(state: object, legal: list[object]) -> object:
-        fallback_calls.append(state)
-        return next(a for a in legal if isinstance(a, Decline | Pass))
+    def fallback(decision: Decision[BattleState, Action]) -> Action:
+        fallback_calls.append(decision.state)
+        return next(a for a in decision.legal if isinstance(a, Decline | Pass))
 
-    policy = ScriptedPolicy({"genzaburo": [odd, Pass("genzaburo")]}, fallback)  # type: ignore[arg-type]
-    c = Chronicle(f.ruleset, f.state, 1)
-    c.apply(policy(c.state, c.legal_actions()))
+    policy = Scripted({"genzaburo": [odd, Pass("genzaburo")]}, fallback)
+    c = s.fight(1, policy=policy)
+    c.apply(Begin())
+    assert odd not in c.legal_actions()
+    c.step()
     assert c.state.unit("genzaburo").energy == 6
     c.apply(Breath("oni", (use("heavy-blow", "genzaburo"),)))
     assert c.state.decision is not None and c.state.decision.kind is DecisionKind.REACTION
-    assert isinstance(policy(c.state, c.legal_actions()), Decline) and len(fallback_calls) == 1
-    assert policy.position == {"genzaburo": 1}
+    assert isinstance(c.decide(), Decline) and len(fallback_calls) == 1
+    assert policy.remaining(c.history) == {"genzaburo": (Pass("genzaburo"),)}  # one step played
+
+
+def test_a_script_rewinds_on_undo() -> None:
+    # rule: SG.BRT.1 — the script's place is derived from the actions played: undo the scripted breath
+    # and the script offers it again; its place never lives in the policy
+    s = scenario(
+        {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
+    )
+    odd = Breath("genzaburo", (use("horizontal-cut", "oni"), use("thrust", "oni"), use("parry")))
+    c = s.fight(1, policy=Scripted({"genzaburo": [odd]}, HeuristicPolicy(s.rules)))
+    c.apply(Begin())
+    assert c.decide() == odd
+    c.step()
+    assert c.history[-1] == odd and c.policy is not None
+    assert Scripted.cursor((odd,), c.history) == 1
+    c.undo()
+    assert Scripted.cursor((odd,), c.history) == 0 and c.decide() == odd
+    c.step()
+    assert c.state.unit("genzaburo").energy == 6
 
 
 @pytest.mark.parametrize("starts", [("flank", "rear"), ("front",)])
@@ -161,7 +180,7 @@ def test_the_heuristic_heads_for_a_zone_the_retreat_maneuver_starts_from(
             {"creature": "kuro", "side": "a", "zone": "core", "wounds": 1},
             {"creature": "oni", "side": "b", "zone": "enemy-rear"},
             {"creature": "samurai", "side": "b", "zone": "enemy-rear"},
-            catalog=cat,
+            content=cat,
         )
     ).begin()
     while f.decider != "kuro":

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kassen.core.engine import Snapshot, advance
 from kassen.core.errors import IllegalActionError
 from kassen.core.rng import Rng
 from kassen.sengoku.battle import (
@@ -30,7 +31,7 @@ from kassen.sengoku.battle import (
     Use,
 )
 
-from .helpers import CATALOG, scenario
+from .helpers import BUNDLED, CATALOG, scenario
 
 MIXED = scenario(
     {"creature": "genzaburo", "side": "a"},
@@ -45,6 +46,7 @@ MIXED = scenario(
     rounds=3,
     yoma=True,
 )
+RULES = BUNDLED.tables
 MANEUVERS = sorted(CATALOG.maneuvers)
 ZONES = [z.id for z in MIXED.state.zones]
 
@@ -67,7 +69,7 @@ def any_action(draw: Any, state: BattleState) -> Action:
     decider = state.decision.unit if state.decision is not None else units[0]
     uid = draw(st.sampled_from([decider, decider, decider, *units]))  # mostly the one who decides
     kind = draw(st.integers(0, 10))
-    legal = [a for a in RULESET.legal_actions(state) if isinstance(a, Breath)] if kind >= 9 else []
+    legal = [a for a in RULESET.legal_actions(state, RULES) if isinstance(a, Breath)] if kind >= 9 else []
     if legal:  # a legal breath with one thing changed: another target, zone, Aim Focus, or more of it
         b = draw(st.sampled_from(legal))
         i = draw(st.integers(0, len(b.uses) - 1))
@@ -116,28 +118,29 @@ def any_action(draw: Any, state: BattleState) -> Action:
 
 def play(seed: int, data: Any) -> None:
     """One battle of random legal and illegal actions, checking the invariants after each."""
-    state = MIXED.state
-    rng = Rng(seed)
+    snap = Snapshot(MIXED.state, Rng(seed).state)
     for _ in range(3000):
-        if RULESET.is_over(state):
+        if snap.state.over:
             break
         if data.draw(st.booleans()):
-            action = data.draw(any_action(state))
-            before, position = state, rng.state
+            action = data.draw(any_action(snap.state))
+            before, position = snap.state, snap.rng
             try:
-                state, _ = RULESET.apply(state, action, rng)
+                snap, _ = advance(RULESET, RULES, snap, action)
             except IllegalActionError as exc:
                 assert exc.rule.startswith("SG.")
-                assert state is before and rng.state == position
-            invariants(state)
+                assert snap.state is before and snap.rng == position
+            invariants(snap.state)
             continue
-        legal = RULESET.legal_actions(state)
-        assert legal, state.decision
+        legal = RULESET.legal_actions(snap.state, RULES)
+        assert legal, snap.state.decision
+        assert RULESET.to_move(snap.state) is not None
         action = legal[data.draw(st.integers(0, len(legal) - 1))]
-        state, events = RULESET.apply(state, action, rng)
+        snap, events = advance(RULESET, RULES, snap, action)
         assert all(e.rule.startswith("SG.") for e in events)
-        invariants(state)
-    assert RULESET.is_over(state)
+        invariants(snap.state)
+    state = snap.state
+    assert state.over and RULESET.result(state) is not None
     assert state.result is not None and state.round <= MIXED.state.max_rounds
 
 

@@ -11,16 +11,15 @@ import yaml
 from kassen.core.errors import IllegalActionError
 from kassen.sengoku.battle import DecisionKind, Decline, Pass, React, Reservation
 from kassen.sengoku.battle.plan import usable_reservations
-from kassen.sengoku.catalog import load_catalog
 
-from .helpers import CATALOG, Fight, house, scenario, use
+from .helpers import CATALOG, Fight, house, layer_content, scenario, use
 
 
 def genzaburo_and_oni(catalog: object = None) -> Fight:
     s = scenario(
         {"creature": "genzaburo", "side": "a"},
         {"creature": "oni", "side": "b", "zone": "own-front"},
-        catalog=catalog,  # type: ignore[arg-type]
+        content=catalog,  # type: ignore[arg-type]
     )
     return Fight(s).begin()
 
@@ -74,7 +73,7 @@ def test_off_its_count_a_unit_with_a_reservation_may_react() -> None:
         "oni",
         "heavy-blow",
     )
-    assert [type(a).__name__ for a in f.ruleset.legal_actions(f.state)] == ["React", "Decline"]
+    assert [type(a).__name__ for a in f.legal()] == ["React", "Decline"]
     for wrong, rule in ((React("oni", "parry"), "SG.RES.2"), (Pass("oni"), "SG.RES.2")):
         with pytest.raises(IllegalActionError) as err:
             f.do(wrong)
@@ -158,7 +157,7 @@ def test_evasion_is_not_for_the_defenseless() -> None:
     f.set_unit(
         "kuro", defenseless=True, reservations=(Reservation("emergency-evasion"), Reservation("parry"))
     )
-    assert usable_reservations(f.ruleset.rules, f.state, f.u("kuro")) == ("parry",)
+    assert usable_reservations(f.rules, f.state, f.u("kuro")) == ("parry",)
     f.breath("oni", use("heavy-blow", "kuro"))
     with pytest.raises(IllegalActionError) as err:
         f.do(React("kuro", "emergency-evasion"))
@@ -184,7 +183,7 @@ def test_the_other_reading_at_zero_energy(tmp_path: Path) -> None:
     f.breath("genzaburo", use("parry"))
     f.do(Pass("genzaburo"))
     f.set_unit("genzaburo", energy=0)
-    assert usable_reservations(f.ruleset.rules, f.state, f.u("genzaburo")) == ()
+    assert usable_reservations(f.rules, f.state, f.u("genzaburo")) == ()
     events = f.breath("oni", use("heavy-blow", "genzaburo"), faces=(6, 5))
     assert "reaction_offered" not in f.kinds(events) and f.u("genzaburo").wounds == 3
 
@@ -201,19 +200,19 @@ def test_a_pass_keeps_energy_for_reactions_or_not(tmp_path: Path, keeps: bool) -
         | {"pass_keeps_energy_for_reactions": keeps},
     ]
     (tmp_path / "house.yaml").write_text(yaml.safe_dump({"house_defaults": data}), encoding="utf-8")
-    f = genzaburo_and_oni(load_catalog([tmp_path]))
+    f = genzaburo_and_oni(layer_content(tmp_path))
     f.breath("genzaburo", use("parry"))
     f.do(Pass("genzaburo"))
     assert f.u("genzaburo").passed and f.u("genzaburo").energy == 10
     if keeps:
-        assert usable_reservations(f.ruleset.rules, f.state, f.u("genzaburo")) == ("parry",)
+        assert usable_reservations(f.rules, f.state, f.u("genzaburo")) == ("parry",)
         f.breath("oni", use("heavy-blow", "genzaburo"))
         assert f.decider == "genzaburo" and f.state.decision is not None
         assert f.state.decision.kind is DecisionKind.REACTION
         f.do(React("genzaburo", "parry"), 6, 5, 10, 9)
         assert f.u("genzaburo").wounds == 5
     else:
-        assert usable_reservations(f.ruleset.rules, f.state, f.u("genzaburo")) == ()
+        assert usable_reservations(f.rules, f.state, f.u("genzaburo")) == ()
         events = f.breath("oni", use("heavy-blow", "genzaburo"), faces=(6, 5))
         assert "reaction_offered" not in f.kinds(events) and f.u("genzaburo").wounds == 3
 

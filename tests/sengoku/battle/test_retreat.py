@@ -104,7 +104,7 @@ def test_a_squad_that_fails_its_cohesion_check_routs() -> None:
     squad = f.u("squad")
     assert squad.routed and not squad.retreated and squad.zone == "own-rear"
     assert f.of("routed")[0].rule == "SG.RET.5"
-    profile = f.ruleset.rules.profile(f.state, squad)
+    profile = f.rules.profile(f.state, squad)
     assert not profile.defenseless  # not yet: from the next round
     while f.decider != "squad":
         f.do(Pass(f.decider or ""))
@@ -114,7 +114,7 @@ def test_a_squad_that_fails_its_cohesion_check_routs() -> None:
     f.do(Pass("squad"))
     while f.state.round == 1:
         f.do(Pass(f.decider or ""))
-    assert f.ruleset.rules.profile(f.state, f.u("squad")).defenseless
+    assert f.rules.profile(f.state, f.u("squad")).defenseless
 
 
 def test_pursuit_is_an_opposed_finesse_check_the_retreater_wins_on_a_tie() -> None:
@@ -173,7 +173,7 @@ def test_the_adjacent_only_reading(tmp_path: Path) -> None:
         scenario(
             {"creature": "kuro", "side": "a", "zone": "own-rear"},
             {"creature": "oni", "side": "b", "zone": "own-rear"},
-            catalog=cat,
+            content=cat,
         )
     ).begin()
     events = f.breath("kuro", use("retreat"))
@@ -268,7 +268,7 @@ def test_who_rolls_the_squads_cohesion_check(
             {"id": "squad", "creature": "ashigaru-squad", "side": "a", "zone": "own-rear"},
             {"creature": "kuro", "side": "a"},
             {"creature": "oni", "side": "b", "zone": "enemy-rear"},
-            catalog=cat,
+            content=cat,
         )
     ).begin()
     f.do(Pass("kuro"))

@@ -29,7 +29,7 @@ def test_units_start_in_their_sides_start_zone_and_overrides_apply() -> None:
     )
     zones = {u.id: u.zone for u in s.state.units}
     assert zones == {"genzaburo": "own-front", "oni": "enemy-front", "thug": "core"}
-    rules = s.ruleset.rules
+    rules = s.rules
     oni = s.state.unit("oni")
     assert rules.armor_max_energy(oni)[0] == 7 and rules.attribute(oni, "finesse") == 2
     assert rules.creature(s.state.unit("thug")).name == "thug" and s.state.unit("thug").wounds_max == 1

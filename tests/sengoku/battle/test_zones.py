@@ -107,7 +107,7 @@ def test_zone_numbers_are_read_by_the_house_table(tmp_path: Path) -> None:
         scenario(
             {"creature": "genzaburo", "side": "a", "zone": "core"},
             {"creature": "oni", "side": "b", "zone": "core"},
-            catalog=cat,
+            content=cat,
         )
     ).begin()
     events = f.breath("genzaburo", use("horizontal-cut", "oni"), faces=(1, 2))

@@ -1,19 +1,19 @@
-"""kassen.sengoku.battle: the count-and-breath combat engine of seed 002 over the shared Chronicle.
+"""kassen.sengoku.battle: the count-and-breath combat engine of seed 002 on the core's skeleton.
 
 >>> from kassen.sengoku.battle import load_scenario, run_battle
->>> chronicle = run_battle(load_scenario("demo"), seed=3)
->>> chronicle.is_over()
+>>> fight = run_battle(load_scenario("demo"), seed=3)
+>>> fight.over
 True
 
 A round is round start (Energy reset) → the count (the highest Energy breathes) → the lull; each breath
 is maneuvers within the limit 5 (overload past it), attacks resolve through the Sengoku attack
 resolution, reserved defense techniques answer attacks at 0 further Energy, and the battle ends when a
 side has no unit able to act (SG.END.1 house default), followed by death checks and honor flags. Every
-house default is read from the catalog (``kassen content list house-default``).
+house default is read from the catalog (``kassen content list house-default``). The ruleset the core
+drives is :data:`RULESET` (``kassen.open_fight("sengoku/demo")``).
 """
 
 from kassen.sengoku.battle.actions import (
-    ACTION_KINDS,
     GM,
     Action,
     Begin,
@@ -27,19 +27,20 @@ from kassen.sengoku.battle.actions import (
     React,
     Upkeep,
 )
-from kassen.sengoku.battle.plan import Plan, candidate_breaths, plan_breath
-from kassen.sengoku.battle.policies import HeuristicPolicy, Policy, ScriptedPolicy, scenario_policy
-from kassen.sengoku.battle.report import account, summary
+from kassen.sengoku.battle.candidates import candidate_breaths
+from kassen.sengoku.battle.flow import BattleTurn
+from kassen.sengoku.battle.plan import Plan, Planner, plan_breath
+from kassen.sengoku.battle.policies import HeuristicPolicy, scenario_policy
+from kassen.sengoku.battle.report import RENDERERS, names, summary
 from kassen.sengoku.battle.rules import BattleRules
-from kassen.sengoku.battle.ruleset import RULESET, SengokuRuleset, replay_battle, ruleset_for
+from kassen.sengoku.battle.ruleset import RULESET, SengokuRuleset
 from kassen.sengoku.battle.scenario import (
     Scenario,
     ScenarioModel,
+    build_battle,
     bundled_scenarios,
     load_scenario,
-    new_chronicle,
     run_battle,
-    scenario_from_model,
 )
 from kassen.sengoku.battle.state import (
     BattleState,
@@ -56,12 +57,13 @@ from kassen.sengoku.battle.state import (
 )
 
 __all__ = [
-    "ACTION_KINDS",
     "GM",
+    "RENDERERS",
     "RULESET",
     "Action",
     "BattleRules",
     "BattleState",
+    "BattleTurn",
     "Begin",
     "Breath",
     "BreathInProgress",
@@ -76,29 +78,25 @@ __all__ = [
     "Pass",
     "Phase",
     "Plan",
-    "Policy",
+    "Planner",
     "React",
     "Reservation",
     "Result",
     "Scenario",
     "ScenarioModel",
-    "ScriptedPolicy",
     "SengokuRuleset",
     "Side",
     "Unit",
     "Upkeep",
     "Use",
     "Zone",
-    "account",
+    "build_battle",
     "bundled_scenarios",
     "candidate_breaths",
     "load_scenario",
-    "new_chronicle",
+    "names",
     "plan_breath",
-    "replay_battle",
-    "ruleset_for",
     "run_battle",
-    "scenario_from_model",
     "scenario_policy",
     "summary",
 ]

@@ -10,13 +10,13 @@
   (SG.LUL.3).
 - :class:`GmSetWounds` and :class:`GmEndCombat` are the GM's adjustments (SG.END.1: "or on GM decision").
 
-:data:`ACTION_KINDS` maps the ``kind`` written in JSON to each class.
+Each is written in JSON with its ``kind``, the class name in snake case (``gm_set_wounds``), by the one
+codec of :mod:`kassen.core.codec`.
 """
 
 from __future__ import annotations
 
 __all__ = [
-    "ACTION_KINDS",
     "GM",
     "Action",
     "Begin",
@@ -30,7 +30,6 @@ __all__ = [
     "React",
     "Upkeep",
     "Use",
-    "kind_of",
 ]
 
 from dataclasses import dataclass
@@ -38,7 +37,8 @@ from typing import TypeAlias
 
 from kassen.sengoku.battle.state import UnitId, Use
 
-#: The GM's name where an action or a decision needs one.
+#: The GM's id where an action or a decision names one (the deciding actor is then
+#: :data:`kassen.core.engine.GM`).
 GM = "gm"
 
 
@@ -123,22 +123,3 @@ class GmEndCombat:
 Action: TypeAlias = (
     Begin | Breath | Hold | Pass | React | Decline | Upkeep | Environment | GmSetWounds | GmEndCombat
 )
-
-ACTION_KINDS: dict[str, type] = {
-    "begin": Begin,
-    "breath": Breath,
-    "hold": Hold,
-    "pass": Pass,
-    "react": React,
-    "decline": Decline,
-    "upkeep": Upkeep,
-    "environment": Environment,
-    "gm_set_wounds": GmSetWounds,
-    "gm_end_combat": GmEndCombat,
-}
-_KIND_OF = {cls: kind for kind, cls in ACTION_KINDS.items()}
-
-
-def kind_of(action: object) -> str:
-    """The JSON ``kind`` of an action."""
-    return _KIND_OF[type(action)]

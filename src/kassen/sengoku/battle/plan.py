@@ -6,9 +6,8 @@ overloads) or raises :class:`~kassen.core.errors.IllegalActionError` naming the 
 breath is simulated (a Stealth Movement then a cut in the new zone), assuming each movement succeeds; at
 resolution a maneuver the situation no longer allows is forfeited.
 
-:func:`candidate_breaths` lists a bounded set of sensible breaths for ``legal_actions`` (each one
-validated here): single maneuvers, a technique twice, an attack with a reservation, a move then an
-attack, Aim Focus to the breath limit, Retreat with or without the squads in the zone.
+:class:`Planner` does the same for many breaths of one unit in one state, checking each maneuver
+they share once (:mod:`~kassen.sengoku.battle.candidates` lists the sensible breaths through it).
 
 Reading (SG.DFL.3 with SG.DFL.2, the catalog's ``SG.DFL.3`` house default): by default a breath is
 declared while Defenseless still holds and Defenseless ends as the action starts, so the breath right
@@ -23,32 +22,29 @@ from __future__ import annotations
 __all__ = [
     "Plan",
     "PlannedUse",
+    "Planner",
     "acting_value",
     "breakthrough_needed",
     "breath_turn",
-    "candidate_breaths",
     "check_modifier",
     "core_exit_needed",
     "destination",
-    "has_breath",
     "in_range",
-    "is_legal",
     "plan_breath",
     "plan_uses",
+    "planner",
     "reaction_defenseless",
     "situational",
     "usable_reservations",
 ]
 
-from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
-from kassen.sengoku.aim import aim_focus, largest_extra_within_breath
+from kassen.sengoku.aim import aim_focus
 from kassen.sengoku.battle.actions import Breath
-from kassen.sengoku.battle.rules import BattleRules, SimAfter
+from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit, Use, Zone
 from kassen.sengoku.defense import Exemption
 from kassen.sengoku.entries import (
@@ -61,7 +57,6 @@ from kassen.sengoku.entries import (
     Situation,
 )
 from kassen.sengoku.house import ZoneApplies
-from kassen.sengoku.profile import AimFocus
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +210,11 @@ def in_range(state: BattleState, rng: Range, here: str, there: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------------ one use
+
+
+#: The simulated breath after one maneuver: zone, stances held, uses in the breath, limited uses,
+#: whether the unit has left and whether it has fired.
+_After = tuple[str, tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], bool, bool]
 
 
 @dataclass(slots=True)
@@ -387,95 +387,112 @@ def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim:
     return PlannedUse(use, m, cost, here, steps)
 
 
-def _plan_use_memo(
-    rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim: _Sim, *, first: bool
-) -> PlannedUse:
-    """:func:`_plan_use`, remembered for the state :func:`plan_uses` last reset the memo for: the same
-    use by the same unit from the same simulated breath gives the same result (an illegal one raises the
-    same error afresh). The breath's ``first`` use starts from the unit itself, so the unit keys it."""
-    key: tuple[object, ...] = (
-        (id(unit), use)
-        if first
-        else (
-            id(unit),
-            use,
+class Planner:
+    """Plans breaths of one unit in one state (whose turn it is is not checked here), remembering each
+    maneuver it checked by the simulated breath before it, so candidate breaths that share their first
+    maneuvers check them once; an illegal one raises the same error afresh. Everything it remembers is
+    a pure reading of its state and the content: :func:`planner` keeps the last few, found by value."""
+
+    __slots__ = ("_plans", "_refused", "_uses", "rules", "state", "unit")
+
+    def __init__(self, rules: BattleRules, state: BattleState, unit: Unit) -> None:
+        self.rules = rules
+        self.state = state
+        self.unit = unit
+        self._plans: dict[tuple[Use, ...], Plan] = {}
+        self._uses: dict[tuple[object, ...], tuple[PlannedUse, _After]] = {}
+        self._refused: dict[tuple[object, ...], tuple[str, str]] = {}
+
+    def plan(self, uses: tuple[Use, ...]) -> Plan:
+        """Validate and price ``uses`` as the unit's breath now; IllegalActionError naming the rule."""
+        found = self._plans.get(uses)
+        if found is None:
+            found = self._plans[uses] = self._plan(uses)
+        return found
+
+    def legal(self, uses: tuple[Use, ...]) -> bool:
+        try:
+            self.plan(uses)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _plan(self, uses: tuple[Use, ...]) -> Plan:
+        rules, unit = self.rules, self.unit
+        if not uses:
+            raise _illegal("a breath chooses at least one maneuver (or Hold, or Pass)", "SG.BRT.1")
+        if unit.zone is None or not unit.on_battlefield:
+            raise _illegal(f"{unit.name} is not on the battlefield", "SG.INP.1")
+        restricted = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
+        sim = _Sim(unit.zone, list(unit.stances), {}, {}, restricted)
+        planned = tuple(self._use(use, sim, first=i == 0) for i, use in enumerate(uses))
+        spent = sum(p.cost for p in planned)
+        if spent < 1:
+            raise _illegal("a breath spends Energy; to give it up, Hold or Pass", "SG.CNT.6")
+        if spent > unit.energy:
+            raise _illegal(
+                f"{unit.name}'s breath costs {spent} Energy but only {unit.energy} is left", "SG.CNT.5"
+            )
+        return Plan(unit, planned, spent, rules.breath_limit)
+
+    def _use(self, use: Use, sim: _Sim, *, first: bool) -> PlannedUse:
+        """:func:`_plan_use`, remembered by the use and the simulated breath before it (the breath's
+        ``first`` use starts from the unit itself)."""
+        key: tuple[object, ...] = (
+            (use,)
+            if first
+            else (
+                use,
+                sim.zone,
+                tuple(sim.held),
+                tuple(sim.in_breath.items()),
+                tuple(sim.limited.items()),
+                sim.defenseless,
+                sim.left,
+                sim.fired,
+            )
+        )
+        found = self._uses.get(key)
+        if found is not None:
+            planned, (zone, held, in_breath, limited, left, fired) = found
+            sim.zone, sim.held, sim.in_breath, sim.limited = zone, list(held), dict(in_breath), dict(limited)
+            sim.left, sim.fired = left, fired
+            sim.spent += planned.cost
+            return planned
+        refused = self._refused.get(key)
+        if refused is not None:
+            raise _illegal(*refused)
+        try:
+            planned = _plan_use(self.rules, self.state, self.unit, use, sim)
+        except IllegalActionError as e:
+            if type(e) is IllegalActionError:
+                self._refused[key] = (e.message, e.rule)
+            raise
+        after: _After = (
             sim.zone,
             tuple(sim.held),
             tuple(sim.in_breath.items()),
             tuple(sim.limited.items()),
-            sim.defenseless,
             sim.left,
             sim.fired,
         )
-    )
-    found = rules.use_plans.get(key)
-    if found is not None and found[0] is unit:
-        planned = found[1]
-        zone, held, in_breath, limited, left, fired = found[2]
-        sim.zone = zone
-        sim.held = list(held)
-        sim.in_breath = dict(in_breath)
-        sim.limited = dict(limited)
-        sim.left = left
-        sim.fired = fired
-        sim.spent += planned.cost
+        self._uses[key] = (planned, after)
         return planned
-    refused = rules.use_errors.get(key)
-    if refused is not None and refused[0] is unit:
-        raise _illegal(refused[1], refused[2])
-    try:
-        planned = _plan_use(rules, state, unit, use, sim)
-    except IllegalActionError as e:
-        if type(e) is IllegalActionError:
-            rules.use_errors[key] = (unit, e.message, e.rule)
-        raise
-    after: SimAfter = (
-        sim.zone,
-        tuple(sim.held),
-        tuple(sim.in_breath.items()),
-        tuple(sim.limited.items()),
-        sim.left,
-        sim.fired,
-    )
-    rules.use_plans[key] = (unit, planned, after)
-    return planned
+
+
+def planner(rules: BattleRules, state: BattleState, unit: Unit) -> Planner:
+    """The :class:`Planner` of ``unit`` in ``state``: one of the last few the content's rules made,
+    found by value (the same state and unit price the same breaths), else a new one."""
+    key = (state, unit.id)
+    found = rules.planners.get(key)
+    if found is None:
+        found = rules.planners[key] = Planner(rules, state, unit)
+    return found
 
 
 def plan_uses(rules: BattleRules, state: BattleState, unit: Unit, uses: tuple[Use, ...]) -> Plan:
-    """Validate and price ``uses`` as ``unit``'s breath now (whose turn it is is not checked here).
-    Valid plans are remembered for the last state asked about (it is frozen)."""
-    if rules.plan_state is not state:
-        rules.plan_state = state
-        rules.plans = {}
-        rules.use_plans = {}
-        rules.use_errors = {}
-    key = (id(unit), uses)
-    found = rules.plans.get(key)
-    if found is not None and found[0] is unit:
-        plan = found[1]
-        assert isinstance(plan, Plan)
-        return plan
-    plan = _plan_uses(rules, state, unit, uses)
-    rules.plans[key] = (unit, plan)
-    return plan
-
-
-def _plan_uses(rules: BattleRules, state: BattleState, unit: Unit, uses: tuple[Use, ...]) -> Plan:
-    if not uses:
-        raise _illegal("a breath chooses at least one maneuver (or Hold, or Pass)", "SG.BRT.1")
-    if unit.zone is None or not unit.on_battlefield:
-        raise _illegal(f"{unit.name} is not on the battlefield", "SG.INP.1")
-    restricted = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
-    sim = _Sim(unit.zone, list(unit.stances), {}, {}, restricted)
-    planned = tuple(_plan_use_memo(rules, state, unit, use, sim, first=i == 0) for i, use in enumerate(uses))
-    spent = sum(p.cost for p in planned)
-    if spent < 1:
-        raise _illegal("a breath spends Energy; to give it up, Hold or Pass", "SG.CNT.6")
-    if spent > unit.energy:
-        raise _illegal(
-            f"{unit.name}'s breath costs {spent} Energy but only {unit.energy} is left", "SG.CNT.5"
-        )
-    return Plan(unit, planned, spent, rules.breath_limit)
+    """Validate and price ``uses`` as ``unit``'s breath now (whose turn it is is not checked here)."""
+    return planner(rules, state, unit).plan(uses)
 
 
 def plan_breath(rules: BattleRules, state: BattleState, breath: Breath) -> Plan:
@@ -483,14 +500,6 @@ def plan_breath(rules: BattleRules, state: BattleState, breath: Breath) -> Plan:
     price it; raises IllegalActionError naming the rule."""
     unit = breath_turn(state, breath.unit)
     return plan_uses(rules, state, unit, breath.uses)
-
-
-def is_legal(rules: BattleRules, state: BattleState, unit: Unit, uses: tuple[Use, ...]) -> bool:
-    try:
-        plan_uses(rules, state, unit, uses)
-    except IllegalActionError:
-        return False
-    return True
 
 
 # ------------------------------------------------------------------------------------------ checks
@@ -575,132 +584,3 @@ def usable_reservations(
             continue
         out.append(r.maneuver)
     return tuple(dict.fromkeys(out))
-
-
-# ------------------------------------------------------------------------------------------ candidates
-
-
-def _targets_from(rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, here: str) -> list[Unit]:
-    rng = rules.range(unit, m)
-    return [
-        t
-        for t in state.units
-        if t.side != unit.side
-        and t.on_battlefield
-        and t.zone is not None
-        and in_range(state, rng, here, t.zone)
-    ]
-
-
-@lru_cache(maxsize=4096)
-def _use(
-    maneuver: str,
-    target: str | None = None,
-    *,
-    aim: int = 0,
-    to: str | None = None,
-    squads: tuple[str, ...] = (),
-    release: bool = False,
-) -> Use:
-    """A candidate's :class:`Use`, built once (a frozen dataclass of seven fields is slow to build and
-    the same few recur in every state)."""
-    return Use(maneuver, target, aim=aim, to=to, squads=squads, release=release)
-
-
-def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...]]:
-    assert unit.zone is not None
-    here = unit.zone
-    known = [rules.maneuver(k) for k in rules.known(unit)]
-    attacks = [m for m in known if m.attacks]
-    reserves = [m for m in known if m.kind is ManeuverKind.DEFENSE and m.reservable]
-    stances = [m for m in known if m.grants is not None]
-    moves = [m for m in known if m.kind is ManeuverKind.MOVEMENT]
-    finesse = rules.attribute(unit, "finesse")
-    reachable: dict[tuple[str, str], list[Unit]] = {}
-
-    def _targets(m: Maneuver, zone: str) -> list[Unit]:
-        key = (m.id, zone)
-        found = reachable.get(key)
-        if found is None:
-            found = reachable[key] = _targets_from(rules, state, unit, m, zone)
-        return found
-
-    for m in attacks:
-        for t in _targets(m, here):
-            one = _use(m.id, t.id)
-            yield (one,)
-            yield (one, one)
-            for r in reserves:
-                yield (one, _use(r.id))
-                yield (one, one, _use(r.id))
-            if m.aim_focus is not AimFocus.NONE:
-                extra = largest_extra_within_breath(
-                    rules.technique(unit, m), finesse=finesse, rules=rules.defense
-                )
-                if extra:
-                    yield (_use(m.id, t.id, aim=extra),)
-    for r in reserves:
-        yield (_use(r.id),)
-    for s in stances:
-        if s.id in unit.stances:
-            for mv in moves:
-                for dest in state.neighbours(here):
-                    yield (_use(s.id, release=True), _use(mv.id, to=dest))
-        else:
-            yield (_use(s.id),)
-            for m in attacks:
-                for t in _targets(m, here):
-                    yield (_use(s.id), _use(m.id, t.id))
-    for mv in moves:
-        assert mv.movement is not None
-        if mv.movement.to is MovementTo.OFF_BATTLEFIELD:
-            yield (_use(mv.id),)
-            squads = tuple(
-                s.id
-                for s in state.units
-                if s.side == unit.side
-                and s.id != unit.id
-                and s.zone == here
-                and s.cohesion is not None
-                and s.on_battlefield
-            )
-            if squads:
-                yield (_use(mv.id, squads=squads),)
-            continue
-        reach = mv.movement.zones
-        for z in state.zones:
-            if z.id == here or state.distance(here, z.id) > reach:
-                continue
-            step = _use(mv.id, to=z.id)
-            yield (step,)
-            if reach == 1:
-                for m in attacks:
-                    for t in _targets(m, z.id):
-                        yield (step, _use(m.id, t.id))
-    for m in known:
-        if m.kind is ManeuverKind.KATA and not m.attacks and m.grants is None:
-            yield (_use(m.id),)
-        if m.kind is ManeuverKind.UPKEEP and m.upkeep is not None and m.upkeep.count_cost is not None:
-            yield (_use(m.id),)
-
-
-def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> list[Breath]:
-    """A bounded list of legal breaths for ``unit`` now (each validated by :func:`plan_breath`)."""
-    seen: set[tuple[Use, ...]] = set()
-    out: list[Breath] = []
-    for uses in _raw_candidates(rules, state, unit):
-        before = len(seen)
-        seen.add(uses)
-        if len(seen) == before:
-            continue
-        if is_legal(rules, state, unit, uses):
-            out.append(Breath(unit.id, uses))
-    return out
-
-
-def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
-    """Whether the unit can pay for any maneuver now (SG.CNT.6: a unit that cannot, passes)."""
-    for uses in _raw_candidates(rules, state, unit):
-        if len(uses) == 1 and is_legal(rules, state, unit, uses):
-            return True
-    return False

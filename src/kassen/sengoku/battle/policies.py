@@ -1,57 +1,44 @@
-"""Who decides in a battle: policies ``(state, legal_actions) -> action`` for ``Chronicle.run``.
+"""Who decides in a battle when nobody types a choice: the Sengoku heuristic, a core
+:class:`~kassen.core.policy.Policy`, and each scenario's policy.
 
 Policies are not rules: they pick among legal actions (or give a breath ``apply`` will validate).
 
 - :class:`HeuristicPolicy` plays sensibly and deterministically from the state: it weighs each attack it
-  can make by its exact expected Wounds (:func:`~kassen.sengoku.odds.attack_odds` against the Defense the
-  target has now, so [Pierce] wins against heavy armor by the numbers, and ties go to [Pierce] there),
-  repeats its best technique while it fits the breath, reserves a parry (or its other defense technique)
-  when it can afford one and an enemy can reach it, walks toward the nearest enemy when none is in reach,
-  always answers an attack with its reservation, heals in the lull, and retreats when its rules and its
-  situation say so (a routed squad; a badly wounded unit of no honor class in its own Flank or Rear).
-- :class:`ScriptedPolicy` plays each unit's given actions in order; a decision its next step does not fit
-  (a reaction when the next step is a breath) goes to the fallback without using the step.
-- :func:`scenario_policy` combines them for a scenario.
+  can make by its exact expected Wounds (:mod:`kassen.sengoku.odds`, which runs the attack's own
+  resolution over every roll, against the Defense the target has now, so [Pierce] wins against heavy
+  armor by the numbers, and ties go to [Pierce] there), repeats its best technique while it fits the
+  breath, reserves a parry (or its other defense technique) when it can afford one and an enemy can
+  reach it, walks toward the nearest enemy when none is in reach, always answers an attack with its
+  reservation, heals in the lull, and retreats when its rules and its situation say so (a routed squad;
+  a badly wounded unit of no honor class in its own Flank or Rear).
+- :func:`scenario_policy`: scripted units (and the GM) play their scripts with the core's
+  :class:`~kassen.core.policy.Scripted` — each step when it is legal, its place derived from the actions
+  played, so undo rewinds it; a unit may ask for the core's ``random`` or ``first-legal`` policy
+  (:class:`~kassen.core.policy.ByActor`); the heuristic decides everything else.
 """
 
 from __future__ import annotations
 
-__all__ = ["HeuristicPolicy", "Policy", "ScriptedPolicy", "scenario_policy"]
+__all__ = ["PLAIN_POLICIES", "HeuristicPolicy", "scenario_policy"]
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from kassen.core.errors import KassenError
+from kassen.core.policy import ByActor, Decision, FirstLegal, Policy, RandomPolicy, Scripted
 from kassen.sengoku.aim import aim_focus
-from kassen.sengoku.battle.actions import (
-    GM,
-    Action,
-    Breath,
-    Decline,
-    Environment,
-    Hold,
-    Pass,
-    React,
-    Upkeep,
-)
-from kassen.sengoku.battle.plan import check_modifier, plan_uses, usable_reservations
+from kassen.sengoku.battle.actions import Action, Breath, Decline, Pass, React, Upkeep
+from kassen.sengoku.battle.plan import Planner, check_modifier, planner, usable_reservations
 from kassen.sengoku.battle.rules import BattleRules
-from kassen.sengoku.battle.ruleset import RULESET, SengokuRuleset
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Unit, Use
 from kassen.sengoku.defense import DefenseResult, compute_defense
 from kassen.sengoku.entries import HonorClass, Maneuver, ManeuverKind, MovementTo
 from kassen.sengoku.house import ZoneApplies
-from kassen.sengoku.odds import attack_odds
+from kassen.sengoku.odds import check_chance
 from kassen.sengoku.profile import ArmorKind, AttackTags, CombatProfile
-from kassen.sengoku.technique import Technique, attack_modifier
+from kassen.sengoku.technique import attack_modifier
 from kassen.sengoku.wounds import critical_wounds
-
-if TYPE_CHECKING:
-    from kassen.sengoku.battle.scenario import Scenario
-
-Policy = Callable[[BattleState, Sequence[Action]], Action]
 
 #: What a reservation is worth when an enemy can reach the unit, in expected Wounds (a policy choice).
 _RESERVATION_WORTH = Fraction(2, 5)
@@ -61,20 +48,19 @@ _PIERCE_TIE_BREAK = Fraction(1, 1000)
 class HeuristicPolicy:
     """A sensible, deterministic player (see the module notes)."""
 
-    def __init__(self, ruleset: SengokuRuleset | None = None) -> None:
-        self.ruleset = ruleset or RULESET
-        # Pure readings remembered: targets' profiles and Defense in the last state asked about (it is
-        # frozen, so identity is a safe key), and the expected Wounds of a technique at given numbers.
-        self._memo_state: object = None
+    def __init__(self, rules: BattleRules) -> None:
+        self.rules = rules
+        # One fight's policy remembers the targets' profiles and Defense in the last state it was asked
+        # about, compared by value (bounded: one state's worth; a new state starts it afresh).
+        self._memo_state: BattleState | None = None
         self._profiles: dict[tuple[str, bool], CombatProfile] = {}
         self._defenses: dict[tuple[str, bool, AttackTags], DefenseResult] = {}
-        self._wounds: dict[tuple[int, int, int], tuple[Technique, Fraction]] = {}
 
-    @property
-    def rules(self) -> BattleRules:
-        return self.ruleset.rules
+    def __call__(self, decision: Decision[BattleState, Action]) -> Action:
+        return self.choose(decision.state, decision.legal)
 
-    def __call__(self, state: BattleState, legal: Sequence[Action]) -> Action:
+    def choose(self, state: BattleState, legal: Sequence[Action]) -> Action:
+        """The action for ``state`` among ``legal``."""
         if not legal:
             raise KassenError("no legal action to choose from")
         d = state.decision
@@ -102,7 +88,7 @@ class HeuristicPolicy:
         tags = tech.tags
         if use.aim:
             tags = aim_focus(tech, finesse=r.attribute(unit, "finesse"), extra=use.aim, rules=r.defense).tags
-        if self._memo_state is not state:
+        if self._memo_state != state:
             self._memo_state = state
             self._profiles = {}
             self._defenses = {}
@@ -126,13 +112,7 @@ class HeuristicPolicy:
             unit, m, ZoneApplies.CHECK, state.zone(zone), target_zone=state.zone(target.zone)
         ):
             modifier += e.amount
-        wkey = (modifier, defense.defense, id(tech))
-        known = self._wounds.get(wkey)
-        if known is not None and known[0] is tech:
-            value = known[1]
-        else:
-            value = attack_odds(modifier, defense.defense, rules=r.resolution, technique=tech).expected_wounds
-            self._wounds[wkey] = (tech, value)
+        value = r.odds.attack(modifier, defense.defense, tech).expected_wounds
         if tags.pierce is not None and pt.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE):
             value += _PIERCE_TIE_BREAK
         if usable_reservations(r, state, target, ambushed=ambushed):
@@ -158,10 +138,7 @@ class HeuristicPolicy:
         if check is None or not isinstance(check.against, int):
             return Fraction(1)
         modifier, _ = check_modifier(r, unit, m, state.zone(unit.zone))
-        need = check.against - modifier
-        sides = r.resolution.check.sides
-        faces = range(1, sides + 1)
-        return Fraction(sum(1 for a in faces for b in faces if a + b >= need), sides * sides)
+        return check_chance(modifier, check.against, sides=r.resolution.check.sides)
 
     def breath_value(
         self,
@@ -245,17 +222,18 @@ class HeuristicPolicy:
         best: Breath | None = None
         best_key: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
         memo: dict[tuple[Use, str], Fraction] = {}
+        plans = planner(r, state, unit)
         for b in attacking:
             if any(r.maneuver(u.maneuver).kind is ManeuverKind.STANCE for u in b.uses):
                 continue
-            plan = plan_uses(r, state, unit, b.uses)
+            plan = plans.plan(b.uses)
             if plan.overload:
                 continue
             key = self.breath_value(state, unit, b, memo, spent=plan.spent)
             if key > best_key:
                 best, best_key = b, key
         if best is not None:
-            return self._with_reservation(state, unit, best, breaths)
+            return self._with_reservation(plans, best, breaths)
         near = self.enemy_near(state, unit, unit.zone or "")
         if near and not unit.reservations:
             for b in breaths:
@@ -266,17 +244,15 @@ class HeuristicPolicy:
             return move
         return passing
 
-    def _with_reservation(
-        self, state: BattleState, unit: Unit, best: Breath, breaths: list[Breath]
-    ) -> Breath:
+    def _with_reservation(self, plans: Planner, best: Breath, breaths: list[Breath]) -> Breath:
         """The best attack, plus a defense reservation when one fits the breath (SG.RES.1)."""
-        r = self.rules
+        r, unit = self.rules, plans.unit
         if unit.reservations or any(r.maneuver(u.maneuver).kind is ManeuverKind.DEFENSE for u in best.uses):
             return best
         for b in breaths:
             if b.uses[: len(best.uses)] == best.uses and len(b.uses) == len(best.uses) + 1:
                 extra = r.maneuver(b.uses[-1].maneuver)
-                if extra.kind is ManeuverKind.DEFENSE and not plan_uses(r, state, unit, b.uses).overload:
+                if extra.kind is ManeuverKind.DEFENSE and not plans.plan(b.uses).overload:
                     return b
         return best
 
@@ -341,45 +317,20 @@ class HeuristicPolicy:
         return next(a for a in legal if isinstance(a, Decline))
 
 
-class ScriptedPolicy:
-    """Plays each unit's actions in order (and the GM's environment choices); anything else goes to
-    ``fallback``. Keeps its place in each script, so use one per battle."""
-
-    def __init__(
-        self,
-        scripts: Mapping[str, Sequence[Action]],
-        fallback: Policy,
-        *,
-        gm: Sequence[Action] = (),
-    ) -> None:
-        self.scripts = {k: list(v) for k, v in scripts.items()}
-        self.scripts.setdefault(GM, list(gm))
-        self.fallback = fallback
-        self.position: dict[str, int] = {}
-
-    @staticmethod
-    def fits(kind: DecisionKind, action: Action) -> bool:
-        if kind is DecisionKind.BREATH:
-            return isinstance(action, Breath | Hold | Pass)
-        if kind is DecisionKind.REACTION:
-            return isinstance(action, React | Decline)
-        if kind is DecisionKind.UPKEEP:
-            return isinstance(action, Upkeep | Decline)
-        return isinstance(action, Environment | Decline)
-
-    def __call__(self, state: BattleState, legal: Sequence[Action]) -> Action:
-        d = state.decision
-        if d is not None:
-            script = self.scripts.get(d.unit, [])
-            at = self.position.get(d.unit, 0)
-            if at < len(script) and self.fits(d.kind, script[at]):
-                self.position[d.unit] = at + 1
-                return script[at]
-        return self.fallback(state, legal)
+#: The policies a scenario's unit may name besides ``heuristic`` (the default) and ``scripted``.
+PLAIN_POLICIES: dict[str, Callable[[], Policy[BattleState, Action]]] = {
+    "random": RandomPolicy,
+    "first-legal": FirstLegal,
+}
 
 
-def scenario_policy(scenario: Scenario) -> Policy:
-    """Scripted units follow their scripts, then the heuristic; the others play the heuristic."""
-    heuristic = HeuristicPolicy(scenario.ruleset)
-    scripts = {uid: actions for uid, actions in scenario.scripts if uid in scenario.scripted}
-    return ScriptedPolicy(scripts, heuristic, gm=scenario.gm)
+def scenario_policy(
+    rules: BattleRules,
+    scripts: Mapping[str, Sequence[Action]],
+    chosen: Mapping[str, str] | None = None,
+) -> Policy[BattleState, Action]:
+    """Each actor in ``scripts`` (unit ids, and ``gm`` for the GM's environment choices) plays its
+    script, step by step when legal; a unit in ``chosen`` plays the policy it names (``random``,
+    ``first-legal``); the heuristic decides the rest."""
+    own = {uid: PLAIN_POLICIES[name]() for uid, name in (chosen or {}).items()}
+    return Scripted(scripts, ByActor(own, HeuristicPolicy(rules)))

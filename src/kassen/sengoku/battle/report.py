@@ -1,60 +1,97 @@
-"""A readable account of a battle from its chronicle JSON, and a summary of how it ended.
+"""A battle told in words: a renderer for every event kind the battle logs, names, and a summary.
 
-The account is built from the event log alone (what ``kassen sengoku battle --json`` prints), one
-renderer per event kind: rounds and counts, who breathes and with which maneuvers, every roll with both
-faces, Defense breakdowns step by step, Wounds before → after, statuses as they change, the lull, and
-the end with its death checks and honor follow-ups. Each line ends with the rule that made it.
+:data:`RENDERERS` is the ruleset's table for :func:`kassen.core.report.account` (``kassen sengoku
+battle`` and ``kassen fight`` both tell a battle through it): rounds and counts, who breathes and with
+which maneuvers, every roll with both faces, Wounds before → after, statuses as they change, the lull,
+the end with its death checks and honor follow-ups, and what the attack resolution logs (hits, Critical
+Hits, Fumbles, the d100 tables, Fate). Each line ends with the rule that made it; with ``--verbose``
+the explanation steps follow (an attack's modifier and the target's Defense step by step, a reaction's
+check, a breath's Energy costs). The attack check is also logged on its own by the resolution; the
+attack's line already says it, so its own line is shown only with ``--verbose``.
+
+:func:`names` gives display names by id: units, sides, maneuvers (``maneuver:ID``) and the yoma the
+Yoma Encounter Table brings (``oni-1`` → "Oni 1"). :func:`summary` is the state at the end: who won,
+who stands with how many Wounds, who fell and who left.
 """
 
 from __future__ import annotations
 
-__all__ = ["account", "summary"]
+__all__ = ["RENDERERS", "BattleNames", "names", "summary"]
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from kassen.core.report import Line, Narration
 from kassen.sengoku.battle.state import BattleState
+from kassen.sengoku.catalog import load_catalog
 
 Data = Mapping[str, Any]
-_INDENT = "    "
+Render = Callable[[Narration, Data], Line | None]
 
 
-class _Names:
-    """Unit and maneuver names for the account (ids when unknown)."""
+class BattleNames(Mapping[str, str]):
+    """Display names by id: the battle's units and sides (what it iterates and counts); besides them,
+    maneuvers as ``maneuver:ID`` and the yoma that arrive in the lull (``ID-N`` of a catalog creature →
+    its name and N)."""
 
-    def __init__(self, log: Mapping[str, Any], maneuvers: Mapping[str, str]) -> None:
-        initial = log.get("initial_state", {})
-        self.units: dict[str, str] = {u["id"]: u["name"] for u in initial.get("units", [])}
-        self.sides: dict[str, str] = {s["id"]: s["name"] for s in initial.get("sides", [])}
-        self.maneuvers = dict(maneuvers)
+    def __init__(
+        self, known: Mapping[str, str], maneuvers: Mapping[str, str], creatures: Mapping[str, str]
+    ) -> None:
+        self._known = dict(known)
+        self._maneuvers = maneuvers
+        self._creatures = creatures
 
-    def u(self, uid: Any) -> str:
-        return self.units.get(str(uid), str(uid)) if uid is not None else "nobody"
+    def __getitem__(self, key: str) -> str:
+        found = self._known.get(key)
+        if found is not None:
+            return found
+        kind, _, mid = key.partition(":")
+        if kind == "maneuver" and mid in self._maneuvers:
+            return self._maneuvers[mid]
+        base, _, n = key.rpartition("-")
+        if n.isdigit() and base in self._creatures:
+            return f"{self._creatures[base]} {n}"
+        raise KeyError(key)
 
-    def m(self, mid: Any) -> str:
-        return self.maneuvers.get(str(mid), str(mid))
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._known)
+
+    def __len__(self) -> int:
+        return len(self._known)
 
 
-def _steps(steps: Any, depth: int = 2) -> list[str]:
-    out = []
-    for s in steps or []:
-        rule = f"  [{s['rule']}]" if s.get("rule") else ""
-        out.append(f"{_INDENT * depth}{s['value']:>4}  {s['reason']}{rule}")
-    return out
+def names(state: BattleState) -> BattleNames:
+    """Display names of the battle's units and sides, maneuvers and arriving yoma (by id). Maneuver and
+    creature names are the bundled catalog's (an entry only a user's layer defines shows its id)."""
+    catalog = load_catalog()
+    known = {u.id: u.name for u in state.units}
+    known.update({s.id: s.name for s in state.sides})
+    return BattleNames(
+        known,
+        {k: m.name for k, m in catalog.maneuvers.items()},
+        {k: c.name for k, c in catalog.creatures.items()},
+    )
 
 
-def _use(n: _Names, use: Data) -> str:
-    text = n.m(use["maneuver"])
+# ------------------------------------------------------------------------------------------ pieces
+
+
+def _m(ctx: Narration, mid: Any) -> str:
+    return ctx.names.get(f"maneuver:{mid}", str(mid))
+
+
+def _use(ctx: Narration, use: Data) -> str:
+    text = _m(ctx, use["maneuver"])
     if use.get("release"):
         text = f"release {text}"
     if use.get("target"):
-        text += f" → {n.u(use['target'])}"
+        text += f" → {ctx.name(use['target'])}"
     if use.get("to"):
         text += f" → {use['to']}"
     if use.get("aim"):
         text += f" (Aim Focus +{use['aim']})"
     if use.get("squads"):
-        text += f" with {', '.join(n.u(s) for s in use['squads'])}"
+        text += f" with {', '.join(ctx.name(s) for s in use['squads'])}"
     return text
 
 
@@ -63,11 +100,37 @@ def _roll(faces: Any, modifier: int, total: int) -> str:
     return f"2d10 {list(faces)} {sign} {abs(modifier)} = {total}"
 
 
-def _r_round(n: _Names, d: Data, v: bool) -> list[str]:
-    return ["", f"== Round {d['round']} =="]
+def _line(ctx: Narration, text: str, indent: int = 0, *, heading: bool = False) -> Line:
+    return Line(text, ctx.rule, indent=indent, heading=heading)
 
 
-def _r_energy(n: _Names, d: Data, v: bool) -> list[str]:
+def _said(text: str, indent: int = 0) -> Render:
+    """A renderer from a template: ``{unit}``-like keys become names, ``{maneuver}`` the maneuver's."""
+    people = ("unit", "attacker", "target", "pursuer", "with_unit", "behind", "faction")
+
+    def render(ctx: Narration, d: Data) -> Line:
+        values: dict[str, Any] = {k: (ctx.name(x) if k in people else x) for k, x in d.items()}
+        if "maneuver" in d:
+            values["maneuver"] = _m(ctx, d["maneuver"])
+        for key in ("maneuvers", "stances"):
+            if isinstance(d.get(key), list):
+                values[key] = ", ".join(_m(ctx, x) for x in d[key])
+        if isinstance(d.get("ended"), list):
+            values["ended"] = "; ".join(str(x) for x in d["ended"])
+        return _line(ctx, text.format_map(_Default(values)), indent)
+
+    return render
+
+
+class _Default(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+# ------------------------------------------------------------------------------------------ the round
+
+
+def _r_energy(ctx: Narration, d: Data) -> Line:
     extra = []
     if d.get("overload"):
         extra.append(f"overload −{d['overload']}")
@@ -79,221 +142,263 @@ def _r_energy(n: _Names, d: Data, v: bool) -> list[str]:
     if d.get("cohesion") is not None:
         status.append(f"Cohesion {d['cohesion']}")
     if d.get("stances"):
-        status.append("holds " + ", ".join(n.m(s) for s in d["stances"]))
+        status.append("holds " + ", ".join(_m(ctx, s) for s in d["stances"]))
     if d.get("routed"):
         status.append("routed")
     more = f" ({'; '.join(extra)})" if extra else ""
-    return [f"  {n.u(d['unit'])} in {d['zone']}: Energy {d['energy']}{more}; {', '.join(status)}"]
+    who = f"{ctx.name(d['unit'])} in {d['zone']}: Energy {d['energy']}{more}; {', '.join(status)}"
+    armor = ctx.steps(d, "armor")
+    return Line(who, ctx.rule, armor if len(armor) > 1 else (), indent=1)
 
 
-def _r_count(n: _Names, d: Data, v: bool) -> list[str]:
-    return [f"-- count {d['count']}: {', '.join(n.u(u) for u in d['units'])} --"]
+def _r_count(ctx: Narration, d: Data) -> Line:
+    return _line(ctx, f"-- count {d['count']}: {', '.join(ctx.name(u) for u in d['units'])} --")
 
 
-def _r_tie(n: _Names, d: Data, v: bool) -> list[str]:
-    keys = ", ".join(d["keys"])
-    return [f"  tie at {d['count']}: {' before '.join(n.u(u) for u in d['order'])} ({keys})"]
+def _r_tie(ctx: Narration, d: Data) -> Line:
+    order = " before ".join(ctx.name(u) for u in d["order"])
+    return _line(ctx, f"tie at {d['count']}: {order} ({', '.join(d['keys'])})", 1)
 
 
-def _r_breath(n: _Names, d: Data, v: bool) -> list[str]:
-    uses = " + ".join(f"{_use(n, u)} ({c})" for u, c in zip(d["uses"], d["costs"], strict=True))
+def _r_breath(ctx: Narration, d: Data) -> Line:
+    uses = " + ".join(f"{_use(ctx, u)} ({c})" for u, c in zip(d["uses"], d["costs"], strict=True))
     over = " OVERLOAD" if d.get("overload") else ""
-    lines = [f"{n.u(d['unit'])} breathes at count {d['count']}: {uses} = {d['spent']} of {d['limit']}{over}"]
-    if v:
-        for steps in d.get("cost_steps", []):
-            if len(steps) > 1:
-                lines += _steps(steps)
-    return lines
+    who = f"{ctx.name(d['unit'])} breathes at count {d['count']}"
+    text = f"{who}: {uses} = {d['spent']} of {d['limit']}{over}"
+    costs = [c for c in d.get("cost_steps", []) if len(c) > 1]  # a bare price says nothing more
+    steps = tuple(s for c in costs for s in ctx.steps({"s": c}, "s"))
+    return Line(text, ctx.rule, steps)
 
 
-def _r_spent(n: _Names, d: Data, v: bool) -> list[str]:
-    return [f"  Energy {d['before']} → {d['after']}"]
+def _r_over(ctx: Narration, d: Data) -> Line:
+    winner = ctx.name(d["winner"]) if d.get("winner") else "nobody"
+    text = f"== Combat over in round {d['round']}: {d['reason']}; winner: {winner} =="
+    return _line(ctx, text, heading=True)
 
 
-def _r_attack(n: _Names, d: Data, v: bool) -> list[str]:
-    who = f"{n.u(d['attacker'])}'s {d['technique']} → {n.u(d['target'])}"
+def _r_death(ctx: Narration, d: Data) -> Line:
+    fate = d["outcome"] if d["survives"] else "dies"
+    roll = _roll(d["faces"], d["modifier"], d["total"])
+    return Line(
+        f"death check, {ctx.name(d['unit'])}: {roll} vs {d['target']}: {fate}",
+        ctx.rule,
+        ctx.steps(d),
+        indent=1,
+    )
+
+
+def _r_honor(ctx: Narration, d: Data) -> Line:
+    text = f"honor follow-up, {ctx.name(d['unit'])} ({d['honor']}): {d['follow_up']}"
+    if d.get("penalty"):
+        text += f" {d['penalty']}"
+    check = d.get("check")
+    if isinstance(check, Mapping):
+        text += f" (a {check.get('attribute')} check against {check.get('target')})"
+    if d.get("when"):
+        text += f", {d['when']}"
+    return _line(ctx, text, 1)
+
+
+# ------------------------------------------------------------------------------------------ attacks
+
+
+def _r_attack(ctx: Narration, d: Data) -> Line:
+    who = f"{ctx.name(d['attacker'])}'s {d['technique']} → {ctx.name(d['target'])}"
     if d.get("automatic_critical"):
-        lines = [f"  {who}: [Ambush] from infiltration, automatic Critical Hit with no check"]
-    else:
-        ambush = " (ambush: target counts as Defenseless)" if d.get("ambush") else ""
-        outcome = str(d["outcome"]).replace("critical", "Critical Hit").replace("fumble", "Fumble")
-        if d.get("nullified"):
-            outcome += ", nullified"
-        lines = [
-            f"  {who}: {_roll(d['faces'], d['modifier'], d['total'])} vs Defense {d['defense']}: "
-            f"{outcome}{ambush}"
-        ]
-        if v:
-            lines += _steps(d.get("modifier_steps"))
-            lines += _steps(d.get("defense_steps"))
-    return lines
+        text = f"{who}: [Ambush] from infiltration, automatic Critical Hit with no check"
+        return Line(text, ctx.rule, ctx.steps(d), indent=1)
+    ambush = " (ambush: target counts as Defenseless)" if d.get("ambush") else ""
+    outcome = str(d["outcome"]).replace("critical", "Critical Hit").replace("fumble", "Fumble")
+    if d.get("nullified"):
+        outcome += ", nullified"
+    roll = _roll(d["faces"], d["modifier"], d["total"])
+    text = f"{who}: {roll} vs Defense {d['defense']}: {outcome}{ambush}"
+    steps = (*ctx.steps(d, "aim_steps"), *ctx.steps(d, "modifier_steps"), *ctx.steps(d, "defense_steps"))
+    return Line(text, ctx.rule, steps, indent=1)
 
 
-def _r_wounds(n: _Names, d: Data, v: bool) -> list[str]:
-    return [f"    {d['unit']}: Wounds {d['before']} → {d['after']}"]
+def _r_attack_check(ctx: Narration, d: Data) -> Line | None:
+    if not ctx.verbose:
+        return None  # the attack's own line says it
+    roll = _roll(d["faces"], d["modifier"], d["total"])
+    return _line(ctx, f"the attack check: {roll} against Defense {d['defense']}: {d['outcome']}", 2)
 
 
-def _r_reaction_offered(n: _Names, d: Data, v: bool) -> list[str]:
-    return [f"    {n.u(d['unit'])} holds a reservation against {n.u(d['attacker'])}'s {n.m(d['maneuver'])}"]
-
-
-def _r_reaction(n: _Names, d: Data, v: bool) -> list[str]:
-    who = f"{n.u(d['unit'])}'s {n.m(d['maneuver'])} (0 further Energy)"
+def _r_reaction(ctx: Narration, d: Data) -> Line:
+    who = f"{ctx.name(d['unit'])}'s {_m(ctx, d['maneuver'])} (0 further Energy)"
     if not d.get("rolled"):
-        return [f"    {who}: {d['effect']}"]
-    lines = [f"    {who}: {_roll(d['faces'], d['modifier'], d['total'])} vs {d['against']}: {d['effect']}"]
-    if v:
-        lines += _steps(d.get("steps"), 3)
-    return lines
+        return _line(ctx, f"{who}: {d['effect']}", 2)
+    roll = _roll(d["faces"], d["modifier"], d["total"])
+    return Line(f"{who}: {roll} vs {d['against']}: {d['effect']}", ctx.rule, ctx.steps(d), indent=2)
 
 
-def _r_move(n: _Names, d: Data, v: bool) -> list[str]:
+def _r_table(ctx: Narration, d: Data) -> Line:
+    table = str(d.get("table", "")).replace("_", " ")
+    return _line(ctx, f"d100 {d['roll']} on the {table} table: {d['name']}: {d['effect']}", 2)
+
+
+def _r_debuff(ctx: Narration, d: Data) -> Line:
+    if "value" in d:  # the battle puts it on the unit
+        debuff = str(d["debuff"]).replace("-", " ")
+        return _line(ctx, f"{ctx.name(d['unit'])}: Defense −{d['value']} ({debuff})", 2)
+    debuff = str(d["debuff"]).replace("-", " ")
+    return _line(ctx, f"the blow inflicts {debuff} on {ctx.name(d['target'])}", 2)
+
+
+def _r_fate(ctx: Narration, d: Data) -> Line:
+    purpose = {"intervention": "Fate Intervention", "last_bastion": "Last Bastion"}.get(
+        str(d.get("purpose")), str(d.get("purpose"))
+    )
+    text = f"{ctx.name(d['unit'])} spends {d['points']} Fate point(s) on {purpose}"
+    if d.get("faces_after"):
+        text += f": the dice {d.get('faces_before')} become {d['faces_after']}"
+    return _line(ctx, text, 2)
+
+
+def _r_behind(ctx: Narration, d: Data) -> Line:
+    hit = f"{ctx.name(d['unit'])}, Wounds {d['before']} → {d['after']}" if d.get("unit") else "nobody there"
+    return _line(ctx, f"{d['wounds']} Wound(s) to the enemy behind {ctx.name(d['target'])}: {hit}", 2)
+
+
+# ------------------------------------------------------------------------------------------ moves
+
+
+def _r_move(ctx: Narration, d: Data) -> Line:
     check = d.get("check") or {}
     roll = ""
     if check:
-        roll = f": {_roll(check['faces'], check['modifier'], check['total'])} vs {check['target']}, " + (
-            "success" if check["success"] else "failure"
-        )
+        result = "success" if check["success"] else "failure"
+        roll = f": {_roll(check['faces'], check['modifier'], check['total'])} vs {check['target']}, {result}"
     where = f"{d['frm']} → {d['to']}" if d["moved"] else f"stays in {d['frm']}"
     inf = "; infiltrating" if d.get("infiltrating") else ""
-    return [f"  {n.u(d['unit'])}: {n.m(d['maneuver'])} {where}{roll}{inf}"]
+    text = f"{ctx.name(d['unit'])}: {_m(ctx, d['maneuver'])} {where}{roll}{inf}"
+    return Line(text, ctx.rule, ctx.steps(check) if check else (), indent=1)
 
 
-def _simple(template: str) -> Callable[[_Names, Data, bool], list[str]]:
-    def render(n: _Names, d: Data, v: bool) -> list[str]:
-        values = {
-            k: (n.u(x) if k in ("unit", "attacker", "target", "pursuer", "with_unit") else x)
-            for k, x in d.items()
-        }
-        if "maneuver" in d:
-            values["maneuver"] = n.m(d["maneuver"])
-        for key in ("maneuvers", "stances"):
-            if isinstance(d.get(key), list):
-                values[key] = ", ".join(n.m(x) for x in d[key])
-        return [template.format_map(_Default(values))]
-
-    return render
+def _r_forfeit(ctx: Narration, d: Data) -> Line:
+    return _line(ctx, f"{ctx.name(d['unit'])}'s {_use(ctx, d['use'])} is forfeited: {d['why']}", 1)
 
 
-class _Default(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "?"
+def _r_pursuit(ctx: Narration, d: Data) -> Line:
+    mine = _roll(d["faces"], d["modifier"], d["total"])
+    theirs = _roll(d["pursuer_faces"], d["pursuer_modifier"], d["pursuer_total"])
+    text = (
+        f"pursuit ({d['zones']}, {d['reading']}): {ctx.name(d['unit'])} {mine}"
+        f" vs {ctx.name(d['pursuer'])} {theirs}: the {d['winner']} wins"
+    )
+    return _line(ctx, text, 1)
 
 
-def _r_pursuit(n: _Names, d: Data, v: bool) -> list[str]:
-    return [
-        f"  pursuit ({d['zones']}, {d['reading']}): "
-        f"{n.u(d['unit'])} {_roll(d['faces'], d['modifier'], d['total'])}"
-        f" vs {n.u(d['pursuer'])} {_roll(d['pursuer_faces'], d['pursuer_modifier'], d['pursuer_total'])}:"
-        f" the {d['winner']} wins"
-    ]
-
-
-def _r_check(label: str) -> Callable[[_Names, Data, bool], list[str]]:
-    def render(n: _Names, d: Data, v: bool) -> list[str]:
+def _check(label: str) -> Render:
+    def render(ctx: Narration, d: Data) -> Line:
         ok = "success" if d["success"] else "failure"
-        return [
-            f"  {n.u(d['unit'])}: {label} {_roll(d['faces'], d['modifier'], d['total'])}"
-            f" vs {d['target']}: {ok}"
-        ]
+        roll = _roll(d["faces"], d["modifier"], d["total"])
+        text = f"{ctx.name(d['unit'])}: {label} {roll} vs {d['target']}: {ok}"
+        return Line(text, ctx.rule, ctx.steps(d), indent=1)
 
     return render
 
 
-def _r_death(n: _Names, d: Data, v: bool) -> list[str]:
-    fate = d["outcome"] if d["survives"] else "dies"
-    return [
-        f"  death check, {n.u(d['unit'])}: {_roll(d['faces'], d['modifier'], d['total'])}"
-        f" vs {d['target']}: {fate}"
-    ]
+# ------------------------------------------------------------------------------------------ the lull
 
 
-def _r_over(n: _Names, d: Data, v: bool) -> list[str]:
-    winner = n.sides.get(d["winner"], d["winner"]) if d.get("winner") else "nobody"
-    return ["", f"== Combat over in round {d['round']}: {d['reason']}; winner: {winner} =="]
+def _r_yoma(ctx: Narration, d: Data) -> Line:
+    text = f"GM rolls the Yoma Encounter Table: d100 {d['roll']}: {d['name']}: {d['effect']}"
+    return _line(ctx, text, 1)
 
 
-def _r_yoma(n: _Names, d: Data, v: bool) -> list[str]:
-    return [f"  GM rolls the Yoma Encounter Table: d100 {d['roll']}: {d['name']}: {d['effect']}"]
+def _r_arrives(ctx: Narration, d: Data) -> Line:
+    return _line(ctx, f"{d.get('name') or ctx.name(d['unit'])} arrives in {d['zone']}", 2)
 
 
-def _r_arrives(n: _Names, d: Data, v: bool) -> list[str]:
-    n.units[d["unit"]] = d.get("name", d["unit"])
-    return [f"    {n.u(d['unit'])} arrives in {d['zone']}"]
+def _r_upkeep(ctx: Narration, d: Data) -> Line:
+    text = f"{ctx.name(d['unit'])}: {_m(ctx, d['maneuver'])}"
+    if d.get("target") is not None:
+        text += f" on {ctx.name(d['target'])}"
+    if d.get("choice"):
+        text += f" ({d['choice']})"
+    if d.get("effect"):
+        text += f": {d['effect']}"
+    return _line(ctx, text, 1)
 
 
-_RENDER: dict[str, Callable[[_Names, Data, bool], list[str]]] = {
-    "battle_begins": _simple("Battle: {name}"),
-    "round": _r_round,
+RENDERERS: dict[str, Render] = {
+    # the round and the count
+    "battle_begins": _said("Battle: {name}"),
+    "round": lambda ctx, d: _line(ctx, f"== Round {d['round']} ==", heading=True),
     "energy_reset": _r_energy,
     "count": _r_count,
     "tie": _r_tie,
     "breath": _r_breath,
-    "energy_spent": _r_spent,
-    "initiative_used": _simple("  initiative +{initiative} used on the first breath: Energy is {energy}"),
+    "energy_spent": _said("Energy {before} → {after}", 1),
+    "initiative_used": _said("{unit}'s initiative +{initiative} is used: Energy is {energy}", 1),
+    "hold": _said("{unit} holds: Energy {before} → {after}"),
+    "pass": _said("{unit} passes with Energy {energy}"),
+    "overload_check": _check("overload check"),
+    "energy_lost": _said("{unit} loses Energy: {before} → {after}", 2),
+    # attacks and reactions
     "attack": _r_attack,
-    "wounds_lost": _r_wounds,
-    "reaction_offered": _r_reaction_offered,
-    "declined": _simple("    {unit} keeps its reservation"),
+    "attack_check": _r_attack_check,
+    "hit": _said("a hit on {target}: {wounds} Wound(s)", 2),
+    "critical_hit": _said("a Critical Hit on {target}: {wounds} Wound(s)", 2),
+    "miss": _said("it misses {target}", 2),
+    "wounds_lost": _said("{unit}: Wounds {before} → {after}", 2),
+    "wounds_behind": _said("{wounds} Wound(s) to the enemy behind {behind}", 2),
+    "effect": _said("{target}: {text}", 2),
+    "debuff": _r_debuff,
+    "fumble": _said("Fumble! {attacker} stumbles", 2),
+    "fumble_extra": _said("the GM's extra on {unit}'s Fumble: {effect}", 2),
+    "decisive_moment": _r_table,
+    "critical_mistake": _r_table,
+    "fate_spent": _r_fate,
+    "ambush": _said("ambush ({condition}): {target} counts as Defenseless against {attacker}", 2),
+    "ambush_immune": _said("{target} cannot be ambushed by {attacker} ({condition})", 2),
+    "reaction_offered": _said("{unit} holds a reservation against {attacker}'s {maneuver}", 2),
+    "declined": _said("{unit} lets {attacker}'s attack through and keeps its reservation", 2),
     "reaction": _r_reaction,
-    "reserve": _simple("  {unit} reserves {maneuver} (prepaid)"),
-    "stance": _simple("  {unit} declares {maneuver}"),
-    "stance_released": _simple("  {unit} releases {stances}"),
+    "behind": _r_behind,
+    "armor_broken": _said("{unit}'s armor is broken: −{armor_damage} until repaired", 2),
+    # statuses
+    "defenseless": _said("{unit} is Defenseless ({cause})", 2),
+    "defenseless_ends": _said("{unit} is no longer Defenseless ({when})", 1),
+    "incapacitated": _said("{unit} is Incapacitated", 2),
+    "removed": _said("{unit} is removed from {zone}: {why}", 2),
+    "cohesion_loss": _said("a Lord has fallen: the squads of {faction} lose {amount} Cohesion ({scope})", 2),
+    "cohesion": _said("{unit}: Cohesion {before} → {after} ({why})", 2),
+    "routed": _said("{unit} routs", 2),
+    "rallied": _said("{unit} rallies", 2),
+    "ward_holds": _said("{unit}'s ward holds: Cohesion stays at {cohesion}", 2),
+    # other maneuvers
+    "reserve": _said("{unit} reserves {maneuver} (prepaid)", 1),
+    "stance": _said("{unit} declares {maneuver}", 1),
+    "stance_released": _said("{unit} releases {stances}", 1),
+    "kata": _said("{unit} performs {maneuver}: {effect}", 1),
     "move": _r_move,
-    "forfeit": lambda n, d, v: [f"  {n.u(d['unit'])}'s {_use(n, d['use'])} is forfeited: {d['why']}"],
-    "hold": _simple("{unit} holds: Energy {before} → {after}"),
-    "pass": _simple("{unit} passes with Energy {energy}"),
-    "defenseless": _simple("    {unit} is Defenseless ({cause})"),
-    "defenseless_ends": _simple("  {unit} is no longer Defenseless ({when})"),
-    "removed": _simple("    {unit} is Incapacitated and removed from {zone}"),
-    "fumble": _simple("    Fumble!"),
-    "cohesion": _simple("    {unit}: Cohesion {before} → {after} ({why})"),
-    "routed": _simple("    {unit} routs"),
-    "rallied": _simple("    {unit} rallies"),
-    "overload_check": _r_check("overload check"),
-    "energy_lost": _simple("    {unit} loses its Energy: {before} → {after}"),
+    "forfeit": _r_forfeit,
     "pursuit": _r_pursuit,
-    "retreat_failed": _simple(
-        "    {unit}'s retreat fails: Defenseless, Energy lost, −{exhaustion} next round"
-    ),
-    "retreated": _simple("  {unit} leaves the battlefield from {frm}"),
-    "cohesion_check": _r_check("Cohesion check"),
-    "reload": _simple("  {unit} reloads"),
-    "lull": _simple("-- lull phase (round {round}) --"),
-    "reservations_expire": _simple("  {unit}'s reservations expire: {maneuvers}"),
-    "limits_reset": _simple("  {unit}: limited maneuvers reset: {maneuvers}"),
-    "upkeep": _simple("  {unit}: {maneuver} on {target}"),
-    "wounds_recovered": _simple("    {unit}: Wounds {before} → {after}"),
-    "ward": _simple("    {unit} cannot rout until the next lull"),
+    "retreat_failed": _said("{unit}'s retreat fails: Defenseless, Energy lost, −{exhaustion} next round", 2),
+    "retreated": _said("{unit} leaves the battlefield from {frm}", 1),
+    "cohesion_check": _check("Cohesion check"),
+    "reload": _said("{unit} reloads", 1),
+    # the lull
+    "lull": _said("-- lull phase (round {round}) --"),
+    "reservations_expire": _said("{unit}'s reservations expire: {maneuvers}", 1),
+    "limits_reset": _said("{unit}: limited maneuvers reset: {maneuvers}", 1),
+    "debuffs_count_down": _said("{unit}: {ended}", 1),
+    "ward_ends": _said("{unit}'s Cohesion ward ends", 1),
+    "upkeep": _r_upkeep,
+    "upkeep_done": _said("{unit} ends its upkeep", 1),
+    "wounds_recovered": _said("{unit}: Wounds {before} → {after}", 2),
+    "ward": _said("{unit} cannot rout until the next lull", 2),
     "yoma_roll": _r_yoma,
     "arrives": _r_arrives,
-    "debuff": _simple("    {unit}: Defense −{value} ({debuff})"),
-    "behind": _simple("    {wounds} Wound(s) to the enemy behind: {unit}"),
-    "armor_broken": _simple("    {unit}'s armor is broken: −{armor_damage} until repaired"),
+    "environment_skipped": _said("The GM does not roll for yoma this lull", 1),
+    # the end and the GM
     "combat_over": _r_over,
     "death_check": _r_death,
-    "honor_follow_up": _simple("  honor follow-up, {unit} ({honor}): {follow_up} {penalty}"),
-    "gm_set_wounds": _simple("GM sets {unit}'s Wounds {before} → {after}"),
+    "honor_follow_up": _r_honor,
+    "gm_set_wounds": _said("GM sets {unit}'s Wounds {before} → {after}"),
 }
-
-
-def account(
-    log: Mapping[str, Any], *, maneuvers: Mapping[str, str] | None = None, verbose: bool = True
-) -> str:
-    """The battle's account from its chronicle JSON; ``maneuvers`` maps ids to names; ``verbose`` adds
-    the modifier and Defense steps of every attack and the steps of reactions and costs."""
-    n = _Names(log, maneuvers or {})
-    lines: list[str] = []
-    for entry in log.get("log", []):
-        for e in entry["events"]:
-            render = _RENDER.get(e["kind"])
-            if render is None:
-                continue
-            out = render(n, e.get("data", {}), verbose)
-            if out and e.get("rule") and out[0].strip():
-                out[0] = f"{out[0]}  [{e['rule']}]"
-            lines += out
-    return "\n".join(lines).strip() + "\n"
 
 
 def summary(state: BattleState) -> str:

@@ -1,19 +1,20 @@
 """What the battle engine reads from the catalog, looked up once: :class:`BattleRules`.
 
-The catalog is never in the battle state; a :class:`BattleRules` wraps one catalog, holds its flow house
-defaults (SG.CNT.4, SG.CNT.6, SG.BRT.2-3, SG.RES.4, SG.RD.6, SG.ZON.2, SG.RD.2, SG.AMB.1/3, SG.LUL.3,
-SG.RET.3-5, SG.END.1) and caches per-template lookups (creatures, techniques, base profiles) so the hot
-loop stays cheap. Everything here is a pure reading of the catalog and the state; no rule numbers live in
-Python.
+The catalog is never in the battle state: a :class:`BattleRules` is the content's tables (what
+``Ruleset.load_content`` returns and the core passes to every action), wrapping one catalog. It holds the
+flow house defaults (SG.CNT.4, SG.CNT.6, SG.BRT.2-3, SG.RES.4, SG.RD.6, SG.ZON.2, SG.RD.2, SG.AMB.1/3,
+SG.LUL.3, SG.RET.3-5, SG.END.1) and remembers per-template lookups (creatures, techniques, base profiles),
+exact odds and the last few breath planners, each memo keyed by value and bounded, so the hot loop stays
+cheap. Everything here is a pure reading of the catalog and the state; no rule numbers live in Python.
 """
 
 from __future__ import annotations
 
-__all__ = ["AMBUSH_CONDITIONS", "BattleRules", "ZoneEffect"]
+__all__ = ["AMBUSH_CONDITIONS", "BattleRules", "Memo", "ZoneEffect"]
 
 import json
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
@@ -50,18 +51,38 @@ from kassen.sengoku.house import (
     ZoneModifiers,
     ZoneTactics,
 )
+from kassen.sengoku.odds import OddsTable
 from kassen.sengoku.profile import CombatProfile, DefenseBonus
 from kassen.sengoku.technique import Technique, from_maneuver
 from kassen.sengoku.wounds import max_wounds
 
 if TYPE_CHECKING:
-    from kassen.sengoku.battle.plan import PlannedUse
+    from kassen.sengoku.battle.plan import Planner
 
-#: A simulated breath after one maneuver: zone, stances held, uses in the breath, limited uses, whether
-#: the unit has left and whether it has fired (see ``plan._plan_use_memo``).
-SimAfter: TypeAlias = tuple[
-    str, tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], bool, bool
-]
+K = TypeVar("K")
+V = TypeVar("V")
+
+#: The most entries one memo of :class:`BattleRules` holds before it starts afresh.
+MEMO_LIMIT = 4096
+#: The most breath planners (one per state and unit) kept.
+PLANNERS = 16
+
+
+class Memo(dict[K, V], Generic[K, V]):
+    """A dict of pure readings keyed by value that forgets everything once it holds ``limit`` entries
+    (a bound, not an LRU: the readings are cheap to make again)."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int = MEMO_LIMIT) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: K, value: V) -> None:
+        if len(self) >= self.limit and key not in self:
+            self.clear()
+        super().__setitem__(key, value)
+
 
 #: The ambush condition ids the engine can test (SG.AMB.1); the catalog's list may use only these.
 AMBUSH_CONDITIONS = frozenset({"infiltrating", "unseen-from-the-flank"})
@@ -135,25 +156,23 @@ class BattleRules:
             if row.applies is ZoneApplies.UNLOCK
             for k in row.select.keywords
         )
-        self._creatures: dict[tuple[str, str], Creature] = {}
-        self._known: dict[tuple[str, str], tuple[str, ...]] = {}
-        self._techniques: dict[tuple[str, str, str], Technique] = {}
-        self._profiles: dict[tuple[str, str, str], CombatProfile] = {}
-        self._weapons: dict[tuple[str, str, str], Weapon | None] = {}
-        self._max: dict[tuple[str, str], tuple[int, tuple[Step, ...]]] = {}
-        self._zone_effects: dict[tuple[object, ...], tuple[ZoneEffect, ...]] = {}
+        # Pure readings of the catalog, keyed by value (templates by creature id and spec, zones and
+        # maneuvers by value): bounded, so a long-lived content object never grows without limit.
+        self._creatures: Memo[tuple[str, str], Creature] = Memo()
+        self._known: Memo[tuple[str, str], tuple[str, ...]] = Memo()
+        self._techniques: Memo[tuple[str, str, str], Technique] = Memo()
+        self._profiles: Memo[tuple[str, str, str], CombatProfile] = Memo()
+        self._weapons: Memo[tuple[str, str, str], Weapon | None] = Memo()
+        self._max: Memo[tuple[str, str], tuple[int, tuple[Step, ...]]] = Memo()
+        self._zone_effects: Memo[tuple[object, ...], tuple[ZoneEffect, ...]] = Memo()
         #: A maneuver's priced Energy and its steps, by template, maneuver, zone, base cost, earlier uses
-        #: (combo fatigue) and Aim Focus: a pure reading of the catalog (see ``plan._cost``).
-        self.costs: dict[tuple[object, ...], tuple[int, tuple[Step, ...]]] = {}
-        #: Plans of breaths valid in one state (the last one asked about): legal_actions and a policy
-        #: price the same breaths; the state object is frozen, so identity is a safe key.
-        self.plan_state: object = None
-        self.plans: dict[tuple[int, tuple[object, ...]], tuple[Unit, object]] = {}
-        #: One maneuver of a breath priced in that same state, by the unit and the breath so far (the
-        #: simulation's state before it): candidate breaths share their first maneuvers.
-        self.use_plans: dict[tuple[object, ...], tuple[Unit, PlannedUse, SimAfter]] = {}
-        #: ... and the ones refused there: the error's message and rule.
-        self.use_errors: dict[tuple[object, ...], tuple[Unit, str, str]] = {}
+        #: (combo fatigue) and Aim Focus (see ``plan._cost``).
+        self.costs: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo()
+        #: Exact attack odds under this catalog's resolution rules (:mod:`kassen.sengoku.odds`).
+        self.odds = OddsTable(catalog.resolution)
+        #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
+        #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
+        self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)
 
     # -- templates -------------------------------------------------------------------------------------
     def creature(self, unit: Unit) -> Creature:

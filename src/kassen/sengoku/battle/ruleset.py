@@ -1,69 +1,113 @@
-"""The Sengoku battle as a ruleset of the shared :class:`~kassen.core.events.Chronicle`.
+"""The Sengoku battle as a ruleset of the core: :data:`RULESET` (entry point ``kassen.rulesets``).
 
-:class:`SengokuRuleset` supplies what the core asks: ``legal_actions(state)``, a pure
-``apply(state, action, rng) -> (state, events)`` (an illegal action raises
-:class:`~kassen.core.errors.IllegalActionError` naming its rule and changes nothing, the random source
-included), and JSON for states and actions (``core.serial``). It holds one catalog (never in the state);
-:data:`RULESET`, on the bundled catalog, is registered as ``"sengoku"`` so ``Chronicle.replay`` finds it.
-A battle on user content replays with :func:`replay_battle`, which checks the content hash.
+:class:`SengokuRuleset` supplies the core's hooks (:class:`kassen.core.ruleset.Ruleset`): the content
+(the catalog's layers through :mod:`kassen.sengoku.catalog`, as :class:`BattleRules` — never in the
+state), a scenario made ready (:func:`~kassen.sengoku.battle.scenario.build_battle`), who decides now,
+the legal actions, the working copy of one action (:class:`~kassen.sengoku.battle.flow.BattleTurn`), its
+resolution and one automatic step of the flow at a time, the result, the heuristic, names and renderers.
 
-``legal_actions`` lists what the deciding unit (or the GM, for the lull's environment roll) may do now;
-for a breath it is a bounded set of sensible breaths (see :mod:`~kassen.sengoku.battle.plan`), each
-legal; any other legal breath is accepted by ``apply``. The GM's adjustments (:class:`GmSetWounds`,
-:class:`GmEndCombat`) are not listed: they are the GM's, not the deciding unit's.
+``legal_actions`` lists what the deciding unit (or the GM, to begin and for the lull's environment roll)
+may do now; for a breath it is a bounded set of sensible breaths
+(:mod:`~kassen.sengoku.battle.candidates`), each legal, and ``resolve`` accepts any other legal breath.
+The GM's adjustments (:class:`~kassen.sengoku.battle.actions.GmSetWounds`,
+:class:`~kassen.sengoku.battle.actions.GmEndCombat`) are not listed: the GM may apply them at any time
+but during an attack's reaction (SG.END.1, SG.WND.4), and ``resolve`` accepts them.
+
+>>> import kassen
+>>> fight = kassen.open_fight("sengoku/demo", seed=3)
+>>> fight.to_move
+Actor(kind='gm', id='gm', side=None)
+>>> fight.autoplay()
+>>> fight.over, fight.result.winner in ("party", "takeda", None)
+(True, True)
 """
 
 from __future__ import annotations
 
-__all__ = ["RULESET", "SengokuRuleset", "replay_battle", "ruleset_for"]
+__all__ = ["RULESET", "SengokuRuleset"]
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import lru_cache
 
+from kassen.content.content import Content, Layer
+from kassen.core.engine import GM, Actor, Outcome, Turn
 from kassen.core.errors import KassenError
-from kassen.core.events import Chronicle, Event, JSONValue, register_ruleset
+from kassen.core.policy import Policy
 from kassen.core.rng import DieSource
-from kassen.core.serial import dump, load
-from kassen.sengoku.battle.actions import (
-    ACTION_KINDS,
-    GM,
-    Action,
-    Begin,
-    Decline,
-    Environment,
-    Hold,
-    Pass,
-    React,
-    kind_of,
-)
-from kassen.sengoku.battle.flow import Battle, upkeep_options
-from kassen.sengoku.battle.plan import candidate_breaths, usable_reservations
+from kassen.core.ruleset import Renderer, RulesetInfo, Setup
+from kassen.core.scenario import ScenarioSource
+from kassen.sengoku.battle.actions import GM as GM_ID
+from kassen.sengoku.battle.actions import Action, Begin, Decline, Environment, Hold, Pass, React
+from kassen.sengoku.battle.candidates import candidate_breaths
+from kassen.sengoku.battle.flow import BattleTurn, upkeep_options
+from kassen.sengoku.battle.plan import usable_reservations
+from kassen.sengoku.battle.policies import HeuristicPolicy
+from kassen.sengoku.battle.report import RENDERERS, names
 from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.scenario import ScenarioModel, build_battle
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase
-from kassen.sengoku.catalog import Catalog, load_catalog
+from kassen.sengoku.catalog import Catalog, catalog_content
+
+_NOTE = (
+    "a breath is any sequence of maneuvers within the unit's Energy: listed are single maneuvers, a "
+    "technique twice, an attack with a reservation, a move then an attack, Aim Focus to the breath limit, "
+    "a stance (or its release then a move), Retreat with or without the squads in the zone, then Hold and "
+    "Pass; any other legal breath is accepted. The GM's GmSetWounds and GmEndCombat are accepted at any "
+    "time but during a reaction, and never listed."
+)
+
+
+def _battle_content(content: Content[Catalog]) -> Content[BattleRules]:
+    """The catalog's content as the engine reads it: the same hash and digests, :class:`BattleRules`."""
+    c = content
+    return Content(c.ruleset, BattleRules(c.tables), c.hash, c.sections, c.layers, c.inline)
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> Content[BattleRules]:
+    return _battle_content(catalog_content())
 
 
 class SengokuRuleset:
-    """The count-and-breath combat of seed 002 over one catalog (the bundled one by default)."""
+    """The count-and-breath combat of seed 002 (see the module notes)."""
 
-    name = "sengoku"
+    info = RulesetInfo(
+        name="sengoku",
+        title="Sengoku: wounds and breath (count and breath battles)",
+        ledger="SG",
+        state_type=BattleState,
+        action_type=Action,
+        scenarios=("kassen.sengoku.data", "scenarios"),
+        rule_texts=("kassen.sengoku.data", "rules.yaml"),
+        scenario_model=ScenarioModel,
+        legal_actions_complete=False,
+        legal_actions_note=_NOTE,
+        seeds=("000", "002"),
+    )
 
-    def __init__(self, catalog: Catalog | None = None) -> None:
-        self._catalog = catalog
-        self._rules: BattleRules | None = None
+    def __init__(self) -> None:
+        self.renderers: Mapping[str, Renderer] = dict(RENDERERS)
 
-    @property
-    def rules(self) -> BattleRules:
-        if self._rules is None:
-            self._rules = BattleRules(self._catalog if self._catalog is not None else load_catalog())
-        return self._rules
+    # -- content and scenarios -------------------------------------------------------------------------
+    def load_content(self, layers: Sequence[Layer]) -> Content[BattleRules]:
+        """The bundled catalog (cached) with each layer merged over it, as the engine reads it."""
+        if not layers:
+            return _bundled()
+        return _battle_content(catalog_content(layers))
 
-    @property
-    def catalog(self) -> Catalog:
-        return self.rules.catalog
+    def setup(self, scenario: ScenarioSource, content: Content[BattleRules]) -> Setup[BattleState, Action]:
+        return build_battle(scenario, content).setup()
 
-    # -- the core's protocol ---------------------------------------------------------------------------
-    def legal_actions(self, state: BattleState) -> Sequence[Action]:
+    # -- who decides, and what ----------------------------------------------------------------------
+    def to_move(self, state: BattleState) -> Actor | None:
+        if state.phase is Phase.OVER:
+            return None
+        d = state.decision
+        if state.phase is Phase.START or d is None or d.kind is DecisionKind.ENVIRONMENT:
+            return GM
+        return Actor("unit", d.unit, state.unit(d.unit).side)
+
+    def legal_actions(self, state: BattleState, tables: BattleRules) -> Sequence[Action]:
         if state.phase is Phase.OVER:
             return []
         if state.phase is Phase.START:
@@ -71,76 +115,49 @@ class SengokuRuleset:
         d = state.decision
         if d is None:
             return []
-        rules = self.rules
         if d.kind is DecisionKind.BREATH:
             unit = state.unit(d.unit)
-            out: list[Action] = list(candidate_breaths(rules, state, unit))
-            if unit.energy >= rules.pass_hold.hold_cost:
+            out: list[Action] = list(candidate_breaths(tables, state, unit))
+            if unit.energy >= tables.pass_hold.hold_cost:
                 out.append(Hold(unit.id))
             out.append(Pass(unit.id))
             return out
         if d.kind is DecisionKind.REACTION:
             unit = state.unit(d.unit)
-            reactions = usable_reservations(rules, state, unit, ambushed=d.ambushed)
+            reactions = usable_reservations(tables, state, unit, ambushed=d.ambushed)
             return [*(React(unit.id, m) for m in reactions), Decline(unit.id)]
         if d.kind is DecisionKind.UPKEEP:
-            return [*upkeep_options(rules, state, state.unit(d.unit)), Decline(d.unit)]
-        return [Environment(), Decline(GM)]
+            return [*upkeep_options(tables, state, state.unit(d.unit)), Decline(d.unit)]
+        return [Environment(), Decline(GM_ID)]
 
-    def apply(
-        self, state: BattleState, action: Action, rng: DieSource
-    ) -> tuple[BattleState, Sequence[Event]]:
-        """Validate and resolve ``action``, then everything automatic until the next decision. Pure."""
-        battle = Battle(self.rules, state, rng)
-        battle.apply(action)
-        return battle.state, battle.events
+    # -- one action ------------------------------------------------------------------------------------
+    def start(self, state: BattleState, dice: DieSource, tables: BattleRules) -> BattleTurn:
+        return BattleTurn(state, dice, tables)
 
-    def is_over(self, state: BattleState) -> bool:
-        return state.phase is Phase.OVER
+    def resolve(self, turn: Turn[BattleState], action: Action) -> None:
+        """Validate ``action`` (IllegalActionError naming the rule) and apply it."""
+        _battle(turn).apply(action)
 
-    def state_to_json(self, state: BattleState) -> JSONValue:
-        return dump(state, BattleState)
+    def follow_up(self, turn: Turn[BattleState]) -> bool:
+        """One automatic step of the flow; False when someone must decide or the combat is over."""
+        return _battle(turn).step()
 
-    def state_from_json(self, data: JSONValue) -> BattleState:
-        state: BattleState = load(data, BattleState)
-        return state
+    def result(self, state: BattleState) -> Outcome | None:
+        r = state.result
+        return None if r is None else Outcome(r.winner, r.reason)
 
-    def action_to_json(self, action: Action) -> JSONValue:
-        return {"kind": kind_of(action), **dump(action, type(action))}
+    # -- players and words -----------------------------------------------------------------------------
+    def heuristic(self, tables: BattleRules) -> Policy[BattleState, Action]:
+        return HeuristicPolicy(tables)
 
-    def action_from_json(self, data: JSONValue) -> Action:
-        if not isinstance(data, dict) or data.get("kind") not in ACTION_KINDS:
-            raise KassenError(f"not a Sengoku battle action: {data!r} (kinds: {', '.join(ACTION_KINDS)})")
-        cls = ACTION_KINDS[data["kind"]]
-        action: Action = load({k: v for k, v in data.items() if k != "kind"}, cls)
-        return action
+    def names(self, state: BattleState) -> Mapping[str, str]:
+        return names(state)
+
+
+def _battle(turn: Turn[BattleState]) -> BattleTurn:
+    if not isinstance(turn, BattleTurn):
+        raise KassenError(f"a Sengoku action is resolved in a BattleTurn, not {type(turn).__name__}")
+    return turn
 
 
 RULESET = SengokuRuleset()
-register_ruleset(RULESET)
-
-
-def ruleset_for(catalog: Catalog) -> SengokuRuleset:
-    """The bundled :data:`RULESET` when ``catalog`` is the bundled catalog, else a ruleset over it."""
-    if catalog is load_catalog() or catalog.content_hash == RULESET.catalog.content_hash:
-        return RULESET
-    return SengokuRuleset(catalog)
-
-
-def replay_battle(data: Mapping[str, JSONValue], catalog: Catalog | None = None) -> Chronicle[Any, Any]:
-    """Replay a battle's chronicle JSON on ``catalog`` (the bundled one by default), after checking that
-    the content hash in its meta is the catalog's (DESIGN principle 3)."""
-    cat = catalog if catalog is not None else load_catalog()
-    wanted = dict(data.get("meta", {})).get("content_hash")
-    if wanted is not None and wanted != cat.content_hash:
-        raise KassenError(
-            f"this battle was played on other content (hash {str(wanted)[:12]}…, this catalog "
-            f"{cat.content_hash[:12]}…): pass the same --content"
-        )
-    ruleset = ruleset_for(cat)
-    chronicle: Chronicle[Any, Any] = Chronicle(
-        ruleset, ruleset.state_from_json(data["initial_state"]), int(data["seed"]), meta=data.get("meta", {})
-    )
-    for entry in data["log"]:
-        chronicle.apply(ruleset.action_from_json(entry["action"]))
-    return chronicle

@@ -1,13 +1,17 @@
 """Battle scenarios in YAML: the sides, the units (catalog creatures with overrides, or inline), where
 they stand, how each one decides (scripted choices or the heuristic), the seed and the round limit.
 
-A file is validated at the boundary, every problem reported at once with file, field and why
-(:class:`~kassen.core.errors.ContentError`); it becomes a :class:`Scenario`: the initial
-:class:`~kassen.sengoku.battle.state.BattleState`, each unit's script, and the catalog it was built on.
-Bundled scenarios live in ``kassen/sengoku/data/scenarios/`` (``kassen sengoku battle NAME``).
+A scenario file has the core's header (``ruleset: sengoku``, and optionally a ``content:`` layer of its
+own); :func:`build_battle` validates its body against the content, every problem reported at once with
+file, line, field and why (:class:`~kassen.core.errors.ContentError`), into a :class:`Scenario`: the
+initial :class:`~kassen.sengoku.battle.state.BattleState`, each unit's script (the actions it plays, as
+they will be applied), and the content it stands on. Bundled scenarios live in
+``kassen/sengoku/data/scenarios/``; :func:`load_scenario` reads one by name or path
+(:func:`kassen.core.scenario.read_scenario`), and :func:`kassen.open_fight` does the whole way to a fight.
 
 .. code-block:: yaml
 
+    ruleset: sengoku
     name: The count example
     seed: 1
     sides:
@@ -28,30 +32,38 @@ __all__ = [
     "SideModel",
     "UnitModel",
     "UseModel",
+    "build_battle",
     "bundled_scenarios",
     "load_scenario",
-    "new_chronicle",
     "run_battle",
-    "scenario_from_model",
 ]
 
-from dataclasses import dataclass, replace
-from importlib import resources
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
+from kassen.content.content import Content, inline_layer, read_layer
 from kassen.content.layers import deep_merge
-from kassen.content.yamlio import StrictModel, load_model, load_text
+from kassen.content.yamlio import StrictModel, validation_issues
 from kassen.core.errors import ContentError, ContentIssue
-from kassen.core.events import Chronicle, canonical_json
+from kassen.core.events import canonical_json
+from kassen.core.fight import Fight
+from kassen.core.policy import Policy
+from kassen.core.ruleset import Setup, find_ruleset
+from kassen.core.scenario import ScenarioSource, read_scenario
+from kassen.core.scenario import bundled_scenarios as core_bundled
 from kassen.sengoku.battle.actions import GM, Action, Breath, Decline, Environment, Hold, Pass, React, Upkeep
+from kassen.sengoku.battle.policies import PLAIN_POLICIES, scenario_policy
 from kassen.sengoku.battle.rules import BattleRules
-from kassen.sengoku.battle.ruleset import SengokuRuleset, ruleset_for
 from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone
-from kassen.sengoku.catalog import Catalog, UnknownEntryError, load_catalog
+from kassen.sengoku.catalog import Catalog, UnknownEntryError
 from kassen.sengoku.entries import Creature
+
+#: The most actions an auto-played battle may take.
+MAX_ACTIONS = 50_000
 
 Id = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
@@ -140,7 +152,7 @@ class UnitModel(StrictModel):
         "the start of a round an effect names).",
     )
     stances: list[Id] = Field(default_factory=list)
-    policy: Literal["heuristic", "scripted"] = "heuristic"
+    policy: Literal["heuristic", "scripted", "random", "first-legal"] = "heuristic"
     script: list[ScriptStep] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -168,166 +180,195 @@ class ScenarioModel(StrictModel):
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Scenario:
-    """A loaded battle: its initial state, each unit's scripted actions, the catalog it stands on."""
+    """A battle made ready: its source, the content it stands on, the initial state, the scripts its
+    policy plays (scripted units' by id, and the GM's environment choices under ``gm``), its seed."""
 
-    name: str
+    source: ScenarioSource
+    content: Content[BattleRules]
     state: BattleState
-    scripts: tuple[tuple[str, tuple[Action, ...]], ...]
-    scripted: tuple[str, ...]
-    gm: tuple[Action, ...]
-    seed: int | None
-    file: str
-    catalog: Catalog
+    scripts: Mapping[str, tuple[Action, ...]] = field(default_factory=dict)
+    seed: int | None = None
     description: str = ""
+    #: Units that play a policy of the core's by name (``random``, ``first-legal``).
+    policies: Mapping[str, str] = field(default_factory=dict)
 
     @property
-    def ruleset(self) -> SengokuRuleset:
-        return ruleset_for(self.catalog)
+    def name(self) -> str:
+        return self.state.name
 
-    def script(self, unit: str) -> tuple[Action, ...]:
-        return dict(self.scripts).get(unit, ())
+    @property
+    def file(self) -> str:
+        return self.source.file
 
-    def policy(self) -> Any:
-        """Scripted units play their scripts (then the heuristic); the others the heuristic."""
-        from kassen.sengoku.battle.policies import scenario_policy
+    @property
+    def rules(self) -> BattleRules:
+        return self.content.tables
 
-        return scenario_policy(self)
+    @property
+    def catalog(self) -> Catalog:
+        return self.content.tables.catalog
+
+    def policy(self) -> Policy[BattleState, Action]:
+        """Scripted units (and the GM) play their scripts, then the heuristic; the others the heuristic."""
+        return scenario_policy(self.rules, self.scripts, self.policies)
+
+    def setup(self) -> Setup[BattleState, Action]:
+        """What the core's ``open_fight`` needs (``Ruleset.setup``)."""
+        seed = self.seed if self.seed is not None else 0
+        return Setup(self.state, self.name, seed, MAX_ACTIONS, self.policy)
+
+    def fight(
+        self,
+        seed: int | None = None,
+        *,
+        rounds: int | None = None,
+        policy: Policy[BattleState, Action] | None = None,
+    ) -> Fight[BattleState, Action]:
+        """A fight at the start of this battle (as :func:`kassen.open_fight` opens it); ``rounds``
+        replaces the round limit (SG.END.1), ``seed`` the scenario's."""
+        state = self.state if rounds is None else replace(self.state, max_rounds=rounds)
+        used = seed if seed is not None else (self.seed if self.seed is not None else 0)
+        return Fight(
+            find_ruleset("sengoku"),
+            self.content,
+            state,
+            used,
+            meta={"scenario": self.name, "source": self.source.name},
+            policy=policy or self.policy(),
+            max_actions=MAX_ACTIONS,
+        )
+
+
+class _Issues:
+    """The problems found in a scenario, each with its file, field and (when the file has one) line."""
+
+    def __init__(self, source: ScenarioSource) -> None:
+        self.source = source
+        self.items: list[ContentIssue] = []
+
+    def add(self, message: str, *path: str | int) -> None:
+        self.items.append(self.source.issue(message, *path))
 
 
 def _creature(
-    m: UnitModel, catalog: Catalog, file: str, where: str, issues: list[ContentIssue]
+    m: UnitModel, catalog: Catalog, issues: _Issues, at: tuple[str | int, ...]
 ) -> tuple[Creature | None, str]:
     """The unit's template and its ``spec`` (canonical JSON when inline or overridden)."""
     if m.creature is not None:
         try:
             base = catalog.creature(m.creature)
         except UnknownEntryError as exc:
-            issues.append(ContentIssue(file, f"{where}.creature", str(exc)))
+            issues.add(str(exc), *at, "creature")
             return None, ""
         if not m.overrides:
             return base, ""
         data = deep_merge(base.model_dump(mode="json"), m.overrides)
-        field = f"{where}.overrides"
+        where = (*at, "overrides")
     else:
         assert m.inline is not None
         data = {"id": m.id, "name": m.name or m.id, **m.inline}
-        field = f"{where}.inline"
+        where = (*at, "inline")
     try:
         c = Creature.model_validate(data)
     except ValidationError as exc:
-        for err in exc.errors():
-            loc = ".".join(str(p) for p in err["loc"])
-            issues.append(ContentIssue(file, f"{field}.{loc}" if loc else field, err["msg"]))
+        issues.items += validation_issues(exc, issues.source.file, issues.source.node, prefix=where)
         return None, ""
     for kind, ids in (("weapon", c.weapons), ("maneuver", c.maneuvers), ("trait", c.traits)):
         for ref in ids:
             try:
                 catalog.entry(ref)
             except UnknownEntryError:
-                issues.append(ContentIssue(file, field, f"unknown {kind} {ref!r}"))
+                issues.add(f"unknown {kind} {ref!r}", *where)
     for slot, equipment in (("armor", c.armor), ("shield", c.shield)):
         if equipment is not None:
             try:
                 catalog.armor_entry(equipment) if slot == "armor" else catalog.shield(equipment)
             except UnknownEntryError as exc:
-                issues.append(ContentIssue(file, field, str(exc)))
+                issues.add(str(exc), *where)
     return c, canonical_json(c.model_dump(mode="json"))
 
 
 def _check_script(
-    m: UnitModel, ids: set[str], zones: set[str], catalog: Catalog, file: str, where: str
-) -> list[ContentIssue]:
-    issues: list[ContentIssue] = []
+    m: UnitModel, ids: set[str], zones: set[str], catalog: Catalog, issues: _Issues, at: tuple[str | int, ...]
+) -> None:
     for j, step in enumerate(m.script):
-        at = f"{where}.script.{j}"
-        named: list[tuple[str, str]] = []
+        here = (*at, "script", j)
+        named: list[tuple[tuple[str | int, ...], str]] = []
         for k, u in enumerate(step.breath or []):
-            named.append((f"{at}.breath.{k}.maneuver", u.maneuver))
-            for field, ref in (("target", u.target), *((f"squads.{i}", s) for i, s in enumerate(u.squads))):
+            use_at = (*here, "breath", k)
+            named.append(((*use_at, "maneuver"), u.maneuver))
+            refs: list[tuple[tuple[str | int, ...], str | None]] = [((*use_at, "target"), u.target)]
+            refs += [((*use_at, "squads", i), sq) for i, sq in enumerate(u.squads)]
+            for path, ref in refs:
                 if ref is not None and ref not in ids:
-                    issues.append(
-                        ContentIssue(file, f"{at}.breath.{k}.{field}", f"no unit {ref!r} in this battle")
-                    )
+                    issues.add(f"no unit {ref!r} in this battle", *path)
             if u.to is not None and u.to not in zones:
-                issues.append(
-                    ContentIssue(
-                        file, f"{at}.breath.{k}.to", f"no zone {u.to!r} (zones: {', '.join(sorted(zones))})"
-                    )
-                )
+                issues.add(f"no zone {u.to!r} (zones: {', '.join(sorted(zones))})", *use_at, "to")
         if step.react is not None:
-            named.append((f"{at}.react", step.react))
+            named.append(((*here, "react"), step.react))
         if step.upkeep is not None:
-            named.append((f"{at}.upkeep.maneuver", step.upkeep.maneuver))
+            named.append(((*here, "upkeep", "maneuver"), step.upkeep.maneuver))
             if step.upkeep.target is not None and step.upkeep.target not in ids:
-                issues.append(ContentIssue(file, f"{at}.upkeep.target", f"no unit {step.upkeep.target!r}"))
-        for field, ref in named:
+                issues.add(f"no unit {step.upkeep.target!r}", *here, "upkeep", "target")
+        for path, ref in named:
             if ref not in catalog.maneuvers:
-                issues.append(ContentIssue(file, field, f"unknown maneuver {ref!r}"))
-    return issues
+                issues.add(f"unknown maneuver {ref!r}", *path)
 
 
-def scenario_from_model(
-    model: ScenarioModel, file: str = "<scenario>", catalog: Catalog | None = None
-) -> Scenario:
-    """Build the battle; raises :class:`ContentError` with every problem found."""
-    cat = catalog if catalog is not None else load_catalog()
-    rules = BattleRules(cat) if catalog is not None else ruleset_for(cat).rules
+def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scenario:
+    """Validate a scenario's body (its header already read) against ``content`` into a
+    :class:`Scenario`; raises :class:`ContentError` with every problem found."""
+    try:
+        model = ScenarioModel.model_validate(dict(source.data))
+    except ValidationError as exc:
+        raise ContentError(validation_issues(exc, source.file, source.node)) from None
+    rules = content.tables
+    cat = rules.catalog
     tactics = rules.tactics
-    issues: list[ContentIssue] = []
+    issues = _Issues(source)
     zone_ids = {z.id for z in tactics.zones}
     for i, z in enumerate(model.high_ground):
         if z not in zone_ids:
-            issues.append(
-                ContentIssue(
-                    file, f"high_ground.{i}", f"no zone {z!r} (zones: {', '.join(sorted(zone_ids))})"
-                )
-            )
+            issues.add(f"no zone {z!r} (zones: {', '.join(sorted(zone_ids))})", "high_ground", i)
     side_ids = [s.id for s in model.sides]
     if len(set(side_ids)) != len(side_ids):
-        issues.append(ContentIssue(file, "sides", "side ids must be unique"))
+        issues.add("side ids must be unique", "sides")
     views: tuple[View, View] = ("own", "enemy")
     sides = tuple(Side(s.id, s.name or s.id, views[i], s.allies) for i, s in enumerate(model.sides))
     unit_ids = [m.id or m.creature or "" for m in model.units]
     seen: set[str] = set()
     for i, uid in enumerate(unit_ids):
         if uid in seen:
-            issues.append(ContentIssue(file, f"units.{i}.id", f"unit id {uid!r} is given twice (set `id`)"))
+            issues.add(f"unit id {uid!r} is given twice (set `id`)", "units", i, "id")
         seen.add(uid)
     units: list[Unit] = []
-    scripts: list[tuple[str, tuple[Action, ...]]] = []
+    scripts: dict[str, tuple[Action, ...]] = {}
+    policies: dict[str, str] = {}
     for i, m in enumerate(model.units):
-        where = f"units.{i}"
+        at: tuple[str | int, ...] = ("units", i)
         uid = unit_ids[i]
-        c, spec = _creature(m, cat, file, where, issues)
+        c, spec = _creature(m, cat, issues, at)
         if m.side not in side_ids:
-            issues.append(
-                ContentIssue(file, f"{where}.side", f"no side {m.side!r} (sides: {', '.join(side_ids)})")
-            )
-        issues += _check_script(m, set(unit_ids), zone_ids, cat, file, where)
+            issues.add(f"no side {m.side!r} (sides: {', '.join(side_ids)})", *at, "side")
+        _check_script(m, set(unit_ids), zone_ids, cat, issues, at)
         if m.zone is not None and m.zone not in zone_ids:
-            issues.append(
-                ContentIssue(
-                    file, f"{where}.zone", f"no zone {m.zone!r} (zones: {', '.join(sorted(zone_ids))})"
-                )
-            )
-        for j, s in enumerate(m.stances):
-            entry = cat.maneuvers.get(s)
+            issues.add(f"no zone {m.zone!r} (zones: {', '.join(sorted(zone_ids))})", *at, "zone")
+        for j, st in enumerate(m.stances):
+            entry = cat.maneuvers.get(st)
             if entry is None or entry.grants is None:
-                issues.append(
-                    ContentIssue(file, f"{where}.stances.{j}", f"{s!r} is not a stance or held Kata")
-                )
+                issues.add(f"{st!r} is not a stance or held Kata", *at, "stances", j)
         if c is None or m.side not in side_ids:
             continue
         view = sides[side_ids.index(m.side)].view
         template = Unit(uid, m.name or c.name, m.side, i, m.creature or "", spec)
         top = rules.wounds_max(template)
         if m.wounds is not None and m.wounds > top:
-            issues.append(ContentIssue(file, f"{where}.wounds", f"at most {top} (the unit's maximum Wounds)"))
+            issues.add(f"at most {top} (the unit's maximum Wounds)", *at, "wounds")
         cohesion_max = rules.cohesion_max(c)
         if m.cohesion is not None and cohesion_max is None:
-            issues.append(ContentIssue(file, f"{where}.cohesion", "only a squad has Cohesion"))
+            issues.add("only a squad has Cohesion", *at, "cohesion")
         zone = m.zone or (tactics.start["own"] if view == "own" else tactics.start["enemy"])
         units.append(
             replace(
@@ -344,9 +385,12 @@ def scenario_from_model(
                 fate_points=c.fate_points,
             )
         )
-        scripts.append((uid, tuple(step.action(uid) for step in m.script)))
-    if issues:
-        raise ContentError(issues)
+        if m.policy == "scripted":
+            scripts[uid] = tuple(step.action(uid) for step in m.script)
+        elif m.policy in PLAIN_POLICIES:
+            policies[uid] = m.policy
+    if issues.items:
+        raise ContentError(issues.items)
     zones = tuple(Zone(z.id, z.kind, z.side, z.id in model.high_ground) for z in tactics.zones)
     state = BattleState(
         name=model.name,
@@ -357,55 +401,35 @@ def scenario_from_model(
         max_rounds=model.rounds or rules.end.round_limit,
         yoma=model.yoma,
     )
-    gm: tuple[Action, ...] = tuple(Environment() if g == "roll" else Decline(GM) for g in model.gm)
-    return Scenario(
-        name=model.name,
-        state=state,
-        scripts=tuple(scripts),
-        scripted=tuple(uid for uid, m in zip(unit_ids, model.units, strict=True) if m.policy == "scripted"),
-        gm=gm,
-        seed=model.seed,
-        file=file,
-        catalog=cat,
-        description=model.description,
-    )
-
-
-_PACKAGE = "kassen.sengoku.data"
+    if model.gm:
+        scripts[GM] = tuple(Environment() if g == "roll" else Decline(GM) for g in model.gm)
+    return Scenario(source, content, state, scripts, model.seed, model.description, policies)
 
 
 def bundled_scenarios() -> tuple[str, ...]:
     """Names of the bundled battles (``kassen sengoku battle NAME``)."""
-    folder = resources.files(_PACKAGE).joinpath("scenarios")
-    return tuple(sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml")))
+    return tuple(s.name for s in core_bundled("sengoku"))
 
 
-def load_scenario(source: str | Path, catalog: Catalog | None = None) -> Scenario:
-    """Load a scenario from a file path, or a bundled one by name (``demo``, ``count-example``)."""
-    path = Path(source)
-    if path.is_file():
-        return scenario_from_model(load_model(path, ScenarioModel), str(path), catalog)
-    name = str(source).removesuffix(".yaml")
-    if name in bundled_scenarios():
-        text = resources.files(_PACKAGE).joinpath("scenarios", f"{name}.yaml").read_text(encoding="utf-8")
-        file = f"kassen/sengoku/data/scenarios/{name}.yaml"
-        return scenario_from_model(load_text(text, ScenarioModel, file), file, catalog)
-    known = ", ".join(bundled_scenarios())
-    raise ContentError(
-        ContentIssue(
-            str(source), "(file)", f"no such file, and no bundled battle of that name (bundled: {known})"
-        )
-    )
-
-
-def new_chronicle(
-    scenario: Scenario, seed: int, *, rounds: int | None = None
-) -> Chronicle[BattleState, Action]:
-    """A chronicle at the start of ``scenario``; its meta records the scenario and the catalog's content
-    hash (DESIGN principle 3). ``rounds`` replaces the round limit."""
-    state = scenario.state if rounds is None else replace(scenario.state, max_rounds=rounds)
-    meta = {"scenario": scenario.name, "file": scenario.file, "content_hash": scenario.catalog.content_hash}
-    return Chronicle(scenario.ruleset, state, seed, meta=meta)
+def load_scenario(
+    source: str | Path | ScenarioSource, content: Sequence[str | Path] | Content[BattleRules] = ()
+) -> Scenario:
+    """A battle from a file path or a bundled name (``demo``, ``count-example``), read by the core's
+    :func:`~kassen.core.scenario.read_scenario` (a file without the ``ruleset:`` header is taken as a
+    Sengoku scenario); ``content`` is the ``--content`` layers (the scenario's own block goes last), or
+    content already loaded."""
+    src = source if isinstance(source, ScenarioSource) else read_scenario(source, ruleset="sengoku")
+    if isinstance(content, Content):
+        if src.content is not None:
+            raise ContentError(
+                src.issue("a scenario with its own content block needs the layers as paths", "content")
+            )
+        return build_battle(src, content)
+    layers = [read_layer(p, f"layer {i}") for i, p in enumerate(content, 1)]
+    if src.content is not None:
+        layers.append(inline_layer(src.content, src.file, src.node))
+    built: Content[BattleRules] = find_ruleset("sengoku").load_content(layers)
+    return build_battle(src, built)
 
 
 def run_battle(
@@ -413,11 +437,9 @@ def run_battle(
     seed: int | None = None,
     *,
     rounds: int | None = None,
-    policy: Any = None,
-    max_actions: int = 50_000,
-) -> Chronicle[BattleState, Action]:
+    policy: Policy[BattleState, Action] | None = None,
+) -> Fight[BattleState, Action]:
     """Play ``scenario`` to its end (seed: the given one, else the scenario's, else 0)."""
-    used = seed if seed is not None else (scenario.seed if scenario.seed is not None else 0)
-    chronicle = new_chronicle(scenario, used, rounds=rounds)
-    chronicle.run(policy or scenario.policy(), max_actions=max_actions)
-    return chronicle
+    fight = scenario.fight(seed, rounds=rounds, policy=policy)
+    fight.autoplay()
+    return fight

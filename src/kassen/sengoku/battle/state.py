@@ -1,7 +1,8 @@
-"""The state of a Sengoku battle (seed 002): plain, typed, frozen data, JSON through ``core.serial``.
+"""The state of a Sengoku battle (seed 002): plain, typed, frozen data, JSON through the core's codec.
 
-A :class:`BattleState` is everything a replay needs besides the catalog (which the ruleset object holds,
-its hash in the chronicle's meta): the sides, the zones, the units with their Energy, reservations,
+A :class:`BattleState` is everything a replay needs besides the content (the catalog, passed to every
+action as the content's tables; its hash in the chronicle's meta) and the RNG position (the core's
+snapshot): the sides, the zones, the units with their Energy, reservations,
 stances and statuses, the round, phase and current count, the breath being resolved, who must decide
 now, the lull's bookkeeping, and the result with its follow-ups (death checks, honor flags).
 

@@ -1,0 +1,423 @@
+"""One action of a Sengoku battle on the core's skeleton: :class:`BattleTurn`.
+
+:meth:`BattleTurn.apply` sends the action to its handler (one per action type, :data:`_HANDLERS`), which
+validates first — raising :class:`~kassen.core.errors.IllegalActionError` naming the rule before anything
+is rolled or changed — then applies it. :meth:`BattleTurn.step` is one automatic step of the flow (a
+maneuver of the breath being resolved, the combat-end check, the next unit at the count, the lull, the
+next round); the core (:func:`kassen.core.engine.advance`) runs it until someone must decide (a breath,
+a reaction, an upkeep, the GM's environment roll) or the combat is over, under its one cap.
+
+Order of a round (SG.RND.2): round start (SG.RND.1) → the count (SG.CNT.1-6: the highest acting value
+breathes, ties by SG.CNT.4) → each breath resolved maneuver by maneuver (SG.BRT.*, attacks through
+:func:`~kassen.sengoku.attack.resolve_attack`, reactions SG.RES.*, movement SG.ZON.2, ambush SG.AMB.*,
+retreat SG.RET.*) → the combat-end check after each breath (SG.END.1) → the lull (SG.LUL.1-3) → the next
+round, until the combat ends; then the death checks (SG.INP.3) and the honor follow-ups (SG.RET.4).
+"""
+
+from __future__ import annotations
+
+__all__ = ["INTRUDERS", "BattleTurn", "upkeep_options", "upkeep_problem"]
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from kassen.core.errors import IllegalActionError
+from kassen.sengoku.battle.actions import (
+    GM,
+    Action,
+    Begin,
+    Breath,
+    Decline,
+    Environment,
+    GmEndCombat,
+    GmSetWounds,
+    Hold,
+    Pass,
+    React,
+    Upkeep,
+)
+from kassen.sengoku.battle.candidates import has_breath
+from kassen.sengoku.battle.flow.rounds import RoundPart
+from kassen.sengoku.battle.plan import breath_turn, reaction_defenseless, usable_reservations
+from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.state import BattleState, Decision, DecisionKind, Phase, Side, Unit, bump
+from kassen.sengoku.entries import ManeuverKind, ReactionKind
+
+#: The side yoma from the Yoma Encounter Table join (they fight everyone, SG.LUL.3 house default).
+INTRUDERS = "intruders"
+
+
+def _allies(state: BattleState, unit: Unit) -> list[Unit]:
+    """The unit and its allies on the battlefield in its zone (whom an upkeep maneuver may help)."""
+    return [unit] + [
+        u
+        for u in state.units
+        if u.side == unit.side and u.id != unit.id and u.zone == unit.zone and u.on_battlefield
+    ]
+
+
+def upkeep_problem(rules: BattleRules, state: BattleState, unit: Unit, action: Upkeep) -> str | None:
+    """Why ``unit`` cannot perform ``action`` in this lull (SG.LUL.2), or None: a known upkeep maneuver
+    not used yet this lull (a teppo reload is automatic), on itself or an ally in its zone that it helps
+    (the Wounds or Cohesion it restores, or a ward against collapse), with the choice a choose-one
+    upkeep needs."""
+    if not unit.on_battlefield:
+        return f"{unit.name} is not on the battlefield"
+    m = rules.catalog.maneuvers.get(action.maneuver)
+    if m is None or m.id not in rules.known(unit):
+        return f"{unit.name} does not know {action.maneuver!r}"
+    up = m.upkeep
+    if m.kind is not ManeuverKind.UPKEEP or up is None:
+        return f"{m.name} is not an upkeep maneuver"
+    if unit.count(unit.used, f"lull:{m.id}"):
+        return f"{unit.name} has performed {m.name} in this lull"
+    weapon = rules.weapon_for(unit, m)
+    if weapon is not None and weapon.reload:
+        return f"{m.name} happens by itself in the lull"
+    allies = {u.id: u for u in _allies(state, unit)}
+    if not (up.wounds_recovered or up.cohesion_gained or up.prevents_collapse):
+        if action.target is not None or action.choice is not None:
+            return f"{m.name} names no target and no choice"
+        return None
+    t = allies.get(action.target or "")
+    if t is None:
+        return f"{m.name} helps {unit.name} or an ally in its zone, not {action.target!r}"
+    if up.wounds_recovered or up.cohesion_gained:
+        can = {
+            "wounds": bool(up.wounds_recovered) and t.wounds < t.wounds_max,
+            "cohesion": bool(up.cohesion_gained)
+            and t.cohesion is not None
+            and t.cohesion < (t.cohesion_max or 0),
+        }
+        if up.choose_one:
+            if action.choice is None or not can.get(action.choice, False):
+                needs = " or ".join(k for k, ok in can.items() if ok) or "nothing"
+                return f"{m.name} restores Wounds or Cohesion, one of them: {t.name} needs {needs}"
+            return None
+        if action.choice is not None:
+            return f"{m.name} makes no choice"
+        return None if any(can.values()) else f"{t.name} needs neither Wounds nor Cohesion"
+    if action.choice is not None:
+        return f"{m.name} makes no choice"
+    if t.cohesion is None or t.ward:
+        return f"{t.name} is not a squad without a ward"
+    return None
+
+
+def upkeep_options(rules: BattleRules, state: BattleState, unit: Unit) -> list[Upkeep]:
+    """The upkeep maneuvers ``unit`` can perform in this lull (SG.LUL.2), each on a target it helps
+    (:func:`upkeep_problem` says which). Teppo reloads are automatic in the lull and not offered."""
+    if not unit.on_battlefield:
+        return []
+    allies = [t.id for t in _allies(state, unit)]
+    out: list[Upkeep] = []
+    for mid in rules.known(unit):
+        up = rules.maneuver(mid).upkeep
+        if up is None:
+            continue
+        targets: list[str | None] = (
+            list(allies) if up.wounds_recovered or up.cohesion_gained or up.prevents_collapse else [None]
+        )
+        choices = ("wounds", "cohesion") if up.choose_one else (None,)
+        for t in targets:
+            for c in choices:
+                action = Upkeep(unit.id, mid, t, c)
+                if upkeep_problem(rules, state, unit, action) is None:
+                    out.append(action)
+    return out
+
+
+class BattleTurn(RoundPart):
+    """The whole battle flow over one action's working copy (see the module notes)."""
+
+    __slots__ = ()
+
+    def apply(self, action: Action) -> None:
+        """Validate ``action`` and apply it (its handler raises before anything changes)."""
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalActionError(f"not an action of this ruleset: {action!r}", rule="SG.RND.2")
+        if self.state.phase is Phase.OVER:
+            raise IllegalActionError("the combat is over", rule="SG.END.1")
+        handler(self, action)
+
+    def step(self) -> bool:
+        """One automatic step of the flow; False when someone must decide or the combat is over."""
+        s = self.state
+        if s.phase in (Phase.OVER, Phase.START) or s.decision is not None:
+            return False
+        if s.breath is not None:
+            self.continue_breath()
+            return True
+        if s.phase is Phase.COUNT:
+            if self.rules.end.checked == "after-each-breath" and self.check_end():
+                return True
+            unit = self.next_unit()
+            if unit is None:
+                self.begin_lull()
+                return True
+            if not has_breath(self.rules, self.state, unit):
+                self.give_up(unit)
+                return True
+            self.set(decision=Decision(DecisionKind.BREATH, unit.id))
+            return False
+        if s.queue:
+            uid = s.queue[0]
+            if upkeep_options(self.rules, s, self.u(uid)):
+                self.set(decision=Decision(DecisionKind.UPKEEP, uid))
+                return False
+            self.set(queue=s.queue[1:])
+            return True
+        if s.yoma and not s.environment_done:
+            self.set(decision=Decision(DecisionKind.ENVIRONMENT, GM))
+            return False
+        self.end_lull()
+        return True
+
+
+# ------------------------------------------------------------------------------------------ actions
+
+
+def _on_begin(b: BattleTurn, action: Begin) -> None:
+    if b.state.phase is not Phase.START:
+        raise IllegalActionError("the battle has already begun", rule="SG.RND.2")
+    b.log(
+        "battle_begins",
+        "SG.RND.2",
+        automatic=False,
+        name=b.state.name,
+        sides=[s.id for s in b.state.sides],
+        units=[u.id for u in b.state.units],
+    )
+    b.start_round()
+
+
+def _on_breath(b: BattleTurn, action: Breath) -> None:
+    b.begin_breath(action)
+
+
+def _on_hold(b: BattleTurn, action: Hold) -> None:
+    unit = breath_turn(b.state, action.unit)
+    cost = b.rules.pass_hold.hold_cost
+    if unit.energy < cost:
+        raise IllegalActionError(
+            f"holding costs {cost} Energy; {unit.name} has {unit.energy}", rule="SG.CNT.6"
+        )
+    b.set(decision=None)
+    b.hold(unit, automatic=False)
+
+
+def _on_pass(b: BattleTurn, action: Pass) -> None:
+    unit = breath_turn(b.state, action.unit)
+    b.set(decision=None)
+    b.put(replace(unit, passed=True))
+    b.log(
+        "pass",
+        "SG.CNT.6",
+        automatic=False,
+        unit=unit.id,
+        energy=unit.energy,
+        keeps_for_reactions=b.rules.pass_hold.pass_keeps_energy_for_reactions,
+    )
+
+
+def _reaction_turn(b: BattleTurn, uid: str) -> Decision:
+    d = b.state.decision
+    if d is None or d.kind is not DecisionKind.REACTION:
+        raise IllegalActionError("no attack is waiting for an answer", rule="SG.RES.2")
+    if d.unit != uid:
+        raise IllegalActionError(f"{d.unit} answers this attack, not {uid}", rule="SG.RES.2")
+    return d
+
+
+def _on_react(b: BattleTurn, action: React) -> None:
+    d = _reaction_turn(b, action.unit)
+    unit = b.u(action.unit)
+    if not unit.reservations:
+        raise IllegalActionError(f"{unit.name} has nothing reserved", rule="SG.RES.1")
+    if unit.reservation(action.maneuver) is None:
+        held = ", ".join(r.maneuver for r in unit.reservations)
+        raise IllegalActionError(
+            f"{unit.name} did not reserve {action.maneuver!r} (reserved: {held})", rule="SG.RES.1"
+        )
+    reaction = b.rules.maneuver(action.maneuver).reaction
+    barred = reaction_defenseless(b.rules, b.state, unit, ambushed=d.ambushed)
+    if barred and reaction is not None and reaction.kind is ReactionKind.EVASION:
+        raise IllegalActionError(f"{unit.name} is Defenseless: no evasion", rule="SG.DFL.2")
+    if action.maneuver not in usable_reservations(b.rules, b.state, unit, ambushed=d.ambushed):
+        raise IllegalActionError(f"{unit.name} has no Energy left to react with", rule="SG.RD.6")
+    _resume(b, action.maneuver)
+
+
+def _resume(b: BattleTurn, reaction: str | None) -> None:
+    breath = b.state.breath
+    assert breath is not None
+    use = breath.uses[breath.index]
+    m = b.rules.maneuver(use.maneuver)
+    b.set(decision=None)
+    assert use.target is not None
+    if reaction is not None and b.rules.dfl_timing.reaction_ends_defenseless:
+        b.put(b.action_starts(b.u(use.target), when="its reaction starts"))
+    ambush = b.ambush_of(b.u(breath.unit), b.u(use.target))
+    b.resolve(breath, use, m, ambush, reaction)
+    now = b.state.breath
+    assert now is not None
+    b.set(breath=replace(now, index=now.index + 1))
+
+
+def _on_decline(b: BattleTurn, action: Decline) -> None:
+    d = b.state.decision
+    if d is not None and d.unit == action.unit:
+        if d.kind is DecisionKind.REACTION:
+            b.log("declined", "SG.RES.2", automatic=False, unit=action.unit, attacker=d.attacker)
+            _resume(b, None)
+            return
+        if d.kind is DecisionKind.UPKEEP:
+            b.log("upkeep_done", "SG.LUL.2", automatic=False, unit=action.unit)
+            b.set(decision=None, queue=b.state.queue[1:])
+            return
+        if d.kind is DecisionKind.ENVIRONMENT:
+            b.log("environment_skipped", "SG.LUL.3", automatic=False)
+            b.set(decision=None, environment_done=True)
+            return
+    raise IllegalActionError(f"{action.unit} has nothing to decline now", rule="SG.RES.2")
+
+
+def _on_upkeep(b: BattleTurn, action: Upkeep) -> None:
+    d = b.state.decision
+    if b.state.phase is not Phase.LULL or d is None or d.kind is not DecisionKind.UPKEEP:
+        raise IllegalActionError("upkeep maneuvers are performed in the lull phase", rule="SG.LUL.2")
+    if d.unit != action.unit:
+        raise IllegalActionError(f"{d.unit} performs its upkeep now, not {action.unit}", rule="SG.LUL.2")
+    unit = b.u(action.unit)
+    problem = upkeep_problem(b.rules, b.state, unit, action)
+    if problem is not None:
+        raise IllegalActionError(problem, rule="SG.LUL.2")
+    m = b.rules.maneuver(action.maneuver)
+    up = m.upkeep
+    assert up is not None
+    b.set(decision=None)
+    b.put(replace(unit, used=bump(unit.used, f"lull:{m.id}")))
+    b.log(
+        "upkeep",
+        "SG.LUL.2",
+        automatic=False,
+        unit=unit.id,
+        maneuver=m.id,
+        target=action.target,
+        choice=action.choice,
+        effect=up.effect,
+    )
+    if action.target is None:
+        return
+    t = b.u(action.target)
+    wounds = up.wounds_recovered and (not up.choose_one or action.choice == "wounds")
+    cohesion = up.cohesion_gained and (not up.choose_one or action.choice == "cohesion")
+    if wounds and t.wounds < t.wounds_max:
+        after = min(t.wounds_max, t.wounds + up.wounds_recovered)
+        b.put(replace(t, wounds=after))
+        b.log("wounds_recovered", "SG.LUL.2", unit=t.id, before=t.wounds, after=after)
+    if cohesion and t.cohesion is not None:
+        b.cohesion(t.id, up.cohesion_gained, "SG.LUL.2", m.name)
+    if up.prevents_collapse:
+        b.put(replace(b.u(t.id), ward=True))
+        b.log("ward", "SG.RET.5", unit=t.id, until="the next lull")
+
+
+def _on_environment(b: BattleTurn, action: Environment) -> None:
+    d = b.state.decision
+    if d is None or d.kind is not DecisionKind.ENVIRONMENT:
+        raise IllegalActionError("the GM rolls for yoma intrusion in the lull phase", rule="SG.LUL.3")
+    if action.zone is not None and not b.state.has_zone(action.zone):
+        raise IllegalActionError(f"no zone {action.zone!r}", rule="SG.LUL.3")
+    table = b.rules.yoma
+    roll = b.dice.die(table.die)
+    row = table.row(roll)
+    b.set(decision=None, environment_done=True)
+    zone = action.zone
+    if zone is None and row.zone is not None:
+        zone = next((z.id for z in b.state.zones if z.kind == row.zone.value), b.state.zones[0].id)
+    b.log(
+        "yoma_roll",
+        "SG.LUL.3",
+        automatic=False,
+        roll=roll,
+        name=row.name,
+        effect=row.effect,
+        creatures=[{"id": c.id, "count": c.count} for c in row.creatures],
+        zone=zone,
+    )
+    if not row.creatures or zone is None:
+        return
+    if not any(s.id == INTRUDERS for s in b.state.sides):
+        b.set(sides=(*b.state.sides, Side(INTRUDERS, "Yoma intruders", "none")))
+    for c in row.creatures:
+        for _ in range(c.count):
+            n = 1
+            while b.state.has_unit(f"{c.id}-{n}"):
+                n += 1
+            uid = f"{c.id}-{n}"
+            template = Unit(uid, "", INTRUDERS, len(b.state.units), c.id)
+            creature = b.rules.creature(template)
+            top = b.rules.wounds_max(template)
+            unit = replace(
+                template,
+                name=f"{creature.name} {n}",
+                zone=zone,
+                wounds=top,
+                wounds_max=top,
+                cohesion=b.rules.cohesion_max(creature),
+                cohesion_max=b.rules.cohesion_max(creature),
+            )
+            b.set(units=(*b.state.units, unit))
+            b.log("arrives", "SG.LUL.3", unit=uid, name=unit.name, creature=c.id, zone=zone, side=INTRUDERS)
+
+
+def _gm_may_act(b: BattleTurn) -> None:
+    d = b.state.decision
+    if d is not None and d.kind is DecisionKind.REACTION:
+        raise IllegalActionError("the GM waits until the attack at hand is resolved", rule="SG.RES.2")
+
+
+def _on_set_wounds(b: BattleTurn, action: GmSetWounds) -> None:
+    _gm_may_act(b)
+    if not b.state.has_unit(action.unit):
+        raise IllegalActionError(f"no unit {action.unit!r}", rule="SG.WND.4")
+    unit = b.u(action.unit)
+    if not unit.on_battlefield:
+        raise IllegalActionError(f"{unit.name} is not on the battlefield", rule="SG.INP.1")
+    if not 0 <= action.wounds <= unit.wounds_max:
+        raise IllegalActionError(
+            f"Wounds go from 0 to {unit.wounds_max}, not {action.wounds}", rule="SG.WND.4"
+        )
+    b.log("gm_set_wounds", "SG.WND.4", automatic=False, unit=unit.id, before=unit.wounds, after=action.wounds)
+    fell = action.wounds == 0
+    if fell:
+        b.log("incapacitated", "SG.WND.4", unit=unit.id)
+    b.wounded(unit.id, action.wounds, fell)
+    if b.state.phase is not Phase.START:
+        b.set(decision=None)
+
+
+def _on_end_combat(b: BattleTurn, action: GmEndCombat) -> None:
+    _gm_may_act(b)
+    if not b.rules.end.gm_may_end:
+        raise IllegalActionError("the house rules leave the end of combat to its conditions", rule="SG.END.1")
+    if action.winner is not None and not any(s.id == action.winner for s in b.state.sides):
+        raise IllegalActionError(f"no side {action.winner!r}", rule="SG.END.1")
+    b.finish(action.winner, action.reason, automatic=False)
+
+
+_HANDLERS: dict[type, Callable[[BattleTurn, Any], None]] = {
+    Begin: _on_begin,
+    Breath: _on_breath,
+    Hold: _on_hold,
+    Pass: _on_pass,
+    React: _on_react,
+    Decline: _on_decline,
+    Upkeep: _on_upkeep,
+    Environment: _on_environment,
+    GmSetWounds: _on_set_wounds,
+    GmEndCombat: _on_end_combat,
+}
