@@ -39,6 +39,10 @@ def _out(line: str) -> None:
     sys.stdout.write(line + "\n")
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _layers(content: list[Path] | None) -> list[Path]:
     return list(content or [])
 
@@ -50,9 +54,17 @@ def scenarios_command(
     as_json: JsonFlag = False,
 ) -> None:
     """Every bundled scenario: its name, ruleset and title."""
+    from kassen.core.ruleset import registered_rulesets
     from kassen.core.scenario import bundled_scenarios
 
-    found = bundled_scenarios(ruleset)
+    found: list[Any] = []
+    for name in [ruleset] if ruleset is not None else registered_rulesets():
+        try:
+            found += bundled_scenarios(name)
+        except KassenError as exc:
+            if ruleset is not None:
+                raise
+            sys.stderr.write(f"kassen: warning: {exc}\n")  # one broken ruleset hides no other
     if as_json:
         emit_json([s.to_json() for s in found])
         return
@@ -96,7 +108,9 @@ def fight_command(
 
 def _read_input(file: str) -> str | bytes:
     if file == "-":
-        return sys.stdin.buffer.read()
+        from kassen.core.codec import MAX_JSON_BYTES
+
+        return sys.stdin.buffer.read(MAX_JSON_BYTES + 1)  # parse_json refuses what is over the limit
     from kassen.content.yamlio import read_text
 
     try:
@@ -126,7 +140,10 @@ def replay_command(
         winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
         _out(f"identical: {n} actions replayed; {winner} ({result.reason})")
     else:
-        _out(f"identical: {n} actions replayed; the fight is unfinished ({fight.to_move} to decide)")
+        names = fight.ruleset.names(fight.initial_state)
+        who = fight.to_move
+        shown = names.get(who.id, str(who)) if who is not None else "nobody"
+        _out(f"identical: {n} actions replayed; the fight is unfinished ({shown} to decide)")
 
 
 def validate_command(
@@ -140,7 +157,8 @@ def validate_command(
     fight: Fight[Any, Any] = open_fight(scenario, content=_layers(content))
     names = fight.ruleset.names(fight.initial_state)
     _out(
-        f"ok: a {fight.ruleset.info.name} scenario, {fight.meta.get('scenario')!r}: "
+        f"ok: {_article(fight.ruleset.info.name)} {fight.ruleset.info.name} scenario, "
+        f"{fight.meta.get('scenario')!r}: "
         f"{len(names)} named units and sides, content {fight.content.hash[:12]}"
     )
 
@@ -199,6 +217,8 @@ def rules_command(
     if rule is not None:
         key = rule.strip().upper()
         entry = texts.get(key)
+        if entry is not None and ruleset is not None and entry["ruleset"] != ruleset:
+            entry = None
         if entry is None:
             close = [r for r in texts if r.startswith(key.rsplit(".", 1)[0] + ".")][:8]
             hint = f" (nearby: {', '.join(close)})" if close else " (see `kassen rules --ruleset NAME`)"

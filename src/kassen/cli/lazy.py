@@ -11,6 +11,7 @@ from __future__ import annotations
 __all__ = ["LazyGroup"]
 
 import importlib
+import sys
 from functools import cache
 from importlib import metadata
 from typing import Any
@@ -33,10 +34,14 @@ def _load(name: str) -> Any:
     if target is None:
         return None
     module, _, attr = target.partition(":")
-    obj: Any = importlib.import_module(module)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
-    command = typer.main.get_command(obj) if isinstance(obj, typer.Typer) else obj
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+        command = typer.main.get_command(obj) if isinstance(obj, typer.Typer) else obj
+    except Exception as exc:  # a broken plugin must not take `kassen --help` down with it
+        sys.stderr.write(f"kassen: warning: the command group {name!r} cannot be loaded: {exc}\n")
+        return None
     command.name = name
     return command
 

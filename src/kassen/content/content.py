@@ -49,9 +49,22 @@ C = TypeVar("C")
 MAX_LAYER_FILES = 500
 
 
+#: Prose that explains content but changes no rule: left out of every digest, so that rewording a
+#: rationale or a description never makes a recorded fight refuse to replay.
+PROSE = frozenset({"rationale", "description"})
+
+
 def digest(data: Any, length: int = 64) -> str:
-    """SHA-256 (hex, the first ``length`` digits) of ``data``'s canonical JSON."""
-    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()[:length]
+    """SHA-256 (hex, the first ``length`` digits) of ``data``'s canonical JSON, prose left out."""
+    return hashlib.sha256(canonical_json(_rules_only(data)).encode("utf-8")).hexdigest()[:length]
+
+
+def _rules_only(data: Any) -> Any:
+    if isinstance(data, Mapping):
+        return {k: _rules_only(v) for k, v in data.items() if not (k in PROSE and isinstance(v, str))}
+    if isinstance(data, list | tuple):
+        return [_rules_only(v) for v in data]
+    return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +99,13 @@ def read_layer(path: str | Path, label: str) -> Layer:
         raise ContentError(ContentIssue(shown, "(file)", f"cannot read: {exc}")) from None
     if not exists:
         raise ContentError(ContentIssue(shown, "(file)", "no such file or directory"))
-    files = yaml_sources(p)
+    try:
+        files = yaml_sources(p, MAX_LAYER_FILES)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise ContentError(ContentIssue(shown, "(directory)", f"cannot read: {why}")) from None
     if p.is_dir() and not files:
         raise ContentError(ContentIssue(shown, "(directory)", "holds no .yaml or .yml file"))
-    if len(files) > MAX_LAYER_FILES:
-        raise ContentError(
-            ContentIssue(shown, "(directory)", f"holds {len(files)} YAML files, more than {MAX_LAYER_FILES}")
-        )
     sources, issues = [], []
     for f in files:
         try:
@@ -194,6 +207,10 @@ class Content(Generic[C]):
         if not isinstance(recorded, Mapping) or not isinstance(recorded.get("hash"), str):
             raise ContentMismatchError("the log's meta.content has no content hash")
         if recorded["hash"] == self.hash:
+            if canonical_json(recorded) != canonical_json(self.meta()):
+                raise ContentMismatchError(
+                    "the log's meta.content is not what its content gives (its digests were altered)"
+                )
             return
         raise ContentMismatchError(
             "this fight was played on other content (" + "; ".join(self.differences(recorded)) + ")"
@@ -202,7 +219,8 @@ class Content(Generic[C]):
     def differences(self, recorded: Mapping[str, Any]) -> list[str]:
         """What differs between ``recorded`` and this content, in words."""
         out: list[str] = []
-        theirs = [x for x in recorded.get("layers", []) if isinstance(x, Mapping)]
+        layers = recorded.get("layers")
+        theirs = [x for x in layers if isinstance(x, Mapping)] if isinstance(layers, list) else []
         ours = list(self.layers)
         t_user = [x for x in theirs[1:] if x.get("label") != "scenario"]
         o_user = [x for x in ours[1:] if x.label != "scenario"]
@@ -210,7 +228,7 @@ class Content(Generic[C]):
             out.append(
                 f"the log used {len(t_user)} --content layer(s), {len(o_user)} given: pass the same --content"
             )
-        if theirs and theirs[0].get("hash") != ours[0].hash:
+        if not theirs or theirs[0].get("hash") != ours[0].hash:
             sections = recorded.get("sections", {})
             changed = sorted(
                 k

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kassen.content.yamlio import line_of
-from kassen.core.errors import ContentIssue
+from kassen.core.errors import ContentError, ContentIssue
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -54,12 +54,28 @@ class Origin:
         return ContentIssue(self.file, name, message, self.line(*path))
 
 
-def yaml_sources(path: Path) -> list[Path]:
+#: A layer directory is walked no further than this many entries (``--content /`` is refused quickly).
+MAX_WALK = 20_000
+
+
+def yaml_sources(path: Path, limit: int | None = None) -> list[Path]:
     """The YAML files of one layer: ``path`` itself, or every YAML file under the directory ``path``
-    (sub-directories included), sorted by their path so that the order never depends on the disk."""
-    if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in YAML_SUFFIXES)
-    return [path]
+    (sub-directories included), sorted by their path so that the order never depends on the disk.
+    More than ``limit`` YAML files, or a directory of more than :data:`MAX_WALK` entries, is a
+    :class:`ContentError` found without walking the rest."""
+    if not path.is_dir():
+        return [path]
+    found: list[Path] = []
+    for n, p in enumerate(path.rglob("*")):
+        if n >= MAX_WALK:
+            raise ContentError(ContentIssue(str(path), "(directory)", f"holds more than {MAX_WALK} entries"))
+        if p.suffix.lower() in YAML_SUFFIXES and p.is_file():
+            found.append(p)
+            if limit is not None and len(found) > limit:
+                raise ContentError(
+                    ContentIssue(str(path), "(directory)", f"holds more than {limit} YAML files")
+                )
+    return sorted(found)
 
 
 def merge_by_id(

@@ -65,7 +65,7 @@ def layer_parts(
         if data is None:
             continue
         stem = PurePath(name).stem
-        if by_stem and not loc and stem in sections:
+        if by_stem and layer.data is None and stem in sections:
             parts.append(Part(stem, data, Origin(name, node, loc, stem)))
             continue
         if not isinstance(data, Mapping):

@@ -104,7 +104,8 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Any]:
     """Parse YAML ``text`` into ``(data, node)``: plain data and its node tree (for line numbers).
 
     Parsed once. Invalid YAML, text over :data:`MAX_YAML_BYTES`, nesting past :data:`MAX_YAML_DEPTH`,
-    more than :data:`MAX_YAML_NODES` nodes once aliases are expanded, an alias that contains itself, and
+    more than :data:`MAX_YAML_NODES` nodes once aliases are expanded, an alias that contains itself, an
+    unpaired surrogate, an integer too long to read, and
     keys given twice in one mapping (which a YAML parser otherwise lets the last one win, silently) raise
     :class:`ContentError`, every duplicate at once.
     """
@@ -126,6 +127,8 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Any]:
         raise ContentError(ContentIssue(file, "(yaml)", f"invalid YAML: {problem}", line)) from None
     except RecursionError:
         raise ContentError(ContentIssue(file, "(yaml)", "nested too deeply")) from None
+    except ValueError as exc:  # an integer of thousands of digits, say
+        raise ContentError(ContentIssue(file, "(yaml)", f"a value kassen cannot read: {exc}")) from None
     finally:
         loader.dispose()
     issues = duplicate_keys(node, file)
@@ -151,6 +154,13 @@ def _check_shape(root: Any, file: str) -> None:
             raise ContentError(ContentIssue(file, "(yaml)", f"nested deeper than {MAX_YAML_DEPTH}", line))
         if id(node) in above:
             raise ContentError(ContentIssue(file, "(yaml)", "an alias that contains itself", line))
+        if isinstance(node, yaml.ScalarNode) and not node.value.isascii():
+            try:
+                node.value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ContentError(
+                    ContentIssue(file, "(yaml)", "an unpaired surrogate (\\ud800...) is not text", line)
+                ) from None
         if isinstance(node, yaml.MappingNode):
             here = above | {id(node)}
             for k, v in node.value:

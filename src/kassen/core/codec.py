@@ -98,8 +98,19 @@ def _at(path: str, key: str | int) -> str:
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a {value.bit_length()}-bit integer"  # repr() of a huge int can itself fail
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _no_surrogates(text: str, path: str) -> None:
+    """A lone surrogate (``"\\ud800"``) is valid JSON but not text: refuse it where it is read."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise FormatError(path, "a string holds an unpaired surrogate, which is not text") from None
 
 
 def _json_type(value: Any) -> str:
@@ -208,7 +219,7 @@ def _int_reader(lo: int, hi: int) -> Reader:
         if isinstance(data, bool) or not isinstance(data, int):
             raise _wrong(path, "an integer", data)
         if not lo <= data <= hi:
-            shown = str(data) if len(str(data)) <= 24 else f"a {len(str(abs(data)))}-digit number"
+            shown = str(data) if data.bit_length() <= 64 else f"a {data.bit_length()}-bit integer"
             raise FormatError(path, f"{shown} is out of range ({lo}..{hi})")
         return data
 
@@ -220,6 +231,7 @@ def _read_str(data: Any, path: str) -> str:
         raise _wrong(path, "a string", data)
     if len(data) > MAX_STRING:
         raise FormatError(path, f"a string of {len(data)} characters is longer than {MAX_STRING}")
+    _no_surrogates(data, path)
     return data
 
 
@@ -255,6 +267,7 @@ def _check_json(data: Any, path: str, depth: int) -> None:
         for k, v in data.items():
             if not isinstance(k, str):
                 raise FormatError(path, "object keys are strings")
+            _no_surrogates(k, path)
             _check_json(v, _at(path, k), depth + 1)
     elif isinstance(data, list):
         for i, v in enumerate(data):
@@ -265,6 +278,8 @@ def _check_json(data: Any, path: str, depth: int) -> None:
     elif isinstance(data, bool | str | int) or data is None:
         if isinstance(data, int) and not isinstance(data, bool) and abs(data) >= INT_BOUND:
             raise FormatError(path, "an integer out of range")
+        if isinstance(data, str):
+            _no_surrogates(data, path)
     else:
         raise FormatError(path, f"{type(data).__name__} is not JSON")
 
@@ -516,8 +531,10 @@ class Codec(Generic[T]):
 
 
 def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JSON_BYTES) -> Any:
-    """Untrusted JSON text as data: at most ``max_bytes``, UTF-8, no ``NaN``/``Infinity``, not nested
-    past what the parser allows. Anything else is one :class:`FormatError` naming ``what``."""
+    """Untrusted JSON text as data: at most ``max_bytes``, UTF-8, no ``NaN``/``Infinity``, no key given
+    twice in one object, no unpaired surrogate, not nested past what the parser allows. Anything else is
+    one :class:`FormatError` naming ``what``. (Free JSON read through a :class:`Codec` is also held to
+    :data:`MAX_DEPTH`.)"""
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise FormatError("", f"{what} is {size} bytes, more than the limit of {max_bytes}")
@@ -530,8 +547,16 @@ def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JS
     def refuse(name: str) -> Any:
         raise FormatError("", f"{what} contains {name}, which is not a JSON number")
 
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise FormatError("", f"{what} gives the key {_show(key)} twice in one object")
+            out[key] = value
+        return out
+
     try:
-        data = json.loads(text, parse_constant=refuse)
+        data = json.loads(text, parse_constant=refuse, object_pairs_hook=unique)
     except FormatError:
         raise
     except json.JSONDecodeError as exc:
@@ -541,4 +566,8 @@ def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JS
         raise FormatError("", f"{what} is nested too deeply") from None
     except ValueError as exc:  # an integer of thousands of digits, say
         raise FormatError("", f"{what} is not valid JSON: {exc}") from None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise FormatError("", f"{what} holds an unpaired surrogate (\\ud800...), which is not text") from None
     return data

@@ -10,31 +10,35 @@ and what a tool builder embeds::
 
 It keeps a :class:`~kassen.core.engine.Snapshot` (state + RNG position) after every action, so
 :meth:`Fight.undo` steps back exactly, and :meth:`Fight.to_json` writes a chronicle (format
-:data:`FORMAT`) that :meth:`Fight.from_json` replays, checking every recorded field: the content hash,
-every event of every action, typed dice, the result. Actions and states go through the one codec
-(:mod:`kassen.core.codec`), so malformed JSON is a :class:`~kassen.core.codec.FormatError` naming its
-path, never a traceback.
+:data:`FORMAT`) that :meth:`Fight.from_json` replays, checking every recorded field
+(:mod:`kassen.core.chronicle`): the content, every event of every action, typed dice, the state id
+after each action, the result. Actions and states go through the one codec (:mod:`kassen.core.codec`),
+so malformed JSON is a :class:`~kassen.core.codec.FormatError` naming its path, never a traceback.
 """
 
 from __future__ import annotations
 
 __all__ = ["FORMAT", "Fight", "LogEntry", "ReplayError", "state_codec"]
 
+import copy
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from kassen.content.content import Content, Layer, inline_layer, read_layer
+from kassen.content.content import Content
 from kassen.core.codec import Bounds, Codec, FormatError
 from kassen.core.engine import Actor, Outcome, Snapshot, advance
-from kassen.core.errors import IllegalActionError, KassenError, TypedDiceError
+from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
 from kassen.core.policy import Decision, Policy
 from kassen.core.rng import Rng
-from kassen.core.ruleset import Ruleset, find_ruleset
+from kassen.core.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from kassen.core.scenario import ScenarioSource
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -78,6 +82,8 @@ def check_seed(seed: Any, path: str = "seed") -> int:
 
 def check_faces(faces: Any, path: str = "dice") -> tuple[int, ...]:
     """Typed faces: a list of at most :data:`MAX_TYPED_FACES` integers, each 1 .. :data:`MAX_FACE`."""
+    if isinstance(faces, tuple):
+        faces = list(faces)
     got = _FACES.load(faces, path)
     if len(got) > MAX_TYPED_FACES:
         raise FormatError(path, f"{len(got)} faces; at most {MAX_TYPED_FACES} may be typed for one action")
@@ -100,7 +106,8 @@ class LogEntry(Generic[A]):
 
 
 class Fight(Generic[S, A]):
-    """One fight over a ruleset and its content (see the module notes)."""
+    """One fight over a ruleset and its content (see the module notes). ``history`` are actions played
+    before ``state`` (a fight resumed from a snapshot), so that policies continue where they were."""
 
     def __init__(
         self,
@@ -113,6 +120,7 @@ class Fight(Generic[S, A]):
         policy: Policy[S, A] | None = None,
         max_actions: int = DEFAULT_MAX_ACTIONS,
         rng: int | None = None,
+        history: Sequence[A] = (),
     ) -> None:
         if content.ruleset != ruleset.info.name:
             raise KassenError(f"{content.ruleset} content cannot run a {ruleset.info.name} fight")
@@ -121,15 +129,17 @@ class Fight(Generic[S, A]):
         self.seed = check_seed(seed)
         self.meta: dict[str, Any] = {**(meta or {}), "content": content.meta()}
         self.policy = policy
-        self.max_actions = max_actions
+        self.max_actions = _count(max_actions, "max_actions")
         self._initial_rng = rng
         self._state_codec: Codec[S] = state_codec(ruleset.info.state_type)
         self._action_codec: Codec[A] = state_codec(ruleset.info.action_type)
         start = Rng(self.seed).state if rng is None else rng
         self._snapshots: list[Snapshot[S]] = [Snapshot(state, start)]
+        self._ids: list[str | None] = [None]
         self._entries: list[LogEntry[A]] = []
-        self._history: list[A] = []
-        self._legal: tuple[int, Sequence[A]] | None = None
+        self._prior: tuple[A, ...] = tuple(history)
+        self._history: list[A] = list(self._prior)
+        self._legal: tuple[Snapshot[S], Sequence[A]] | None = None
 
     # -- reading ---------------------------------------------------------------------------------------
     @property
@@ -155,13 +165,26 @@ class Fight(Generic[S, A]):
 
     @property
     def state_id(self) -> str:
-        """Identifies the current snapshot (state and RNG position) of this ruleset and content: the
-        same state always has the same id, any change gives another."""
-        return self.snapshot_id(self.snapshot)
+        """Identifies the current snapshot — the ruleset's state and the RNG position, under this
+        ruleset, content and seed: the same state always has the same id, any change gives another."""
+        return self.state_ids()[-1]
+
+    def state_ids(self) -> list[str]:
+        """The id of every snapshot so far (computed once each)."""
+        for i, known in enumerate(self._ids):
+            if known is None:
+                self._ids[i] = self.snapshot_id(self._snapshots[i])
+        return [i for i in self._ids if i is not None]
 
     def snapshot_id(self, snapshot: Snapshot[S]) -> str:
         text = canonical_json(
-            [self.ruleset.info.name, self.content.hash, snapshot.rng, self._state_codec.dump(snapshot.state)]
+            [
+                self.ruleset.info.name,
+                self.content.hash,
+                self.seed,
+                snapshot.rng,
+                self._state_codec.dump(snapshot.state),
+            ]
         )
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
@@ -171,7 +194,7 @@ class Fight(Generic[S, A]):
 
     @property
     def history(self) -> Sequence[A]:
-        """The actions applied so far, oldest first."""
+        """The actions applied so far, oldest first (those before a resumed snapshot included)."""
         return tuple(self._history)
 
     @property
@@ -192,15 +215,15 @@ class Fight(Generic[S, A]):
 
     def legal_actions(self) -> Sequence[A]:
         """What the actor to move may do now (see ``RulesetInfo.legal_actions_complete``)."""
-        n = len(self._entries)
-        if self._legal is None or self._legal[0] != n:
-            self._legal = (n, tuple(self.ruleset.legal_actions(self.state, self.tables)))
+        snap = self.snapshot
+        if self._legal is None or self._legal[0] is not snap:
+            self._legal = (snap, tuple(self.ruleset.legal_actions(snap.state, self.tables)))
         return self._legal[1]
 
     def check(self, action: A) -> None:
         """Raise :class:`~kassen.core.errors.IllegalActionError` unless ``action`` is legal now (tried
         on a copy: nothing changes)."""
-        advance(self.ruleset, self.tables, Snapshot(self.state, self.snapshot.rng), action)
+        advance(self.ruleset, self.tables, self.snapshot, self._typed(action))
 
     def is_legal(self, action: A) -> bool:
         try:
@@ -217,18 +240,32 @@ class Fight(Generic[S, A]):
     def action_json(self, action: A) -> Any:
         return self._action_codec.dump(action)
 
-    def apply(self, action: A, *, dice: Sequence[int] | None = None) -> tuple[Event, ...]:
+    def _typed(self, action: A | Mapping[str, Any]) -> A:
+        """``action`` as this ruleset reads it: JSON decoded; an object checked against its type by a
+        round trip through the codec (so the log can always be read back)."""
+        if isinstance(action, Mapping):
+            return self.action(action)
+        try:
+            data = self._action_codec.dump(action)
+        except (KassenError, AttributeError, TypeError):
+            raise FormatError(
+                "action", f"{type(action).__name__} is not an action of {self.ruleset.info.name}"
+            ) from None
+        return self.action(data)
+
+    def apply(self, action: A | Mapping[str, Any], *, dice: Sequence[int] | None = None) -> tuple[Event, ...]:
         """Apply ``action`` (or its JSON); ``dice`` are faces rolled at the table for it. An illegal
         action, or typed faces that do not fit, raise a typed error and nothing changes."""
-        if isinstance(action, Mapping):
-            action = self.action(action)
-        faces = None if dice is None else check_faces(list(dice))
+        typed = self._typed(action)
+        if dice is not None and not isinstance(dice, list | tuple):
+            raise FormatError("dice", f"typed dice are a list of faces, not {type(dice).__name__}")
+        faces = None if dice is None else check_faces(dice)
         actor = self.to_move
-        snap, events = advance(self.ruleset, self.tables, self.snapshot, action, faces)
-        entry = LogEntry(len(self._entries), action, actor, events, faces)
+        snap, events = advance(self.ruleset, self.tables, self.snapshot, typed, faces)
         self._snapshots.append(snap)
-        self._entries.append(entry)
-        self._history.append(action)
+        self._ids.append(None)
+        self._entries.append(LogEntry(len(self._entries), typed, actor, events, faces))
+        self._history.append(typed)
         return events
 
     def undo(self) -> LogEntry[A]:
@@ -236,6 +273,7 @@ class Fight(Generic[S, A]):
         if not self._entries:
             raise KassenError("nothing to undo: the fight is at its start")
         self._snapshots.pop()
+        self._ids.pop()
         self._history.pop()
         return self._entries.pop()
 
@@ -261,7 +299,7 @@ class Fight(Generic[S, A]):
 
     def autoplay(self, policy: Policy[S, A] | None = None, *, max_actions: int | None = None) -> None:
         """Let ``policy`` (default: the scenario's) play until the fight is over."""
-        limit = self.max_actions if max_actions is None else max_actions
+        limit = self.max_actions if max_actions is None else _count(max_actions, "max_actions")
         for _ in range(limit):
             if self.over:
                 return
@@ -272,13 +310,16 @@ class Fight(Generic[S, A]):
     # -- JSON ------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The chronicle: everything a replay needs (format, ruleset, seed, meta with the content,
-        initial state, actions with any typed dice) and what it must reproduce (events, result)."""
+        initial state, actions with any typed dice) and what it must reproduce (the events and the
+        state id after each action, the result)."""
+        ids = self.state_ids()
         log = []
         for e in self._entries:
             item: dict[str, Any] = {
                 "index": e.index,
                 "action": self._action_codec.dump(e.action),
                 "events": [ev.to_json() for ev in e.events],
+                "state_id": ids[e.index + 1],
             }
             if e.faces is not None:
                 item["dice"] = list(e.faces)
@@ -287,12 +328,14 @@ class Fight(Generic[S, A]):
             "format": FORMAT,
             "ruleset": self.ruleset.info.name,
             "seed": self.seed,
-            "meta": self.meta,
+            "meta": copy.deepcopy(self.meta),
             "initial_state": self._state_codec.dump(self.initial_state),
+            "state_id": ids[0],
             "log": log,
         }
         if self._initial_rng is not None:
             out["rng"] = self._initial_rng
+            out["played"] = [self._action_codec.dump(a) for a in self._prior]
         result = self.result
         if result is not None:
             out["result"] = result.to_json()
@@ -303,137 +346,57 @@ class Fight(Generic[S, A]):
         return canonical_json(self.to_json())
 
     def snapshot_json(self) -> dict[str, Any]:
-        """The current snapshot alone: :meth:`from_snapshot` continues from it as if never stopped."""
+        """The current snapshot alone (with the actions played so far, which policies read):
+        :meth:`from_snapshot` continues from it as if never stopped."""
         snap = self.snapshot
         return {
             "format": FORMAT,
             "snapshot": True,
             "ruleset": self.ruleset.info.name,
             "seed": self.seed,
-            "meta": self.meta,
+            "meta": copy.deepcopy(self.meta),
             "state": self._state_codec.dump(snap.state),
             "rng": snap.rng,
+            "played": [self._action_codec.dump(a) for a in self._history],
             "state_id": self.state_id,
         }
 
     @classmethod
-    def from_json(cls, data: Any, *, content: Sequence[str | Path] = ()) -> Fight[Any, Any]:
+    def from_json(
+        cls,
+        data: Any,
+        *,
+        content: Sequence[str | Path] | str | Path = (),
+        policy: Policy[Any, Any] | None = None,
+        scenario: str | Path | ScenarioSource | None = None,
+    ) -> Fight[Any, Any]:
         """Replay a chronicle (:meth:`to_json`), checking every recorded field; ``content`` are the
-        ``--content`` layers it was played with. Raises :class:`FormatError` (malformed),
+        ``--content`` layers it was played with. The resumed fight's policy is ``policy``, else that of
+        ``scenario`` (or of the bundled scenario the chronicle names), so that :meth:`autoplay` goes on
+        as if never stopped. Raises :class:`FormatError` (malformed),
         :class:`~kassen.content.content.ContentMismatchError` or :class:`ReplayError` (naming the first
         differing index and field); an unfinished fight replays as unfinished."""
-        top = _object(
-            data, "", {"format", "ruleset", "seed", "meta", "initial_state", "log"}, {"result", "rng"}
-        )
-        _format(top)
-        fight = _start(top, "initial_state", content)
-        log = top["log"]
-        if not isinstance(log, list):
-            raise FormatError("log", f"expected a list, got {type(log).__name__}")
-        for i, item in enumerate(log):
-            where = f"log[{i}]"
-            entry = _object(item, where, {"index", "action", "events"}, {"dice"})
-            if entry["index"] != i:
-                raise FormatError(f"{where}.index", f"expected {i}, got {entry['index']!r}")
-            action = fight.action(entry["action"], f"{where}.action")
-            faces = check_faces(entry["dice"], f"{where}.dice") if "dice" in entry else None
-            try:
-                events = fight.apply(action, dice=faces)
-            except (IllegalActionError, TypedDiceError) as exc:
-                raise ReplayError(
-                    f"{where}.action: not possible at this point of the replay: {exc}"
-                ) from None
-            _same(entry["events"], [e.to_json() for e in events], f"{where}.events")
-        result = fight.result
-        if "result" in top:
-            if result is None:
-                raise ReplayError("result: the log claims a result, but its actions do not end the fight")
-            _same(top["result"], result.to_json(), "result")
-        elif result is not None:
-            raise ReplayError("result: the fight is over after these actions, but the log records no result")
-        return fight
+        from kassen.core.chronicle import read_chronicle
+
+        return read_chronicle(data, content=content, policy=policy, scenario=scenario)
 
     @classmethod
-    def from_snapshot(cls, data: Any, *, content: Sequence[str | Path] = ()) -> Fight[Any, Any]:
-        """A fight continuing from :meth:`snapshot_json` (its state, RNG position and content)."""
-        top = _object(data, "", {"format", "snapshot", "ruleset", "seed", "meta", "state", "rng", "state_id"})
-        _format(top)
-        fight = _start(top, "state", content, rng=_SEED.load(top["rng"], "rng"))
-        if top["state_id"] != fight.state_id:
-            raise ReplayError("state_id: the snapshot's state is not the one its id was made of")
-        return fight
+    def from_snapshot(
+        cls,
+        data: Any,
+        *,
+        content: Sequence[str | Path] | str | Path = (),
+        policy: Policy[Any, Any] | None = None,
+        scenario: str | Path | ScenarioSource | None = None,
+    ) -> Fight[Any, Any]:
+        """A fight continuing from :meth:`snapshot_json` (its state, RNG position, content and the
+        actions played before), its policy found as for :meth:`from_json`."""
+        from kassen.core.chronicle import read_snapshot
+
+        return read_snapshot(data, content=content, policy=policy, scenario=scenario)
 
 
-def _object(
-    data: Any, path: str, required: set[str], optional: frozenset[str] | set[str] = frozenset()
-) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        what = "a chronicle" if not path else "an object"
-        raise FormatError(path, f"expected {what} (a JSON object), got {type(data).__name__}")
-    for key in data:
-        if key not in required and key not in optional:
-            where = f"{path}.{key}" if path else str(key)
-            raise FormatError(where, f"unknown field (fields: {', '.join(sorted(required | optional))})")
-    for key in sorted(required):
-        if key not in data:
-            raise FormatError(f"{path}.{key}" if path else key, "field required")
-    return data
-
-
-def _format(top: Mapping[str, Any]) -> None:
-    if top["format"] != FORMAT:
-        raise FormatError(
-            "format",
-            f"this file is format {top['format']!r}; this kassen reads format {FORMAT}: "
-            "play the fight again to write it anew",
-        )
-
-
-def _start(
-    top: Mapping[str, Any], state_key: str, content: Sequence[str | Path], rng: int | None = None
-) -> Fight[Any, Any]:
-    ruleset = find_ruleset(top["ruleset"])
-    seed = check_seed(top["seed"])
-    if "rng" in top and rng is None:
-        rng = _SEED.load(top["rng"], "rng")
-    meta = top["meta"]
-    if not isinstance(meta, dict):
-        raise FormatError("meta", "expected an object")
-    recorded = meta.get("content")
-    if not isinstance(recorded, dict):
-        raise FormatError("meta.content", "field required (the content the fight was played on)")
-    layers: list[Layer] = [read_layer(p, f"layer {i}") for i, p in enumerate(content, 1)]
-    inline = recorded.get("scenario")
-    if inline is not None:
-        if not isinstance(inline, dict):
-            raise FormatError("meta.content.scenario", "expected an object")
-        layers.append(inline_layer(inline))
-    built = ruleset.load_content(layers)
-    built.check(recorded)
-    state = state_codec(ruleset.info.state_type).load(top[state_key], state_key)
-    return Fight(ruleset, built, state, seed, meta={k: v for k, v in meta.items() if k != "content"}, rng=rng)
-
-
-def _same(recorded: Any, replayed: Any, path: str) -> None:
-    """Raise :class:`ReplayError` at the first place ``recorded`` and ``replayed`` JSON differ."""
-    if isinstance(recorded, dict) and isinstance(replayed, dict):
-        for key in sorted(set(recorded) | set(replayed), key=str):
-            if key not in recorded:
-                raise ReplayError(f"{path}.{key}: the replay gives a field the log does not record")
-            if key not in replayed:
-                raise ReplayError(f"{path}.{key}: recorded, but the replay does not give it")
-            _same(recorded[key], replayed[key], f"{path}.{key}")
-        return
-    if isinstance(recorded, list) and isinstance(replayed, list):
-        for i, (r, p) in enumerate(zip(recorded, replayed, strict=False)):
-            _same(r, p, f"{path}[{i}]")
-        if len(recorded) != len(replayed):
-            raise ReplayError(f"{path}: {len(recorded)} recorded, the replay gives {len(replayed)}")
-        return
-    if type(recorded) is not type(replayed) or recorded != replayed:
-        raise ReplayError(f"{path}: recorded {_short(recorded)}, the replay gives {_short(replayed)}")
-
-
-def _short(value: Any) -> str:
-    text = canonical_json(value) if isinstance(value, dict | list) else repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+def _count(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise KassenError(f"{name} is a whole number of at least 1, not {value!r}"[:120])
+    return value

@@ -107,7 +107,9 @@ def account(fight: Fight[Any, Any], *, verbose: bool = False, events: Iterable[A
         winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
         lines += ["", f"Result: {winner} ({result.reason})."]
     else:
-        lines += ["", f"The fight goes on: {fight.to_move} to decide."]
+        who = fight.to_move
+        shown = names.get(who.id, str(who)) if who is not None else "nobody"
+        lines += ["", f"The fight goes on: {shown} to decide."]
     return "\n".join(lines).strip("\n") + "\n"
 
 

@@ -75,15 +75,13 @@ class RulesetInfo:
 @dataclass(frozen=True)
 class Setup(Generic[S, A]):
     """A scenario made ready to fight: the initial state, its title and default seed, the action limit
-    of an auto-played fight, a factory of the scenario's policy (one per fight), and what the
-    chronicle's meta records of the scenario."""
+    of an auto-played fight, and a factory of the scenario's policy (one per fight)."""
 
     state: S
     title: str
     seed: int
     max_actions: int
     policy: Callable[[], Policy[S, A]]
-    meta: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Ruleset(Protocol[S, A, C]):
@@ -169,7 +167,7 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
             obj = importlib.import_module(module)
             for part in attr.split(".") if attr else ():
                 obj = getattr(obj, part)
-        except (ImportError, AttributeError) as exc:
+        except Exception as exc:  # a plugin's import may fail any way; say which ruleset, in one line
             raise KassenError(f"the ruleset {name!r} is installed but cannot be loaded: {exc}") from None
         if not isinstance(getattr(obj, "info", None), RulesetInfo):
             raise KassenError(

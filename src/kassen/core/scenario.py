@@ -16,8 +16,16 @@ the ruleset's ``setup`` validates the body. :func:`open_fight` does the whole wa
 
 from __future__ import annotations
 
-__all__ = ["BundledScenario", "ScenarioSource", "bundled_scenarios", "open_fight", "read_scenario"]
+__all__ = [
+    "BundledScenario",
+    "ScenarioSource",
+    "bundled_names",
+    "bundled_scenarios",
+    "open_fight",
+    "read_scenario",
+]
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -25,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from kassen.content.content import inline_layer, read_layer
-from kassen.content.yamlio import line_of, parse_yaml, read_text
+from kassen.content.yamlio import MAX_YAML_BYTES, line_of, parse_yaml, read_text
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import Fight, check_seed
 from kassen.core.policy import Policy
@@ -77,6 +85,11 @@ def _bundled_files(ruleset: str) -> dict[str, Any]:
     }
 
 
+def bundled_names(ruleset: str) -> tuple[str, ...]:
+    """The names of one ruleset's bundled scenarios."""
+    return tuple(_bundled_files(ruleset))
+
+
 def bundled_scenarios(ruleset: str | None = None) -> tuple[BundledScenario, ...]:
     """Every bundled scenario (of one ruleset, or of all registered), with its title."""
     names = [ruleset] if ruleset is not None else list(registered_rulesets())
@@ -90,8 +103,9 @@ def bundled_scenarios(ruleset: str | None = None) -> tuple[BundledScenario, ...]
 
 
 def _find_bundled(name: str, ruleset: str | None, broken: list[str]) -> tuple[str, str, str] | None:
-    """``(ruleset, name, text)`` of a bundled scenario called ``name`` (or ``ruleset/name``). A ruleset
-    that cannot load is skipped when looking through all of them (its error goes to ``broken``)."""
+    """``(ruleset, name, text)`` of a bundled scenario called ``name`` (or ``ruleset/name``). Looking
+    through all rulesets, one that cannot load is skipped (its error goes to ``broken``), and a name two
+    rulesets bundle is refused as ambiguous."""
     if "/" in name:
         r, _, bare = name.partition("/")
         if r not in registered_rulesets() or (ruleset is not None and r != ruleset):
@@ -100,7 +114,7 @@ def _find_bundled(name: str, ruleset: str | None, broken: list[str]) -> tuple[st
         name = bare
     else:
         candidates = [ruleset] if ruleset is not None else list(registered_rulesets())
-    stem = name.removesuffix(".yaml")
+    found: list[tuple[str, str, Any]] = []
     for r in candidates:
         try:
             files = _bundled_files(r)
@@ -109,9 +123,17 @@ def _find_bundled(name: str, ruleset: str | None, broken: list[str]) -> tuple[st
                 raise
             broken.append(str(exc))
             continue
-        if stem in files:
-            return r, stem, files[stem].read_text(encoding="utf-8")
-    return None
+        if name in files:
+            found.append((r, name, files[name]))
+    if len(found) > 1:
+        which = ", ".join(f"{r}/{n}" for r, n, _ in found)
+        raise ContentError(
+            ContentIssue(name, "(name)", f"bundled by more than one ruleset: say which ({which})")
+        )
+    if not found:
+        return None
+    r, bare, file = found[0]
+    return r, bare, file.read_text(encoding="utf-8")
 
 
 def _known(ruleset: str | None, broken: list[str]) -> str:
@@ -125,44 +147,57 @@ def _known(ruleset: str | None, broken: list[str]) -> str:
     return text + (f"; {'; '.join(broken)}" if broken else "")
 
 
+def _path_of(source: str | Path) -> Path | None:
+    """``source`` as the path of an existing file, if it is one."""
+    try:
+        path = Path(source)
+        return path if path.is_file() else None
+    except (OSError, ValueError):
+        return None
+
+
 def read_scenario(
     source: str | Path, *, ruleset: str | None = None, text: str | None = None
 ) -> ScenarioSource:
-    """Read a scenario: ``text`` if given (named ``source`` in errors), else a bundled scenario called
-    ``source`` (``demo`` or ``sengoku/demo``), else the file at the path ``source``. ``ruleset``, when
-    given, is what the caller expects: a file without a header is taken as that ruleset's, a file
-    naming another is refused."""
+    """Read a scenario: ``text`` if given (named ``source`` in errors); else the file at the path
+    ``source`` if there is one (a file always wins over a bundled name; ``-`` reads standard input);
+    else a bundled scenario called ``source`` (``demo`` or ``sengoku/demo``). ``ruleset``, when given,
+    is what the caller expects: a file without a header is taken as that ruleset's, a file naming
+    another is refused."""
+    if not isinstance(source, str | Path):
+        raise KassenError(f"a scenario is a name or a path, not {type(source).__name__}")
     name = str(source)
+    shown = name if len(name) <= 120 else name[:117] + "..."
     bundled = None
-    broken: list[str] = []
-    if text is None:
-        if (
-            isinstance(source, str)
-            and "\x00" not in name
-            and len(name) <= 200
-            and not name.endswith((".yml",))
-        ):
-            bundled = _find_bundled(name, ruleset, broken)
-        if bundled is not None:
-            r, bare, text = bundled
-            package, folder = find_ruleset(r).info.scenarios
-            file = f"{package.replace('.', '/')}/{folder}/{bare}.yaml"
-            name = bare
-        else:
-            path = Path(source)
-            try:
-                exists = path.is_file()
-            except (OSError, ValueError):
-                exists = False
-            if not exists:
-                shown = name if len(name) <= 120 else name[:117] + "..."
-                message = "no such file, and no bundled scenario of that name " + _known(ruleset, broken)
-                raise ContentError(ContentIssue(shown, "(file)", message))
-            text = read_text(path)
-            file = str(path)
-            name = path.stem
+    if text is not None:
+        file = shown
+    elif name == "-":
+        text = _stdin_text()
+        file = name = "(standard input)"
+    elif (path := _path_of(source)) is not None:
+        text = read_text(path)
+        file = str(path)
+        name = path.stem
     else:
-        file = name
+        broken: list[str] = []
+        if isinstance(source, str) and not name.endswith((".yaml", ".yml")) and len(name) <= 200:
+            bundled = _find_bundled(name, ruleset, broken)
+        if bundled is None:
+            try:
+                is_dir = Path(source).is_dir()
+            except (OSError, ValueError):
+                is_dir = False
+            why = "a directory, not a scenario file" if is_dir else "no such file"
+            if not is_dir:
+                why += (
+                    f" {_known(ruleset, broken)}"
+                    if name.endswith((".yaml", ".yml"))
+                    else ", and no bundled scenario of that name " + _known(ruleset, broken)
+                )
+            raise ContentError(ContentIssue(shown, "(file)", why))
+        r, name, text = bundled
+        package, folder = find_ruleset(r).info.scenarios
+        file = f"{package.replace('.', '/')}/{folder}/{name}.yaml"
     data, node = parse_yaml(text, file)
     if data is None:
         data = {}
@@ -172,44 +207,41 @@ def read_scenario(
     if declared is None:
         if ruleset is None:
             known = "|".join(registered_rulesets())
-            raise ContentError(
-                ContentIssue(
-                    file, "ruleset", f"a scenario names its ruleset in its header: `ruleset: {known}`", 1
-                )
-            )
+            message = f"a scenario names its ruleset in its header: `ruleset: {known}`"
+            raise ContentError(ContentIssue(file, "ruleset", message, 1))
         declared = ruleset
     elif not isinstance(declared, str) or declared not in registered_rulesets():
         known = ", ".join(registered_rulesets())
-        raise ContentError(
-            ContentIssue(
-                file, "ruleset", f"unknown ruleset {declared!r} (known: {known})", line_of(node, ("ruleset",))
-            )
-        )
+        message = f"unknown ruleset {str(declared)[:40]!r} (known: {known})"
+        raise ContentError(ContentIssue(file, "ruleset", message, line_of(node, ("ruleset",))))
     elif ruleset is not None and declared != ruleset:
-        raise ContentError(
-            ContentIssue(
-                file,
-                "ruleset",
-                f"this is a {declared} scenario, not a {ruleset} one",
-                line_of(node, ("ruleset",)),
-            )
-        )
+        message = f"this is a {declared} scenario, not a {ruleset} one"
+        raise ContentError(ContentIssue(file, "ruleset", message, line_of(node, ("ruleset",))))
     own = data.get("content")
     if own is not None and not isinstance(own, dict):
-        raise ContentError(
-            ContentIssue(
-                file, "content", "a scenario's content is a mapping of sections", line_of(node, ("content",))
-            )
-        )
+        message = "a scenario's content is a mapping of sections"
+        raise ContentError(ContentIssue(file, "content", message, line_of(node, ("content",))))
     body = {k: v for k, v in data.items() if k not in HEADER}
     return ScenarioSource(name, file, declared, body, node, own, bundled is not None)
+
+
+def _stdin_text() -> str:
+    raw = sys.stdin.buffer.read(MAX_YAML_BYTES + 1)
+    if len(raw) > MAX_YAML_BYTES:
+        raise ContentError(ContentIssue("(standard input)", "(file)", f"larger than {MAX_YAML_BYTES} bytes"))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContentError(
+            ContentIssue("(standard input)", "(file)", f"not UTF-8 (byte {exc.start})")
+        ) from None
 
 
 def open_fight(
     scenario: str | Path | ScenarioSource,
     *,
     seed: int | None = None,
-    content: Sequence[str | Path] = (),
+    content: Sequence[str | Path] | str | Path = (),
     policy: Policy[Any, Any] | None = None,
     ruleset: str | None = None,
 ) -> Fight[Any, Any]:
@@ -224,15 +256,17 @@ def open_fight(
     >>> fight.over
     True
     """
+    from kassen.core.chronicle import layer_paths
+
     src = scenario if isinstance(scenario, ScenarioSource) else read_scenario(scenario, ruleset=ruleset)
     rs = find_ruleset(src.ruleset)
-    layers = [read_layer(p, f"layer {i}") for i, p in enumerate(content, 1)]
+    layers = [read_layer(p, f"layer {i}") for i, p in enumerate(layer_paths(content), 1)]
     if src.content is not None:
         layers.append(inline_layer(src.content, src.file, src.node))
     built = rs.load_content(layers)
     setup = rs.setup(src, built)
     used = setup.seed if seed is None else check_seed(seed)
-    meta = {"scenario": setup.title, "source": src.name, **setup.meta}
+    meta = {"scenario": setup.title, "source": src.name}
     return Fight(
         rs,
         built,

@@ -1,0 +1,248 @@
+"""Reading chronicles and snapshots back: every recorded field checked, nothing trusted.
+
+A chronicle (:meth:`~kassen.core.fight.Fight.to_json`) is replayed from its seed, initial state and
+actions, and each recorded field is compared with what the replay gives: the content (every digest, not
+only the hash), each action's events and the state id after it (so a changed initial state, seed or
+RNG position is caught even where no event shows it), typed dice, and the result. The first difference
+is named with its log index and field. A snapshot is checked against its own state id.
+
+Policies continue too: the resumed fight gets the given policy, else that of the given scenario, else
+that of the bundled scenario the chronicle names (when its initial state is the chronicle's).
+"""
+
+from __future__ import annotations
+
+__all__ = ["META_KEYS", "read_chronicle", "read_snapshot"]
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from kassen.content.content import Content, Layer, inline_layer, read_layer
+from kassen.core.codec import Codec, FormatError
+from kassen.core.errors import IllegalActionError, KassenError, TypedDiceError
+from kassen.core.events import canonical_json
+from kassen.core.fight import FORMAT, Fight, ReplayError, check_faces, check_seed, state_codec
+from kassen.core.policy import Policy
+from kassen.core.ruleset import Ruleset, find_ruleset
+
+#: What a chronicle's meta may hold: the scenario's title and source name, the content's digests, and
+#: ``notes`` — free JSON of the user's own (a table's name, a campaign), kept but never interpreted.
+META_KEYS = ("scenario", "source", "content", "notes")
+_FREE: Codec[Any] = Codec(dict[str, Any])
+
+_CHRONICLE = (
+    {"format", "ruleset", "seed", "meta", "initial_state", "state_id", "log"},
+    {"result", "rng", "played"},
+)
+_SNAPSHOT: tuple[set[str], set[str]] = (
+    {"format", "snapshot", "ruleset", "seed", "meta", "state", "rng", "played", "state_id"},
+    set(),
+)
+_ENTRY = ({"index", "action", "events", "state_id"}, {"dice"})
+
+
+def read_chronicle(
+    data: Any,
+    *,
+    content: Sequence[str | Path] | str | Path = (),
+    policy: Policy[Any, Any] | None = None,
+    scenario: Any = None,
+) -> Fight[Any, Any]:
+    """See :meth:`kassen.core.fight.Fight.from_json`."""
+    _format(data, "a chronicle")
+    top = _object(data, "", *_CHRONICLE)
+    ruleset, built, meta = _content(top, content)
+    seed = check_seed(top["seed"])
+    rng = check_seed(top["rng"], "rng") if "rng" in top else None
+    state = state_codec(ruleset.info.state_type).load(top["initial_state"], "initial_state")
+    fight: Fight[Any, Any] = Fight(ruleset, built, state, seed, meta=meta, rng=rng)
+    prior = _played(fight, top.get("played", []))
+    if prior:
+        fight = Fight(ruleset, built, state, seed, meta=meta, rng=rng, history=prior)
+    if fight.state_id != top["state_id"]:
+        raise ReplayError(
+            "state_id: the initial state, seed or RNG position is not the one the chronicle was played from"
+        )
+    log = top["log"]
+    if not isinstance(log, list):
+        raise FormatError("log", f"expected a list, got {type(log).__name__}")
+    for i, item in enumerate(log):
+        where = f"log[{i}]"
+        entry = _object(item, where, *_ENTRY)
+        if type(entry["index"]) is not int or entry["index"] != i:
+            raise FormatError(f"{where}.index", f"expected {i}, got {entry['index']!r}"[:80])
+        action = fight.action(entry["action"], f"{where}.action")
+        faces = check_faces(entry["dice"], f"{where}.dice") if "dice" in entry else None
+        try:
+            events = fight.apply(action, dice=faces)
+        except (IllegalActionError, TypedDiceError) as exc:
+            raise ReplayError(f"{where}.action: not possible at this point of the replay: {exc}") from None
+        _same(entry["events"], json.loads(canonical_json([e.to_json() for e in events])), f"{where}.events")
+        if entry["state_id"] != fight.state_id:
+            raise ReplayError(f"{where}.state_id: the state after this action is not the one recorded")
+    result = fight.result
+    if "result" in top:
+        if result is None:
+            raise ReplayError("result: the log claims a result, but its actions do not end the fight")
+        _same(top["result"], result.to_json(), "result")
+    elif result is not None:
+        raise ReplayError("result: the fight is over after these actions, but the log records no result")
+    fight.policy, fight.max_actions = _policy(ruleset, built, meta, fight.initial_state, policy, scenario)
+    return fight
+
+
+def read_snapshot(
+    data: Any,
+    *,
+    content: Sequence[str | Path] | str | Path = (),
+    policy: Policy[Any, Any] | None = None,
+    scenario: Any = None,
+) -> Fight[Any, Any]:
+    """See :meth:`kassen.core.fight.Fight.from_snapshot`."""
+    _format(data, "a snapshot")
+    top = _object(data, "", *_SNAPSHOT)
+    if top["snapshot"] is not True:
+        raise FormatError("snapshot", "expected true")
+    ruleset, built, meta = _content(top, content)
+    seed = check_seed(top["seed"])
+    rng = check_seed(top["rng"], "rng")
+    state = state_codec(ruleset.info.state_type).load(top["state"], "state")
+    probe: Fight[Any, Any] = Fight(ruleset, built, state, seed, meta=meta, rng=rng)
+    prior = _played(probe, top["played"])
+    fight: Fight[Any, Any] = Fight(ruleset, built, state, seed, meta=meta, rng=rng, history=prior)
+    if top["state_id"] != fight.state_id:
+        raise ReplayError("state_id: the snapshot's state is not the one its id was made of")
+    fight.policy, fight.max_actions = _policy(ruleset, built, meta, None, policy, scenario)
+    return fight
+
+
+def _format(data: Any, what: str) -> None:
+    if not isinstance(data, dict):
+        raise FormatError("", f"expected {what} (a JSON object), got {type(data).__name__}")
+    if "format" not in data:
+        raise FormatError(
+            "format",
+            f"no format version: {what} of kassen 0.1 (format 1), which this kassen ({FORMAT}) does not "
+            "read; play the fight again to write it anew",
+        )
+    if type(data["format"]) is not int or data["format"] != FORMAT:
+        raise FormatError(
+            "format",
+            f"this file is format {data['format']!r}; this kassen reads format {FORMAT}: "[:90]
+            + "play the fight again to write it anew",
+        )
+
+
+def _object(data: Any, path: str, required: set[str], optional: set[str]) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise FormatError(path, f"expected an object, got {type(data).__name__}")
+    for key in data:
+        if key not in required and key not in optional:
+            where = f"{path}.{key}" if path else str(key)
+            raise FormatError(where[:80], f"unknown field (fields: {', '.join(sorted(required | optional))})")
+    for key in sorted(required):
+        if key not in data:
+            raise FormatError(f"{path}.{key}" if path else key, "field required")
+    return data
+
+
+def _content(
+    top: Mapping[str, Any], content: Sequence[str | Path] | str | Path
+) -> tuple[Ruleset[Any, Any, Any], Content[Any], dict[str, Any]]:
+    """The ruleset, the content rebuilt from ``content`` and the recorded scenario block (checked
+    against every recorded digest), and the meta without its content."""
+    ruleset = find_ruleset(top["ruleset"])
+    meta = _FREE.load(top["meta"], "meta")
+    for key, value in meta.items():
+        if key not in META_KEYS:
+            raise FormatError(f"meta.{key}"[:80], f"unknown field (fields: {', '.join(META_KEYS)})")
+        if key in ("scenario", "source") and not isinstance(value, str):
+            raise FormatError(f"meta.{key}", "expected a string")
+    recorded = meta.get("content")
+    if not isinstance(recorded, dict):
+        raise FormatError("meta.content", "field required (the content the fight was played on)")
+    layers: list[Layer] = [read_layer(p, f"layer {i}") for i, p in enumerate(layer_paths(content), 1)]
+    inline = recorded.get("scenario")
+    if inline is not None:
+        if not isinstance(inline, dict):
+            raise FormatError("meta.content.scenario", "expected an object")
+        layers.append(inline_layer(inline))
+    built = ruleset.load_content(layers)
+    built.check(recorded)
+    return ruleset, built, {k: v for k, v in meta.items() if k != "content"}
+
+
+def layer_paths(content: Any) -> list[str | Path]:
+    """``--content`` layers as given through the API: one path, or a list of paths."""
+    if isinstance(content, str | Path):
+        return [content]
+    if not isinstance(content, list | tuple) or not all(isinstance(p, str | Path) for p in content):
+        raise KassenError("content layers are a path or a list of paths (directories or YAML files)")
+    return list(content)
+
+
+def _played(fight: Fight[Any, Any], data: Any) -> list[Any]:
+    if not isinstance(data, list):
+        raise FormatError("played", f"expected a list of actions, got {type(data).__name__}")
+    return [fight.action(a, f"played[{i}]") for i, a in enumerate(data)]
+
+
+def _policy(
+    ruleset: Ruleset[Any, Any, Any],
+    content: Content[Any],
+    meta: Mapping[str, Any],
+    initial: Any,
+    policy: Policy[Any, Any] | None,
+    scenario: Any,
+) -> tuple[Policy[Any, Any] | None, int]:
+    """The resumed fight's policy and action limit (see the module notes)."""
+    from kassen.core.fight import DEFAULT_MAX_ACTIONS
+    from kassen.core.scenario import ScenarioSource, bundled_names, read_scenario
+
+    if policy is not None:
+        return policy, DEFAULT_MAX_ACTIONS
+    src: ScenarioSource | None = None
+    if scenario is not None:
+        src = (
+            scenario
+            if isinstance(scenario, ScenarioSource)
+            else read_scenario(scenario, ruleset=ruleset.info.name)
+        )
+    elif isinstance(meta.get("source"), str) and meta["source"] in bundled_names(ruleset.info.name):
+        src = read_scenario(f"{ruleset.info.name}/{meta['source']}")
+    if src is None:
+        return None, DEFAULT_MAX_ACTIONS
+    setup = ruleset.setup(src, content)
+    same = setup.title == meta.get("scenario") and (initial is None or setup.state == initial)
+    if not same:
+        if scenario is not None:
+            raise KassenError(f"{src.file} is not the scenario this fight was played from")
+        return None, DEFAULT_MAX_ACTIONS
+    return setup.policy(), setup.max_actions
+
+
+def _same(recorded: Any, replayed: Any, path: str) -> None:
+    """Raise :class:`ReplayError` at the first place ``recorded`` and ``replayed`` JSON differ."""
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        for key in sorted(set(recorded) | set(replayed), key=str):
+            if key not in recorded:
+                raise ReplayError(f"{path}.{key}: the replay gives a field the log does not record")
+            if key not in replayed:
+                raise ReplayError(f"{path}.{key}"[:80] + ": recorded, but the replay does not give it")
+            _same(recorded[key], replayed[key], f"{path}.{key}")
+        return
+    if isinstance(recorded, list) and isinstance(replayed, list):
+        for i, (r, p) in enumerate(zip(recorded, replayed, strict=False)):
+            _same(r, p, f"{path}[{i}]")
+        if len(recorded) != len(replayed):
+            raise ReplayError(f"{path}: {len(recorded)} recorded, the replay gives {len(replayed)}")
+        return
+    if type(recorded) is not type(replayed) or recorded != replayed:
+        raise ReplayError(f"{path}: recorded {_short(recorded)}, the replay gives {_short(replayed)}")
+
+
+def _short(value: Any) -> str:
+    text = canonical_json(value) if isinstance(value, dict | list) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
