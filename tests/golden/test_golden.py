@@ -23,21 +23,12 @@ def test_every_bundled_scenario_is_pinned() -> None:
 
 @pytest.mark.parametrize(("ruleset", "scenario", "seed"), CASES, ids=[f"{r}:{s}:{n}" for r, s, n in CASES])
 def test_golden_log(ruleset: str, scenario: str, seed: int) -> None:
-    pinned = json.loads(path_of(ruleset, scenario, seed).read_text("utf-8"))
-    played = json.loads(play(ruleset, scenario, seed))
-    if "state_id" not in pinned:  # pinned before state ids and prose-free digests: until re-pinned
-        played.pop("state_id")
-        for entry in played["log"]:
-            entry.pop("state_id")
-        played["meta"].pop("content")
-        pinned["meta"].pop("content")
-    assert canonical_json(played) == canonical_json(pinned)
+    expected = canonical_json(json.loads(path_of(ruleset, scenario, seed).read_text("utf-8")))
+    assert play(ruleset, scenario, seed) == expected
 
 
 @pytest.mark.parametrize("seed", [0, 7])
 @pytest.mark.parametrize(("ruleset", "scenario"), sorted(set(cases())))
 def test_a_pinned_log_replays_as_identical(ruleset: str, scenario: str, seed: int) -> None:
     pinned = json.loads(path_of(ruleset, scenario, seed).read_text("utf-8"))
-    if "state_id" not in pinned:
-        pytest.skip("pinned before state ids: re-pinned in the next commit")
     assert Fight.from_json(pinned).log_json() == canonical_json(pinned)
