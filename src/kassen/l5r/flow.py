@@ -18,6 +18,7 @@ __all__ = ["check_over", "end_turn", "roll_full_defenses", "start_turn", "step"]
 from dataclasses import replace
 
 from kassen.core.explain import Step
+from kassen.core.order import initiative
 from kassen.l5r.actions import ActKind
 from kassen.l5r.acts import ACTS
 from kassen.l5r.character import FighterId
@@ -134,8 +135,8 @@ def start_turn(turn: L5Turn) -> None:
         )
         c = f.character
         ranking.append(((1 if loses else 0, -total, -c.reflexes, -c.insight_rank, index), f.name))
-    act_order = tuple(name for _, name in sorted(ranking))
-    turn.update(act_order=act_order, declare_order=tuple(reversed(act_order)))
+    act_order, declare_order = initiative(ranking)
+    turn.update(act_order=act_order, declare_order=declare_order)
 
 
 def end_turn(turn: L5Turn) -> None:

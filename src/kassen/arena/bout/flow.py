@@ -19,6 +19,7 @@ from kassen.arena.bout.tasks import TASK_HANDLERS
 from kassen.arena.bout.turn import BoutTurn
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
+from kassen.core.order import slots
 
 
 def resolve(turn: BoutTurn, action: Action) -> None:
@@ -41,18 +42,25 @@ def follow_up(turn: BoutTurn) -> bool:
     if _over(turn):
         return False
     if s.slot < len(s.order):
-        f = turn.f(s.order[s.slot])
-        if f.no_defense:
-            turn.put(replace(f, no_defense=False))
-        if can_act(f, turn.rules) or (f.stunned and not f.incapacitated and not f.lost):
+        # the slots of the subturn in order, passing over who cannot take one (a stunned fighter takes
+        # its slot to defend or try to recover: AR.STN.1)
+        at = slots(s.order, s.slot, lambda fid: _takes_slot(turn.f(fid), turn))
+        if at == s.slot:
+            f = turn.f(s.order[at])
+            if f.no_defense:  # an all-out attack's "no defence" ends at the fighter's next slot
+                turn.put(replace(f, no_defense=False))
             return False
-        turn.state = replace(s, slot=s.slot + 1)
+        turn.state = replace(s, slot=len(s.order) if at is None else at)
         return True
     if s.subturn >= turn.rules.match.match.max_subturns:
         turn.finish(None, f"no decision after {s.subturn} subturns")
         return False
     turn.push(EndSubturn(), StartSubturn())
     return True
+
+
+def _takes_slot(f: FighterState, turn: BoutTurn) -> bool:
+    return can_act(f, turn.rules) or (f.stunned and not f.incapacitated and not f.lost)
 
 
 def _drop_stale_offers(turn: BoutTurn) -> None:

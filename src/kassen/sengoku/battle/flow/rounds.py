@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from kassen.core.explain import steps_to_json
+from kassen.core.order import count_down
 from kassen.sengoku.battle.flow.breath import BreathPart
 from kassen.sengoku.battle.plan import acting_value
 from kassen.sengoku.battle.state import DeathRecord, HonorFlag, Phase, Result, Unit
@@ -90,11 +91,14 @@ class RoundPart(BreathPart):
         """The unit that breathes now: the highest acting value (Energy + a pending initiative), ties in
         the catalog's order (SG.CNT.1, SG.CNT.3-5)."""
         s = self.state
-        eligible = [u for u in s.units if u.on_battlefield and not u.passed and acting_value(u) >= 1]
-        if not eligible:
+        found = count_down(
+            s.units,
+            lambda u: acting_value(u) if u.on_battlefield and not u.passed else None,
+            tie=lambda u: self.rules.tie_key(s, u),
+        )
+        if found is None:
             return None
-        count = max(acting_value(u) for u in eligible)
-        at = sorted((u for u in eligible if acting_value(u) == count), key=lambda u: self.rules.tie_key(s, u))
+        count, at = found
         if count != s.count:
             self.log(
                 "count",
