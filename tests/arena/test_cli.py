@@ -171,7 +171,7 @@ def test_bout_json_replays_identically(tmp_path: Path) -> None:
 
 def test_bout_text_and_bad_scenario() -> None:
     code, out, _ = run("bout", "knockback", "--seed", "3")
-    assert code == 0 and "Result: Bo wins" in out and "Subturn 1" in out  # in words, the winner by name
+    assert code == 0 and "Result: winner: Bo" in out and "Subturn 1" in out  # in words, the winner by name
     assert "fighter=" not in out and "tetsu" not in out  # no key=val dumps, no ids
     code, _, err = run("bout", "no-such-bout")
     assert code == 2 and err.count("\n") == 1 and "bundled: duel" in err

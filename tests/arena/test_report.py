@@ -115,7 +115,7 @@ def test_names_and_the_winner_by_name() -> None:
     assert fight.result is not None and fight.result.winner == "pair"
     text = account(fight)
     assert text.rstrip().endswith(
-        "Result: the pair side (Aki and Mei) wins (alone still standing after subturn 7)."
+        "Result: winner: the pair side (Aki and Mei) (alone still standing after subturn 7)."
     )
     assert "Subturn 1  [AR.CORE.3]" in text
 

@@ -32,7 +32,7 @@ def test_fight_then_replay_round_trip(tmp_path: Path) -> None:
     log.write_text(out, "utf-8")
     code, out, err = run("replay", str(log))
     assert code == 0, err
-    assert out.startswith("identical:") and "wins" in out
+    assert out.startswith("identical:") and "winner:" in out
     code, out, _ = run("replay", "-", input=log.read_text("utf-8"))
     assert code == 0 and out.startswith("identical:")
 
@@ -42,7 +42,7 @@ def test_fight_tells_the_fight_in_words() -> None:
     assert code == 0
     assert "The duel begins." in out and "calls" in out and "Result:" in out
     code, out, _ = run("fight", "best-of-three", "--seed", "7", "--brief")
-    assert code == 0 and out.count("\n") == 1 and "wins" in out
+    assert code == 0 and out.count("\n") == 1 and "winner:" in out
 
 
 def test_replay_of_a_tampered_log_exits_2_with_one_line(tmp_path: Path) -> None:

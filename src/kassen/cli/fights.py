@@ -84,7 +84,7 @@ def fight_command(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every explanation step too.")] = False,
 ) -> None:
     """Play any ruleset's scenario to its end with its policies; every event told in words."""
-    from kassen.core.report import account
+    from kassen.core.report import account, outcome_text
     from kassen.core.scenario import open_fight
 
     fight = open_fight(scenario, seed=seed, content=_layers(content))
@@ -94,13 +94,10 @@ def fight_command(
         return
     if brief:
         result = fight.result
-        names = fight.ruleset.names(fight.initial_state)
         assert result is not None
-        winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
-        _out(
-            f"{fight.meta.get('scenario', scenario)} (seed {fight.seed}): {winner} ({result.reason}) "
-            f"after {len(fight.entries)} actions"
-        )
+        text = outcome_text(result, fight.ruleset.names(fight.initial_state))
+        title = fight.meta.get("scenario", scenario)
+        _out(f"{title} (seed {fight.seed}): {text}, after {len(fight.entries)} actions")
         return
     _out(f"{fight.meta.get('scenario', scenario)} (seed {fight.seed})")
     sys.stdout.write(account(fight, verbose=verbose))
@@ -129,6 +126,7 @@ def replay_command(
     hash): says "identical" and exits 0, or names the first differing log index and field and exits 2."""
     from kassen.core.codec import parse_json
     from kassen.core.fight import Fight
+    from kassen.core.report import outcome_text
 
     data = parse_json(_read_input(file), what="the chronicle")
     fight = Fight.from_json(data, content=_layers(content))
@@ -136,9 +134,8 @@ def replay_command(
     if fight.over:
         result = fight.result
         assert result is not None
-        names = fight.ruleset.names(fight.initial_state)
-        winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
-        _out(f"identical: {n} actions replayed; {winner} ({result.reason})")
+        text = outcome_text(result, fight.ruleset.names(fight.initial_state))
+        _out(f"identical: {n} actions replayed; {text}")
     else:
         names = fight.ruleset.names(fight.initial_state)
         who = fight.to_move

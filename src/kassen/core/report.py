@@ -12,7 +12,7 @@ plainly and marked, never skipped — and a test over every ruleset keeps the ta
 
 from __future__ import annotations
 
-__all__ = ["Line", "Narration", "account", "missing_renderers"]
+__all__ = ["Line", "Narration", "account", "missing_renderers", "outcome_text"]
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from kassen.core.explain import Step, format_steps
 
 if TYPE_CHECKING:
+    from kassen.core.engine import Outcome
     from kassen.core.fight import Fight
     from kassen.core.ruleset import Ruleset
 
@@ -104,13 +105,18 @@ def account(fight: Fight[Any, Any], *, verbose: bool = False, events: Iterable[A
         lines += render_event(rs, event, names, verbose=verbose)
     result = fight.result
     if result is not None:
-        winner = "nobody wins" if result.winner is None else f"{names.get(result.winner, result.winner)} wins"
-        lines += ["", f"Result: {winner} ({result.reason})."]
+        lines += ["", f"Result: {outcome_text(result, names)}."]
     else:
         who = fight.to_move
         shown = names.get(who.id, str(who)) if who is not None else "nobody"
         lines += ["", f"The fight goes on: {shown} to decide."]
     return "\n".join(lines).strip("\n") + "\n"
+
+
+def outcome_text(result: Outcome, names: Mapping[str, str]) -> str:
+    """``winner: The raiders (the Takeda camp: no unit left able to act)``, or ``no winner (...)``."""
+    who = "no winner" if result.winner is None else f"winner: {names.get(result.winner, result.winner)}"
+    return f"{who} ({result.reason})"
 
 
 def missing_renderers(ruleset: Ruleset[Any, Any, Any], kinds: Iterable[str]) -> set[str]:
