@@ -1,13 +1,18 @@
-"""``make demo``: the bundled Sengoku battle, then a short look at the dice and exact odds under it.
+"""``make demo``: the bundled Sengoku battle, every bundled fight of the three rulesets in one line each
+with a replay check, then a short look at the dice and exact odds under it all.
 
 Runs the same CLI a user would, so what it shows is what ``kassen`` does: the raid at Kawanaka ford
 (``kassen sengoku battle demo``) played by the heuristic policy, every breath, roll, Defense breakdown and
-Wound explained with its rule, and a summary; then the exact odds of the checks it rolled.
+Wound explained with its rule, and a summary; then the one core running every ruleset (``kassen
+scenarios``, ``kassen fight NAME --brief``, ``kassen replay``); then the exact odds of the checks rolled.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
+import tempfile
+from pathlib import Path
 
 from rich.console import Console
 
@@ -48,10 +53,37 @@ def _run(console: Console, title: str, argv: list[str]) -> None:
         app(args=argv, standalone_mode=False)
 
 
+def _tour(console: Console) -> None:
+    """Every bundled fight of every ruleset, one line each, then a chronicle replayed and checked."""
+    from kassen.core.scenario import bundled_scenarios
+
+    _run(console, "Every bundled scenario, whatever its ruleset:", ["scenarios"])
+    console.print("\n[bold]Each played to its end by its own policies, one line each:[/bold]")
+    for s in bundled_scenarios():
+        _run_quiet(["fight", f"{s.ruleset}/{s.name}", "--brief"])
+    console.print("\n[bold]A fight's chronicle replays to the identical log, every field checked:[/bold]")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "melee.json"
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+            app(args=["fight", "arena/melee", "--seed", "3", "--json"], standalone_mode=False)
+        log.write_text(out.getvalue(), encoding="utf-8")
+        console.print("[dim]$ kassen fight arena/melee --seed 3 --json > melee.json[/dim]")
+        console.print("[dim]$ kassen replay melee.json[/dim]")
+        _run_quiet(["replay", str(log)])
+
+
+def _run_quiet(argv: list[str]) -> None:
+    with contextlib.suppress(SystemExit):
+        app(args=argv, standalone_mode=False)
+
+
 def main() -> None:
     console = Console(highlight=False)
     console.rule("kassen demo: a Sengoku battle, every number explained")
     _run(console, *BATTLE)
+    console.rule("one core, three rulesets")
+    _tour(console)
     console.rule("dice and exact odds")
     for title, argv in STEPS:
         _run(console, title, argv)
