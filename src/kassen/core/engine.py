@@ -22,6 +22,7 @@ __all__ = [
     "GM",
     "MAX_AUTOMATIC_STEPS",
     "Actor",
+    "Handlers",
     "Outcome",
     "Snapshot",
     "Turn",
@@ -40,6 +41,8 @@ from kassen.core.rng import DieSource, Rng, ScriptedDice
 S = TypeVar("S")
 A = TypeVar("A")
 A_contra = TypeVar("A_contra", contravariant=True)
+W = TypeVar("W")
+X = TypeVar("X")
 
 #: At most this many automatic follow-up steps inside one action, in every ruleset.
 MAX_AUTOMATIC_STEPS = 20_000
@@ -107,6 +110,31 @@ class Turn(Generic[S]):
     def log(self, kind: str, rule: str = "", *, automatic: bool = True, **data: Any) -> None:
         """Record an event; ``automatic`` marks what the rules did by themselves."""
         self.events.append(Event(kind, data, rule, automatic))
+
+
+class Handlers(Generic[W]):
+    """Dispatch by table (DESIGN principle 9): each action (or task) type's handler, added in pairs the
+    type checker checks — ``Handlers[BoutTurn]().add(Attack, on_attack)`` accepts only a handler of an
+    ``Attack`` — so handlers name their own type and nothing is typed ``Any`` outside the table."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self) -> None:
+        self._table: dict[type, Callable[[W, Any], None]] = {}
+
+    def add(self, kind: type[X], handler: Callable[[W, X], None]) -> Handlers[W]:
+        self._table[kind] = handler
+        return self
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._table
+
+    def kinds(self) -> tuple[type, ...]:
+        return tuple(self._table)
+
+    def __call__(self, target: W, item: object) -> None:
+        """Run ``item``'s handler on ``target`` (a KeyError for a type without one: check first)."""
+        self._table[type(item)](target, item)
 
 
 class Resolver(Protocol[S, A_contra]):

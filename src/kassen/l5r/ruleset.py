@@ -22,12 +22,11 @@ from __future__ import annotations
 
 __all__ = ["RULESET", "L5Ruleset"]
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TypeVar
 
 from kassen.content.content import Content, Layer
-from kassen.core.engine import GM, Actor, Outcome, Turn
+from kassen.core.engine import GM, Actor, Handlers, Outcome, Turn
 from kassen.core.fight import state_codec
 from kassen.core.policy import Policy
 from kassen.core.rng import DieSource
@@ -57,8 +56,6 @@ from kassen.l5r.tables import L5Tables
 from kassen.l5r.turn import L5Turn
 from kassen.l5r.validate import next_declarer, validate
 
-A = TypeVar("A", Begin, Declare, ChooseInjury, ChooseCorps, ChooseDrive, ThroatStrike)
-
 
 def _begin(turn: L5Turn, action: Begin) -> None:
     names = " vs ".join(f.name for f in turn.state.fighters)
@@ -78,29 +75,15 @@ def _declare(turn: L5Turn, action: Declare) -> None:
     )
 
 
-Handler = Callable[[L5Turn, Action], None]
-
-
-def _for(kind: type[A], apply: Callable[[L5Turn, A], None]) -> tuple[type, Handler]:
-    """``(kind, handler)``: the handler of one action type, typed for it."""
-
-    def handler(turn: L5Turn, action: Action) -> None:
-        assert isinstance(action, kind)
-        apply(turn, action)
-
-    return kind, handler
-
-
 #: Action type → what applying it does, once validated (DESIGN principle 9: dispatch by table).
-_APPLY: dict[type, Handler] = dict(
-    [
-        _for(Begin, _begin),
-        _for(Declare, _declare),
-        _for(ChooseInjury, choose_injury),
-        _for(ChooseCorps, choose_corps),
-        _for(ChooseDrive, choose_drive),
-        _for(ThroatStrike, throat_strike),
-    ]
+_APPLY: Handlers[L5Turn] = (
+    Handlers[L5Turn]()
+    .add(Begin, _begin)
+    .add(Declare, _declare)
+    .add(ChooseInjury, choose_injury)
+    .add(ChooseCorps, choose_corps)
+    .add(ChooseDrive, choose_drive)
+    .add(ThroatStrike, throat_strike)
 )
 
 
@@ -155,7 +138,7 @@ class L5Ruleset:
         """Validate ``action`` (naming the rule that forbids it), then apply it."""
         assert isinstance(turn, L5Turn)
         validate(turn.state, action, turn.tables)
-        _APPLY[type(action)](turn, action)
+        _APPLY(turn, action)
 
     def follow_up(self, turn: Turn[DuelState]) -> bool:
         assert isinstance(turn, L5Turn)

@@ -9,7 +9,6 @@ __all__ = ["ACTION_HANDLERS", "apply_action"]
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from kassen.arena.audience import audience_effect
 from kassen.arena.bout.reading import (
@@ -51,11 +50,12 @@ from kassen.arena.damage import strength_damage
 from kassen.arena.fighter import Cause, CheckBonus, Guard
 from kassen.arena.rules import AudienceEffectKind, DiceSpec
 from kassen.arena.terms import CheckKind, Condition
+from kassen.core.engine import Handlers
 
 
 def apply_action(turn: BoutTurn, action: Action) -> None:
     """Run ``action``'s handler (it has been validated)."""
-    ACTION_HANDLERS[type(action)](turn, action)
+    ACTION_HANDLERS(turn, action)
 
 
 def _on_begin(b: BoutTurn, action: Begin) -> None:
@@ -270,18 +270,19 @@ def _on_decline(b: BoutTurn, action: Decline) -> None:
 
 
 #: Action type → handler (each handler's signature names its own action type).
-ACTION_HANDLERS: dict[type, Callable[[BoutTurn, Any], None]] = {
-    Begin: _on_begin,
-    Attack: _on_attack,
-    Grapple: _on_grapple,
-    SetGuard: _on_guard,
-    Rise: _on_rise,
-    Wait: _on_wait,
-    GiveUp: _on_give_up,
-    Guts: _on_guts,
-    Cheer: _on_cheer,
-    Decline: _on_decline,
-}
+ACTION_HANDLERS: Handlers[BoutTurn] = (
+    Handlers[BoutTurn]()
+    .add(Begin, _on_begin)
+    .add(Attack, _on_attack)
+    .add(Grapple, _on_grapple)
+    .add(SetGuard, _on_guard)
+    .add(Rise, _on_rise)
+    .add(Wait, _on_wait)
+    .add(GiveUp, _on_give_up)
+    .add(Guts, _on_guts)
+    .add(Cheer, _on_cheer)
+    .add(Decline, _on_decline)
+)
 
 
 # -- audience effects (AR.AUD.3), dispatched by kind ------------------------------------------------------

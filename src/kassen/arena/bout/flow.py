@@ -37,7 +37,7 @@ def follow_up(turn: BoutTurn) -> bool:
     if s.agenda:
         task = s.agenda[0]
         turn.state = replace(s, agenda=s.agenda[1:])
-        TASK_HANDLERS[type(task)](turn, task)
+        TASK_HANDLERS(turn, task)
         return True
     if _over(turn):
         return False

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 __all__ = ["TASK_HANDLERS"]
 
-from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
 
 from kassen.arena.audience import popularity
 from kassen.arena.bout.reading import damage_to, override_effects
@@ -45,6 +43,7 @@ from kassen.arena.fighter import Cause, Fall, FighterState, Shock
 from kassen.arena.injury import death_thresholds, injury_effects, st_check_modifier
 from kassen.arena.knockback import knockback_distance, landing_facing, limb_knockback_outcome, posture_factor
 from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Posture
+from kassen.core.engine import Handlers
 from kassen.core.explain import Step
 
 
@@ -430,25 +429,26 @@ def _t_fp_thresholds(b: BoutTurn, task: FpThresholds) -> None:
 
 
 #: Task type → handler (each handler's signature names its own task type).
-TASK_HANDLERS: dict[type, Callable[[BoutTurn, Any], None]] = {
-    StartSubturn: _t_start_subturn,
-    EndSubturn: _t_end_subturn,
-    PopularityCheck: _t_popularity,
-    FatigueTick: _t_fatigue,
-    StunRecovery: _t_stun_recovery,
-    ZeroHpCheck: _t_zero_hp,
-    Land: _t_land,
-    ExpireEffects: _t_expire,
-    ApplyHit: _t_apply_hit,
-    DeathCheck: _t_death_check,
-    Death: _t_death,
-    HeadBlow: _t_head_blow,
-    VitalCheck: _t_vital,
-    AutoStun: _t_auto_stun,
-    KnockdownCheck: _t_knockdown,
-    FallStunCheck: _t_fall_stun,
-    Knockback: _t_knockback,
-    AddShock: _t_add_shock,
-    SpendFp: _t_spend_fp,
-    FpThresholds: _t_fp_thresholds,
-}
+TASK_HANDLERS: Handlers[BoutTurn] = (
+    Handlers[BoutTurn]()
+    .add(StartSubturn, _t_start_subturn)
+    .add(EndSubturn, _t_end_subturn)
+    .add(PopularityCheck, _t_popularity)
+    .add(FatigueTick, _t_fatigue)
+    .add(StunRecovery, _t_stun_recovery)
+    .add(ZeroHpCheck, _t_zero_hp)
+    .add(Land, _t_land)
+    .add(ExpireEffects, _t_expire)
+    .add(ApplyHit, _t_apply_hit)
+    .add(DeathCheck, _t_death_check)
+    .add(Death, _t_death)
+    .add(HeadBlow, _t_head_blow)
+    .add(VitalCheck, _t_vital)
+    .add(AutoStun, _t_auto_stun)
+    .add(KnockdownCheck, _t_knockdown)
+    .add(FallStunCheck, _t_fall_stun)
+    .add(Knockback, _t_knockback)
+    .add(AddShock, _t_add_shock)
+    .add(SpendFp, _t_spend_fp)
+    .add(FpThresholds, _t_fp_thresholds)
+)

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 __all__ = ["INTRUDERS", "BattleTurn", "upkeep_options", "upkeep_problem"]
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
+from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
 from kassen.sengoku.battle.actions import (
     GM,
@@ -135,12 +134,11 @@ class BattleTurn(RoundPart):
 
     def apply(self, action: Action) -> None:
         """Validate ``action`` and apply it (its handler raises before anything changes)."""
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
+        if type(action) not in _HANDLERS:
             raise IllegalActionError(f"not an action of this ruleset: {action!r}", rule="SG.RND.2")
         if self.state.phase is Phase.OVER:
             raise IllegalActionError("the combat is over", rule="SG.END.1")
-        handler(self, action)
+        _HANDLERS(self, action)
 
     def step(self) -> bool:
         """One automatic step of the flow; False when someone must decide or the combat is over."""
@@ -409,15 +407,16 @@ def _on_end_combat(b: BattleTurn, action: GmEndCombat) -> None:
     b.finish(action.winner, action.reason, automatic=False)
 
 
-_HANDLERS: dict[type, Callable[[BattleTurn, Any], None]] = {
-    Begin: _on_begin,
-    Breath: _on_breath,
-    Hold: _on_hold,
-    Pass: _on_pass,
-    React: _on_react,
-    Decline: _on_decline,
-    Upkeep: _on_upkeep,
-    Environment: _on_environment,
-    GmSetWounds: _on_set_wounds,
-    GmEndCombat: _on_end_combat,
-}
+_HANDLERS: Handlers[BattleTurn] = (
+    Handlers[BattleTurn]()
+    .add(Begin, _on_begin)
+    .add(Breath, _on_breath)
+    .add(Hold, _on_hold)
+    .add(Pass, _on_pass)
+    .add(React, _on_react)
+    .add(Decline, _on_decline)
+    .add(Upkeep, _on_upkeep)
+    .add(Environment, _on_environment)
+    .add(GmSetWounds, _on_set_wounds)
+    .add(GmEndCombat, _on_end_combat)
+)
