@@ -23,12 +23,15 @@ __all__ = [
 
 from collections.abc import Iterable, Mapping
 from enum import Enum
+from fractions import Fraction
+from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from types import UnionType
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from kassen.core.errors import ContentError, ContentIssue
 
@@ -36,9 +39,44 @@ M = TypeVar("M", bound=BaseModel)
 
 
 class StrictModel(BaseModel):
-    """Base for content models: unknown keys are errors and loaded content is immutable."""
+    """Base for content models: unknown keys are errors, loaded content is immutable, and a number is
+    never read from true/false (YAML reads ``yes``, ``no``, ``on``, ``off`` as booleans, which pydantic
+    would otherwise turn into 1 and 0 without a word)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_booleans_for_numbers(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key in _number_fields(cls):
+                value = data.get(key)
+                if isinstance(value, bool):
+                    raise ValueError(
+                        f"{key}: expected a number, got {str(value).lower()} "
+                        "(in YAML, yes/no/on/off are true/false)"
+                    )
+        return data
+
+
+@cache
+def _number_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    """The keys of ``model``'s fields that take only numbers (int, float, Fraction, optional or not)."""
+    out = []
+    for name, info in model.model_fields.items():
+        kinds = [a for a in _flat(info.annotation) if a is not type(None)]
+        if kinds and all(k in (int, float, Fraction) for k in kinds):
+            out.append(info.alias or name)
+    return tuple(out)
+
+
+def _flat(tp: Any) -> list[Any]:
+    origin = get_origin(tp)
+    if origin is Annotated:
+        return _flat(get_args(tp)[0])
+    if origin in (Union, UnionType):
+        return [x for a in get_args(tp) for x in _flat(a)]
+    return [tp]
 
 
 class HouseDefault(StrictModel):

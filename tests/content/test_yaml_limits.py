@@ -1,0 +1,50 @@
+"""YAML is read once, under limits, and every hostile shape is one ContentError naming the file: alias
+bombs, self-referring aliases, deep nesting, repeated keys, unpaired surrogates, integers too long to
+read, oversized text; and a number is never read from true/false."""
+
+from __future__ import annotations
+
+import pytest
+
+from kassen.content.yamlio import MAX_YAML_BYTES, MAX_YAML_DEPTH, parse_yaml
+from kassen.core.errors import ContentError
+
+
+def _laughs(levels: int) -> str:
+    text = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+    for i in range(levels):
+        prev, name = chr(97 + i), chr(98 + i)
+        text += f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]\n"
+    return text
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (_laughs(8), "once aliases are expanded"),
+        ("a: &a [*a]\n", "an alias that contains itself"),
+        ("[" * (MAX_YAML_DEPTH + 5) + "]" * (MAX_YAML_DEPTH + 5), "nested deeper"),
+        ("a: 1\nb: 2\na: 3\n", "given twice (first at line 1)"),
+        ('a: "\\ud800"\n', "unpaired surrogate"),
+        ("a: " + "9" * 5000 + "\n", "cannot read"),
+        ("a: [1, 2\n", "invalid YAML"),
+        ("x" * (MAX_YAML_BYTES + 1), "larger than the limit"),
+    ],
+)
+def test_hostile_yaml_is_one_error_naming_the_file(text: str, words: str) -> None:
+    with pytest.raises(ContentError) as info:
+        parse_yaml(text, "hostile.yaml")
+    assert words in str(info.value) and str(info.value).startswith("hostile.yaml")
+
+
+def test_plain_yaml_reads_once_with_its_node_tree() -> None:
+    data, node = parse_yaml("a: [1, 2]\nb: {c: x}\n", "ok.yaml")
+    assert data == {"a": [1, 2], "b": {"c": "x"}} and node.start_mark.line == 0
+
+
+def test_a_number_is_never_read_from_true_or_false() -> None:
+    from kassen.arena.content import load_rules
+
+    with pytest.raises(ContentError, match=r"points_on_success: expected a number, got true"):
+        load_rules({"match": {"audience": {"points_on_success": True}}})
+    assert load_rules({"match": {"audience": {"points_on_success": 2}}}).match.audience.points_on_success == 2
