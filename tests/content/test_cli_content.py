@@ -247,10 +247,10 @@ def test_sengoku_attack_catalog_errors() -> None:
         "sengoku", "attack", "--attacker", "kurro", "--target", "oni", "--target-armor", "heavy"
     )
     assert code == 2 and out == ""
-    line = err.strip()
-    assert len(line.splitlines()) == 1
-    assert "--attacker: unknown creature 'kurro'; did you mean kuro?" in line
-    assert "--target-armor: give --target ID or the target's build options, not both" in line
+    lines = err.strip().splitlines()
+    assert lines[0] == "kassen: error: 2 problems:" and len(lines) == 3  # every problem, one a line
+    assert "--attacker: unknown creature 'kurro'; did you mean kuro?" in lines[1]
+    assert "--target-armor: give --target ID or the target's build options, not both" in lines[2]
     code, _, err = run("sengoku", "attack", "--target-stance", "walk", "--faces", "4,5")
     assert code == 2 and "Walk grants no Defense" in err
     code, _, err = run("sengoku", "attack", "--content", "/nonexistent", "--faces", "4,5")

@@ -24,7 +24,8 @@ R = TypeVar("R")
 
 
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Report a :class:`KassenError` as one line on stderr and exit 2 (no traceback).
+    """Report a :class:`KassenError` as one line on stderr and exit 2 (no traceback); a
+    :class:`ContentError` with several problems lists them one a line under that line.
 
     Put it under ``@app.command()`` on every command.
     """
@@ -33,6 +34,13 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
+        except ContentError as exc:
+            if len(exc.issues) == 1:
+                sys.stderr.write(f"kassen: error: {exc}\n")
+            else:  # every problem at once, one a line (a long line of them is hard to act on)
+                lines = "".join(f"  {issue}\n" for issue in exc.issues)
+                sys.stderr.write(f"kassen: error: {len(exc.issues)} problems:\n{lines}")
+            raise typer.Exit(2) from None
         except KassenError as exc:
             sys.stderr.write(f"kassen: error: {exc}\n")
             raise typer.Exit(2) from None
