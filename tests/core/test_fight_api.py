@@ -13,8 +13,9 @@ from kassen.content.content import ContentMismatchError
 from kassen.core.codec import FormatError
 from kassen.core.engine import GM, Actor
 from kassen.core.errors import ContentError, IllegalActionError, KassenError, TypedDiceError
-from kassen.core.fight import Fight
+from kassen.core.fight import DiceRequest, Fight
 from kassen.core.policy import FirstLegal, RandomPolicy, Scripted
+from kassen.core.rng import Rng
 from kassen.core.scenario import open_fight, read_scenario
 
 SCENARIO = "coinflip/best-of-three"
@@ -87,9 +88,9 @@ def test_table_dice_are_checked_recorded_and_replayed() -> None:
     before = (fight.state_id, fight.snapshot.rng)
     flip = fight.legal_actions()[0]
     for faces, words in [
-        ([], "no scripted face is left"),
+        ([], "a d2 is needed"),
         ([1, 2], "2 faces were typed"),
-        ([3], "not a face of a d2"),
+        ([3], "3 is not one of its faces"),
     ]:
         with pytest.raises(TypedDiceError, match=words):
             fight.apply(flip, dice=faces)
@@ -101,6 +102,33 @@ def test_table_dice_are_checked_recorded_and_replayed() -> None:
     assert data["log"][1]["dice"] == [2]
     replayed = Fight.from_json(data)
     assert replayed.log_json() == fight.log_json() and replayed.state_id == fight.state_id
+
+
+def test_table_dice_mode_asks_for_each_die_and_nothing_changes_until_it_has_them() -> None:
+    fight = open_fight(SCENARIO, dice="table")
+    fight.apply(fight.legal_actions()[0])
+    before = fight.state_id
+    request = fight.play(fight.legal_actions()[0])
+    assert isinstance(request, DiceRequest) and (request.sides, request.index, request.faces) == (2, 0, ())
+    assert fight.pending == request and fight.state_id == before and len(fight.entries) == 1
+    with pytest.raises(TypedDiceError, match="not one of its faces"):
+        fight.roll([5])
+    assert fight.pending == request  # a wrong face is refused and asked again
+    with pytest.raises(KassenError, match="waiting for dice"):
+        fight.apply(fight.legal_actions()[0])
+    events = fight.roll([1])
+    assert isinstance(events, tuple) and fight.pending is None and fight.entries[-1].faces == (1,)
+    # a die left to the RNG: recorded as null, replayed by the same RNG position
+    rng_before = fight.snapshot.rng
+    assert rng_before == Rng(fight.seed).state  # typed faces never moved the RNG
+    request = fight.play(fight.legal_actions()[0])
+    assert isinstance(request, DiceRequest)
+    fight.roll([None])
+    assert fight.entries[-1].faces == (None,) and fight.snapshot.rng != rng_before
+    assert Fight.from_json(json.loads(fight.log_json())).log_json() == fight.log_json()
+    # undo drops a waiting action first, then steps back
+    fight.play(fight.legal_actions()[0])
+    assert isinstance(fight.undo(), DiceRequest) and fight.pending is None and len(fight.entries) == 3
 
 
 def test_an_illegal_action_changes_nothing_and_names_its_rule() -> None:

@@ -22,9 +22,11 @@ __all__ = [
     "GM",
     "MAX_AUTOMATIC_STEPS",
     "Actor",
+    "DiceNeeded",
     "Handlers",
     "Outcome",
     "Snapshot",
+    "TableDice",
     "Turn",
     "advance",
     "drain",
@@ -36,7 +38,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from kassen.core.errors import KassenError, TypedDiceError
 from kassen.core.events import Event
-from kassen.core.rng import DieSource, Rng, ScriptedDice
+from kassen.core.rng import DieSource, Rng
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -156,32 +158,74 @@ def drain(step: Callable[[], bool], *, cap: int = MAX_AUTOMATIC_STEPS) -> None:
     raise KassenError(f"one action ran more than {cap} automatic steps: the rules loop")
 
 
+class DiceNeeded(TypedDiceError):
+    """The action needs another die than the faces typed so far: a ``d{sides}``, the ``index``-th of
+    the action (from 0), after ``events`` (what the action did up to that roll, for the table to see
+    what the roll is for). Typed dice mode answers it with one more face."""
+
+    code = "dice.needed"
+
+    def __init__(self, sides: int, index: int, events: tuple[Event, ...]) -> None:
+        self.sides = sides
+        self.index = index
+        self.events = events
+        super().__init__(f"a d{sides} is needed (die {index + 1} of this action)")
+
+
+class TableDice:
+    """Faces typed at the table for one action, in order; ``None`` lets the seeded RNG roll that die.
+    Running out raises :class:`DiceNeeded`; a face the die does not have is a
+    :class:`~kassen.core.errors.TypedDiceError`."""
+
+    __slots__ = ("_faces", "_next", "rng", "turn")
+
+    def __init__(self, faces: Sequence[int | None], rng: Rng) -> None:
+        self._faces = tuple(faces)
+        self._next = 0
+        self.rng = rng
+        self.turn: Turn[Any] | None = None
+
+    def die(self, sides: int) -> int:
+        if self._next >= len(self._faces):
+            raise DiceNeeded(sides, self._next, tuple(self.turn.events) if self.turn is not None else ())
+        face = self._faces[self._next]
+        if face is None:
+            face = self.rng.die(sides)
+        elif not 1 <= face <= sides:
+            raise TypedDiceError(
+                f"die {self._next + 1} of this action is a d{sides}: {face} is not one of its faces"
+            )
+        self._next += 1
+        return face
+
+    @property
+    def unused(self) -> int:
+        return len(self._faces) - self._next
+
+
 def advance(
     resolver: Resolver[S, A],
     tables: Any,
     snapshot: Snapshot[S],
     action: A,
-    faces: Sequence[int] | None = None,
+    faces: Sequence[int | None] | None = None,
 ) -> tuple[Snapshot[S], tuple[Event, ...]]:
     """Resolve ``action`` on ``snapshot`` and everything automatic after it; pure.
 
     ``faces`` are dice rolled at the table: every die of this action takes the next face (checked
-    against the die), the RNG does not move, and a count that does not fit is refused. Raises
-    :class:`~kassen.core.errors.IllegalActionError` (or :class:`~kassen.core.errors.TypedDiceError`) with
-    nothing changed.
+    against the die; ``None`` lets the seeded RNG roll that one), and a count that does not fit is
+    refused — too few with :class:`DiceNeeded` (naming the die wanted), too many with a
+    :class:`~kassen.core.errors.TypedDiceError`. The RNG moves only for the dice it rolls. Raises
+    :class:`~kassen.core.errors.IllegalActionError` (or a dice error) with nothing changed.
     """
-    dice: DieSource
-    if faces is None:
-        rng = Rng.from_state(snapshot.rng)
-        dice = rng
-    else:
-        dice = ScriptedDice(faces, hint="the faces typed for this action")
+    rng = Rng.from_state(snapshot.rng)
+    dice: DieSource = rng if faces is None else TableDice(faces, rng)
     turn = resolver.start(snapshot.state, dice, tables)
+    if isinstance(dice, TableDice):
+        dice.turn = turn
     resolver.resolve(turn, action)
     drain(lambda: resolver.follow_up(turn))
-    if isinstance(dice, ScriptedDice):
-        if dice.remaining:
-            used = len(faces or ()) - len(dice.remaining)
-            raise TypedDiceError(f"this action rolled {used} dice, but {len(faces or ())} faces were typed")
-        return Snapshot(turn.state, snapshot.rng), tuple(turn.events)
+    if isinstance(dice, TableDice) and dice.unused:
+        used = len(faces or ()) - dice.unused
+        raise TypedDiceError(f"this action rolled {used} dice, but {len(faces or ())} faces were typed")
     return Snapshot(turn.state, rng.state), tuple(turn.events)

@@ -18,7 +18,7 @@ so malformed JSON is a :class:`~kassen.core.codec.FormatError` naming its path, 
 
 from __future__ import annotations
 
-__all__ = ["FORMAT", "Fight", "LogEntry", "ReplayError", "state_codec"]
+__all__ = ["FORMAT", "DiceRequest", "Fight", "LogEntry", "ReplayError", "state_codec"]
 
 import copy
 import hashlib
@@ -26,11 +26,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from kassen.content.content import Content
 from kassen.core.codec import Bounds, Codec, FormatError
-from kassen.core.engine import Actor, Outcome, Snapshot, advance
+from kassen.core.engine import Actor, DiceNeeded, Outcome, Snapshot, advance
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
 from kassen.core.policy import Decision, Policy
@@ -68,7 +68,7 @@ def state_codec(tp: Any) -> Codec[Any]:
 
 
 _SEED: Codec[int] = Codec(int)
-_FACES: Codec[tuple[int, ...]] = Codec(tuple[int, ...])
+_FACES: Codec[tuple[int | None, ...]] = Codec(tuple[int | None, ...])
 
 
 def check_seed(seed: Any, path: str = "seed") -> int:
@@ -80,17 +80,39 @@ def check_seed(seed: Any, path: str = "seed") -> int:
     return seed
 
 
-def check_faces(faces: Any, path: str = "dice") -> tuple[int, ...]:
-    """Typed faces: a list of at most :data:`MAX_TYPED_FACES` integers, each 1 .. :data:`MAX_FACE`."""
+def check_faces(faces: Any, path: str = "dice") -> tuple[int | None, ...]:
+    """Typed faces: a list of at most :data:`MAX_TYPED_FACES` integers, each 1 .. :data:`MAX_FACE`, or
+    ``None`` for a die the seeded RNG rolls."""
     if isinstance(faces, tuple):
         faces = list(faces)
     got = _FACES.load(faces, path)
     if len(got) > MAX_TYPED_FACES:
         raise FormatError(path, f"{len(got)} faces; at most {MAX_TYPED_FACES} may be typed for one action")
     for i, f in enumerate(got):
-        if not 1 <= f <= MAX_FACE:
+        if f is not None and not 1 <= f <= MAX_FACE:
             raise FormatError(f"{path}[{i}]", f"a face is between 1 and {MAX_FACE}, not {f}")
     return got
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRequest(Generic[A]):
+    """An action waiting for dice rolled at the table: the faces typed so far, and the die wanted now —
+    a ``d{sides}``, the ``index``-th of the action — after ``events`` (what the action did up to that
+    roll, so the table sees what the roll is for)."""
+
+    action: A
+    faces: tuple[int | None, ...]
+    sides: int
+    index: int
+    events: tuple[Event, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "faces": list(self.faces),
+            "sides": self.sides,
+            "index": self.index,
+            "events": [e.to_json() for e in self.events],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +124,7 @@ class LogEntry(Generic[A]):
     action: A
     actor: Actor | None
     events: tuple[Event, ...]
-    faces: tuple[int, ...] | None = None
+    faces: tuple[int | None, ...] | None = None
 
 
 class Fight(Generic[S, A]):
@@ -121,6 +143,7 @@ class Fight(Generic[S, A]):
         max_actions: int = DEFAULT_MAX_ACTIONS,
         rng: int | None = None,
         history: Sequence[A] = (),
+        dice: Literal["auto", "table"] = "auto",
     ) -> None:
         if content.ruleset != ruleset.info.name:
             raise KassenError(f"{content.ruleset} content cannot run a {ruleset.info.name} fight")
@@ -140,6 +163,8 @@ class Fight(Generic[S, A]):
         self._prior: tuple[A, ...] = tuple(history)
         self._history: list[A] = list(self._prior)
         self._legal: tuple[Snapshot[S], Sequence[A]] | None = None
+        self.dice_mode = _dice_mode(dice)
+        self._pending: DiceRequest[A] | None = None
 
     # -- reading ---------------------------------------------------------------------------------------
     @property
@@ -253,13 +278,60 @@ class Fight(Generic[S, A]):
             ) from None
         return self.action(data)
 
-    def apply(self, action: A | Mapping[str, Any], *, dice: Sequence[int] | None = None) -> tuple[Event, ...]:
-        """Apply ``action`` (or its JSON); ``dice`` are faces rolled at the table for it. An illegal
-        action, or typed faces that do not fit, raise a typed error and nothing changes."""
+    def apply(
+        self, action: A | Mapping[str, Any], *, dice: Sequence[int | None] | None = None
+    ) -> tuple[Event, ...]:
+        """Apply ``action`` (or its JSON) now; ``dice`` are all the faces rolled at the table for it
+        (``None`` for a die the RNG rolls). An illegal action, or typed faces that do not fit (too few:
+        :class:`~kassen.core.engine.DiceNeeded`), raise a typed error and nothing changes."""
+        if self._pending is not None:
+            raise KassenError("an action is waiting for dice: roll(...) them, or cancel() it first")
         typed = self._typed(action)
         if dice is not None and not isinstance(dice, list | tuple):
             raise FormatError("dice", f"typed dice are a list of faces, not {type(dice).__name__}")
         faces = None if dice is None else check_faces(dice)
+        return self._apply(typed, faces)
+
+    # -- dice rolled at the table ------------------------------------------------------------------------
+    @property
+    def pending(self) -> DiceRequest[A] | None:
+        """The action waiting for typed dice, and the die it wants now (table dice mode)."""
+        return self._pending
+
+    def play(self, action: A | Mapping[str, Any]) -> tuple[Event, ...] | DiceRequest[A]:
+        """Apply ``action`` the way this fight rolls: with the seeded RNG (``dice_mode`` ``auto``), or —
+        ``table`` — ask for each die the players roll: the action waits (:attr:`pending`) until
+        :meth:`roll` has given every face it needs, then applies with them (they go in the log)."""
+        if self.dice_mode == "auto":
+            return self.apply(action)
+        if self._pending is not None:
+            raise KassenError("an action is waiting for dice: roll(...) them, or cancel() it first")
+        return self._try(self._typed(action), ())
+
+    def roll(self, faces: Sequence[int | None]) -> tuple[Event, ...] | DiceRequest[A]:
+        """Give the waiting action more faces (``None``: let the RNG roll that die). Applies it once it
+        has all it needs; a face the die does not have is refused and nothing changes."""
+        if self._pending is None:
+            raise KassenError("no action is waiting for dice")
+        if not isinstance(faces, list | tuple):
+            raise FormatError("dice", f"typed dice are a list of faces, not {type(faces).__name__}")
+        return self._try(self._pending.action, (*self._pending.faces, *check_faces(faces)))
+
+    def cancel(self) -> DiceRequest[A] | None:
+        """Drop the action waiting for dice (nothing was applied)."""
+        pending, self._pending = self._pending, None
+        return pending
+
+    def _try(self, action: A, faces: tuple[int | None, ...]) -> tuple[Event, ...] | DiceRequest[A]:
+        try:
+            events = self._apply(action, faces)
+        except DiceNeeded as need:
+            self._pending = DiceRequest(action, faces, need.sides, need.index, need.events)
+            return self._pending
+        self._pending = None
+        return events
+
+    def _apply(self, typed: A, faces: tuple[int | None, ...] | None) -> tuple[Event, ...]:
         actor = self.to_move
         snap, events = advance(self.ruleset, self.tables, self.snapshot, typed, faces)
         self._snapshots.append(snap)
@@ -268,8 +340,12 @@ class Fight(Generic[S, A]):
         self._history.append(typed)
         return events
 
-    def undo(self) -> LogEntry[A]:
-        """Step back one action, RNG position included."""
+    def undo(self) -> LogEntry[A] | DiceRequest[A]:
+        """Step back one action, RNG position included (an action waiting for dice is dropped first)."""
+        if self._pending is not None:
+            pending = self.cancel()
+            assert pending is not None
+            return pending
         if not self._entries:
             raise KassenError("nothing to undo: the fight is at its start")
         self._snapshots.pop()
@@ -293,19 +369,25 @@ class Fight(Generic[S, A]):
             self.policy = chosen
         return chosen(self.decision())
 
-    def step(self, policy: Policy[S, A] | None = None) -> tuple[Event, ...]:
-        """Apply the action ``policy`` chooses now."""
-        return self.apply(self.decide(policy))
+    def step(self, policy: Policy[S, A] | None = None) -> tuple[Event, ...] | DiceRequest[A]:
+        """Play the action ``policy`` chooses now (:meth:`play`: in table dice mode it may wait)."""
+        return self.play(self.decide(policy))
 
-    def autoplay(self, policy: Policy[S, A] | None = None, *, max_actions: int | None = None) -> None:
-        """Let ``policy`` (default: the scenario's) play until the fight is over."""
+    def autoplay(
+        self, policy: Policy[S, A] | None = None, *, max_actions: int | None = None
+    ) -> DiceRequest[A] | None:
+        """Let ``policy`` (default: the scenario's) play until the fight is over — or, in table dice
+        mode, until an action waits for dice (returned)."""
         limit = self.max_actions if max_actions is None else _count(max_actions, "max_actions")
         for _ in range(limit):
             if self.over:
-                return
-            self.step(policy)
+                return None
+            done = self.step(policy)
+            if isinstance(done, DiceRequest):
+                return done
         if not self.over:
             raise KassenError(f"the fight did not end within {limit} actions")
+        return None
 
     # -- JSON ------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -394,6 +476,14 @@ class Fight(Generic[S, A]):
         from kassen.core.chronicle import read_snapshot
 
         return read_snapshot(data, content=content, policy=policy, scenario=scenario)
+
+
+def _dice_mode(value: Any) -> Literal["auto", "table"]:
+    if value == "auto":
+        return "auto"
+    if value == "table":
+        return "table"
+    raise KassenError(f"dice are 'auto' (the seeded RNG) or 'table' (typed by the GM), not {value!r}"[:120])
 
 
 def _count(value: Any, name: str) -> int:

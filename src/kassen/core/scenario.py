@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from kassen.content.content import inline_layer, read_layer
 from kassen.content.yamlio import MAX_YAML_BYTES, line_of, parse_yaml, read_text
@@ -244,12 +244,14 @@ def open_fight(
     content: Sequence[str | Path] | str | Path = (),
     policy: Policy[Any, Any] | None = None,
     ruleset: str | None = None,
+    dice: Literal["auto", "table"] = "auto",
 ) -> Fight[Any, Any]:
     """A fight at the start of ``scenario`` (a bundled name, ``ruleset/name``, a path, or a read
     :class:`ScenarioSource`): its ruleset from the file's header, the ruleset's bundled content with
     each ``content`` layer and the scenario's own merged over it, ``seed`` (default: the scenario's),
-    and ``policy`` (default: the scenario's policies) for :meth:`~kassen.core.fight.Fight.step` and
-    :meth:`~kassen.core.fight.Fight.autoplay`.
+    ``policy`` (default: the scenario's policies) for :meth:`~kassen.core.fight.Fight.step` and
+    :meth:`~kassen.core.fight.Fight.autoplay`, and ``dice``: ``auto`` (the seeded RNG) or ``table``
+    (:meth:`~kassen.core.fight.Fight.play` asks for every die the players roll).
 
     >>> fight = open_fight("count-example", seed=1)
     >>> fight.autoplay()
@@ -275,4 +277,5 @@ def open_fight(
         meta=meta,
         policy=policy or setup.policy(),
         max_actions=setup.max_actions,
+        dice=dice,
     )
