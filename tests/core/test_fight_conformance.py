@@ -17,6 +17,8 @@ from kassen.content.content import ContentMismatchError
 from kassen.core.codec import FormatError
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight, ReplayError
+from kassen.core.menu import MenuError
+from kassen.core.menu import decide as menu_decide
 from kassen.core.report import account, missing_renderers
 from kassen.core.ruleset import find_ruleset, register_ruleset, registered_rulesets
 from kassen.core.scenario import bundled_scenarios, open_fight
@@ -128,6 +130,37 @@ def test_every_listed_legal_action_is_accepted(ruleset: str, name: str) -> None:
             fight.undo()
         for action in rs.legal_actions(fight.state, fight.tables)[:60]:
             fight.check(action)  # raises if a listed action is refused
+
+
+def _leaves(fight: Fight[Any, Any], path: tuple[str, ...] = (), limit: int = 400) -> list[tuple[str, ...]]:
+    """Every complete path through the menus (depth first, at most ``limit``)."""
+    out: list[tuple[str, ...]] = []
+    for option in fight.menu(path).options:
+        if len(out) >= limit:
+            break
+        here = (*path, option.id)
+        out += [here] if option.complete else _leaves(fight, here, limit - len(out))
+    return out
+
+
+@pytest.mark.parametrize(("ruleset", "name"), CASES)
+def test_decisions_built_through_the_menus_are_exactly_the_legal_ones(ruleset: str, name: str) -> None:
+    fight = _played(ruleset, name, 2)
+    rs = fight.ruleset
+    picks = sorted({0, 1, len(fight.entries) // 3, len(fight.entries) // 2, len(fight.entries) - 1})
+    for i in reversed(picks):
+        while len(fight.entries) > i:
+            fight.undo()
+        paths = _leaves(fight)
+        assert paths, "whoever decides has a menu"
+        built = [menu_decide(rs, fight.state, fight.tables, p) for p in paths]
+        for action in built[:: max(1, len(built) // 25)]:
+            fight.check(action)  # every menu-built decision applies
+        legal = list(rs.legal_actions(fight.state, fight.tables))
+        if rs.info.legal_actions_complete and len(paths) < 400:
+            assert sorted(map(repr, built)) == sorted(map(repr, legal))
+        with pytest.raises(MenuError):
+            fight.menu(("no-such-choice",))
 
 
 @pytest.mark.parametrize(("ruleset", "name"), CASES)

@@ -33,6 +33,7 @@ from kassen.core.codec import Bounds, Codec, FormatError
 from kassen.core.engine import Actor, DiceNeeded, Outcome, Snapshot, advance
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
+from kassen.core.menu import Menu, build_menu, decide
 from kassen.core.policy import Decision, Policy
 from kassen.core.rng import Rng
 from kassen.core.ruleset import Ruleset
@@ -291,6 +292,16 @@ class Fight(Generic[S, A]):
             raise FormatError("dice", f"typed dice are a list of faces, not {type(dice).__name__}")
         faces = None if dice is None else check_faces(dice)
         return self._apply(typed, faces)
+
+    # -- decisions built step by step ----------------------------------------------------------------------
+    def menu(self, path: Sequence[str] = (), *, gm: bool = False) -> Menu:
+        """The menu of next choices after ``path`` for whoever decides now (``gm``: the GM's own moves,
+        available at any time), each attack-like choice with its exact odds (:mod:`kassen.core.menu`)."""
+        return build_menu(self.ruleset, self.state, self.tables, path, gm=gm)
+
+    def choose(self, path: Sequence[str], *, gm: bool = False) -> tuple[Event, ...] | DiceRequest[A]:
+        """Play the action the complete ``path`` of choices names (see :meth:`play`)."""
+        return self.play(decide(self.ruleset, self.state, self.tables, path, gm=gm))
 
     # -- dice rolled at the table ------------------------------------------------------------------------
     @property
