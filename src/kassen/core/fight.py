@@ -37,6 +37,7 @@ from kassen.core.menu import Menu, build_menu, decide
 from kassen.core.policy import Decision, Policy
 from kassen.core.rng import Rng
 from kassen.core.ruleset import Ruleset
+from kassen.core.view import GM_VIEW, Viewer, observe
 
 if TYPE_CHECKING:
     from kassen.core.scenario import ScenarioSource
@@ -238,6 +239,23 @@ class Fight(Generic[S, A]):
     @property
     def over(self) -> bool:
         return self.ruleset.result(self.state) is not None
+
+    def units(self) -> Mapping[str, str]:
+        """Every unit's side, by unit id (the ruleset's optional ``units(state)`` hook)."""
+        hook = getattr(self.ruleset, "units", None)
+        return dict(hook(self.state)) if hook is not None else {}
+
+    def sides(self) -> tuple[str, ...]:
+        """The sides of the fight, in the order their units come."""
+        return tuple(dict.fromkeys(self.units().values()))
+
+    def side_of(self, unit: Any) -> str | None:
+        """The side of the unit ``unit`` (None when it is none of the fight's)."""
+        return self.units().get(str(unit)) if isinstance(unit, str) else None
+
+    def view(self, viewer: Viewer = GM_VIEW) -> dict[str, Any]:
+        """The fight as ``viewer`` sees it (:func:`kassen.core.view.observe`)."""
+        return observe(self, viewer)
 
     def legal_actions(self) -> Sequence[A]:
         """What the actor to move may do now (see ``RulesetInfo.legal_actions_complete``)."""

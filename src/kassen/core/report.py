@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kassen.core.explain import Step, format_steps
+from kassen.core.view import Viewer, observe
 
 if TYPE_CHECKING:
     from kassen.core.engine import Outcome
@@ -95,12 +96,24 @@ def render_event(
     return line.render(verbose=verbose)
 
 
-def account(fight: Fight[Any, Any], *, verbose: bool = False, events: Iterable[Any] | None = None) -> str:
-    """The fight told in words, event by event, then how it ended."""
+def account(
+    fight: Fight[Any, Any],
+    *,
+    verbose: bool = False,
+    events: Iterable[Any] | None = None,
+    viewer: Viewer | None = None,
+) -> str:
+    """The fight told in words, event by event, then how it ended — as ``viewer`` may know it (a side
+    reads the events with what is hidden from it left out; default: the GM, everything)."""
     rs = fight.ruleset
     names = rs.names(fight.initial_state)
     lines: list[str] = []
-    source = events if events is not None else (e.to_json() for e in fight.events)
+    if events is not None:
+        source: Iterable[Any] = events
+    elif viewer is not None and not viewer.gm:
+        source = (e for entry in observe(fight, viewer)["log"] for e in entry["events"])
+    else:
+        source = (e.to_json() for e in fight.events)
     for event in source:
         lines += render_event(rs, event, names, verbose=verbose)
     result = fight.result

@@ -26,6 +26,7 @@ from kassen.core.report import Line, Narration
 from kassen.core.rng import DieSource
 from kassen.core.ruleset import RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
+from kassen.core.view import Visibility, VisibilityModel
 
 Call = Literal["heads", "tails"]
 
@@ -38,6 +39,7 @@ class Coin(StrictModel):
 
 class Tables(StrictModel):
     coin: Coin
+    visibility: VisibilityModel
 
 
 @lru_cache(maxsize=1)
@@ -124,7 +126,7 @@ class CoinFlip:
 
     # content
     def load_content(self, layers: Sequence[Layer]) -> Content[Tables]:
-        return tables_content("coinflip", Tables, _bundled(), layers, ("coin",))
+        return tables_content("coinflip", Tables, _bundled(), layers, ("coin", "visibility"))
 
     def setup(self, scenario: ScenarioSource, content: Content[Tables]) -> Setup[CoinState, Action]:
         try:
@@ -232,6 +234,12 @@ class CoinFlip:
     def heuristic(self, tables: Tables) -> Policy[CoinState, Action]:
         return _Heads()
 
+    def units(self, state: CoinState) -> Mapping[str, str]:
+        return {p.id: p.side for p in state.players}
+
+    def visibility(self, tables: Tables) -> Visibility:
+        return Visibility.of(tables.visibility)
+
     def names(self, state: CoinState) -> Mapping[str, str]:
         out = {p.id: p.name for p in state.players}
         out.update({p.side: p.side.capitalize() for p in state.players})
@@ -249,7 +257,7 @@ class _Heads:
 def _render_flip(ctx: Narration, d: Mapping[str, Any]) -> Line:
     return Line(
         f"{ctx.name(d['player'])} calls {d['call']}: the coin shows {d['shown']}; "
-        f"{ctx.name(d['loser'])} is down to {d['tokens']}",
+        f"{ctx.name(d['loser'])} is down to {'?' if d['tokens'] is None else d['tokens']}",
         ctx.rule,
         indent=1,
     )

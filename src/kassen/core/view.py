@@ -1,0 +1,199 @@
+"""Views are not state (DESIGN principle 12): what the GM sees, and what a side may know.
+
+``observe(fight, viewer)`` is the fight as one viewer sees it: the GM sees everything; a side sees its
+own units fully and of the others only what the rules make public. What is hidden is *data*: each
+ruleset ships a ``visibility`` table in its content (a documented house default, overridable like the
+others) with two kinds of rules:
+
+* ``state``: a path into the state's JSON (``units[].wounds``; ``[]`` walks a list) and, relative to the
+  innermost list element, the path of the side that owns it (``side``, ``profile.side``): another side
+  reads ``null`` there;
+* ``events``: an event kind (``*`` for any) and the data fields it hides (``*`` for all its data), and
+  the data field naming the unit that owns them: another side reads the event without those fields.
+
+A side's view of the log has the events (redacted) of every action, and the actions of its own units
+only. A view never contains a hidden value anywhere in it: the RNG position is never shown.
+"""
+
+from __future__ import annotations
+
+__all__ = ["GM_VIEW", "EventRule", "StateRule", "Viewer", "Visibility", "VisibilityModel", "observe"]
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field
+
+from kassen.content.yamlio import HouseDefault, StrictModel
+from kassen.core.errors import KassenError
+
+if TYPE_CHECKING:
+    from kassen.core.fight import Fight
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who looks: a side (its id), or the GM (``side`` None)."""
+
+    side: str | None = None
+
+    @property
+    def gm(self) -> bool:
+        return self.side is None
+
+    def __str__(self) -> str:
+        return "the GM" if self.side is None else f"side {self.side}"
+
+
+GM_VIEW = Viewer()
+
+_PATH = r"^[a-z_][a-z0-9_]*(\[\])?(\.[a-z_][a-z0-9_]*(\[\])?)*$"
+
+
+class StateRule(StrictModel):
+    """A field of the state another side does not see."""
+
+    path: str = Field(
+        pattern=_PATH, description="Where in the state's JSON, `[]` walking a list: units[].wounds"
+    )
+    owner: str = Field(pattern=_PATH, description="The owning side's path, from the innermost list element")
+    why: str = ""
+
+
+class EventRule(StrictModel):
+    """Fields of an event another side does not see."""
+
+    kind: str = Field(min_length=1, description="The event kind, or * for every kind")
+    fields: tuple[str, ...] = Field(min_length=1, description="The data fields hidden, or * for all")
+    owner: str = Field(min_length=1, description="The data field naming the unit whose side owns them")
+    why: str = ""
+
+
+class VisibilityModel(StrictModel):
+    """A ruleset's visibility table (its content section ``visibility``)."""
+
+    house_default: HouseDefault
+    state: tuple[StateRule, ...] = ()
+    events: tuple[EventRule, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """The rules in force (see the module notes)."""
+
+    state: tuple[StateRule, ...] = ()
+    events: tuple[EventRule, ...] = ()
+
+    @classmethod
+    def of(cls, model: VisibilityModel | None) -> Visibility:
+        return cls() if model is None else cls(model.state, model.events)
+
+
+def _walk(
+    node: Any, parts: Sequence[str], element: Any, do: Callable[[dict[str, Any], str, Any], None]
+) -> None:
+    """Visit the last key of ``parts`` under ``node``; ``element`` is the innermost list element."""
+    if not parts or not isinstance(node, dict):
+        return
+    head, rest = parts[0], parts[1:]
+    is_list = head.endswith("[]")
+    key = head.removesuffix("[]")
+    if key not in node:
+        return
+    if not rest and not is_list:
+        do(node, key, element)
+        return
+    child = node[key]
+    if is_list and isinstance(child, list):
+        for item in child:
+            if rest:
+                _walk(item, rest, item, do)
+    else:
+        _walk(child, rest, element, do)
+
+
+def _get(node: Any, path: str) -> Any:
+    for part in path.split("."):
+        if not isinstance(node, dict):
+            return None
+        node = node.get(part)
+    return node
+
+
+def redact_state(data: Any, rules: Visibility, viewer: Viewer) -> Any:
+    """A copy of the state's JSON with what ``viewer`` may not see set to ``null``."""
+    out = copy.deepcopy(data)
+    if viewer.gm:
+        return out
+    for rule in rules.state:
+
+        def hide(parent: dict[str, Any], key: str, element: Any, rule: StateRule = rule) -> None:
+            if _get(element, rule.owner) != viewer.side:
+                parent[key] = None
+
+        _walk(out, rule.path.split("."), out, hide)
+    return out
+
+
+def redact_event(
+    event: Mapping[str, Any], rules: Visibility, viewer: Viewer, side_of: Callable[[Any], Any]
+) -> dict[str, Any]:
+    """An event's JSON as ``viewer`` sees it."""
+    out = copy.deepcopy(dict(event))
+    if viewer.gm:
+        return out
+    data = out.get("data")
+    if not isinstance(data, dict):
+        return out
+    for rule in rules.events:
+        if rule.kind not in ("*", out.get("kind")):
+            continue
+        owner = data.get(rule.owner)
+        if owner is None or side_of(owner) == viewer.side:
+            continue
+        if "*" in rule.fields:
+            out["data"] = data = {rule.owner: owner}
+            out["hidden"] = True
+        else:
+            for name in rule.fields:
+                if name in data:
+                    data[name] = None
+    return out
+
+
+def observe(fight: Fight[Any, Any], viewer: Viewer) -> dict[str, Any]:
+    """The fight as ``viewer`` sees it: who decides, the state, the log, the result."""
+    rs = fight.ruleset
+    if viewer.side is not None and viewer.side not in fight.sides():
+        raise KassenError(f"no side {viewer.side!r} in this fight (sides: {', '.join(fight.sides())})")
+    hook = getattr(rs, "visibility", None)
+    rules = hook(fight.tables) if hook is not None else Visibility()
+    side_of = fight.side_of
+    names = rs.names(fight.initial_state)
+    log = []
+    for entry in fight.entries:
+        mine = viewer.gm or (entry.actor is not None and entry.actor.side == viewer.side)
+        item: dict[str, Any] = {
+            "index": entry.index,
+            "actor": entry.actor.to_json() if entry.actor is not None else None,
+            "events": [redact_event(e.to_json(), rules, viewer, side_of) for e in entry.events],
+        }
+        if mine:
+            item["action"] = fight.action_json(entry.action)
+        log.append(item)
+    to_move = fight.to_move
+    result = fight.result
+    return {
+        "viewer": {"gm": viewer.gm, "side": viewer.side},
+        "ruleset": rs.info.name,
+        "scenario": fight.meta.get("scenario", ""),
+        "names": dict(names),
+        "state_id": fight.state_id,
+        "to_move": to_move.to_json() if to_move is not None else None,
+        "over": result is not None,
+        "result": result.to_json() if result is not None else None,
+        "state": redact_state(fight._state_codec.dump(fight.state), rules, viewer),
+        "log": log,
+    }

@@ -1,0 +1,63 @@
+"""Views: the GM sees everything; a side sees its own units fully and of the others only what the
+visibility table (content data) makes public — no hidden value anywhere in a side's serialized view."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from kassen.core.errors import KassenError
+from kassen.core.report import account
+from kassen.core.scenario import open_fight
+from kassen.core.view import GM_VIEW, Viewer
+
+SENTINEL = 987_654_321
+
+
+def _fight_with_sentinel() -> Any:
+    fight = open_fight("coinflip/best-of-three", seed=4)
+    fight.autoplay()
+    # give Bob's tokens a value that cannot appear by chance, then look for it in Ann's view
+    players = fight.state.players
+    state = replace(fight.state, players=(players[0], replace(players[1], tokens=SENTINEL)))
+    fight._snapshots[-1] = replace(fight.snapshot, state=state)
+    return fight
+
+
+def test_the_gm_sees_everything_and_a_side_only_what_is_public() -> None:
+    # rule: CF.VIEW.1
+    fight = _fight_with_sentinel()
+    gm, left = fight.view(GM_VIEW), fight.view(Viewer("left"))
+    assert str(SENTINEL) in json.dumps(gm)
+    assert str(SENTINEL) not in json.dumps(left)
+    assert str(SENTINEL) in json.dumps(fight.view(Viewer("right")))  # Bob's own tokens
+    # they differ exactly by the hidden fields of the table
+    assert gm["state"]["players"][1]["tokens"] == SENTINEL and left["state"]["players"][1]["tokens"] is None
+    left["state"]["players"][1]["tokens"] = SENTINEL
+    assert left["state"] == gm["state"]
+    for g, s in zip(gm["log"], left["log"], strict=True):
+        for ge, se in zip(g["events"], s["events"], strict=True):
+            if ge["kind"] == "flip" and ge["data"]["loser"] == "bob":
+                assert se["data"]["tokens"] is None
+                se["data"]["tokens"] = ge["data"]["tokens"]
+            assert ge == se
+        if g["actor"] and g["actor"].get("side") == "right":
+            assert "action" not in s  # the other side's choices are not shown, only what they did
+    assert "rng" not in json.dumps(left)
+
+
+def test_a_side_reads_the_account_without_the_hidden_values() -> None:
+    fight = open_fight("coinflip/best-of-three", seed=4)
+    fight.autoplay()
+    text = account(fight, viewer=Viewer("left"))
+    assert "Bob is down to ?" in text and "Ann is down to 1" in text
+    assert "Bob is down to 1" in account(fight)
+
+
+def test_an_unknown_side_is_refused() -> None:
+    fight = open_fight("coinflip/best-of-three", seed=4)
+    with pytest.raises(KassenError, match="no side 'middle'"):
+        fight.view(Viewer("middle"))
