@@ -16,6 +16,7 @@ import typer
 from kassen.cli.common import console, emit_json, user_errors
 from kassen.cli.fights import register
 from kassen.cli.lazy import LazyGroup
+from kassen.cli.play import register as register_play
 from kassen.cli.render import dice_markup, probability_text
 from kassen.core.rng import Rng
 from kassen.dice import parse, probability_at_least, roll
@@ -102,6 +103,7 @@ def odds_command(
 
 
 register(app)
+register_play(app)
 
 
 def main(argv: list[str] | None = None) -> None:

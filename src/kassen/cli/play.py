@@ -1,0 +1,273 @@
+"""``kassen play`` and ``kassen resume``: a fight at the terminal, decisions built step by step.
+
+Whoever decides is shown the turn order (the ruleset's ``status`` hook, e.g. Sengoku's count track), the
+numbered menu with the odds of each choice, and after each action the narrated result. An answer is a
+menu number, ``auto`` (the policy decides this one), ``back`` (one step back in the decision being
+built), ``undo``, ``gm`` (the GM's own moves), ``save PATH``, ``quit`` — or, when the fight waits for dice
+rolled at the table, the faces separated by spaces (``auto`` lets the RNG roll them). An answer that
+cannot be used is reported on one line and asked again; end of input saves (with ``--save``) and exits
+0, so a whole game can be scripted: ``yes 1 | kassen play demo --seed 5 --save game.json``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["play_command", "register", "resume_command"]
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, Literal, TextIO
+
+import typer
+
+from kassen.cli.common import user_errors
+from kassen.core.errors import KassenError
+
+HELP = "answers: a number, auto, back, undo, gm, save PATH, quit"
+
+
+class _Table:
+    """One terminal session over a fight."""
+
+    def __init__(self, fight: Any, humans: list[str], save: Path | None, out: TextIO) -> None:
+        self.fight = fight
+        self.humans = set(humans)
+        self.save_to = save
+        self.out = out
+        self.names = fight.ruleset.names(fight.initial_state)
+
+    def say(self, line: str = "") -> None:
+        self.out.write(line + "\n")
+
+    def human(self, actor: Any) -> bool:
+        if not self.humans:
+            return True
+        return actor.id in self.humans or (actor.side is not None and actor.side in self.humans)
+
+    def narrate(self, events: Any) -> None:
+        from kassen.core.report import render_event
+
+        for e in events:
+            for line in render_event(self.fight.ruleset, e.to_json(), self.names, verbose=False):
+                self.say(line)
+
+    def status(self) -> None:
+        hook = getattr(self.fight.ruleset, "status", None)
+        if hook is not None:
+            for line in hook(self.fight.state, self.fight.tables):
+                self.say(f"  {line}")
+
+    def save(self, path: Path) -> None:
+        import json
+
+        text = json.dumps(self.fight.to_json(), ensure_ascii=False, indent=1)
+        tmp = path.with_name(path.name + ".part")
+        try:
+            tmp.write_text(text + "\n", encoding="utf-8")
+            tmp.replace(path)  # never a half-written save
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise KassenError(f"cannot save to {path}: {exc.strerror or exc}") from None
+        self.say(f"saved to {path}")
+
+    def run(self, answers: Iterator[str]) -> None:
+        from kassen.core.fight import DiceRequest
+        from kassen.core.report import outcome_text
+
+        path: list[str] = []
+        gm = False
+        while not self.fight.over:
+            pending = self.fight.pending
+            if pending is not None:
+                self.ask_dice(pending, answers)
+                continue
+            actor = self.fight.to_move
+            if not gm and not self.human(actor):
+                done = self.fight.step()
+                if not isinstance(done, DiceRequest):
+                    self.narrate(done)
+                continue
+            menu = self.fight.menu(path, gm=gm)
+            if not path:
+                self.say("")
+                self.status()
+            self.say(menu.prompt + (f"  (after {' > '.join(path)})" if path else ""))
+            for i, option in enumerate(menu.options, 1):
+                odds = f"  [{option.odds.text()}]" if option.odds is not None else ""
+                mark = "" if option.allowed else f"  (not now: {option.why})"
+                more = "" if option.complete else " ..."
+                self.say(f"  {i}. {option.label}{more}{odds}{mark}")
+            answer = self.next_answer(answers)
+            if answer is None:
+                return
+            word, _, rest = answer.partition(" ")
+            try:
+                if word.isdigit() and 1 <= int(word) <= len(menu.options):
+                    option = menu.options[int(word) - 1]
+                    if option.complete:
+                        done = self.fight.choose([*path, option.id], gm=gm)
+                        path, gm = [], False
+                        if not isinstance(done, DiceRequest):
+                            self.narrate(done)
+                    else:
+                        path.append(option.id)
+                elif word == "auto" and not gm:
+                    path = []
+                    done = self.fight.step()
+                    if not isinstance(done, DiceRequest):
+                        self.narrate(done)
+                elif word == "back":
+                    if path:
+                        path.pop()
+                    else:
+                        gm = False
+                elif word == "gm":
+                    path, gm = [], True
+                elif word == "undo":
+                    path, gm = [], False
+                    undone = self.fight.undo()
+                    self.say(f"undone: action {getattr(undone, 'index', len(self.fight.entries)) + 1}")
+                elif word == "save" and rest.strip():
+                    self.save(Path(rest.strip()))
+                elif word == "quit":
+                    return
+                else:
+                    self.say(f"kassen: cannot use {answer[:40]!r} here ({HELP})")
+            except KassenError as exc:  # a refused choice is said and asked again; nothing changed
+                self.say(f"kassen: {exc}")
+        result = self.fight.result
+        self.say("")
+        self.say(f"Result: {outcome_text(result, self.names)}.")
+
+    def ask_dice(self, pending: Any, answers: Iterator[str]) -> None:
+        context = ""
+        for e in pending.events[-1:]:
+            from kassen.core.report import render_event
+
+            lines = render_event(self.fight.ruleset, e.to_json(), self.names, verbose=False)
+            context = f" (after: {lines[0].strip()})" if lines else ""
+        self.say(f"Roll a d{pending.sides} (die {pending.index + 1} of this action){context}: faces, or auto")
+        answer = self.next_answer(answers)
+        if answer is None:
+            self.fight.cancel()
+            raise _EndOfInput
+        if answer == "undo":
+            self.fight.cancel()
+            self.say("the action waiting for dice is dropped")
+            return
+        faces: list[int | None] = []
+        for word in answer.split():
+            if word == "auto":
+                faces.append(None)
+            elif word.isascii() and word.isdigit() and len(word) <= 4:
+                faces.append(int(word))
+            else:
+                self.say(f"kassen: {word[:20]!r} is not a face (a whole number, or auto)")
+                return
+        if not faces:
+            self.say("kassen: type the faces rolled, separated by spaces, or auto")
+            return
+        try:
+            done = self.fight.roll(faces)
+        except KassenError as exc:
+            self.say(f"kassen: {exc}")
+            return
+        if isinstance(done, tuple):
+            self.narrate(done)
+
+    def next_answer(self, answers: Iterator[str]) -> str | None:
+        if sys.stdin.isatty():
+            self.out.write("> ")
+            self.out.flush()
+        for line in answers:
+            text = line.strip()
+            if text:
+                return text[:200]
+        return None
+
+
+class _EndOfInput(Exception):
+    pass
+
+
+def _session(fight: Any, humans: list[str], save: Path | None) -> None:
+    table = _Table(fight, humans, save, sys.stdout)
+    unknown = [h for h in humans if h not in fight.units() and h not in fight.sides() and h != "gm"]
+    if unknown:
+        known = ", ".join([*fight.sides(), *fight.units()])
+        raise KassenError(f"--human {unknown[0]!r} is no side or unit of this fight (known: {known}, gm)")
+    table.say(f"{fight.meta.get('scenario', '')} (seed {fight.seed}; dice: {fight.dice_mode}). {HELP}")
+    lines = (line for line in sys.stdin)
+    with contextlib.suppress(_EndOfInput):  # end of input: save (below) and stop
+        table.run(lines)
+    if save is not None:
+        table.save(save)
+
+
+HumanOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--human",
+        help="A side or unit played at the table (repeat; default: every unit).",
+        metavar="SIDE_OR_UNIT",
+    ),
+]
+SaveOption = Annotated[
+    Path | None,
+    typer.Option("--save", help="Write the fight's chronicle here when input ends.", metavar="FILE"),
+]
+
+
+def play_command(
+    scenario: Annotated[
+        str, typer.Argument(help="A bundled scenario (see `kassen scenarios`) or a YAML file.")
+    ],
+    seed: Annotated[int | None, typer.Option(help="Seed, 0 .. 2**64-1.", min=0, max=(1 << 64) - 1)] = None,
+    human: HumanOption = None,
+    dice: Annotated[
+        str,
+        typer.Option(help="auto: the seeded RNG rolls; table: type the faces rolled.", metavar="auto|table"),
+    ] = "auto",
+    save: SaveOption = None,
+    content: Annotated[
+        list[Path] | None, typer.Option("--content", help="A content layer (repeat).", metavar="DIR")
+    ] = None,
+) -> None:
+    """Play a fight at the terminal: menus with odds, table dice, undo, save; units not --human are
+    decided by their policies."""
+    from kassen.core.scenario import open_fight
+
+    if dice not in ("auto", "table"):
+        raise KassenError(f"--dice is auto or table, not {dice[:20]!r}")
+    mode: Literal["auto", "table"] = "table" if dice == "table" else "auto"
+    fight = open_fight(scenario, seed=seed, content=list(content or []), dice=mode)
+    _session(fight, list(human or []), save)
+
+
+def resume_command(
+    file: Annotated[Path, typer.Argument(help="A saved fight (kassen play --save, or kassen fight --json).")],
+    human: HumanOption = None,
+    dice: Annotated[str, typer.Option(help="auto or table.", metavar="auto|table")] = "auto",
+    save: SaveOption = None,
+    content: Annotated[
+        list[Path] | None, typer.Option("--content", help="A content layer (repeat).", metavar="DIR")
+    ] = None,
+) -> None:
+    """Resume a saved fight where it stopped (replayed and checked first)."""
+    from kassen.content.yamlio import read_text
+    from kassen.core.codec import parse_json
+    from kassen.core.fight import Fight
+
+    if dice not in ("auto", "table"):
+        raise KassenError(f"--dice is auto or table, not {dice[:20]!r}")
+    fight = Fight.from_json(
+        parse_json(read_text(file, max_bytes=64 * 1024 * 1024), what=str(file)), content=list(content or [])
+    )
+    fight.dice_mode = "table" if dice == "table" else "auto"
+    _session(fight, list(human or []), save)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(user_errors(play_command))
+    app.command("resume")(user_errors(resume_command))

@@ -1,0 +1,83 @@
+"""`kassen play` and `kassen resume` at a terminal whose answers come from standard input: menu numbers,
+auto, back, undo, typed dice, save; bad answers said on one line and asked again; end of input saves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from kassen.cli.main import app
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str = "") -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_answering_1_to_everything_finishes_and_the_save_replays(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    code, out, err = run(
+        "play", "coinflip/best-of-three", "--seed", "5", "--save", str(save), input="1\n" * 50
+    )
+    assert code == 0, err
+    assert "Result: winner:" in out and f"saved to {save}" in out
+    code, out, _ = run("replay", str(save))
+    assert code == 0 and out.startswith("identical:")
+
+
+def test_a_scripted_game_with_bad_answers_undo_table_dice_save_and_resume(tmp_path: Path) -> None:
+    save = tmp_path / "mid.json"
+    answers = [
+        "1",  # the GM begins
+        "9",  # not on the menu: said, asked again
+        "hello",  # not an answer
+        "1",  # Ann: flip ... (then the call: heads / tails)
+        "1",  # heads
+        "7",  # a face a d2 does not have: refused, asked again
+        "2",  # the coin shows tails: Ann loses a token
+        "undo",  # back to Ann's decision
+        "1",
+        "2",  # tails this time
+        "2",  # the coin shows tails: Ann wins the call
+    ]
+    code, out, err = run(
+        "play",
+        "coinflip/best-of-three",
+        "--dice",
+        "table",
+        "--save",
+        str(save),
+        input="\n".join(answers) + "\n",
+    )
+    assert code == 0, err
+    assert "cannot use '9' here" in out and "cannot use 'hello' here" in out
+    assert "7 is not one of its faces" in out
+    assert "Roll a d2 (die 1 of this action)" in out
+    assert out.count("undone") == 1
+    data = json.loads(save.read_text("utf-8"))
+    assert [e.get("dice") for e in data["log"]] == [[], [2]]  # table mode: every action its faces
+    assert data["log"][1]["action"]["call"] == "tails"
+    # resume: the remaining decisions, to the end
+    code, out, err = run("resume", str(save), "--save", str(save), input="1\n" * 40)
+    assert code == 0, err
+    assert "Result: winner:" in out
+    code, out, _ = run("replay", str(save))
+    assert code == 0 and out.startswith("identical:") and "winner:" in out
+
+
+def test_units_not_at_the_table_are_played_by_their_policies(tmp_path: Path) -> None:
+    code, out, err = run("play", "coinflip/best-of-three", "--human", "left", "--seed", "3", input="1\n" * 30)
+    assert code == 0, err
+    assert "Bob calls" in out and "Bob: choose" not in out  # Bob is the scenario's, not asked
+    code, _, err = run("play", "coinflip/best-of-three", "--human", "nobody", input="")
+    assert code == 2 and "no side or unit of this fight" in err
+
+
+def test_bad_options_exit_2_with_one_line() -> None:
+    for args in (["--dice", "loaded"], ["--seed", "-1"]):
+        code, _, err = run("play", "coinflip/best-of-three", *args)
+        assert code == 2 and err.count("\n") == 1
