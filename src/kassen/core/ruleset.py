@@ -25,7 +25,6 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import metadata
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from kassen.core.engine import Actor, Outcome, Turn
@@ -149,6 +148,8 @@ def unregister_ruleset(name: str) -> None:
 
 @cache
 def _entry_points() -> dict[str, str]:
+    from importlib import metadata  # on first use: importing the core stays cheap
+
     return {ep.name: ep.value for ep in metadata.entry_points(group=_ENTRY_POINTS)}
 
 

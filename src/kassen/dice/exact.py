@@ -36,8 +36,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import icepool
-
 from kassen.core.errors import DiceLimitError
 from kassen.dice.ast import Constant, Dice, Expression
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
@@ -241,6 +239,8 @@ def _build(expr: Expression, caps: dict[int, _Cap], limits: DiceLimits) -> Distr
             expr.text or str(expr),
             limit="max_exact_work",
         )
+    import icepool  # imported on first use: rolling dice (and kassen roll) never pays for it
+
     total: Any = icepool.Die([0])
     constant = 0
     error = Fraction(0)
@@ -263,6 +263,8 @@ def _build(expr: Expression, caps: dict[int, _Cap], limits: DiceLimits) -> Distr
 
 
 def _group_die(group: Dice, depth: int | None, expr: Expression, limits: DiceLimits) -> Any:
+    import icepool
+
     base: Any = icepool.d(group.sides)
     if group.explode:
         assert depth is not None
