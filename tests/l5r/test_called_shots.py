@@ -145,6 +145,19 @@ def test_a_maimed_character_bleeds_every_earth_turns_until_aided(tables: L5Table
     assert bleeding_due(aided.fighter(T), tables, 5, "end") == ()
 
 
+def test_maim_bleeding_counts_whole_turns_after_the_maim_as_the_docs_say(tables: L5Tables) -> None:
+    # rule: L5.CS.4 — "each time a number of turns equal to their Earth passes": the turn of the maim
+    # does not count. Earth 2, maimed in turn 1: ends of turns 3, 5, 7; Earth 3: 4, 7, 10 — the numbers
+    # docs/l5r/house-defaults.md gives
+    for e, due_at in ((2, [3, 5, 7]), (3, [4, 7, 10])):
+        t = hurt(Fighter(char("T", earth=e)), Location.ARM, "maimed", tables, turn=1)
+        assert [n for n in range(1, 11) if bleeding_due(t, tables, n, "end")][:3] == due_at
+    docs = (Path(__file__).parents[2] / "docs" / "l5r" / "house-defaults.md").read_text(encoding="utf-8")
+    flat = " ".join(docs.split())
+    assert "with Earth 2 a maim in turn 1 bleeds at the end of turns 3, 5, 7" in flat
+    assert "(Earth 3: 4, 7, 10...)" in flat and "starts counting in the turn of the maim" not in flat
+
+
 def _declaring(state, actor: FighterId, *, turn: int):  # type: ignore[no-untyped-def]
     """``state`` at the declaration of ``actor`` (everyone else already declared Wait)."""
     fighters = tuple(f if f.name == actor else replace(f, declared=Act(ActKind.WAIT)) for f in state.fighters)
@@ -196,10 +209,13 @@ def test_a_maim_sized_killing_blow_is_a_distinctive_death(tables: L5Tables) -> N
     assert t.dead and t.wounds == 56 and "decapitated" in t.death
     death = first(out, "death")
     assert death.rule == "L5.CS.5" and death.data["distinctive"] is True
-    # a killing blow too small to maim is an ordinary death
-    state = duel(char("A", agility=3, void=4), Fighter(char("T", earth=3), wounds=51))  # Down; Dead at 58
-    faces = [10, 9, 9, 9, 1, 1, 1, 5, 2, 1, 1, 1]  # damage 7 < Earth 3 x 4
-    state, out = play(state, resolve_attack, A, Attack(T, called_shot=Location.HEAD), dice=ScriptedRng(faces))
+    # a killing blow too small to maim is an ordinary death: Earth 3, Down at 51, the Dead rank filled at
+    # 63 (L5.RD.4); a torso shot of 12 < Earth 3 x 8
+    state = duel(char("A", agility=3, void=4), Fighter(char("T", earth=3), wounds=51))
+    faces = [10, 9, 9, 9, 1, 1, 1, 6, 6, 1, 1, 1]  # 37 against TN 20; damage 5k2 = 12
+    state, out = play(
+        state, resolve_attack, A, Attack(T, called_shot=Location.TORSO), dice=ScriptedRng(faces)
+    )
     assert state.fighter(T).dead and first(out, "death").data["distinctive"] is False
 
 

@@ -263,7 +263,8 @@ def test_disarm(tables: L5Tables) -> None:
     )
     ev = next(e for e in out if e.kind == "disarm")
     assert "4k2" in str(ev.data["steps"]) and ev.data["feet"] == 3 + 6
-    assert not lost.fighter(T).weapon_in_hand and lost.fighter(T).weapon_feet == 9
+    # rule: L5.GAP.1 — it lies behind its owner, away from the attacker (the position model)
+    assert not lost.fighter(T).weapon_in_hand and lost.fighter(T).weapon_at == 9 and ev.data["weapon_at"] == 9
     kept, _ = play(
         state,
         resolve_attack,
@@ -280,7 +281,7 @@ def test_drive_give_way_refuse_and_pinned(tables: L5Tables) -> None:
     state = duel(attacker(), char("T"))
     pushed, out = play(state, resolve_attack, A, Attack(T, special=S.DRIVE), dice=ScriptedRng([*HIT, 3, 2]))
     t = pushed.fighter(T)
-    assert t.feet_driven == 3 + 3 and t.has("prone", 1)  # 5 < 37 // 2
+    assert t.position == 3 + 3 and t.has("prone", 1)  # straight back from A; 5 < 37 // 2
     steady, _ = play(state, resolve_attack, A, Attack(T, special=S.DRIVE), dice=ScriptedRng([*HIT, 10, 9, 1]))
     assert not steady.fighter(T).has("prone", 1) and steady.fighter(T).wounds == 0
     aware = duel(attacker(), char("T", hazard_behind=True))

@@ -3,6 +3,7 @@
 - ``odds XkY --tn T [--raises R] [--unskilled] [--json]``: the exact chance to reach T + 5 x R.
 - ``attack [...] [--seed N] [--json]``: one attack with its raises, resolved and explained.
 - ``duel SCENARIO [--seed N] [--json] [--verbose]``: a whole duel, as an account or the chronicle JSON.
+- ``aftermath CHRONICLE [--into NEXT] [--recover]``: what each character carries into the next fight.
 - ``scenarios``, ``defaults``: the bundled duels, the house defaults in force.
 
 ``--tables DIR`` is a content layer merged over the bundled tables (:mod:`kassen.l5r.content`); a duel's
@@ -28,6 +29,7 @@ from kassen.core.report import account, render_event
 from kassen.core.rng import Rng
 from kassen.core.scenario import bundled_scenarios
 from kassen.l5r.actions import Attack
+from kassen.l5r.aftermath import aftermath, carried_yaml, carry
 from kassen.l5r.calc import attack_once, roll_odds
 from kassen.l5r.character import Character, FighterId, Weapon
 from kassen.l5r.content import content_for
@@ -228,6 +230,59 @@ def duel_command(
         return
     console.print(f"[bold]{fight.meta.get('scenario', src.name)}[/bold]  (seed {used_seed})")
     console.print(account(fight, verbose=verbose), markup=False, end="", soft_wrap=True)
+
+
+@l5r_app.command("aftermath")
+@user_errors
+def aftermath_command(
+    chronicle: Annotated[str, typer.Argument(help="A finished duel's chronicle (`kassen l5r duel --json`).")],
+    into: Annotated[
+        str | None,
+        typer.Option(
+            "--into", help="The next scenario: print it with the survivors' Wounds and disadvantages."
+        ),
+    ] = None,
+    recover: Annotated[
+        bool, typer.Option("--recover", help="The Wounds were healed in between (only they can be, L5.CS.3).")
+    ] = False,
+    tables: TablesOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """What each character carries out of a duel: Wounds and the maims' lasting disadvantages (L5.CS.3),
+    as YAML for a scenario's characters, or the next scenario with them carried in (--into)."""
+    from kassen.content.yamlio import read_text
+    from kassen.core.codec import parse_json
+    from kassen.core.fight import Fight
+
+    data = parse_json(read_text(chronicle, max_bytes=64 * 1024 * 1024), what="the chronicle")
+    fight = Fight.from_json(data, content=[tables] if tables else [])
+    if fight.ruleset is not RULESET:
+        raise KassenError(f"{chronicle} is a {fight.ruleset.info.name} fight, not a roll-and-keep duel")
+    if not fight.over:
+        raise KassenError(f"{chronicle}: the duel is not over; play it to its end first")
+    carried = aftermath(fight.state, fight.tables, recover=recover)
+    if into is not None:
+        next_fight = carry(load_scenario(into), carried)
+        if as_json:
+            emit_json({"ruleset": next_fight.ruleset, **next_fight.data})
+            return
+        console.print(carried_yaml(next_fight), markup=False, end="", soft_wrap=True)
+        return
+    if as_json:
+        emit_json([c.to_json() for c in carried])
+        return
+    title = fight.meta.get("scenario", fight.state.name)
+    lines = [
+        f"# after {title} (seed {fight.seed}): only the Wounds can be recovered (L5.CS.3)",
+        "characters:",
+    ]
+    for c in carried:
+        if c.dead:
+            lines.append(f"  # {c.name} died: {c.death}")
+            continue
+        listed = ", ".join(c.disadvantages)
+        lines += [f"  - name: {c.name}", f"    wounds: {c.wounds}", f"    disadvantages: [{listed}]"]
+    console.print("\n".join(lines), markup=False, soft_wrap=True)
 
 
 @l5r_app.command("scenarios")

@@ -31,10 +31,11 @@ from kassen.l5r.actions import (
     Declare,
     ThroatStrike,
 )
+from kassen.l5r.aftermath import Carried, aftermath, carry
 from kassen.l5r.calc import AttackOutcome, OddsResult, attack_once, roll_odds
 from kassen.l5r.character import Character, FighterId, Weapon
 from kassen.l5r.content import bundled_content, bundled_tables, content_for, load_content
-from kassen.l5r.policies import Heuristic, Preferences, Prefers, heuristic
+from kassen.l5r.policies import Heuristic, Preferences, Prefers, SkippingScript, heuristic
 from kassen.l5r.pool import Pool, PoolRoll, chance, parse_pool, pool_dice, roll_pool, ten_dice
 from kassen.l5r.ruleset import RULESET, L5Ruleset
 from kassen.l5r.scenario import bundled_scenarios, load_scenario, run_duel
@@ -52,6 +53,7 @@ __all__ = [
     "Attack",
     "AttackOutcome",
     "Begin",
+    "Carried",
     "Character",
     "ChooseCorps",
     "ChooseDrive",
@@ -72,14 +74,17 @@ __all__ = [
     "PoolRoll",
     "Preferences",
     "Prefers",
+    "SkippingScript",
     "SpecialAttackName",
     "Status",
     "ThroatStrike",
     "Weapon",
+    "aftermath",
     "attack_once",
     "bundled_content",
     "bundled_scenarios",
     "bundled_tables",
+    "carry",
     "chance",
     "content_for",
     "heuristic",

@@ -55,6 +55,8 @@ class ActKind(StrEnum):
     RELEASE_BIND = "release_bind"  # L5.BND.1
     STRUGGLE = "struggle"  # L5.CAC.1, locked
     DISENGAGE = "disengage"  # L5.CAC.1, locked
+    CLOSE = "close"  # the whole action spent moving toward an opponent (L5.GAP.1 position model)
+    RETREAT = "retreat"  # ... away from the nearest opponent (L5.GAP.1 position model)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,7 @@ class Attack:
 @dataclass(frozen=True, slots=True)
 class Act:
     """A declaration that is not an attack: what it ``do``-es (``do: KIND`` in a scenario script);
-    ``target`` only for medical aid."""
+    ``target`` only for medical aid (whom) and closing (on whom)."""
 
     do: ActKind
     target: FighterId | None = None
@@ -111,8 +113,13 @@ class Begin:
 
 @dataclass(frozen=True, slots=True)
 class Declare:
+    """``actor``'s declaration for the turn. ``skipped``: the scripted declarations a scenario's script
+    passes over because they are no longer possible now (each must be illegal; the duel logs why, with
+    the rule that stops it), left empty by everyone else."""
+
     actor: FighterId
     act: Declaration
+    skipped: tuple[Declaration, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@ principle 9: dispatch by table).
 
 An attack rolls (:func:`kassen.l5r.attacks.resolve_attack`); the other declarations end an injury's
 status (regaining grip or footing, clearing the eyes, removing a pinning weapon), free or recover a
-weapon, give medical aid, hold a point, release a bind, yield, or struggle and disengage in a lock.
+weapon, give medical aid, hold a point, release a bind, yield, struggle and disengage in a lock, or
+spend the action moving (close, retreat: the position model of :mod:`kassen.l5r.movement`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from kassen.l5r.attacks import resolve_attack
 from kassen.l5r.character import FighterId
 from kassen.l5r.damage import release_ties
 from kassen.l5r.injuries import end_by_action
+from kassen.l5r.movement import action_move, back, distance, nearest_opponent, reach, speed, toward
+from kassen.l5r.movement import move as movement_move
 from kassen.l5r.pool import roll_pool
 from kassen.l5r.rolls import skill_pool, wound_penalty
 from kassen.l5r.specials import disengage, release_bind, struggle
 from kassen.l5r.state import Exchange
-from kassen.l5r.turn import L5Turn
+from kassen.l5r.turn import L5Turn, standing
 
 #: ``(turn, who acts, what was declared, the Point-to-throat exchange it is part of, if any)``.
 ActHandler = Callable[[L5Turn, FighterId, Declaration, Exchange | None], None]
@@ -116,17 +119,84 @@ def _free_weapon(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange |
 
 
 def _recover_weapon(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    """Go for the dropped weapon (the position model, L5.GAP.1): picked up once reached; a weapon
+    farther than the action's move is reached on a later turn (L5.DSM.1 distances)."""
+    t, now = turn.tables, turn.now
     f = turn.fighter(name)
-    if f.has("hand_unusable", turn.now):
+    if f.has("hand_unusable", now):
         turn.event("lost_action", f"{name}'s hand is unusable: cannot recover the weapon", "L5.HND.1")
         return
+    if f.weapon_in_hand:
+        turn.event("recover_weapon", f"{name} has the weapon in hand already", "L5.GAP.1", fighter=name)
+        return
+    gap = abs(f.weapon_at - f.position)
+    allowed = action_move(f, t, now)
+    if gap > allowed:
+        _step(
+            turn, name, toward(f.position, f.weapon_at, allowed), "toward the dropped weapon", gap - allowed
+        )
+        return
+    f = turn.fighter(name)
+    turn.put(replace(movement_move(f, f.weapon_at), weapon_in_hand=True, weapon_at=0))
+    where = f"{gap} feet away" if gap else "at the feet"
     turn.event(
         "recover_weapon",
-        f"{name} recovers the weapon ({f.weapon_feet} feet away; movement is not modelled)",
-        "L5.GAP.1",
+        f"{name} recovers the weapon ({where})",
+        "L5.DSM.1" if gap else "L5.GAP.1",
+        steps=(Step(gap, f"the weapon lies {gap} feet away; the action moves up to {allowed}", "L5.GAP.1"),),
         fighter=name,
+        feet=gap,
     )
-    turn.put(replace(f, weapon_in_hand=True, weapon_feet=0))
+
+
+def _step(turn: L5Turn, name: FighterId, to: int, why: str, left: int = 0) -> None:
+    """Move ``name`` to ``to`` (logged), or say what stops it."""
+    f = turn.fighter(name)
+    sp = speed(f, turn.tables, turn.now)
+    if to == f.position:
+        stop = sp.stopped
+        text = f"{name} cannot move" + (f" ({stop.source})" if stop else "")
+        turn.event("move", text, stop.rule if stop else "L5.GAP.1", steps=sp.steps, fighter=name, feet=0)
+        return
+    feet = abs(to - f.position)
+    rest = f", {left} feet still to go" if left else ""
+    slowed = sp.slowed[0].rule if sp.slowed else "L5.GAP.1"
+    turn.event(
+        "move",
+        f"{name} moves {feet} feet {why}{rest}",
+        slowed,
+        steps=sp.steps,
+        fighter=name,
+        feet=feet,
+        position=to,
+    )
+    turn.put(movement_move(f, to))
+
+
+def _close(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    """The action spent closing on an opponent, stopping at reach (L5.GAP.1 position model)."""
+    assert isinstance(act, Act) and act.target is not None
+    t, now = turn.tables, turn.now
+    f, o = turn.fighter(name), turn.fighter(act.target)
+    gap = distance(f, o) - reach(f, t)
+    if gap <= 0 or not standing(o, t):
+        what = "is within reach already" if gap <= 0 else "is out of the fight"
+        turn.event("move", f"{name} need not close: {o.name} {what}", "L5.GAP.1", fighter=name, feet=0)
+        return
+    feet = min(gap, action_move(f, t, now))
+    _step(turn, name, toward(f.position, o.position, feet), f"closing on {o.name}", gap - feet)
+
+
+def _retreat(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
+    """The action spent moving away from the nearest opponent (L5.GAP.1 position model)."""
+    t, now = turn.tables, turn.now
+    f = turn.fighter(name)
+    o = nearest_opponent(turn.state, f, t)
+    if o is None:
+        turn.event("move", f"{name} has no opponent to retreat from", "L5.GAP.1", fighter=name, feet=0)
+        return
+    to = f.position + back(turn.state, f, o) * action_move(f, t, now)
+    _step(turn, name, to, f"back from {o.name}")
 
 
 def _medical_aid(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
@@ -212,4 +282,6 @@ ACTS: dict[ActKind, ActHandler] = {
     ActKind.RELEASE_BIND: _release_bind,
     ActKind.STRUGGLE: _locked,
     ActKind.DISENGAGE: _locked,
+    ActKind.CLOSE: _close,
+    ActKind.RETREAT: _retreat,
 }

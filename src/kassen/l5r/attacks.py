@@ -15,6 +15,7 @@ from kassen.core.explain import Step
 from kassen.l5r.actions import Attack, ThroatStrike
 from kassen.l5r.character import FighterId
 from kassen.l5r.damage import deal_damage
+from kassen.l5r.movement import close_in, move
 from kassen.l5r.pool import chance, roll_pool
 from kassen.l5r.rolls import attack_pool, attack_tn
 from kassen.l5r.specials import SPECIALS, release_bind
@@ -35,7 +36,8 @@ def resolve_attack(
 ) -> None:
     """Roll the attack (L5.CORE.2, L5.CORE.3, L5.CORE.9); on a hit, apply the special attack or the
     damage. An attack no longer possible when its turn comes (its target down, the attacker disarmed
-    or unskilled since declaring raises...) is lost, with the rule that stops it."""
+    or unskilled since declaring raises, the target beyond reach and move...) is lost, with the rule
+    that stops it; otherwise the attacker first closes to reach (L5.GAP.1 position model)."""
     t, now = turn.tables, turn.now
     attacker = turn.fighter(actor)
     index = attacker.declarations_made if action_index is None else action_index
@@ -57,6 +59,18 @@ def resolve_attack(
             )
             return
     target = turn.fighter(attack.target)
+    to, feet = close_in(turn.state, attacker, target, t)
+    if feet:  # the turn's move, made with the attack (L5.GAP.1 position model)
+        attacker = move(attacker, to)
+        turn.put(attacker)
+        turn.event(
+            "move",
+            f"{actor} closes {feet} feet on {target.name} to strike",
+            "L5.GAP.1",
+            fighter=actor,
+            feet=feet,
+            position=to,
+        )
     ap = attack_pool(attacker, t, now, full_attack=attack.full_attack)
     tn, tn_steps = attack_tn(attacker, target, plan, t, now, attacker_wounds=attacker_wounds)
     p = chance(ap.pool, tn)

@@ -22,12 +22,14 @@ FighterId = NewType("FighterId", str)
 
 @dataclass(frozen=True, slots=True)
 class Weapon:
-    """A weapon: damage ``rolled``k``kept`` (L5.CORE.5) and the skill that wields it."""
+    """A weapon: damage ``rolled``k``kept`` (L5.CORE.5), the skill that wields it, and the feet it
+    reaches (``None``: the tables' ``core.movement.reach``)."""
 
     name: str
     rolled: int
     kept: int
     skill: str
+    reach: int | None = None
 
     @property
     def damage(self) -> str:

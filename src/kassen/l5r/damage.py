@@ -89,6 +89,14 @@ def add_wounds(
             cause=cause,
             distinctive=distinctive,
         )
+    elif after.dying and not before.dying:
+        turn.event(
+            "dying",
+            f"{name} is in the Dead rank: down, alive until its last box fills ({after.dead_at} Wounds)",
+            "L5.RD.4",
+            automatic=automatic,
+            fighter=name,
+        )
     elif after.out and not before.out:
         turn.event(
             "out", f"{name} is Out: unconscious, no actions", "L5.CORE.6", automatic=automatic, fighter=name
@@ -114,10 +122,11 @@ def release_ties(turn: L5Turn, name: FighterId) -> None:
     turn.update(fighters=tuple(fighters))
 
 
-def drop_weapon(turn: L5Turn, name: FighterId, feet: int) -> None:
-    """The weapon falls ``feet`` away; a bind or point held with it ends (L5.DSM.1, L5.HND.1)."""
+def drop_weapon(turn: L5Turn, name: FighterId, at: int) -> None:
+    """The weapon falls, to lie at position ``at``; a bind or point held with it ends (L5.DSM.1,
+    L5.HND.1)."""
     f = turn.fighter(name)
-    f = replace(f, weapon_in_hand=False, weapon_feet=feet)
+    f = replace(f, weapon_in_hand=False, weapon_at=at)
     held = {s.other for s in f.statuses if s.kind in ("binding", "holding_point")}
     f = f.without(lambda s: s.kind in ("binding", "holding_point"))
     turn.put(f)
@@ -244,7 +253,7 @@ def choose_injury(turn: L5Turn, action: ChooseInjury) -> None:
         injury=action.injury,
     )
     if outcome.drops_weapon:
-        drop_weapon(turn, p.target, 0)
+        drop_weapon(turn, p.target, turn.fighter(p.target).position)
         turn.event("weapon_dropped", f"{p.target} drops the weapon", rule, fighter=p.target)
     if outcome.extra_wounds:
         add_wounds(

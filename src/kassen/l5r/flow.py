@@ -24,6 +24,7 @@ from kassen.l5r.acts import ACTS
 from kassen.l5r.character import FighterId
 from kassen.l5r.damage import add_wounds
 from kassen.l5r.injuries import bleeding_due, expire
+from kassen.l5r.movement import can_reach
 from kassen.l5r.pool import roll_pool
 from kassen.l5r.rolls import full_defense_pool, initiative_pool, is_blacked_out
 from kassen.l5r.state import Exchange, Fighter, Phase, ThroatPending
@@ -209,6 +210,7 @@ def _trigger_point(turn: L5Turn, name: FighterId, *, exchange: bool) -> None:
         or not holder.weapon_in_hand
         or is_blacked_out(holder, now)
         or holder.has("hand_unusable", now)
+        or not can_reach(turn.state, holder, turn.fighter(name), t)
     ):
         turn.event(
             "point_to_throat",

@@ -18,6 +18,7 @@ __all__ = [
     "injury_effects",
     "injury_options",
     "maim_threshold",
+    "with_disadvantage",
 ]
 
 from dataclasses import dataclass, replace
@@ -84,8 +85,8 @@ def injury_effects(
     for effect in inj.effects:
         if effect.kind == "condition":
             assert effect.condition is not None
-            fighter = replace(fighter, conditions=(*fighter.conditions, effect.condition))
-            steps.append(Step(0, f"condition: {effect.condition}", "L5.GAP.1"))
+            fighter = with_disadvantage(fighter, effect.condition, tables, turn)
+            steps.append(Step(0, f"condition: {effect.condition} (lasting)", "L5.GAP.1"))
         elif effect.kind == "extra_wounds":
             if effect.source == "attacker_weapon_skill":
                 amount = attacker_weapon_skill
@@ -104,6 +105,15 @@ def injury_effects(
         else:
             fighter = fighter.with_status(_status(effect, source, row.rule, turn))
     return InjuryOutcome(fighter, extra, drops, inj.maim, tuple(steps))
+
+
+def with_disadvantage(fighter: Fighter, name: str, tables: L5Tables, turn: int) -> Fighter:
+    """``fighter`` with the disadvantage ``name`` (a maim's, or one it carries into the fight): the
+    named condition and its lasting effects from ``called_shots.disadvantages`` (L5.GAP.1, L5.CS.3),
+    from ``turn`` on, for good."""
+    rows = tables.called_shots.disadvantages.effects.get(name, [])
+    statuses = tuple(_status(row, name, "L5.GAP.1", turn) for row in rows)
+    return replace(fighter, conditions=(*fighter.conditions, name), statuses=fighter.statuses + statuses)
 
 
 def _status(effect: EffectRow, source: str, rule: str, turn: int) -> Status:

@@ -98,6 +98,8 @@ def _declarations(state: DuelState, actor: FighterId, tables: L5Tables) -> list[
             continue
         if kind is ActKind.MEDICAL_AID:
             out += [Act(kind, o.name) for o in state.fighters if o.side == f.side]
+        elif kind is ActKind.CLOSE:
+            out += [Act(kind, o.name) for o in state.fighters if o.side != f.side]
         else:
             out.append(Act(kind))
     for target in state.fighters:  # any other fighter still standing, allies included

@@ -3,20 +3,23 @@
 Both are the core's :class:`~kassen.core.policy.Policy` (called with a
 :class:`~kassen.core.policy.Decision`: the state, who decides, the legal actions, the content's tables).
 Policies are not rules: they only pick among the legal actions, deterministically (ties go to the first
-listed), so a duel is a function of its scenario and seed. A scenario's scripts are the core's
-:class:`~kassen.core.policy.Scripted` (see :mod:`kassen.l5r.scenario`); :class:`Prefers` answers the
-rules' choices for a scripted character, in front of the heuristic.
+listed), so a duel is a function of its scenario and seed. A scenario's scripts are played by
+:class:`SkippingScript` (the core's :class:`~kassen.core.policy.Scripted`, a step no longer possible
+skipped with a logged note; see :mod:`kassen.l5r.scenario`); :class:`Prefers` answers the rules'
+choices for a scripted character, in front of the heuristic.
 
 The heuristic scores each attack by its exact chance to hit times the mean damage it would deal (plus a
 small value for what called shots and special attacks do), weighs a Full Attack against the extra
-chance it gives the opponent, and tends to its own injuries first (footing, grip, weapon, bleeding).
+chance it gives the opponent, and tends to its own injuries first (footing, grip, weapon, bleeding);
+with no opponent within reach and move, it closes on the nearest.
 """
 
 from __future__ import annotations
 
-__all__ = ["Heuristic", "Preferences", "Prefers", "heuristic"]
+__all__ = ["Heuristic", "Preferences", "Prefers", "SkippingScript", "heuristic"]
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Literal
 
@@ -24,7 +27,7 @@ from pydantic import Field
 
 from kassen.content.yamlio import StrictModel
 from kassen.core.errors import IllegalActionError
-from kassen.core.policy import Decision, Policy
+from kassen.core.policy import Decision, Policy, Scripted
 from kassen.l5r.actions import (
     Act,
     Action,
@@ -34,10 +37,12 @@ from kassen.l5r.actions import (
     ChooseCorps,
     ChooseDrive,
     ChooseInjury,
+    Declaration,
     Declare,
     ThroatStrike,
 )
 from kassen.l5r.character import FighterId
+from kassen.l5r.movement import distance
 from kassen.l5r.pool import chance, mean
 from kassen.l5r.rolls import attack_pool, attack_tn, damage_pool, defense_tn, rank, skill_pool
 from kassen.l5r.state import CorpsPending, DuelState, Fighter, InjuryPending
@@ -159,10 +164,18 @@ def _declare(state: DuelState, legal: Sequence[Action], tables: L5Tables) -> Act
     )
     if best is not None:
         return best
+    closes = [a for a in declares if isinstance(a.act, Act) and a.act.do is ActKind.CLOSE]
+    if closes:  # no attack reaches: close on the nearest opponent (the position model)
+        return min(closes, key=lambda a: distance(me, state.fighter(_target(a))))
     for kind in (ActKind.FULL_DEFENSE, ActKind.WAIT):
         if kind in acts:
             return acts[kind]
     return declares[0]
+
+
+def _target(action: Declare) -> FighterId:
+    assert action.act.target is not None
+    return action.act.target
 
 
 def _lock_choice(state: DuelState, me: Fighter, acts: dict[ActKind, Declare], tables: L5Tables) -> Action:
@@ -228,6 +241,45 @@ class Heuristic:
 
     def __call__(self, decision: Decision[DuelState, Action]) -> Action:
         return heuristic(decision.state, decision.legal, decision.tables)
+
+
+class SkippingScript(Scripted[DuelState, Action]):
+    """A scenario's scripts, as the core's :class:`~kassen.core.policy.Scripted` plays them, except that
+    a step no longer possible when its character declares is **skipped**, not waited for: the
+    declaration made instead (the next possible step, or the fallback's choice) carries the steps it
+    passes over in :attr:`Declare.skipped <kassen.l5r.actions.Declare>`, the duel checks that each is
+    indeed impossible and logs why, with the rule (``script_skipped``). The script's place is still
+    derived from the actions played (skips included), so undo and replay rewind it."""
+
+    @staticmethod
+    def cursor(script: Sequence[Action], history: Sequence[Action]) -> int:
+        at = 0
+        for action in history:
+            if not isinstance(action, Declare):
+                continue
+            for step in action.skipped:
+                if at < len(script) and script[at] == Declare(action.actor, step):
+                    at += 1
+            if at < len(script) and replace(action, skipped=()) == script[at]:
+                at += 1
+        return at
+
+    def __call__(self, decision: Decision[DuelState, Action]) -> Action:
+        script = self.scripts.get(decision.actor.id, ())
+        declaring = any(isinstance(a, Declare) for a in decision.legal)
+        if not script or not declaring:
+            return self.fallback(decision)
+        at = self.cursor(script, decision.history)
+        skipped: list[Declaration] = []
+        while at < len(script) and not decision.is_legal(script[at]):
+            step = script[at]
+            assert isinstance(step, Declare)
+            skipped.append(step.act)
+            at += 1
+        chosen = script[at] if at < len(script) else self.fallback(decision)
+        if skipped and isinstance(chosen, Declare):
+            chosen = replace(chosen, skipped=(*chosen.skipped, *skipped))
+        return chosen
 
 
 class Preferences(StrictModel):

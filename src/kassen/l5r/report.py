@@ -31,6 +31,11 @@ def _declare(ctx: Narration, data: Mapping[str, Any]) -> Line:
     return Line(str(data.get("text", "")), ctx.rule if ctx.verbose else "", indent=1)
 
 
+def _skipped(ctx: Narration, data: Mapping[str, Any]) -> Line:
+    """A script step skipped, indented with the declaration it precedes, with the rule that stops it."""
+    return Line(str(data.get("text", "")), ctx.rule, indent=1)
+
+
 def _over(ctx: Narration, data: Mapping[str, Any]) -> Line:
     winner = data.get("winner")
     text = str(data.get("text", ""))
@@ -46,6 +51,7 @@ RENDERERS: dict[str, Renderer] = {
     "turn": _turn,
     "initiative": _said,
     "declare": _declare,
+    "script_skipped": _skipped,
     "full_defense": _said,
     "lost_action": _said,
     "status_ended": _said,
@@ -55,6 +61,7 @@ RENDERERS: dict[str, Renderer] = {
     "damage": _said,
     "wounds": _said,
     "out": _said,
+    "dying": _said,
     "death": _said,
     "released": _said,
     "injury_choice": _said,
@@ -85,4 +92,6 @@ RENDERERS: dict[str, Renderer] = {
     "recover_weapon": _said,
     "medical_aid": _said,
     "release_bind": _said,
+    # the position model (kassen.l5r.movement, kassen.l5r.acts, kassen.l5r.attacks)
+    "move": _said,
 }

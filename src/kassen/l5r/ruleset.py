@@ -54,7 +54,7 @@ from kassen.l5r.specials import choose_corps, choose_drive
 from kassen.l5r.state import DuelState, Phase
 from kassen.l5r.tables import L5Tables
 from kassen.l5r.turn import L5Turn
-from kassen.l5r.validate import next_declarer, validate
+from kassen.l5r.validate import next_declarer, skip_reason, validate
 
 
 def _begin(turn: L5Turn, action: Begin) -> None:
@@ -64,6 +64,15 @@ def _begin(turn: L5Turn, action: Begin) -> None:
 
 
 def _declare(turn: L5Turn, action: Declare) -> None:
+    for step in action.skipped:  # validated: each is no longer possible (L5.CORE.8)
+        why = skip_reason(turn.state, action.actor, step, turn.tables)
+        turn.event(
+            "script_skipped",
+            f"{action.actor}'s scripted declaration ({step.describe()}) is skipped: {why.message}",
+            why.rule,
+            fighter=action.actor,
+            act=state_codec(Declaration).dump(step),
+        )
     f = turn.fighter(action.actor)
     turn.put(replace(f, declared=action.act, declarations_made=f.declarations_made + 1))
     turn.event(
@@ -104,7 +113,9 @@ class L5Ruleset:
             "Every legal decision is listed, except that a character whose raises have no limit "
             "(core.raises.limit: none) is offered attacks with at most core.raises.max_enumerated_raises "
             "paid raises (beyond its Free Raises); an attack with more is still legal and accepted. With a "
-            "limit (the house default: Void) the list is complete."
+            "limit (the house default: Void) the list is complete. A declaration may also carry the script "
+            "steps a scenario's script skips (Declare.skipped, each checked to be no longer possible), "
+            "which the list leaves empty."
         ),
     )
     renderers: Mapping[str, Renderer] = RENDERERS

@@ -10,11 +10,17 @@ naming no one — every problem reported at once with file, line and field. Bund
 Character stats: ``rings`` sets both Traits of a Ring, ``traits`` sets single Traits (default 2 each);
 a Ring given in ``rings`` must still be the lower of its Traits.
 
-Scripted characters (``policy: scripted``) play their ``script`` (the core's
-:class:`~kassen.core.policy.Scripted`: each step is the :class:`~kassen.l5r.actions.Declare` it plays,
-defaults filled in, so the script's place follows from the actions played and undo rewinds it; a step not
-legal when its turn comes waits while the heuristic decides), and answer the rules' choices by their
-``prefers`` (:class:`~kassen.l5r.policies.Prefers`); everyone else follows the heuristic.
+Scripted characters (``policy: scripted``) play their ``script``
+(:class:`~kassen.l5r.policies.SkippingScript`: each step is the :class:`~kassen.l5r.actions.Declare` it
+plays, defaults filled in, so the script's place follows from the actions played and undo rewinds it; a
+step no longer possible when its turn comes is skipped, with a logged note, and the next step or the
+heuristic declares instead), and answer the rules' choices by their ``prefers``
+(:class:`~kassen.l5r.policies.Prefers`); everyone else follows the heuristic.
+
+Where they stand: ``position`` (feet along the line of the position model, :mod:`kassen.l5r.movement`),
+by default the first side at 0 and the others ``core.movement.start_distance`` away. What they carry
+from an earlier fight: ``wounds`` and ``disadvantages`` (a maim's lasting ones, with their effects:
+:mod:`kassen.l5r.aftermath`).
 
 >>> fight = run_duel("kakita-vs-hida", seed=1)
 >>> fight.over, fight.result.winner in {"Crane", "Crab"}
@@ -47,14 +53,15 @@ from kassen.content.loader import layer_parts, merge_tables
 from kassen.content.yamlio import StrictModel, validation_issues
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.fight import Fight
-from kassen.core.policy import ByActor, Policy, Scripted
+from kassen.core.policy import ByActor, Policy
 from kassen.core.ruleset import Setup
 from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
 from kassen.core.scenario import bundled_scenarios as core_bundled
 from kassen.l5r.actions import Act, Action, ActKind, Attack, Declaration, Declare
 from kassen.l5r.character import Character, FighterId, Weapon
 from kassen.l5r.content import load_content
-from kassen.l5r.policies import Heuristic, Preferences, Prefers
+from kassen.l5r.injuries import with_disadvantage
+from kassen.l5r.policies import Heuristic, Preferences, Prefers, SkippingScript
 from kassen.l5r.state import DuelState, Fighter
 from kassen.l5r.tables import SECTIONS, L5Tables, Location, RingName, SpecialAttackName, TraitName
 
@@ -123,6 +130,18 @@ class CharacterModel(StrictModel):
     tn_to_be_hit: int | None = None
     hazard_behind: bool = False
     wounds: int = Field(default=0, ge=0)
+    disadvantages: list[str] = Field(
+        default_factory=list,
+        description="Lasting disadvantages the character carries into the duel (a maim's: Lame, "
+        "Missing Limb...), with their effects (called_shots.disadvantages).",
+    )
+    position: int | None = Field(
+        default=None,
+        ge=-10_000,
+        le=10_000,
+        description="Where the character stands, in feet along the line (default: the first side at 0, "
+        "the others core.movement.start_distance away).",
+    )
     policy: Literal["heuristic", "scripted"] = "heuristic"
     script: list[ScriptStep] = Field(default_factory=list)
     prefers: Preferences = Field(default_factory=Preferences)
@@ -237,8 +256,29 @@ def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelSta
         )
     names = {c.name for c in model.characters}
     fighters = []
+    first_side = model.characters[0].side or model.characters[0].name
+    known = tables.called_shots.disadvantages.effects
     for i, m in enumerate(model.characters):
-        fighters.append(Fighter(_character(m, i, tables, scenario, issues), wounds=m.wounds))
+        default = 0 if (m.side or m.name) == first_side else tables.core.movement.start_distance
+        f = Fighter(
+            _character(m, i, tables, scenario, issues),
+            wounds=m.wounds,
+            position=default if m.position is None else m.position,
+        )
+        for j, name in enumerate(m.disadvantages):
+            if name not in known:
+                issues.append(
+                    scenario.issue(
+                        f"unknown disadvantage {name!r} (known: {', '.join(sorted(known))})",
+                        "characters",
+                        i,
+                        "disadvantages",
+                        j,
+                    )
+                )
+            else:
+                f = with_disadvantage(f, name, tables, 0)
+        fighters.append(f)
         for j, step in enumerate(m.script):
             for field, value in (
                 ("attack", step.attack),
@@ -262,7 +302,7 @@ def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelSta
     def policy() -> Policy[DuelState, Action]:
         heuristic = Heuristic()
         own: dict[str, Policy[DuelState, Action]] = {m.name: Prefers(m.prefers, heuristic) for m in scripted}
-        return Scripted(scripts, ByActor(own, heuristic))
+        return SkippingScript(scripts, ByActor(own, heuristic))
 
     return Setup(state, model.name, model.seed or 0, MAX_ACTIONS, policy)
 

@@ -27,6 +27,7 @@ from kassen.dice import roll
 from kassen.l5r.actions import Attack, ChooseCorps, ChooseDrive
 from kassen.l5r.character import FighterId
 from kassen.l5r.damage import add_wounds, deal_damage, drop_weapon, make_prone
+from kassen.l5r.movement import back, move
 from kassen.l5r.pool import roll_pool
 from kassen.l5r.rolls import hand_to_hand, skill_pool, wound_penalty
 from kassen.l5r.state import CorpsPending, DrivePending, Status
@@ -326,9 +327,12 @@ def _disarm(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     feet = strength
     if d.distance_dice:
         feet += roll(f"{d.distance_dice}d{d.distance_sides}", turn.dice).total
+    disarmed = turn.fighter(attack.target)
+    at = disarmed.position + back(turn.state, disarmed, turn.fighter(actor)) * feet
     turn.event(
         "disarm",
-        f"{attack.target} is disarmed ({r.total} against TN {tn}): the weapon lands {feet} feet away",
+        f"{attack.target} is disarmed ({r.total} against TN {tn}): the weapon lands {feet} feet away, "
+        "behind him",
         "L5.DSM.1",
         steps=(
             *steps_all,
@@ -339,8 +343,9 @@ def _disarm(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
         fighter=attack.target,
         success=True,
         feet=feet,
+        weapon_at=at,
     )
-    drop_weapon(turn, attack.target, feet)
+    drop_weapon(turn, attack.target, at)
 
 
 # -- Drive -----------------------------------------------------------------------------------------------
@@ -386,7 +391,8 @@ def _give_way(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> Non
     t = turn.tables
     attacker, target = turn.fighter(actor), turn.fighter(attack.target)
     feet = attacker.character.strength + attacker.character.weapon_skill
-    turn.put(replace(target, feet_driven=target.feet_driven + feet))
+    to = target.position + back(turn.state, target, attacker) * feet  # straight back (L5.GAP.1)
+    turn.put(move(target, to))
     target = turn.fighter(attack.target)
     c = target.character
     skill_name = t.core.skills.athletics
@@ -421,6 +427,7 @@ def _give_way(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> Non
         ),
         fighter=attack.target,
         feet=feet,
+        position=to,
         success=ok,
     )
     if not ok:

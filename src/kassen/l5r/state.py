@@ -69,19 +69,21 @@ class Status:
 
 @dataclass(frozen=True, slots=True)
 class Fighter:
-    """A character in a duel and what the fight did to it."""
+    """A character in a duel and what the fight did to it. ``position`` is where it stands on the line
+    of the position model, in feet (:mod:`kassen.l5r.movement`); a dropped weapon lies at
+    ``weapon_at``."""
 
     character: Character
     wounds: int = 0
     statuses: tuple[Status, ...] = ()
     conditions: tuple[str, ...] = ()
     weapon_in_hand: bool = True
-    weapon_feet: int = 0
+    weapon_at: int = 0
     dead: bool = False
     death: str = ""
     yielded: bool = False
     bloodied: bool = False
-    feet_driven: int = 0
+    position: int = 0
     # This turn:
     initiative: int = 0
     declared: Declaration | None = None

@@ -13,9 +13,12 @@ The three sections (``core``, ``called_shots``, ``special_attacks``) come throug
 from __future__ import annotations
 
 __all__ = [
+    "LASTING_KINDS",
     "SECTIONS",
+    "Aftermath",
     "CalledShotTables",
     "CoreTables",
+    "Disadvantages",
     "EffectKind",
     "EffectRow",
     "EndingAction",
@@ -24,6 +27,7 @@ __all__ = [
     "L5Tables",
     "Location",
     "LocationRow",
+    "Movement",
     "RollKind",
     "SpecialAttackName",
     "SpecialRow",
@@ -105,9 +109,20 @@ EffectKind = Literal[
     "drop_weapon",  # the weapon falls
     "hand_unusable",  # the weapon hand cannot act for `turns` turns
     "cannot_move",  # cannot move (cannot give way to a Drive)
-    "movement_divisor",  # movement divided by `amount` (recorded)
-    "condition",  # a named condition (a disadvantage): recorded
+    "movement_divisor",  # movement divided by `amount` (cumulative; core.movement)
+    "condition",  # a named condition (a disadvantage): its lasting effects in called_shots.disadvantages
 ]
+#: Effect kinds a disadvantage may have: lasting penalties, read the same way as an injury's.
+LASTING_KINDS = (
+    "dice",
+    "no_skill_dice",
+    "no_reroll_tens",
+    "unskilled",
+    "tn_to_be_hit",
+    "initiative",
+    "movement_divisor",
+    "permanent_wound",
+)
 
 
 class HouseDefaultSection(StrictModel):
@@ -173,14 +188,55 @@ class PermanentWound(HouseDefaultSection):
     wounds: int = Field(ge=0)
 
 
+class Disadvantages(HouseDefaultSection):
+    """What each disadvantage a maim gives does, for good (L5.GAP.1, L5.CS.3): lasting effects, no
+    timing (they start with the maim, or with the fight for a character who carries them)."""
+
+    effects: dict[str, list[EffectRow]]
+
+    @model_validator(mode="after")
+    def _lasting(self) -> Disadvantages:
+        for name, rows in self.effects.items():
+            for row in rows:
+                if row.kind not in LASTING_KINDS:
+                    raise ValueError(f"{name}: a disadvantage's effect is lasting: {row.kind} is not")
+                if (
+                    row.turns is not None
+                    or row.ended_by is not None
+                    or row.starts != "now"
+                    or row.shrink_per_turn
+                ):
+                    raise ValueError(f"{name}: a disadvantage's effect has no timing (it lasts for good)")
+        return self
+
+
+class Aftermath(HouseDefaultSection):
+    """What a character carries from one fight into the next (L5.CS.3: only the Wounds can be
+    recovered)."""
+
+    carry_wounds: bool
+
+
 class CalledShotTables(StrictModel):
     locations: dict[Location, LocationRow]
     conditions: Conditions
     permanent_wound: PermanentWound
+    disadvantages: Disadvantages
+    aftermath: Aftermath
 
     @model_validator(mode="after")
     def _every_location(self) -> CalledShotTables:
         require_every(Location, self.locations, "locations")
+        named = {
+            e.condition
+            for row in self.locations.values()
+            for inj in row.injuries.values()
+            for e in inj.effects
+            if e.condition is not None
+        }
+        missing = sorted(named - set(self.disadvantages.effects))
+        if missing:
+            raise ValueError(f"disadvantages.effects lacks {', '.join(missing)} (named by a maim)")
         return self
 
 
@@ -229,6 +285,8 @@ ActKindName = Literal[
     "release_bind",
     "struggle",
     "disengage",
+    "close",
+    "retreat",
 ]
 
 
@@ -260,6 +318,7 @@ class SkillNames(StrictModel):
 class WeaponRow(StrictModel):
     damage: str = Field(pattern=r"^\d+k\d+$", description="Weapon damage XkY (L5.CORE.5).")
     skill: str
+    reach: int | None = Field(default=None, ge=0, description="Feet it reaches (default: movement.reach).")
 
 
 class TnToBeHit(HouseDefaultSection):
@@ -300,11 +359,21 @@ class WoundRanks(HouseDefaultSection):
 
 
 class DeadRank(HouseDefaultSection):
-    """L5.RD.4, a reading the engine makes, not a switch: "the Dead Wound Rank" has no boxes of its own,
-    so the first Wound past Out's last box is fatal (and "fills" it, L5.CS.5). The field names that
-    reading; an override naming another is refused rather than silently ignored."""
+    """L5.RD.4: "fill the target's Dead Wound Rank". ``earth_multiple`` > 0: Dead is a rank of Earth x
+    that many boxes past Out, and filling its last box kills (Wounds in it leave the character down);
+    0: it has no boxes, the first Wound past Out is fatal."""
 
-    boxes: Literal[0]
+    earth_multiple: int = Field(ge=0)
+
+
+class Movement(HouseDefaultSection):
+    """The position model (L5.GAP.1 house default): fighters on a line, positions in feet."""
+
+    start_distance: int = Field(ge=0, description="Feet between opposing sides when a duel begins.")
+    reach: int = Field(ge=0, description="Feet a weapon reaches unless its row gives its own.")
+    feet_per_water: int = Field(ge=0, description="A turn's move with any action: Water x this.")
+    move_action_multiple: int = Field(ge=1, description="An action spent moving: this x the turn's move.")
+    stops_movement: list[Literal["cannot_move", "prone"]]
 
 
 class FullAttack(HouseDefaultSection):
@@ -338,6 +407,7 @@ class CoreTables(StrictModel):
     free_raises: FreeRaises
     wound_ranks: WoundRanks
     dead_rank: DeadRank
+    movement: Movement
     full_attack: FullAttack
     full_defense: FullDefense
     initiative: Initiative
@@ -379,12 +449,15 @@ class L5Tables(StrictModel):
             ("core.free_raises", c.free_raises),
             ("core.wound_ranks", c.wound_ranks),
             ("core.dead_rank", c.dead_rank),
+            ("core.movement", c.movement),
             ("core.full_attack", c.full_attack),
             ("core.full_defense", c.full_defense),
             ("core.initiative", c.initiative),
             ("core.ten_dice", c.ten_dice),
             ("called_shots.conditions", k.conditions),
             ("called_shots.permanent_wound", k.permanent_wound),
+            ("called_shots.disadvantages", k.disadvantages),
+            ("called_shots.aftermath", k.aftermath),
             ("special_attacks.clipping", s.clipping),
             ("special_attacks.corps_a_corps", s.corps_a_corps),
             ("special_attacks.drive", s.drive),

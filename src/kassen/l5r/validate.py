@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "free_raises_for",
     "next_declarer",
+    "skip_reason",
     "unthreatened",
     "validate",
     "validate_attack",
@@ -35,6 +36,7 @@ from kassen.l5r.actions import (
 )
 from kassen.l5r.character import FighterId
 from kassen.l5r.injuries import maim_threshold
+from kassen.l5r.movement import check_reach, distance, nearest_opponent, reach, speed
 from kassen.l5r.rolls import RaisePlan, attack_pool, is_blacked_out, plan_raises
 from kassen.l5r.state import (
     CorpsPending,
@@ -95,6 +97,26 @@ def _begin(state: DuelState, action: Action, tables: L5Tables) -> None:
 def _declare(state: DuelState, action: Action, tables: L5Tables) -> None:
     assert isinstance(action, Declare)
     validate_declaration(state, action.actor, action.act, tables)
+    for step in action.skipped:
+        try:
+            validate_declaration(state, action.actor, step, tables)
+        except IllegalActionError:
+            continue
+        raise IllegalActionError(
+            f"a script step is skipped only when it is no longer possible: {step.describe()} is",
+            rule="L5.CORE.8",
+        )
+
+
+def skip_reason(
+    state: DuelState, actor: FighterId, step: Declaration, tables: L5Tables
+) -> IllegalActionError:
+    """Why a skipped script step is not possible now (the error :func:`validate_declaration` raises)."""
+    try:
+        validate_declaration(state, actor, step, tables)
+    except IllegalActionError as exc:
+        return exc
+    raise IllegalActionError(f"{step.describe()} is possible now", rule="L5.CORE.8")
 
 
 def _pending_of(state: DuelState, kind: type, actor: FighterId, rule: str) -> None:
@@ -205,8 +227,11 @@ def validate_declaration(state: DuelState, actor: FighterId, act: Declaration, t
     kind = act.do
     if kind is ActKind.ATTACK:
         raise IllegalActionError("an attack names its target and raises (Attack)", rule="L5.CORE.3")
-    if (act.target is not None) != (kind is ActKind.MEDICAL_AID):
-        raise IllegalActionError("only medical aid names a target", rule="L5.CS.4")
+    if (act.target is not None) != (kind in (ActKind.MEDICAL_AID, ActKind.CLOSE)):
+        raise IllegalActionError(
+            "only medical aid and closing name a target (whom to aid, whom to close on)",
+            rule="L5.CS.4" if kind is ActKind.MEDICAL_AID else "L5.GAP.1",
+        )
     if is_blacked_out(f, state.turn) and kind is not ActKind.WAIT:
         what = "may not declare Full Defense" if kind is ActKind.FULL_DEFENSE else "loses the next action"
         raise IllegalActionError(f"{actor} is blacked out and {what}", rule="L5.HED.1")
@@ -219,6 +244,8 @@ def validate_declaration(state: DuelState, actor: FighterId, act: Declaration, t
         raise IllegalActionError(f"{actor} is not locked in a Corps-a-Corps", rule="L5.CAC.1")
     if kind is ActKind.MEDICAL_AID:
         _check_aid(state, f, act, tables)
+    if kind in (ActKind.CLOSE, ActKind.RETREAT, ActKind.RECOVER_WEAPON):
+        _check_move(state, f, act, tables)
     need = _NEEDS.get(kind)
     if need is not None and not need[0](state, f):
         raise IllegalActionError(f"{actor} {need[2]}", rule=need[1])
@@ -234,6 +261,30 @@ def _check_aid(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> None
     stops = set(tables.called_shots.conditions.medical_aid_stops)
     if not any(s.kind in stops for s in t.statuses):
         raise IllegalActionError(f"{target} has no bleeding that medical aid stops", rule="L5.CS.4")
+
+
+def _check_move(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> None:
+    """Closing, retreating, going for a dropped weapon: the fighter must be able to move (L5.GAP.1
+    position model; pinned: L5.FOT.1), toward an opponent beyond reach, away from one, to its weapon."""
+    sp = speed(f, tables, state.turn)
+    if act.do is ActKind.RECOVER_WEAPON:
+        if f.weapon_in_hand or f.weapon_at == f.position or sp.feet:
+            return
+    elif act.do is ActKind.CLOSE:
+        assert act.target is not None
+        if not state.has_fighter(act.target) or act.target == f.name:
+            raise IllegalActionError(f"no opponent named {act.target!r} to close on", rule="L5.GAP.1")
+        o = state.fighter(act.target)
+        if o.side == f.side or not standing(o, tables):
+            raise IllegalActionError(f"{o.name} is not an opponent in the fight", rule="L5.GAP.1")
+        if distance(f, o) <= reach(f, tables):
+            raise IllegalActionError(f"{o.name} is already within {f.name}'s reach", rule="L5.GAP.1")
+    elif nearest_opponent(state, f, tables) is None:
+        raise IllegalActionError(f"{f.name} has no opponent to retreat from", rule="L5.GAP.1")
+    if sp.feet == 0:
+        why = sp.stopped.source if sp.stopped is not None else "no movement"
+        rule = sp.stopped.rule if sp.stopped is not None else "L5.GAP.1"
+        raise IllegalActionError(f"{f.name} cannot move ({why})", rule=rule)
 
 
 # -- attacks ----------------------------------------------------------------------------------------------
@@ -268,6 +319,7 @@ def validate_attack(
         raise IllegalActionError(f"{attacker.name}'s weapon hand is unusable", rule="L5.HND.1")
     if attacker.has("binding", turn) or attacker.has("cannot_attack", turn):
         raise IllegalActionError(f"{attacker.name}'s weapon is binding and cannot attack", rule="L5.BND.1")
+    check_reach(attacker, target, t, turn)
     if attack.damage_raises < 0:
         raise IllegalActionError("raises for damage cannot be negative", rule="L5.DMG.1")
     if attack.obstructs is not None and attack.special is not SpecialAttackName.FOUL:
