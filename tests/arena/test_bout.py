@@ -606,9 +606,11 @@ def test_giving_up_is_incapacitating() -> None:
 
 def test_idle_fighter_loses_the_will_to_fight() -> None:
     # rule: AR.OUT.1, AR.GAP.2 (lost the will to fight: house default, idle slots)
-    s = edit(fight(), "a", idle_slots=2, fp=1)
+    # b stands within reach: a could attack, and its third idle slot in a row loses the will to fight
+    s = edit(fight(), "a", idle_slots=2)
     s, _ev = step(s, Wait("a"))
-    assert s.fighter("a").has(Condition.LOST_WILL)
+    assert s.fighter("a").has(Condition.LOST_WILL) and s.offers[0].condition == "lost_will"
+    s, _ev = step(s, Decline("a"))
     assert s.result is not None and s.result.winner == "west"  # fight format: the other side alone acts
 
 

@@ -20,6 +20,7 @@ from kassen.arena.bout import (
     GiveUp,
     Grapple,
     Guts,
+    Move,
     Rise,
     SetGuard,
     Wait,
@@ -43,9 +44,11 @@ B = fighter("b", "west", defense=8)
 
 
 def candidates(state: BoutState, rules: ArenaRules) -> Iterator[Action]:
-    """Every action of every kind, by every fighter and a stranger, at every location and arm, with
-    unknown names and aliases among them: far more than is ever legal."""
+    """Every action of every kind, by every fighter and a stranger, at every location and arm, to every
+    place within 20 m of the fighters, with unknown names and aliases among them: far more than is ever
+    legal."""
     ids = [*state.order, "zed"]
+    places = [f.position for f in state.fighters]
     locations = [*rules.locations.keys, "brain", "tail"]
     yield Begin()
     for who in ids:
@@ -61,6 +64,8 @@ def candidates(state: BoutState, rules: ArenaRules) -> Iterator[Action]:
         for arm in locations:
             for loc in ("", *locations):
                 yield SetGuard(who, arm, loc)
+        for to in range(min(places) - 20, max(places) + 21):
+            yield Move(who, to)
 
 
 def _normal(action: Action, rules: ArenaRules) -> Action:
@@ -93,7 +98,7 @@ def check_complete(state: BoutState, rules: ArenaRules, seed: int) -> None:
 @settings(max_examples=12, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
-    name=st.sampled_from(["duel", "melee", "knockback"]),
+    name=st.sampled_from(["duel", "melee", "knockback", "pit"]),
     picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=80),
 )
 def test_legal_actions_are_exactly_what_validation_accepts(seed: int, name: str, picks: list[int]) -> None:

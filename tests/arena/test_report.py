@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import kassen.arena
-from kassen.arena.bout import Attack, Cheer
+from kassen.arena.bout import Attack, Cheer, Decline, Wait
 from kassen.arena.content import load_rules
 from kassen.arena.fighter import Guard, Shock, Weapon
 from kassen.arena.report import RENDERERS, names
 from kassen.arena.ruleset import RULESET
-from kassen.arena.terms import DamageType, MatchFormat
+from kassen.arena.terms import Condition, DamageType, MatchFormat
 from kassen.core.events import Event
 from kassen.core.policy import RandomPolicy
 from kassen.core.report import account, render_event
@@ -83,7 +83,18 @@ def _events() -> list[tuple[dict[str, Any], dict[str, str]]]:
     weak = fighter("b", "west", defense=8, st=4, ht=16, hp=20)
     state = edit(begun(giant, weak), "b", guards=(Guard("left_arm", "skull"),))
     _, dropped = step(state, Attack("g", "b", "left_hand"), [1, 1, 2, 1, 1, 1, 1, 6, 6, 6])
-    out += [(e.to_json(), {}) for e in (*below, *cleared, *recovered, *dropped)]
+    _, rooted = step(begun(giant, weak), Attack("g", "b", "left_leg"), [1, 1, 2, 1, 1, 1, 1, 6, 6, 6])
+    # a head blow on a fighter already unconscious changes nothing (b cannot defend: no defence roll)
+    state = edit(begun(a, b, fighter("c", "west")), "b", conditions=(Condition.UNCONSCIOUS,))
+    _, further = step(state, Attack("a", "b", "skull"), [1, 1, 1, 2, 2, 2])
+    # AR.RD.8's other reading: a second stunning hit renews the stun's cause
+    latest = load_rules({"injury": {"guts": {"stun_cause": "latest_hit"}}})
+    state, _ = step(begun(a, b, rules=latest), Attack("a", "b"), [3, 3, 3, 6, 6, 6, 2, 2, 1], latest)
+    state, _ = step(state, Decline("b"), [1, 1, 2], latest)
+    state, _ = step(state, Wait("b"), [6, 6, 6], latest)
+    _, renewed = step(state, Attack("a", "b"), [3, 3, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2], latest)
+    extra = (*below, *cleared, *recovered, *dropped, *rooted, *further, *renewed)
+    out += [(e.to_json(), {}) for e in extra]
     return out
 
 

@@ -47,7 +47,7 @@ def load(path: Path | str, **kw: Any) -> Fight[Any, Any]:
 
 
 def test_bundled_scenarios_load_and_run() -> None:
-    assert {"duel", "melee", "knockback"} <= {s.name for s in bundled_scenarios("arena")}
+    assert {"duel", "melee", "knockback", "pit"} <= {s.name for s in bundled_scenarios("arena")}
     melee = load("melee")
     assert melee.state.format is MatchFormat.FIGHT and len(melee.state.fighters) == 3
     goro = melee.state.fighter("goro")

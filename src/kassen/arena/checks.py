@@ -242,7 +242,9 @@ def resolve_attack(
     """An attack (or a grapple) check against a defence: a failed roll misses; a critical success hits
     with no defence; a defender that cannot defend (``defend`` is None; ``undefended`` says why) is hit
     by any success; otherwise ``defend()`` rolls the defence and the attack hits when it wins the quick
-    contest (AR.CORE.2, with the data's tie reading). ``defend`` is called only when a defence is rolled.
+    contest (AR.CORE.2, with the data's tie reading). A defender's critical success is compared by margin
+    like any success, or wins outright, by the data's AR.RD.9 reading (``contest.defender_critical``).
+    ``defend`` is called only when a defence is rolled.
 
     >>> a = resolve_check((3, 3, 3), 14)
     >>> resolve_attack(a, lambda: resolve_check((4, 4, 4), 8)).hit
@@ -257,7 +259,10 @@ def resolve_attack(
         return AttackOutcome(True, "critical success: no defence")
     if defend is None:
         return AttackOutcome(True, undefended)
-    contest = resolve_contest(attack, defend(), rules=r)
+    defence = defend()
+    if defence.critical_success and r.contest.defender_critical == "wins_outright":
+        return AttackOutcome(False, "the defence is a critical success: it wins outright")
+    contest = resolve_contest(attack, defence, rules=r)
     return AttackOutcome(contest.winner == "first", contest.steps[0].reason, contest)
 
 

@@ -40,7 +40,8 @@ from kassen.arena.terms import CheckKind, Condition, DamageType, Facing, Posture
 @dataclass(frozen=True, slots=True)
 class Weapon:
     """What a fighter strikes with: ``base`` thrust or swing for its ST (CORE table) or ``dice`` alone,
-    plus ``adds``; ``painful`` sources cause pain (AR.INJ.3)."""
+    plus ``adds``; ``painful`` sources cause pain (AR.INJ.3); ``reach`` in metres (None: the data's
+    ``match.position.default_reach``, filled in by :func:`build_fighter`)."""
 
     name: str = "fist"
     base: Literal["thrust", "swing", "none"] = "thrust"
@@ -48,6 +49,7 @@ class Weapon:
     adds: int = 0
     damage_type: DamageType = DamageType.CRUSHING
     painful: bool = False
+    reach: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +82,9 @@ class GutsBonusPlan:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fighter:
     """A fighter's profile: ST, DX, IQ, HT, Per, Will, HP, FP, Move, weight, encumbrance level, attack
-    skill and defence (AR.GAP.2), weapon, DR by location, damage reductions, and what popularity reads
-    (AR.AUD.1).
+    skill and defence (AR.GAP.2), weapon, DR by location, damage reductions, what popularity reads
+    (AR.AUD.1), and ``st_bonus``: the ST bonuses (各種ボーナス) counted in the ST of its knockback damage
+    (AR.KNB.3), 0 unless given.
 
     Every value is resolved: the ones with a data default (HP, FP, Move, weight, skill, defence, the
     guts-bonus plan) have none here. Build a fighter with :func:`build_fighter`, which takes them from
@@ -112,6 +115,17 @@ class Fighter:
     age: int | None = None
     reactions: tuple[int, ...] = ()
     guts_bonus: GutsBonusPlan
+    st_bonus: int = 0
+
+    @property
+    def knockback_st(self) -> int:
+        """The ST its knockback damage is thrust for: ST with its bonuses (AR.KNB.3)."""
+        return self.st + self.st_bonus
+
+    @property
+    def reach(self) -> int:
+        """Its weapon's reach in metres (resolved by :func:`build_fighter`; 1 if built by hand)."""
+        return self.weapon.reach if self.weapon.reach is not None else 1
 
     def dr_at(self, location: str) -> LocationDR:
         """The DR entry for ``location`` (no armor when none is listed)."""
@@ -163,6 +177,9 @@ def build_fighter(
     r = rules or load_rules()
     fd, combat = r.match.fighter_defaults, r.match.combat
     attrs = {"st": st, "dx": dx, "iq": iq, "ht": ht, "per": per, "will": will}
+    weapon = profile.pop("weapon", Weapon())
+    if weapon.reach is None:
+        weapon = replace(weapon, reach=r.match.position.default_reach)
     return Fighter(
         id=id,
         name=name if name is not None else id,
@@ -180,6 +197,7 @@ def build_fighter(
         skill=skill if skill is not None else attrs[combat.attack_skill_default],
         defense=defense if defense is not None else _from_attributes(combat.defense_default, attrs),
         guts_bonus=guts_bonus if guts_bonus is not None else GutsBonusPlan.default(r),
+        weapon=weapon,
         **profile,
     )
 
@@ -204,11 +222,13 @@ class Guard:
 @dataclass(frozen=True, slots=True)
 class Cause:
     """What brought a state about, for the guts penalties (AR.GUT.2): the final damage before the
-    pass-through caps and the margin of loss of the quick contest, and the hit (for AR.INJ.10)."""
+    pass-through caps and the margin of loss of the quick contest, the hit (for AR.INJ.10) and the
+    location it struck (for the facing of a fall, AR.RD.9; empty when no hit caused it)."""
 
     uncapped_final: int = 0
     margin_of_loss: int = 0
     hit_id: int = 0
+    location: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,8 +246,9 @@ class Fall:
 
     ``falls`` is a fall over (lands lying, ``facing`` by AR.KNB.7); otherwise a knocked-back fighter
     that kept its feet returns to ``land_posture``. ``location`` takes the landing's damage (the brain
-    after a failed knockback DX check). ``knocker_st`` and ``knockback_factor`` give knockback damage
-    (AR.KNB.3-4); ``from_posture`` is the posture before the fighter went aerial."""
+    after a failed knockback DX check). ``knocker_st`` (with its bonuses, ``knocker_st_bonus`` of them)
+    and ``knockback_factor`` give knockback damage (AR.KNB.3-4); ``from_posture`` is the posture before
+    the fighter went aerial."""
 
     falls: bool
     facing: Facing
@@ -236,11 +257,14 @@ class Fall:
     from_posture: Posture
     knocker_st: int | None = None
     knockback_factor: Fraction = Fraction(0)
+    knocker_st_bonus: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class FighterState:
-    """What a bout changes about a fighter."""
+    """What a bout changes about a fighter. ``position`` is where it stands on the line, in metres (the
+    AR.GAP.2 position model); ``last_death_check_hp`` the HP at which its last death check was rolled
+    (AR.RD.8's other reading counts from it)."""
 
     profile: Fighter
     hp: int
@@ -265,12 +289,19 @@ class FighterState:
     idle_slots: int = 0
     lost: bool = False
     fall: Fall | None = None
+    position: int = 0
+    last_death_check_hp: int | None = None
 
     @classmethod
     def fresh(
-        cls, profile: Fighter, *, posture: Posture = Posture.STANDING, altitude: Fraction = Fraction(0)
+        cls,
+        profile: Fighter,
+        *,
+        posture: Posture = Posture.STANDING,
+        altitude: Fraction = Fraction(0),
+        position: int = 0,
     ) -> FighterState:
-        return cls(profile, profile.hp, profile.fp, posture=posture, altitude=altitude)
+        return cls(profile, profile.hp, profile.fp, posture=posture, altitude=altitude, position=position)
 
     @property
     def id(self) -> str:

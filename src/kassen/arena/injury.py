@@ -95,18 +95,38 @@ def injury_effects(
 
 
 def death_thresholds(
-    hp_before: int, hp_after: int, ht: int, rules: ArenaRules | None = None
+    hp_before: int,
+    hp_after: int,
+    ht: int,
+    rules: ArenaRules | None = None,
+    *,
+    last_check_hp: int | None = None,
 ) -> tuple[int, ...]:
-    """The death-check thresholds HP reached on the way from ``hp_before`` to ``hp_after``: −HT, then
-    every 5 HP more (AR.HP.3), stopping above the automatic death of AR.HP.4.
+    """The death checks a loss of HP from ``hp_before`` to ``hp_after`` calls for, each named by the
+    threshold it passed, stopping above the automatic death of AR.HP.4: the first at −HT (AR.HP.3),
+    then, by the data's AR.RD.8 reading, at the fixed thresholds −HT−5, −HT−10 … (``fixed_thresholds``)
+    or after every 5 HP lost since ``last_check_hp``, the HP at which the last check was rolled
+    (``since_last_check``: each further check's threshold is that HP − 5k).
 
     >>> death_thresholds(3, -21, 10)
     (-10, -15, -20)
+    >>> since = load_rules({"injury": {"hp": {"further_checks": "since_last_check"}}})
+    >>> [death_thresholds(-12, hp, 10, since, last_check_hp=-12) for hp in (-16, -17)]
+    [(), (-17,)]
     """
     r = rules or load_rules()
     hp = r.injury.hp
     first = hp.death_check_ht_multiple * ht
     dead = hp.dead_ht_multiple * ht
+    if hp.further_checks == "since_last_check":
+        if last_check_hp is None:
+            return (first,) if hp_before > first >= hp_after and first > dead else ()
+        out = []
+        level = last_check_hp - hp.death_check_every
+        while level > dead and level >= hp_after:
+            out.append(level)
+            level -= hp.death_check_every
+        return tuple(out)
     out = []
     level = first
     while level > dead and level >= hp_after:

@@ -70,7 +70,9 @@ def posture_factor(
         if altitude >= row.min_altitude:
             factor = row.factor
     return factor, Step(
-        0, f"knocked back from {posture.value} at {altitude} m: knockback damage x{factor}", "AR.KNB.4"
+        0,
+        f"knocked back from {posture.value} at an altitude of {altitude} m: knockback damage x{factor}",
+        "AR.KNB.4",
     )
 
 

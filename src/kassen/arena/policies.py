@@ -1,7 +1,8 @@
-"""The arena's heuristic player, a :class:`kassen.core.policy.Policy`: it weighs every attack by its exact
-chance to hit times its expected final damage (both fractions), rises when down, tries guts when the odds
-are decent, and spends an audience point to get back from FP 1. Scripts, first-legal and per-fighter
-policies are the core's (:mod:`kassen.core.policy`).
+"""The arena's heuristic player, a :class:`kassen.core.policy.Policy`: it weighs every attack within reach
+by its exact chance to hit times its expected final damage (both fractions), closes on an opponent when
+none is within reach (the one it reaches soonest, then the one it would hurt most, stopping at its own
+reach), rises when down, tries guts when the odds are decent, and spends an audience point to get back
+from FP 1. Scripts, first-legal and per-fighter policies are the core's (:mod:`kassen.core.policy`).
 
 The exact values it reads are memoized per policy (one policy per fight), bounded, and only for the
 content it was last called with.
@@ -23,8 +24,10 @@ from kassen.arena.bout import (
     Cheer,
     Decline,
     Guts,
+    Move,
     Rise,
     Wait,
+    active_targets,
     attack_location,
     attack_target,
     can_defend,
@@ -126,6 +129,9 @@ class HeuristicPolicy:
             return rise[0]
         attacks = [a for a in legal if isinstance(a, Attack)]
         if not attacks:
+            moves = [a for a in legal if isinstance(a, Move)]
+            if moves:
+                return self._close(state, decision.actor.id, moves, rules)
             return next(a for a in legal if isinstance(a, Wait))
         best: tuple[Fraction, int] = (Fraction(-1), 0)
         for i, a in enumerate(attacks):
@@ -137,6 +143,29 @@ class HeuristicPolicy:
             if value > best[0]:
                 best = (value, i)
         return attacks[best[1]]
+
+    def _close(self, state: BoutState, fid: str, moves: Sequence[Move], rules: ArenaRules) -> Action:
+        """Close on the opponent reached in the fewest slots (then the one an attack at the default
+        location would hurt most, then the first listed): the move that brings it within reach with the
+        fewest metres, or as near as the Move allows."""
+        f = state.fighter(fid)
+        reach = f.profile.reach
+        step = max(abs(m.to - f.position) for m in moves)
+        foes = active_targets(state, f)
+        standing = [t for t in foes if not t.incapacitated] or foes
+        if not standing:
+            return Wait(fid)
+
+        def key(t_index: int) -> tuple[int, Fraction, int]:
+            t = standing[t_index]
+            gap = max(0, abs(t.position - f.position) - reach)
+            slots = -(-gap // step)
+            return (slots, -self.value(state, Attack(fid, t.id, None), rules), t_index)
+
+        target = standing[min(range(len(standing)), key=key)]
+        return min(
+            moves, key=lambda m: (max(0, abs(target.position - m.to) - reach), abs(m.to - f.position), m.to)
+        )
 
     def _offer(self, state: BoutState, legal: Sequence[Action], rules: ArenaRules) -> Action:
         o = state.offers[0]

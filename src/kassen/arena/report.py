@@ -269,7 +269,39 @@ def _r_exempted(ctx: Narration, d: Data) -> Line:
 
 def _r_move_halved(ctx: Narration, d: Data) -> Line:
     why = f"HP {d['hp']}" if "hp" in d else f"FP {d['fp']}"
-    return _said(ctx, f"{ctx.name(d['fighter'])}'s Move is halved ({why})")
+    who = ctx.name(d["fighter"])
+    before, after = d.get("move_before"), d.get("move_after")
+    if before is not None and before == after:
+        return _said(ctx, f"{who}'s Move is halved by injury ({why}) instead of fatigue: it stays {after}")
+    change = f": Move {before} → {after}" if before is not None else ""
+    return _said(ctx, f"{who}'s Move is halved ({why}){change}")
+
+
+def _r_moved(ctx: Narration, d: Data) -> Line:
+    who = ctx.name(d["fighter"])
+    n = int(d["metres"])
+    text = f"{who} moves {n} m ({d['why']}, Move {d['move']}): {d['position_from']} m → {d['position_to']} m"
+    if d.get("nearest") is not None:
+        text += f", {d['distance']} m from {ctx.name(d['nearest'])}"
+    return _said(ctx, text, "steps", d)
+
+
+def _r_knocked_back(ctx: Narration, d: Data) -> Line:
+    who = ctx.name(d["fighter"])
+    text = f"{who} is knocked back {d['metres']} m by the blow to the {_where(d['location'])}"
+    if "position_to" in d:
+        text += f": from {d['position_from']} m to {d['position_to']} m"
+    else:
+        text += " (a limb: an ST check instead)"
+    return _said(ctx, text)
+
+
+def _r_stun_renewed(ctx: Narration, d: Data) -> Line:
+    return _said(
+        ctx,
+        f"{ctx.name(d['fighter'])}'s stun now counts hit {d['hit']} (final damage {d['final']}, "
+        f"margin of loss {d['margin_of_loss']}) for a guts check",
+    )
 
 
 #: Event kind → renderer, for every kind the arena logs (a test keeps it complete).
@@ -321,7 +353,9 @@ RENDERERS: dict[str, Callable[[Narration, Data], Line]] = {
     "death_check_due": _fighter("{who} at HP {hp} has passed {threshold}: a death check"),
     "dead": _fighter("{who} dies (HP {hp})"),
     "no_further_effect": _r_no_further_effect,
-    "knocked_back": _fighter("{who} is knocked back {metres} m by the blow to the {location}"),
+    "knocked_back": _r_knocked_back,
+    "moved": _r_moved,
+    "stun_renewed": _r_stun_renewed,
     "aerial": _r_aerial,
     "knockback_damage": _fighter("{who}'s knockback damage: {rolled} × {factor} = {basic} basic"),
     "lands_facing": _r_lands_facing,

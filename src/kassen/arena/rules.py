@@ -99,10 +99,10 @@ class TieWinner(StrEnum):
 class Contest(StrictModel):
     house_default: HouseDefault
     tie_winner: TieWinner
-    #: AR.RD.9, a reading the engine makes, not a switch: a defender's critical success is compared by
-    #: margin like any success (the field names that reading; another value is refused).
+    #: AR.RD.9: a defender's critical success is compared by margin like any success (house reading), or
+    #: wins the contest outright (the other reading).
     defender_critical_house_default: HouseDefault
-    defender_critical: Literal["compared_by_margin"]
+    defender_critical: Literal["compared_by_margin", "wins_outright"]
 
 
 class Subturns(StrictModel):
@@ -324,14 +324,14 @@ class Landing(StrictModel):
 
 
 class LandingFacing(StrictModel):
-    """AR.RD.9, readings the engine makes, not switches (each field names the one reading implemented;
-    another value is refused): a fall from unconsciousness or death lands ``face_up`` whatever the hit;
-    when a knockdown and a failed knockback come from one hit, the ``knockback``'s fall (face up, on the
-    brain) replaces the knockdown's."""
+    """AR.RD.9, two switches: a fall from unconsciousness or death lands ``face_up`` whatever the hit
+    (house reading) or ``by_hit_tier`` (face down after a middle- or lower-tier hit); when a knockdown and
+    a failed knockback come from one hit, the ``knockback``'s fall (face up, on the brain) replaces the
+    knockdown's (house reading), or the ``knockdown``'s fall stands and the knockback adds its damage."""
 
     house_default: HouseDefault
-    incapacity_fall: Literal["face_up"]
-    knockdown_and_failed_knockback: Literal["knockback"]
+    incapacity_fall: Literal["face_up", "by_hit_tier"]
+    knockdown_and_failed_knockback: Literal["knockback", "knockdown"]
 
 
 class KnockbackData(StrictModel):
@@ -392,7 +392,10 @@ class ShockRules(StrictModel):
     house_default: HouseDefault
     combine: Literal["one_max", "max_each_summed"]
     timing_house_default: HouseDefault
-    attributes: tuple[str, ...]
+    #: The attributes shock and pain penalize (AR.INJ.2: DX and IQ); every check based on one of them
+    #: takes the penalty in force (:func:`kassen.arena.bout.reading.attribute_modifiers`).
+    attributes_house_default: HouseDefault
+    attributes: tuple[Literal["st", "dx", "iq", "ht", "per", "will"], ...]
 
 
 class StunRules(StrictModel):
@@ -412,10 +415,10 @@ class HpRules(StrictModel):
     death_check_every: int = Field(ge=1)
     dead_ht_multiple: int
     death_checks_house_default: HouseDefault
-    #: AR.RD.8, a reading the engine makes, not a switch: death checks after the first come at the fixed
-    #: thresholds -HT-5k (the field names that reading; another value is refused).
+    #: AR.RD.8: death checks after the first come at the fixed thresholds -HT-5k (house reading), or
+    #: after every 5 HP lost since the HP at which the last check was rolled (the other reading).
     further_checks_house_default: HouseDefault
-    further_checks: Literal["fixed_thresholds"]
+    further_checks: Literal["fixed_thresholds", "since_last_check"]
 
 
 class MoveRules(StrictModel):
@@ -445,10 +448,10 @@ class GutsRules(StrictModel):
     bonus: int
     bonus_house_default: HouseDefault
     one_bonus_per_check: Literal["guts_only", "any"]
-    #: AR.RD.8, a reading the engine makes, not a switch: the guts penalties of a state count the hit that
-    #: first caused it (the field names that reading; another value is refused).
+    #: AR.RD.8: the guts penalties of a stun count the hit that first caused it (house reading), or the
+    #: latest stunning hit on the fighter already stunned (the other reading).
     stun_cause_house_default: HouseDefault
-    stun_cause: Literal["first_hit"]
+    stun_cause: Literal["first_hit", "latest_hit"]
 
 
 class InjuryRules(StrictModel):
@@ -524,6 +527,7 @@ class PostureRow(StrictModel):
     attack: int
     defense: int
     can_act: bool
+    can_move: bool
 
 
 class Guards(StrictModel):
@@ -574,6 +578,19 @@ class ReactionRules(StrictModel):
     allowed_range: tuple[int, int]
 
 
+class PositionRules(StrictModel):
+    """The position model (AR.GAP.2 house default): fighters stand on a line, in whole metres; an attack
+    needs its target within the weapon's reach, a grapple within ``grapple_reach``; a fighter moves up to
+    its effective Move (AR.HP.1, AR.FTG.3, AR.KNB.5) in a slot; knockback (AR.KNB.1) pushes the target
+    away from the attacker along the line."""
+
+    house_default: HouseDefault
+    start_distance: int = Field(ge=0)
+    default_reach: int = Field(ge=0)
+    grapple_reach: int = Field(ge=0)
+    attack_step: int = Field(ge=0)
+
+
 class MatchRules(StrictModel):
     popularity: PopularityRules
     audience: AudienceRules
@@ -583,6 +600,7 @@ class MatchRules(StrictModel):
     fighter_defaults: FighterDefaults
     encumbrance: EncumbranceRules
     reactions: ReactionRules
+    position: PositionRules
 
 
 # -- everything ----------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ the scenario's own, merged over the bundled data and any ``--content`` layers) a
     format: match            # match | fight
     ground: sand
     seed: 7
+    start_distance: 1        # optional: metres between the sides at the start (a fighter's position: wins)
     content:                 # optional: sections merged over the bundled data
       injury: {shock: {combine: max_each_summed}}
     fighters:
@@ -73,6 +74,7 @@ class WeaponModel(StrictModel):
     adds: int = 0
     type: DamageType = DamageType.CRUSHING
     painful: bool = False
+    reach: int | None = Field(default=None, ge=0)
 
 
 class DRModel(StrictModel):
@@ -93,9 +95,11 @@ class GutsBonusModel(StrictModel):
 
 
 class FighterModel(StrictModel):
-    """One fighter of a scenario. What is left out comes from the data's ``fighter_defaults`` and
-    ``combat`` defaults (AR.GAP.2): HP = ST, FP = HT, Move = (DX + HT) / 4, skill = DX, defence =
-    (DX + HT) / 4 + 3, 70 kg, the default guts-bonus plan."""
+    """One fighter of a scenario. What is left out comes from the data's ``fighter_defaults``,
+    ``combat`` and ``position`` defaults (AR.GAP.2): HP = ST, FP = HT, Move = (DX + HT) / 4, skill = DX,
+    defence = (DX + HT) / 4 + 3, 70 kg, the default guts-bonus plan, the default reach, and a position
+    with its side. ``st_bonus`` is the ST bonuses its knockback damage counts (AR.KNB.3), 0 unless
+    given."""
 
     id: str = Field(min_length=1)
     name: str | None = None
@@ -124,6 +128,8 @@ class FighterModel(StrictModel):
     guts_bonus: GutsBonusModel | None = None
     posture: Posture = Posture.STANDING
     altitude: Fraction = Field(default=Fraction(0), ge=0)
+    position: int | None = None
+    st_bonus: int = 0
     policy: Literal["heuristic", "scripted", "first_legal"] = "heuristic"
     script: tuple[dict[str, Any], ...] = ()
 
@@ -186,7 +192,7 @@ class FighterModel(StrictModel):
             defense=self.defense,
             guts_bonus=None if plan is None else GutsBonusPlan(plan.checks, plan.min_fp_after),
             encumbrance=self.encumbrance,
-            weapon=Weapon(w.name, w.base, w.dice, w.adds, w.type, w.painful),
+            weapon=Weapon(w.name, w.base, w.dice, w.adds, w.type, w.painful, w.reach),
             dr=tuple(entries[k] for k in rules.locations.keys if k in entries),
             reductions=tuple(Reduction(x.name, x.divisor, x.subtract) for x in self.reductions),
             champion=self.champion,
@@ -194,6 +200,7 @@ class FighterModel(StrictModel):
             matches=self.matches,
             age=self.age,
             reactions=self.reactions,
+            st_bonus=self.st_bonus,
         )
 
 
@@ -212,6 +219,7 @@ class ScenarioModel(StrictModel):
     ground: str | None = None
     seed: int = Field(default=0, ge=0, le=(1 << 64) - 1)
     max_actions: int = Field(default=5000, ge=1)
+    start_distance: int | None = Field(default=None, ge=0)
     fighters: tuple[FighterModel, ...] = Field(min_length=2)
 
     @model_validator(mode="after")
@@ -309,6 +317,8 @@ def setup_scenario(scenario: ScenarioSource, content: Content[ArenaRules]) -> Se
         name=model.name,
         postures={f.id: f.posture for f in model.fighters},
         altitudes={f.id: f.altitude for f in model.fighters},
+        positions={f.id: f.position for f in model.fighters if f.position is not None},
+        start_distance=model.start_distance,
     )
     plain = [f.id for f in model.fighters if f.policy == "first_legal"]
 

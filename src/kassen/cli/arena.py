@@ -53,12 +53,20 @@ def damage_command(
         int | None, typer.Option("--hp", help="The target's HP before the hit (HP thresholds).")
     ] = None,
     st: Annotated[int | None, typer.Option("--st", help="The target's ST (knockback distance).")] = None,
+    knocker_st: Annotated[
+        int | None,
+        typer.Option("--knocker-st", help="The attacker's ST: its knockback damage, thrust (AR.KNB.3)."),
+    ] = None,
+    knocker_st_bonus: Annotated[
+        int,
+        typer.Option("--knocker-st-bonus", help="ST bonuses counted in knockback damage (AR.KNB.3; 0)."),
+    ] = 0,
     source: Annotated[str, typer.Option("--source", help="attack, falling, knockback or self.")] = "attack",
     painful: Annotated[bool, typer.Option("--painful", help="The source causes pain (AR.INJ.3).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """One hit through the damage pipeline, with every intermediate value and its effects."""
-    from kassen.arena.damage import resolve_damage
+    from kassen.arena.damage import resolve_damage, strength_damage
     from kassen.arena.injury import hp_effects, injury_effects
     from kassen.arena.knockback import knockback_distance
     from kassen.arena.terms import DamageSource
@@ -69,6 +77,10 @@ def damage_command(
         raise KassenError(f"unknown damage source {source!r} (known: {', '.join(_SOURCES)})")
     if st is not None and st < 1:
         raise KassenError(f"ST must be at least 1, got {st}")
+    if knocker_st is not None and knocker_st < 1:
+        raise KassenError(f"--knocker-st must be at least 1, got {knocker_st}")
+    if knocker_st is None and knocker_st_bonus:
+        raise KassenError("--knocker-st-bonus needs --knocker-st (the ST it adds to)")
     result = resolve_damage(
         basic,
         damage_type,
@@ -104,6 +116,16 @@ def damage_command(
         data["knockback_m"] = distance
         if distance:
             effects.append(_knockback_effect(distance))
+    if knocker_st is not None:
+        # knockback damage: thrust for the knocker's ST, its bonuses included (AR.KNB.3), taken when the
+        # knocked-back fighter falls (AR.RD.3)
+        kst = knocker_st + knocker_st_bonus
+        data["knockback_damage"] = {
+            "st": kst,
+            "st_bonus": knocker_st_bonus,
+            "thrust": str(strength_damage(kst, "thrust")),
+            "rule": "AR.KNB.3",
+        }
     data["effects"] = [e.to_json() for e in effects]
     data["steps"] = [s.to_json() for s in result.steps]
     if as_json:
@@ -117,6 +139,14 @@ def damage_command(
     for e in effects:
         value = f" {e.value}" if e.value is not None else ""
         console.print(f"  {e.effect}{value}  [{e.rule}]", markup=False, soft_wrap=True)
+    if "knockback_damage" in data:
+        k = data["knockback_damage"]
+        bonus = f" ({k['st'] - k['st_bonus']} {k['st_bonus']:+d} in bonuses)" if k["st_bonus"] else ""
+        console.print(
+            f"knockback damage if it falls: thrust for ST {k['st']}{bonus} = {k['thrust']}  [AR.KNB.3]",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def _knockback_effect(distance: int) -> Any:
@@ -150,7 +180,7 @@ def check_command(
 @user_errors
 def bout_command(
     scenario: Annotated[
-        str, typer.Argument(help="A bundled scenario (duel, melee, knockback) or a YAML path.")
+        str, typer.Argument(help="A bundled scenario (duel, melee, knockback, pit) or a YAML path.")
     ],
     seed: Annotated[int | None, typer.Option(help="Seed (default: the scenario's).")] = None,
     content: ContentOption = None,

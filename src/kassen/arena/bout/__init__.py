@@ -14,7 +14,11 @@ at the start of a match (AR.AUD.2), fatigue every 10 subturns (AR.FTG.1), stun r
 (AR.STN.2), HT checks at 0 HP (AR.HP.2), death checks (AR.HP.3), landings at the end of the subturn
 (AR.KNB.6), shock expiry after the next subturn (AR.INJ.2, AR.CORE.3).
 
-Decisions are either a fighter's slot (attack, guard, rise, wait...) or an *offer*: when a fighter
+The fighters stand on a line, in metres (the AR.GAP.2 position model in ``match.position``): an attack
+needs its target within reach, a :class:`Move` spends the slot moving up to the effective Move (AR.HP.1,
+AR.FTG.3, AR.KNB.5), knockback pushes the target away (AR.KNB.1).
+
+Decisions are either a fighter's slot (attack, guard, move, rise, wait...) or an *offer*: when a fighter
 becomes stunned or incapacitated, or drops to FP 1 in match format, it may at once try to override it
 (guts check AR.GUT.1, or an audience point AR.AUD.3) or decline; in match format declining an
 incapacitated state loses (AR.OUT.1, AR.FTG.4). Overriding an automatic unconsciousness or stun exempts
@@ -25,12 +29,17 @@ most one side still stands.
 from kassen.arena.bout.flow import follow_up, resolve
 from kassen.arena.bout.legal import legal_actions, validate
 from kassen.arena.bout.reading import (
+    active_targets,
     attack_location,
     attack_target,
+    attribute_modifiers,
     can_defend,
     deciding_fighter,
     defense_target,
+    distance,
     guts_target,
+    in_reach,
+    move_allowance,
     shock_modifier,
 )
 from kassen.arena.bout.state import (
@@ -44,6 +53,7 @@ from kassen.arena.bout.state import (
     Grapple,
     Guts,
     HitRecord,
+    Move,
     Offer,
     Result,
     Rise,
@@ -66,21 +76,27 @@ __all__ = [
     "Grapple",
     "Guts",
     "HitRecord",
+    "Move",
     "Offer",
     "Result",
     "Rise",
     "SetGuard",
     "Task",
     "Wait",
+    "active_targets",
     "attack_location",
     "attack_target",
+    "attribute_modifiers",
     "can_defend",
     "deciding_fighter",
     "defense_target",
+    "distance",
     "follow_up",
     "guts_target",
+    "in_reach",
     "initial_state",
     "legal_actions",
+    "move_allowance",
     "resolve",
     "shock_modifier",
     "validate",

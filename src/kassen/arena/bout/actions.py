@@ -12,13 +12,17 @@ from dataclasses import replace
 
 from kassen.arena.audience import audience_effect
 from kassen.arena.bout.reading import (
+    active_targets,
     attack_location,
     attack_target,
+    can_attack_someone,
     can_defend,
     damage_to,
     defense_target,
+    distance,
     guts_target,
     helpless,
+    move_allowance,
 )
 from kassen.arena.bout.state import (
     Action,
@@ -34,6 +38,7 @@ from kassen.arena.bout.state import (
     Guts,
     HeadBlow,
     HitRecord,
+    Move,
     Offer,
     PopularityCheck,
     Rise,
@@ -68,8 +73,42 @@ def _on_begin(b: BoutTurn, action: Begin) -> None:
     b.push(*tasks)
 
 
+def _step_in(b: BoutTurn, actor: str, target: str, reach: int) -> None:
+    """The attack's step toward its target (the data's ``attack_step``, 0 by default): just far enough
+    to reach it, when it stands beyond reach (validation made sure the step is allowed)."""
+    a, t = b.f(actor), b.f(target)
+    gap = distance(b.state, actor, target) - reach
+    if gap <= 0:
+        return
+    to = a.position + (gap if t.position > a.position else -gap)
+    _moved(b, actor, to, "a step with the attack")
+
+
+def _moved(b: BoutTurn, fid: str, to: int, why: str) -> None:
+    f = b.f(fid)
+    allowance, steps = move_allowance(b.state, f, b.rules)
+    b.place(fid, to)
+    foes = active_targets(b.state, b.f(fid))
+    nearest = min(foes, key=lambda o: (abs(o.position - to), o.id), default=None)
+    b.log(
+        "moved",
+        "AR.GAP.2",
+        automatic=False,
+        fighter=fid,
+        position_from=f.position,
+        position_to=to,
+        metres=abs(to - f.position),
+        move=allowance,
+        why=why,
+        nearest=nearest.id if nearest is not None else None,
+        distance=abs(nearest.position - to) if nearest is not None else None,
+        steps=[x.to_json() for x in steps],
+    )
+
+
 def _on_attack(b: BoutTurn, action: Attack) -> None:
     rules = b.rules
+    _step_in(b, action.actor, action.target, b.f(action.actor).profile.reach)
     a, t = b.f(action.actor), b.f(action.target)
     b.put(replace(a, idle_slots=0))
     loc = rules.locations.find(attack_location(action.location, rules))
@@ -136,6 +175,7 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
 
 def _on_grapple(b: BoutTurn, action: Grapple) -> None:
     rules = b.rules
+    _step_in(b, action.actor, action.target, rules.match.position.grapple_reach)
     a, t = b.f(action.actor), b.f(action.target)
     b.put(replace(a, idle_slots=0))
     atk, _ = attack_target(b.state, a.id, t.id, rules.damage.basic.default_location, False, rules=rules)
@@ -164,6 +204,38 @@ def _on_guard(b: BoutTurn, action: SetGuard) -> None:
     b.end_slot()
 
 
+def _on_move(b: BoutTurn, action: Move) -> None:
+    """Move up to the effective Move (validated): closing or retreating (the AR.GAP.2 position model).
+    Moving while an opponent was within reach passes a slot without attacking (lost will, AR.OUT.1)."""
+    f = b.f(action.actor)
+    could_attack = can_attack_someone(b.state, f, b.rules)
+    toward = "closing" if _closer(b, f.id, action.to) else "retreating"
+    _moved(b, f.id, action.to, toward)
+    b.end_slot()
+    _idle(b, f.id, could_attack)
+
+
+def _closer(b: BoutTurn, fid: str, to: int) -> bool:
+    """Whether moving to ``to`` brings ``fid`` nearer its nearest opponent."""
+    f = b.f(fid)
+    foes = active_targets(b.state, f)
+    if not foes:
+        return False
+    return min(abs(o.position - to) for o in foes) < min(abs(o.position - f.position) for o in foes)
+
+
+def _idle(b: BoutTurn, fid: str, could_attack: bool) -> None:
+    """A slot passed without attacking while able to (an opponent within reach) counts toward losing
+    the will to fight (AR.OUT.1, AR.GAP.2); one without anyone to attack does not."""
+    if not could_attack:
+        return
+    f = b.f(fid)
+    idle = f.idle_slots + 1
+    b.put(replace(f, idle_slots=idle))
+    if idle >= b.rules.match.match.lost_will_idle_slots:
+        b.incapacitate(fid, Condition.LOST_WILL, "AR.OUT.1", Cause())
+
+
 def _on_rise(b: BoutTurn, action: Rise) -> None:
     f = b.f(action.actor)
     posture = b.rules.match.combat.rise[f.posture]
@@ -174,13 +246,10 @@ def _on_rise(b: BoutTurn, action: Rise) -> None:
 
 def _on_wait(b: BoutTurn, action: Wait) -> None:
     f = b.f(action.actor)
+    could_attack = can_attack_someone(b.state, f, b.rules)
     b.log("wait", "AR.STN.1" if f.stunned else "AR.GAP.2", automatic=False, fighter=f.id)
     b.end_slot()
-    if not f.stunned:
-        idle = f.idle_slots + 1
-        b.put(replace(f, idle_slots=idle))
-        if idle >= b.rules.match.match.lost_will_idle_slots:
-            b.incapacitate(f.id, Condition.LOST_WILL, "AR.OUT.1", Cause())
+    _idle(b, f.id, could_attack)
 
 
 def _on_give_up(b: BoutTurn, action: GiveUp) -> None:
@@ -216,7 +285,7 @@ def _on_guts(b: BoutTurn, action: Guts) -> None:
     result = b.roll_check(fid, CheckKind.GUTS, target, steps, "AR.GUT.1", automatic=False, against=condition)
     if not result.success:
         if offer is not None:
-            b.stays(fid, condition, offer.rule)
+            b.stays(fid, condition, offer.rule, offer.cause)
         return
     f = b.f(fid)
     exempt: tuple[type[AutoStun | HeadBlow | VitalCheck | FallStunCheck], ...]
@@ -266,7 +335,7 @@ def _on_decline(b: BoutTurn, action: Decline) -> None:
     o = b.state.offers[0]
     b.state = replace(b.state, offers=b.state.offers[1:])
     b.log("declined", o.rule, automatic=False, fighter=o.fighter, condition=o.condition)
-    b.stays(o.fighter, o.condition, o.rule)
+    b.stays(o.fighter, o.condition, o.rule, o.cause)
 
 
 #: Action type → handler (each handler's signature names its own action type).
@@ -276,6 +345,7 @@ ACTION_HANDLERS: Handlers[BoutTurn] = (
     .add(Attack, _on_attack)
     .add(Grapple, _on_grapple)
     .add(SetGuard, _on_guard)
+    .add(Move, _on_move)
     .add(Rise, _on_rise)
     .add(Wait, _on_wait)
     .add(GiveUp, _on_give_up)

@@ -45,12 +45,16 @@ def follow_up(turn: BoutTurn) -> bool:
         # the slots of the subturn in order, passing over who cannot take one (a stunned fighter takes
         # its slot to defend or try to recover: AR.STN.1)
         at = slots(s.order, s.slot, lambda fid: _takes_slot(turn.f(fid), turn))
-        if at == s.slot:
-            f = turn.f(s.order[at])
-            if f.no_defense:  # an all-out attack's "no defence" ends at the fighter's next slot
+        end = len(s.order) if at is None else at
+        # an all-out attack's "no defence" lasts until the fighter's next slot (AR.FTG.1, AR.GAP.2): it
+        # ends when that slot comes, whether the fighter takes it or it is passed over (aerial, FP 1...)
+        for fid in s.order[s.slot : end + 1 if at is not None else end]:
+            f = turn.f(fid)
+            if f.no_defense:
                 turn.put(replace(f, no_defense=False))
+        if at == s.slot:
             return False
-        turn.state = replace(s, slot=len(s.order) if at is None else at)
+        turn.state = replace(turn.state, slot=end)
         return True
     if s.subturn >= turn.rules.match.match.max_subturns:
         turn.finish(None, f"no decision after {s.subturn} subturns")
@@ -76,7 +80,7 @@ def _drop_stale_offers(turn: BoutTurn) -> None:
             valid = Condition(o.condition) in f.conditions and not f.lost and not f.has(Condition.DEAD)
             if valid and not _offer_has_choice(turn, f, o):
                 turn.state = replace(turn.state, offers=tuple(offers[1:]))
-                turn.stays(o.fighter, o.condition, o.rule)
+                turn.stays(o.fighter, o.condition, o.rule, o.cause)
                 offers = list(turn.state.offers)
                 continue
         if valid:

@@ -1,7 +1,9 @@
 """What may be done now: :func:`legal_actions` lists every legal action (complete), and :func:`validate`
 accepts exactly those — an :class:`~kassen.core.errors.IllegalActionError` naming the rule for anything
 else. The one equivalence: an :class:`Attack` naming no location is the attack at the data's
-``damage.basic.default_location`` (AR.DMG.1), which the list names explicitly.
+``damage.basic.default_location`` (AR.DMG.1), which the list names explicitly. Attacks and grapples are
+listed only for targets within reach, moves only as far as the effective Move (the AR.GAP.2 position
+model).
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from kassen.arena.bout.reading import (
     attack_location,
     can_guts,
     deciding_fighter,
+    distance,
     free_arms,
+    in_reach,
+    move_allowance,
     override_effects,
 )
 from kassen.arena.bout.state import (
@@ -26,6 +31,7 @@ from kassen.arena.bout.state import (
     GiveUp,
     Grapple,
     Guts,
+    Move,
     Rise,
     SetGuard,
     Wait,
@@ -35,7 +41,7 @@ from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import Condition
 from kassen.core.errors import IllegalActionError
 
-_ACTIONS = (Begin, Attack, Grapple, SetGuard, Rise, Wait, GiveUp, Guts, Cheer, Decline)
+_ACTIONS = (Begin, Attack, Grapple, SetGuard, Move, Rise, Wait, GiveUp, Guts, Cheer, Decline)
 
 
 def legal_actions(state: BoutState, rules: ArenaRules) -> list[Action]:
@@ -68,11 +74,14 @@ def legal_actions(state: BoutState, rules: ArenaRules) -> list[Action]:
             out.append(Guts(fid))
         return out + cheers + [GiveUp(fid)]
     for t in active_targets(state, f):
-        for loc in rules.locations.keys:
-            out.append(Attack(fid, t.id, loc))
-            out.append(Attack(fid, t.id, loc, all_out=True))
-        if f.grappling != t.id:
+        if in_reach(state, fid, t.id, rules):
+            for loc in rules.locations.keys:
+                out.append(Attack(fid, t.id, loc))
+                out.append(Attack(fid, t.id, loc, all_out=True))
+        if f.grappling != t.id and in_reach(state, fid, t.id, rules, grapple=True):
             out.append(Grapple(fid, t.id))
+    metres, _ = move_allowance(state, f, rules)
+    out += [Move(fid, f.position + d) for d in range(-metres, metres + 1) if d]
     for arm in free_arms(f, rules):
         for loc in rules.locations.keys:
             if rules.locations.locations[loc].limb is None:
@@ -126,6 +135,8 @@ def validate(state: BoutState, action: Action, rules: ArenaRules) -> None:
         raise IllegalActionError(f"{actor} is stunned and may only defend", rule="AR.STN.1")
     if isinstance(action, Attack | Grapple):
         _validate_target(state, f, action, rules)
+    elif isinstance(action, Move):
+        _validate_move(state, f, action, rules)
     elif isinstance(action, SetGuard):
         _validate_guard(f, action, rules)
     elif isinstance(action, Rise) and f.posture not in rules.match.combat.rise:
@@ -197,6 +208,27 @@ def _validate_target(state: BoutState, f: FighterState, action: Attack | Grapple
             )
     elif f.grappling == action.target:
         raise IllegalActionError(f"{f.id} already holds {action.target}", rule="AR.GAP.2")
+    grapple = isinstance(action, Grapple)
+    if not in_reach(state, f.id, t.id, rules, grapple=grapple):
+        reach = rules.match.position.grapple_reach if grapple else f.profile.reach
+        raise IllegalActionError(
+            f"{action.target} is {distance(state, f.id, t.id)} m from {f.id}, beyond its reach of "
+            f"{reach} m: close first",
+            rule="AR.GAP.2",
+        )
+
+
+def _validate_move(state: BoutState, f: FighterState, action: Move, rules: ArenaRules) -> None:
+    metres, steps = move_allowance(state, f, rules)
+    wanted = abs(action.to - f.position)
+    if wanted == 0:
+        raise IllegalActionError(f"{f.id} already stands at {action.to} m", rule="AR.GAP.2")
+    if wanted > metres:
+        why = steps[-1].reason if steps else "Move"
+        raise IllegalActionError(
+            f"{f.id} can move {metres} m this slot ({why}), not {wanted} m",
+            rule=steps[-1].rule if steps else "AR.GAP.2",
+        )
 
 
 def _validate_guard(f: FighterState, action: SetGuard, rules: ArenaRules) -> None:

@@ -1,5 +1,6 @@
-"""Reading a bout (pure): who decides, effective skill and defence, who can defend, act, guard or try
-a guts check. Every function takes the state and the content's tables; nothing here changes anything.
+"""Reading a bout (pure): who decides, the penalties in force on each attribute's checks, effective skill
+and defence, who can defend, act, guard, move, reach whom, or try a guts check. Every function takes the
+state and the content's tables; nothing here changes anything.
 """
 
 from __future__ import annotations
@@ -8,15 +9,21 @@ __all__ = [
     "active_targets",
     "attack_location",
     "attack_target",
+    "attribute_modifiers",
     "can_act",
+    "can_attack_someone",
     "can_defend",
     "can_guts",
     "damage_to",
     "deciding_fighter",
     "defense_target",
+    "distance",
     "free_arms",
     "guts_target",
+    "held_by",
     "helpless",
+    "in_reach",
+    "move_allowance",
     "override_effects",
     "shock_modifier",
 ]
@@ -25,7 +32,7 @@ from kassen.arena.bout.state import BoutState
 from kassen.arena.checks import effective_target
 from kassen.arena.damage import DamageResult, resolve_damage
 from kassen.arena.fighter import Cause, FighterState
-from kassen.arena.injury import guts_penalties, shock_penalty
+from kassen.arena.injury import effective_move, guts_penalties, shock_penalty, st_check_modifier
 from kassen.arena.rules import ArenaRules, AudienceEffectKind
 from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType
 from kassen.core.explain import Step
@@ -58,10 +65,28 @@ def shock_modifier(f: FighterState, rules: ArenaRules) -> Step | None:
     return Step(-penalty, f"shock/pain -{penalty} on DX and IQ ({rules.injury.shock.combine})", "AR.INJ.4")
 
 
-def _grappled_modifier(state: BoutState, f: FighterState, rules: ArenaRules) -> Step | None:
-    if any(o.grappling == f.id for o in state.fighters if o.id != f.id):
-        return Step(rules.match.combat.grapple.dx_penalty, "grappled", "AR.GAP.2")
-    return None
+def held_by(state: BoutState, f: FighterState) -> FighterState | None:
+    """The fighter holding ``f`` in a grapple, if any."""
+    return next((o for o in state.fighters if o.id != f.id and o.grappling == f.id), None)
+
+
+def attribute_modifiers(state: BoutState, fid: str, attribute: str, rules: ArenaRules) -> tuple[Step, ...]:
+    """The penalties in force on every check based on ``attribute``: shock and pain on the attributes
+    the data names (AR.INJ.2-4: DX and IQ), being held in a grapple on DX (AR.GAP.2), fatigue on ST
+    (AR.FTG.2). Every check of the bout takes its attribute's modifiers from here."""
+    f = state.fighter(fid)
+    mods: list[Step] = []
+    if attribute in rules.injury.shock.attributes:
+        shock = shock_modifier(f, rules)
+        if shock is not None:
+            mods.append(shock)
+    if attribute == "dx" and held_by(state, f) is not None:
+        mods.append(Step(rules.match.combat.grapple.dx_penalty, "grappled: DX", "AR.GAP.2"))
+    if attribute == "st":
+        fatigue = st_check_modifier(f.fp, rules)
+        if fatigue is not None:
+            mods.append(fatigue)
+    return tuple(mods)
 
 
 def can_defend(f: FighterState, rules: ArenaRules) -> bool:
@@ -89,30 +114,30 @@ def attack_target(
     ]
     if all_out:
         mods.append(Step(combat.all_out.attack_bonus, "all-out attack", "AR.FTG.1"))
-    for m in (shock_modifier(a, rules), _grappled_modifier(state, a, rules)):
-        if m is not None:
-            mods.append(m)
+    mods += attribute_modifiers(state, a.id, combat.attack_skill_default, rules)
     return effective_target(a.profile.skill, "attack skill", mods, "AR.GAP.2")
 
 
 def defense_target(state: BoutState, defender: str, *, rules: ArenaRules) -> tuple[int, tuple[Step, ...]]:
     """The defender's effective defence: defence + posture, −4 when stunned (AR.STN.1), − shock, −
-    grappled."""
+    grappled (defence is DX-based: the AR.GAP.2 house default)."""
     d = state.fighter(defender)
     mods = [
         Step(rules.match.combat.postures[d.posture].defense, f"defending from {d.posture.value}", "AR.GAP.2")
     ]
     if d.stunned:
         mods.append(Step(rules.injury.stun.defense_modifier, "stunned: defends at -4", "AR.STN.1"))
-    for m in (shock_modifier(d, rules), _grappled_modifier(state, d, rules)):
-        if m is not None:
-            mods.append(m)
+    mods += attribute_modifiers(state, d.id, "dx", rules)
     return effective_target(d.profile.defense, "defence", mods, "AR.GAP.2")
 
 
 def guts_target(f: FighterState, cause: Cause, rules: ArenaRules) -> tuple[int, tuple[Step, ...]]:
-    """Will with the three guts penalties (AR.GUT.2) and any audience bonus for guts checks."""
+    """Will with the three guts penalties (AR.GUT.2), shock if the data counts Will among the attributes
+    shock penalizes (not by default: AR.INJ.2 names DX and IQ), and any audience bonus for guts checks."""
     mods = list(guts_penalties(cause.uncapped_final, cause.margin_of_loss, f.guts_checks, rules))
+    shock = shock_modifier(f, rules) if "will" in rules.injury.shock.attributes else None
+    if shock is not None:
+        mods.append(shock)
     for b in f.check_bonuses:
         if CheckKind.GUTS in b.checks:
             mods.append(Step(b.amount, f"audience: {b.source}", "AR.AUD.3"))
@@ -134,6 +159,53 @@ def active_targets(state: BoutState, actor: FighterState) -> list[FighterState]:
         for t in state.fighters
         if t.profile.side != actor.profile.side and not t.lost and not t.has(Condition.DEAD)
     ]
+
+
+def distance(state: BoutState, a: str, b: str) -> int:
+    """Metres between two fighters on the line (the AR.GAP.2 position model)."""
+    return abs(state.fighter(a).position - state.fighter(b).position)
+
+
+def move_allowance(state: BoutState, f: FighterState, rules: ArenaRules) -> tuple[int, tuple[Step, ...]]:
+    """How many metres ``f`` may move in its slot, and why: its effective Move (encumbrance, AR.HP.1,
+    AR.FTG.3; 0 while rooted by a leg knockback, AR.KNB.5, until the next subturn begins), or 0 when it
+    is not standing, is stunned (AR.STN.1: it may only defend) or is held in a grapple."""
+    if f.stunned:
+        return 0, (Step(0, "stunned: may only defend, cannot move", "AR.STN.1"),)
+    if not rules.match.combat.postures[f.posture].can_move:
+        return 0, (Step(0, f"{f.posture.value}: rises before moving", "AR.GAP.2"),)
+    holder = held_by(state, f)
+    if holder is not None:
+        return 0, (Step(0, f"held by {holder.id}: cannot move away", "AR.GAP.2"),)
+    p = f.profile
+    return effective_move(
+        p.move,
+        encumbrance=p.encumbrance,
+        hp=f.hp,
+        fp=f.fp,
+        rooted=state.subturn <= f.rooted_until,
+        rules=rules,
+    )
+
+
+def in_reach(state: BoutState, actor: str, target: str, rules: ArenaRules, *, grapple: bool = False) -> bool:
+    """Whether ``actor`` can attack (or grapple) ``target`` from where it stands: within its weapon's
+    reach (the grapple reach), plus the data's ``attack_step`` when its Move allows that step."""
+    a = state.fighter(actor)
+    reach = rules.match.position.grapple_reach if grapple else a.profile.reach
+    return distance(state, actor, target) <= reach + _step(state, a, rules)
+
+
+def _step(state: BoutState, a: FighterState, rules: ArenaRules) -> int:
+    step = rules.match.position.attack_step
+    return min(step, move_allowance(state, a, rules)[0]) if step else 0
+
+
+def can_attack_someone(state: BoutState, f: FighterState, rules: ArenaRules) -> bool:
+    """Whether ``f`` could attack an opponent now (able to act, not stunned, someone within reach)."""
+    if f.stunned or not can_act(f, rules):
+        return False
+    return any(in_reach(state, f.id, t.id, rules) for t in active_targets(state, f))
 
 
 def override_effects(f: FighterState, condition: str, rules: ArenaRules) -> list[str]:

@@ -34,6 +34,7 @@ __all__ = [
     "Knockback",
     "KnockdownCheck",
     "Land",
+    "Move",
     "Offer",
     "PopularityCheck",
     "Result",
@@ -99,6 +100,15 @@ class SetGuard:
 
 
 @dataclass(frozen=True, slots=True)
+class Move:
+    """Move to ``to`` metres on the line, at most the fighter's effective Move away (closing or
+    retreating; the AR.GAP.2 position model, with AR.HP.1, AR.FTG.3 and AR.KNB.5)."""
+
+    actor: str
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
 class Rise:
     """One step up: lying → sitting → standing."""
 
@@ -141,7 +151,7 @@ class Decline:
     actor: str
 
 
-Action = Begin | Attack | Grapple | SetGuard | Rise | Wait | GiveUp | Guts | Cheer | Decline
+Action = Begin | Attack | Grapple | SetGuard | Move | Rise | Wait | GiveUp | Guts | Cheer | Decline
 
 
 # -- hits, offers, tasks --------------------------------------------------------------------------------
@@ -158,7 +168,7 @@ class HitRecord:
 
     @property
     def cause(self) -> Cause:
-        return Cause(self.damage.reduced, self.margin_of_loss, self.hit_id)
+        return Cause(self.damage.reduced, self.margin_of_loss, self.hit_id, self.damage.location)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,8 +286,12 @@ class SpendFp:
 
 @dataclass(frozen=True, slots=True)
 class FpThresholds:
+    """Look at the FP thresholds (AR.FTG.2-5) crossed on the way from ``before`` to ``after``: both are
+    taken when the FP are spent, so each crossing is looked at once."""
+
     fighter: str
     before: int
+    after: int
 
 
 Task = (
@@ -347,9 +361,13 @@ def initial_state(
     name: str = "",
     postures: Mapping[str, Posture] | None = None,
     altitudes: Mapping[str, Fraction] | None = None,
+    positions: Mapping[str, int] | None = None,
+    start_distance: int | None = None,
 ) -> BoutState:
     """A bout at its start, under ``rules``. The acting order is by the data's ``match.order_by`` (DX,
-    then HT; ties keep the given order); the ground defaults to the data's ``default_ground``."""
+    then HT; ties keep the given order); the ground defaults to the data's ``default_ground``. A
+    fighter not in ``positions`` stands with its side: the first side at 0 m, each next side
+    ``start_distance`` metres (default: the data's ``match.position.start_distance``) beyond."""
     ids = [f.id for f in fighters]
     if len(set(ids)) != len(ids):
         raise KassenError(f"fighter ids must be unique, got {ids}")
@@ -360,11 +378,14 @@ def initial_state(
         raise KassenError(f"unknown ground {g!r} (known: {', '.join(rules.falling.falling.ground)})")
     keys = rules.match.match.order_by
     ordered = sorted(fighters, key=lambda f: tuple(-f.attribute(k) for k in keys))
+    gap = rules.match.position.start_distance if start_distance is None else start_distance
+    sides = list(dict.fromkeys(f.side for f in fighters))
     states = tuple(
         FighterState.fresh(
             f,
             posture=(postures or {}).get(f.id, Posture.STANDING),
             altitude=(altitudes or {}).get(f.id, Fraction(0)),
+            position=(positions or {}).get(f.id, sides.index(f.side) * gap),
         )
         for f in fighters
     )

@@ -11,7 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from kassen.arena.audience import popularity
-from kassen.arena.bout.reading import damage_to, override_effects
+from kassen.arena.bout.reading import attribute_modifiers, damage_to, override_effects
 from kassen.arena.bout.state import (
     AddShock,
     ApplyHit,
@@ -40,7 +40,7 @@ from kassen.arena.bout.state import (
 from kassen.arena.bout.turn import BoutTurn
 from kassen.arena.damage import fall_modifiers, plan_fall, round_ratio, strength_damage
 from kassen.arena.fighter import Cause, Fall, FighterState, Shock
-from kassen.arena.injury import death_thresholds, injury_effects, st_check_modifier
+from kassen.arena.injury import death_thresholds, effective_move, injury_effects
 from kassen.arena.knockback import knockback_distance, landing_facing, limb_knockback_outcome, posture_factor
 from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Posture
 from kassen.core.engine import Handlers
@@ -149,7 +149,10 @@ def _t_land(b: BoutTurn, task: Land) -> None:
         bonus = 0
         if landing.knockback_gets_fall_modifiers:
             bonus, _ = fall_modifiers(spec.dice, p.weight_kg, b.state.ground, rules)
-        raw = b.roll_damage(spec, bonus, f"knockback: thrust for ST {fall.knocker_st}", "AR.KNB.3", f.id)
+        sb = fall.knocker_st_bonus
+        with_bonus = f" (ST {fall.knocker_st - sb} {sb:+d} in bonuses)" if sb else ""
+        label = f"knockback: thrust for ST {fall.knocker_st}{with_bonus}"
+        raw = b.roll_damage(spec, bonus, label, "AR.KNB.3", f.id)
         basic = round_ratio(max(raw, 0) * fall.knockback_factor, landing.halving)
         b.log(
             "knockback_damage",
@@ -214,7 +217,7 @@ def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
     b.log("injury", "AR.INJ.1", fighter=f.id, hit=hit.hit_id, final=d.final, hp_before=before, hp_after=after)
     hp = rules.injury.hp
     if before > hp.move_halved_at_or_below >= after:
-        b.log("move_halved", "AR.HP.1", fighter=f.id, hp=after)
+        _log_move_halved(b, f, "AR.HP.1", hp_before=before, fp_before=f.fp)
     if before > hp.ht_check_at_or_below >= after:
         b.log("ht_checks_each_subturn", "AR.HP.2", fighter=f.id, hp=after)
     if newly_crippled:
@@ -234,7 +237,7 @@ def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
     else:
         tasks += [
             DeathCheck(hit, t)
-            for t in death_thresholds(before, after, f.profile.ht, rules)
+            for t in death_thresholds(before, after, f.profile.ht, rules, last_check_hp=f.last_death_check_hp)
             if t not in f.death_checks_done
         ]
     if "unconscious" in names:
@@ -262,7 +265,7 @@ def _t_death_check(b: BoutTurn, task: DeathCheck) -> None:
     f = b.f(hit.victim)
     if f.has(Condition.DEAD):
         return
-    b.put(replace(f, death_checks_done=(*f.death_checks_done, task.threshold)))
+    b.put(replace(f, death_checks_done=(*f.death_checks_done, task.threshold), last_death_check_hp=f.hp))
     b.log("death_check_due", "AR.HP.3", fighter=f.id, threshold=task.threshold, hp=f.hp)
     if not b.ht_check(f.id, CheckKind.DEATH, "AR.HP.3").success:
         b.incapacitate(f.id, Condition.DEAD, "AR.HP.3", hit.cause)
@@ -312,9 +315,8 @@ def _t_fall_stun(b: BoutTurn, task: FallStunCheck) -> None:
     base = p.ht if attr == "ht" else p.per
     mod = Step(-hit.damage.final, f"falling damage {hit.damage.final}", "AR.FAL.2")
     rule_step = Step(0, f"stun check on {attr.upper()} ({which})", "AR.RD.4")
-    result = b.check(
-        f.id, CheckKind.FALL_STUN, base, attr.upper(), (rule_step, mod), "AR.FAL.2", ht_based=attr == "ht"
-    )
+    mods = (rule_step, mod, *attribute_modifiers(b.state, f.id, attr, b.rules))
+    result = b.check(f.id, CheckKind.FALL_STUN, base, attr.upper(), mods, "AR.FAL.2", ht_based=attr == "ht")
     if result.success:
         return
     if result.margin_of_failure >= b.rules.falling.falling.stun_check.unconscious_margin:
@@ -331,42 +333,49 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
         return
     distance: int = task.distance
     loc = rules.locations.locations[hit.damage.location]
-    attacker_st = b.f(hit.attacker).profile.st if hit.attacker else 0
-    b.log("knocked_back", "AR.KNB.1", fighter=f.id, metres=distance, location=loc.key)
+    knocker = b.f(hit.attacker).profile if hit.attacker else None
     if loc.limb is not None:
-        mods = [Step(-distance, f"knocked back {distance} m", "AR.KNB.5")]
-        fat = st_check_modifier(f.fp, rules)
-        if fat is not None:
-            mods.append(fat)
-        result = b.check(f.id, CheckKind.LIMB_KNOCKBACK, f.profile.st, "ST", mods, "AR.KNB.5")
-        outcome = limb_knockback_outcome(loc.limb, result.success, result.margin_of_failure, rules)
-        f = b.f(f.id)
-        if outcome.drop_guard:
-            arm = rules.locations.limb_root(loc.key)
-            if any(g.arm == arm for g in f.guards):
-                b.put(replace(f, guards=tuple(g for g in f.guards if g.arm != arm)))
-                b.log("guard_dropped", "AR.KNB.5", fighter=f.id, arm=arm)
-        if outcome.rooted:
-            b.put(replace(b.f(f.id), rooted_until=b.state.subturn))
-            b.log("rooted", "AR.KNB.5", fighter=f.id, until_subturn=b.state.subturn)
-        if outcome.falls:
-            b.fall_over(f.id, landing_facing(None, leg_knockback=True), "AR.KNB.5")
-            b.log(
-                "lands_facing", "AR.KNB.7", fighter=f.id, facing=Facing.FACE_DOWN.value, cause="leg knockback"
-            )
+        b.log("knocked_back", "AR.KNB.1", fighter=f.id, metres=distance, location=loc.key)
+        _limb_knockback(b, f, loc.key, distance)
         return
+    # knocked back: pushed away from the attacker along the line (the AR.GAP.2 position model), once the
+    # DX check below is made where (and as held as) the fighter was struck
+    to = f.position
+    if hit.attacker is not None:
+        a = b.f(hit.attacker)
+        away = 1 if (f.position, _side_rank(b, f)) > (a.position, _side_rank(b, a)) else -1
+        to = f.position + away * distance
+    b.log(
+        "knocked_back",
+        "AR.KNB.1",
+        fighter=f.id,
+        metres=distance,
+        location=loc.key,
+        position_from=f.position,
+        position_to=to,
+        attacker=hit.attacker,
+    )
     falling = f.fall is not None and f.fall.falls
     before = f.fall.from_posture if f.fall is not None else f.posture
     factor, fstep = posture_factor(before, f.altitude, rules)
+    # the check takes the DX penalties in force: shock and pain left from earlier hits (this hit's shock
+    # comes after its effects, AR.INJ.2) and being held (AR.GAP.2)
     mods = [Step(-distance, f"knocked back {distance} m", "AR.KNB.2")]
+    mods += attribute_modifiers(b.state, f.id, "dx", rules)
     result = b.check(f.id, CheckKind.KNOCKBACK, f.profile.dx, "DX", mods, "AR.KNB.2")
+    b.place(f.id, to)
     f = b.f(f.id)
-    if not result.success:
+    st = knocker.knockback_st if knocker is not None else 0
+    st_bonus = knocker.st_bonus if knocker is not None else 0
+    knockdown_stands = rules.falling.knockback.facing.knockdown_and_failed_knockback == "knockdown"
+    if falling and f.fall is not None and (result.success or knockdown_stands):
+        # AR.RD.9: a fall already under way keeps its facing and landing; by the other reading a failed
+        # check does too, the knockback only adding its damage
+        fall = replace(f.fall, knocker_st=st, knockback_factor=factor, knocker_st_bonus=st_bonus)
+    elif not result.success:
         fall = Fall(
-            True, landing_facing(None), Posture.LYING, rules.locations.brain, before, attacker_st, factor
+            True, landing_facing(None), Posture.LYING, rules.locations.brain, before, st, factor, st_bonus
         )
-    elif falling and f.fall is not None:
-        fall = replace(f.fall, knocker_st=attacker_st, knockback_factor=factor)
     else:
         fall = Fall(
             False,
@@ -374,8 +383,9 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
             before if before is not Posture.AERIAL else Posture.STANDING,
             rules.damage.basic.default_location,
             before,
-            attacker_st,
+            st,
             factor,
+            st_bonus,
         )
     b.put(replace(f, posture=Posture.AERIAL, fall=fall))
     b.log(
@@ -387,6 +397,37 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
         knockback_factor=str(factor),
         factor_reason=fstep.reason,
     )
+
+
+def _side_rank(b: BoutTurn, f: FighterState) -> int:
+    """Which way a knockback pushes when two fighters stand at the same point: by the order the sides
+    were listed in."""
+    sides = list(dict.fromkeys(x.profile.side for x in b.state.fighters))
+    return sides.index(f.profile.side)
+
+
+def _limb_knockback(b: BoutTurn, f: FighterState, location: str, distance: int) -> None:
+    """Force on a limb: an ST − distance check (with the ST penalties in force, AR.FTG.2) instead of
+    being knocked back; an arm drops its guard, a leg is rooted and may fall (AR.KNB.5)."""
+    rules = b.rules
+    loc = rules.locations.locations[location]
+    assert loc.limb is not None
+    mods = [Step(-distance, f"knocked back {distance} m", "AR.KNB.5")]
+    mods += attribute_modifiers(b.state, f.id, "st", rules)
+    result = b.check(f.id, CheckKind.LIMB_KNOCKBACK, f.profile.st, "ST", mods, "AR.KNB.5")
+    outcome = limb_knockback_outcome(loc.limb, result.success, result.margin_of_failure, rules)
+    f = b.f(f.id)
+    if outcome.drop_guard:
+        arm = rules.locations.limb_root(loc.key)
+        if any(g.arm == arm for g in f.guards):
+            b.put(replace(f, guards=tuple(g for g in f.guards if g.arm != arm)))
+            b.log("guard_dropped", "AR.KNB.5", fighter=f.id, arm=arm)
+    if outcome.rooted:
+        b.put(replace(b.f(f.id), rooted_until=b.state.subturn))
+        b.log("rooted", "AR.KNB.5", fighter=f.id, until_subturn=b.state.subturn)
+    if outcome.falls:
+        b.fall_over(f.id, landing_facing(None, leg_knockback=True), "AR.KNB.5")
+        b.log("lands_facing", "AR.KNB.7", fighter=f.id, facing=Facing.FACE_DOWN.value, cause="leg knockback")
 
 
 def _t_add_shock(b: BoutTurn, task: AddShock) -> None:
@@ -409,13 +450,17 @@ def _t_spend_fp(b: BoutTurn, task: SpendFp) -> None:
 
 
 def _t_fp_thresholds(b: BoutTurn, task: FpThresholds) -> None:
+    """The FP thresholds crossed from ``before`` to ``after`` (both taken when the FP were spent, so
+    each crossing is told once): ST checks at −3 (AR.FTG.2), Move halved unless injury already halved
+    it (AR.FTG.3), FP 1 (AR.FTG.4), FP 0 (AR.FTG.5)."""
     f = b.f(task.fighter)
     fat = b.rules.injury.fatigue
-    before, fp = task.before, f.fp
+    before, fp = task.before, task.after
     if before > fat.st_penalty_at_or_below >= fp:
         b.log("fatigued", "AR.FTG.2", fighter=f.id, fp=fp, st_checks=fat.st_penalty)
-    if before > fat.move_halved_at_or_below >= fp:
-        b.log("move_halved", "AR.FTG.3", fighter=f.id, fp=fp)
+    injured = f.hp <= b.rules.injury.hp.move_halved_at_or_below
+    if before > fat.move_halved_at_or_below >= fp and not injured:
+        _log_move_halved(b, f, "AR.FTG.3", fp_before=before, fp_after=fp)
     if fp <= fat.unconscious_at_or_below < before:
         b.incapacitate(f.id, Condition.UNCONSCIOUS, "AR.FTG.5", Cause())
     elif fp == fat.helpless_at != before and not f.incapacitated and not f.lost:
@@ -426,6 +471,30 @@ def _t_fp_thresholds(b: BoutTurn, task: FpThresholds) -> None:
                 b.log("override_offered", "AR.RD.6", fighter=f.id, condition="helpless")
             else:
                 b.stays(f.id, "helpless", "AR.FTG.4")
+
+
+def _log_move_halved(
+    b: BoutTurn,
+    f: FighterState,
+    rule: str,
+    *,
+    hp_before: int | None = None,
+    fp_before: int | None = None,
+    fp_after: int | None = None,
+) -> None:
+    """Log Move halved by injury (AR.HP.1) or fatigue (AR.FTG.3) with the Move before and after (it
+    limits how far the fighter moves in a slot)."""
+    p = f.profile
+    hp0 = f.hp if hp_before is None else hp_before
+    fp0 = f.fp if fp_before is None else fp_before
+    fp1 = f.fp if fp_after is None else fp_after
+    rules = b.rules
+    old, _ = effective_move(p.move, encumbrance=p.encumbrance, hp=hp0, fp=fp0, rules=rules)
+    new, _ = effective_move(p.move, encumbrance=p.encumbrance, hp=f.hp, fp=fp1, rules=rules)
+    if rule == "AR.HP.1":
+        b.log("move_halved", rule, fighter=f.id, hp=f.hp, move_before=old, move_after=new)
+    else:
+        b.log("move_halved", rule, fighter=f.id, fp=fp1, move_before=old, move_after=new)
 
 
 #: Task type → handler (each handler's signature names its own task type).

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from kassen.arena.bout.reading import can_guts
+from kassen.arena.bout.reading import attribute_modifiers, can_guts
 from kassen.arena.bout.state import BoutState, FpThresholds, Offer, Result, Task
 from kassen.arena.checks import CheckResult, effective_target, roll_check
 from kassen.arena.fighter import Cause, Fall, FighterState
+from kassen.arena.knockback import landing_facing
 from kassen.arena.rules import ArenaRules, DiceSpec
 from kassen.arena.terms import CheckKind, Condition, Facing, MatchFormat, Posture
 from kassen.core.engine import Turn
@@ -132,6 +133,8 @@ class BoutTurn(Turn[BoutState]):
         return result
 
     def ht_check(self, fid: str, kind: CheckKind, rule: str, mods: Sequence[Step] = ()) -> CheckResult:
+        """An HT check, with the penalties in force on HT (none by default: shock is on DX and IQ)."""
+        mods = (*mods, *attribute_modifiers(self.state, fid, "ht", self.rules))
         return self.check(fid, kind, self.f(fid).profile.ht, "HT", mods, rule, ht_based=True)
 
     def roll_damage(self, spec: DiceSpec, bonus: int, label: str, rule: str, fid: str) -> int:
@@ -142,7 +145,9 @@ class BoutTurn(Turn[BoutState]):
 
     # FP
     def lose_fp(self, fid: str, amount: int, rule: str, reason: str) -> None:
-        """Spend FP now; its thresholds (AR.FTG.2-5) are looked at right after the current task."""
+        """Spend FP now; the thresholds (AR.FTG.2-5) crossed from the FP before to the FP after are looked
+        at right after the current task, once: a spend right after another that is still waiting joins
+        its task (one look from the first FP to the last)."""
         f = self.f(fid)
         before = f.fp
         fp = before - amount
@@ -156,7 +161,11 @@ class BoutTurn(Turn[BoutState]):
             g = self.f(fid)
             self.put(replace(g, hp=g.hp - over))
             self.log("fatigue_below_zero", "AR.GAP.2", fighter=fid, hp_lost=over, hp_after=g.hp - over)
-        self.push(FpThresholds(fid, before))
+        head = self.state.agenda[0] if self.state.agenda else None
+        if isinstance(head, FpThresholds) and head.fighter == fid and head.after == before:
+            self.state = replace(self.state, agenda=self.state.agenda[1:])
+            before = head.before
+        self.push(FpThresholds(fid, before, fp))
 
     # conditions
     def lose(self, fid: str, rule: str, reason: str) -> None:
@@ -166,11 +175,21 @@ class BoutTurn(Turn[BoutState]):
         self.put(replace(f, lost=True))
         self.log("match_lost", rule, fighter=fid, reason=reason)
 
-    def release_holds(self, fid: str) -> None:
+    def release_holds(self, fid: str, rule: str = "AR.STN.1") -> None:
         f = self.f(fid)
         if f.grappling is not None:
-            self.log("grapple_released", "AR.STN.1", fighter=fid, target=f.grappling)
+            self.log("grapple_released", rule, fighter=fid, target=f.grappling)
             self.put(replace(f, grappling=None))
+
+    # positions (the AR.GAP.2 position model)
+    def place(self, fid: str, position: int) -> None:
+        """Put ``fid`` at ``position`` metres; holds whose two fighters end up farther apart than the
+        grapple reach are released."""
+        self.put(replace(self.f(fid), position=position))
+        reach = self.rules.match.position.grapple_reach
+        for g in self.state.fighters:
+            if g.grappling is not None and abs(g.position - self.f(g.grappling).position) > reach:
+                self.release_holds(g.id, "AR.GAP.2")
 
     def fall_over(self, fid: str, facing: Facing, rule: str) -> None:
         """Fall over (転倒): aerial now, lying at the end of the subturn (AR.KNB.6)."""
@@ -182,6 +201,13 @@ class BoutTurn(Turn[BoutState]):
         self.put(replace(f, posture=Posture.AERIAL, fall=fall))
         self.log("falls", rule, fighter=fid, facing=facing.value, lands="at the end of the subturn")
 
+    def incapacity_facing(self, cause: Cause) -> Facing:
+        """How a fighter falls from unconsciousness or death (AR.KNB.7 by the AR.RD.9 reading in data):
+        face up (the state, not the damage, makes it fall), or by the tier of the hit that caused it."""
+        if self.rules.falling.knockback.facing.incapacity_fall == "by_hit_tier" and cause.location:
+            return landing_facing(self.rules.locations.locations[cause.location].tier)
+        return Facing.FACE_UP
+
     def incapacitate(
         self, fid: str, condition: Condition, rule: str, cause: Cause, *, automatic: bool = False
     ) -> None:
@@ -192,7 +218,7 @@ class BoutTurn(Turn[BoutState]):
             self.put(f.with_condition(Condition.DEAD))
             self.log("dead", rule, fighter=fid, hp=f.hp)
             self.release_holds(fid)
-            self.fall_over(fid, Facing.FACE_UP, "AR.KNB.7")
+            self.fall_over(fid, self.incapacity_facing(cause), "AR.KNB.7")
             self.lose(fid, "AR.OUT.1", "dead")
             return
         if f.incapacitated:
@@ -211,11 +237,26 @@ class BoutTurn(Turn[BoutState]):
             self.offer(Offer(fid, condition.value, rule, cause, automatic))
             self.log("override_offered", "AR.GUT.1", fighter=fid, condition=condition.value)
         else:
-            self.stays(fid, condition.value, rule)
+            self.stays(fid, condition.value, rule, cause)
 
     def stun(self, fid: str, rule: str, cause: Cause, *, automatic: bool) -> None:
         f = self.f(fid)
-        if f.incapacitated or f.stunned:
+        if f.incapacitated:
+            return
+        if f.stunned:
+            # AR.RD.8: the stun keeps the cause of the hit that brought it about, or (the other reading)
+            # takes the latest stunning hit's; no new state arose, so nothing new is offered
+            latest = self.rules.injury.guts.stun_cause == "latest_hit"
+            if latest and cause.hit_id and cause.hit_id != f.stun_cause.hit_id:
+                self.put(replace(f, stun_cause=cause))
+                self.log(
+                    "stun_renewed",
+                    "AR.RD.8",
+                    fighter=fid,
+                    hit=cause.hit_id,
+                    final=cause.uncapped_final,
+                    margin_of_loss=cause.margin_of_loss,
+                )
             return
         self.put(replace(f.with_condition(Condition.STUNNED), stun_cause=cause))
         self.log("stunned", rule, fighter=fid)
@@ -224,12 +265,12 @@ class BoutTurn(Turn[BoutState]):
             self.offer(Offer(fid, Condition.STUNNED.value, rule, cause, automatic))
             self.log("override_offered", "AR.GUT.1", fighter=fid, condition=Condition.STUNNED.value)
 
-    def stays(self, fid: str, condition: str, rule: str) -> None:
+    def stays(self, fid: str, condition: str, rule: str, cause: Cause | None = None) -> None:
         """An offered (or unoverridable) state stands: incapacity falls and, in a match, loses."""
         if condition == "helpless":
             self.lose(fid, "AR.FTG.4", "FP 1 not overridden")
             return
         if condition == Condition.STUNNED.value:
             return
-        self.fall_over(fid, Facing.FACE_UP, "AR.KNB.7")
+        self.fall_over(fid, self.incapacity_facing(cause or Cause()), "AR.KNB.7")
         self.lose(fid, "AR.OUT.1", f"{condition} not overridden")
