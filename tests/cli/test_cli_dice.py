@@ -84,7 +84,6 @@ def test_odds_text() -> None:
         (("odds", "2d10"), "--at-least"),
         (("odds", "1000d1000", "--at-least", "5"), "the limit is"),
         (("odds", "2d10", "--at-least", "many"), "--at-least"),
-        (("roll", "-2d6"), "-2"),
         (("roll",), "expression"),
         (("dice",), "dice"),
     ],
@@ -105,3 +104,13 @@ def test_help_still_works() -> None:
     result = run("roll", "--help")
     assert result.exit_code == 0
     assert "EXPRESSION" in result.stdout.upper()
+
+
+def test_a_negative_expression_is_an_argument_not_an_option() -> None:
+    # `kassen roll -1d4+5` used to fail with "No such option: -1"
+    result = runner.invoke(app, ["roll", "-1d4+5", "--seed", "3"])
+    assert result.exit_code == 0 and result.stdout.startswith("-1d4 + 5:")
+    result = runner.invoke(app, ["odds", "-1d4+5", "--at-least", "3"])
+    assert result.exit_code == 0 and "(1/2)" in result.stdout
+    result = runner.invoke(app, ["roll", "--sed", "3", "2d6"])  # a misspelt option still says so
+    assert result.exit_code == 2 and "kassen: error:" in result.stderr

@@ -49,7 +49,7 @@ def _main(
     """kassen (合戦): run tabletop-RPG combat exactly as written, with exact odds."""
 
 
-@app.command("roll")
+@app.command("roll", context_settings={"ignore_unknown_options": True})
 @user_errors
 def roll_command(
     expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d10+5, 4d6kh3, 3d6!, 7k3.")],
@@ -73,7 +73,7 @@ def roll_command(
         console.print(f"[dim](seed {used_seed})[/dim]")
 
 
-@app.command("odds")
+@app.command("odds", context_settings={"ignore_unknown_options": True})
 @user_errors
 def odds_command(
     expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d10+3, 7k3.")],
