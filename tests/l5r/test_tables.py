@@ -44,7 +44,7 @@ def test_every_house_default_has_a_docs_entry(tables: L5Tables) -> None:
         if item.name.endswith(".yaml")
     )
     assert rows and len(rows) == in_files  # every house default in data is listed (and checked here)
-    assert {p.split(".")[0] for p, _, _ in rows} == {"core", "called_shots", "special_attacks"}
+    assert {p.split(".")[0] for p, _, _ in rows} == {"core", "called_shots", "special_attacks", "visibility"}
     assert len({p for p, _, _ in rows}) == len(rows)
     for path, h, _ in rows:
         assert f"`{path}`" in text, path

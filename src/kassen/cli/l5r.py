@@ -2,7 +2,8 @@
 
 - ``odds XkY --tn T [--raises R] [--unskilled] [--json]``: the exact chance to reach T + 5 x R.
 - ``attack [...] [--seed N] [--json]``: one attack with its raises, resolved and explained.
-- ``duel SCENARIO [--seed N] [--json] [--verbose]``: a whole duel, as an account or the chronicle JSON.
+- ``duel SCENARIO [--seed N] [--json] [--verbose] [--as SIDE]``: a whole duel, as an account or the
+  chronicle JSON; ``--as SIDE`` tells it (or gives its view, with ``--json``) as that side sees it.
 - ``aftermath CHRONICLE [--into NEXT] [--recover]``: what each character carries into the next fight.
 - ``scenarios``, ``defaults``: the bundled duels, the house defaults in force.
 
@@ -219,17 +220,31 @@ def duel_command(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every explanation step.")] = False,
     tables: TablesOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the replayable chronicle JSON.")] = False,
+    side: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            help="Tell it as this side sees it: another side's exact Wounds hidden (the visibility table); "
+            "with --json, that side's view.",
+            metavar="SIDE",
+        ),
+    ] = None,
 ) -> None:
     """Play a duel to its end: a readable account, or the chronicle JSON (replayable from its seed)."""
+    from kassen.core.view import Viewer
+
     src = load_scenario(scenario)
     own = src.data.get("seed")
     used_seed = seed if seed is not None else own if isinstance(own, int) else secrets.randbits(32)
     fight = run_duel(src, used_seed, content=[tables] if tables else [])
+    viewer = Viewer(side) if side is not None else None
+    if side is not None and side not in fight.sides():
+        raise KassenError(f"no side {side[:40]!r} in this duel (sides: {', '.join(fight.sides())})")
     if as_json:
-        emit_json(fight.to_json())
+        emit_json(fight.to_json() if viewer is None else fight.view(viewer))
         return
     console.print(f"[bold]{fight.meta.get('scenario', src.name)}[/bold]  (seed {used_seed})")
-    console.print(account(fight, verbose=verbose), markup=False, end="", soft_wrap=True)
+    console.print(account(fight, verbose=verbose, viewer=viewer), markup=False, end="", soft_wrap=True)
 
 
 @l5r_app.command("aftermath")

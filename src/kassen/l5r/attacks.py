@@ -8,7 +8,10 @@ special attack's handler (:data:`kassen.l5r.specials.SPECIALS`) or to the damage
 
 from __future__ import annotations
 
-__all__ = ["resolve_attack", "throat_strike"]
+__all__ = ["AttackRoll", "attack_roll", "resolve_attack", "throat_strike"]
+
+from dataclasses import dataclass
+from fractions import Fraction
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
@@ -17,11 +20,45 @@ from kassen.l5r.character import FighterId
 from kassen.l5r.damage import deal_damage
 from kassen.l5r.movement import close_in, move
 from kassen.l5r.pool import chance, roll_pool
-from kassen.l5r.rolls import attack_pool, attack_tn
+from kassen.l5r.rolls import AttackPool, RaisePlan, attack_pool, attack_tn
 from kassen.l5r.specials import SPECIALS, release_bind
-from kassen.l5r.state import ThroatPending
+from kassen.l5r.state import DuelState, Fighter, ThroatPending
+from kassen.l5r.tables import L5Tables
 from kassen.l5r.turn import L5Turn
 from kassen.l5r.validate import free_raises_for, unthreatened, validate_attack
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRoll:
+    """What an attack rolls and against what: its pool, its TN (with the steps that make it) and the
+    exact chance that the pool reaches it (L5.CORE.2, L5.CORE.3)."""
+
+    pool: AttackPool
+    tn: int
+    tn_steps: tuple[Step, ...]
+
+    @property
+    def chance(self) -> Fraction:
+        """``P(roll >= TN)``, exact (:func:`kassen.l5r.pool.chance`)."""
+        return chance(self.pool.pool, self.tn)
+
+
+def attack_roll(
+    state: DuelState,
+    attacker: Fighter,
+    target: Fighter,
+    attack: Attack,
+    plan: RaisePlan,
+    tables: L5Tables,
+    *,
+    attacker_wounds: int | None = None,
+) -> AttackRoll:
+    """The attack roll of ``attack`` (its raises paid by ``plan``) in ``state``: what
+    :func:`resolve_attack` rolls, and what the odds shown before declaring it read
+    (:mod:`kassen.l5r.odds`)."""
+    ap = attack_pool(attacker, tables, state.turn, full_attack=attack.full_attack)
+    tn, tn_steps = attack_tn(attacker, target, plan, tables, state.turn, attacker_wounds=attacker_wounds)
+    return AttackRoll(ap, tn, tn_steps)
 
 
 def resolve_attack(
@@ -71,9 +108,8 @@ def resolve_attack(
             feet=feet,
             position=to,
         )
-    ap = attack_pool(attacker, t, now, full_attack=attack.full_attack)
-    tn, tn_steps = attack_tn(attacker, target, plan, t, now, attacker_wounds=attacker_wounds)
-    p = chance(ap.pool, tn)
+    aim = attack_roll(turn.state, attacker, target, attack, plan, t, attacker_wounds=attacker_wounds)
+    ap, tn, tn_steps, p = aim.pool, aim.tn, aim.tn_steps, aim.chance
     r = roll_pool(ap.pool, turn.dice, "attack roll", "L5.CORE.9")
     hit = r.total >= tn
     steps = [*ap.steps, *tn_steps, *r.steps]

@@ -1,12 +1,15 @@
 """The roll-and-keep content: the bundled tables with the user's layers merged over them.
 
-The tables have three sections, ``core``, ``called_shots`` and ``special_attacks`` (the bundled files
-``core.yaml``, ``called_shots.yaml`` and ``special_attacks.yaml`` in ``kassen/l5r/data``). A layer — a
+The tables have three sections of rules, ``core``, ``called_shots`` and ``special_attacks`` (the bundled
+files ``core.yaml``, ``called_shots.yaml`` and ``special_attacks.yaml`` in ``kassen/l5r/data``), and the
+``visibility`` table (``visibility.yaml``: what a side may not see of the others). A layer — a
 ``--tables``/``--content`` directory or file, or a scenario's ``content:`` block — writes any of them: a
 file named after a section holds that section's body, any other file holds sections at its top level.
 Each section merges key by key over the layers before it (:func:`kassen.content.loader.merge_tables`),
 then the merged tables are validated at once: every problem is reported together, each with the file,
-line and field of the layer that wrote it. The content's hash is of the merged, validated data.
+line and field of the layer that wrote it. The content's hash is of the merged, validated rules: the
+visibility table decides what a side is shown, never how a duel resolves, so it is left out of every
+digest (a chronicle replays under any visibility table, and adding the table moved no recorded fight).
 
 >>> from kassen.l5r.tables import Location
 >>> tables = bundled_content().tables
@@ -22,11 +25,15 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from kassen.content.content import Content, Layer, bundled_layer, read_layer
-from kassen.content.loader import tables_content
-from kassen.l5r.tables import SECTIONS, L5Tables
+from pydantic import ValidationError
 
-_FILES = tuple(f"{section}.yaml" for section in SECTIONS)
+from kassen.content.content import Content, Layer, bundled_layer, read_layer
+from kassen.content.loader import Part, layer_entries, layer_parts, locate, merge_tables
+from kassen.core.errors import ContentError, ContentIssue
+from kassen.l5r.tables import SECTIONS, VIEW_SECTIONS, L5Tables
+
+_ALL = (*SECTIONS, *VIEW_SECTIONS)
+_FILES = tuple(f"{section}.yaml" for section in _ALL)
 
 
 @lru_cache(maxsize=1)
@@ -62,4 +69,26 @@ def content_for(path: str | Path | None) -> Content[L5Tables]:
 
 
 def _build(layers: tuple[Layer, ...]) -> Content[L5Tables]:
-    return tables_content("l5r", L5Tables, _bundled(), layers, SECTIONS)
+    """The core's ``tables_content`` for these sections, the view sections left out of the digests."""
+    every = (_bundled(), *layers)
+    per_layer: list[list[Part]] = []
+    issues: list[ContentIssue] = []
+    for layer in every:
+        parts, found = layer_parts(layer, _ALL, by_stem=True)
+        per_layer.append(parts)
+        issues += found
+    merged, found = merge_tables(per_layer, _ALL)
+    issues += found
+    tables: L5Tables | None = None
+    try:
+        tables = L5Tables.model_validate(merged)
+    except ValidationError as exc:
+        issues += locate(exc, per_layer)
+    if issues or tables is None:
+        raise ContentError(issues)
+    rules = [[p for p in parts if p.section in SECTIONS] for parts in per_layer]
+    labels = [(layer.label, layer_entries(parts, {})) for layer, parts in zip(every, rules, strict=True)]
+    inline = next((layer.data for layer in layers if layer.label == "scenario"), None)
+    dumped = tables.model_dump(mode="json")
+    hashed = {section: dumped[section] for section in SECTIONS}
+    return Content.build("l5r", tables, hashed, labels, inline)

@@ -16,6 +16,7 @@ __all__ = [
     "make_prone",
     "obstruct",
     "release_ties",
+    "wounds_after",
 ]
 
 from dataclasses import replace
@@ -26,8 +27,8 @@ from kassen.l5r.character import FighterId, earth
 from kassen.l5r.injuries import TIES, injury_effects, injury_options, maim_threshold
 from kassen.l5r.pool import roll_pool
 from kassen.l5r.rolls import damage_pool, rank
-from kassen.l5r.state import InjuryPending, Status
-from kassen.l5r.tables import SpecialAttackName
+from kassen.l5r.state import Fighter, InjuryPending, Status
+from kassen.l5r.tables import L5Tables, SpecialAttackName
 from kassen.l5r.turn import L5Turn, standing
 from kassen.l5r.wounds import out_ceiling
 
@@ -52,15 +53,8 @@ def add_wounds(
     if f.dead or amount <= 0:
         return
     before = rank(f, t)
-    new = f.wounds + amount
-    all_steps = list(steps)
-    if out_floor:
-        ceiling = out_ceiling(earth(f.character, t), t)
-        if new > ceiling:
-            new = max(f.wounds, ceiling)
-            all_steps.append(
-                Step(new, f"Subdue never takes {name} below Out: Wounds stop at {ceiling}", "L5.SUB.1")
-            )
+    new, floor = wounds_after(f, amount, t, out_floor=out_floor)
+    all_steps = [*steps, *floor]
     f2 = replace(f, wounds=new, bloodied=True)
     after = rank(f2, t)
     all_steps.append(after.step())
@@ -104,6 +98,22 @@ def add_wounds(
     turn.put(f2)
     if after.down:
         release_ties(turn, name)
+
+
+def wounds_after(
+    fighter: Fighter, amount: int, tables: L5Tables, *, out_floor: bool = False
+) -> tuple[int, tuple[Step, ...]]:
+    """The Wounds ``fighter`` has once ``amount`` more are added (L5.CORE.6); ``out_floor``: never
+    below Out (L5.SUB.1), with the step that says so. What :func:`add_wounds` applies and the odds shown
+    before an attack (:mod:`kassen.l5r.odds`) read."""
+    new = fighter.wounds + amount
+    if out_floor:
+        ceiling = out_ceiling(earth(fighter.character, tables), tables)
+        if new > ceiling:
+            new = max(fighter.wounds, ceiling)
+            why = f"Subdue never takes {fighter.name} below Out: Wounds stop at {ceiling}"
+            return new, (Step(new, why, "L5.SUB.1"),)
+    return new, ()
 
 
 def release_ties(turn: L5Turn, name: FighterId) -> None:

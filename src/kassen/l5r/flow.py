@@ -13,7 +13,7 @@ under its one cap on automatic steps.
 
 from __future__ import annotations
 
-__all__ = ["check_over", "end_turn", "roll_full_defenses", "start_turn", "step"]
+__all__ = ["check_over", "end_duel", "end_turn", "roll_full_defenses", "start_turn", "step"]
 
 from dataclasses import replace
 
@@ -79,6 +79,11 @@ def check_over(turn: L5Turn) -> None:
     sides = sorted({f.side for f in s.fighters if standing(f, turn.tables)})
     if len(sides) <= 1:
         _over(turn, sides[0] if sides else None, "the other side is out of the fight")
+
+
+def end_duel(turn: L5Turn, winner: str | None, why: str) -> None:
+    """The duel is over now: ``winner`` (a side, or ``None``) and why, in words."""
+    _over(turn, winner, why)
 
 
 def _over(turn: L5Turn, winner: str | None, why: str) -> None:

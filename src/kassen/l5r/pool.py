@@ -26,6 +26,7 @@ __all__ = [
     "chance",
     "error_bound",
     "mean",
+    "outcomes",
     "parse_pool",
     "pool_dice",
     "roll_pool",
@@ -172,6 +173,21 @@ def mean(pool: Pool) -> Fraction:
     """The expected total (exploding tails capped by the dice engine's tolerance, error below 1e-12)."""
     p = pool.normalized()
     return _mean(p.rolled, p.kept, p.explode) + p.bonus
+
+
+def outcomes(pool: Pool) -> tuple[tuple[int, Fraction], ...]:
+    """Every total of ``pool`` with its probability, lowest first: the distribution of the very
+    expression :func:`roll_pool` rolls (exploding tails capped by the dice engine's tolerance, less
+    than 1e-13 of the mass moved to the cap; see :func:`kassen.dice.distribution`)."""
+    p = pool.normalized()
+    return tuple((total + p.bonus, q) for total, q in _outcomes(p.rolled, p.kept, p.explode))
+
+
+@lru_cache(maxsize=1024)
+def _outcomes(rolled: int, kept: int, explode: bool) -> tuple[tuple[int, Fraction], ...]:
+    if rolled == 0 or kept == 0:
+        return ((0, Fraction(1)),)
+    return tuple(distribution(pool_dice(rolled, kept, explode)).probabilities.items())
 
 
 @lru_cache(maxsize=4096)

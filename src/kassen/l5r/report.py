@@ -4,6 +4,10 @@ Every event's data carries its ``text`` (names, not ids: a fighter's id is its n
 were worked out, the explanation ``steps``; a renderer says it with the event's rule in brackets, and
 with every step when verbose. A turn starts a block (``== Turn 3 ==``); a declaration is indented under
 it. ``tests/l5r/test_report.py`` checks that every kind logged in the package has a renderer here.
+
+A side's view of the duel (:mod:`kassen.core.view`) reads events with what the visibility table hides
+set to ``None`` (or the whole event hidden): every renderer then says what is left — the Wounds taken by
+another side's fighter with their rank and no count — never a hidden value, never the word None.
 """
 
 from __future__ import annotations
@@ -17,28 +21,63 @@ from kassen.core.report import Line, Narration
 from kassen.core.ruleset import Renderer
 
 
-def _said(ctx: Narration, data: Mapping[str, Any]) -> Line:
+def _text(ctx: Narration, data: Mapping[str, Any], kind: str) -> str:
+    """The event's own words; when a view hides them (``None``, or the whole event hidden), what is
+    left to say: who, and what happened, never a hidden value or the word None."""
+    text = data.get("text")
+    if isinstance(text, str) and text:
+        return text
+    who = next(
+        (data[k] for k in ("fighter", "attacker", "chooser", "target") if data.get(k) is not None), None
+    )
+    what = kind.replace("_", " ")
+    return f"{ctx.name(who)}: {what} (details not seen)" if who is not None else f"{what} (details not seen)"
+
+
+def _said(kind: str) -> Renderer:
     """The event's own words, its rule, and (verbose) its steps."""
-    return Line(str(data.get("text", "")), ctx.rule, ctx.steps(data))
+
+    def render(ctx: Narration, data: Mapping[str, Any]) -> Line:
+        return Line(_text(ctx, data, kind), ctx.rule, ctx.steps(data))
+
+    return render
+
+
+def _wounds(ctx: Narration, data: Mapping[str, Any]) -> Line:
+    """Wounds taken; another side reads the rank only (the visibility table hides the count)."""
+    if isinstance(data.get("text"), str) and data["text"]:
+        return Line(data["text"], ctx.rule, ctx.steps(data))
+    rank = data.get("rank")
+    return Line(f"{ctx.name(data.get('fighter'))} takes Wounds" + (f": {rank}" if rank else ""), ctx.rule)
+
+
+def _gm_wounds(ctx: Narration, data: Mapping[str, Any]) -> Line:
+    """The GM sets a fighter's Wounds; another side reads the rank only."""
+    if isinstance(data.get("text"), str) and data["text"]:
+        return Line(data["text"], ctx.rule, ctx.steps(data))
+    rank = data.get("rank")
+    return Line(
+        f"the GM sets {ctx.name(data.get('fighter'))}'s Wounds" + (f": {rank}" if rank else ""), ctx.rule
+    )
 
 
 def _turn(ctx: Narration, data: Mapping[str, Any]) -> Line:
-    return Line(f"== {str(data.get('text', 'turn')).capitalize()} ==", heading=True)
+    return Line(f"== {_text(ctx, data, 'turn').capitalize()} ==", heading=True)
 
 
 def _declare(ctx: Narration, data: Mapping[str, Any]) -> Line:
     """A declaration, indented under its turn; its rule only when verbose."""
-    return Line(str(data.get("text", "")), ctx.rule if ctx.verbose else "", indent=1)
+    return Line(_text(ctx, data, "declare"), ctx.rule if ctx.verbose else "", indent=1)
 
 
 def _skipped(ctx: Narration, data: Mapping[str, Any]) -> Line:
     """A script step skipped, indented with the declaration it precedes, with the rule that stops it."""
-    return Line(str(data.get("text", "")), ctx.rule, indent=1)
+    return Line(_text(ctx, data, "script_skipped"), ctx.rule, indent=1)
 
 
 def _over(ctx: Narration, data: Mapping[str, Any]) -> Line:
     winner = data.get("winner")
-    text = str(data.get("text", ""))
+    text = _text(ctx, data, "over")
     if winner is not None:  # the side by its display name
         text = text.replace(f"{winner} wins", f"{ctx.name(winner)} wins")
     return Line(text, ctx.rule)
@@ -47,51 +86,58 @@ def _over(ctx: Narration, data: Mapping[str, Any]) -> Line:
 #: Every event kind the ruleset logs → how it reads.
 RENDERERS: dict[str, Renderer] = {
     # the turn loop (kassen.l5r.flow, kassen.l5r.ruleset)
-    "begin": _said,
+    "begin": _said("begin"),
     "turn": _turn,
-    "initiative": _said,
+    "initiative": _said("initiative"),
     "declare": _declare,
     "script_skipped": _skipped,
-    "full_defense": _said,
-    "lost_action": _said,
-    "status_ended": _said,
+    "full_defense": _said("full_defense"),
+    "lost_action": _said("lost_action"),
+    "status_ended": _said("status_ended"),
     "over": _over,
     # attacks and harm (kassen.l5r.attacks, kassen.l5r.damage)
-    "attack": _said,
-    "damage": _said,
-    "wounds": _said,
-    "out": _said,
-    "dying": _said,
-    "death": _said,
-    "released": _said,
-    "injury_choice": _said,
-    "injury": _said,
-    "maim": _said,
-    "weapon_dropped": _said,
-    "foul": _said,
+    "attack": _said("attack"),
+    "damage": _said("damage"),
+    "wounds": _wounds,
+    "out": _said("out"),
+    "dying": _said("dying"),
+    "death": _said("death"),
+    "released": _said("released"),
+    "injury_choice": _said("injury_choice"),
+    "injury": _said("injury"),
+    "maim": _said("maim"),
+    "weapon_dropped": _said("weapon_dropped"),
+    "foul": _said("foul"),
     # special attacks (kassen.l5r.specials)
-    "bind": _said,
-    "bind_freed": _said,
-    "clipping": _said,
-    "corps_a_corps": _said,
-    "disengage": _said,
-    "struggle": _said,
-    "thrown": _said,
-    "disarm": _said,
-    "drive": _said,
-    "mark": _said,
-    "point_to_throat": _said,
+    "bind": _said("bind"),
+    "bind_freed": _said("bind_freed"),
+    "clipping": _said("clipping"),
+    "corps_a_corps": _said("corps_a_corps"),
+    "disengage": _said("disengage"),
+    "struggle": _said("struggle"),
+    "thrown": _said("thrown"),
+    "disarm": _said("disarm"),
+    "drive": _said("drive"),
+    "mark": _said("mark"),
+    "point_to_throat": _said("point_to_throat"),
     # other declarations (kassen.l5r.acts)
-    "wait": _said,
-    "yield": _said,
-    "regain_grip": _said,
-    "regain_footing": _said,
-    "remove_weapon": _said,
-    "clear_vision": _said,
-    "free_weapon": _said,
-    "recover_weapon": _said,
-    "medical_aid": _said,
-    "release_bind": _said,
+    "wait": _said("wait"),
+    "yield": _said("yield"),
+    "regain_grip": _said("regain_grip"),
+    "regain_footing": _said("regain_footing"),
+    "remove_weapon": _said("remove_weapon"),
+    "clear_vision": _said("clear_vision"),
+    "free_weapon": _said("free_weapon"),
+    "recover_weapon": _said("recover_weapon"),
+    "medical_aid": _said("medical_aid"),
+    "release_bind": _said("release_bind"),
     # the position model (kassen.l5r.movement, kassen.l5r.acts, kassen.l5r.attacks)
-    "move": _said,
+    "move": _said("move"),
+    # the GM's own moves (kassen.l5r.gm)
+    "gm_wounds": _gm_wounds,
+    "gm_injury": _said("gm_injury"),
+    "gm_status_removed": _said("gm_status_removed"),
+    "gm_condition": _said("gm_condition"),
+    "gm_condition_removed": _said("gm_condition_removed"),
+    "gm_danger": _said("gm_danger"),
 }

@@ -20,19 +20,22 @@ Actor(kind='gm', id='gm', side=None)
 
 from __future__ import annotations
 
-__all__ = ["RULESET", "L5Ruleset"]
+__all__ = ["RULESET", "DuelAction", "L5Ruleset"]
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any, TypeAlias
 
 from kassen.content.content import Content, Layer
 from kassen.core.engine import GM, Actor, Handlers, Outcome, Turn
 from kassen.core.fight import state_codec
+from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
 from kassen.core.rng import DieSource
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
-from kassen.l5r import flow
+from kassen.core.view import Visibility
+from kassen.l5r import flow, menus, views
 from kassen.l5r.actions import (
     Action,
     Begin,
@@ -46,7 +49,9 @@ from kassen.l5r.actions import (
 from kassen.l5r.attacks import throat_strike
 from kassen.l5r.content import load_content
 from kassen.l5r.damage import choose_injury
+from kassen.l5r.gm import GM_ACTIONS, GmAction, apply_gm, gm_actions
 from kassen.l5r.legal import legal_actions
+from kassen.l5r.odds import attack_preview
 from kassen.l5r.policies import Heuristic
 from kassen.l5r.report import RENDERERS
 from kassen.l5r.scenario import ScenarioModel, setup
@@ -55,6 +60,9 @@ from kassen.l5r.state import DuelState, Phase
 from kassen.l5r.tables import L5Tables
 from kassen.l5r.turn import L5Turn
 from kassen.l5r.validate import next_declarer, skip_reason, validate
+
+#: Every action of a duel: the characters' decisions and the GM's own moves (:mod:`kassen.l5r.gm`).
+DuelAction: TypeAlias = Action | GmAction
 
 
 def _begin(turn: L5Turn, action: Begin) -> None:
@@ -104,7 +112,7 @@ class L5Ruleset:
         title="Roll-and-keep raises, called shots and duels",
         ledger="L5",
         state_type=DuelState,
-        action_type=Action,
+        action_type=DuelAction,
         scenarios=("kassen.l5r.data", "duels"),
         rule_texts=("kassen.l5r.data", "rules.yaml"),
         scenario_model=ScenarioModel,
@@ -145,9 +153,12 @@ class L5Ruleset:
     def start(self, state: DuelState, dice: DieSource, tables: L5Tables) -> L5Turn:
         return L5Turn(state, dice, tables)
 
-    def resolve(self, turn: Turn[DuelState], action: Action) -> None:
+    def resolve(self, turn: Turn[DuelState], action: DuelAction) -> None:
         """Validate ``action`` (naming the rule that forbids it), then apply it."""
         assert isinstance(turn, L5Turn)
+        if isinstance(action, GM_ACTIONS):
+            apply_gm(turn, action)
+            return
         validate(turn.state, action, turn.tables)
         _APPLY(turn, action)
 
@@ -168,6 +179,38 @@ class L5Ruleset:
         out = {str(f.side): str(f.side) for f in state.fighters}
         out.update({str(f.name): str(f.name) for f in state.fighters})
         return out
+
+    # -- playing at the table (issue 11): menus, odds, views, the GM's moves, the turn order -----------------
+    def choices(self, state: DuelState, tables: L5Tables, path: Sequence[str]) -> Menu:
+        """The menu after ``path`` (:mod:`kassen.l5r.menus`): action, target, special, called shot, raises."""
+        return menus.choices(state, tables, path, self.to_move(state))
+
+    def decision(self, state: DuelState, tables: L5Tables, path: Sequence[str]) -> Action:
+        """The action a complete ``path`` names."""
+        return menus.decision(state, tables, path)
+
+    def label(self, state: DuelState, tables: L5Tables, field: str, value: Any) -> str | None:
+        """Words for the GM's menus, which the core derives from :meth:`gm_actions`."""
+        return menus.gm_label(state, tables, field, value)
+
+    def odds(self, state: DuelState, tables: L5Tables, action: DuelAction) -> Odds | None:
+        """The exact outcome distribution of an attack-like decision (:mod:`kassen.l5r.odds`)."""
+        preview = attack_preview(state, tables, action) if not isinstance(action, GM_ACTIONS) else None
+        return preview.odds if preview is not None else None
+
+    def gm_actions(self, state: DuelState, tables: L5Tables) -> Sequence[GmAction]:
+        """The GM's own moves, open at any point of the duel (:mod:`kassen.l5r.gm`)."""
+        return gm_actions(state, tables)
+
+    def units(self, state: DuelState) -> Mapping[str, str]:
+        return views.units(state)
+
+    def visibility(self, tables: L5Tables) -> Visibility:
+        return views.visibility(tables)
+
+    def status(self, state: DuelState, tables: L5Tables) -> Sequence[str]:
+        """The turn order above each menu, as the one deciding may see it (:mod:`kassen.l5r.views`)."""
+        return views.status(state, tables, self.to_move(state))
 
 
 RULESET = L5Ruleset()

@@ -63,7 +63,15 @@ from kassen.l5r.content import load_content
 from kassen.l5r.injuries import with_disadvantage
 from kassen.l5r.policies import Heuristic, Preferences, Prefers, SkippingScript
 from kassen.l5r.state import DuelState, Fighter
-from kassen.l5r.tables import SECTIONS, L5Tables, Location, RingName, SpecialAttackName, TraitName
+from kassen.l5r.tables import (
+    SECTIONS,
+    VIEW_SECTIONS,
+    L5Tables,
+    Location,
+    RingName,
+    SpecialAttackName,
+    TraitName,
+)
 
 #: Most actions of an auto-played duel.
 MAX_ACTIONS = 20_000
@@ -321,8 +329,9 @@ def load_scenario(source: str | Path, *, text: str | None = None) -> ScenarioSou
         raise ContentError(src.issue("`tables:` names a directory of table overrides", "tables"))
     layer = read_layer(Path(src.file).parent / tables, "tables")
     load_content([layer])  # the directory alone first: its errors name its own files and lines
-    parts, _ = layer_parts(layer, SECTIONS, by_stem=True)
-    merged, _ = merge_tables([parts], SECTIONS)
+    sections = (*SECTIONS, *VIEW_SECTIONS)
+    parts, _ = layer_parts(layer, sections, by_stem=True)
+    merged, _ = merge_tables([parts], sections)
     for key, value in (src.content or {}).items():
         old = merged.get(key)
         merged[key] = (

@@ -129,14 +129,19 @@ def _point_to_throat(turn: L5Turn, actor: FighterId, attack: Attack, total: int)
 
 
 # -- Foul, Subdue: damaging specials --------------------------------------------------------------------
+def _out_floor(turn: L5Turn, attack: Attack) -> bool:
+    """Whether the special attack's blow stops at Out (``out_floor`` in its row: Subdue, L5.SUB.1)."""
+    return attack.special is not None and turn.tables.special(attack.special).out_floor
+
+
 def _foul(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     """Foul (L5.FOL.1): normal damage, and the target obstructs an attacker acting later."""
-    deal_damage(turn, actor, attack, damage_raises=attack.damage_raises)
+    deal_damage(turn, actor, attack, damage_raises=attack.damage_raises, out_floor=_out_floor(turn, attack))
 
 
 def _subdue(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     """Subdue (L5.SUB.1): damage -1k0, never below Out."""
-    deal_damage(turn, actor, attack, damage_raises=attack.damage_raises, out_floor=True)
+    deal_damage(turn, actor, attack, damage_raises=attack.damage_raises, out_floor=_out_floor(turn, attack))
 
 
 # -- Corps-a-Corps ---------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 __all__ = [
     "LASTING_KINDS",
     "SECTIONS",
+    "VIEW_SECTIONS",
     "Aftermath",
     "CalledShotTables",
     "CoreTables",
@@ -33,6 +34,7 @@ __all__ = [
     "SpecialRow",
     "SpecialTables",
     "TraitName",
+    "ViewTable",
 ]
 
 from enum import StrEnum
@@ -41,6 +43,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
+from kassen.core.view import VisibilityModel
 
 TraitName = Literal[
     "stamina", "willpower", "strength", "perception", "agility", "intelligence", "reflexes", "awareness"
@@ -423,8 +426,18 @@ class CoreTables(StrictModel):
         return self
 
 
-#: The content sections, in order: each is a table merged key by key over the bundled one.
+class ViewTable(VisibilityModel):
+    """What a side may not see of the others (:mod:`kassen.core.view`): the core's visibility table,
+    with the other reading like every house default of this ruleset."""
+
+    alternative: str
+
+
+#: The content sections of the rules, in order: each is a table merged key by key over the bundled one.
 SECTIONS = ("core", "called_shots", "special_attacks")
+#: Sections that decide what a side may see, never how a duel resolves: merged and validated like the
+#: others, left out of the content's digests (:mod:`kassen.l5r.content`).
+VIEW_SECTIONS = ("visibility",)
 
 
 class L5Tables(StrictModel):
@@ -433,6 +446,7 @@ class L5Tables(StrictModel):
     core: CoreTables
     called_shots: CalledShotTables
     special_attacks: SpecialTables
+    visibility: ViewTable
 
     def location(self, location: Location) -> LocationRow:
         return self.called_shots.locations[location]
@@ -463,4 +477,5 @@ class L5Tables(StrictModel):
             ("special_attacks.drive", s.drive),
             ("special_attacks.point_to_throat", s.point_to_throat),
         ]
-        return [(path, m.house_default, m.alternative) for path, m in rows]
+        out = [(path, m.house_default, m.alternative) for path, m in rows]
+        return [*out, ("visibility", self.visibility.house_default, self.visibility.alternative)]

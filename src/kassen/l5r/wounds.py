@@ -14,7 +14,7 @@ leave the character down and alive until its last box is filled, which kills. Wi
 
 from __future__ import annotations
 
-__all__ = ["RankState", "dead_at", "ladder", "out_ceiling", "wound_rank"]
+__all__ = ["RankState", "dead_at", "ladder", "out_ceiling", "rank_index", "wound_rank"]
 
 from dataclasses import dataclass
 
@@ -87,3 +87,14 @@ def wound_rank(wounds: int, earth: int, tables: L5Tables) -> RankState:
     if wounds >= fatal:
         return RankState(wounds, "Dead", 0, False, True, dead_at=fatal)
     return RankState(wounds, "Dead rank", 0, False, False, dying=True, dead_at=fatal)
+
+
+def rank_index(state: RankState, tables: L5Tables) -> int:
+    """How far down the ladder ``state`` is: 0 for the first rank, one more for each rank after it,
+    then the Dead rank and Dead (the odds' "wound ranks" count these steps)."""
+    names = [r.name for r in tables.core.wound_ranks.ranks]
+    if state.dead:
+        return len(names) + 1
+    if state.dying:
+        return len(names)
+    return names.index(state.name)
