@@ -213,3 +213,27 @@ def test_a_scenario_names_its_ruleset(tmp_path: Path) -> None:
     long = "x" * 300 + ".yaml"
     with pytest.raises(ContentError):
         read_scenario(os.path.join(str(tmp_path), long))
+
+
+def test_a_gm_move_is_recorded_as_the_gms_and_replays() -> None:
+    fight = open_fight("l5r/kakita-vs-hida", seed=1)
+    fight.step()  # the GM begins; now a fighter is to move
+    assert fight.to_move is not None and fight.to_move.kind == "unit"
+    path: list[str] = []
+    menu = fight.menu(gm=True)
+    option = next(o for o in menu.options if o.id == "gm_end_duel")
+    path.append(option.id)
+    while not option.complete:
+        option = fight.menu(path, gm=True).options[0]
+        path.append(option.id)
+    fight.choose(path, gm=True)
+    entry = fight.entries[-1]
+    assert entry.actor == GM and entry.out_of_turn and fight.over
+    data = json.loads(fight.log_json())
+    assert data["log"][-1]["by"] == "gm" and "by" not in data["log"][0]  # the GM's Begin was its turn
+    replayed = Fight.from_json(data)
+    assert replayed.log_json() == fight.log_json() and replayed.entries[-1].actor == GM
+    bad = json.loads(fight.log_json())
+    bad["log"][-1]["by"] = "kakita"
+    with pytest.raises(FormatError, match=r"\.by: expected gm"):
+        Fight.from_json(bad)

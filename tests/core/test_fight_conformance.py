@@ -15,7 +15,7 @@ import pytest
 
 from kassen.content.content import ContentMismatchError
 from kassen.core.codec import FormatError
-from kassen.core.errors import KassenError
+from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.fight import Fight, ReplayError
 from kassen.core.menu import MenuError
 from kassen.core.menu import decide as menu_decide
@@ -138,6 +138,10 @@ def _leaves(fight: Fight[Any, Any], path: tuple[str, ...] = (), limit: int = 400
     for option in fight.menu(path).options:
         if len(out) >= limit:
             break
+        if not option.allowed:  # shown with the rule that forbids it: choosing it is refused
+            with pytest.raises(IllegalActionError):
+                menu_decide(fight.ruleset, fight.state, fight.tables, (*path, option.id))
+            continue
         here = (*path, option.id)
         out += [here] if option.complete else _leaves(fight, here, limit - len(out))
     return out

@@ -174,9 +174,15 @@ class Content(Generic[C]):
         merged: Mapping[str, Any],
         layers: Sequence[tuple[str, Mapping[str, Any]]],
         inline: Mapping[str, Any] | None = None,
+        unhashed: Sequence[str] = (),
     ) -> Content[C]:
         """Digest ``merged`` (section → JSON data after validation) and each layer's entries
-        (``(label, {entry key: raw data})``, the bundled layer first)."""
+        (``(label, {entry key: raw data})``, the bundled layer first). Sections in ``unhashed`` change
+        what is shown, never how a fight resolves (a visibility table): they are left out of every
+        digest, so a chronicle replays under any of them."""
+        skip = set(unhashed)
+        merged = {k: v for k, v in merged.items() if k not in skip}
+        layers = [(label, {k: v for k, v in e.items() if k.split(".")[0] not in skip}) for label, e in layers]
         digests = []
         for i, (label, entries) in enumerate(layers):
             per = {} if i == 0 else {k: digest(v, 12) for k, v in entries.items()}

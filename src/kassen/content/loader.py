@@ -185,11 +185,17 @@ def _depth(data: Any, path: tuple[Any, ...]) -> int:
 
 
 def tables_content(
-    ruleset: str, model: type[M], bundled: Layer, layers: Sequence[Layer], sections: Sequence[str]
+    ruleset: str,
+    model: type[M],
+    bundled: Layer,
+    layers: Sequence[Layer],
+    sections: Sequence[str],
+    unhashed: Sequence[str] = (),
 ) -> Content[M]:
     """Content whose sections are all tables: ``bundled`` then each of ``layers`` read (a file named
     after a section holds its body), merged key by key, validated once into ``model`` (every problem at
-    once, each where the layer wrote it), digested (:meth:`Content.build`)."""
+    once, each where the layer wrote it), digested (:meth:`Content.build`; ``unhashed`` sections, such
+    as a visibility table, are left out of the digests)."""
     every = (bundled, *layers)
     per_layer: list[list[Part]] = []
     issues: list[ContentIssue] = []
@@ -208,4 +214,4 @@ def tables_content(
         raise ContentError(issues)
     labels = [(layer.label, layer_entries(parts, {})) for layer, parts in zip(every, per_layer, strict=True)]
     inline = next((layer.data for layer in layers if layer.label == "scenario"), None)
-    return Content.build(ruleset, tables, tables.model_dump(mode="json"), labels, inline)
+    return Content.build(ruleset, tables, tables.model_dump(mode="json"), labels, inline, unhashed)

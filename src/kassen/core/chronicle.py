@@ -21,6 +21,7 @@ from typing import Any
 
 from kassen.content.content import Content, Layer, inline_layer, read_layer
 from kassen.core.codec import Codec, FormatError
+from kassen.core.engine import GM
 from kassen.core.errors import IllegalActionError, KassenError, TypedDiceError
 from kassen.core.events import canonical_json
 from kassen.core.fight import FORMAT, Fight, ReplayError, check_faces, check_seed, state_codec
@@ -40,7 +41,7 @@ _SNAPSHOT: tuple[set[str], set[str]] = (
     {"format", "snapshot", "ruleset", "seed", "meta", "state", "rng", "played", "state_id"},
     set(),
 )
-_ENTRY = ({"index", "action", "events", "state_id"}, {"dice"})
+_ENTRY = ({"index", "action", "events", "state_id"}, {"dice", "by"})
 
 
 def read_chronicle(
@@ -75,8 +76,12 @@ def read_chronicle(
             raise FormatError(f"{where}.index", f"expected {i}, got {entry['index']!r}"[:80])
         action = fight.action(entry["action"], f"{where}.action")
         faces = check_faces(entry["dice"], f"{where}.dice") if "dice" in entry else None
+        if "by" in entry and entry["by"] != "gm":
+            raise FormatError(
+                f"{where}.by", "expected gm (the only actor recorded apart from whoever was to move)"
+            )
         try:
-            events = fight.apply(action, dice=faces)
+            events = fight.apply(action, dice=faces, by=GM if "by" in entry else None)
         except (IllegalActionError, TypedDiceError) as exc:
             raise ReplayError(f"{where}.action: not possible at this point of the replay: {exc}") from None
         _same(entry["events"], json.loads(canonical_json([e.to_json() for e in events])), f"{where}.events")

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from kassen.content.content import Content
 from kassen.core.codec import Bounds, Codec, FormatError
-from kassen.core.engine import Actor, DiceNeeded, Outcome, Snapshot, advance
+from kassen.core.engine import GM, Actor, DiceNeeded, Outcome, Snapshot, advance
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
 from kassen.core.menu import Menu, build_menu, decide
@@ -107,6 +107,7 @@ class DiceRequest(Generic[A]):
     sides: int
     index: int
     events: tuple[Event, ...]
+    by: Actor | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -119,14 +120,16 @@ class DiceRequest(Generic[A]):
 
 @dataclass(frozen=True, slots=True)
 class LogEntry(Generic[A]):
-    """One applied action: its index, the action, who was to move, the events it caused, and the
-    faces typed for it (``None``: the seeded RNG rolled)."""
+    """One applied action: its index, the action, who took it (whoever was to move, or the GM making
+    a move of its own: ``out_of_turn``), the events it caused, and the faces typed for it (``None``: the
+    seeded RNG rolled)."""
 
     index: int
     action: A
     actor: Actor | None
     events: tuple[Event, ...]
     faces: tuple[int | None, ...] | None = None
+    out_of_turn: bool = False
 
 
 class Fight(Generic[S, A]):
@@ -298,10 +301,15 @@ class Fight(Generic[S, A]):
         return self.action(data)
 
     def apply(
-        self, action: A | Mapping[str, Any], *, dice: Sequence[int | None] | None = None
+        self,
+        action: A | Mapping[str, Any],
+        *,
+        dice: Sequence[int | None] | None = None,
+        by: Actor | None = None,
     ) -> tuple[Event, ...]:
         """Apply ``action`` (or its JSON) now; ``dice`` are all the faces rolled at the table for it
-        (``None`` for a die the RNG rolls). An illegal action, or typed faces that do not fit (too few:
+        (``None`` for a die the RNG rolls); ``by`` is who takes it when not whoever is to move (the GM's
+        own moves: ``GM``). An illegal action, or typed faces that do not fit (too few:
         :class:`~kassen.core.engine.DiceNeeded`), raise a typed error and nothing changes."""
         if self._pending is not None:
             raise KassenError("an action is waiting for dice: roll(...) them, or cancel() it first")
@@ -309,7 +317,7 @@ class Fight(Generic[S, A]):
         if dice is not None and not isinstance(dice, list | tuple):
             raise FormatError("dice", f"typed dice are a list of faces, not {type(dice).__name__}")
         faces = None if dice is None else check_faces(dice)
-        return self._apply(typed, faces)
+        return self._apply(typed, faces, by)
 
     # -- decisions built step by step ----------------------------------------------------------------------
     def menu(self, path: Sequence[str] = (), *, gm: bool = False) -> Menu:
@@ -319,7 +327,7 @@ class Fight(Generic[S, A]):
 
     def choose(self, path: Sequence[str], *, gm: bool = False) -> tuple[Event, ...] | DiceRequest[A]:
         """Play the action the complete ``path`` of choices names (see :meth:`play`)."""
-        return self.play(decide(self.ruleset, self.state, self.tables, path, gm=gm))
+        return self.play(decide(self.ruleset, self.state, self.tables, path, gm=gm), by=GM if gm else None)
 
     # -- dice rolled at the table ------------------------------------------------------------------------
     @property
@@ -327,15 +335,17 @@ class Fight(Generic[S, A]):
         """The action waiting for typed dice, and the die it wants now (table dice mode)."""
         return self._pending
 
-    def play(self, action: A | Mapping[str, Any]) -> tuple[Event, ...] | DiceRequest[A]:
+    def play(
+        self, action: A | Mapping[str, Any], *, by: Actor | None = None
+    ) -> tuple[Event, ...] | DiceRequest[A]:
         """Apply ``action`` the way this fight rolls: with the seeded RNG (``dice_mode`` ``auto``), or —
         ``table`` — ask for each die the players roll: the action waits (:attr:`pending`) until
         :meth:`roll` has given every face it needs, then applies with them (they go in the log)."""
         if self.dice_mode == "auto":
-            return self.apply(action)
+            return self.apply(action, by=by)
         if self._pending is not None:
             raise KassenError("an action is waiting for dice: roll(...) them, or cancel() it first")
-        return self._try(self._typed(action), ())
+        return self._try(self._typed(action), (), by)
 
     def roll(self, faces: Sequence[int | None]) -> tuple[Event, ...] | DiceRequest[A]:
         """Give the waiting action more faces (``None``: let the RNG roll that die). Applies it once it
@@ -344,28 +354,34 @@ class Fight(Generic[S, A]):
             raise KassenError("no action is waiting for dice")
         if not isinstance(faces, list | tuple):
             raise FormatError("dice", f"typed dice are a list of faces, not {type(faces).__name__}")
-        return self._try(self._pending.action, (*self._pending.faces, *check_faces(faces)))
+        return self._try(self._pending.action, (*self._pending.faces, *check_faces(faces)), self._pending.by)
 
     def cancel(self) -> DiceRequest[A] | None:
         """Drop the action waiting for dice (nothing was applied)."""
         pending, self._pending = self._pending, None
         return pending
 
-    def _try(self, action: A, faces: tuple[int | None, ...]) -> tuple[Event, ...] | DiceRequest[A]:
+    def _try(
+        self, action: A, faces: tuple[int | None, ...], by: Actor | None
+    ) -> tuple[Event, ...] | DiceRequest[A]:
         try:
-            events = self._apply(action, faces)
+            events = self._apply(action, faces, by)
         except DiceNeeded as need:
-            self._pending = DiceRequest(action, faces, need.sides, need.index, need.events)
+            self._pending = DiceRequest(action, faces, need.sides, need.index, need.events, by)
             return self._pending
         self._pending = None
         return events
 
-    def _apply(self, typed: A, faces: tuple[int | None, ...] | None) -> tuple[Event, ...]:
-        actor = self.to_move
+    def _apply(
+        self, typed: A, faces: tuple[int | None, ...] | None, by: Actor | None = None
+    ) -> tuple[Event, ...]:
+        to_move = self.to_move
+        actor = by if by is not None else to_move
+        out_of_turn = by is not None and by != to_move
         snap, events = advance(self.ruleset, self.tables, self.snapshot, typed, faces)
         self._snapshots.append(snap)
         self._ids.append(None)
-        self._entries.append(LogEntry(len(self._entries), typed, actor, events, faces))
+        self._entries.append(LogEntry(len(self._entries), typed, actor, events, faces, out_of_turn))
         self._history.append(typed)
         return events
 
@@ -434,6 +450,8 @@ class Fight(Generic[S, A]):
             }
             if e.faces is not None:
                 item["dice"] = list(e.faces)
+            if e.out_of_turn and e.actor == GM:
+                item["by"] = "gm"
             log.append(item)
         out: dict[str, Any] = {
             "format": FORMAT,

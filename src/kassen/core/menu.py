@@ -277,18 +277,19 @@ def build_menu(ruleset: Any, state: Any, tables: Any, path: Sequence[str] = (), 
 
 def decide(ruleset: Any, state: Any, tables: Any, path: Sequence[str], *, gm: bool = False) -> Any:
     """The action a complete ``path`` names (a :class:`MenuError` when it is not complete, an
-    :class:`~kassen.core.errors.IllegalActionError` for an option shown as not allowed)."""
+    :class:`~kassen.core.errors.IllegalActionError` naming the rule for a choice not allowed). A ruleset
+    that builds its own menus validates the path itself (its ``decision`` hook)."""
     path = _check_path(path)
     if not path:
         raise MenuError("choose at least one option")
+    if not gm and getattr(ruleset, "decision", None) is not None:
+        return ruleset.decision(state, tables, path)
     parent = build_menu(ruleset, state, tables, path[:-1], gm=gm)
     last = parent.option(path[-1])
     if not last.allowed:
         raise IllegalActionError(last.why or f"{last.label} is not allowed now", rule=last.rule or "")
     if not last.complete:
         raise MenuError(f"{last.label!r} does not finish the decision: choose further")
-    if not gm and getattr(ruleset, "decision", None) is not None:
-        return ruleset.decision(state, tables, path)
     if gm:
         hook = getattr(ruleset, "gm_actions", None)
         actions = list(hook(state, tables)) if hook else []

@@ -58,7 +58,9 @@ class StateRule(StrictModel):
     path: str = Field(
         pattern=_PATH, description="Where in the state's JSON, `[]` walking a list: units[].wounds"
     )
-    owner: str = Field(pattern=_PATH, description="The owning side's path, from the innermost list element")
+    owner: str = Field(
+        pattern=_PATH, description="The path of the owning side (or unit), from the innermost list element"
+    )
     why: str = ""
 
 
@@ -122,15 +124,19 @@ def _get(node: Any, path: str) -> Any:
     return node
 
 
-def redact_state(data: Any, rules: Visibility, viewer: Viewer) -> Any:
-    """A copy of the state's JSON with what ``viewer`` may not see set to ``null``."""
+def redact_state(
+    data: Any, rules: Visibility, viewer: Viewer, side_of: Callable[[Any], Any] = lambda x: None
+) -> Any:
+    """A copy of the state's JSON with what ``viewer`` may not see set to ``null``. An owner path may
+    give a side id or a unit id (``side_of`` maps a unit to its side)."""
     out = copy.deepcopy(data)
     if viewer.gm:
         return out
     for rule in rules.state:
 
         def hide(parent: dict[str, Any], key: str, element: Any, rule: StateRule = rule) -> None:
-            if _get(element, rule.owner) != viewer.side:
+            owner = _get(element, rule.owner)
+            if owner != viewer.side and side_of(owner) != viewer.side:
                 parent[key] = None
 
         _walk(out, rule.path.split("."), out, hide)
@@ -194,6 +200,6 @@ def observe(fight: Fight[Any, Any], viewer: Viewer) -> dict[str, Any]:
         "to_move": to_move.to_json() if to_move is not None else None,
         "over": result is not None,
         "result": result.to_json() if result is not None else None,
-        "state": redact_state(fight._state_codec.dump(fight.state), rules, viewer),
+        "state": redact_state(fight._state_codec.dump(fight.state), rules, viewer, side_of),
         "log": log,
     }

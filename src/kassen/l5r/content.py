@@ -25,11 +25,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from kassen.content.content import Content, Layer, bundled_layer, read_layer
-from kassen.content.loader import Part, layer_entries, layer_parts, locate, merge_tables
-from kassen.core.errors import ContentError, ContentIssue
+from kassen.content.loader import tables_content
 from kassen.l5r.tables import SECTIONS, VIEW_SECTIONS, L5Tables
 
 _ALL = (*SECTIONS, *VIEW_SECTIONS)
@@ -70,25 +67,4 @@ def content_for(path: str | Path | None) -> Content[L5Tables]:
 
 def _build(layers: tuple[Layer, ...]) -> Content[L5Tables]:
     """The core's ``tables_content`` for these sections, the view sections left out of the digests."""
-    every = (_bundled(), *layers)
-    per_layer: list[list[Part]] = []
-    issues: list[ContentIssue] = []
-    for layer in every:
-        parts, found = layer_parts(layer, _ALL, by_stem=True)
-        per_layer.append(parts)
-        issues += found
-    merged, found = merge_tables(per_layer, _ALL)
-    issues += found
-    tables: L5Tables | None = None
-    try:
-        tables = L5Tables.model_validate(merged)
-    except ValidationError as exc:
-        issues += locate(exc, per_layer)
-    if issues or tables is None:
-        raise ContentError(issues)
-    rules = [[p for p in parts if p.section in SECTIONS] for parts in per_layer]
-    labels = [(layer.label, layer_entries(parts, {})) for layer, parts in zip(every, rules, strict=True)]
-    inline = next((layer.data for layer in layers if layer.label == "scenario"), None)
-    dumped = tables.model_dump(mode="json")
-    hashed = {section: dumped[section] for section in SECTIONS}
-    return Content.build("l5r", tables, hashed, labels, inline)
+    return tables_content("l5r", L5Tables, _bundled(), layers, _ALL, unhashed=VIEW_SECTIONS)
