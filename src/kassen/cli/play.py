@@ -141,12 +141,17 @@ class _Table:
         self.say(f"Result: {outcome_text(result, self.names)}.")
 
     def ask_dice(self, pending: Any, answers: Iterator[str]) -> None:
-        context = ""
-        for e in pending.events[-1:]:
-            from kassen.core.report import render_event
+        from kassen.core.report import render_event
 
-            lines = render_event(self.fight.ruleset, e.to_json(), self.names, verbose=False)
-            context = f" (after: {lines[0].strip()})" if lines else ""
+        context = ""
+        for e in reversed(pending.events):  # the latest event that says something
+            lines = [
+                x.strip() for x in render_event(self.fight.ruleset, e.to_json(), self.names, verbose=False)
+            ]
+            said = [x for x in lines if x]
+            if said:
+                context = f" (after: {said[-1]})"
+                break
         self.say(f"Roll a d{pending.sides} (die {pending.index + 1} of this action){context}: faces, or auto")
         answer = self.next_answer(answers)
         if answer is None:
@@ -155,6 +160,12 @@ class _Table:
         if answer == "undo":
             self.fight.cancel()
             self.say("the action waiting for dice is dropped")
+            return
+        if answer.startswith("save ") and answer[5:].strip():
+            try:
+                self.save(Path(answer[5:].strip()))  # what is applied so far; the waiting action is not
+            except KassenError as exc:
+                self.say(f"kassen: {exc}")
             return
         faces: list[int | None] = []
         for word in answer.split():
