@@ -16,6 +16,7 @@ from kassen.sengoku.aim import (
 from kassen.sengoku.catalog import load_catalog
 from kassen.sengoku.defense import compute_defense, load_defense_rules
 from kassen.sengoku.profile import ALL, AttackTags, Attributes, CombatProfile
+from kassen.sengoku.resolution import EffectKind
 from kassen.sengoku.technique import Technique, attack_modifier
 
 CATALOG = load_catalog()
@@ -100,7 +101,7 @@ def test_seed_example_pierce_the_vitals() -> None:
     modifier, _ = attack_modifier(shinobi, PIERCE_THE_VITALS)
     assert modifier == 3 + 2
     assert PIERCE_THE_VITALS.wounds == 2
-    assert [e.text for e in PIERCE_THE_VITALS.on_hit] == ["Bleed"]
+    assert [e.kind for e in PIERCE_THE_VITALS.on_hit] == [EffectKind.BLEED]
 
 
 def test_seed_example_thousand_year_arrow() -> None:

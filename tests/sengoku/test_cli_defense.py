@@ -42,8 +42,8 @@ def test_readable_breakdown() -> None:
 def test_json_shape_is_exact() -> None:
     # rule: SG.PRC.5 — heavy armor + Defenseless with [Pierce all] → 10 → 6.
     data = run_json("--armor", "heavy", "--defenseless", "--tag", "Pierce all")
-    assert set(data) == {"defense", "steps"}
-    assert data["defense"] == 6
+    assert set(data) == {"defense", "steps", "released"}
+    assert data["defense"] == 6 and data["released"] == []
     steps = data["steps"]
     assert isinstance(steps, list)
     for step in steps:
@@ -139,3 +139,20 @@ def test_rules_override_file(tmp_path: Path) -> None:
     code, _, err = run("--rules", str(tmp_path / "missing.yaml"))
     assert code == 2
     assert "cannot read" in err
+
+
+@pytest.mark.parametrize("unit", [(), ("--unit", "samurai")])
+def test_defenseless_releases_a_maintained_stance_first(unit: tuple[str, ...]) -> None:
+    # rule: SG.DFL.2 — "Immediately release any maintained [stance]" before Defense −4: heavy armor +
+    # Immovable Formation + Defenseless is 14 − 4 = 10, not 16 − 4 = 12 (the battle engine's number); the
+    # release is shown, through the resolution's own make_defenseless
+    armor = () if unit else ("--armor", "heavy")
+    data = run_json(*unit, *armor, "--stance", "immovable-formation", "--defenseless")
+    assert data["defense"] == 10
+    assert [s["rule"] for s in data["released"]] == ["SG.DFL.2"]
+    assert "Immovable Formation" in data["released"][0]["reason"]
+    assert not any("stance" in s["reason"] for s in data["steps"])
+    code, out, _ = run(*unit, *armor, "--stance", "immovable-formation", "--defenseless")
+    assert code == 0 and "released, Defenseless" in out and "Defense 10" in out
+    held = run_json(*unit, *armor, "--stance", "immovable-formation")
+    assert held["defense"] == 16 and held["released"] == []

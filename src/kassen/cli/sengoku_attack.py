@@ -14,14 +14,15 @@ from fractions import Fraction
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from kassen.cli.common import OptionIssues, console, emit_json, user_errors
 from kassen.cli.content import CONTENT_HELP, catalog_from_options
 from kassen.cli.sengoku import sengoku_app
-from kassen.cli.sengoku_defense import profile_from_options
+from kassen.cli.sengoku_defense import print_released, profile_from_options, release_stances
 from kassen.core.errors import ContentError, ContentIssue, KassenError
-from kassen.core.explain import Step
+from kassen.core.explain import Step, steps_to_json
 from kassen.core.rng import Rng
 from kassen.sengoku.attack import Attack, AttackResult, attack
 from kassen.sengoku.catalog import Catalog
@@ -29,6 +30,7 @@ from kassen.sengoku.check import DieSource, ScriptedDice
 from kassen.sengoku.odds import ODDS_KEYS, attack_odds
 from kassen.sengoku.profile import AttackTags, Attributes, CombatProfile, DefenseBonus, Grade
 from kassen.sengoku.resolution import ResolutionRules, load_resolution
+from kassen.sengoku.table_effects import describe
 from kassen.sengoku.tags import format_tags
 from kassen.sengoku.technique import Technique
 from kassen.sengoku.wounds import AddedWound
@@ -136,7 +138,7 @@ def _step_rows(title: str, steps: tuple[Step, ...]) -> None:
     console.print(table)
 
 
-def _render(result: AttackResult, tags: AttackTags, seed: int | None) -> None:
+def _render(result: AttackResult, tags: AttackTags, seed: int | None, released: tuple[Step, ...]) -> None:
     a, b = result.faces_rolled
     check = result.check
     against = format_tags(tags)
@@ -144,6 +146,7 @@ def _render(result: AttackResult, tags: AttackTags, seed: int | None) -> None:
         f"[bold]{result.attacker.name}[/bold] attacks [bold]{result.target.name}[/bold] with "
         f"{result.technique.name}" + (f" {against}" if against else "")
     )
+    print_released(released)
     _step_rows("Defense", result.defense_steps)
     faces = f"[{a}, {b}]" + (
         f" → [{check.faces[0]}, {check.faces[1]}] (Fate)" if check.faces != (a, b) else ""
@@ -159,12 +162,28 @@ def _render(result: AttackResult, tags: AttackTags, seed: int | None) -> None:
         "fumble": "[bold]Fumble[/bold]",
     }[result.outcome.value]
     console.print(f"outcome: {outcome}")
-    console.print(
-        f"Wounds: {result.wounds_before} → {result.wounds_after}"
-        + ("  [bold]Incapacitated[/bold]" if result.incapacitated else "")
-    )
+    if result.wounds_before == result.wounds_after and not result.incapacitated:
+        lost = "no Wounds lost" if result.hit else "unhurt"
+        console.print(f"Wounds: {result.wounds_after} ({lost})")
+    else:
+        console.print(
+            f"Wounds: {result.wounds_before} → {result.wounds_after}"
+            + ("  [bold]Incapacitated[/bold]" if result.incapacitated else "")
+        )
     if result.wounds_behind:
         console.print(f"the enemy behind loses {result.wounds_behind} Wound(s)")
+    for e in result.events:
+        if e.kind == "armor_broken":
+            console.print(
+                f"{escape('[Break]')}: {result.target.name}'s armor loses {e.data['lost']} point(s)"
+                f" until repaired  [dim]{e.rule}[/dim]"
+            )
+        elif e.kind == "armor_holds":
+            console.print(f"{escape('[Break]')}: {escape(str(e.data['why']))}  [dim]{e.rule}[/dim]")
+        elif e.kind == "bleed":
+            console.print(f"{result.target.name} bleeds: {e.data['effect']}  [dim]{e.rule}[/dim]")
+        elif e.kind == "debuff":
+            console.print(f"{result.target.name}: {e.data['debuff']} (Defense −N, SG.DBF.1)")
     if result.attacker.defenseless and result.outcome.value == "fumble":
         console.print(f"{result.attacker.name} is Defenseless")
     if result.table is not None:
@@ -172,6 +191,11 @@ def _render(result: AttackResult, tags: AttackTags, seed: int | None) -> None:
         console.print(
             f"d100 {t.roll} on the {t.table.replace('_', ' ')} table: [bold]{t.name}[/bold]: {t.effect}"
         )
+        for e in result.events:
+            if e.kind == "table_effect":
+                console.print(f"  {e.data['text']}  [dim]{e.rule}[/dim]")
+        for p in result.pending:
+            console.print(f"  in a battle, {describe(p, hit_wounds=result.hit_wounds)}  [dim]{t.rule}[/dim]")
     _step_rows("Resolution", tuple(s for s in result.steps if s not in result.defense_steps))
     if seed is not None:
         console.print(f"[dim](seed {seed})[/dim]")
@@ -443,6 +467,7 @@ def attack_command(
         fate_points=t_points if t_points is not None else target_profile.fate_points,
         wounds=wounds_now,
     )
+    target_profile, released = release_stances(target_profile, catalog.defense)
     action = Attack(
         technique=tech,
         modifier=m if m is not None else default_modifier,
@@ -474,6 +499,7 @@ def attack_command(
         out = result.to_json()
         out["seed"] = shown_seed
         out["tags"] = format_tags(action.attack_tags)
+        out["released"] = steps_to_json(released)
         emit_json(out)
         return
-    _render(result, action.attack_tags, shown_seed if seed is None else None)
+    _render(result, action.attack_tags, shown_seed if seed is None else None, released)

@@ -32,7 +32,9 @@ from kassen.sengoku.battle.scenario import load_scenario, run_battle
 @sengoku_app.command("battle")
 @user_errors
 def battle_command(
-    scenario: Annotated[str, typer.Argument(help="A bundled battle (demo, count-example) or a YAML file.")],
+    scenario: Annotated[
+        str, typer.Argument(help="A bundled battle (demo, count-example, burning-temple) or a YAML file.")
+    ],
     seed: Annotated[
         int | None, typer.Option(help="Seed for the dice (default: the scenario's, else random).")
     ] = None,

@@ -19,8 +19,16 @@ from kassen.cli.common import OptionIssues, console, emit_json, user_errors
 from kassen.cli.content import CONTENT_HELP, catalog_from_options
 from kassen.cli.sengoku import sengoku_app
 from kassen.core.errors import KassenError
+from kassen.core.explain import Step, steps_to_json
 from kassen.sengoku.catalog import Catalog
-from kassen.sengoku.defense import DefenseResult, compute_defense, grade_label, load_defense_rules
+from kassen.sengoku.defense import (
+    DefenseResult,
+    DefenseRules,
+    compute_defense,
+    grade_label,
+    load_defense_rules,
+)
+from kassen.sengoku.defenseless import make_defenseless
 from kassen.sengoku.profile import (
     ArmorKind,
     AttackTags,
@@ -134,9 +142,28 @@ def profile_from_options(
     return profile, attack
 
 
-def _render(profile: CombatProfile, tags: AttackTags, result: DefenseResult) -> None:
+def release_stances(
+    profile: CombatProfile, rules: DefenseRules | None = None
+) -> tuple[CombatProfile, tuple[Step, ...]]:
+    """A Defenseless target as the battle has it: its maintained [stance] released at once (SG.DFL.2),
+    through the resolution's own :func:`~kassen.sengoku.defenseless.make_defenseless`; the steps say what
+    was released (empty when the target is not Defenseless or holds no stance)."""
+    if not profile.defenseless:
+        return profile, ()
+    return make_defenseless(profile, rules=rules)
+
+
+def print_released(released: tuple[Step, ...]) -> None:
+    for step in released:
+        console.print(f"{escape(step.reason)}, Defenseless  [dim]{step.rule}[/dim]")
+
+
+def _render(
+    profile: CombatProfile, tags: AttackTags, result: DefenseResult, released: tuple[Step, ...]
+) -> None:
     against = format_tags(tags) or "an attack with no tags"
     console.print(f"[bold]{grade_label(profile.grade)}[/bold] target against {escape(against)}")
+    print_released(released)
     table = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
     table.add_column("Defense", justify="right")
     table.add_column("step")
@@ -256,8 +283,9 @@ def defense_command(
     if catalog is not None:
         profile = _from_catalog(catalog, unit, list(stance or []), profile, build)
     data = load_defense_rules(rules) if rules is not None or catalog is None else catalog.defense
+    profile, released = release_stances(profile, data)
     result = compute_defense(profile, tags, rules=data, grades=catalog.grades if catalog else None)
     if as_json:
-        emit_json(result.to_json())
+        emit_json({**result.to_json(), "released": steps_to_json(released)})
         return
-    _render(profile, tags, result)
+    _render(profile, tags, result, released)

@@ -12,9 +12,13 @@ Order (docs/sengoku/resolution.md):
 5. the target's Last Bastion may turn a fatal hit into a miss (SG.FAT.2);
 6. Wounds applied, never below 0; at 0 the target is Incapacitated, a Lord's fall costs Cohesion
    (SG.WND.4, SG.INP.1-2);
-7. a critical with double 10 rolls the decisive moment table (SG.CRT.4); a fumble makes the attacker
+7. a hit with [Break] leaves its [Pierce] on the target's armor until repaired, when the grades allow
+   (SG.BRK.1-3); a hit that bleeds marks the target (Bleed, SG.AIM.5);
+8. a critical with double 10 rolls the decisive moment table (SG.CRT.4); a fumble makes the attacker
    Defenseless (SG.FUM.1, SG.DFL.1), adds the GM's chosen extras (SG.FUM.2), and with double 1 rolls the
-   critical mistake table (SG.FUM.3).
+   critical mistake table (SG.FUM.3). The row's effects on the attacker and the target are applied here
+   (:mod:`kassen.sengoku.table_effects`); the others (Energy, Cohesion, weapons, other units) are left in
+   :attr:`AttackResult.pending` for the battle.
 
 :func:`resolve_attack` is pure over its inputs (faces given; a die source only for a d100 table);
 :func:`roll_attack` and :func:`attack` draw the faces from the one injected :class:`~kassen.core.rng.Rng`.
@@ -41,6 +45,7 @@ from typing import Any, Protocol
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
+from kassen.sengoku.breakage import apply_break
 from kassen.sengoku.check import (
     CheckKind,
     CheckOutcome,
@@ -56,7 +61,17 @@ from kassen.sengoku.defenseless import make_defenseless
 from kassen.sengoku.fate import fate_intervention, last_bastion
 from kassen.sengoku.grades import GradeTable
 from kassen.sengoku.profile import AttackTags, CombatProfile
-from kassen.sengoku.resolution import D100Table, EffectKind, ResolutionRules, load_resolution
+from kassen.sengoku.resolution import (
+    D100Table,
+    EffectKind,
+    ResolutionRules,
+    TableEffect,
+    TableEffectKind,
+    TableRow,
+    TableWho,
+    load_resolution,
+)
+from kassen.sengoku.table_effects import PROFILE_KINDS, apply_effect
 from kassen.sengoku.technique import BASE_ATTACK, Technique, attack_modifier
 from kassen.sengoku.wounds import (
     AddedWound,
@@ -91,13 +106,17 @@ _FROM_CHECK = {
 
 
 class DefenseLike(Protocol):
-    """The target's Defense for this attack and the steps that made it (a ``DefenseResult``)."""
+    """The target's Defense for this attack, the steps that made it and the armor points its [Pierce]
+    removed (a ``DefenseResult``; a [Break] keeps those, SG.BRK.2)."""
 
     @property
     def defense(self) -> int: ...
 
     @property
     def steps(self) -> tuple[Step, ...]: ...
+
+    @property
+    def pierce_removed(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +125,7 @@ class FixedDefense:
 
     defense: int
     steps: tuple[Step, ...] = ()
+    pierce_removed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,13 +154,14 @@ class Attack:
 
 @dataclass(frozen=True, slots=True)
 class TableResult:
-    """A d100 table consulted: decisive moment (SG.CRT.4) or critical mistake (SG.FUM.3)."""
+    """A d100 table consulted: decisive moment (SG.CRT.4) or critical mistake (SG.FUM.3), and its row."""
 
     table: str
     roll: int
     name: str
     effect: str
     rule: str
+    row: TableRow | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -171,6 +192,13 @@ class AttackResult:
     table: TableResult | None
     events: tuple[Event, ...]
     steps: tuple[Step, ...]
+    #: The d100 row's effects the resolution cannot apply to the two profiles (Energy, Cohesion,
+    #: weapons, other units): a battle applies them (:mod:`kassen.sengoku.battle`).
+    pending: tuple[TableEffect, ...] = ()
+    #: The blow makes the target bleed (Bleed, SG.AIM.5): a battle marks the unit.
+    bleeds: bool = False
+    #: The hit's Wounds (before any added effect): what a Friendly Blow takes (SG.FUM.3 house table).
+    hit_wounds: int = 0
 
     @property
     def hit(self) -> bool:
@@ -199,6 +227,9 @@ class AttackResult:
             "wounds_behind": self.wounds_behind,
             "attacker_defenseless": self.attacker.defenseless,
             "table": self.table.to_json() if self.table else None,
+            "pending": [e.model_dump(mode="json", exclude_defaults=True) for e in self.pending],
+            "bleeds": self.bleeds,
+            "armor_damage": self.target.armor_damage,
             "events": [e.to_json() for e in self.events],
             "steps": steps_to_json(self.steps),
         }
@@ -209,7 +240,7 @@ def _consult(table: D100Table, key: str, rule: str, dice: DieSource | None) -> T
         raise KassenError(f"the {key.replace('_', ' ')} table needs a d{table.die}: pass table_dice")
     roll = dice.die(table.die)
     row = table.row(roll)
-    return TableResult(key, roll, row.name, row.effect, rule)
+    return TableResult(key, roll, row.name, row.effect, rule, row)
 
 
 def _validate(
@@ -253,6 +284,7 @@ class _Blow:
     behind: int
     notes: tuple[str, ...]
     debuffs: tuple[str, ...] = ()
+    bleeds: bool = False
 
 
 _NO_BLOW = _Blow(0, "SG.WND.1", 0, ())
@@ -289,6 +321,7 @@ def _blow(
         sum(e.wounds for e in effects if e.kind is EffectKind.WOUNDS_BEHIND),
         tuple(e.text for e in effects if e.kind is EffectKind.NOTE),
         tuple(e.debuff for e in effects if e.kind is EffectKind.DEBUFF),
+        any(e.kind is EffectKind.BLEED for e in effects),
     )
 
 
@@ -309,7 +342,8 @@ def _land(
     )
     change = apply_wounds(target, blow.wounds, rules=rules, grades=grades, rule=blow.rule)
     log.steps.extend(change.steps)
-    log.events.extend(change.events)
+    if blow.wounds > 0:  # a hit that wounds nobody (a bind, a curse) changes no Wounds: nothing to say
+        log.events.extend(change.events)
     if blow.behind:
         rule = "SG.CRT.2" if critical else "SG.WND.3"
         log.step(blow.behind, f"{blow.behind} Wound(s) to the enemy behind {target.name}", rule)
@@ -319,6 +353,9 @@ def _land(
     for debuff in blow.debuffs:
         # The engine puts the Defense −N source on the target (kassen.sengoku.defense.trigger_debuff).
         log.event("debuff", {"target": target.name, "debuff": debuff}, "SG.DBF.1")
+    if blow.bleeds and not change.incapacitated:
+        bleed = rules.death_check.bleed
+        log.event("bleed", {"unit": target.name, "effect": bleed.effect}, "SG.AIM.5")
     return change
 
 
@@ -351,10 +388,12 @@ def resolve_attack(
     table_dice: DieSource | None = None,
     rules: ResolutionRules | None = None,
     grades: GradeTable | None = None,
+    defense_rules: DefenseRules | None = None,
 ) -> AttackResult:
     """Resolve ``action`` by ``attacker`` on ``target`` against ``defense`` with the rolled ``faces``.
 
-    ``table_dice`` rolls the d100 of a Heavenly Mandate or Karmic Retribution (needed only then).
+    ``table_dice`` rolls the d100 of a Heavenly Mandate or Karmic Retribution (needed only then);
+    ``defense_rules`` are the grades a [Break] compares (SG.BRK.2-3) and Defenseless's release.
     Raises :class:`~kassen.core.errors.IllegalActionError` (nothing changes) when the attacker or target
     is Incapacitated (SG.INP.1) or a Fate use is illegal (SG.FAT.1, SG.FAT.2).
     """
@@ -412,6 +451,7 @@ def resolve_attack(
     if outcome.hit:
         change = _land(target_after, blow, outcome, r, grades, log)
         target_after, after, fell = change.profile, change.after, change.incapacitated
+        target_after = _break(attacker, target_after, action, defense, defense_rules, log)
     elif outcome is AttackOutcome.MISS:
         log.event("miss", {"target": target.name}, "SG.CHK.1")
 
@@ -422,9 +462,18 @@ def resolve_attack(
         attacker_after = _fumble(attacker_after, action, r, log)
         if kind.karmic_retribution:
             table = _consult(r.critical_mistake, "critical_mistake", "SG.FUM.3", table_dice)
+    pending: tuple[TableEffect, ...] = ()
+    hit_wounds = hit_wounds_of(tech, r)
     if table is not None:
         log.step(table.roll, f"d100 {table.roll}: {table.name}: {table.effect}", table.rule)
         log.event(table.table, table.to_json(), table.rule)
+        assert table.row is not None
+        applied = _Applied(attacker_after, target_after, hit_wounds, attacker.weapon_grade)
+        pending = applied.row(table.row, table.rule, r, defense_rules, grades, log)
+        attacker_after, target_after = applied.attacker, applied.target
+        if target_after.wounds is not None and target_after.wounds != after:
+            after = target_after.wounds
+            fell = fell or (before > 0 and after == 0)
 
     return AttackResult(
         attacker=attacker_after,
@@ -442,7 +491,89 @@ def resolve_attack(
         table=table,
         events=tuple(log.events),
         steps=tuple(log.steps),
+        pending=pending,
+        bleeds=blow.bleeds and outcome.hit and not fell,
+        hit_wounds=hit_wounds,
     )
+
+
+def hit_wounds_of(tech: Technique, rules: ResolutionRules) -> int:
+    """What the technique's plain hit reduces (SG.WND.1, SG.WND.3)."""
+    return hit_wounds(tech, rules)[0]
+
+
+def _break(
+    attacker: CombatProfile,
+    target: CombatProfile,
+    action: Attack,
+    defense: DefenseLike,
+    defense_rules: DefenseRules | None,
+    log: _Log,
+) -> CombatProfile:
+    """A hit with [Break] leaves its paired [Pierce] on the target's armor until repaired, when the
+    executing grade is at least the armor's (SG.BRK.1-3)."""
+    removed = defense.pierce_removed
+    if not action.attack_tags.break_ or removed <= 0:
+        return target
+    broken, steps = apply_break(attacker.weapon_grade, target, removed, rules=defense_rules)
+    log.steps.extend(steps)
+    if broken.armor_damage == target.armor_damage:
+        log.event("armor_holds", {"unit": target.name, "why": steps[-1].reason}, steps[-1].rule)
+        return target
+    log.event(
+        "armor_broken",
+        {
+            "unit": target.name,
+            "armor_damage": broken.armor_damage,
+            "lost": broken.armor_damage - target.armor_damage,
+        },
+        "SG.BRK.2",
+    )
+    return broken
+
+
+class _Applied:
+    """A d100 row's effects on the roller and the target (:func:`kassen.sengoku.table_effects.
+    apply_effect`); the rest is returned for the battle."""
+
+    def __init__(self, attacker: CombatProfile, target: CombatProfile, hit: int, grade: str) -> None:
+        self.attacker, self.target, self.hit, self.grade = attacker, target, hit, grade
+
+    def row(
+        self,
+        row: TableRow,
+        rule: str,
+        r: ResolutionRules,
+        defense_rules: DefenseRules | None,
+        grades: GradeTable | None,
+        log: _Log,
+    ) -> tuple[TableEffect, ...]:
+        pending: list[TableEffect] = []
+        for e in row.effects:
+            if e.kind not in PROFILE_KINDS or e.who not in (TableWho.ATTACKER, TableWho.TARGET):
+                pending.append(e)
+                continue
+            on_target = e.who is TableWho.TARGET
+            unit = self.target if on_target else self.attacker
+            if unit.wounds == 0 and e.kind is not TableEffectKind.FATE:
+                continue  # nothing more happens to the fallen
+            done = apply_effect(
+                e,
+                unit,
+                hit_wounds=self.hit,
+                executing_grade=self.grade,
+                rule=rule,
+                rules=r,
+                defense_rules=defense_rules,
+                grades=grades,
+            )
+            log.steps.extend(done.steps)
+            log.events.extend(done.events)
+            if on_target:
+                self.target = done.profile
+            else:
+                self.attacker = done.profile
+        return tuple(pending)
 
 
 def roll_attack(
@@ -454,11 +585,22 @@ def roll_attack(
     *,
     rules: ResolutionRules | None = None,
     grades: GradeTable | None = None,
+    defense_rules: DefenseRules | None = None,
 ) -> AttackResult:
     """Roll the two d10 (then a d100 if a table is consulted) from ``dice`` and resolve."""
     r = rules or load_resolution()
     faces = roll_faces(dice, sides=r.check.sides)
-    return resolve_attack(attacker, target, action, defense, faces, table_dice=dice, rules=r, grades=grades)
+    return resolve_attack(
+        attacker,
+        target,
+        action,
+        defense,
+        faces,
+        table_dice=dice,
+        rules=r,
+        grades=grades,
+        defense_rules=defense_rules,
+    )
 
 
 def attack(
@@ -491,4 +633,6 @@ def attack(
         raise IllegalActionError(
             f"{target.name} is immune to this attack: no check is rolled", rule="SG.INC.2"
         )
-    return roll_attack(attacker, target, action, d, rng, rules=rules, grades=grades)
+    return roll_attack(
+        attacker, target, action, d, rng, rules=rules, grades=grades, defense_rules=defense_rules
+    )

@@ -14,6 +14,7 @@ A :class:`Maneuver` is the single source of truth for a technique: resolution an
 from __future__ import annotations
 
 __all__ = [
+    "Aid",
     "Aptitude",
     "Armor",
     "ArmorBreak",
@@ -273,7 +274,21 @@ class Upkeep(StrictModel):
     prevents_collapse: bool = Field(
         default=False, description="Until the next lull, the target squad's Cohesion stops above Rout."
     )
+    moves_shikigami: bool = Field(
+        default=False,
+        description="Moves each of the side's shikigami to the user's zone or an adjacent one (SG.LUL.2).",
+    )
     effect: str = ""
+
+
+class Aid(StrictModel):
+    """A Kata that ends a condition on a unit instead of attacking: ``ends`` ``bleeding`` (Bind Wound,
+    the Bleed house default) or a ``dropped-weapon`` (picking it up, SG.FUM.2: its cost is the Energy the
+    drop named), on ``whom``: an ``ally`` in the zone (not the unit itself) or the unit ``self``. Every
+    unit knows the aid maneuvers."""
+
+    ends: Literal["bleeding", "dropped-weapon"]
+    whom: Literal["ally", "self"]
 
 
 # --------------------------------------------------------------------------------------- maneuvers
@@ -312,6 +327,7 @@ class Maneuver(_Entry):
     grants: DefenseGrant | None = None
     movement: Movement | None = None
     upkeep: Upkeep | None = None
+    aid: Aid | None = None
 
     @field_validator("tags")
     @classmethod
@@ -336,6 +352,7 @@ class Maneuver(_Entry):
                 ("movement", self.movement, (ManeuverKind.MOVEMENT,)),
                 ("upkeep", self.upkeep, (ManeuverKind.UPKEEP,)),
                 ("grants", self.grants, (ManeuverKind.STANCE, ManeuverKind.KATA)),
+                ("aid", self.aid, (ManeuverKind.KATA,)),
             )
             if value is not None and self.kind not in kinds
         ]
@@ -345,6 +362,8 @@ class Maneuver(_Entry):
             raise ValueError("only defense techniques are reserved (SG.RES.1)")
         if self.aim_focus is not AimFocus.NONE and self.wounds is None:
             raise ValueError("Aim Focus scales an attack's tag: an attack needs `wounds` (SG.AIM.1)")
+        if self.aid is not None and (self.wounds is not None or self.grants is not None):
+            raise ValueError("an aid Kata neither attacks nor grants Defense")
         return self
 
     @property
@@ -477,6 +496,11 @@ class Trait(_Entry):
     grants: tuple[EntryId, ...] = ()
     ambush: TraitAmbush | None = None
     incorporeal: bool = Field(default=False, description="The creature is incorporeal (SG.INC.5).")
+    shikigami: bool = Field(
+        default=False,
+        description="An onmyoji's servant: it takes no movement maneuver; its side's onmyoji repositions it "
+        "in the lull (SG.LUL.2).",
+    )
 
     def references(self) -> Iterator[Reference]:
         for i, g in enumerate(self.grants):

@@ -19,6 +19,8 @@ __all__ = [
     "AmbushImmunity",
     "AmbushReadings",
     "AmbushRules",
+    "BattlefieldChange",
+    "ChangeImpact",
     "CohesionCheck",
     "CombatEnd",
     "ComboFatigue",
@@ -356,16 +358,16 @@ class AmbushImmunity(FlowDefault):
 
 
 class AmbushReadings(FlowDefault):
-    """SG.RD.10, readings the engine makes, not switches: each field names the one reading implemented,
-    and an override naming the other is refused rather than silently ignored.
-    ``basic_ambush_releases_stance``: a basic ambush's Defenseless (SG.AMB.1) holds only against the
-    ambusher's first attack and leaves a maintained [stance] standing (SG.DFL.2 releases it for the
-    Defenseless status only). ``pass_or_hold_counts_as_breath``: for the flank ambush, a unit has taken
-    a breath only when it declared one; a Pass or a Hold is not a breath (SG.CNT.6)."""
+    """SG.RD.10, two switches. ``basic_ambush_releases_stance``: true, a basic ambush inflicts the
+    Defenseless status (SG.AMB.1 with SG.DFL.1-3): the target's maintained [stance] is released at once,
+    it cannot reserve or evade, and the status lasts until its next action or the lull; false, the
+    target only counts as Defenseless against the ambusher's first attack, its stance standing.
+    ``pass_or_hold_counts_as_breath``: true, for the flank ambush a unit "has taken a breath" once the
+    count has reached it (a breath, a Hold or a Pass); false, only a declared breath counts."""
 
     rule: Literal["SG.RD.10"]
-    basic_ambush_releases_stance: Literal[False]
-    pass_or_hold_counts_as_breath: Literal[False]
+    basic_ambush_releases_stance: bool
+    pass_or_hold_counts_as_breath: bool
 
 
 # ------------------------------------------------------------------------------------------- lull
@@ -385,13 +387,58 @@ class EncounterRow(StrictModel):
     effect: str
 
 
+class ChangeCheck(StrictModel):
+    attribute: Attribute
+    target: Positive
+
+
+class ChangeImpact(StrictModel):
+    """What a battlefield change does at once to each unit in the zone: a ``check`` to escape it (none:
+    nobody escapes), and on a failure ``wounds`` lost and ``defenseless``."""
+
+    check: ChangeCheck | None = None
+    wounds: Count = 0
+    defenseless: bool = False
+
+    @model_validator(mode="after")
+    def _does_something(self) -> ChangeImpact:
+        if not (self.wounds or self.defenseless):
+            raise ValueError("an impact costs Wounds or makes the unit Defenseless")
+        return self
+
+
+class BattlefieldChange(StrictModel):
+    """A battlefield change the GM may bring in the lull (SG.LUL.3: fire, fog, collapse): on one zone,
+    for ``rounds`` rounds (0: only ``at_once``). While it lasts, every unit in the zone loses
+    ``lull_wounds`` in each lull, and ranged attacks from or into the zone take ``ranged_check``."""
+
+    id: EntryId
+    name: str
+    effect: str
+    rounds: Count
+    lull_wounds: Count = 0
+    ranged_check: int = 0
+    at_once: ChangeImpact | None = None
+
+    @model_validator(mode="after")
+    def _does_something(self) -> BattlefieldChange:
+        lasting = self.lull_wounds or self.ranged_check
+        if not (lasting or self.at_once):
+            raise ValueError("a battlefield change does something: lull_wounds, ranged_check or at_once")
+        if lasting and not self.rounds:
+            raise ValueError("a lasting effect (lull_wounds, ranged_check) needs `rounds` >= 1")
+        return self
+
+
 class YomaEncounters(FlowDefault):
-    """SG.LUL.3: the d100 Yoma Encounter Table a GM may roll in the lull phase."""
+    """SG.LUL.3, the GM's environment variables in the lull phase: the d100 Yoma Encounter Table, and the
+    battlefield changes (fire, fog, collapse) with their effects."""
 
     rule: Literal["SG.LUL.3"]
     die: Positive
     when: str
     rows: tuple[EncounterRow, ...]
+    changes: tuple[BattlefieldChange, ...] = ()
 
     @field_validator("rows")
     @classmethod
@@ -407,6 +454,17 @@ class YomaEncounters(FlowDefault):
         if expected != die + 1:
             raise ValueError(f"rows must cover 1..{die} once each; they stop at {expected - 1}")
         return rows
+
+    @field_validator("changes")
+    @classmethod
+    def _unique_changes(cls, changes: tuple[BattlefieldChange, ...]) -> tuple[BattlefieldChange, ...]:
+        ids = [c.id for c in changes]
+        if len(set(ids)) != len(ids):
+            raise ValueError("a battlefield change id is given twice")
+        return changes
+
+    def change(self, cid: str) -> BattlefieldChange | None:
+        return next((c for c in self.changes if c.id == cid), None)
 
     def row(self, roll: int) -> EncounterRow:
         """The row for ``roll`` (1..die)."""
@@ -509,14 +567,15 @@ class RetreatRules(FlowDefault):
 
 
 class RoutAndFumbleReadings(FlowDefault):
-    """SG.RD.11, a reading the engine makes, not a switch (the field names the one reading implemented;
-    an override naming the other is refused). A defense reservation declared in a breath after an
-    attack that fumbles is forfeited, its Energy spent with the breath (SG.DFL.2, SG.CNT.5). The other
-    question of SG.RD.11, a squad routing with no other unit of its side left, is settled by SG.END.1's
-    ``out_states``: with ``routed`` among them the combat ends at once."""
+    """SG.RD.11. ``fumble_forfeits_later_reservation``: true, a defense reservation declared in a breath
+    after an attack that fumbles is forfeited, its Energy spent with the breath (the unit is Defenseless
+    when its turn comes, SG.DFL.2); false, it is kept, having been declared with the breath before the
+    fumble. The other question, a squad routing with no other unit of its side left, is SG.END.1's
+    ``out_states``: without ``routed`` among them the rout is pursued from the next round (SG.RET.2);
+    with it the combat ends at once."""
 
     rule: Literal["SG.RD.11"]
-    fumble_forfeits_later_reservation: Literal[True]
+    fumble_forfeits_later_reservation: bool
 
 
 class ManeuverPricing(FlowDefault):

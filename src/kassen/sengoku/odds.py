@@ -81,8 +81,10 @@ class _Tally:
 
 
 class _TableDie:
-    """The d100 of a decisive moment or a critical mistake: its row names what happens, never the
-    Wounds, so any face counts the table once."""
+    """The d100 of a decisive moment or a critical mistake, counted once whatever its face. Face 1 is
+    each house table's first row (Rhythm of Victory, Overextended), which touches no Wounds, so the
+    expected Wounds are the blow's; what the rarer rows add (a Decisive Blow, a self-injury) depends on
+    the units and the battlefield and is left to the rows themselves (``resolution.yaml``)."""
 
     def die(self, sides: int) -> int:
         return 1

@@ -19,16 +19,20 @@ __all__ = [
     "DoubleTenFailure",
     "DoublesScope",
     "EffectKind",
+    "FumbleExtraKind",
     "LordFallScope",
     "ResolutionRules",
+    "TableEffect",
+    "TableEffectKind",
     "TableRow",
+    "TableWho",
     "load_resolution",
 ]
 
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -77,8 +81,9 @@ class EffectKind(StrEnum):
 
     EXTRA_WOUNDS = "extra_wounds"  # added Wound reduction on the target after the check
     WOUNDS_BEHIND = "wounds_behind"  # Wounds to the enemy behind the target
-    NOTE = "note"  # text for the GM (Bleed, [Break] on a critical...)
+    NOTE = "note"  # text for the GM ([Break] on a critical...)
     DEBUFF = "debuff"  # a Defense −N source from the catalog put on the target (SG.DBF.1)
+    BLEED = "bleed"  # the target bleeds (Pierce the Vitals, SG.AIM.5; resolution.yaml bleed)
 
 
 class CheckData(StrictModel):
@@ -109,8 +114,18 @@ class DoublesData(StrictModel):
     house_default: HouseDefault
 
 
+class FumbleExtraKind(StrEnum):
+    """What a GM's fumble extra does (SG.FUM.2): the weapon falls (``energy`` to pick it up), the next
+    action costs ``energy`` more, or the roller is moved one zone (the GM names it)."""
+
+    DROP_WEAPON = "drop-weapon"
+    NEXT_ACTION_COST = "next-action-cost"
+    FORCED_MOVE = "forced-move"
+
+
 class FumbleExtraData(StrictModel):
     name: str
+    does: FumbleExtraKind
     energy: int = Field(ge=0)
     effect: str
 
@@ -118,15 +133,77 @@ class FumbleExtraData(StrictModel):
 class FumbleData(StrictModel):
     defenseless: bool
     extras: dict[str, FumbleExtraData]
+    gm_auto_play: tuple[str, ...] = Field(
+        description="The extras the GM adds to every fumble when the battle plays itself (SG.FUM.2)."
+    )
+    house_default: HouseDefault
+
+    @model_validator(mode="after")
+    def _auto_play_names_extras(self) -> FumbleData:
+        unknown = [x for x in self.gm_auto_play if x not in self.extras]
+        if unknown:
+            raise ValueError(f"gm_auto_play names unknown extras: {', '.join(unknown)}")
+        return self
+
+
+class TableEffectKind(StrEnum):
+    """What one effect of a d100 row does (SG.CRT.4, SG.FUM.3)."""
+
+    ENERGY = "energy"  # +amount Energy (never above the round's maximum, never below 0)
+    FATE = "fate"  # +amount Fate points (never below 0)
+    DEFENSELESS = "defenseless"  # the unit becomes Defenseless (SG.DFL.1-2)
+    WOUNDS = "wounds"  # the unit loses `amount` Wounds (0: the attack's hit Wounds)
+    INCAPACITATE = "incapacitate"  # Wounds to 0 at once (a Lord loses `lord_wounds` instead, if set)
+    BREAK_ARMOR = "break-armor"  # [Pierce amount] + [Break] on the unit's armor (SG.BRK.2-3 grades)
+    COHESION = "cohesion"  # +amount Cohesion (squads)
+    DROP_WEAPON = "drop-weapon"  # the weapon used falls; picking it up costs `amount` Energy
+    BREAK_WEAPON = "break-weapon"  # the weapon used is destroyed for the rest of the combat
+
+
+class TableWho(StrEnum):
+    """Whom a d100 row's effect touches."""
+
+    ATTACKER = "attacker"  # the roller
+    TARGET = "target"
+    ANOTHER_ENEMY = "another-enemy"  # another unit of the target's side in the target's zone (first)
+    NEAREST_ALLY = "nearest-ally"  # another unit of the roller's side in the roller's zone (first)
+    ENEMY_SQUADS = "enemy-squads"  # every squad of the target's side in the target's zone
+
+
+class TableEffect(StrictModel):
+    """One effect of a d100 row, applied by the resolution (attacker and target) and the battle (other
+    units, Energy, weapons). ``fallback`` is whom it touches when ``who`` finds nobody (a Friendly Blow
+    with no ally near falls on the roller)."""
+
+    kind: TableEffectKind
+    who: TableWho
+    amount: int = 0
+    lord_wounds: int | None = Field(default=None, ge=0)
+    fallback: TableWho | None = None
+
+    @model_validator(mode="after")
+    def _amount_fits_kind(self) -> TableEffect:
+        signed = (TableEffectKind.ENERGY, TableEffectKind.FATE, TableEffectKind.COHESION)
+        if self.kind in signed and self.amount == 0:
+            raise ValueError(f"a {self.kind.value} effect changes something: give a non-zero `amount`")
+        if self.kind not in signed and self.amount < 0:
+            raise ValueError(f"a {self.kind.value} effect's `amount` is at least 0")
+        if self.kind is TableEffectKind.BREAK_ARMOR and self.amount < 1:
+            raise ValueError("a break-armor effect names the [Pierce N] it breaks with: `amount` >= 1")
+        if self.lord_wounds is not None and self.kind is not TableEffectKind.INCAPACITATE:
+            raise ValueError("`lord_wounds` goes with an incapacitate effect only")
+        return self
 
 
 class TableRow(StrictModel):
-    """One row of a d100 table: the rolls ``low..high`` give ``name`` with ``effect``."""
+    """One row of a d100 table: the rolls ``low..high`` give ``name``; ``effect`` says it in words and
+    ``effects`` is what it does (applied, never only logged)."""
 
     low: int = Field(ge=1)
     high: int = Field(ge=1)
     name: str
     effect: str
+    effects: tuple[TableEffect, ...] = Field(min_length=1)
 
 
 class D100Table(StrictModel):
@@ -157,6 +234,9 @@ class FateData(StrictModel):
     intervention_cost: int = Field(ge=0)
     max_shift: int = Field(ge=0)
     last_bastion_cost: int = Field(ge=0)
+    #: When a battle offers Fate Intervention to the attacker after its roll: only when a shift makes a
+    #: Critical Hit (a double on a success), or whenever a shift can make a double at all.
+    intervention_offered: Literal["when-it-makes-a-critical", "whenever-a-double-can-be-made"]
     house_default: HouseDefault
 
 
@@ -165,10 +245,19 @@ class TextEntry(StrictModel):
     effect: str
 
 
+class BleedData(StrictModel):
+    """Bleed (GAP, named by Pierce the Vitals): Wounds lost in each lull until bound or the combat ends."""
+
+    name: str
+    effect: str
+    wounds_per_lull: int = Field(ge=0)
+    bound_by: str = Field(description="The maneuver an ally spends Energy on to bind the wound.")
+
+
 class DeathCheckData(StrictModel):
     target: int
     serious_injury: TextEntry
-    bleed: TextEntry
+    bleed: BleedData
     house_default: HouseDefault
 
 

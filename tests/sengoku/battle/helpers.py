@@ -33,6 +33,8 @@ CATALOG = load_catalog()
 #: The bundled content as the engine reads it.
 BUNDLED: Content[BattleRules] = RULESET.load_content([])
 SIDES = [{"id": "a", "name": "Side A", "allies": True}, {"id": "b", "name": "Side B"}]
+#: Overrides for a unit that spends no Fate (so a test's rolls are never paused by a Fate offer).
+NO_FATE = {"fate_points": 0}
 
 
 def scenario(*units: dict[str, Any], content: Content[BattleRules] | None = None, **extra: Any) -> Scenario:

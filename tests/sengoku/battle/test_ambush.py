@@ -13,7 +13,7 @@ from kassen.sengoku.battle import Pass
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.catalog import load_catalog
 
-from .helpers import CATALOG, Fight, layer_content, scenario, use, write_house
+from .helpers import CATALOG, NO_FATE, Fight, house, layer_content, scenario, use, write_house
 
 
 def flank(*units: dict[str, object]) -> Fight:
@@ -21,12 +21,13 @@ def flank(*units: dict[str, object]) -> Fight:
 
 
 @pytest.mark.parametrize("technique", ["horizontal-cut", "one-stroke-of-the-home-province"])
-def test_a_basic_ambush_makes_the_target_defenseless_for_the_first_attack(technique: str) -> None:
+def test_a_basic_ambush_makes_the_target_defenseless(technique: str) -> None:
     # rule: SG.AMB.1 — house default: from a Flank Zone against a unit that has not yet taken a breath,
-    # the first attack finds the target Defenseless (−4), whatever the technique (a weapon technique or a
-    # school's secret art alike); the second attack does not
+    # the first attack makes the target Defenseless (−4), whatever the technique (a weapon technique or a
+    # school's secret art alike); with SG.RD.10's reading it is the status, so the second attack of the
+    # breath finds it Defenseless too, though it is no ambush
     f = flank(
-        {"creature": "genzaburo", "side": "a", "zone": "own-flank"},
+        {"creature": "genzaburo", "side": "a", "zone": "own-flank", "overrides": NO_FATE},
         {"creature": "oni", "side": "b", "zone": "own-flank"},
     )
     overload = (10, 9) if technique != "horizontal-cut" else ()  # 4 + 2 > 5: an overload check, passed
@@ -42,16 +43,22 @@ def test_a_basic_ambush_makes_the_target_defenseless_for_the_first_attack(techni
     )
     # the Oni: 10 + natural armor 2 = 12; [Pierce all] reaches its scales → 10; Defenseless −4
     assert first.data["defense"] == {"horizontal-cut": 8, "one-stroke-of-the-home-province": 6}[technique]
-    assert second.data["defense"] == 12
+    assert second.data["defense"] == 8
     assert not second.data["ambush"]
-    assert not f.u("oni").defenseless and f.u("oni").ambushed
+    assert f.u("oni").defenseless and f.u("oni").ambushed
+    assert f.of("defenseless", events)[0].data["cause"] == "an ambush"
 
 
 def test_infiltrating_is_an_ambush_condition_too() -> None:
     # rule: SG.AMB.1 — a unit infiltrating (a successful Stealth Movement) ambushes with its first attack;
     # without the shinobi's trait it is the basic ambush
     f = flank(
-        {"creature": "kuro", "side": "a", "zone": "own-flank", "overrides": {"traits": ["shinobi-arts"]}},
+        {
+            "creature": "kuro",
+            "side": "a",
+            "zone": "own-flank",
+            "overrides": {"traits": ["shinobi-arts"], **NO_FATE},
+        },
         {"creature": "oni", "side": "b", "zone": "own-front"},
     )
     events = f.breath(
@@ -94,13 +101,18 @@ def test_ambush_immunity_by_trait() -> None:
     assert f.of("attack", events)[0].data["defense"] == 12
 
 
-def test_a_unit_is_ambushed_once_per_combat() -> None:
-    # rule: SG.AMB.3 — house default: once ambushed, a unit is alert for the rest of the combat
-    f = flank(
-        {"creature": "kuro", "side": "a", "zone": "own-flank"},
-        {"creature": "genzaburo", "side": "a", "zone": "own-flank"},
-        {"creature": "oni", "side": "b", "zone": "own-flank"},
-    )
+def test_a_unit_is_ambushed_once_per_combat(tmp_path: Path) -> None:
+    # rule: SG.AMB.3 — house default: once ambushed, a unit is alert for the rest of the combat (here
+    # under SG.RD.10's other reading, so the first ambush leaves no Defenseless behind to blur the second)
+    content = house(tmp_path, "SG.RD.10", basic_ambush_releases_stance=False)
+    f = Fight(
+        scenario(
+            {"creature": "kuro", "side": "a", "zone": "own-flank", "overrides": NO_FATE},
+            {"creature": "genzaburo", "side": "a", "zone": "own-flank", "overrides": NO_FATE},
+            {"creature": "oni", "side": "b", "zone": "own-flank"},
+            content=content,
+        )
+    ).begin()
     events = f.breath("kuro", use("reverse-grip-cut", "oni"), faces=(1, 2))
     assert f.of("ambush", events) and f.u("oni").ambushed
     f.do(Pass("kuro"))  # still at 11 with Genzaburo, and first by Finesse

@@ -31,7 +31,7 @@ def test_the_ruleset_is_registered_by_name() -> None:
     assert kassen.open_fight("demo").ruleset is RULESET
 
 
-@pytest.mark.parametrize("name", ["demo", "count-example"])
+@pytest.mark.parametrize("name", ["demo", "count-example", "burning-temple"])
 @pytest.mark.parametrize("seed", range(15))
 def test_a_battle_replays_from_its_seed_and_actions_byte_for_byte(name: str, seed: int) -> None:
     # rule: SG.RND.2 — replay = initial state + seed + actions; automatic follow-ups are recomputed

@@ -12,7 +12,7 @@ from kassen.sengoku.battle import Breath, Decline, Pass, React, Reservation
 from kassen.sengoku.battle.plan import usable_reservations
 from kassen.sengoku.catalog import Catalog
 
-from .helpers import CATALOG, Fight, house, scenario, use
+from .helpers import CATALOG, NO_FATE, Fight, house, scenario, use
 
 
 def after_a_failed_exit(catalog: Catalog | None = None) -> Fight:
@@ -121,13 +121,20 @@ def test_evasion_is_chosen_free_of_defenseless_only_under_both_other_readings(tm
         assert usable == (("emergency-evasion",) if allowed else ())
 
 
-def test_an_ambushed_target_cannot_evade_the_ambushers_first_attack() -> None:
-    # rule: SG.DFL.2 — with SG.AMB.1's default the target counts as Defenseless against the ambusher's
-    # first attack, so it cannot use an evasion against that attack; the second attack is no ambush
+@pytest.mark.parametrize("status", [True, False])
+def test_an_ambushed_target_cannot_evade_the_ambush(tmp_path: Path, status: bool) -> None:
+    # rule: SG.DFL.2  rule: SG.RD.10 — a basic ambush's Defenseless (SG.AMB.1) bars evasion against the
+    # ambusher's attack. With the house reading it is the status, so the second attack of the breath finds
+    # the target still Defenseless and its evasion still barred; with the other reading it holds against
+    # the first attack only. (A Pass does not count as a breath here, so Kuro is still unseen.)
+    content = house(
+        tmp_path, "SG.RD.10", basic_ambush_releases_stance=status, pass_or_hold_counts_as_breath=False
+    )
     f = Fight(
         scenario(
-            {"creature": "genzaburo", "side": "a", "zone": "own-flank"},
+            {"creature": "genzaburo", "side": "a", "zone": "own-flank", "overrides": NO_FATE},
             {"creature": "kuro", "side": "b", "zone": "own-flank"},
+            content=content,
         )
     ).begin()
     f.do(Pass("kuro"))  # no breath taken: still unseen from the flank
@@ -136,6 +143,7 @@ def test_an_ambushed_target_cannot_evade_the_ambushers_first_attack() -> None:
     d = f.state.decision
     assert d is not None and d.unit == "kuro" and d.ambushed
     assert [getattr(a, "maneuver", None) for a in f.legal()] == ["parry", None]
+    assert f.u("kuro").defenseless is status
     before = f.state
     with pytest.raises(IllegalActionError) as err:
         f.do(React("kuro", "emergency-evasion"))
@@ -143,7 +151,8 @@ def test_an_ambushed_target_cannot_evade_the_ambushers_first_attack() -> None:
     f.do(Decline("kuro"), 1, 2)  # the ambush attack misses; the second attack waits for an answer
     d = f.state.decision
     assert d is not None and d.unit == "kuro" and not d.ambushed
-    assert "emergency-evasion" in [getattr(a, "maneuver", None) for a in f.legal()]
+    evasion = "emergency-evasion" in [getattr(a, "maneuver", None) for a in f.legal()]
+    assert evasion is not status
 
 
 def test_a_routed_squad_cannot_evade_once_its_rout_makes_it_defenseless() -> None:

@@ -9,13 +9,13 @@ import pytest
 from kassen.core.errors import IllegalActionError
 from kassen.sengoku.battle import GmEndCombat, GmSetWounds, Pass, Phase
 
-from .helpers import Fight, house, scenario, use
+from .helpers import NO_FATE, Fight, house, scenario, use
 
 
 def duel(catalog: object = None, **extra: object) -> Fight:
     return Fight(
         scenario(
-            {"creature": "genzaburo", "side": "a"},
+            {"creature": "genzaburo", "side": "a", "overrides": NO_FATE},
             {"creature": "oni", "side": "b", "zone": "own-front", "wounds": 1},
             content=catalog,  # type: ignore[arg-type]
             **extra,
@@ -116,14 +116,15 @@ def routed_squad(catalog: object = None) -> Fight:
     return f
 
 
-def test_the_combat_ends_when_a_sides_last_able_units_are_routed(tmp_path: Path) -> None:
-    # rule: SG.END.1 — house default: routed is one of the out states; Kuro retreats and the squad that
-    # failed to follow him routs, so side a has no unit able to act and the combat ends (b wins); with
-    # `routed` taken out of the out states the routed squad keeps side a in the fight
+def test_a_routed_squad_left_alone_is_pursued_from_the_next_round(tmp_path: Path) -> None:
+    # rule: SG.END.1  rule: SG.RD.11 — house default: a routed squad is not out (SG.RET.2: it "remains on
+    # the battlefield in Rout state" and is a pursuit target from the next round). Kuro retreats, the squad
+    # that failed to follow him routs, and the combat goes on; with `routed` among the out states (the
+    # other reading) side a has no unit able to act and the combat ends at once (b wins)
     f = routed_squad()
     assert f.u("kuro").retreated and f.u("squad").routed and not f.u("squad").retreated
-    over = f.of("combat_over")[0]
+    assert "combat_over" not in f.kinds() and f.state.phase is not Phase.OVER
+    g = routed_squad(house(tmp_path, "SG.END.1", out_states=["incapacitated", "retreated", "routed"]))
+    over = g.of("combat_over")[0]
     assert over.rule == "SG.END.1" and over.automatic and over.data["winner"] == "b"
-    assert f.state.phase is Phase.OVER
-    g = routed_squad(house(tmp_path, "SG.END.1", out_states=["incapacitated", "retreated"]))
-    assert g.u("squad").routed and "combat_over" not in g.kinds() and g.state.phase is not Phase.OVER
+    assert g.state.phase is Phase.OVER

@@ -22,17 +22,19 @@ from kassen.sengoku.battle import (
     run_battle,
 )
 from kassen.sengoku.battle.plan import plan_uses
+from kassen.sengoku.battle.policies import _LATER
 
-from .helpers import CATALOG, Fight, catalog_with, scenario, use
+from .helpers import CATALOG, NO_FATE, Fight, catalog_with, scenario, use
 
 
 def choose(f: Fight) -> object:
     return HeuristicPolicy(f.rules).choose(f.state, f.legal())
 
 
-def test_the_heuristic_takes_the_best_expected_wounds_per_energy() -> None:
-    # The heuristic's choice of technique: the one with the best exact expected Wounds for its Energy
-    # (odds.attack_odds), then a reservation added if the breath has room
+def test_the_heuristic_takes_the_most_expected_wounds_now_and_later() -> None:
+    # The heuristic's choice of breath: the most exact expected Wounds now (odds.attack_odds) plus what
+    # its unspent Energy is worth later, at the best rate any breath reaches, discounted (_LATER); then a
+    # reservation added if the breath has room and an enemy can still strike
     f = Fight(
         scenario(
             {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
@@ -45,20 +47,26 @@ def test_the_heuristic_takes_the_best_expected_wounds_per_energy() -> None:
     assert isinstance(choice, Breath)
     g, rules = f.u("genzaburo"), f.rules
 
-    def key(b: Breath) -> tuple[Fraction, Fraction]:
-        return policy.breath_value(f.state, g, b, spent=plan_uses(rules, f.state, g, b.uses).spent)
+    def value(b: Breath) -> tuple[Fraction, int]:
+        spent = plan_uses(rules, f.state, g, b.uses).spent
+        return policy.breath_value(f.state, g, b, spent=spent)[1], spent
 
     attacking = [
         b
         for b in legal
         if isinstance(b, Breath)
         and any(rules.maneuver(u.maneuver).attacks for u in b.uses)
-        and not any(rules.maneuver(u.maneuver).kind.value == "stance" for u in b.uses)
         and not plan_uses(rules, f.state, g, b.uses).overload
     ]
+    rate = max(v / s for v, s in map(value, attacking))
+
+    def key(b: Breath) -> Fraction:
+        v, spent = value(b)
+        return v + _LATER * rate * (g.energy - spent)
+
     best = max(key(b) for b in attacking)
     core = Breath(choice.unit, choice.uses[:-1]) if choice.uses[-1].maneuver == "parry" else choice
-    assert key(core) == best and best[0] > 0
+    assert key(core) == best and rate > 0
 
 
 def test_the_heuristic_prefers_pierce_against_heavy_armor_and_reserves_a_parry() -> None:
@@ -126,7 +134,8 @@ def test_a_script_plays_its_steps_in_order_and_leaves_the_rest_to_the_fallback()
     # rule: SG.BRT.1 — a scripted breath need not be one that legal_actions lists (two different cuts
     # and a parry), and a reaction the script does not cover goes to the fallback
     s = scenario(
-        {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
+        {"creature": "genzaburo", "side": "a", "overrides": NO_FATE},
+        {"creature": "oni", "side": "b", "zone": "own-front"},
     )
     odd = Breath("genzaburo", (use("horizontal-cut", "oni"), use("thrust", "oni"), use("parry")))
     fallback_calls: list[object] = []
@@ -151,7 +160,8 @@ def test_a_script_rewinds_on_undo() -> None:
     # rule: SG.BRT.1 — the script's place is derived from the actions played: undo the scripted breath
     # and the script offers it again; its place never lives in the policy
     s = scenario(
-        {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
+        {"creature": "genzaburo", "side": "a", "overrides": NO_FATE},
+        {"creature": "oni", "side": "b", "zone": "own-front"},
     )
     odd = Breath("genzaburo", (use("horizontal-cut", "oni"), use("thrust", "oni"), use("parry")))
     c = s.fight(1, policy=Scripted({"genzaburo": [odd]}, HeuristicPolicy(s.rules)))

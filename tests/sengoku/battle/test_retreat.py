@@ -11,7 +11,7 @@ from kassen.core.errors import IllegalActionError
 from kassen.sengoku.battle import Pass, Phase
 from kassen.sengoku.house import RetreatRules
 
-from .helpers import CATALOG, Fight, house, scenario, use
+from .helpers import CATALOG, NO_FATE, Fight, house, scenario, use
 
 
 def test_retreat_costs_three_from_ones_own_flank_or_rear_and_leaves_the_battlefield() -> None:
@@ -153,22 +153,23 @@ def test_a_lost_pursuit_leaves_the_retreater_defenseless_and_exhausted() -> None
     assert f.u("kuro").energy == 9
 
 
-def test_pursuers_in_the_same_zone_count_too() -> None:
-    # rule: SG.RD.9 — the pursuit reading (house): pursuers stand in the same zone or an adjacent one
+def test_pursuers_stand_in_an_adjacent_zone() -> None:
+    # rule: SG.RD.9 — the pursuit reading (house, the seed's words): "enemy units in a zone adjacent to your
+    # zone"; an enemy in the retreater's own zone does not pursue
     f = Fight(
         scenario(
             {"creature": "kuro", "side": "a", "zone": "own-rear"},
             {"creature": "oni", "side": "b", "zone": "own-rear"},
         )
     ).begin()
-    events = f.breath("kuro", use("retreat"), faces=(9, 8, 1, 2))
-    pursuit = f.of("pursuit", events)[0]
-    assert pursuit.data["zones"] == "same-and-adjacent" and pursuit.data["reading"] == "SG.RD.9"
+    events = f.breath("kuro", use("retreat"))
+    assert "pursuit" not in f.kinds(events) and f.u("kuro").retreated
+    assert f.rules.retreat.pursuit_zones == "adjacent"
 
 
-def test_the_adjacent_only_reading(tmp_path: Path) -> None:
-    # rule: SG.RD.9 — with `pursuit_zones: adjacent`, an enemy in the same zone does not pursue
-    cat = house(tmp_path, "SG.RET.3", pursuit_zones="adjacent")
+def test_the_same_and_adjacent_reading(tmp_path: Path) -> None:
+    # rule: SG.RD.9 — with `pursuit_zones: same-and-adjacent`, an enemy in the same zone pursues too
+    cat = house(tmp_path, "SG.RET.3", pursuit_zones="same-and-adjacent")
     f = Fight(
         scenario(
             {"creature": "kuro", "side": "a", "zone": "own-rear"},
@@ -176,8 +177,10 @@ def test_the_adjacent_only_reading(tmp_path: Path) -> None:
             content=cat,
         )
     ).begin()
-    events = f.breath("kuro", use("retreat"))
-    assert "pursuit" not in f.kinds(events) and f.u("kuro").retreated
+    events = f.breath("kuro", use("retreat"), faces=(9, 8, 1, 2))
+    pursuit = f.of("pursuit", events)[0]
+    assert pursuit.data["zones"] == "same-and-adjacent" and pursuit.data["reading"] == "SG.RD.9"
+    assert pursuit.data["winner"] == "retreater" and f.u("kuro").retreated
 
 
 def test_honor_follow_up_flags_after_combat() -> None:
@@ -209,7 +212,7 @@ def test_a_lords_fall_costs_his_squads_cohesion_and_they_rout_at_zero() -> None:
     # squad above it; the Lord's fall costs every squad of his side 1 Cohesion (SG.INP.2, SG.RD.9)
     f = Fight(
         scenario(
-            {"creature": "genzaburo", "side": "a"},
+            {"creature": "genzaburo", "side": "a", "overrides": NO_FATE},
             {"creature": "lord", "side": "b", "zone": "own-front", "wounds": 1},
             {"id": "guard", "creature": "ashigaru-squad", "side": "b", "cohesion": 1},
             {"id": "warded", "creature": "ashigaru-squad", "side": "b", "cohesion": 1},
@@ -236,7 +239,7 @@ def test_losing_cohesion_never_rallies_a_routed_squad() -> None:
             {"creature": "kuro", "side": "a", "zone": "own-rear"},
             {"id": "squad", "creature": "ashigaru-squad", "side": "a", "zone": "own-rear"},
             {"creature": "lord", "side": "a", "zone": "core", "wounds": 1},
-            {"creature": "genzaburo", "side": "b", "zone": "core"},
+            {"creature": "genzaburo", "side": "b", "zone": "core", "overrides": NO_FATE},
             {"creature": "samurai", "side": "a", "zone": "own-front"},
         )
     ).begin()

@@ -201,7 +201,11 @@ def test_the_bundled_scenarios_carry_the_header() -> None:
     from kassen.core.scenario import bundled_scenarios, read_scenario
 
     listed = {s.name: s.title for s in bundled_scenarios("sengoku")}
-    assert listed == {"count-example": "The count example (SG.CNT.7)", "demo": "The raid at Kawanaka ford"}
+    assert listed == {
+        "burning-temple": "The burning temple",
+        "count-example": "The count example (SG.CNT.7)",
+        "demo": "The raid at Kawanaka ford",
+    }
     for name in listed:
         text = (SRC / "data" / "scenarios" / f"{name}.yaml").read_text(encoding="utf-8")
         assert "\nruleset: sengoku\n" in text
@@ -284,9 +288,7 @@ def test_an_account_names_units_and_maneuvers_and_every_line_has_words() -> None
 
 def test_the_environment_decline_and_yoma_have_words() -> None:
     # rule: SG.LUL.3 — the GM's roll and the yoma it brings, told with their names
-    f = Driver(
-        scenario({"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b"}, yoma=True)
-    )
+    f = Driver(scenario({"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b"}, yoma=True))
     f.begin()
     while f.state.decision is not None and f.state.decision.kind is DecisionKind.BREATH:
         f.do(Pass(f.state.decision.unit))

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from kassen.core.errors import ContentError
-from kassen.sengoku.battle import bundled_scenarios, load_scenario
+from kassen.sengoku.battle import bundled_scenarios, load_scenario, run_battle
 
 from .helpers import scenario
 
@@ -106,7 +106,7 @@ def test_schema_errors_name_the_field(tmp_path: Path) -> None:
 
 
 def test_an_unknown_scenario_names_the_bundled_ones() -> None:
-    with pytest.raises(ContentError, match="bundled: count-example, demo"):
+    with pytest.raises(ContentError, match="bundled: burning-temple, count-example, demo"):
         load_scenario("no-such-battle")
 
 
@@ -116,3 +116,34 @@ def test_the_package_docstring_example_runs() -> None:
 
     result = doctest.testmod(importlib.import_module("kassen.sengoku.battle"))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_burning_temple_shows_every_issue_13_mechanic_in_auto_play() -> None:
+    # rule: SG.CRT.4  rule: SG.FUM.3  rule: SG.FUM.2  rule: SG.FAT.1  rule: SG.FAT.2  rule: SG.AIM.5
+    # rule: SG.LUL.3  rule: SG.LUL.2 — the bundled scenario, played by itself with its own seed: both d100
+    # tables roll and their rows take effect, the GM drops a fumbler's weapon (the auto-play default),
+    # Fate turns a roll and stops a fatal blow, a bleeding unit loses a Wound in a lull and another's
+    # wound is bound, the GM's fire, collapse and fog change the Core, the onmyoji sends her shikigami,
+    # stances are declared
+    fight = run_battle(load_scenario("burning-temple"))
+    kinds = {e.kind for e in fight.events}
+    assert {"decisive_moment", "critical_mistake", "table_effect"} <= kinds
+    assert {"fumble_offered", "weapon_dropped", "fate_intervention", "last_bastion"} <= kinds
+    assert {"bleeds", "wound_bound", "battlefield_change", "wounds_lost_to", "change_check"} <= kinds
+    assert {"shikigami_moved", "stance"} <= kinds
+    changes = [e.data["change"] for e in fight.events if e.kind == "battlefield_change"]
+    assert changes == ["fire", "collapse", "fog"][: len(changes)] and len(changes) >= 2
+
+
+def test_the_gms_script_is_checked_against_the_content() -> None:
+    # rule: SG.LUL.3  rule: SG.FUM.2 — a GM step naming an unknown change, zone or fumble extra, or a
+    # change in a scenario that does not open the battlefield to changes, is a content error naming it
+    units = ({"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b"})
+    with pytest.raises(ContentError) as err:
+        scenario(*units, gm=[{"change": "flood", "zone": "core"}, {"fumble": ["sneeze"]}], changes=True)
+    text = str(err.value)
+    assert "'flood'" in text and "'sneeze'" in text
+    with pytest.raises(ContentError, match="changes: true"):
+        scenario(*units, gm=[{"change": "fire", "zone": "core"}])
+    s = scenario(*units, gm=["skip", {"change": "fog", "zone": "core"}], changes=True)
+    assert s.state.changes and len(s.scripts["gm"]) == 2

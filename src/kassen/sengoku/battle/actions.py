@@ -6,8 +6,11 @@
 - :class:`Hold` and :class:`Pass` give up a breath (SG.CNT.6 house default).
 - :class:`React` answers an attack with a reserved defense technique (SG.RES.1-2); :class:`Decline`
   lets it through (and ends a unit's upkeep, or the GM's environment decision).
+- :class:`FateIntervention` moves a die of the attacker's own roll (SG.FAT.1); :class:`LastBastion`
+  makes a fatal hit check miss (SG.FAT.2): each offered to the unit when the rules allow it.
+- :class:`FumbleExtras` is the GM's choice of extras after a fumble (SG.FUM.2).
 - :class:`Upkeep` is an upkeep maneuver in the lull (SG.LUL.2); :class:`Environment` the GM's yoma roll
-  (SG.LUL.3).
+  and :class:`BattlefieldChange` a change of the battlefield (SG.LUL.3).
 - :class:`GmSetWounds` and :class:`GmEndCombat` are the GM's adjustments (SG.END.1: "or on GM decision").
 
 Each is written in JSON with its ``kind``, the class name in snake case (``gm_set_wounds``), by the one
@@ -19,13 +22,17 @@ from __future__ import annotations
 __all__ = [
     "GM",
     "Action",
+    "BattlefieldChange",
     "Begin",
     "Breath",
     "Decline",
     "Environment",
+    "FateIntervention",
+    "FumbleExtras",
     "GmEndCombat",
     "GmSetWounds",
     "Hold",
+    "LastBastion",
     "Pass",
     "React",
     "Upkeep",
@@ -86,14 +93,40 @@ class Decline:
 
 
 @dataclass(frozen=True, slots=True)
+class FateIntervention:
+    """Spend Fate to move die ``die`` (0 or 1) of the roll just made onto the other's face (SG.FAT.1)."""
+
+    unit: UnitId
+    die: int
+
+
+@dataclass(frozen=True, slots=True)
+class LastBastion:
+    """Spend Fate so that the hit check that would take the unit's last Wounds misses (SG.FAT.2)."""
+
+    unit: UnitId
+
+
+@dataclass(frozen=True, slots=True)
+class FumbleExtras:
+    """The GM adds ``extras`` (keys of ``fumble.extras``) to the fumble just made (SG.FUM.2); a foot slip
+    moves the roller ``to`` an adjacent zone."""
+
+    extras: tuple[str, ...]
+    to: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Upkeep:
-    """An upkeep maneuver in the lull (SG.LUL.2): its target (an ally in the zone, or the unit itself)
-    and, for a choose-one upkeep, ``choice`` (``wounds`` or ``cohesion``)."""
+    """An upkeep maneuver in the lull (SG.LUL.2): its target (an ally in the zone, or the unit itself),
+    for a choose-one upkeep ``choice`` (``wounds`` or ``cohesion``), and for a repositioning ``to`` the
+    zone the target goes to."""
 
     unit: UnitId
     maneuver: str
     target: UnitId | None = None
     choice: str | None = None
+    to: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +135,14 @@ class Environment:
     first zone of the row's kind in the layout)."""
 
     zone: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BattlefieldChange:
+    """The GM changes the battlefield in the lull (SG.LUL.3): the catalog's ``change`` on ``zone``."""
+
+    change: str
+    zone: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,5 +162,18 @@ class GmEndCombat:
 
 
 Action: TypeAlias = (
-    Begin | Breath | Hold | Pass | React | Decline | Upkeep | Environment | GmSetWounds | GmEndCombat
+    Begin
+    | Breath
+    | Hold
+    | Pass
+    | React
+    | Decline
+    | FateIntervention
+    | LastBastion
+    | FumbleExtras
+    | Upkeep
+    | Environment
+    | BattlefieldChange
+    | GmSetWounds
+    | GmEndCombat
 )

@@ -2,9 +2,11 @@
 
 A breath is any sequence of maneuvers within the unit's Energy, too many to list; :func:`candidate_breaths`
 lists single maneuvers, a technique twice, an attack with a reservation, a move then an attack, Aim Focus
-to the breath limit, a stance (or its release then a move), Retreat with or without the squads in the
-zone, and keeps the legal ones (through the state's :class:`~kassen.sengoku.battle.plan.Planner`, so
-the maneuvers they share are checked once). Any other legal breath is still accepted when applied.
+up to the breath limit, a stance (or its release then a move), a technique with each weapon that carries it
+(when more than one can), picking up a dropped weapon (then an attack), binding a bleeding ally's wound,
+Retreat with or without the squads in the zone, and keeps the legal ones (through the state's
+:class:`~kassen.sengoku.battle.plan.Planner`, so the maneuvers they share are checked once). Any other
+legal breath is still accepted when applied.
 :func:`has_breath` says whether the unit can pay for any maneuver at all (SG.CNT.6).
 """
 
@@ -24,8 +26,10 @@ from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo
 from kassen.sengoku.profile import AimFocus
 
 
-def _targets_from(rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, here: str) -> list[Unit]:
-    rng = rules.range(unit, m)
+def _targets_from(
+    rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, here: str, weapon: str | None = None
+) -> list[Unit]:
+    rng = rules.range(unit, m, weapon)
     return [
         t
         for t in state.units
@@ -45,10 +49,18 @@ def _use(
     to: str | None = None,
     squads: tuple[str, ...] = (),
     release: bool = False,
+    weapon: str | None = None,
 ) -> Use:
-    """A candidate's :class:`Use`, built once (a frozen dataclass of seven fields is slow to build and
+    """A candidate's :class:`Use`, built once (a frozen dataclass of eight fields is slow to build and
     the same few recur in every state)."""
-    return Use(maneuver, target, aim=aim, to=to, squads=squads, release=release)
+    return Use(maneuver, target, aim=aim, to=to, squads=squads, release=release, weapon=weapon)
+
+
+def _weapons(rules: BattleRules, unit: Unit, m: Maneuver) -> tuple[str | None, ...]:
+    """Which weapon a candidate names: none (the first that can carry it) unless more than one of the
+    unit's weapons in hand can, then each of them."""
+    usable = [w.id for w in rules.carriers(unit, m) if not unit.lacks(w.id)]
+    return tuple(usable) if len(usable) > 1 else (None,)
 
 
 def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...]]:
@@ -70,19 +82,34 @@ def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Itera
         return found
 
     for m in attacks:
-        for t in _targets(m, here):
-            one = _use(m.id, t.id)
-            yield (one,)
-            yield (one, one)
-            for r in reserves:
-                yield (one, _use(r.id))
-                yield (one, one, _use(r.id))
-            if m.aim_focus is not AimFocus.NONE:
-                extra = largest_extra_within_breath(
-                    rules.technique(unit, m), finesse=finesse, rules=rules.defense
-                )
-                if extra:
-                    yield (_use(m.id, t.id, aim=extra),)
+        for w in _weapons(rules, unit, m):
+            for t in _targets(m, here):
+                one = _use(m.id, t.id, weapon=w)
+                yield (one,)
+                yield (one, one)
+                for r in reserves:
+                    yield (one, _use(r.id))
+                    yield (one, one, _use(r.id))
+                if m.aim_focus is not AimFocus.NONE:
+                    extra = largest_extra_within_breath(
+                        rules.technique(unit, m, w), finesse=finesse, rules=rules.defense
+                    )
+                    for n in range(extra, 0, -1):
+                        yield (_use(m.id, t.id, aim=n, weapon=w),)
+    for aid in (rules.maneuver(a) for a in rules.aids):
+        assert aid.aid is not None
+        if aid.aid.ends == "dropped-weapon":
+            if unit.dropped:
+                pick = _use(aid.id)
+                yield (pick,)
+                for m in attacks:
+                    if any(w.id == unit.dropped for w in rules.carriers(unit, m)):
+                        for t in _targets(m, here):
+                            yield (pick, _use(m.id, t.id, weapon=unit.dropped))
+            continue
+        for ally in state.units:
+            if ally.side == unit.side and ally.id != unit.id and ally.zone == here and ally.bleeding:
+                yield (_use(aid.id, ally.id),)
     for r in reserves:
         yield (_use(r.id),)
     for s in stances:

@@ -38,12 +38,13 @@ __all__ = [
     "usable_reservations",
 ]
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.sengoku.aim import aim_focus
 from kassen.sengoku.battle.actions import Breath
+from kassen.sengoku.battle.equipment import armed_for, carrier
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit, Use, Zone
 from kassen.sengoku.defense import Exemption
@@ -214,7 +215,9 @@ def in_range(state: BattleState, rng: Range, here: str, there: str) -> bool:
 
 #: The simulated breath after one maneuver: zone, stances held, uses in the breath, limited uses,
 #: whether the unit has left and whether it has fired.
-_After = tuple[str, tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], bool, bool]
+_After = tuple[
+    str, tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], bool, bool, bool
+]
 
 
 @dataclass(slots=True)
@@ -228,11 +231,12 @@ class _Sim:
     defenseless: bool
     left: bool = False
     fired: bool = False
+    picked: bool = False
     spent: int = 0
 
 
 def _check_target(
-    rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str
+    rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str, weapon: str | None
 ) -> None:
     if use.target is None:
         raise _illegal(f"{m.name} names the unit it attacks", "SG.BRT.1")
@@ -246,9 +250,9 @@ def _check_target(
     if not t.on_battlefield:
         raise _illegal(f"{t.name} has left the battlefield", "SG.RET.1")
     assert t.zone is not None
-    if not in_range(state, rules.range(unit, m), here, t.zone):
+    if not in_range(state, rules.range(unit, m, weapon), here, t.zone):
         raise _illegal(f"{t.name} in {t.zone} is out of {m.name}'s reach from {here}", "SG.ZON.2")
-    tech = rules.technique(unit, m)
+    tech = rules.technique(unit, m, weapon)
     if tech.tags.incorporeal:
         row = rules.defense.exorcism.ranks[rules.creature(t).exorcism]
         if row.target_number is Exemption.IMMUNE:
@@ -263,7 +267,7 @@ def _cost(
     before = -1
     if m.kind in fatigue.applies_to:
         before = sim.in_breath.get(m.id, 0) + (unit.uses_this_round(m.id) if fatigue.per == "round" else 0)
-    key = (unit.creature, unit.spec, m.id, zone, base, before, use.aim)
+    key = (unit.creature, unit.spec, m.id, zone, base, before, use.aim, use.weapon)
     found = rules.costs.get(key)
     if found is None:
         found = rules.costs[key] = _priced(rules, unit, m, use, zone, base, before)
@@ -276,7 +280,7 @@ def _priced(
     """:func:`_cost` for a unit's template (``before``: earlier uses counted for combo fatigue, -1 when
     it does not apply)."""
     steps = [Step(base, f"{m.name}: {base} Energy", "SG.BRT.1")]
-    cost, effects = rules.zone_cost(unit, m, base, zone)
+    cost, effects = rules.zone_cost(unit, m, base, zone, use.weapon)
     for e in effects:
         steps.append(Step(cost, f"{e.zone}: {e.text} ({e.amount:+d} Energy)", "SG.RD.2"))
     fatigue = rules.combo
@@ -287,6 +291,19 @@ def _priced(
         cost += use.aim
         steps.append(Step(cost, f"Aim Focus +{use.aim} Energy", "SG.AIM.2"))
     return cost, tuple(steps)
+
+
+def _check_aid_target(state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str) -> None:
+    """Bind Wound: a bleeding ally (not the unit itself) in the unit's zone (the Bleed house default)."""
+    if use.target is None or not state.has_unit(use.target):
+        raise _illegal(f"{m.name} names the ally it helps", "SG.INP.3")
+    t = state.unit(use.target)
+    if t.id == unit.id or t.side != unit.side:
+        raise _illegal(f"{m.name} helps an ally, not {t.name}", "SG.INP.3")
+    if not t.on_battlefield or t.zone != here:
+        raise _illegal(f"{t.name} is not beside {unit.name}", "SG.INP.3")
+    if not t.bleeding:
+        raise _illegal(f"{t.name} is not bleeding", "SG.INP.3")
 
 
 def _limits(m: Maneuver, unit: Unit, sim: _Sim) -> None:
@@ -340,15 +357,19 @@ def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim:
             raise _illegal(f"{weapon.name} is loaded: nothing to reload", "SG.LUL.2")
         sim.fired = False
     elif m.attacks:
-        _check_target(rules, state, unit, m, use, here)
-        weapon = rules.weapon_for(unit, m)
+        weapon = carrier(rules, unit, m, use.weapon, picked=sim.picked)
+        if use.weapon is None and weapon is not None and weapon.id != rules.carriers(unit, m)[0].id:
+            use = Use(
+                use.maneuver, use.target, use.aim, use.to, use.squads, use.release, use.choice, weapon.id
+            )
+        _check_target(rules, state, unit, m, use, here, use.weapon)
         if weapon is not None and weapon.reload:
             if unit.unloaded or sim.fired:
                 raise _illegal(f"{weapon.name} must be reloaded first", "SG.LUL.2")
             sim.fired = True
         if use.aim:
             aim_focus(
-                rules.technique(unit, m),
+                rules.technique(unit, m, use.weapon),
                 finesse=rules.attribute(unit, "finesse"),
                 extra=use.aim,
                 rules=rules.defense,
@@ -358,6 +379,20 @@ def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim:
             raise _illegal(f"{m.name} cannot be reserved", "SG.RES.1")
         if sim.defenseless:
             raise _illegal(f"{unit.name} is Defenseless: it cannot reserve defense techniques", "SG.DFL.2")
+        if not armed_for(rules, unit, m, picked=sim.picked):
+            raise _illegal(f"{m.name} needs the weapon in hand: pick it up first", "SG.FUM.2")
+    elif m.aid is not None:
+        if use.weapon is not None:
+            raise _illegal(f"{m.name} takes no weapon", "SG.BRT.1")
+        if m.aid.ends == "dropped-weapon":
+            if not unit.dropped or sim.picked:
+                raise _illegal(f"{unit.name} has no weapon on the ground", "SG.FUM.2")
+            if use.target not in (None, unit.id):
+                raise _illegal(f"{m.name} is for {unit.name} itself", "SG.FUM.2")
+            base = unit.pickup_cost
+            sim.picked = True
+        else:
+            _check_aid_target(state, unit, m, use, here)
     elif m.grants is not None:
         if use.release:
             if m.id not in sim.held:
@@ -373,6 +408,8 @@ def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim:
                 sim.held[:] = [h for h in sim.held if rules.maneuver(h).kind is not ManeuverKind.STANCE]
             sim.held.append(m.id)
     elif kind is ManeuverKind.MOVEMENT:
+        if rules.servant(unit):
+            raise _illegal(f"{unit.name} moves only when its onmyoji repositions it in the lull", "SG.LUL.2")
         dest = destination(state, unit, m, use, here)
         if dest is None:
             sim.left = True
@@ -380,6 +417,10 @@ def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim:
             sim.zone = dest
     if use.release and m.grants is None:
         raise _illegal(f"{m.name} is not a stance to release", "SG.BRT.1")
+    if use.weapon is not None and not m.attacks:
+        raise _illegal(f"{m.name} is not an attack: it names no weapon", "SG.BRT.1")
+    if use.target is not None and not m.attacks and m.aid is None:
+        raise _illegal(f"{m.name} names no target", "SG.BRT.1")
     cost, steps = _cost(rules, unit, m, use, zone, sim, base)
     if m.kind in rules.combo.applies_to or m.limits:
         sim.in_breath[m.id] = sim.in_breath.get(m.id, 0) + 1
@@ -426,6 +467,17 @@ class Planner:
         restricted = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
         sim = _Sim(unit.zone, list(unit.stances), {}, {}, restricted)
         planned = tuple(self._use(use, sim, first=i == 0) for i, use in enumerate(uses))
+        if unit.surcharge:
+            head = planned[0]
+            extra = Step(
+                head.cost + unit.surcharge,
+                f"stance collapse: next action +{unit.surcharge} Energy",
+                "SG.FUM.2",
+            )
+            planned = (
+                replace(head, cost=head.cost + unit.surcharge, steps=(*head.steps, extra)),
+                *planned[1:],
+            )
         spent = sum(p.cost for p in planned)
         if spent < 1:
             raise _illegal("a breath spends Energy; to give it up, Hold or Pass", "SG.CNT.6")
@@ -450,13 +502,14 @@ class Planner:
                 sim.defenseless,
                 sim.left,
                 sim.fired,
+                sim.picked,
             )
         )
         found = self._uses.get(key)
         if found is not None:
-            planned, (zone, held, in_breath, limited, left, fired) = found
+            planned, (zone, held, in_breath, limited, left, fired, picked) = found
             sim.zone, sim.held, sim.in_breath, sim.limited = zone, list(held), dict(in_breath), dict(limited)
-            sim.left, sim.fired = left, fired
+            sim.left, sim.fired, sim.picked = left, fired, picked
             sim.spent += planned.cost
             return planned
         refused = self._refused.get(key)
@@ -475,6 +528,7 @@ class Planner:
             tuple(sim.limited.items()),
             sim.left,
             sim.fired,
+            sim.picked,
         )
         self._uses[key] = (planned, after)
         return planned
@@ -579,8 +633,11 @@ def usable_reservations(
     barred = reaction_defenseless(rules, state, unit, ambushed=ambushed)
     out = []
     for r in unit.reservations:
-        reaction = rules.maneuver(r.maneuver).reaction
+        m = rules.maneuver(r.maneuver)
+        reaction = m.reaction
         if reaction is None or (barred and reaction.kind is ReactionKind.EVASION):
+            continue
+        if not armed_for(rules, unit, m):
             continue
         out.append(r.maneuver)
     return tuple(dict.fromkeys(out))

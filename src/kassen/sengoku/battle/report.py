@@ -82,6 +82,8 @@ def _m(ctx: Narration, mid: Any) -> str:
 
 def _use(ctx: Narration, use: Data) -> str:
     text = _m(ctx, use["maneuver"])
+    if use.get("weapon"):
+        text += f" ({str(use['weapon']).replace('-', ' ')})"
     if use.get("release"):
         text = f"release {text}"
     if use.get("target"):
@@ -207,12 +209,19 @@ def _r_attack(ctx: Narration, d: Data) -> Line:
     if d.get("automatic_critical"):
         text = f"{who}: [Ambush] from infiltration, automatic Critical Hit with no check"
         return Line(text, ctx.rule, ctx.steps(d), indent=1)
-    ambush = " (ambush: target counts as Defenseless)" if d.get("ambush") else ""
+    if d.get("weapon"):
+        who = f"{ctx.name(d['attacker'])}'s {d['technique']} ({str(d['weapon']).replace('-', ' ')})" + (
+            f" → {ctx.name(d['target'])}"
+        )
+    ambush = " (ambush: target Defenseless)" if d.get("ambush") else ""
     outcome = str(d["outcome"]).replace("critical", "Critical Hit").replace("fumble", "Fumble")
+    if d.get("last_bastion"):
+        outcome += " (Last Bastion: the hit check misses)"
     if d.get("nullified"):
         outcome += ", nullified"
     roll = _roll(d["faces"], d["modifier"], d["total"])
-    text = f"{who}: {roll} vs Defense {d['defense']}: {outcome}{ambush}"
+    fate = " (Fate moved a die)" if d.get("fate_die") is not None else ""
+    text = f"{who}: {roll}{fate} vs Defense {d['defense']}: {outcome}{ambush}"
     steps = (*ctx.steps(d, "aim_steps"), *ctx.steps(d, "modifier_steps"), *ctx.steps(d, "defense_steps"))
     return Line(text, ctx.rule, steps, indent=1)
 
@@ -237,12 +246,86 @@ def _r_table(ctx: Narration, d: Data) -> Line:
     return _line(ctx, f"d100 {d['roll']} on the {table} table: {d['name']}: {d['effect']}", 2)
 
 
+def _r_table_effect(ctx: Narration, d: Data) -> Line:
+    return _line(ctx, f"→ {d['text']}", 3)
+
+
 def _r_debuff(ctx: Narration, d: Data) -> Line:
     if "value" in d:  # the battle puts it on the unit
-        debuff = str(d["debuff"]).replace("-", " ")
-        return _line(ctx, f"{ctx.name(d['unit'])}: Defense −{d['value']} ({debuff})", 2)
+        name = d.get("name") or str(d["debuff"]).replace("-", " ")
+        total = d.get("total")
+        more = f", Defense −{total} in all" if total is not None and total != d["value"] else ""
+        return _line(ctx, f"{ctx.name(d['unit'])}: Defense −{d['value']} ({name}){more}", 2)
     debuff = str(d["debuff"]).replace("-", " ")
-    return _line(ctx, f"the blow inflicts {debuff} on {ctx.name(d['target'])}", 2)
+    return _line(ctx, f"the blow inflicts {debuff} (Defense −N) on {ctx.name(d['target'])}", 2)
+
+
+def _r_blow(label: str) -> Render:
+    def render(ctx: Narration, d: Data) -> Line:
+        wounds = int(d.get("wounds", 0))
+        took = f"{wounds} Wound(s)" if wounds else "no Wounds (the blow's effect is all it does)"
+        return _line(ctx, f"{label} on {ctx.name(d['target'])}: {took}", 2)
+
+    return render
+
+
+def _r_offer(ctx: Narration, d: Data) -> Line:
+    """The roll an attack waits on (SG.FAT.1-2): said in full, then who may decide what."""
+    who = f"{ctx.name(d.get('attacker') or d['unit'])}'s {d['technique']} → {ctx.name(d['target'])}"
+    roll = _roll(d["faces"], d["modifier"], d["total"])
+    outcome = str(d["outcome"]).replace("critical", "Critical Hit").replace("success", "hit")
+    text = f"{who}: {roll} vs Defense {d['defense']}: {outcome}"
+    if "dies" in d:
+        dies = " or ".join(str(int(x) + 1) for x in d["dies"])
+        text += f"; {ctx.name(d['unit'])} may spend Fate to move die {dies} (a Critical Hit)"
+    else:
+        text += (
+            f"; it would take {ctx.name(d['unit'])}'s last Wounds ({d['wounds']} of {d['wounds_now']}):"
+            " Last Bastion may make it miss"
+        )
+    return _line(ctx, text, 1)
+
+
+def _r_fate_choice(ctx: Narration, d: Data) -> Line:
+    if "die" in d:
+        return _line(ctx, f"{ctx.name(d['unit'])} calls on Fate: die {int(d['die']) + 1} moves", 1)
+    return _line(ctx, f"{ctx.name(d['unit'])} calls on Fate: Last Bastion", 1)
+
+
+def _r_fate_declined(ctx: Narration, d: Data) -> Line:
+    what = "Last Bastion" if ctx.rule == "SG.FAT.2" else "Fate Intervention"
+    return _line(ctx, f"{ctx.name(d['unit'])} spends no Fate (no {what})", 1)
+
+
+def _r_weapon(verb: str) -> Render:
+    def render(ctx: Narration, d: Data) -> Line:
+        weapon = str(d.get("weapon") or "weapon").replace("-", " ")
+        text = f"{ctx.name(d['unit'])}'s {weapon} {verb}"
+        if d.get("pickup_cost") is not None:
+            text += f": picking it up costs {d['pickup_cost']} Energy"
+        if d.get("why"):
+            text += f" ({d['why']})"
+        return _line(ctx, text, 2)
+
+    return render
+
+
+def _r_lost_to(ctx: Narration, d: Data) -> Line:
+    return _line(ctx, f"{ctx.name(d['unit'])} loses Wounds to {d['cause']}: {d['before']} → {d['after']}", 2)
+
+
+def _r_change(ctx: Narration, d: Data) -> Line:
+    until = f" (until the lull of round {d['until']})" if d.get("until") else ""
+    return _line(ctx, f"GM: {d['name']} in {d['zone']}{until}: {d['effect']}", 1)
+
+
+def _r_env_skipped(ctx: Narration, d: Data) -> Line:
+    what = [
+        w
+        for w, on in (("roll for yoma", d.get("yoma", True)), ("change the battlefield", d.get("changes")))
+        if on
+    ]
+    return _line(ctx, f"The GM does not {' or '.join(what) or 'act'} this lull", 1)
 
 
 def _r_fate(ctx: Narration, d: Data) -> Line:
@@ -332,32 +415,73 @@ RENDERERS: dict[str, Render] = {
     "breath": _r_breath,
     "energy_spent": _said("Energy {before} → {after}", 1),
     "initiative_used": _said("{unit}'s initiative +{initiative} is used: Energy is {energy}", 1),
-    "hold": _said("{unit} holds: Energy {before} → {after}"),
+    "hold": lambda ctx, d: _line(
+        ctx,
+        f"{ctx.name(d['unit'])} holds: Energy {d['before']} → {d['after']}"
+        + (f" (stance collapse +{d['surcharge']})" if d.get("surcharge") else ""),
+    ),
     "pass": _said("{unit} passes with Energy {energy}"),
     "overload_check": _check("overload check"),
     "energy_lost": _said("{unit} loses Energy: {before} → {after}", 2),
     # attacks and reactions
     "attack": _r_attack,
     "attack_check": _r_attack_check,
-    "hit": _said("a hit on {target}: {wounds} Wound(s)", 2),
-    "critical_hit": _said("a Critical Hit on {target}: {wounds} Wound(s)", 2),
+    "hit": _r_blow("a hit"),
+    "critical_hit": _r_blow("a Critical Hit"),
     "miss": _said("it misses {target}", 2),
     "wounds_lost": _said("{unit}: Wounds {before} → {after}", 2),
     "wounds_behind": _said("{wounds} Wound(s) to the enemy behind {behind}", 2),
-    "effect": _said("{target}: {text}", 2),
+    "effect": _said("for the GM, on {target}: {text}", 2),
     "debuff": _r_debuff,
+    "bleed": _said("{unit} bleeds: {effect}", 2),
+    "bleeds": _said("{unit} bleeds: Wounds {before} → {after}", 1),
+    "wound_bound": _said("{unit} binds {target}'s wound: the bleeding stops", 1),
     "fumble": _said("Fumble! {attacker} stumbles", 2),
+    "fumble_offered": _said(
+        "the GM may add a fumble's extras on {unit} (drop weapon, stance collapse, foot slip)", 2
+    ),
     "fumble_extra": _said("the GM's extra on {unit}'s Fumble: {effect}", 2),
+    "fumble_extras_none": _said("the GM adds nothing to {unit}'s Fumble", 2),
+    "forced_move": _said("{unit} slips from {frm} to {to}", 2),
+    "weapon_dropped": _r_weapon("falls to the ground"),
+    "weapon_broken": _r_weapon("breaks: lost for the rest of the combat"),
+    "weapon_kept": _r_weapon("stays in hand"),
+    "weapon_picked_up": _r_weapon("is picked up again"),
+    "energy_changed": lambda ctx, d: _line(
+        ctx,
+        f"{ctx.name(d['unit'])}: Energy {d['before']} → {d['after']}"
+        if d["before"] != d["after"]
+        else f"{ctx.name(d['unit'])}: Energy stays at {d['after']} ({d['cause']}: nothing to change)",
+        3,
+    ),
     "decisive_moment": _r_table,
     "critical_mistake": _r_table,
+    "table_effect": _r_table_effect,
     "fate_spent": _r_fate,
-    "ambush": _said("ambush ({condition}): {target} counts as Defenseless against {attacker}", 2),
+    "fate_offered": _r_offer,
+    "last_bastion_offered": _r_offer,
+    "fate_intervention": _r_fate_choice,
+    "last_bastion": _r_fate_choice,
+    "fate_declined": _r_fate_declined,
+    "ambush": lambda ctx, d: _line(
+        ctx,
+        f"ambush ({d['condition']}): {ctx.name(d['target'])} "
+        + (
+            "is caught Defenseless"
+            if d.get("status")
+            else f"counts as Defenseless against {ctx.name(d['attacker'])}"
+        ),
+        2,
+    ),
     "ambush_immune": _said("{target} cannot be ambushed by {attacker} ({condition})", 2),
     "reaction_offered": _said("{unit} holds a reservation against {attacker}'s {maneuver}", 2),
     "declined": _said("{unit} lets {attacker}'s attack through and keeps its reservation", 2),
     "reaction": _r_reaction,
     "behind": _r_behind,
-    "armor_broken": _said("{unit}'s armor is broken: −{armor_damage} until repaired", 2),
+    "armor_broken": _said(
+        "[Break]: {unit}'s armor loses {lost} point(s) until repaired (−{armor_damage} in all)", 2
+    ),
+    "armor_holds": _said("[Break]: {unit}'s armor holds ({why})", 2),
     # statuses
     "defenseless": _said("{unit} is Defenseless ({cause})", 2),
     "defenseless_ends": _said("{unit} is no longer Defenseless ({when})", 1),
@@ -392,7 +516,19 @@ RENDERERS: dict[str, Render] = {
     "ward": _said("{unit} cannot rout until the next lull", 2),
     "yoma_roll": _r_yoma,
     "arrives": _r_arrives,
-    "environment_skipped": _said("The GM does not roll for yoma this lull", 1),
+    "environment_skipped": _r_env_skipped,
+    "battlefield_change": _r_change,
+    "change_check": lambda ctx, d: Line(
+        f"{ctx.name(d['unit'])} tries to get clear of the {d['change']}: "
+        f"{_roll(d['faces'], d['modifier'], d['total'])} vs {d['target']}: "
+        + ("clear" if d["success"] else "caught"),
+        ctx.rule,
+        ctx.steps(d),
+        indent=1,
+    ),
+    "change_ends": _said("the {change} in {zone} is over", 1),
+    "wounds_lost_to": _r_lost_to,
+    "shikigami_moved": _said("{unit} is sent from {frm} to {to}", 2),
     # the end and the GM
     "combat_over": _r_over,
     "death_check": _r_death,

@@ -32,6 +32,7 @@ from kassen.sengoku.entries import (
 )
 from kassen.sengoku.house import (
     AmbushImmunity,
+    AmbushReadings,
     AmbushRules,
     CombatEnd,
     ComboFatigue,
@@ -42,6 +43,7 @@ from kassen.sengoku.house import (
     Reactions,
     ReservationAtZero,
     RetreatRules,
+    RoutAndFumbleReadings,
     SquadRules,
     TieKey,
     TieOrder,
@@ -130,6 +132,21 @@ class BattleRules:
                 ]
             )
         self.immunity = catalog.default(AmbushImmunity)
+        self.ambush_readings = catalog.default(AmbushReadings)
+        self.fumble_readings = catalog.default(RoutAndFumbleReadings)
+        #: The aid Kata every unit knows: binding a bleeding ally, picking up a dropped weapon.
+        self.aids = tuple(m.id for m in catalog.maneuvers.values() if m.aid is not None)
+        bound_by = self.resolution.death_check.bleed.bound_by
+        if bound_by not in self.aids:
+            raise ContentError(
+                [
+                    ContentIssue(
+                        "resolution",
+                        "death_check.bleed.bound_by",
+                        f"{bound_by!r} is not an aid maneuver (known: {', '.join(self.aids)})",
+                    )
+                ]
+            )
         self.yoma = catalog.default(YomaEncounters)
         self.honor = catalog.default(HonorFollowUp)
         self.squads = catalog.default(SquadRules)
@@ -143,7 +160,9 @@ class BattleRules:
         )
         #: Open to every unit: the zone rules' movements and Retreat (SG.ZON.2, SG.RET.1).
         t = self.tactics
-        self.common = tuple(dict.fromkeys((t.walk, t.run, t.breakthrough, t.core_exit, *self.retreat_ids)))
+        self.common = tuple(
+            dict.fromkeys((t.walk, t.run, t.breakthrough, t.core_exit, *self.retreat_ids, *self.aids))
+        )
         #: The zone kinds whose zone-table row unlocks ambush (SG.AMB.1 "a Flank Zone unlocks ambush").
         self.ambush_zones = tuple(
             row.zone
@@ -160,9 +179,9 @@ class BattleRules:
         # maneuvers by value): bounded, so a long-lived content object never grows without limit.
         self._creatures: Memo[tuple[str, str], Creature] = Memo()
         self._known: Memo[tuple[str, str], tuple[str, ...]] = Memo()
-        self._techniques: Memo[tuple[str, str, str], Technique] = Memo()
+        self._techniques: Memo[tuple[str, str, str, str], Technique] = Memo()
         self._profiles: Memo[tuple[str, str, str], CombatProfile] = Memo()
-        self._weapons: Memo[tuple[str, str, str], Weapon | None] = Memo()
+        self._weapons: Memo[tuple[str, str, str], tuple[Weapon, ...]] = Memo()
         self._max: Memo[tuple[str, str], tuple[int, tuple[Step, ...]]] = Memo()
         self._zone_effects: Memo[tuple[object, ...], tuple[ZoneEffect, ...]] = Memo()
         #: A maneuver's priced Energy and its steps, by template, maneuver, zone, base cost, earlier uses
@@ -187,6 +206,10 @@ class BattleRules:
             self._creatures[key] = found
         return found
 
+    def servant(self, unit: Unit) -> bool:
+        """A shikigami: it moves only when its side's onmyoji repositions it in the lull (SG.LUL.2)."""
+        return any(self.catalog.trait(t).shikigami for t in self.creature(unit).traits)
+
     def maneuver(self, key: str) -> Maneuver:
         found = self.catalog.maneuvers.get(key)
         return found if found is not None else self.catalog.maneuver(key)
@@ -201,43 +224,58 @@ class BattleRules:
             self._known[key] = found
         return found
 
-    def weapon_for(self, unit: Unit, maneuver: Maneuver) -> Weapon | None:
-        """The weapon a maneuver is used with: the one whose license it is, else the first of the unit's
-        weapons listing it, else the weapon in hand (attacks only)."""
+    def carriers(self, unit: Unit, maneuver: Maneuver) -> tuple[Weapon, ...]:
+        """The unit's weapons a maneuver can be used with: the one whose license it is, else every one of
+        the unit's weapons listing it (in the unit's order), else the weapon in hand (attacks only)."""
         key = (unit.creature, unit.spec, maneuver.id)
-        if key in self._weapons:
-            return self._weapons[key]
-        c = self.creature(unit)
-        found: Weapon | None = None
-        if maneuver.weapon is not None:
-            found = self.catalog.weapon(maneuver.weapon)
-        else:
-            listing = [w for w in c.weapons if maneuver.id in self.catalog.weapon(w).maneuver_ids()]
-            if listing:
-                found = self.catalog.weapon(listing[0])
-            elif maneuver.attacks and c.weapons:
-                found = self.catalog.weapon(c.weapons[0])
-        self._weapons[key] = found
+        found = self._weapons.get(key)
+        if found is None:
+            c = self.creature(unit)
+            if maneuver.weapon is not None:
+                found = (self.catalog.weapon(maneuver.weapon),)
+            else:
+                listing = tuple(
+                    self.catalog.weapon(w)
+                    for w in c.weapons
+                    if maneuver.id in self.catalog.weapon(w).maneuver_ids()
+                )
+                if listing:
+                    found = listing
+                elif maneuver.attacks and c.weapons:
+                    found = (self.catalog.weapon(c.weapons[0]),)
+                else:
+                    found = ()
+            self._weapons[key] = found
         return found
 
-    def technique(self, unit: Unit, maneuver: Maneuver) -> Technique:
-        key = (unit.creature, unit.spec, maneuver.id)
+    def weapon_for(self, unit: Unit, maneuver: Maneuver, choice: str | None = None) -> Weapon | None:
+        """The weapon a maneuver is used with: ``choice`` when it is one of its carriers, else the first
+        carrier (:meth:`carriers`)."""
+        found = self.carriers(unit, maneuver)
+        if choice is not None:
+            for w in found:
+                if w.id == choice:
+                    return w
+        return found[0] if found else None
+
+    def technique(self, unit: Unit, maneuver: Maneuver, weapon: str | None = None) -> Technique:
+        key = (unit.creature, unit.spec, maneuver.id, weapon or "")
         found = self._techniques.get(key)
         if found is None:
-            found = from_maneuver(maneuver, self.weapon_for(unit, maneuver))
+            found = from_maneuver(maneuver, self.weapon_for(unit, maneuver, weapon))
             self._techniques[key] = found
         return found
 
-    def reach(self, unit: Unit, maneuver: Maneuver) -> Reach | None:
-        weapon = self.weapon_for(unit, maneuver)
-        return weapon.reach if weapon is not None else maneuver.reach
+    def reach(self, unit: Unit, maneuver: Maneuver, weapon: str | None = None) -> Reach | None:
+        w = self.weapon_for(unit, maneuver, weapon)
+        return w.reach if w is not None else maneuver.reach
 
-    def range(self, unit: Unit, maneuver: Maneuver) -> Range:
+    def range(self, unit: Unit, maneuver: Maneuver, weapon: str | None = None) -> Range:
         """Whom it reaches (house default for SG.ZON.2): its stated range, else melee in the same zone and
         ranged weapons one zone away."""
         if maneuver.range is not None:
             return maneuver.range
-        return Range.ADJACENT_ZONE if self.reach(unit, maneuver) is Reach.RANGED else Range.SAME_ZONE
+        return Range.ADJACENT_ZONE if self.reach(unit, maneuver, weapon) is Reach.RANGED else Range.SAME_ZONE
 
     def attribute(self, unit: Unit, name: str | None) -> int:
         if name is None:
@@ -336,13 +374,15 @@ class BattleRules:
     def _zone_has(zone: Zone, kind: ZoneKind) -> bool:
         return zone.high_ground if kind is ZoneKind.HIGH_GROUND else zone.kind == kind.value
 
-    def _selects(self, unit: Unit, maneuver: Maneuver, row: ZoneModifier, skill: str | None) -> bool:
+    def _selects(
+        self, unit: Unit, maneuver: Maneuver, row: ZoneModifier, skill: str | None, weapon: str | None
+    ) -> bool:
         s = row.select
         if s.weapons:
-            weapon = self.weapon_for(unit, maneuver)
-            if weapon is None or weapon.id not in s.weapons:
+            w = self.weapon_for(unit, maneuver, weapon)
+            if w is None or w.id not in s.weapons:
                 return False
-        if s.reach and self.reach(unit, maneuver) not in s.reach:
+        if s.reach and self.reach(unit, maneuver, weapon) not in s.reach:
             return False
         if s.kinds and maneuver.kind not in s.kinds:
             return False
@@ -359,13 +399,15 @@ class BattleRules:
         *,
         target_zone: Zone | None = None,
         skill: str | None = None,
+        weapon: str | None = None,
     ) -> tuple[ZoneEffect, ...]:
-        """The zone rows that touch ``maneuver`` used from ``zone`` (rows about the occupant of the
-        target's zone, such as high ground's "enemy melee −1", read ``target_zone``)."""
-        key = (unit.creature, unit.spec, maneuver.id, applies, zone, target_zone, skill)
+        """The zone rows that touch ``maneuver`` used from ``zone`` with ``weapon`` (its first carrier by
+        default); rows about the occupant of the target's zone, such as high ground's "enemy melee −1",
+        read ``target_zone``."""
+        key = (unit.creature, unit.spec, maneuver.id, applies, zone, target_zone, skill, weapon)
         found = self._zone_effects.get(key)
         if found is None:
-            found = self._zone_rows(unit, maneuver, applies, zone, target_zone, skill)
+            found = self._zone_rows(unit, maneuver, applies, zone, target_zone, skill, weapon)
             self._zone_effects[key] = found
         return found
 
@@ -377,6 +419,7 @@ class BattleRules:
         zone: Zone,
         target_zone: Zone | None,
         skill: str | None,
+        weapon: str | None,
     ) -> tuple[ZoneEffect, ...]:
         out: list[ZoneEffect] = []
         for row in self.zone_table.rows:
@@ -385,15 +428,15 @@ class BattleRules:
             where = target_zone if row.select.against_occupant else zone
             if where is None or not self._zone_has(where, row.zone):
                 continue
-            if self._selects(unit, maneuver, row, skill):
+            if self._selects(unit, maneuver, row, skill, weapon):
                 out.append(ZoneEffect(row.amount, row.text, where.id))
         return tuple(out)
 
     def zone_cost(
-        self, unit: Unit, maneuver: Maneuver, base: int, zone: Zone
+        self, unit: Unit, maneuver: Maneuver, base: int, zone: Zone, weapon: str | None = None
     ) -> tuple[int, tuple[ZoneEffect, ...]]:
         """The cost after the zone's Energy rows, never below the table's minimum when a row applies."""
-        effects = self.zone_effects(unit, maneuver, ZoneApplies.ENERGY, zone)
+        effects = self.zone_effects(unit, maneuver, ZoneApplies.ENERGY, zone, weapon=weapon)
         if not effects:
             return base, ()
         return max(self.zone_table.energy_minimum, base + sum(e.amount for e in effects)), effects

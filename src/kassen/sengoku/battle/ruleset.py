@@ -37,9 +37,21 @@ from kassen.core.rng import DieSource
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
 from kassen.sengoku.battle.actions import GM as GM_ID
-from kassen.sengoku.battle.actions import Action, Begin, Decline, Environment, Hold, Pass, React
+from kassen.sengoku.battle.actions import (
+    Action,
+    BattlefieldChange,
+    Begin,
+    Decline,
+    Environment,
+    FateIntervention,
+    Hold,
+    LastBastion,
+    Pass,
+    React,
+)
 from kassen.sengoku.battle.candidates import candidate_breaths
 from kassen.sengoku.battle.flow import BattleTurn, upkeep_options
+from kassen.sengoku.battle.flow.effects import fumble_options
 from kassen.sengoku.battle.plan import usable_reservations
 from kassen.sengoku.battle.policies import HeuristicPolicy
 from kassen.sengoku.battle.report import RENDERERS, names
@@ -51,10 +63,17 @@ from kassen.sengoku.catalog import Catalog, catalog_content
 _NOTE = (
     "a breath is any sequence of maneuvers within the unit's Energy: listed are single maneuvers, a "
     "technique twice, an attack with a reservation, a move then an attack, Aim Focus to the breath limit, "
-    "a stance (or its release then a move), Retreat with or without the squads in the zone, then Hold and "
-    "Pass; any other legal breath is accepted. The GM's GmSetWounds and GmEndCombat are accepted at any "
-    "time but during a reaction, and never listed."
+    "a stance (or its release then a move), a technique with each weapon that carries it, picking up a "
+    "dropped weapon (then an attack), binding a bleeding ally, Retreat with or without the squads in the "
+    "zone, then Hold and Pass; any other legal breath is accepted. After a fumble the GM's extras are "
+    "listed one by one (the house default's set first); any set of them is accepted. The GM's "
+    "GmSetWounds and GmEndCombat are accepted at any time but while an attack is under way, and never "
+    "listed."
 )
+
+
+#: The decisions the GM makes: the lull's environment (SG.LUL.3) and a fumble's extras (SG.FUM.2).
+_GM_DECIDES = (DecisionKind.ENVIRONMENT, DecisionKind.FUMBLE)
 
 
 def _battle_content(content: Content[Catalog]) -> Content[BattleRules]:
@@ -103,7 +122,7 @@ class SengokuRuleset:
         if state.phase is Phase.OVER:
             return None
         d = state.decision
-        if state.phase is Phase.START or d is None or d.kind is DecisionKind.ENVIRONMENT:
+        if state.phase is Phase.START or d is None or d.kind in _GM_DECIDES:
             return GM
         return Actor("unit", d.unit, state.unit(d.unit).side)
 
@@ -128,7 +147,17 @@ class SengokuRuleset:
             return [*(React(unit.id, m) for m in reactions), Decline(unit.id)]
         if d.kind is DecisionKind.UPKEEP:
             return [*upkeep_options(tables, state, state.unit(d.unit)), Decline(d.unit)]
-        return [Environment(), Decline(GM_ID)]
+        if d.kind is DecisionKind.FATE:
+            offered = state.attack.offered if state.attack is not None else ()
+            return [*(FateIntervention(d.unit, die) for die in offered), Decline(d.unit)]
+        if d.kind is DecisionKind.LAST_BASTION:
+            return [LastBastion(d.unit), Decline(d.unit)]
+        if d.kind is DecisionKind.FUMBLE:
+            return [*fumble_options(tables, state, d), Decline(GM_ID)]
+        env: list[Action] = [Environment()] if state.yoma else []
+        if state.changes:
+            env += [BattlefieldChange(c.id, z.id) for c in tables.yoma.changes for z in state.zones]
+        return [*env, Decline(GM_ID)]
 
     # -- one action ------------------------------------------------------------------------------------
     def start(self, state: BattleState, dice: DieSource, tables: BattleRules) -> BattleTurn:

@@ -55,7 +55,21 @@ from kassen.core.policy import Policy
 from kassen.core.ruleset import Setup, find_ruleset
 from kassen.core.scenario import ScenarioSource, read_scenario
 from kassen.core.scenario import bundled_scenarios as core_bundled
-from kassen.sengoku.battle.actions import GM, Action, Breath, Decline, Environment, Hold, Pass, React, Upkeep
+from kassen.sengoku.battle.actions import (
+    GM,
+    Action,
+    BattlefieldChange,
+    Breath,
+    Decline,
+    Environment,
+    FateIntervention,
+    FumbleExtras,
+    Hold,
+    LastBastion,
+    Pass,
+    React,
+    Upkeep,
+)
 from kassen.sengoku.battle.policies import PLAIN_POLICIES, scenario_policy
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone
@@ -78,10 +92,18 @@ class UseModel(StrictModel):
     squads: list[Id] = Field(default_factory=list)
     release: bool = False
     choice: Literal["wounds", "cohesion"] | None = None
+    weapon: Id | None = None
 
     def use(self) -> Use:
         return Use(
-            self.maneuver, self.target, self.aim, self.to, tuple(self.squads), self.release, self.choice
+            self.maneuver,
+            self.target,
+            self.aim,
+            self.to,
+            tuple(self.squads),
+            self.release,
+            self.choice,
+            self.weapon,
         )
 
 
@@ -89,23 +111,27 @@ class UpkeepModel(StrictModel):
     maneuver: Id
     target: Id | None = None
     choice: Literal["wounds", "cohesion"] | None = None
+    to: Id | None = None
 
 
 class ScriptStep(StrictModel):
-    """One scripted choice: ``breath: [uses]``, ``do: hold|pass|decline``, ``react: MANEUVER`` or
-    ``upkeep: {maneuver, target, choice}``."""
+    """One scripted choice: ``breath: [uses]``, ``do: hold|pass|decline|last-bastion``, ``react:
+    MANEUVER``, ``fate: DIE`` (1 or 2, Fate Intervention on the roll just made) or ``upkeep: {maneuver,
+    target, choice, to}``."""
 
     breath: list[UseModel] | None = None
-    do: Literal["hold", "pass", "decline"] | None = None
+    do: Literal["hold", "pass", "decline", "last-bastion"] | None = None
     react: Id | None = None
+    fate: Literal[1, 2] | None = None
     upkeep: UpkeepModel | None = None
 
     @model_validator(mode="after")
     def _one_choice(self) -> ScriptStep:
-        given = [x for x in (self.breath, self.do, self.react, self.upkeep) if x is not None]
+        given = [x for x in (self.breath, self.do, self.react, self.fate, self.upkeep) if x is not None]
         if len(given) != 1:
             raise ValueError(
-                "a step is exactly one of `breath: [...]`, `do: hold|pass|decline`, `react:`, `upkeep:`"
+                "a step is exactly one of `breath: [...]`, `do: hold|pass|decline|last-bastion`, `react:`,"
+                " `fate:`, `upkeep:`"
             )
         if self.breath is not None and not self.breath:
             raise ValueError("a breath names at least one maneuver")
@@ -116,13 +142,45 @@ class ScriptStep(StrictModel):
             return Breath(unit, tuple(u.use() for u in self.breath))
         if self.react is not None:
             return React(unit, self.react)
+        if self.fate is not None:
+            return FateIntervention(unit, self.fate - 1)
         if self.upkeep is not None:
-            return Upkeep(unit, self.upkeep.maneuver, self.upkeep.target, self.upkeep.choice)
+            u = self.upkeep
+            return Upkeep(unit, u.maneuver, u.target, u.choice, u.to)
         if self.do == "hold":
             return Hold(unit)
         if self.do == "decline":
             return Decline(unit)
+        if self.do == "last-bastion":
+            return LastBastion(unit)
         return Pass(unit)
+
+
+class GmChange(StrictModel):
+    """The GM changes the battlefield in a lull (SG.LUL.3): a catalog change on a zone."""
+
+    change: Id
+    zone: Id
+
+
+class GmFumble(StrictModel):
+    """The GM's extras on the next fumble (SG.FUM.2); ``to`` for a foot slip."""
+
+    fumble: list[Id] = Field(min_length=1)
+    to: Id | None = None
+
+
+#: One step of the GM's script: ``roll`` the yoma table or ``skip`` a lull's environment (``none``
+#: adds no extra to a fumble), a battlefield change, or a fumble's extras.
+GmStep = Literal["roll", "skip", "none"] | GmChange | GmFumble
+
+
+def _gm_action(step: GmStep) -> Action:
+    if isinstance(step, GmChange):
+        return BattlefieldChange(step.change, step.zone)
+    if isinstance(step, GmFumble):
+        return FumbleExtras(tuple(step.fumble), step.to)
+    return Environment() if step == "roll" else Decline(GM)
 
 
 class SideModel(StrictModel):
@@ -172,11 +230,15 @@ class ScenarioModel(StrictModel):
     seed: int | None = None
     rounds: int | None = Field(default=None, ge=1, le=1000, description="The round limit (SG.END.1).")
     yoma: bool = Field(default=False, description="The GM may roll the Yoma Encounter Table (SG.LUL.3).")
+    changes: bool = Field(
+        default=False, description="The GM may change the battlefield in the lull: fire, fog... (SG.LUL.3)."
+    )
     high_ground: list[Id] = Field(default_factory=list)
     sides: list[SideModel] = Field(min_length=2, max_length=2)
     units: list[UnitModel] = Field(min_length=2)
-    gm: list[Literal["roll", "skip"]] = Field(
-        default_factory=list, description="The GM's environment choices."
+    gm: list[GmStep] = Field(
+        default_factory=list,
+        description="The GM's choices in order: environment (roll, skip, a change) and fumble extras.",
     )
 
 
@@ -312,9 +374,32 @@ def _check_script(
             named.append(((*here, "upkeep", "maneuver"), step.upkeep.maneuver))
             if step.upkeep.target is not None and step.upkeep.target not in ids:
                 issues.add(f"no unit {step.upkeep.target!r}", *here, "upkeep", "target")
+            if step.upkeep.to is not None and step.upkeep.to not in zones:
+                issues.add(f"no zone {step.upkeep.to!r}", *here, "upkeep", "to")
         for path, ref in named:
             if ref not in catalog.maneuvers:
                 issues.add(f"unknown maneuver {ref!r}", *path)
+
+
+def _check_gm(model: ScenarioModel, rules: BattleRules, zones: set[str], issues: _Issues) -> None:
+    changes = {c.id for c in rules.yoma.changes}
+    extras = set(rules.resolution.fumble.extras)
+    for i, step in enumerate(model.gm):
+        if isinstance(step, GmChange):
+            if step.change not in changes:
+                issues.add(
+                    f"no battlefield change {step.change!r} (known: {', '.join(sorted(changes))})", "gm", i
+                )
+            if step.zone not in zones:
+                issues.add(f"no zone {step.zone!r}", "gm", i, "zone")
+            if not model.changes:
+                issues.add("the scenario does not open the battlefield to changes (`changes: true`)", "gm", i)
+        elif isinstance(step, GmFumble):
+            for j, x in enumerate(step.fumble):
+                if x not in extras:
+                    issues.add(f"unknown fumble extra {x!r} (known: {', '.join(sorted(extras))})", "gm", i, j)
+            if step.to is not None and step.to not in zones:
+                issues.add(f"no zone {step.to!r}", "gm", i, "to")
 
 
 def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scenario:
@@ -389,6 +474,7 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
             scripts[uid] = tuple(step.action(uid) for step in m.script)
         elif m.policy in PLAIN_POLICIES:
             policies[uid] = m.policy
+    _check_gm(model, rules, zone_ids, issues)
     if issues.items:
         raise ContentError(issues.items)
     zones = tuple(Zone(z.id, z.kind, z.side, z.id in model.high_ground) for z in tactics.zones)
@@ -400,9 +486,10 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
         units=tuple(units),
         max_rounds=model.rounds or rules.end.round_limit,
         yoma=model.yoma,
+        changes=model.changes,
     )
     if model.gm:
-        scripts[GM] = tuple(Environment() if g == "roll" else Decline(GM) for g in model.gm)
+        scripts[GM] = tuple(_gm_action(g) for g in model.gm)
     return Scenario(source, content, state, scripts, model.seed, model.description, policies)
 
 

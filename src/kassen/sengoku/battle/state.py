@@ -19,6 +19,7 @@ __all__ = [
     "Decision",
     "DecisionKind",
     "HonorFlag",
+    "PendingAttack",
     "Phase",
     "Reservation",
     "Result",
@@ -29,6 +30,7 @@ __all__ = [
     "Use",
     "View",
     "Zone",
+    "ZoneCondition",
 ]
 
 from dataclasses import dataclass, replace
@@ -60,6 +62,9 @@ class DecisionKind(StrEnum):
     REACTION = "reaction"  # use a reserved defense technique or not (SG.RES.1-2)
     UPKEEP = "upkeep"  # upkeep maneuvers in the lull (SG.LUL.2)
     ENVIRONMENT = "environment"  # the GM's environment variables in the lull (SG.LUL.3)
+    FATE = "fate"  # the attacker's Fate Intervention on the roll it just made (SG.FAT.1)
+    LAST_BASTION = "last_bastion"  # the target's Last Bastion against a fatal hit check (SG.FAT.2)
+    FUMBLE = "fumble"  # the GM's extras on a fumble (SG.FUM.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +111,9 @@ class Tally:
 class Use:
     """One maneuver in a breath (SG.BRT.1): the maneuver's id, its target unit (attacks), the Aim Focus
     Energy added (SG.AIM.2), the destination zone (movement), the allied squads retreating with the unit
-    (SG.RET.2), ``release`` for releasing a held stance, and for upkeep ``choice`` (``wounds`` or
-    ``cohesion`` for a choose-one upkeep)."""
+    (SG.RET.2), ``release`` for releasing a held stance, for upkeep ``choice`` (``wounds`` or
+    ``cohesion`` for a choose-one upkeep), and ``weapon``: which of the unit's weapons carries a
+    technique that more than one of them lists (default: the first that lists it)."""
 
     maneuver: str
     target: UnitId | None = None
@@ -116,6 +122,7 @@ class Use:
     squads: tuple[UnitId, ...] = ()
     release: bool = False
     choice: str | None = None
+    weapon: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +138,12 @@ class Unit:
     ``routed`` with the round it began (SG.RET.2, SG.RET.5), ``infiltrating`` (a successful Stealth
     Movement, no attack since), ``passed`` this round (SG.CNT.6), ``ambushed`` once (SG.AMB.3).
     Counters: ``used`` this round (combo fatigue, SG.BRT.3), ``limited`` uses under a limit (reset in the
-    lull, SG.LUL.1). ``cohesion`` for squads (SG.RET.5), ``ward`` while a Cohesion ward holds."""
+    lull, SG.LUL.1). ``cohesion`` for squads (SG.RET.5), ``ward`` while a Cohesion ward holds.
+    ``count_reached``: the count has come to the unit at least once (a breath, a Hold or a Pass; the
+    flank ambush's "not yet taken a breath" under SG.RD.10). Fumble and table effects: ``dropped`` the
+    weapon on the ground and ``pickup_cost`` the Energy to pick it up (SG.FUM.2, SG.FUM.3), ``broken``
+    weapons destroyed for the combat (SG.FUM.3), ``surcharge`` Energy added to the next action (stance
+    collapse, SG.FUM.2); ``bleeding`` until bound (Bleed, SG.AIM.5)."""
 
     id: UnitId
     name: str
@@ -170,6 +182,12 @@ class Unit:
     ward: bool = False
     fate_points: int = 0
     armor_damage: int = 0
+    count_reached: bool = False
+    dropped: str = ""
+    pickup_cost: int = 0
+    broken: tuple[str, ...] = ()
+    surcharge: int = 0
+    bleeding: bool = False
 
     @property
     def on_battlefield(self) -> bool:
@@ -195,6 +213,10 @@ class Unit:
             if r.maneuver == maneuver:
                 return r
         return None
+
+    def lacks(self, weapon: str) -> bool:
+        """The weapon is on the ground or broken: its techniques cannot be used (SG.FUM.2-3)."""
+        return weapon == self.dropped or weapon in self.broken
 
 
 @lru_cache(maxsize=32)
@@ -230,17 +252,53 @@ def bump(tallies: tuple[Tally, ...], key: str, by: int = 1, since: int = 0) -> t
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneCondition:
+    """A battlefield change on a zone (SG.LUL.3): the catalog's ``change`` id, lasting through the lull of
+    round ``until``."""
+
+    zone: str
+    change: str
+    until: int
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAttack:
+    """An attack under way inside a breath, kept while someone decides: the target's reaction
+    (SG.RES.2), the attacker's Fate Intervention on its roll (SG.FAT.1), the target's Last Bastion
+    (SG.FAT.2). ``ambush`` is ``none``, ``basic`` or ``immune`` (with the ``condition`` met);
+    ``reaction`` the reserved technique chosen ("" for none); ``faces`` the roll once made; ``offered``
+    the dice Fate Intervention may move, ``outcomes`` the roll's outcome as rolled and then with each
+    offered die moved; ``fate_die`` the die moved (0 or 1) and ``last_bastion``
+    whether the target spent it."""
+
+    attacker: UnitId
+    target: UnitId
+    maneuver: str
+    weapon: str = ""
+    ambush: str = "none"
+    condition: str = ""
+    reaction: str = ""
+    faces: tuple[int, ...] = ()
+    offered: tuple[int, ...] = ()
+    outcomes: tuple[str, ...] = ()
+    fate_die: int | None = None
+    last_bastion: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
-    """Who must decide now and about what. ``unit`` is ``"gm"`` for the GM's environment decision; a
-    reaction names the ``attacker``, the attack's ``maneuver``, and whether the attack is a basic ambush
-    that makes the target count as Defenseless against it (``ambushed``, SG.AMB.1, which bars evasion,
-    SG.DFL.2)."""
+    """Who must decide now and about what. ``unit`` is ``"gm"`` for the GM's decisions (the environment,
+    a fumble's extras: then ``attacker`` is the fumbler); a reaction names the ``attacker``, the
+    attack's ``maneuver``, and whether the attack is a basic ambush that makes the target count as
+    Defenseless against it (``ambushed``, SG.AMB.1, which bars evasion, SG.DFL.2); a fumble names the
+    ``weapon`` it was made with (the one the GM may drop)."""
 
     kind: DecisionKind
     unit: UnitId
     attacker: UnitId = ""
     maneuver: str = ""
     ambushed: bool = False
+    weapon: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,8 +347,10 @@ class Result:
 @dataclass(frozen=True, slots=True)
 class BattleState:
     """A whole battle. ``adjacent`` lists the layout's adjacent zone pairs; ``max_rounds`` is the round
-    limit (SG.END.1 house default or the scenario's); ``yoma`` opens the lull to the GM's yoma roll
-    (SG.LUL.3); ``queue`` holds the units still to be offered upkeep in this lull."""
+    limit (SG.END.1 house default or the scenario's); ``yoma`` opens the lull to the GM's yoma roll and
+    ``changes`` to the GM's battlefield changes (SG.LUL.3), whose ``conditions`` hold on zones;
+    ``queue`` holds the units still to be offered upkeep in this lull; ``attack`` is an attack waiting
+    for a decision."""
 
     name: str
     sides: tuple[Side, ...]
@@ -299,6 +359,9 @@ class BattleState:
     units: tuple[Unit, ...]
     max_rounds: int
     yoma: bool = False
+    changes: bool = False
+    conditions: tuple[ZoneCondition, ...] = ()
+    attack: PendingAttack | None = None
     round: int = 0
     phase: Phase = Phase.START
     count: int = 0

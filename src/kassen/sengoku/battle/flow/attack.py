@@ -1,10 +1,15 @@
-"""Attacks inside a breath: ambush (SG.AMB.*), reactions (SG.RES.*), the attack resolution of seed 000,
-and what a hit does on the battlefield (Defense −N, the enemy behind, armor broken).
+"""Attacks inside a breath: ambush (SG.AMB.*), reactions (SG.RES.*), Fate (SG.FAT.*), the attack
+resolution of seed 000, and what a hit does on the battlefield (Defense −N, the enemy behind, armor
+broken, Bleed, the d100 rows).
 
 An attack goes through :func:`~kassen.sengoku.attack.resolve_attack` (the same function
 :mod:`kassen.sengoku.odds` enumerates), with the state's stances, Defenseless and debuffs in the
-target's Defense and the zone's check rows in the modifier; a target holding a usable reservation
-decides first (a reaction decision).
+target's Defense and the zone's check rows in the modifier. It may wait on three decisions, kept in
+``state.attack`` (:class:`~kassen.sengoku.battle.state.PendingAttack`) meanwhile: the target's reaction
+when it holds a usable reservation (before the roll, SG.RES.2), the attacker's Fate Intervention on the
+roll when a shift makes a Critical Hit (SG.FAT.1, the catalog's ``fate.intervention_offered``), and the
+target's Last Bastion when the hit check would take its last Wounds (SG.FAT.2, before the reaction is
+rolled: it acts on the hit check). After a fumble the GM decides its extras (SG.FUM.2).
 """
 
 from __future__ import annotations
@@ -13,21 +18,24 @@ __all__ = ["AttackPart"]
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
+from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.sengoku.aim import aim_focus
-from kassen.sengoku.attack import Attack, resolve_attack
-from kassen.sengoku.battle.flow.base import TurnBase
+from kassen.sengoku.attack import Attack, AttackOutcome, resolve_attack
+from kassen.sengoku.battle.equipment import carrier, condition_modifiers
+from kassen.sengoku.battle.flow.effects import EffectsPart
 from kassen.sengoku.battle.plan import check_modifier, in_range, situational, usable_reservations
 from kassen.sengoku.battle.rules import AMBUSH_CONDITIONS
-from kassen.sengoku.battle.state import BreathInProgress, Decision, DecisionKind, Unit, Use
-from kassen.sengoku.breakage import apply_break
-from kassen.sengoku.check import CheckKind, Faces, classify, resolve_check
-from kassen.sengoku.defense import compute_defense, trigger_debuff
-from kassen.sengoku.entries import Maneuver, ReactionKind
+from kassen.sengoku.battle.state import Decision, DecisionKind, PendingAttack, Unit, Use
+from kassen.sengoku.check import CheckKind, CheckOutcome, Faces, classify, resolve_check
+from kassen.sengoku.defense import DefenseResult, compute_defense, trigger_debuff
+from kassen.sengoku.entries import Maneuver, ReactionKind, Weapon
 from kassen.sengoku.house import ZoneApplies
-from kassen.sengoku.resolution import EffectKind
+from kassen.sengoku.profile import AttackTags, CombatProfile
+from kassen.sengoku.resolution import EffectKind, TableEffectKind, TableWho
 from kassen.sengoku.technique import Technique, attack_modifier
 from kassen.sengoku.wounds import AddedWound, apply_wounds, critical_wounds, hit_wounds
 
@@ -45,7 +53,33 @@ class _Ambush:
 _NO_AMBUSH = _Ambush("none")
 
 
-class AttackPart(TurnBase):
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """Everything an attack under way reads from the state, recomputed the same way at each stage."""
+
+    attacker: Unit
+    target: Unit
+    maneuver: Maneuver
+    use: Use
+    weapon: Weapon | None
+    tech: Technique
+    tags: AttackTags
+    aim_steps: tuple[Step, ...]
+    pa: CombatProfile
+    pt: CombatProfile
+    modifier: int
+    steps: tuple[Step, ...]
+    defense: DefenseResult
+
+
+def _shifted(faces: tuple[int, ...], die: int | None) -> Faces:
+    a, b = faces[0], faces[1]
+    if die is None:
+        return (a, b)
+    return (b, b) if die == 0 else (a, a)
+
+
+class AttackPart(EffectsPart):
     """Attacks and reactions (see the module notes)."""
 
     __slots__ = ()
@@ -77,25 +111,217 @@ class AttackPart(TurnBase):
                 return _Ambush("automatic", met, tid)
         return _Ambush("basic", met)
 
-    def use_attack(self, b: BreathInProgress, use: Use, m: Maneuver) -> bool:
-        attacker = self.u(b.unit)
+    # -- the stages of an attack ----------------------------------------------------------------------
+    def use_attack(self, b: object, use: Use, m: Maneuver) -> bool:
+        """Start an attack of the breath: reach, the weapon, ambush, then the target's reaction decision
+        or the roll. True while it waits for a decision."""
+        breath = self.state.breath
+        assert breath is not None
+        attacker = self.u(breath.unit)
         assert use.target is not None
         target = self.u(use.target)
         if not target.on_battlefield or target.zone is None or attacker.zone is None:
-            return self.forfeit(b, use, f"{target.name} is no longer on the battlefield", "SG.INP.1")
-        if not in_range(self.state, self.rules.range(attacker, m), attacker.zone, target.zone):
-            return self.forfeit(b, use, f"{target.name} is out of reach", "SG.ZON.2")
+            return self.forfeit(breath, use, f"{target.name} is no longer on the battlefield", "SG.INP.1")
+        try:
+            weapon = carrier(self.rules, attacker, m, use.weapon)
+        except IllegalActionError as exc:
+            return self.forfeit(breath, use, exc.message, exc.rule)
+        wid = weapon.id if weapon is not None else None
+        if not in_range(self.state, self.rules.range(attacker, m, wid), attacker.zone, target.zone):
+            return self.forfeit(breath, use, f"{target.name} is out of reach", "SG.ZON.2")
         ambush = self.ambush_of(attacker, target)
         if ambush.kind == "automatic":
-            self.automatic_critical(attacker, target, m, ambush)
+            self.automatic_critical(attacker, target, m, ambush, wid)
             return False
+        status = False
+        if ambush.kind == "basic":
+            amb = self.rules.ambush
+            status = amb.target_defenseless and self.rules.ambush_readings.basic_ambush_releases_stance
+            self.log(
+                "ambush",
+                "SG.AMB.1",
+                attacker=attacker.id,
+                target=target.id,
+                condition=ambush.condition,
+                status=status,
+            )
+            self.put(replace(self.u(target.id), ambushed=True))
+            if status:
+                self.defenseless(target.id, "an ambush", "SG.AMB.1")
+        elif ambush.kind == "immune":
+            self.log(
+                "ambush_immune",
+                "SG.AMB.3",
+                attacker=attacker.id,
+                target=target.id,
+                condition=ambush.condition,
+            )
+        self.set(attack=PendingAttack(attacker.id, target.id, m.id, wid or "", ambush.kind, ambush.condition))
         ambushed = ambush.kind == "basic" and self.rules.ambush.target_defenseless
+        target = self.u(target.id)
         if usable_reservations(self.rules, self.state, target, ambushed=ambushed):
             self.set(decision=Decision(DecisionKind.REACTION, target.id, attacker.id, m.id, ambushed))
             self.log("reaction_offered", "SG.RES.2", unit=target.id, attacker=attacker.id, maneuver=m.id)
             return True
-        self.resolve(b, use, m, ambush, None)
+        return self.roll(None)
+
+    def context(self) -> _Context:
+        """The attack under way as the state has it now: modifier (technique, situation, zone rows,
+        battlefield changes, ambush) and the target's Defense (its stances, Defenseless, debuffs)."""
+        r = self.rules
+        p = self.state.attack
+        b = self.state.breath
+        assert p is not None and b is not None
+        use = b.uses[b.index]
+        attacker, target = self.u(p.attacker), self.u(p.target)
+        assert attacker.zone is not None and target.zone is not None
+        m = r.maneuver(p.maneuver)
+        weapon = r.weapon_for(attacker, m, p.weapon or None)
+        wid = weapon.id if weapon is not None else None
+        tech = r.technique(attacker, m, wid)
+        tags = tech.tags
+        aim_steps: tuple[Step, ...] = ()
+        if use.aim:
+            af = aim_focus(tech, finesse=r.attribute(attacker, "finesse"), extra=use.aim, rules=r.defense)
+            tags, aim_steps = af.tags, af.steps
+        pa = self.profile(attacker, wid if weapon is not None and not weapon.natural else None)
+        pt = self.profile(target)
+        modifier, mod_steps = attack_modifier(pa, tech)
+        plain = modifier
+        steps = list(mod_steps)
+        sit, sit_steps = situational(attacker, m, stance_changed=b.stance_changed)
+        modifier += sit
+        steps += sit_steps
+        for e in r.zone_effects(
+            attacker,
+            m,
+            ZoneApplies.CHECK,
+            self.state.zone(attacker.zone),
+            target_zone=self.state.zone(target.zone),
+            skill=r.check_skill(attacker, m),
+            weapon=wid,
+        ):
+            modifier += e.amount
+            steps.append(Step(e.amount, f"{e.zone}: {e.text}", "SG.ZON.1"))
+        for step in condition_modifiers(r, self.state, attacker, m, wid, attacker.zone, target.zone):
+            modifier += step.value
+            steps.append(step)
+        if p.ambush == "basic":
+            amb = r.ambush
+            if amb.target_defenseless:
+                pt = replace(pt, defenseless=True)
+            if amb.check_bonus:
+                modifier += amb.check_bonus
+                steps.append(Step(amb.check_bonus, "ambush: first-attack modifier", "SG.AMB.1"))
+        if modifier != plain:
+            steps.append(Step(modifier, "attack modifier", "SG.CHK.1"))
+        defense = compute_defense(pt, tags, rules=r.defense, grades=r.grades)
+        return _Context(
+            attacker, target, m, use, weapon, tech, tags, aim_steps, pa, pt, modifier, tuple(steps), defense
+        )
+
+    def roll(self, reaction: str | None) -> bool:
+        """The attack check's two d10; then the attacker's Fate Intervention when it may make a Critical
+        Hit (SG.FAT.1). True while it waits for a decision."""
+        p = self.state.attack
+        assert p is not None
+        self.set(attack=replace(p, reaction=reaction or "", faces=tuple(self.faces())))
+        ctx = self.context()
+        p = self.state.attack
+        assert p is not None
+        dies = self.fate_shifts(ctx, _shifted(p.faces, None))
+        if dies:
+            a = ctx.attacker
+            outcomes = [self.outcome(ctx, _shifted(p.faces, die)) for die in (None, *dies)]
+            self.set(
+                decision=Decision(DecisionKind.FATE, a.id, a.id, ctx.maneuver.id),
+                attack=replace(p, offered=tuple(dies), outcomes=tuple(outcomes)),
+            )
+            self.log("fate_offered", "SG.FAT.1", dies=dies, **self.roll_data(ctx, _shifted(p.faces, None)))
+            return True
+        return self.after_fate()
+
+    def roll_data(self, ctx: _Context, faces: Faces) -> dict[str, Any]:
+        check = resolve_check(
+            faces, ctx.modifier, ctx.defense.defense, sides=self.rules.resolution.check.sides
+        )
+        outcome = classify(check, kind=CheckKind.ATTACK, rules=self.rules.resolution).outcome
+        return {
+            "unit": ctx.attacker.id,
+            "target": ctx.target.id,
+            "technique": ctx.tech.name,
+            "faces": list(faces),
+            "modifier": ctx.modifier,
+            "total": check.total,
+            "defense": ctx.defense.defense,
+            "outcome": outcome.value,
+        }
+
+    def outcome(self, ctx: _Context, faces: Faces) -> str:
+        r = self.rules.resolution
+        check = resolve_check(faces, ctx.modifier, ctx.defense.defense, sides=r.check.sides)
+        return classify(check, kind=CheckKind.ATTACK, rules=r).outcome.value
+
+    def fate_shifts(self, ctx: _Context, faces: Faces) -> list[int]:
+        """The dice (0, 1) the attacker may move with Fate Intervention that the catalog offers: legal
+        shifts (SG.FAT.1) that make a Critical Hit, or any double (``fate.intervention_offered``)."""
+        r = self.rules.resolution
+        f = r.fate
+        if ctx.attacker.fate_points < f.intervention_cost or faces[0] == faces[1]:
+            return []
+        out = []
+        for die in (0, 1):
+            if abs(faces[0] - faces[1]) > f.max_shift:
+                continue
+            check = resolve_check(
+                _shifted(faces, die), ctx.modifier, ctx.defense.defense, sides=r.check.sides
+            )
+            outcome = classify(check, kind=CheckKind.ATTACK, rules=r).outcome
+            if f.intervention_offered == "when-it-makes-a-critical" and outcome is not CheckOutcome.CRITICAL:
+                continue
+            out.append(die)
+        return out
+
+    def fate_intervention(self, die: int | None) -> bool:
+        """The attacker's answer to the Fate offer (``None``: declined); then the Last Bastion offer."""
+        p = self.state.attack
+        assert p is not None
+        self.set(decision=None, attack=replace(p, fate_die=die))
+        return self.after_fate()
+
+    def after_fate(self) -> bool:
+        """The target's Last Bastion when the hit check, as rolled (and shifted), would take its last
+        Wounds (SG.FAT.2); else the attack lands. True while it waits for a decision."""
+        p = self.state.attack
+        assert p is not None
+        ctx = self.context()
+        faces = _shifted(p.faces, p.fate_die)
+        r = self.rules.resolution
+        check = resolve_check(faces, ctx.modifier, ctx.defense.defense, sides=r.check.sides)
+        outcome = classify(check, kind=CheckKind.ATTACK, rules=r).outcome
+        t = ctx.target
+        if outcome.succeeded and t.fate_points >= r.fate.last_bastion_cost and t.wounds > 0:
+            due = self.blow_wounds(ctx.tech, critical=outcome is CheckOutcome.CRITICAL)
+            if t.wounds - due <= 0:
+                self.set(decision=Decision(DecisionKind.LAST_BASTION, t.id, ctx.attacker.id, ctx.maneuver.id))
+                data = self.roll_data(ctx, faces)
+                data["unit"], data["attacker"] = t.id, ctx.attacker.id
+                self.log("last_bastion_offered", "SG.FAT.2", wounds=due, wounds_now=t.wounds, **data)
+                return True
+        self.land()
         return False
+
+    def last_bastion(self, spend: bool) -> None:
+        p = self.state.attack
+        assert p is not None
+        self.set(decision=None, attack=replace(p, last_bastion=spend))
+        self.land()
+
+    def attack_done(self) -> None:
+        """The attack that waited for a decision is over: the breath goes on with its next maneuver."""
+        now = self.state.breath
+        assert now is not None
+        self.set(breath=replace(now, index=now.index + 1))
 
     def blow_wounds(self, tech: Technique, critical: bool) -> int:
         """Wounds of a blow before any reaction: hit or Critical Hit, with added effects (SG.WND.6)."""
@@ -106,11 +332,13 @@ class AttackPart(TurnBase):
             extra += sum(e.wounds for e in tech.on_critical if e.kind is EffectKind.EXTRA_WOUNDS)
         return base + extra
 
-    def automatic_critical(self, attacker: Unit, target: Unit, m: Maneuver, ambush: _Ambush) -> None:
+    def automatic_critical(
+        self, attacker: Unit, target: Unit, m: Maneuver, ambush: _Ambush, weapon: str | None
+    ) -> None:
         """The shinobi's [Ambush]: the first attack while infiltrating is a Critical Hit with no check
         (SG.AMB.2); it replaces the basic ambush and inflicts no Defenseless. No check, so nothing for a
-        reaction to answer."""
-        tech = self.rules.technique(attacker, m)
+        reaction, a Fate Intervention or a Last Bastion to answer."""
+        tech = self.rules.technique(attacker, m, weapon)
         wounds = self.blow_wounds(tech, critical=True)
         change = apply_wounds(
             self.profile(target),
@@ -140,6 +368,13 @@ class AttackPart(TurnBase):
         self.put(replace(self.u(target.id), ambushed=True))
         self.wounded(target.id, change.after, change.incapacitated)
         self.effects(target.id, target.zone, tech, critical=True)
+        if any(e.kind is EffectKind.BLEED for e in tech.on_hit + tech.on_critical):
+            self.bleeding(target.id)
+
+    def bleeding(self, uid: str) -> None:
+        unit = self.u(uid)
+        if unit.on_battlefield and not unit.bleeding:
+            self.put(replace(unit, bleeding=True))
 
     def effects(self, target: str, zone: str | None, tech: Technique, *, critical: bool) -> None:
         """A hit's Defense −N sources on the target (SG.DBF.1) and Wounds to the enemy behind (SG.CRT.2)."""
@@ -151,7 +386,16 @@ class AttackPart(TurnBase):
                 p, _ = trigger_debuff(self.profile(t), entry.debuff(), rules=self.rules.defense)
                 t = replace(t, debuffs=p.debuffs)
                 self.put(t)
-                self.log("debuff", "SG.DBF.1", unit=target, debuff=entry.id, value=entry.value)
+                total = sum(d.value for d in p.debuffs)
+                self.log(
+                    "debuff",
+                    "SG.DBF.1",
+                    unit=target,
+                    debuff=entry.id,
+                    name=entry.name,
+                    value=entry.value,
+                    total=total,
+                )
         behind = sum(e.wounds for e in effects if e.kind is EffectKind.WOUNDS_BEHIND)
         if behind:
             self.behind(target, zone, behind, "SG.CRT.2" if critical else "SG.WND.3")
@@ -184,70 +428,28 @@ class AttackPart(TurnBase):
         self.events.extend(change.events)
         self.wounded(hit.id, change.after, change.incapacitated)
 
-    def resolve(
-        self, b: BreathInProgress, use: Use, m: Maneuver, ambush: _Ambush, reaction: str | None
-    ) -> None:
-        """One attack through the shared resolution (seed 000), with the state's stances, Defenseless and
-        debuffs in the target's Defense, the zone's check rows, and a reaction if one was chosen."""
+    def land(self) -> None:
+        """The attack lands: the reaction's check (SG.RES.4), then the shared resolution (seed 000) with
+        the Fate choices made; then its effects on the battlefield, and the GM's fumble decision."""
         r = self.rules
-        attacker = self.u(b.unit)
-        assert use.target is not None and attacker.zone is not None
-        target = self.u(use.target)
-        assert target.zone is not None
-        weapon = r.weapon_for(attacker, m)
-        tech = r.technique(attacker, m)
-        tags = tech.tags
-        aim_steps: tuple[Step, ...] = ()
-        if use.aim:
-            af = aim_focus(tech, finesse=r.attribute(attacker, "finesse"), extra=use.aim, rules=r.defense)
-            tags, aim_steps = af.tags, af.steps
-        pa = self.profile(attacker, weapon.id if weapon is not None and not weapon.natural else None)
-        pt = self.profile(target)
-        modifier, mod_steps = attack_modifier(pa, tech)
-        plain = modifier
-        steps = list(mod_steps)
-        sit, sit_steps = situational(attacker, m, stance_changed=b.stance_changed)
-        modifier += sit
-        steps += sit_steps
-        for e in r.zone_effects(
-            attacker,
-            m,
-            ZoneApplies.CHECK,
-            self.state.zone(attacker.zone),
-            target_zone=self.state.zone(target.zone),
-            skill=r.check_skill(attacker, m),
-        ):
-            modifier += e.amount
-            steps.append(Step(e.amount, f"{e.zone}: {e.text}", "SG.ZON.1"))
-        if ambush.kind == "basic":
-            amb = r.ambush
-            self.log("ambush", "SG.AMB.1", attacker=attacker.id, target=target.id, condition=ambush.condition)
-            if amb.target_defenseless:
-                pt = replace(pt, defenseless=True)
-            if amb.check_bonus:
-                modifier += amb.check_bonus
-                steps.append(Step(amb.check_bonus, "ambush: first-attack modifier", "SG.AMB.1"))
-        elif ambush.kind == "immune":
-            self.log(
-                "ambush_immune",
-                "SG.AMB.3",
-                attacker=attacker.id,
-                target=target.id,
-                condition=ambush.condition,
-            )
-        if modifier != plain:
-            steps.append(Step(modifier, "attack modifier", "SG.CHK.1"))
-        defense = compute_defense(pt, tags, rules=r.defense, grades=r.grades)
-        faces = self.faces()
-        sides = r.resolution.check.sides
-        check = resolve_check(faces, modifier, defense.defense, sides=sides)
+        p = self.state.attack
+        assert p is not None
+        ctx = self.context()
+        attacker, target, m, tech = ctx.attacker, ctx.target, ctx.maneuver, ctx.tech
+        faces = _shifted(p.faces, p.fate_die)
+        rolled = _shifted(p.faces, None)
+        check = resolve_check(faces, ctx.modifier, ctx.defense.defense, sides=r.resolution.check.sides)
         hit = classify(check, kind=CheckKind.ATTACK, rules=r.resolution).outcome.succeeded
+        if p.last_bastion:
+            hit = False
         nullified = False
         soft: tuple[AddedWound, ...] = ()
         answer: list[Event] = []
-        if reaction is not None:
+        if p.reaction:
             mark = len(self.events)
-            nullified, soft, attacker = self.react(attacker, target, reaction, tech, check.total, hit, faces)
+            nullified, soft, attacker = self.react(
+                attacker, target, p.reaction, tech, check.total, hit, faces
+            )
             answer = self.events[mark:]
             del self.events[mark:]
         base = {
@@ -255,17 +457,22 @@ class AttackPart(TurnBase):
             "target": target.id,
             "maneuver": m.id,
             "technique": tech.name,
-            "aim": use.aim,
-            "aim_steps": steps_to_json(aim_steps),
-            "modifier": modifier,
-            "modifier_steps": steps_to_json(steps),
-            "defense": defense.defense,
-            "defense_steps": steps_to_json(defense.steps),
+            "aim": ctx.use.aim,
+            "aim_steps": steps_to_json(ctx.aim_steps),
+            "modifier": ctx.modifier,
+            "modifier_steps": steps_to_json(ctx.steps),
+            "defense": ctx.defense.defense,
+            "defense_steps": steps_to_json(ctx.defense.steps),
             "faces": list(faces),
             "total": check.total,
-            "ambush": ambush.condition if ambush.kind == "basic" else "",
-            "reaction": reaction or "",
+            "ambush": p.condition if p.ambush == "basic" else "",
+            "reaction": p.reaction,
+            "fate_die": p.fate_die,
+            "last_bastion": p.last_bastion,
         }
+        if ctx.weapon is not None and len(r.carriers(attacker, m)) > 1:
+            base["weapon"] = ctx.weapon.id
+        weapon = ctx.weapon
         attacker = replace(
             attacker,
             attacks=attacker.attacks + 1,
@@ -273,8 +480,7 @@ class AttackPart(TurnBase):
             unloaded=attacker.unloaded or (weapon is not None and weapon.reload),
         )
         self.put(attacker)
-        if ambush.kind == "basic":
-            self.put(replace(self.u(target.id), ambushed=True))
+        self.set(attack=None)
         if nullified:
             outcome = "critical" if check.double else "hit"
             self.log(
@@ -290,14 +496,22 @@ class AttackPart(TurnBase):
             self.events.extend(answer)
             return
         res = resolve_attack(
-            pa,
-            pt,
-            Attack(tech, modifier=modifier, tags=tags, added_wounds=soft),
-            defense,
-            faces,
+            replace(ctx.pa, fate_points=attacker.fate_points),
+            ctx.pt,
+            Attack(
+                tech,
+                modifier=ctx.modifier,
+                tags=ctx.tags,
+                added_wounds=soft,
+                fate_die=p.fate_die,
+                last_bastion=p.last_bastion,
+            ),
+            ctx.defense,
+            rolled,
             table_dice=self.dice,
             rules=r.resolution,
             grades=r.grades,
+            defense_rules=r.defense,
         )
         self.log(
             "attack",
@@ -311,19 +525,41 @@ class AttackPart(TurnBase):
             steps=steps_to_json(res.steps),
         )
         self.events.extend(answer)
-        self.events.extend(res.events)
-        if res.attacker.defenseless and not pa.defenseless:
+        # the battle says each Defense −N with its value and total (``effects``), not the resolution
+        self.events.extend(e for e in res.events if e.kind != "debuff")
+        self.put(replace(self.u(attacker.id), fate_points=res.attacker.fate_points))
+        t = self.u(target.id)
+        self.put(replace(t, fate_points=res.target.fate_points, armor_damage=res.target.armor_damage))
+        if res.attacker.defenseless and not ctx.pa.defenseless:
             self.defenseless(attacker.id, "a fumble", "SG.FUM.1", logged=True)
-        if not res.hit:
-            return
-        self.wounded(target.id, res.wounds_after, res.incapacitated)
-        if tags.break_ and defense.pierce_removed:
-            t = self.u(target.id)
-            broken, _ = apply_break(pa.weapon_grade, self.profile(t), defense.pierce_removed, rules=r.defense)
-            if broken.armor_damage != t.armor_damage:
-                self.put(replace(t, armor_damage=broken.armor_damage))
-                self.log("armor_broken", "SG.BRK.2", unit=t.id, armor_damage=broken.armor_damage)
-        self.effects(target.id, target.zone, tech, critical=res.outcome.value == "critical")
+        row = res.table.row if res.table is not None else None
+        for e in row.effects if row is not None else ():
+            if e.kind is TableEffectKind.DEFENSELESS and e.who in (TableWho.ATTACKER, TableWho.TARGET):
+                uid = attacker.id if e.who is TableWho.ATTACKER else target.id
+                self.defenseless(
+                    uid, res.table.name if res.table else "", res.table.rule if res.table else "", logged=True
+                )
+        own = res.attacker.wounds
+        if own is not None and own < attacker.wounds:
+            self.wounded(attacker.id, own, own == 0)
+        if res.wounds_after != target.wounds or res.incapacitated:
+            self.wounded(target.id, res.wounds_after, res.incapacitated)
+        if res.hit:
+            self.effects(target.id, target.zone, tech, critical=res.outcome is AttackOutcome.CRITICAL)
+            if res.bleeds:
+                self.bleeding(target.id)
+        if res.table is not None and res.pending:
+            self.table_effects(
+                res.pending,
+                attacker=attacker.id,
+                target=target.id,
+                target_zone=target.zone,
+                weapon=weapon.id if weapon is not None else "",
+                hit_wounds=res.hit_wounds,
+                rule=res.table.rule,
+            )
+        if res.outcome is AttackOutcome.FUMBLE:
+            self.offer_fumble(attacker.id, weapon.id if weapon is not None else "")
 
     def react(
         self,
@@ -418,10 +654,15 @@ def _infiltrating(b: AttackPart, attacker: Unit, target: Unit) -> bool:
 
 
 def _unseen_from_the_flank(b: AttackPart, attacker: Unit, target: Unit) -> bool:
+    """A Flank attacker's first attack on a unit that has not yet taken a breath (SG.RD.10: a Hold or a
+    Pass counts as one when the catalog says so)."""
+    seen = target.breaths > 0 or (
+        target.count_reached and b.rules.ambush_readings.pass_or_hold_counts_as_breath
+    )
     return (
         attacker.zone is not None
         and b.rules.unlocks_ambush(b.state.zone(attacker.zone))
-        and target.breaths == 0
+        and not seen
         and (attacker.attacks == 0 or not b.rules.ambush.first_attack_only)
     )
 

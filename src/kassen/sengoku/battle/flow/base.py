@@ -40,6 +40,8 @@ def use_json(use: Use) -> dict[str, Any]:
         out["release"] = True
     if use.choice is not None:
         out["choice"] = use.choice
+    if use.weapon is not None:
+        out["weapon"] = use.weapon
     return out
 
 

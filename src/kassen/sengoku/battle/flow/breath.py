@@ -44,7 +44,16 @@ class BreathPart(AttackPart):
         before = unit.energy
         after = before - plan.spent
         self.put(
-            replace(unit, energy=after, initiative=0, breaths=unit.breaths + 1, used=used, limited=limited)
+            replace(
+                unit,
+                energy=after,
+                initiative=0,
+                breaths=unit.breaths + 1,
+                count_reached=True,
+                used=used,
+                limited=limited,
+                surcharge=0,
+            )
         )
         self.log(
             "breath",
@@ -124,9 +133,11 @@ class BreathPart(AttackPart):
         self.put(unit)
 
     def use_reserve(self, b: BreathInProgress, use: Use, m: Maneuver) -> bool:
+        """A defense reservation (SG.RES.1). One declared after the unit became Defenseless in this breath
+        (a fumble, a failed movement) is forfeited or kept as SG.RD.11's reading says."""
         unit = self.u(b.unit)
-        if unit.defenseless:
-            return self.forfeit(b, use, f"{unit.name} became Defenseless: no reservation", "SG.DFL.2")
+        if unit.defenseless and self.rules.fumble_readings.fumble_forfeits_later_reservation:
+            return self.forfeit(b, use, f"{unit.name} became Defenseless: no reservation", "SG.RD.11")
         res = (*unit.reservations, Reservation(m.id, self.rules.reactions.attacks_per_reservation))
         self.put(replace(unit, reservations=res))
         self.log("reserve", "SG.RES.1", automatic=False, unit=unit.id, maneuver=m.id, energy=unit.energy)
@@ -298,6 +309,24 @@ class BreathPart(AttackPart):
         self.log("kata", "SG.BRT.1", automatic=False, unit=b.unit, maneuver=m.id, effect=m.description)
         return False
 
+    def use_aid(self, b: BreathInProgress, use: Use, m: Maneuver) -> bool:
+        """Bind a bleeding ally's wound (the Bleed house default) or pick up one's weapon (SG.FUM.2)."""
+        unit = self.u(b.unit)
+        assert m.aid is not None
+        if m.aid.ends == "dropped-weapon":
+            if not unit.dropped:
+                return self.forfeit(b, use, f"{unit.name} has no weapon on the ground", "SG.FUM.2")
+            self.put(replace(unit, dropped="", pickup_cost=0))
+            self.log("weapon_picked_up", "SG.FUM.2", automatic=False, unit=unit.id, weapon=unit.dropped)
+            return False
+        assert use.target is not None
+        t = self.u(use.target)
+        if not (t.on_battlefield and t.zone == unit.zone and t.bleeding):
+            return self.forfeit(b, use, f"{t.name} is not bleeding beside {unit.name}", "SG.INP.3")
+        self.put(replace(t, bleeding=False))
+        self.log("wound_bound", "SG.INP.3", automatic=False, unit=unit.id, target=t.id)
+        return False
+
 
 # ------------------------------------------------------------------------------------------ tables
 
@@ -305,6 +334,8 @@ class BreathPart(AttackPart):
 def _use_kind(m: Maneuver) -> str:
     if m.attacks:
         return "attack"
+    if m.aid is not None:
+        return "aid"
     if m.kind is ManeuverKind.DEFENSE:
         return "reserve"
     if m.grants is not None:
@@ -325,4 +356,5 @@ _USE_HANDLERS: dict[str, Callable[[BreathPart, BreathInProgress, Use, Maneuver],
     "retreat": BreathPart.use_retreat,
     "reload": BreathPart.use_reload,
     "kata": BreathPart.use_kata,
+    "aid": BreathPart.use_aid,
 }

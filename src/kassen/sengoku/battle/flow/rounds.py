@@ -85,6 +85,17 @@ class RoundPart(BreathPart):
             entry = next((e for e in self.rules.catalog.debuffs.values() if e.name == d.source), None)
             if entry is not None and entry.each_round:
                 p, _ = trigger_debuff(p, entry.debuff(), rules=self.rules.defense)
+                total = sum(x.value for x in p.debuffs)
+                self.log(
+                    "debuff",
+                    "SG.DBF.3",
+                    unit=unit.id,
+                    debuff=entry.id,
+                    name=entry.name,
+                    value=entry.value,
+                    total=total,
+                    when="a new round",
+                )
         return replace(unit, debuffs=p.debuffs)
 
     def next_unit(self) -> Unit | None:
@@ -115,18 +126,20 @@ class RoundPart(BreathPart):
     def give_up(self, unit: Unit) -> None:
         """A unit that cannot pay for any maneuver passes (or holds), as SG.CNT.6's default says."""
         ph = self.rules.pass_hold
-        if ph.cannot_spend == "hold" and unit.energy >= ph.hold_cost:
+        if ph.cannot_spend == "hold" and unit.energy >= ph.hold_cost + unit.surcharge:
             self.hold(unit, automatic=True)
         else:
-            self.put(replace(unit, passed=True))
+            self.put(replace(unit, passed=True, count_reached=True))
             self.log(
                 "pass", "SG.CNT.6", unit=unit.id, energy=unit.energy, reason="cannot pay for any maneuver"
             )
 
     def hold(self, unit: Unit, *, automatic: bool) -> None:
+        """Spend the hold cost on nothing (SG.CNT.6); a Hold is an action, so a stance collapse's +N
+        (SG.FUM.2) is paid on it."""
         unit = self.action_starts(unit)
-        cost = self.rules.pass_hold.hold_cost
-        self.put(replace(unit, energy=unit.energy - cost, initiative=0))
+        cost = self.rules.pass_hold.hold_cost + unit.surcharge
+        self.put(replace(unit, energy=unit.energy - cost, initiative=0, count_reached=True, surcharge=0))
         self.log(
             "hold",
             "SG.CNT.6",
@@ -134,6 +147,7 @@ class RoundPart(BreathPart):
             unit=unit.id,
             before=unit.energy,
             after=unit.energy - cost,
+            surcharge=unit.surcharge,
         )
 
     # -- the lull --------------------------------------------------------------------------------------
@@ -182,6 +196,8 @@ class RoundPart(BreathPart):
             if unit.initiative:
                 new = replace(new, initiative=0)
             self.put(new)
+        self.bleed()
+        self.zone_conditions()
         if self.rules.end.checked == "in-the-lull" and self.check_end():
             return
         queue = tuple(u.id for u in self.state.units if u.on_battlefield and not u.routed)

@@ -25,13 +25,17 @@ from kassen.core.errors import IllegalActionError
 from kassen.sengoku.battle.actions import (
     GM,
     Action,
+    BattlefieldChange,
     Begin,
     Breath,
     Decline,
     Environment,
+    FateIntervention,
+    FumbleExtras,
     GmEndCombat,
     GmSetWounds,
     Hold,
+    LastBastion,
     Pass,
     React,
     Upkeep,
@@ -56,11 +60,38 @@ def _allies(state: BattleState, unit: Unit) -> list[Unit]:
     ]
 
 
+def _shikigami(rules: BattleRules, state: BattleState, unit: Unit) -> list[Unit]:
+    """The unit's side's shikigami on the battlefield (SG.LUL.2)."""
+    return [u for u in state.units if u.side == unit.side and u.on_battlefield and rules.servant(u)]
+
+
+def _used_key(m_id: str, action: Upkeep) -> str:
+    """Once per lull: each maneuver, and a repositioning once per shikigami."""
+    return f"lull:{m_id}:{action.target}" if action.to is not None else f"lull:{m_id}"
+
+
+def _reposition_problem(rules: BattleRules, state: BattleState, unit: Unit, action: Upkeep) -> str | None:
+    servants = {u.id: u for u in _shikigami(rules, state, unit)}
+    t = servants.get(action.target or "")
+    if t is None:
+        return f"{action.target!r} is not a shikigami of {unit.name}'s side on the battlefield"
+    assert unit.zone is not None
+    allowed = {unit.zone, *state.neighbours(unit.zone)}
+    if action.to not in allowed:
+        return f"a shikigami goes to {unit.name}'s zone or an adjacent one, not {action.to!r}"
+    if action.to == t.zone:
+        return f"{t.name} is already in {t.zone}"
+    if action.choice is not None:
+        return "a repositioning makes no choice"
+    return None
+
+
 def upkeep_problem(rules: BattleRules, state: BattleState, unit: Unit, action: Upkeep) -> str | None:
     """Why ``unit`` cannot perform ``action`` in this lull (SG.LUL.2), or None: a known upkeep maneuver
     not used yet this lull (a teppo reload is automatic), on itself or an ally in its zone that it helps
     (the Wounds or Cohesion it restores, or a ward against collapse), with the choice a choose-one
-    upkeep needs."""
+    upkeep needs; a repositioning moves one of the side's shikigami (each once) to the unit's zone or
+    an adjacent one."""
     if not unit.on_battlefield:
         return f"{unit.name} is not on the battlefield"
     m = rules.catalog.maneuvers.get(action.maneuver)
@@ -69,8 +100,14 @@ def upkeep_problem(rules: BattleRules, state: BattleState, unit: Unit, action: U
     up = m.upkeep
     if m.kind is not ManeuverKind.UPKEEP or up is None:
         return f"{m.name} is not an upkeep maneuver"
-    if unit.count(unit.used, f"lull:{m.id}"):
+    if unit.count(unit.used, _used_key(m.id, action)):
         return f"{unit.name} has performed {m.name} in this lull"
+    if up.moves_shikigami:
+        if action.to is None:
+            return f"{m.name} names the zone the shikigami goes to"
+        return _reposition_problem(rules, state, unit, action)
+    if action.to is not None:
+        return f"{m.name} moves nobody"
     weapon = rules.weapon_for(unit, m)
     if weapon is not None and weapon.reload:
         return f"{m.name} happens by itself in the lull"
@@ -114,6 +151,15 @@ def upkeep_options(rules: BattleRules, state: BattleState, unit: Unit) -> list[U
     for mid in rules.known(unit):
         up = rules.maneuver(mid).upkeep
         if up is None:
+            continue
+        if up.moves_shikigami:
+            assert unit.zone is not None
+            zones = (unit.zone, *state.neighbours(unit.zone))
+            for servant in _shikigami(rules, state, unit):
+                for z in zones:
+                    action = Upkeep(unit.id, mid, servant.id, None, z)
+                    if upkeep_problem(rules, state, unit, action) is None:
+                        out.append(action)
             continue
         targets: list[str | None] = (
             list(allies) if up.wounds_recovered or up.cohesion_gained or up.prevents_collapse else [None]
@@ -167,7 +213,7 @@ class BattleTurn(RoundPart):
                 return False
             self.set(queue=s.queue[1:])
             return True
-        if s.yoma and not s.environment_done:
+        if (s.yoma or s.changes) and not s.environment_done:
             self.set(decision=Decision(DecisionKind.ENVIRONMENT, GM))
             return False
         self.end_lull()
@@ -197,7 +243,7 @@ def _on_breath(b: BattleTurn, action: Breath) -> None:
 
 def _on_hold(b: BattleTurn, action: Hold) -> None:
     unit = breath_turn(b.state, action.unit)
-    cost = b.rules.pass_hold.hold_cost
+    cost = b.rules.pass_hold.hold_cost + unit.surcharge
     if unit.energy < cost:
         raise IllegalActionError(
             f"holding costs {cost} Energy; {unit.name} has {unit.energy}", rule="SG.CNT.6"
@@ -209,7 +255,7 @@ def _on_hold(b: BattleTurn, action: Hold) -> None:
 def _on_pass(b: BattleTurn, action: Pass) -> None:
     unit = breath_turn(b.state, action.unit)
     b.set(decision=None)
-    b.put(replace(unit, passed=True))
+    b.put(replace(unit, passed=True, count_reached=True))
     b.log(
         "pass",
         "SG.CNT.6",
@@ -245,23 +291,51 @@ def _on_react(b: BattleTurn, action: React) -> None:
         raise IllegalActionError(f"{unit.name} is Defenseless: no evasion", rule="SG.DFL.2")
     if action.maneuver not in usable_reservations(b.rules, b.state, unit, ambushed=d.ambushed):
         raise IllegalActionError(f"{unit.name} has no Energy left to react with", rule="SG.RD.6")
-    _resume(b, action.maneuver)
-
-
-def _resume(b: BattleTurn, reaction: str | None) -> None:
-    breath = b.state.breath
-    assert breath is not None
-    use = breath.uses[breath.index]
-    m = b.rules.maneuver(use.maneuver)
     b.set(decision=None)
-    assert use.target is not None
-    if reaction is not None and b.rules.dfl_timing.reaction_ends_defenseless:
-        b.put(b.action_starts(b.u(use.target), when="its reaction starts"))
-    ambush = b.ambush_of(b.u(breath.unit), b.u(use.target))
-    b.resolve(breath, use, m, ambush, reaction)
-    now = b.state.breath
-    assert now is not None
-    b.set(breath=replace(now, index=now.index + 1))
+    if b.rules.dfl_timing.reaction_ends_defenseless:
+        b.put(b.action_starts(b.u(unit.id), when="its reaction starts"))
+    if not b.roll(action.maneuver):
+        b.attack_done()
+
+
+def _decided(b: BattleTurn, kind: DecisionKind, uid: str, rule: str) -> Decision:
+    d = b.state.decision
+    if d is None or d.kind is not kind:
+        raise IllegalActionError(f"no {kind.value.replace('_', ' ')} decision is open now", rule=rule)
+    if d.unit != uid:
+        raise IllegalActionError(f"{d.unit} decides this, not {uid}", rule=rule)
+    return d
+
+
+def _on_fate(b: BattleTurn, action: FateIntervention) -> None:
+    _decided(b, DecisionKind.FATE, action.unit, "SG.FAT.1")
+    p = b.state.attack
+    assert p is not None
+    if action.die not in (0, 1):
+        raise IllegalActionError(f"Fate Intervention moves die 0 or 1, not {action.die}", rule="SG.FAT.1")
+    if action.die not in p.offered:
+        raise IllegalActionError(
+            f"moving die {action.die} of {list(p.faces)} makes no Critical Hit (catalog: fate)",
+            rule="SG.FAT.1",
+        )
+    b.log("fate_intervention", "SG.FAT.1", automatic=False, unit=action.unit, die=action.die)
+    if not b.fate_intervention(action.die):
+        b.attack_done()
+
+
+def _on_bastion(b: BattleTurn, action: LastBastion) -> None:
+    _decided(b, DecisionKind.LAST_BASTION, action.unit, "SG.FAT.2")
+    b.log("last_bastion", "SG.FAT.2", automatic=False, unit=action.unit)
+    b.last_bastion(True)
+    b.attack_done()
+
+
+def _on_fumble(b: BattleTurn, action: FumbleExtras) -> None:
+    b.fumble_extras(action)
+
+
+def _on_change(b: BattleTurn, action: BattlefieldChange) -> None:
+    b.battlefield_change(action)
 
 
 def _on_decline(b: BattleTurn, action: Decline) -> None:
@@ -269,14 +343,32 @@ def _on_decline(b: BattleTurn, action: Decline) -> None:
     if d is not None and d.unit == action.unit:
         if d.kind is DecisionKind.REACTION:
             b.log("declined", "SG.RES.2", automatic=False, unit=action.unit, attacker=d.attacker)
-            _resume(b, None)
+            b.set(decision=None)
+            if not b.roll(None):
+                b.attack_done()
+            return
+        if d.kind is DecisionKind.FATE:
+            b.log("fate_declined", "SG.FAT.1", automatic=False, unit=action.unit)
+            if not b.fate_intervention(None):
+                b.attack_done()
+            return
+        if d.kind is DecisionKind.LAST_BASTION:
+            b.log("fate_declined", "SG.FAT.2", automatic=False, unit=action.unit)
+            b.last_bastion(False)
+            b.attack_done()
+            return
+        if d.kind is DecisionKind.FUMBLE:
+            b.log("fumble_extras_none", "SG.FUM.2", automatic=False, unit=d.attacker)
+            b.set(decision=None)
             return
         if d.kind is DecisionKind.UPKEEP:
             b.log("upkeep_done", "SG.LUL.2", automatic=False, unit=action.unit)
             b.set(decision=None, queue=b.state.queue[1:])
             return
         if d.kind is DecisionKind.ENVIRONMENT:
-            b.log("environment_skipped", "SG.LUL.3", automatic=False)
+            b.log(
+                "environment_skipped", "SG.LUL.3", automatic=False, yoma=b.state.yoma, changes=b.state.changes
+            )
             b.set(decision=None, environment_done=True)
             return
     raise IllegalActionError(f"{action.unit} has nothing to decline now", rule="SG.RES.2")
@@ -296,7 +388,7 @@ def _on_upkeep(b: BattleTurn, action: Upkeep) -> None:
     up = m.upkeep
     assert up is not None
     b.set(decision=None)
-    b.put(replace(unit, used=bump(unit.used, f"lull:{m.id}")))
+    b.put(replace(unit, used=bump(unit.used, _used_key(m.id, action))))
     b.log(
         "upkeep",
         "SG.LUL.2",
@@ -307,6 +399,11 @@ def _on_upkeep(b: BattleTurn, action: Upkeep) -> None:
         choice=action.choice,
         effect=up.effect,
     )
+    if up.moves_shikigami and action.target is not None and action.to is not None:
+        servant = b.u(action.target)
+        b.put(replace(servant, zone=action.to))
+        b.log("shikigami_moved", "SG.LUL.2", unit=servant.id, frm=servant.zone, to=action.to)
+        return
     if action.target is None:
         return
     t = b.u(action.target)
@@ -325,8 +422,10 @@ def _on_upkeep(b: BattleTurn, action: Upkeep) -> None:
 
 def _on_environment(b: BattleTurn, action: Environment) -> None:
     d = b.state.decision
-    if d is None or d.kind is not DecisionKind.ENVIRONMENT:
-        raise IllegalActionError("the GM rolls for yoma intrusion in the lull phase", rule="SG.LUL.3")
+    if d is None or d.kind is not DecisionKind.ENVIRONMENT or not b.state.yoma:
+        raise IllegalActionError(
+            "the GM rolls for yoma intrusion in the lull phase, when the scenario allows", rule="SG.LUL.3"
+        )
     if action.zone is not None and not b.state.has_zone(action.zone):
         raise IllegalActionError(f"no zone {action.zone!r}", rule="SG.LUL.3")
     table = b.rules.yoma
@@ -372,9 +471,12 @@ def _on_environment(b: BattleTurn, action: Environment) -> None:
             b.log("arrives", "SG.LUL.3", unit=uid, name=unit.name, creature=c.id, zone=zone, side=INTRUDERS)
 
 
+_WAITS = (DecisionKind.REACTION, DecisionKind.FATE, DecisionKind.LAST_BASTION, DecisionKind.FUMBLE)
+
+
 def _gm_may_act(b: BattleTurn) -> None:
     d = b.state.decision
-    if d is not None and d.kind is DecisionKind.REACTION:
+    if b.state.attack is not None or (d is not None and d.kind in _WAITS):
         raise IllegalActionError("the GM waits until the attack at hand is resolved", rule="SG.RES.2")
 
 
@@ -415,6 +517,10 @@ _HANDLERS: Handlers[BattleTurn] = (
     .add(Pass, _on_pass)
     .add(React, _on_react)
     .add(Decline, _on_decline)
+    .add(FateIntervention, _on_fate)
+    .add(LastBastion, _on_bastion)
+    .add(FumbleExtras, _on_fumble)
+    .add(BattlefieldChange, _on_change)
     .add(Upkeep, _on_upkeep)
     .add(Environment, _on_environment)
     .add(GmSetWounds, _on_set_wounds)

@@ -1,0 +1,153 @@
+"""What a d100 row does (SG.CRT.4 decisive moment, SG.FUM.3 critical mistake), as pure functions.
+
+A row of ``resolution.yaml`` lists its ``effects`` (:class:`~kassen.sengoku.resolution.TableEffect`).
+The effects on one unit's profile — Wounds, Incapacitated, Defenseless, Fate points, a [Break] on its
+armor — are applied here by :func:`apply_effect`, which the attack resolution calls for the roller and
+the target (so ``kassen sengoku attack`` and a battle apply them alike) and the battle calls for the
+other units a row names (another enemy, the nearest ally). What a profile does not hold — Energy,
+Cohesion, a weapon dropped or broken — only a battle can apply (:data:`PROFILE_KINDS` says which);
+:func:`describe` says any effect in words, for the account and for the calculator that cannot apply it.
+
+>>> from kassen.sengoku.profile import CombatProfile
+>>> from kassen.sengoku.resolution import TableEffect, TableEffectKind, TableWho
+>>> blow = TableEffect(kind=TableEffectKind.INCAPACITATE, who=TableWho.TARGET, lord_wounds=1)
+>>> done = apply_effect(blow, CombatProfile(name="Oni", wounds=3, wounds_max=3), hit_wounds=1)
+>>> done.profile.wounds, done.text
+(0, 'Oni is Incapacitated at once')
+"""
+
+from __future__ import annotations
+
+__all__ = ["PROFILE_KINDS", "EffectDone", "apply_effect", "describe"]
+
+from dataclasses import dataclass, replace
+
+from kassen.core.events import Event
+from kassen.core.explain import Step
+from kassen.sengoku.breakage import apply_break
+from kassen.sengoku.defense import DefenseRules
+from kassen.sengoku.defenseless import make_defenseless
+from kassen.sengoku.grades import GradeTable
+from kassen.sengoku.profile import CombatProfile, Grade
+from kassen.sengoku.resolution import (
+    ResolutionRules,
+    TableEffect,
+    TableEffectKind,
+    TableWho,
+    load_resolution,
+)
+from kassen.sengoku.wounds import WoundsChange, apply_wounds, current_wounds
+
+#: The effect kinds a unit's profile holds, applied by :func:`apply_effect`; the others (Energy,
+#: Cohesion, weapons) are the battle's to apply.
+PROFILE_KINDS = frozenset(
+    {
+        TableEffectKind.WOUNDS,
+        TableEffectKind.INCAPACITATE,
+        TableEffectKind.DEFENSELESS,
+        TableEffectKind.FATE,
+        TableEffectKind.BREAK_ARMOR,
+    }
+)
+
+_WHO = {
+    TableWho.ATTACKER: "the roller",
+    TableWho.TARGET: "the target",
+    TableWho.ANOTHER_ENEMY: "another enemy in the target's zone",
+    TableWho.NEAREST_ALLY: "the nearest ally in the roller's zone",
+    TableWho.ENEMY_SQUADS: "every enemy squad in the target's zone",
+}
+
+
+def describe(effect: TableEffect, who: str | None = None, *, hit_wounds: int = 1) -> str:
+    """``effect`` in words, on ``who`` (a name) or on whom the row names."""
+    w = who or _WHO[effect.who]
+    n = effect.amount
+    k = effect.kind
+    if k is TableEffectKind.ENERGY:
+        return f"{w} {'regains' if n > 0 else 'loses'} {abs(n)} Energy"
+    if k is TableEffectKind.FATE:
+        return f"{w} {'gains' if n > 0 else 'loses'} {abs(n)} Fate point(s)"
+    if k is TableEffectKind.COHESION:
+        return f"{w} {'gains' if n > 0 else 'loses'} {abs(n)} Cohesion"
+    if k is TableEffectKind.DEFENSELESS:
+        return f"{w} becomes Defenseless"
+    if k is TableEffectKind.WOUNDS:
+        return f"{w} loses {n or hit_wounds} Wound(s)"
+    if k is TableEffectKind.INCAPACITATE:
+        lord = f" (a Lord loses {effect.lord_wounds} more Wound(s) instead)" if effect.lord_wounds else ""
+        return f"{w} is Incapacitated at once{lord}"
+    if k is TableEffectKind.BREAK_ARMOR:
+        return f"{w}'s armor takes [Pierce {n}] + [Break]"
+    if k is TableEffectKind.DROP_WEAPON:
+        return f"{w}'s weapon falls: picking it up costs {n} Energy"
+    return f"{w}'s weapon breaks for the rest of the combat"
+
+
+@dataclass(frozen=True, slots=True)
+class EffectDone:
+    """One effect applied to one profile: the profile after, what it did in words, its Wounds change
+    (when it touched Wounds), and its events and steps."""
+
+    profile: CombatProfile
+    text: str
+    change: WoundsChange | None
+    events: tuple[Event, ...]
+    steps: tuple[Step, ...]
+
+
+def apply_effect(
+    effect: TableEffect,
+    unit: CombatProfile,
+    *,
+    hit_wounds: int,
+    executing_grade: str = "ordinary",
+    rule: str = "SG.CRT.4",
+    rules: ResolutionRules | None = None,
+    defense_rules: DefenseRules | None = None,
+    grades: GradeTable | None = None,
+) -> EffectDone:
+    """Apply one of :data:`PROFILE_KINDS` to ``unit`` (whoever the row named: the caller found it).
+
+    ``hit_wounds`` is what the attack's hit reduces (a ``wounds`` effect of amount 0 takes that many, a
+    Friendly Blow); ``executing_grade`` is the attacker's weapon grade for a [Break] (SG.BRK.2-3).
+    """
+    r = rules or load_resolution()
+    k = effect.kind
+    if k not in PROFILE_KINDS:
+        raise ValueError(f"a {k.value} effect is not on a profile: the battle applies it")
+    name = unit.name
+    change: WoundsChange | None = None
+    steps: tuple[Step, ...] = ()
+    events: list[Event] = []
+    after = unit
+    if k is TableEffectKind.WOUNDS:
+        n = effect.amount or hit_wounds
+        change = apply_wounds(unit, n, rules=r, grades=grades, rule=rule)
+        after, steps = change.profile, change.steps
+        text = f"{name} loses {n} Wound(s)"
+    elif k is TableEffectKind.INCAPACITATE:
+        now = current_wounds(unit, grades)
+        lord = unit.grade is Grade.LORD and effect.lord_wounds is not None
+        n = effect.lord_wounds if lord and effect.lord_wounds is not None else now
+        change = apply_wounds(unit, n, rules=r, grades=grades, rule=rule)
+        after, steps = change.profile, change.steps
+        text = f"{name}, a Lord, loses {n} more Wound(s)" if lord else f"{name} is Incapacitated at once"
+    elif k is TableEffectKind.DEFENSELESS:
+        after, steps = make_defenseless(unit, rules=defense_rules)
+        text = f"{name} becomes Defenseless" if not unit.defenseless else f"{name} is already Defenseless"
+    elif k is TableEffectKind.FATE:
+        after = replace(unit, fate_points=max(0, unit.fate_points + effect.amount))
+        text = f"{name}: Fate points {unit.fate_points} → {after.fate_points}"
+    else:
+        after, steps = apply_break(executing_grade, unit, effect.amount, rules=defense_rules)
+        lost = after.armor_damage - unit.armor_damage
+        text = (
+            f"{name}'s armor loses {lost} point(s) until repaired"
+            if lost
+            else f"{name}'s armor holds ({steps[-1].reason})"
+        )
+    events.append(Event("table_effect", {"unit": name, "effect": k.value, "text": text}, rule))
+    if change is not None:
+        events.extend(change.events)
+    return EffectDone(after, text, change, tuple(events), tuple(steps))
