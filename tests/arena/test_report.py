@@ -11,6 +11,7 @@ from typing import Any
 
 import kassen.arena
 from kassen.arena.bout import Attack, Cheer, Decline, Wait
+from kassen.arena.bout.gm import GmAddCondition, GmEndBout, GmRemoveCondition, GmSetFp, GmSetHp
 from kassen.arena.content import load_rules
 from kassen.arena.fighter import Guard, Shock, Weapon
 from kassen.arena.report import RENDERERS, names
@@ -60,9 +61,10 @@ def _events() -> list[tuple[dict[str, Any], dict[str, str]]]:
     # Real events of every kind: bundled bouts played by their policies and at random, and the kinds
     # only a switched reading or a rare choice gives (fighters "a", "b", "g": their ids are not checked).
     out = []
+    policies: tuple[RandomPolicy[Any, Any] | None, ...] = (None, RandomPolicy())
     for s in bundled_scenarios("arena"):
         for seed in range(6):
-            for policy in (None, RandomPolicy()):
+            for policy in policies:
                 fight = open_fight(f"arena/{s.name}", seed=seed)
                 fight.autoplay(policy, max_actions=3000)
                 who = dict(names(fight.initial_state))
@@ -95,7 +97,40 @@ def _events() -> list[tuple[dict[str, Any], dict[str, str]]]:
     _, renewed = step(state, Attack("a", "b"), [3, 3, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2], latest)
     extra = (*below, *cleared, *recovered, *dropped, *rooted, *further, *renewed)
     out += [(e.to_json(), {}) for e in extra]
+    # the referee's own moves (issue 11)
+    duel = open_fight("arena/duel", seed=3)
+    duel.step()
+    for move in (
+        GmSetHp("ken", 5),
+        GmSetFp("ken", 6),
+        GmAddCondition("ryu", "stunned"),
+        GmRemoveCondition("ryu", "stunned"),
+        GmEndBout("east"),
+    ):
+        duel.apply(move)
+    out += [
+        (ev.to_json(), dict(names(duel.initial_state))) for entry in duel.entries[-5:] for ev in entry.events
+    ]
     return out
+
+
+def test_every_renderer_words_the_values_hidden_from_a_side() -> None:
+    # rule: AR.GAP.2 — another side reads None where the visibility table hides a value: never "None"
+    table = load_rules().visibility
+    hidden: dict[str, set[str]] = {}
+    for rule in table.events:
+        hidden.setdefault(rule.kind, set()).update(rule.fields)
+    seen: set[str] = set()
+    for event, who in _events():
+        fields = hidden.get(event["kind"], set()) & set(event["data"])
+        if not fields:
+            continue
+        seen.add(event["kind"])
+        redacted = {**event, "data": {**event["data"], **dict.fromkeys(fields)}}
+        text = "\n".join(render_event(RULESET, redacted, who, verbose=True))
+        assert "None" not in text and "{" not in text, text
+        assert text != "\n".join(render_event(RULESET, event, who, verbose=True))
+    assert seen == set(hidden)  # every event kind with a hidden field, on a real event
 
 
 def test_every_renderer_says_real_events_in_words_with_names() -> None:

@@ -13,41 +13,98 @@ True
 
 from __future__ import annotations
 
-__all__ = ["damage_table", "expected_final", "hit_chance", "knockout_chance"]
+__all__ = [
+    "AttackRollOdds",
+    "attack_roll_odds",
+    "damage_outcomes",
+    "damage_table",
+    "expected_final",
+    "hit_chance",
+    "knockout_chance",
+]
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from kassen.arena.checks import CheckResult, check_outcomes, resolve_attack
 from kassen.arena.content import load_rules
 from kassen.arena.damage import DamageResult, Reduction, divide_ht, resolve_damage
-from kassen.arena.rules import ArenaRules, DiceSpec
+from kassen.arena.rules import ArenaRules, CheckRules, DiceSpec
 from kassen.arena.terms import DamageType
 from kassen.dice import distribution
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRollOdds:
+    """Exact odds of an attack's rolls (the attack check, then the defence): it ``hit`` (by a
+    ``critical`` success among them), the ``defended`` attack (the roll succeeded, the defence won the
+    contest), and the ``missed`` one (the attack roll failed)."""
+
+    hit: Fraction
+    critical: Fraction
+    defended: Fraction
+    missed: Fraction
+
+
+def attack_roll_odds(attack: int, defense: int | None, rules: ArenaRules | None = None) -> AttackRollOdds:
+    """Every outcome of the attack check against ``attack`` and of the defence check against ``defense``
+    (None: the defender cannot defend), each pair resolved by :func:`~kassen.arena.checks.resolve_attack`
+    (the house-default attack rule, AR.GAP.2; the quick contest, AR.CORE.2)."""
+    return _attack_rolls(attack, defense, (rules or load_rules()).checks)
+
+
+@lru_cache(maxsize=4096)
+def _attack_rolls(attack: int, defense: int | None, r: CheckRules) -> AttackRollOdds:
+    """:func:`attack_roll_odds`, kept by value (the check tables are frozen: hashed by their values)."""
+    hits = crits = defended = missed = total = 0
+    defences = check_outcomes(defense, rules=r) if defense is not None else ()
+    for a, na in check_outcomes(attack, rules=r):
+        if not defences:
+            total += na
+            hit = resolve_attack(a, None, rules=r).hit
+            hits += na if hit else 0
+            crits += na if hit and a.critical_success else 0
+            missed += 0 if hit else na
+            continue
+        for d, nd in defences:
+            n = na * nd
+            total += n
+            hit = resolve_attack(a, _rolled(d), rules=r).hit
+            hits += n if hit else 0
+            crits += n if hit and a.critical_success else 0
+            missed += n if not a.success else 0
+            defended += n if a.success and not hit else 0
+    return AttackRollOdds(
+        Fraction(hits, total), Fraction(crits, total), Fraction(defended, total), Fraction(missed, total)
+    )
 
 
 def hit_chance(attack: int, defense: int | None, rules: ArenaRules | None = None) -> Fraction:
     """P(an attack at effective skill ``attack`` hits a defender at effective ``defense``; None: no
     defence): every outcome of the attack check and of the defence check, resolved by
-    :func:`~kassen.arena.checks.resolve_attack` (the house-default attack rule, AR.GAP.2; the quick
-    contest, AR.CORE.2)."""
-    r = (rules or load_rules()).checks
-    hits = total = 0
-    defences = check_outcomes(defense, rules=r) if defense is not None else ()
-    for a, na in check_outcomes(attack, rules=r):
-        if not defences:
-            total += na
-            hits += na if resolve_attack(a, None, rules=r).hit else 0
-            continue
-        for d, nd in defences:
-            total += na * nd
-            hits += na * nd if resolve_attack(a, _rolled(d), rules=r).hit else 0
-    return Fraction(hits, total)
+    :func:`~kassen.arena.checks.resolve_attack` (:func:`attack_roll_odds`)."""
+    return attack_roll_odds(attack, defense, rules).hit
 
 
 def _rolled(check: CheckResult) -> Callable[[], CheckResult]:
     """A defence that "rolls" the given outcome (the enumeration's stand-in for the dice)."""
     return lambda: check
+
+
+def damage_outcomes(
+    dice: DiceSpec, resolve: Callable[[int], DamageResult]
+) -> tuple[tuple[Fraction, DamageResult], ...]:
+    """Every basic damage of ``dice``'s exact distribution with its probability, resolved by ``resolve``
+    (the function the bout resolves that damage with)."""
+    return tuple((p, resolve(basic)) for basic, p in _probabilities(dice.notation))
+
+
+@lru_cache(maxsize=256)
+def _probabilities(notation: str) -> tuple[tuple[int, Fraction], ...]:
+    """The exact distribution of a damage roll (``2d6+1``), kept by its notation."""
+    return tuple(distribution(notation).probabilities.items())
 
 
 def damage_table(
@@ -64,24 +121,20 @@ def damage_table(
 ) -> tuple[tuple[Fraction, DamageResult], ...]:
     """Every basic-damage outcome of ``dice`` with its probability and its full pipeline result."""
     r = rules or load_rules()
-    table = distribution(dice.notation)
-    return tuple(
-        (
-            p,
-            resolve_damage(
-                basic,
-                damage_type,
-                ht=ht,
-                location=location,
-                armor_dr=armor,
-                bone_dr=bone,
-                soft_dr=soft,
-                reductions=reductions,
-                prior_location_damage=prior,
-                rules=r,
-            ),
-        )
-        for basic, p in table.probabilities.items()
+    return damage_outcomes(
+        dice,
+        lambda basic: resolve_damage(
+            basic,
+            damage_type,
+            ht=ht,
+            location=location,
+            armor_dr=armor,
+            bone_dr=bone,
+            soft_dr=soft,
+            reductions=reductions,
+            prior_location_damage=prior,
+            rules=r,
+        ),
     )
 
 

@@ -2,6 +2,9 @@
 with ``--verbose`` the explanation steps), and the display names of fighters and sides. The core's
 :func:`kassen.core.report.account` walks a fight's events through :data:`RENDERERS`.
 
+A side reads the events with what the visibility table hides from it left out (``None``: another side's
+HP and FP numbers, its audience points...): every renderer words such an event without the number.
+
 >>> import kassen
 >>> from kassen.core.report import account
 >>> fight = kassen.open_fight("arena/duel", seed=7)
@@ -12,7 +15,7 @@ The bout begins (match format); acting order: Ryu, Ken.  [AR.CORE.3]
 
 from __future__ import annotations
 
-__all__ = ["RENDERERS", "names", "side_name"]
+__all__ = ["RENDERERS", "condition_noun", "names", "side_name"]
 
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -47,6 +50,11 @@ _CHECKS = {
     "popularity": "popularity",
     "grapple": "grapple",
 }
+
+
+def condition_noun(condition: str) -> str:
+    """A condition (or ``helpless``) as what is offered, overridden, let stand: ``the stun``."""
+    return _CONDITIONS.get(condition, condition.replace("_", " "))
 
 
 def side_name(state: BoutState, side: str) -> str:
@@ -85,7 +93,10 @@ def _r_subturn(ctx: Narration, d: Data) -> Line:
 
 
 def _r_bout_over(ctx: Narration, d: Data) -> Line:
-    if d.get("winner") is not None:
+    if d.get("reason") == "ended by the referee":
+        who = f"{ctx.name(d['winner'])} wins" if d.get("winner") is not None else "nobody wins"
+        how = f"the referee ends it: {who}"
+    elif d.get("winner") is not None:
         how = f"{ctx.name(d['winner'])} alone still stands"
     else:
         how = f"nobody wins: {d['reason']}"
@@ -186,9 +197,89 @@ def _r_incapacitated(ctx: Narration, d: Data) -> Line:
 def _r_condition(template: str) -> Callable[[Narration, Data], Line]:
     def render(ctx: Narration, d: Data) -> Line:
         condition = _CONDITIONS.get(str(d["condition"]), str(d["condition"]))
-        return _said(ctx, template.format(who=ctx.name(d["fighter"]), condition=condition, now=d.get("now")))
+        text = template.format(who=ctx.name(d["fighter"]), condition=condition, now=d.get("now"))
+        return _said(ctx, text.removesuffix(": None"))  # what it leaves may be hidden from a side
 
     return render
+
+
+def _known(value: Any) -> bool:
+    """Whether a number is in the event (a side reads ``None`` for what is hidden from it)."""
+    return value is not None
+
+
+def _r_injury(ctx: Narration, d: Data) -> Line:
+    who = ctx.name(d["fighter"])
+    if _known(d.get("hp_after")):
+        return _said(ctx, f"{who}: HP {d['hp_before']} → {d['hp_after']}")
+    return _said(ctx, f"{who} loses {d['final']} HP")
+
+
+def _r_fatigue(ctx: Narration, d: Data) -> Line:
+    who = ctx.name(d["fighter"])
+    change = f": {d['fp_before']} → {d['fp_after']}" if _known(d.get("fp_after")) else ""
+    return _said(ctx, f"{who} spends FP ({d['reason']}){change}")
+
+
+def _r_below_zero(ctx: Narration, d: Data) -> Line:
+    who = ctx.name(d["fighter"])
+    if _known(d.get("hp_after")):
+        return _said(ctx, f"{who} goes below 0 FP: {d['hp_lost']} HP lost, HP {d['hp_after']}")
+    return _said(ctx, f"{who} goes below 0 FP: the rest comes off HP")
+
+
+def _r_fatigued(ctx: Narration, d: Data) -> Line:
+    at = f" at FP {d['fp']}" if _known(d.get("fp")) else ""
+    return _said(ctx, f"{ctx.name(d['fighter'])} is fatigued{at}: {d['st_checks']} on ST checks")
+
+
+def _r_helpless(ctx: Narration, d: Data) -> Line:
+    at = f"is at FP {d['fp']}" if _known(d.get("fp")) else "is at the end of their FP"
+    return _said(ctx, f"{ctx.name(d['fighter'])} {at}: too tired to act")
+
+
+def _r_fp_recovered(ctx: Narration, d: Data) -> Line:
+    change = f": FP {d['fp_before']} → {d['fp_after']}" if _known(d.get("fp_after")) else ""
+    return _said(ctx, f"{ctx.name(d['fighter'])} gets a second wind{change}")
+
+
+def _r_ht_checks(ctx: Narration, d: Data) -> Line:
+    at = f"is at HP {d['hp']}" if _known(d.get("hp")) else "is at HP 0 or less"
+    return _said(ctx, f"{ctx.name(d['fighter'])} {at}: an HT check each subturn to stay conscious")
+
+
+def _r_death_check_due(ctx: Narration, d: Data) -> Line:
+    at = f" at HP {d['hp']}" if _known(d.get("hp")) else ""
+    return _said(ctx, f"{ctx.name(d['fighter'])}{at} has passed {d['threshold']}: a death check")
+
+
+def _r_dead(ctx: Narration, d: Data) -> Line:
+    at = f" (HP {d['hp']})" if _known(d.get("hp")) else ""
+    return _said(ctx, f"{ctx.name(d['fighter'])} dies{at}")
+
+
+def _r_gm_number(what: str) -> Callable[[Narration, Data], Line]:
+    key = what.lower()
+
+    def render(ctx: Narration, d: Data) -> Line:
+        who = ctx.name(d["fighter"])
+        after = d.get(f"{key}_after")
+        change = f": {d[f'{key}_before']} → {after}" if _known(after) else ""
+        return _said(ctx, f"The referee sets {who}'s {what}{change}")
+
+    return render
+
+
+def _r_gm_condition(ctx: Narration, d: Data) -> Line:
+    who, condition = ctx.name(d["fighter"]), str(d["condition"]).replace("_", " ")
+    if d.get("added"):
+        return _said(ctx, f"The referee rules {who} {condition}")
+    return _said(ctx, f"The referee takes {condition} off {who}")
+
+
+def _r_gm_end(ctx: Narration, d: Data) -> Line:
+    who = ctx.name(d["winner"]) if d.get("winner") is not None else "nobody"
+    return _said(ctx, f"The referee ends the bout: {who} wins")
 
 
 def _r_grapple(ctx: Narration, d: Data) -> Line:
@@ -253,6 +344,8 @@ def _r_audience_point(ctx: Narration, d: Data) -> Line:
 
 
 def _r_audience_points(ctx: Narration, d: Data) -> Line:
+    if not _known(d.get("points")):
+        return _said(ctx, f"The crowd is behind {ctx.name(d['fighter'])}")
     n = int(d["points"])
     return _said(
         ctx, f"The crowd is behind {ctx.name(d['fighter'])}: {n} audience point{'s' if n != 1 else ''}"
@@ -268,7 +361,8 @@ def _r_exempted(ctx: Narration, d: Data) -> Line:
 
 
 def _r_move_halved(ctx: Narration, d: Data) -> Line:
-    why = f"HP {d['hp']}" if "hp" in d else f"FP {d['fp']}"
+    key = "hp" if "hp" in d else "fp"
+    why = f"{key.upper()} {d[key]}" if _known(d[key]) else ("injury" if key == "hp" else "fatigue")
     who = ctx.name(d["fighter"])
     before, after = d.get("move_before"), d.get("move_after")
     if before is not None and before == after:
@@ -317,9 +411,9 @@ RENDERERS: dict[str, Callable[[Narration, Data], Line]] = {
     "quick_contest": _r_quick_contest,
     "damage_roll": _r_damage_roll,
     "damage": _r_damage,
-    "injury": _fighter("{who}: HP {hp_before} → {hp_after}"),
+    "injury": _r_injury,
     "move_halved": _r_move_halved,
-    "ht_checks_each_subturn": _fighter("{who} is at HP {hp}: an HT check each subturn to stay conscious"),
+    "ht_checks_each_subturn": _r_ht_checks,
     "crippled": _fighter("{who}'s {location} is crippled"),
     "incapacitated": _r_incapacitated,
     "override_offered": _r_condition("{who} may override {condition} (a guts check or an audience point)"),
@@ -335,11 +429,11 @@ RENDERERS: dict[str, Callable[[Narration, Data], Line]] = {
     ),
     "shock_expired": _r_shock_expired,
     "shock_cleared": _fighter("{who} shakes off shock and pain"),
-    "fatigue": _fighter("{who} spends FP ({reason}): {fp_before} → {fp_after}"),
-    "fatigue_below_zero": _fighter("{who} goes below 0 FP: {hp_lost} HP lost, HP {hp_after}"),
-    "fatigued": _fighter("{who} is fatigued at FP {fp}: {st_checks} on ST checks"),
-    "helpless": _fighter("{who} is at FP {fp}: too tired to act"),
-    "fp_recovered": _fighter("{who} gets a second wind: FP {fp_before} → {fp_after}"),
+    "fatigue": _r_fatigue,
+    "fatigue_below_zero": _r_below_zero,
+    "fatigued": _r_fatigued,
+    "helpless": _r_helpless,
+    "fp_recovered": _r_fp_recovered,
     "stunned": _fighter("{who} is stunned"),
     "stun_ended": _fighter("{who} recovers from the stun"),
     "wait": _r_wait,
@@ -350,8 +444,8 @@ RENDERERS: dict[str, Callable[[Narration, Data], Line]] = {
     "guard": _r_guard,
     "guarded": _fighter("{who}'s {arm} takes the blow aimed at the {location}"),
     "guard_dropped": _fighter("{who}'s {arm} is knocked out of its guard"),
-    "death_check_due": _fighter("{who} at HP {hp} has passed {threshold}: a death check"),
-    "dead": _fighter("{who} dies (HP {hp})"),
+    "death_check_due": _r_death_check_due,
+    "dead": _r_dead,
     "no_further_effect": _r_no_further_effect,
     "knocked_back": _r_knocked_back,
     "moved": _r_moved,
@@ -362,4 +456,8 @@ RENDERERS: dict[str, Callable[[Narration, Data], Line]] = {
     "landed": _r_landed,
     "rooted": _fighter("{who} is rooted to the spot until the end of subturn {until_subturn}"),
     "exempted": _r_exempted,
+    "gm_hp": _r_gm_number("HP"),
+    "gm_fp": _r_gm_number("FP"),
+    "gm_condition": _r_gm_condition,
+    "gm_end": _r_gm_end,
 }

@@ -34,6 +34,7 @@ from pydantic import BeforeValidator, Field, model_validator
 from kassen.arena.terms import CheckKind, DamageType, Limb, Posture, Tier
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
 from kassen.core.errors import KassenError
+from kassen.core.view import VisibilityModel
 
 _GURPS_DICE = re.compile(r"^\s*(\d+)d(?:6)?\s*([+-]\s*\d+)?\s*$")
 
@@ -605,7 +606,9 @@ class MatchRules(StrictModel):
 
 # -- everything ----------------------------------------------------------------------------------------
 class ArenaRules(StrictModel):
-    """All arena data, one field per bundled file."""
+    """All arena data, one field per bundled file: the rules, and the ``visibility`` table (what a side
+    may not see of the others, :mod:`kassen.core.view`), which decides what is shown, never how a bout
+    resolves."""
 
     checks: CheckRules
     damage: DamageRules
@@ -613,6 +616,7 @@ class ArenaRules(StrictModel):
     falling: FallingRules
     injury: InjuryRules
     match: MatchRules
+    visibility: VisibilityModel
 
     @model_validator(mode="after")
     def _cross_refs(self) -> ArenaRules:

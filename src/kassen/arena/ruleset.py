@@ -1,7 +1,17 @@
 """The arena ruleset on the core (:class:`kassen.core.ruleset.Ruleset`), registered as ``arena`` through
 the ``kassen.rulesets`` entry point: content through :mod:`kassen.arena.content`, scenarios through
 :mod:`kassen.arena.scenario`, the bout through :mod:`kassen.arena.bout`, accounts through
-:mod:`kassen.arena.report`.
+:mod:`kassen.arena.report`. Playing at the table (issue 11): decisions step by step and the words of the
+referee's menus (:mod:`kassen.arena.table.menus`), exact odds (:mod:`kassen.arena.bout.forecast`), the
+referee's own moves (:mod:`kassen.arena.bout.gm`), what a side may see and the status lines
+(:mod:`kassen.arena.table.views`).
+
+>>> import kassen
+>>> duel = kassen.open_fight("arena/duel", seed=3)
+>>> [o.label for o in duel.menu().options]
+['begin the bout (popularity checks first)']
+>>> duel.choose(["begin"]) and duel.menu(["attack", "ken", "torso"]).options[0].odds.text()
+'hit 85.4%, critical 1.9%, defended 5.3%, stun 85.4%, knock-down 22.1%, KO 0.0%; expected injury 8.12'
 
 >>> import kassen
 >>> fight = kassen.open_fight("arena/knockback", seed=3)
@@ -13,9 +23,10 @@ Actor(kind='gm', id='gm', side=None)
 
 from __future__ import annotations
 
-__all__ = ["RULESET", "ArenaRuleset"]
+__all__ = ["RULESET", "ArenaRuleset", "BoutAction"]
 
 from collections.abc import Mapping, Sequence
+from typing import Any, TypeAlias
 
 from kassen.arena.bout import (
     Action,
@@ -26,18 +37,26 @@ from kassen.arena.bout import (
     legal_actions,
     resolve,
 )
+from kassen.arena.bout.forecast import choice_odds
+from kassen.arena.bout.gm import GM_ACTIONS, REFEREE, GmAction, apply_gm, gm_actions
 from kassen.arena.content import load_content
 from kassen.arena.policies import HeuristicPolicy
 from kassen.arena.report import RENDERERS, names
 from kassen.arena.rules import ArenaRules
 from kassen.arena.scenario import ScenarioModel, setup_scenario
+from kassen.arena.table import menus, views
 from kassen.content.content import Content, Layer
 from kassen.core.engine import GM, Actor, Outcome, Turn
 from kassen.core.errors import KassenError
+from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
 from kassen.core.rng import DieSource
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
+from kassen.core.view import Visibility
+
+#: Every action of a bout: the fighters' decisions and the referee's own moves (:mod:`kassen.arena.bout.gm`).
+BoutAction: TypeAlias = Action | GmAction
 
 
 class ArenaRuleset:
@@ -48,7 +67,7 @@ class ArenaRuleset:
         title="Arena (3d6 damage and injury, seed 004)",
         ledger="AR",
         state_type=BoutState,
-        action_type=Action,
+        action_type=BoutAction,
         scenarios=("kassen.arena.data", "bouts"),
         rule_texts=("kassen.arena.data", "rules.yaml"),
         scenario_model=ScenarioModel,
@@ -82,8 +101,11 @@ class ArenaRuleset:
     def start(self, state: BoutState, dice: DieSource, tables: ArenaRules) -> BoutTurn:
         return BoutTurn(state, dice, tables)
 
-    def resolve(self, turn: Turn[BoutState], action: Action) -> None:
-        resolve(_bout_turn(turn), action)
+    def resolve(self, turn: Turn[BoutState], action: BoutAction) -> None:
+        if isinstance(action, GM_ACTIONS):
+            apply_gm(_bout_turn(turn), action)
+        else:
+            resolve(_bout_turn(turn), action)
 
     def follow_up(self, turn: Turn[BoutState]) -> bool:
         return follow_up(_bout_turn(turn))
@@ -93,8 +115,8 @@ class ArenaRuleset:
         r = state.result
         if r is None:
             return None
-        if r.winner is None:
-            return Outcome(None, f"{r.reason} (subturn {r.subturn})")
+        if r.winner is None or r.reason == REFEREE:
+            return Outcome(r.winner, f"{r.reason} (subturn {r.subturn})")
         return Outcome(r.winner, f"alone still standing after subturn {r.subturn}")
 
     def heuristic(self, tables: ArenaRules) -> Policy[BoutState, Action]:
@@ -102,6 +124,39 @@ class ArenaRuleset:
 
     def names(self, state: BoutState) -> Mapping[str, str]:
         return names(state)
+
+    # -- playing at the table (issue 11) ------------------------------------------------------------------
+    def units(self, state: BoutState) -> Mapping[str, str]:
+        """Every fighter's side, by its id."""
+        return views.units(state)
+
+    def visibility(self, tables: ArenaRules) -> Visibility:
+        """What a side may not see of the others: the content's ``visibility`` table."""
+        return views.visibility(tables)
+
+    def choices(self, state: BoutState, tables: ArenaRules, path: Sequence[str]) -> Menu:
+        """The decision of whoever decides now, step by step (:mod:`kassen.arena.table.menus`)."""
+        return menus.choices(state, tables, path, self.to_move(state))
+
+    def decision(self, state: BoutState, tables: ArenaRules, path: Sequence[str]) -> Action:
+        """The action a complete path of choices names."""
+        return menus.decision(state, tables, path, self.to_move(state))
+
+    def odds(self, state: BoutState, tables: ArenaRules, action: BoutAction) -> Odds | None:
+        """The exact odds of an attack-like choice (:mod:`kassen.arena.bout.forecast`)."""
+        return None if isinstance(action, GM_ACTIONS) else choice_odds(state, action, tables)
+
+    def label(self, state: BoutState, tables: ArenaRules, field: str, value: Any) -> str | None:
+        """Words for the referee's menus, which the core derives from :meth:`gm_actions`."""
+        return menus.gm_label(state, field, value)
+
+    def gm_actions(self, state: BoutState, tables: ArenaRules) -> Sequence[GmAction]:
+        """The referee's own moves, open at any point of the bout (:mod:`kassen.arena.bout.gm`)."""
+        return gm_actions(state, tables)
+
+    def status(self, state: BoutState, tables: ArenaRules) -> Sequence[str]:
+        """The order of play above each menu, as the one deciding may see it."""
+        return views.status(state, tables, self.to_move(state))
 
 
 def _bout_turn(turn: Turn[BoutState]) -> BoutTurn:

@@ -2,6 +2,8 @@
 
 - ``damage``: one hit through the damage pipeline (AR.DMG.1-7) with its effects;
 - ``check``: exact odds of a 3d6 check (over 216);
+- ``odds``: exact odds of one attack — hit, critical, defended, stun, knock-down, KO, expected injury —
+  by the functions a bout resolves it with (the same odds ``kassen play`` shows on its menus);
 - ``bout``: play a YAML bout scenario (bundled name or path) from a seed, told in words (the account of
   :mod:`kassen.core.report`), or its chronicle with ``--json``;
 - ``replay``: the generic ``kassen replay`` (a chronicle of any ruleset, every recorded field checked).
@@ -174,6 +176,70 @@ def check_command(
         ("success", "critical success", "critical failure", "failure"), odds.counts, strict=True
     ):
         console.print(f"{name:>17}: {count:>3}/216 = {count / 216:.4%}", markup=False, soft_wrap=True)
+
+
+@arena_app.command("odds")
+@user_errors
+def odds_command(
+    skill: Annotated[int, typer.Option("--skill", help="The attacker's attack skill (before the location).")],
+    damage: Annotated[str, typer.Option("--damage", help="The weapon's damage dice, e.g. 1d+3 or 2d-1.")],
+    damage_type: Annotated[
+        str, typer.Option("--type", help="Attack type: cr, cut, imp, pi-, pi, pi+, pi++, burn.")
+    ],
+    ht: Annotated[int, typer.Option("--ht", help="The target's HT.")],
+    defense: Annotated[
+        int | None, typer.Option("--defense", help="The target's defence (left out: it cannot defend).")
+    ] = None,
+    location: Annotated[str, typer.Option("--location", help="Hit location (default: torso).")] = "torso",
+    all_out: Annotated[bool, typer.Option("--all-out", help="An all-out attack (AR.FTG.1).")] = False,
+    hp: Annotated[
+        int | None, typer.Option("--hp", help="The target's HP now (default: its HP, = ST).")
+    ] = None,
+    st: Annotated[int, typer.Option("--st", help="The target's ST (its HP unless --max-hp).")] = 10,
+    max_hp: Annotated[int | None, typer.Option("--max-hp", help="The target's HP when unhurt.")] = None,
+    armor_dr: Annotated[int, typer.Option("--armor-dr", help="The target's armor DR at that location.")] = 0,
+    painful: Annotated[bool, typer.Option("--painful", help="The weapon causes pain (AR.INJ.3).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """Exact odds of one attack against a fresh target: hit, critical, defended, stun, knock-down, KO and
+    the expected injury, by the functions a bout resolves it with."""
+    from kassen.arena.table.calculator import attack_odds
+
+    forecast = attack_odds(
+        skill=skill,
+        damage=damage,
+        damage_type=damage_type,
+        ht=ht,
+        defense=defense,
+        location=location,
+        all_out=all_out,
+        hp=hp,
+        st=st,
+        max_hp=max_hp,
+        armor_dr=armor_dr,
+        painful=painful,
+    )
+    odds = forecast.odds()
+    if as_json:
+        emit_json(
+            {
+                "attack": forecast.attack,
+                "defense": forecast.defense,
+                "location": forecast.location,
+                **odds.to_json(),
+            }
+        )
+        return
+    against = f"defence {forecast.defense}" if forecast.defense is not None else "no defence"
+    console.print(
+        f"attack {forecast.attack} against {against}, striking the {forecast.location.replace('_', ' ')}",
+        markup=False,
+        soft_wrap=True,
+    )
+    for name, p in odds.outcomes:
+        console.print(f"{name:>12}: {p.numerator}/{p.denominator} = {float(p):.4%}", markup=False)
+    for name, v in odds.expected:
+        console.print(f"{name:>12}: {v.numerator}/{v.denominator} = {float(v):.4f} expected", markup=False)
 
 
 @arena_app.command("bout")

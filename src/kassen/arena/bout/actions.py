@@ -5,7 +5,7 @@ audience effect does (AR.AUD.3), dispatched by its kind. Every handler runs afte
 
 from __future__ import annotations
 
-__all__ = ["ACTION_HANDLERS", "apply_action"]
+__all__ = ["ACTION_HANDLERS", "apply_action", "step_in"]
 
 from collections.abc import Callable
 from dataclasses import replace
@@ -23,6 +23,8 @@ from kassen.arena.bout.reading import (
     guts_target,
     helpless,
     move_allowance,
+    struck_location,
+    weapon_damage,
 )
 from kassen.arena.bout.state import (
     Action,
@@ -51,9 +53,8 @@ from kassen.arena.bout.state import (
 )
 from kassen.arena.bout.turn import BoutTurn
 from kassen.arena.checks import CheckResult, resolve_attack
-from kassen.arena.damage import strength_damage
 from kassen.arena.fighter import Cause, CheckBonus, Guard
-from kassen.arena.rules import AudienceEffectKind, DiceSpec
+from kassen.arena.rules import AudienceEffectKind
 from kassen.arena.terms import CheckKind, Condition
 from kassen.core.engine import Handlers
 
@@ -73,7 +74,7 @@ def _on_begin(b: BoutTurn, action: Begin) -> None:
     b.push(*tasks)
 
 
-def _step_in(b: BoutTurn, actor: str, target: str, reach: int) -> None:
+def step_in(b: BoutTurn, actor: str, target: str, reach: int) -> None:
     """The attack's step toward its target (the data's ``attack_step``, 0 by default): just far enough
     to reach it, when it stands beyond reach (validation made sure the step is allowed)."""
     a, t = b.f(actor), b.f(target)
@@ -108,7 +109,7 @@ def _moved(b: BoutTurn, fid: str, to: int, why: str) -> None:
 
 def _on_attack(b: BoutTurn, action: Attack) -> None:
     rules = b.rules
-    _step_in(b, action.actor, action.target, b.f(action.actor).profile.reach)
+    step_in(b, action.actor, action.target, b.f(action.actor).profile.reach)
     a, t = b.f(action.actor), b.f(action.target)
     b.put(replace(a, idle_slots=0))
     loc = rules.locations.find(attack_location(action.location, rules))
@@ -153,18 +154,11 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
     b.end_slot()
     tasks: list[Task] = []
     if hit:
-        where = loc.key
-        guard = t.guard_on(where)
-        if guard is not None and rules.match.combat.guards.redirect and guard.arm not in t.crippled:
-            b.log("guarded", "AR.GAP.2", fighter=t.id, location=where, arm=guard.arm)
-            where = guard.arm
+        where, guard = struck_location(t, loc.key, rules)
+        if guard is not None:
+            b.log("guarded", "AR.GAP.2", fighter=t.id, location=loc.key, arm=guard.arm)
         weapon = a.profile.weapon
-        spec = (
-            DiceSpec(dice=weapon.dice, adds=0)
-            if weapon.base == "none"
-            else strength_damage(a.profile.st, weapon.base, rules)
-        )
-        basic = b.roll_damage(spec, weapon.adds, weapon.name, "AR.DMG.1", a.id)
+        basic = b.roll_damage(weapon_damage(a.profile, rules), weapon.adds, weapon.name, "AR.DMG.1", a.id)
         damage = damage_to(t, basic, weapon.damage_type, where, rules=rules)
         record = HitRecord(b.next_hit_id(), t.id, damage, a.id, weapon.painful, margin_of_loss)
         tasks.append(ApplyHit(record))
@@ -175,7 +169,7 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
 
 def _on_grapple(b: BoutTurn, action: Grapple) -> None:
     rules = b.rules
-    _step_in(b, action.actor, action.target, rules.match.position.grapple_reach)
+    step_in(b, action.actor, action.target, rules.match.position.grapple_reach)
     a, t = b.f(action.actor), b.f(action.target)
     b.put(replace(a, idle_slots=0))
     atk, _ = attack_target(b.state, a.id, t.id, rules.damage.basic.default_location, False, rules=rules)

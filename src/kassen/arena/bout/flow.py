@@ -39,6 +39,8 @@ def follow_up(turn: BoutTurn) -> bool:
         turn.state = replace(s, agenda=s.agenda[1:])
         TASK_HANDLERS(turn, task)
         return True
+    if not s.started:  # before the referee's Begin only the referee's own moves come: no slot passes
+        return False
     if _over(turn):
         return False
     if s.slot < len(s.order):

@@ -6,6 +6,7 @@ state and the content's tables; nothing here changes anything.
 from __future__ import annotations
 
 __all__ = [
+    "CheckTerms",
     "active_targets",
     "attack_location",
     "attack_target",
@@ -14,6 +15,7 @@ __all__ = [
     "can_attack_someone",
     "can_defend",
     "can_guts",
+    "check_terms",
     "damage_to",
     "deciding_fighter",
     "defense_target",
@@ -22,18 +24,24 @@ __all__ = [
     "guts_target",
     "held_by",
     "helpless",
+    "ht_check_terms",
     "in_reach",
     "move_allowance",
     "override_effects",
     "shock_modifier",
+    "struck_location",
+    "weapon_damage",
 ]
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from kassen.arena.bout.state import BoutState
 from kassen.arena.checks import effective_target
-from kassen.arena.damage import DamageResult, resolve_damage
-from kassen.arena.fighter import Cause, FighterState
+from kassen.arena.damage import DamageResult, resolve_damage, strength_damage
+from kassen.arena.fighter import Cause, CheckBonus, Fighter, FighterState, Guard
 from kassen.arena.injury import effective_move, guts_penalties, shock_penalty, st_check_modifier
-from kassen.arena.rules import ArenaRules, AudienceEffectKind
+from kassen.arena.rules import ArenaRules, AudienceEffectKind, DiceSpec
 from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType
 from kassen.core.explain import Step
 
@@ -258,3 +266,91 @@ def damage_to(
         prior_location_damage=f.damage_at(location),
         rules=rules,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CheckTerms:
+    """What a check is rolled against once its bonuses are taken: the effective ``target`` and the
+    ``steps`` to it, the audience bonus it uses up (AR.AUD.3) and the FP its guts bonus costs (AR.GUT.3;
+    0 without one)."""
+
+    target: int
+    steps: tuple[Step, ...]
+    audience: CheckBonus | None = None
+    guts_fp: int = 0
+
+    def after(self, f: FighterState) -> FighterState:
+        """``f`` once the check has taken its bonuses: the audience bonus used up, the guts bonus paid
+        (what the bout does before it rolls; :meth:`BoutTurn.check`)."""
+        if self.audience is not None:
+            f = replace(f, check_bonuses=tuple(b for b in f.check_bonuses if b is not self.audience))
+        if self.guts_fp:
+            f = replace(f, fp=max(0, f.fp - self.guts_fp))
+        return f
+
+
+def check_terms(
+    f: FighterState,
+    kind: CheckKind,
+    base: int,
+    base_reason: str,
+    mods: Sequence[Step],
+    rule: str,
+    *,
+    ht_based: bool = False,
+    rules: ArenaRules,
+) -> CheckTerms:
+    """The terms of ``f``'s check of ``kind``: ``base`` and ``mods``, with an audience bonus for this kind
+    of check (AR.AUD.3) and, on an HT check its guts-bonus plan names while it keeps the FP the plan
+    asks, the guts bonus (AR.GUT.3; one bonus per check by the data's AR.RD.6 reading). The bout rolls
+    every check against these terms; the odds read them too."""
+    mods = list(mods)
+    g = rules.injury.guts
+    audience = next((b for b in f.check_bonuses if kind in b.checks), None)
+    plan = f.profile.guts_bonus
+    guts_bonus = (
+        ht_based
+        and kind in plan.checks
+        and f.fp - g.bonus_fp_cost >= plan.min_fp_after
+        and f.fp >= g.bonus_fp_cost
+    )
+    if audience is not None and guts_bonus and g.one_bonus_per_check == "any":
+        if audience.amount >= g.bonus:
+            guts_bonus = False
+            mods.append(Step(0, "one bonus per check: the audience bonus, no guts bonus", "AR.RD.6"))
+        else:
+            audience = None
+            mods.append(Step(0, "one bonus per check: the guts bonus, the audience bonus kept", "AR.RD.6"))
+    if audience is not None:
+        mods.append(Step(audience.amount, f"audience: {audience.source}", "AR.AUD.3"))
+    if guts_bonus:
+        mods.append(Step(g.bonus, f"guts bonus: {g.bonus_fp_cost} FP for +{g.bonus}", "AR.GUT.3"))
+    target, steps = effective_target(base, base_reason, mods, rule)
+    return CheckTerms(target, steps, audience, g.bonus_fp_cost if guts_bonus else 0)
+
+
+def ht_check_terms(
+    state: BoutState, fid: str, kind: CheckKind, rule: str, rules: ArenaRules, mods: Sequence[Step] = ()
+) -> CheckTerms:
+    """The terms of an HT check of ``fid``: HT with the penalties in force on HT (none by default: shock
+    is on DX and IQ) and the bonuses of :func:`check_terms`."""
+    f = state.fighter(fid)
+    mods = (*mods, *attribute_modifiers(state, fid, "ht", rules))
+    return check_terms(f, kind, f.profile.ht, "HT", mods, rule, ht_based=True, rules=rules)
+
+
+def struck_location(t: FighterState, aimed: str, rules: ArenaRules) -> tuple[str, Guard | None]:
+    """Where a hit aimed at ``aimed`` strikes ``t``: the arm guarding that location instead, when guards
+    redirect (the data's ``combat.guards.redirect``) and the arm is not crippled (AR.GAP.2), with that
+    guard; else ``aimed``."""
+    guard = t.guard_on(aimed)
+    if guard is not None and rules.match.combat.guards.redirect and guard.arm not in t.crippled:
+        return guard.arm, guard
+    return aimed, None
+
+
+def weapon_damage(p: Fighter, rules: ArenaRules) -> DiceSpec:
+    """The damage dice of ``p``'s weapon before its adds: thrust or swing for its ST (the CORE table), or
+    the weapon's own dice (AR.DMG.1)."""
+    w = p.weapon
+    return DiceSpec(dice=w.dice, adds=0) if w.base == "none" else strength_damage(p.st, w.base, rules)

@@ -11,6 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from kassen.arena.audience import popularity
+from kassen.arena.bout.hits import hit_plan
 from kassen.arena.bout.reading import attribute_modifiers, damage_to, override_effects
 from kassen.arena.bout.state import (
     AddShock,
@@ -40,8 +41,8 @@ from kassen.arena.bout.state import (
 from kassen.arena.bout.turn import BoutTurn
 from kassen.arena.damage import fall_modifiers, plan_fall, round_ratio, strength_damage
 from kassen.arena.fighter import Cause, Fall, FighterState, Shock
-from kassen.arena.injury import death_thresholds, effective_move, injury_effects
-from kassen.arena.knockback import knockback_distance, landing_facing, limb_knockback_outcome, posture_factor
+from kassen.arena.injury import effective_move
+from kassen.arena.knockback import landing_facing, limb_knockback_outcome, posture_factor
 from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Posture
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
@@ -198,21 +199,9 @@ def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
     b.log("damage", "AR.DMG.5", fighter=f.id, hit=hit.hit_id, attacker=hit.attacker, **d.to_json())
     if f.has(Condition.DEAD):
         return
-    loc = rules.locations.locations[d.location]
-    before, after = f.hp, f.hp - d.final
-    newly_crippled = d.crippled and d.location not in f.crippled
-    damage = dict(f.location_damage)
-    damage[d.location] = damage.get(d.location, 0) + d.final
-    f = replace(
-        f,
-        hp=after,
-        location_damage=tuple(sorted(damage.items())),
-        head_damage=f.head_damage + (d.final if loc.head else 0),
-    )
-    if newly_crippled:
-        f = replace(
-            f, crippled=(*f.crippled, d.location), guards=tuple(g for g in f.guards if g.arm != d.location)
-        )
+    plan = hit_plan(f, hit, rules)
+    before, f = f.hp, plan.fighter
+    after = f.hp
     b.put(f)
     b.log("injury", "AR.INJ.1", fighter=f.id, hit=hit.hit_id, final=d.final, hp_before=before, hp_after=after)
     hp = rules.injury.hp
@@ -220,44 +209,9 @@ def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
         _log_move_halved(b, f, "AR.HP.1", hp_before=before, fp_before=f.fp)
     if before > hp.ht_check_at_or_below >= after:
         b.log("ht_checks_each_subturn", "AR.HP.2", fighter=f.id, hp=after)
-    if newly_crippled:
+    if plan.newly_crippled:
         b.log("crippled", "AR.DMG.6", fighter=f.id, location=d.location)
-    effects = injury_effects(
-        d,
-        ht=f.profile.ht,
-        painful=hit.painful,
-        prior_head_damage=f.head_damage - (d.final if loc.head else 0),
-        already_crippled=not newly_crippled,
-        rules=rules,
-    )
-    names = [e.effect for e in effects]
-    tasks: list[Task] = []
-    if after <= hp.dead_ht_multiple * f.profile.ht:
-        tasks.append(Death(hit))
-    else:
-        tasks += [
-            DeathCheck(hit, t)
-            for t in death_thresholds(before, after, f.profile.ht, rules, last_check_hp=f.last_death_check_hp)
-            if t not in f.death_checks_done
-        ]
-    if "unconscious" in names:
-        tasks.append(HeadBlow(hit))
-    if "unconscious_check" in names:
-        tasks.append(VitalCheck(hit))
-    tasks += [AutoStun(hit, e.rule) for e in effects if e.effect == "stun"]
-    if "knockdown_check" in names:
-        tasks.append(KnockdownCheck(hit))
-    if "fall_stun_check" in names:
-        tasks.append(FallStunCheck(hit))
-    if d.source is DamageSource.ATTACK:
-        distance, _ = knockback_distance(
-            d.basic, d.damage_type, penetrating=d.penetrating, target_st=f.profile.st, rules=rules
-        )
-        if distance >= 1:
-            tasks.append(Knockback(hit, distance))
-    if d.final >= 1:
-        tasks.append(AddShock(hit))
-    b.push(*tasks)
+    b.push(*plan.tasks)
 
 
 def _t_death_check(b: BoutTurn, task: DeathCheck) -> None:

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from kassen.arena.bout.reading import attribute_modifiers, can_guts
+from kassen.arena.bout.reading import CheckTerms, can_guts, check_terms, ht_check_terms
 from kassen.arena.bout.state import BoutState, FpThresholds, Offer, Result, Task
-from kassen.arena.checks import CheckResult, effective_target, roll_check
+from kassen.arena.checks import CheckResult, roll_check
 from kassen.arena.fighter import Cause, Fall, FighterState
 from kassen.arena.knockback import landing_facing
 from kassen.arena.rules import ArenaRules, DiceSpec
@@ -84,35 +84,21 @@ class BoutTurn(Turn[BoutState]):
     ) -> CheckResult:
         """Roll a check for ``fid``, with audience bonuses (AR.AUD.3) and, on HT checks its plan names,
         the guts bonus (AR.GUT.3; one per check, AR.RD.6); logs it (``data``: more to log with it)."""
-        f = self.f(fid)
-        mods = list(mods)
-        g = self.rules.injury.guts
-        audience = next((b for b in f.check_bonuses if kind in b.checks), None)
-        plan = f.profile.guts_bonus
-        guts_bonus = (
-            ht_based
-            and kind in plan.checks
-            and f.fp - g.bonus_fp_cost >= plan.min_fp_after
-            and f.fp >= g.bonus_fp_cost
+        terms = check_terms(
+            self.f(fid), kind, base, base_reason, mods, rule, ht_based=ht_based, rules=self.rules
         )
-        if audience is not None and guts_bonus and g.one_bonus_per_check == "any":
-            if audience.amount >= g.bonus:
-                guts_bonus = False
-                mods.append(Step(0, "one bonus per check: the audience bonus, no guts bonus", "AR.RD.6"))
-            else:
-                audience = None
-                mods.append(
-                    Step(0, "one bonus per check: the guts bonus, the audience bonus kept", "AR.RD.6")
-                )
-        if audience is not None:
-            mods.append(Step(audience.amount, f"audience: {audience.source}", "AR.AUD.3"))
-            f = replace(f, check_bonuses=tuple(b for b in f.check_bonuses if b is not audience))
-            self.put(f)
-        if guts_bonus:
-            mods.append(Step(g.bonus, f"guts bonus: {g.bonus_fp_cost} FP for +{g.bonus}", "AR.GUT.3"))
-            self.lose_fp(fid, g.bonus_fp_cost, "AR.GUT.3", "guts bonus")
-        target, tsteps = effective_target(base, base_reason, mods, rule)
-        return self.roll_check(fid, kind, target, tsteps, rule, automatic=automatic, **data)
+        return self._roll_terms(fid, kind, terms, rule, automatic=automatic, **data)
+
+    def _roll_terms(
+        self, fid: str, kind: CheckKind, terms: CheckTerms, rule: str, *, automatic: bool = True, **data: Any
+    ) -> CheckResult:
+        """Take the check's bonuses (the audience bonus used up, the guts bonus paid), then roll it."""
+        if terms.audience is not None:
+            f = self.f(fid)
+            self.put(replace(f, check_bonuses=tuple(b for b in f.check_bonuses if b is not terms.audience)))
+        if terms.guts_fp:
+            self.lose_fp(fid, terms.guts_fp, "AR.GUT.3", "guts bonus")
+        return self.roll_check(fid, kind, terms.target, terms.steps, rule, automatic=automatic, **data)
 
     def roll_check(
         self,
@@ -134,8 +120,8 @@ class BoutTurn(Turn[BoutState]):
 
     def ht_check(self, fid: str, kind: CheckKind, rule: str, mods: Sequence[Step] = ()) -> CheckResult:
         """An HT check, with the penalties in force on HT (none by default: shock is on DX and IQ)."""
-        mods = (*mods, *attribute_modifiers(self.state, fid, "ht", self.rules))
-        return self.check(fid, kind, self.f(fid).profile.ht, "HT", mods, rule, ht_based=True)
+        terms = ht_check_terms(self.state, fid, kind, rule, self.rules, mods)
+        return self._roll_terms(fid, kind, terms, rule)
 
     def roll_damage(self, spec: DiceSpec, bonus: int, label: str, rule: str, fid: str) -> int:
         notation = DiceSpec(dice=spec.dice, adds=spec.adds + bonus).notation
