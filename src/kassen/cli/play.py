@@ -88,7 +88,12 @@ class _Table:
                 if not isinstance(done, DiceRequest):
                     self.narrate(done)
                 continue
-            menu = self.fight.menu(path, gm=gm)
+            try:
+                menu = self.fight.menu(path, gm=gm)
+            except KassenError as exc:  # a path that went stale (never expected): start the decision again
+                self.say(f"kassen: {exc}")
+                path, gm = [], False
+                continue
             if not path:
                 self.say("")
                 self.status()
@@ -105,7 +110,10 @@ class _Table:
             try:
                 if word.isdigit() and 1 <= int(word) <= len(menu.options):
                     option = menu.options[int(word) - 1]
-                    if option.complete:
+                    if not option.allowed:
+                        rule = f" ({option.rule})" if option.rule else ""
+                        self.say(f"kassen: {option.label}: {option.why or 'not allowed now'}{rule}")
+                    elif option.complete:
                         done = self.fight.choose([*path, option.id], gm=gm)
                         path, gm = [], False
                         if not isinstance(done, DiceRequest):
