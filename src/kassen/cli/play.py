@@ -112,7 +112,7 @@ class _Table:
                     option = menu.options[int(word) - 1]
                     if not option.allowed:
                         rule = f" ({option.rule})" if option.rule else ""
-                        self.say(f"kassen: {option.label}: {option.why or 'not allowed now'}{rule}")
+                        self.say(f"kassen: {option.why or option.label + ' is not allowed now'}{rule}")
                     elif option.complete:
                         done = self.fight.choose([*path, option.id], gm=gm)
                         path, gm = [], False
