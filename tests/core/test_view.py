@@ -61,3 +61,33 @@ def test_an_unknown_side_is_refused() -> None:
     fight = open_fight("coinflip/best-of-three", seed=4)
     with pytest.raises(KassenError, match="no side 'middle'"):
         fight.view(Viewer("middle"))
+
+
+@pytest.mark.parametrize(
+    ("scenario", "path", "hidden"),
+    [
+        ("arena/duel", ["attack", "ken", "torso"], {"stun", "knock-down", "KO"}),
+        ("l5r/kakita-vs-hida", None, {"target down", "wound ranks"}),
+    ],
+)
+def test_a_sides_menu_leaves_out_the_odds_that_give_hidden_values_away(
+    scenario: str, path: list[str] | None, hidden: set[str]
+) -> None:
+    fight = open_fight(scenario, seed=1)
+    fight.step()
+    side = fight.to_move.side
+    if path is None:  # the first complete attack on the menu
+        path = []
+        while True:
+            option = next(o for o in fight.menu(path).options if o.allowed and (o.complete or o.odds is None))
+            path.append(option.id)
+            if option.complete:
+                path.pop()
+                break
+    gm_odds = {o.id: o.odds for o in fight.menu(path).options if o.odds is not None}
+    side_odds = {o.id: o.odds for o in fight.menu(path, viewer=Viewer(side)).options if o.odds is not None}
+    assert gm_odds and set(gm_odds) == set(side_odds)
+    for key, odds in gm_odds.items():
+        names = {k for k, _ in odds.outcomes} | {k for k, _ in odds.expected}
+        seen = {k for k, _ in side_odds[key].outcomes} | {k for k, _ in side_odds[key].expected}
+        assert names & hidden and seen == names - hidden

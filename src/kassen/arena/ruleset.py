@@ -53,7 +53,7 @@ from kassen.core.policy import Policy
 from kassen.core.rng import DieSource
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
-from kassen.core.view import Visibility
+from kassen.core.view import Viewer, Visibility
 
 #: Every action of a bout: the fighters' decisions and the referee's own moves (:mod:`kassen.arena.bout.gm`).
 BoutAction: TypeAlias = Action | GmAction
@@ -154,9 +154,9 @@ class ArenaRuleset:
         """The referee's own moves, open at any point of the bout (:mod:`kassen.arena.bout.gm`)."""
         return gm_actions(state, tables)
 
-    def status(self, state: BoutState, tables: ArenaRules) -> Sequence[str]:
-        """The order of play above each menu, as the one deciding may see it."""
-        return views.status(state, tables, self.to_move(state))
+    def status(self, state: BoutState, tables: ArenaRules, viewer: Viewer) -> Sequence[str]:
+        """The order of play above each menu, as ``viewer`` may see it."""
+        return views.status(state, tables, viewer)
 
 
 def _bout_turn(turn: Turn[BoutState]) -> BoutTurn:

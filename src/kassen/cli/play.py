@@ -52,11 +52,18 @@ class _Table:
             for line in render_event(self.fight.ruleset, e.to_json(), self.names, verbose=False):
                 self.say(line)
 
-    def status(self) -> None:
-        hook = getattr(self.fight.ruleset, "status", None)
-        if hook is not None:
-            for line in hook(self.fight.state, self.fight.tables):
-                self.say(f"  {line}")
+    def viewer(self, gm: bool) -> Any:
+        """Who looks at the screen now: the deciding unit's side (hot seat), or the GM."""
+        from kassen.core.view import GM_VIEW, Viewer
+
+        actor = self.fight.to_move
+        if gm or actor is None or actor.kind != "unit" or not actor.side:
+            return GM_VIEW
+        return Viewer(actor.side)
+
+    def status(self, gm: bool) -> None:
+        for line in self.fight.status(self.viewer(gm)):
+            self.say(f"  {line}")
 
     def save(self, path: Path) -> None:
         import json
@@ -89,14 +96,14 @@ class _Table:
                     self.narrate(done)
                 continue
             try:
-                menu = self.fight.menu(path, gm=gm)
+                menu = self.fight.menu(path, gm=gm, viewer=self.viewer(gm))
             except KassenError as exc:  # a path that went stale (never expected): start the decision again
                 self.say(f"kassen: {exc}")
                 path, gm = [], False
                 continue
             if not path:
                 self.say("")
-                self.status()
+                self.status(gm)
             self.say(menu.prompt + (f"  (after {' > '.join(path)})" if path else ""))
             for i, option in enumerate(menu.options, 1):
                 odds = f"  [{option.odds.text()}]" if option.odds is not None else ""

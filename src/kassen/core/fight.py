@@ -33,11 +33,11 @@ from kassen.core.codec import Bounds, Codec, FormatError
 from kassen.core.engine import GM, Actor, DiceNeeded, Outcome, Snapshot, advance
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
-from kassen.core.menu import Menu, build_menu, decide
+from kassen.core.menu import Menu, build_menu, decide, without_hidden_odds
 from kassen.core.policy import Decision, Policy
 from kassen.core.rng import Rng
 from kassen.core.ruleset import Ruleset
-from kassen.core.view import GM_VIEW, Viewer, observe
+from kassen.core.view import GM_VIEW, Viewer, observe, visibility_of
 
 if TYPE_CHECKING:
     from kassen.core.scenario import ScenarioSource
@@ -320,10 +320,19 @@ class Fight(Generic[S, A]):
         return self._apply(typed, faces, by)
 
     # -- decisions built step by step ----------------------------------------------------------------------
-    def menu(self, path: Sequence[str] = (), *, gm: bool = False) -> Menu:
+    def menu(self, path: Sequence[str] = (), *, gm: bool = False, viewer: Viewer = GM_VIEW) -> Menu:
         """The menu of next choices after ``path`` for whoever decides now (``gm``: the GM's own moves,
-        available at any time), each attack-like choice with its exact odds (:mod:`kassen.core.menu`)."""
-        return build_menu(self.ruleset, self.state, self.tables, path, gm=gm)
+        available at any time), each attack-like choice with its exact odds (:mod:`kassen.core.menu`);
+        for a side's ``viewer``, the odds that depend on what it may not see are left out."""
+        menu = build_menu(self.ruleset, self.state, self.tables, path, gm=gm)
+        if viewer.gm:
+            return menu
+        return without_hidden_odds(menu, visibility_of(self.ruleset, self.tables).odds)
+
+    def status(self, viewer: Viewer = GM_VIEW) -> Sequence[str]:
+        """The turn order / track as ``viewer`` may see it (the ruleset's ``status`` hook)."""
+        hook = getattr(self.ruleset, "status", None)
+        return list(hook(self.state, self.tables, viewer)) if hook is not None else []
 
     def choose(self, path: Sequence[str], *, gm: bool = False) -> tuple[Event, ...] | DiceRequest[A]:
         """Play the action the complete ``path`` of choices names (see :meth:`play`)."""

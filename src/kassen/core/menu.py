@@ -18,7 +18,16 @@ rule functions that resolve it.
 
 from __future__ import annotations
 
-__all__ = ["Menu", "MenuError", "Odds", "Option", "build_menu", "decide", "derived_steps"]
+__all__ = [
+    "Menu",
+    "MenuError",
+    "Odds",
+    "Option",
+    "build_menu",
+    "decide",
+    "derived_steps",
+    "without_hidden_odds",
+]
 
 import dataclasses
 import typing
@@ -111,6 +120,23 @@ class Menu:
             "prompt": self.prompt,
             "options": [o.to_json() for o in self.options],
         }
+
+
+def without_hidden_odds(menu: Menu, hidden: Sequence[str]) -> Menu:
+    """``menu`` with the odds' outcomes and expected values named in ``hidden`` left out."""
+    if not hidden:
+        return menu
+    drop = set(hidden)
+    options = []
+    for o in menu.options:
+        odds = o.odds
+        if odds is not None:
+            odds = Odds(
+                tuple((k, p) for k, p in odds.outcomes if k not in drop),
+                tuple((k, v) for k, v in odds.expected if k not in drop),
+            )
+        options.append(dataclasses.replace(o, odds=odds))
+    return dataclasses.replace(menu, options=tuple(options))
 
 
 # -- deriving menus from complete legal actions ---------------------------------------------------------

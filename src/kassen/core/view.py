@@ -17,7 +17,16 @@ only. A view never contains a hidden value anywhere in it: the RNG position is n
 
 from __future__ import annotations
 
-__all__ = ["GM_VIEW", "EventRule", "StateRule", "Viewer", "Visibility", "VisibilityModel", "observe"]
+__all__ = [
+    "GM_VIEW",
+    "EventRule",
+    "StateRule",
+    "Viewer",
+    "Visibility",
+    "VisibilityModel",
+    "observe",
+    "visibility_of",
+]
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
@@ -74,11 +83,14 @@ class EventRule(StrictModel):
 
 
 class VisibilityModel(StrictModel):
-    """A ruleset's visibility table (its content section ``visibility``)."""
+    """A ruleset's visibility table (its content section ``visibility``). ``odds`` names the outcomes
+    and expected values of a menu's odds that depend on what a side may not see (a chance to kill
+    follows from hidden Wounds): a side's menus leave them out."""
 
     house_default: HouseDefault
     state: tuple[StateRule, ...] = ()
     events: tuple[EventRule, ...] = ()
+    odds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +99,17 @@ class Visibility:
 
     state: tuple[StateRule, ...] = ()
     events: tuple[EventRule, ...] = ()
+    odds: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, model: VisibilityModel | None) -> Visibility:
-        return cls() if model is None else cls(model.state, model.events)
+        return cls() if model is None else cls(model.state, model.events, model.odds)
+
+
+def visibility_of(ruleset: Any, tables: Any) -> Visibility:
+    """The ruleset's visibility table (nothing hidden when it has none)."""
+    hook = getattr(ruleset, "visibility", None)
+    return hook(tables) if hook is not None else Visibility()
 
 
 def _walk(
@@ -174,8 +193,7 @@ def observe(fight: Fight[Any, Any], viewer: Viewer) -> dict[str, Any]:
     rs = fight.ruleset
     if viewer.side is not None and viewer.side not in fight.sides():
         raise KassenError(f"no side {viewer.side!r} in this fight (sides: {', '.join(fight.sides())})")
-    hook = getattr(rs, "visibility", None)
-    rules = hook(fight.tables) if hook is not None else Visibility()
+    rules = visibility_of(rs, fight.tables)
     side_of = fight.side_of
     names = rs.names(fight.initial_state)
     log = []

@@ -34,7 +34,7 @@ from kassen.core.policy import Policy
 from kassen.core.rng import DieSource
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
-from kassen.core.view import Visibility
+from kassen.core.view import Viewer, Visibility
 from kassen.l5r import flow, menus, views
 from kassen.l5r.actions import (
     Action,
@@ -208,9 +208,9 @@ class L5Ruleset:
     def visibility(self, tables: L5Tables) -> Visibility:
         return views.visibility(tables)
 
-    def status(self, state: DuelState, tables: L5Tables) -> Sequence[str]:
-        """The turn order above each menu, as the one deciding may see it (:mod:`kassen.l5r.views`)."""
-        return views.status(state, tables, self.to_move(state))
+    def status(self, state: DuelState, tables: L5Tables, viewer: Viewer) -> Sequence[str]:
+        """The turn order above each menu, as ``viewer`` may see it (:mod:`kassen.l5r.views`)."""
+        return views.status(state, tables, viewer)
 
 
 RULESET = L5Ruleset()

@@ -16,9 +16,8 @@ __all__ = ["status", "units", "visibility"]
 
 from collections.abc import Mapping, Sequence
 
-from kassen.core.engine import Actor
 from kassen.core.fight import state_codec
-from kassen.core.view import GM_VIEW, Viewer, Visibility, redact_event, redact_state
+from kassen.core.view import Viewer, Visibility, redact_event, redact_state
 from kassen.l5r.rolls import rank
 from kassen.l5r.state import CorpsPending, DrivePending, DuelState, Fighter, InjuryPending, Phase
 from kassen.l5r.tables import L5Tables
@@ -54,9 +53,8 @@ def _seen(state: DuelState, tables: L5Tables, viewer: Viewer) -> dict[str, tuple
     return out
 
 
-def status(state: DuelState, tables: L5Tables, actor: Actor | None) -> Sequence[str]:
-    """The turn order and the fighters, as ``actor`` (whoever decides now) may see them."""
-    viewer = Viewer(actor.side) if actor is not None and actor.kind == "unit" and actor.side else GM_VIEW
+def status(state: DuelState, tables: L5Tables, viewer: Viewer) -> Sequence[str]:
+    """The turn order and the fighters, as ``viewer`` may see them."""
     lines = [_order(state)]
     if state.phase in (Phase.DECLARE, Phase.RESOLVE) and state.act_order:
         inits = ", ".join(f"{n} {state.fighter(n).initiative}" for n in state.act_order)

@@ -21,9 +21,8 @@ from kassen.arena.bout.reading import can_act, held_by
 from kassen.arena.fighter import FighterState
 from kassen.arena.report import condition_noun
 from kassen.arena.rules import ArenaRules
-from kassen.core.engine import Actor
 from kassen.core.fight import state_codec
-from kassen.core.view import GM_VIEW, Viewer, Visibility, redact_state
+from kassen.core.view import Viewer, Visibility, redact_state
 
 
 def units(state: BoutState) -> Mapping[str, str]:
@@ -36,9 +35,8 @@ def visibility(rules: ArenaRules) -> Visibility:
     return Visibility.of(rules.visibility)
 
 
-def status(state: BoutState, rules: ArenaRules, actor: Actor | None) -> Sequence[str]:
-    """The order of play and the fighters, as ``actor`` (whoever decides now) may see them."""
-    viewer = Viewer(actor.side) if actor is not None and actor.kind == "unit" and actor.side else GM_VIEW
+def status(state: BoutState, rules: ArenaRules, viewer: Viewer) -> Sequence[str]:
+    """The order of play and the fighters, as ``viewer`` may see them."""
     shown = redact_state(state_codec(BoutState).dump(state), visibility(rules), viewer)
     lines = [_order(state, rules)]
     if state.offers and state.result is None:
