@@ -166,7 +166,7 @@ def test_a_side_reads_the_account_and_the_status_without_the_hidden_values() -> 
     ryu_hurt = [line for line in east.splitlines() if line.strip().startswith("Ryu: HP")]
     assert ken_hurt or ryu_hurt  # somebody was hit: Ken's loss told without his HP, Ryu's with his
     assert not any(line.strip().startswith("Ken: HP") for line in east.splitlines())
-    status = RULESET.status(fight.states[2], fight.tables)  # Ryu decides: sees Ken's numbers as ?
+    status = RULESET.status(fight.states[2], fight.tables, Viewer("east"))  # Ryu's side: Ken's numbers as ?
     assert any(line.startswith("Ken (west) at 1 m, standing: HP ?, FP ?") for line in status)
     assert any(line.startswith("Ryu (east) at 0 m, standing: HP 12/12, FP 11/11") for line in status)
 

@@ -209,12 +209,12 @@ def test_the_table_is_content_overridable_and_out_of_the_hash(tmp_path: Path) ->
 def test_the_status_line_shows_the_order_and_each_rank_as_the_one_deciding_sees_it(tmp_path: Path) -> None:
     # rule: L5.CORE.8 — lowest initiative declares first, highest acts first
     fight = open_fight("l5r/kakita-vs-hida", seed=3)
-    before = fight.ruleset.status(fight.state, fight.tables)
+    before = fight.ruleset.status(fight.state, fight.tables, GM_VIEW)
     assert before[0].startswith("before the duel") and "Hida Kuroda (Crab): Healthy, 0 Wounds" in before[-1]
     fight.choose(["begin"])
     fight.choose(["gm_set_wounds", "Hida Kuroda", "20"], gm=True)
     fight.choose(["gm_set_wounds", "Kakita Toshiro", "3"], gm=True)
-    lines = fight.ruleset.status(fight.state, fight.tables)  # Hida Kuroda (Crab) decides
+    lines = fight.ruleset.status(fight.state, fight.tables, Viewer("Crab"))  # Hida Kuroda (Crab) decides
     assert lines[0] == (
         "turn 1, declarations (lowest initiative first): "
         "Hida Kuroda <- declares now; Kakita Toshiro to declare"
@@ -223,7 +223,7 @@ def test_the_status_line_shows_the_order_and_each_rank_as_the_one_deciding_sees_
     assert lines[2] == "Kakita Toshiro (Crane): Healthy; at 0 ft"
     assert lines[3] == "Hida Kuroda (Crab): Nicked, 20 Wounds (+3 TN); at 5 ft"
     fight.choose(["full_defense"])
-    lines = fight.ruleset.status(fight.state, fight.tables)  # now Kakita Toshiro (Crane)
+    lines = fight.ruleset.status(fight.state, fight.tables, Viewer("Crane"))  # now Kakita Toshiro (Crane)
     assert "Hida Kuroda declared full defense; Kakita Toshiro <- declares now" in lines[0]
     assert lines[2:] == [
         "Kakita Toshiro (Crane): Healthy, 3 Wounds; at 0 ft",
@@ -237,12 +237,11 @@ def test_the_status_line_shows_the_order_and_each_rank_as_the_one_deciding_sees_
     strict = open_fight("l5r/kakita-vs-hida", seed=3, content=[tmp_path])
     strict.choose(["begin"])
     assert (
-        strict.ruleset.status(strict.state, strict.tables)[2]
+        strict.ruleset.status(strict.state, strict.tables, Viewer("Crab"))[2]
         == "Kakita Toshiro (Crane): rank not seen; at 0 ft"
     )
-    assert (
-        status(strict.state, strict.tables, None)[2] == "Kakita Toshiro (Crane): Healthy, 0 Wounds; at 0 ft"
-    )
+    gm_line = status(strict.state, strict.tables, GM_VIEW)[2]
+    assert gm_line == "Kakita Toshiro (Crane): Healthy, 0 Wounds; at 0 ft"
 
 
 def test_the_duel_command_tells_a_duel_as_one_side_sees_it() -> None:
