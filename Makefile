@@ -4,13 +4,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 # The stamp is rebuilt whenever pyproject.toml changes, so a new dependency is always installed.
 STAMP  := $(VENV)/.kassen-installed
+# The balance lab's optional extras, installed for its tests: plots, Parquet, the Ray backend.
+LAB_EXTRAS := lab,parquet,ray
 
 .PHONY: demo test test-slow bench lint typecheck clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,$(LAB_EXTRAS)]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -40,6 +42,7 @@ bench: $(STAMP) $(D20_VENV)/.installed
 	KASSEN_D20_PYTHON=$(D20_VENV)/bin/python $(BIN)/python bench/bench_dice.py
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_battle.py
+	$(BIN)/python bench/bench_lab.py
 
 clean:
 	rm -rf $(VENV) $(D20_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info

@@ -1,0 +1,488 @@
+"""``kassen lab ...``: the balance lab on the command line (a lazily loaded command group).
+
+- ``run SCENARIO --fights N``: N fights (fight i with seed S+i), win rates with 95% intervals, rounds,
+  units, actions; ``--jobs J`` local processes or ``--backend ray``; ``--out DIR`` writes the rows,
+  aggregates, plots and an HTML report; ``--json`` prints the aggregate as one object;
+- ``sweep SCENARIO --vary PATH=V1,V2,... --fights N``: a run per cell of the grid, a table and a heat
+  map (two paths) or lines (one path); resumable with the same ``--out``;
+- ``odds sengoku|l5r|arena ...``: exact tables by the rulesets' own chance functions.
+
+Every option is checked before anything runs or is written: a bad one is one line on stderr, exit 2.
+A progress bar (fights/s, time left) goes to stderr when it is a terminal and ``--json`` is not given.
+"""
+
+from __future__ import annotations
+
+__all__ = ["lab_app"]
+
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from kassen.cli.common import emit_json, user_errors
+from kassen.cli.fights import ContentOption
+from kassen.lab.limits import LabError
+
+if TYPE_CHECKING:
+    from kassen.lab.odds import ExactTable
+    from kassen.lab.output import Format
+    from kassen.lab.results import RunResult, SweepResult
+
+lab_app = typer.Typer(
+    name="lab",
+    help="The balance lab: many fights with win rates, sweeps over a scenario's values, exact tables.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+odds_app = typer.Typer(
+    help="Exact tables by the rulesets' own chance functions (sengoku, l5r, arena).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+lab_app.add_typer(odds_app, name="odds")
+
+FightsOption = Annotated[
+    int, typer.Option("--fights", "-n", help="Fights to play (per cell for a sweep); at most 200,000.")
+]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of fight 0; fight i uses seed S+i.")]
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (or CPUs of a local Ray).")]
+BackendOption = Annotated[str, typer.Option("--backend", help="local (processes) or ray (kassen[ray]).")]
+AddressOption = Annotated[
+    str | None, typer.Option("--address", help="A Ray cluster's address (default: start a local Ray).")
+]
+MaxActionsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--max-actions", help="Most actions per fight (default: the scenario's); beyond: a time-out."
+    ),
+]
+OutOption = Annotated[
+    Path | None,
+    typer.Option("--out", help="Write tables, plots and report.html in this directory.", metavar="DIR"),
+]
+FormatOption = Annotated[str, typer.Option("--format", help="Tables as csv or parquet (kassen[parquet]).")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")]
+NoPlotsFlag = Annotated[
+    bool, typer.Option("--no-plots", help="No PNG plots in --out (no matplotlib needed).")
+]
+QuietFlag = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+
+
+def _out(line: str = "") -> None:
+    sys.stdout.write(line + "\n")
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def _ci(ci: tuple[float, float]) -> str:
+    return f"[{ci[0]:.1%}, {ci[1]:.1%}]"
+
+
+# -- progress -------------------------------------------------------------------------------------------
+class _LazyBar:
+    """Starts its display (and the display's refresh thread) on the first fights done, which is after
+    the worker processes were forked: no thread runs in the process while it forks."""
+
+    def __init__(self, make: Callable[[], Any], total: int, label: str) -> None:
+        self.make, self.total, self.label = make, total, label
+        self.began = time.monotonic()  # Rich's clock: the elapsed time counts from here
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __call__(self, n: int) -> None:
+        if self.bar is None:
+            self.bar = self.make()
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=self.total)
+            for task in self.bar.tasks:
+                task.start_time = self.began
+        self.bar.advance(self.task, n)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@contextmanager
+def progress_bar(total: int, label: str, show: bool) -> Iterator[Callable[[int], None] | None]:
+    """A Rich progress bar on stderr with fights/s and time left, when ``show`` and stderr is a
+    terminal; yields the callback that advances it (None when hidden)."""
+    if not show or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Speed(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("  … fights/s" if speed is None else f"{speed:7.1f} fights/s")
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        Speed(),
+        TextColumn("elapsed"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
+    lazy = _LazyBar(lambda: Progress(*columns, console=Console(stderr=True), transient=False), total, label)
+    try:
+        yield lazy
+    finally:
+        lazy.stop()
+
+
+@contextmanager
+def _interruptible(out: Path | None) -> Iterator[None]:
+    """Ctrl-C: one line and exit 130 (a sweep's finished cells stay in ``out`` for a rerun)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        kept = f"; the finished cells are kept in {out}: rerun with the same --out to go on" if out else ""
+        sys.stderr.write(f"kassen: interrupted{kept}\n")
+        raise typer.Exit(130) from None
+
+
+# -- checks before anything runs --------------------------------------------------------------------------
+def _prepare(out: Path | None, fmt: str, plots: bool, kind: str) -> Format:
+    from kassen.lab.output import check_format, prepare_out
+
+    chosen = check_format(fmt)
+    if out is not None:
+        prepare_out(out, kind)
+        if plots:
+            from kassen.lab.plots import check_matplotlib
+
+            check_matplotlib()
+    return chosen
+
+
+def _wrote(out: Path, files: Sequence[Path]) -> None:
+    _out(f"wrote {out}: {', '.join(f.name for f in files)}")
+
+
+# -- run ------------------------------------------------------------------------------------------------
+def _print_run(result: RunResult, source: str) -> None:
+    last = result.seed + result.fights - 1
+    _out(f"{result.scenario} ({result.ruleset}): {result.fights:,} fights, seeds {result.seed}..{last}")
+    width = max([len(f"{s.name} ({s.id})") for s in result.sides] + [10])
+    for s in result.sides:
+        who = f"{s.name} ({s.id})" if s.name != s.id else s.id
+        _out(f"  {who:<{width}}  wins {s.wins.count:>7,}  {_pct(s.wins.rate):>6}  95% {_ci(s.wins.ci95)}")
+    d, t, e = result.draws, result.timeouts, result.errors
+    _out(f"  {'draws':<{width}}       {d.count:>7,}  {_pct(d.rate):>6}  95% {_ci(d.ci95)}")
+    if t.count or e.count:
+        _out(f"  time-outs {t.count:,}, errors {e.count:,} (counted apart from draws)")
+    r = result.rounds
+    if r.count:
+        q = dict(r.quantiles)
+        _out(
+            f"rounds: mean {r.mean:.2f}, median {q[50]}, 5%..95% {q[5]}..{q[95]}, "
+            f"min {r.minimum}, max {r.maximum}"
+        )
+    if result.units:
+        _out("units (over the fights that ended):")
+        uw = max(len(f"{u.name} ({u.side})") for u in result.units)
+        for u in result.units:
+            n = u.standing.total or 1
+            _out(
+                f"  {u.name + ' (' + u.side + ')':<{uw}}  standing {_pct(u.standing.rate):>6} "
+                f"{_ci(u.standing.ci95)}  Wounds dealt {u.wounds_dealt / n:5.2f}, "
+                f"taken {u.wounds_taken / n:5.2f} per fight"
+            )
+    if result.actions:
+        _out("actions:")
+        aw = max(len(a.action) for a in result.actions)
+        for a in result.actions:
+            line = f"  {a.action:<{aw}}  {a.per_fight:6.2f} per fight"
+            ok = a.success
+            if ok is not None:
+                line += f", success {_pct(ok.rate)} of {a.attempts:,} {_ci(ok.ci95)}"
+            _out(line)
+    errors = [x for x in result.records if x.status == "error"]
+    if errors:
+        _out(f"first error (seed {errors[0].seed}): {errors[0].message}")
+    _out(f"replay fight i: kassen fight {source} --seed {result.seed}+i")
+
+
+@lab_app.command("run")
+@user_errors
+def run_command(
+    scenario: Annotated[
+        str, typer.Argument(help="A bundled scenario (see `kassen scenarios`) or a YAML file.")
+    ],
+    fights: FightsOption,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    content: ContentOption = None,
+    max_actions: MaxActionsOption = None,
+    out: OutOption = None,
+    fmt: FormatOption = "csv",
+    as_json: JsonFlag = False,
+    no_plots: NoPlotsFlag = False,
+    quiet: QuietFlag = False,
+) -> None:
+    """Play N fights of SCENARIO and report who wins how often, with 95% intervals.
+
+    Fight i uses seed S+i (`kassen fight SCENARIO --seed S+i` replays it) and the scenario's policies.
+    Also: rounds to the end, each unit's survival and Wounds dealt and taken, each action's uses and
+    success rate. The results are the same for any --jobs and either backend."""
+    from kassen.lab.api import execute_run, plan_run, write_run
+
+    chosen = _prepare(out, fmt, not no_plots, "run")
+    plan = plan_run(
+        scenario,
+        fights=fights,
+        seed=seed,
+        jobs=jobs,
+        backend=backend,  # type: ignore[arg-type]  # checked by plan_run
+        address=address,
+        content=list(content or []),
+        max_actions=max_actions,
+    )
+    with _interruptible(None), progress_bar(fights, "fights", not (as_json or quiet)) as advance:
+        result = execute_run(plan, advance)
+    files = write_run(result, out, chosen, plots=not no_plots) if out is not None else []
+    if as_json:
+        emit_json(result.to_json())
+        return
+    _print_run(result, scenario)
+    if out is not None:
+        _wrote(out, files)
+
+
+# -- sweep ----------------------------------------------------------------------------------------------
+def _print_sweep(result: SweepResult, side: str | None) -> None:
+    _out(
+        f"{result.scenario} ({result.ruleset}): {len(result.cells)} cells x {result.fights:,} fights, "
+        f"seeds {result.seed}..{result.seed + result.fights - 1} in each"
+    )
+    sides = [side] if side else list(result.sides)
+    names = result.side_names()
+    head = "  ".join(
+        [*(f"{p[-24:]:>12}" for p in result.paths), *(f"{names.get(s, s)[:18]:>24}" for s in sides)]
+    )
+    _out(f"{head}  {'draws':>6}  {'rounds':>6}")
+    for c in result.cells:
+        vals = "  ".join(f"{str(v)[:12]:>12}" for _, v in c.values)
+        if c.result is None:
+            _out(f"{vals}  invalid, skipped: {c.error[:150]}")
+            continue
+        cols = []
+        for s in sides:
+            st = next((x for x in c.result.sides if x.id == s), None)
+            cols.append(f"{_pct(st.wins.rate) + ' ' + _ci(st.wins.ci95) if st else '-':>24}")
+        mean = c.result.rounds.mean
+        rounds = f"{mean:6.2f}" if mean is not None else "     -"
+        tag = "  (resumed)" if c.resumed else ""
+        _out(f"{vals}  {'  '.join(cols)}  {_pct(c.result.draws.rate):>6}  {rounds}{tag}")
+
+
+@lab_app.command("sweep")
+@user_errors
+def sweep_command(
+    scenario: Annotated[str, typer.Argument(help="A bundled scenario or a YAML file.")],
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            "--vary",
+            help="PATH=V1,V2,... or PATH=A..B: a value of the scenario (fighters.ryu.skill, "
+            "units.kuro.overrides.skills.ninjutsu) or of its content "
+            "(content.defense.armor.rows.heavy.defense); repeat for a grid.",
+        ),
+    ],
+    fights: FightsOption,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    content: ContentOption = None,
+    max_actions: MaxActionsOption = None,
+    side: Annotated[
+        str | None, typer.Option("--side", help="The side the heat map shows (default: the first).")
+    ] = None,
+    out: OutOption = None,
+    fmt: FormatOption = "csv",
+    as_json: JsonFlag = False,
+    no_plots: NoPlotsFlag = False,
+    quiet: QuietFlag = False,
+) -> None:
+    """Run SCENARIO for every combination of the --vary values: a table, a heat map or lines.
+
+    Each cell plays N fights from the same seeds. A cell that does not validate is reported and skipped.
+    With --out, finished cells are kept under DIR/cells and a rerun with the same --out skips them; DIR
+    gets the table, a heat map (two paths) or lines (one path), and report.html."""
+    from kassen.lab.api import execute_sweep, plan_sweep, write_sweep
+    from kassen.lab.output import CellStore, start_out
+
+    chosen = _prepare(out, fmt, not no_plots, "sweep")
+    plan = plan_sweep(
+        scenario,
+        vary,
+        fights=fights,
+        seed=seed,
+        jobs=jobs,
+        backend=backend,  # type: ignore[arg-type]  # checked by plan_sweep
+        address=address,
+        content=list(content or []),
+        max_actions=max_actions,
+    )
+    if side is not None:
+        known = scenario_sides(plan)
+        if side not in known:
+            raise LabError(f"--side {side[:40]!r} is not a side of this scenario (sides: {', '.join(known)})")
+    valid = [c for c in plan.cells if c.text is not None]
+    if not valid:
+        raise LabError(f"no cell of the grid validates; the first: {plan.cells[0].error}")
+    store = None
+    if out is not None:
+        start_out(out, "sweep", {"scenario": plan.base.source.name})
+        store = CellStore(out)
+    with _interruptible(out), progress_bar(len(valid) * fights, "fights", not (as_json or quiet)) as advance:
+        result = execute_sweep(plan, store=store, progress=advance)
+    files = write_sweep(result, out, chosen, side=side, plots=not no_plots) if out is not None else []
+    if as_json:
+        emit_json(result.to_json())
+        return
+    _print_sweep(result, side)
+    if out is not None:
+        _wrote(out, files)
+
+
+def scenario_sides(plan: Any) -> list[str]:
+    """The side ids of a planned sweep's scenario (its units' sides, in order)."""
+    from kassen.core.fight import state_codec
+    from kassen.lab.summary import find_units
+
+    opener = plan.base.opener
+    names = opener.ruleset.names(opener.setup.state)
+    data = state_codec(opener.ruleset.info.state_type).dump(opener.setup.state)
+    return list(dict.fromkeys(u.side for u in find_units(data, names)))
+
+
+# -- odds -----------------------------------------------------------------------------------------------
+def _show_table(
+    table: ExactTable, metric: str | None, as_json: bool, out: Path | None, fmt: str, plots: bool
+) -> None:
+    from kassen.lab.api import write_odds
+
+    chosen = _prepare(out, fmt, plots, "odds")
+    if metric is not None and metric not in table.metric_names:
+        raise LabError(f"--metric {metric[:30]!r} is not one of {', '.join(table.metric_names)}")
+    files = write_odds(table, out, chosen, plots=plots) if out is not None else []
+    if as_json:
+        emit_json(table.to_json())
+        return
+    name = metric or table.metric_names[0]
+    grid = table.metric(name)
+    _out(f"{table.title}: {name.replace('_', ' ')}")
+    scale = name.startswith("expected")
+    if table.column_name:
+        corner = f"{table.row_name} \\ {table.column_name}"
+        rw = max(len(corner), *(len(r) for r in table.rows))
+        _out(f"{corner:<{rw + 2}}" + "".join(f"{c:>7}" for c in table.columns))
+        for r, row in zip(table.rows, grid, strict=True):
+            cells = "".join(f"{_cell(v, scale):>7}" for v in row)
+            _out(f"{r:<{rw + 2}}{cells}")
+    else:
+        for r, row in zip(table.rows, grid, strict=True):
+            _out(f"{table.row_name} {r:>4}: {_cell(row[0], scale)}")
+    if out is not None:
+        _wrote(out, files)
+
+
+def _cell(value: Any, scale: bool) -> str:
+    if value is None:
+        return "-"
+    return f"{float(value):.2f}" if scale else f"{float(value):.1%}"
+
+
+MetricOption = Annotated[str | None, typer.Option("--metric", help="The table printed (default: the first).")]
+
+
+@odds_app.command("sengoku")
+@user_errors
+def odds_sengoku(
+    modifiers: Annotated[
+        str, typer.Option("--modifiers", help="Attack modifiers: M, A..B or A..B/STEP (-50..50).")
+    ],
+    defense: Annotated[str, typer.Option("--defense", help="Defense values: D, A..B or A..B/STEP (0..60).")],
+    metric: MetricOption = None,
+    out: OutOption = None,
+    fmt: FormatOption = "csv",
+    as_json: JsonFlag = False,
+    no_plots: NoPlotsFlag = False,
+) -> None:
+    """Exact Sengoku attack odds (hit, critical, fumble, decisive moment, critical mistake, expected Wounds)
+    for every modifier x Defense, each roll through the attack's own resolution."""
+    from kassen.lab.odds import parse_range, sengoku_table
+
+    mods = parse_range(modifiers, "modifiers", -50, 50)
+    defs = parse_range(defense, "defense", 0, 60)
+    _show_table(sengoku_table(mods, defs), metric, as_json, out, fmt, not no_plots)
+
+
+@odds_app.command("l5r")
+@user_errors
+def odds_l5r(
+    pools: Annotated[
+        str, typer.Option("--pools", help="Pools XkY or XkY..ZkW (every pool between), up to 10k10.")
+    ],
+    tn: Annotated[str, typer.Option("--tn", help="Target numbers: T, A..B or A..B/STEP (1..200).")],
+    raises: Annotated[int, typer.Option("--raises", help="Raises called: +5 to the TN each (0..20).")] = 0,
+    unskilled: Annotated[bool, typer.Option("--unskilled", help="10s do not explode (no raises).")] = False,
+    out: OutOption = None,
+    fmt: FormatOption = "csv",
+    as_json: JsonFlag = False,
+    no_plots: NoPlotsFlag = False,
+) -> None:
+    """Exact roll-and-keep chances: each pool reaching each TN (+5 per raise), by the rolls a duel makes."""
+    from kassen.lab.odds import l5r_table, parse_pools, parse_range
+
+    if not 0 <= raises <= 20:
+        raise LabError(f"--raises must be between 0 and 20, not {raises}")
+    table = l5r_table(parse_pools(pools), parse_range(tn, "tn", 1, 200), raises=raises, unskilled=unskilled)
+    _show_table(table, None, as_json, out, fmt, not no_plots)
+
+
+@odds_app.command("arena")
+@user_errors
+def odds_arena(
+    skill: Annotated[str, typer.Option("--skill", help="Effective skills: S, A..B or A..B/STEP (-10..30).")],
+    defense: Annotated[
+        str | None, typer.Option("--defense", help="Defences (A..B): the chance to hit a defender instead.")
+    ] = None,
+    metric: MetricOption = None,
+    out: OutOption = None,
+    fmt: FormatOption = "csv",
+    as_json: JsonFlag = False,
+    no_plots: NoPlotsFlag = False,
+) -> None:
+    """Exact 3d6 odds: each skill's check (success, critical success, critical failure), or with --defense
+    the chance an attack hits a defender."""
+    from kassen.lab.odds import arena_table, parse_range
+
+    skills = parse_range(skill, "skill", -10, 30)
+    defs = parse_range(defense, "defense", -10, 30) if defense is not None else None
+    _show_table(arena_table(skills, defs), metric, as_json, out, fmt, not no_plots)

@@ -1,0 +1,169 @@
+"""Where batches of fights run: this process, local worker processes, or Ray tasks.
+
+Every backend returns each batch's records under its batch index; the caller combines them in seed
+order, so the results never depend on which worker finished first. ``on_batch(batch, records)`` is
+called as batches finish (the progress bar; a sweep stores each cell as soon as it is complete).
+
+* ``local`` with one job plays in this process; with more, a :class:`~concurrent.futures.ProcessPoolExecutor`
+  (forked where the platform forks, so workers start with the scenario already read);
+* ``ray`` sends each batch as a Ray task (``kassen[ray]``): to the cluster at ``address``, or to a
+  local Ray started on demand with ``jobs`` CPUs and shut down afterwards.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Backend", "batches", "run_batches"]
+
+import importlib.util
+import logging
+import math
+import multiprocessing
+import os
+import socket
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Literal
+
+from kassen.lab.engine import Batch, FightRecord, play_batch
+from kassen.lab.limits import MAX_BATCH, LabError
+
+Backend = Literal["local", "ray"]
+OnBatch = Callable[[Batch, list[FightRecord]], None]
+
+
+def batch_size(fights: int, jobs: int) -> int:
+    """Fights per batch: about eight batches per worker (so the workers stay busy to the end and the
+    progress bar moves), at most :data:`MAX_BATCH` (so a Ray task's scheduling cost stays small)."""
+    return max(1, min(MAX_BATCH, math.ceil(fights / (jobs * 8))))
+
+
+def batches(
+    name: str,
+    text: str,
+    content: Sequence[str],
+    seeds: Sequence[int],
+    jobs: int,
+    max_actions: int | None,
+    *,
+    cell: int = 0,
+    start: int = 0,
+    size: int | None = None,
+) -> list[Batch]:
+    """``seeds`` cut into batches (indexes from ``start``)."""
+    step = size or batch_size(len(seeds), jobs)
+    return [
+        Batch(start + i, name, text, tuple(content), tuple(seeds[j : j + step]), max_actions, cell)
+        for i, j in enumerate(range(0, len(seeds), step))
+    ]
+
+
+def run_batches(
+    work: Sequence[Batch],
+    *,
+    jobs: int,
+    backend: Backend = "local",
+    address: str | None = None,
+    on_batch: OnBatch | None = None,
+) -> dict[int, list[FightRecord]]:
+    """Every batch's records, by batch index."""
+    if backend == "ray":
+        return _ray(work, jobs, address, on_batch)
+    if backend != "local":
+        raise LabError(f"unknown backend {str(backend)[:20]!r} (local or ray)")
+    if jobs == 1 or len(work) <= 1:
+        out: dict[int, list[FightRecord]] = {}
+        for b in work:
+            out[b.index] = play_batch(b)
+            if on_batch:
+                on_batch(b, out[b.index])
+        return out
+    return _processes(work, jobs, on_batch)
+
+
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def _processes(work: Sequence[Batch], jobs: int, on_batch: OnBatch | None) -> dict[int, list[FightRecord]]:
+    out: dict[int, list[FightRecord]] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=_context()) as pool:
+        pending: dict[Future[list[FightRecord]], Batch] = {pool.submit(play_batch, b): b for b in work}
+        try:
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    b = pending.pop(fut)
+                    out[b.index] = fut.result()
+                    if on_batch:
+                        on_batch(b, out[b.index])
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            raise
+    return out
+
+
+def ray_available() -> bool:
+    """Whether Ray is installed (without importing it: that takes half a second)."""
+    return importlib.util.find_spec("ray") is not None
+
+
+def reachable(address: str, timeout: float = 5.0) -> bool:
+    """Whether ``HOST:PORT`` (or ``ray://HOST:PORT``) answers a TCP connection within ``timeout``
+    seconds (``auto`` and other forms are left to Ray). Ray itself retries an unreachable cluster
+    for minutes, printing as it goes."""
+    text = address.removeprefix("ray://")
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return True
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return True
+    except (OSError, ValueError):
+        return False
+
+
+def _ray(
+    work: Sequence[Batch], jobs: int, address: str | None, on_batch: OnBatch | None
+) -> dict[int, list[FightRecord]]:
+    try:
+        import ray
+    except ImportError:
+        raise LabError("the ray backend needs Ray: pip install 'kassen[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        options: dict[str, Any] = {
+            "include_dashboard": False,
+            "log_to_driver": False,
+            "logging_level": logging.ERROR,
+            "configure_logging": True,
+        }
+        if address and not reachable(address):
+            raise LabError(f"cannot reach the Ray cluster at {address[:100]!r} (nothing answers there)")
+        try:
+            if address:
+                ray.init(address=address, **options)
+            else:
+                ray.init(num_cpus=jobs, **options)
+        except Exception as exc:  # Ray's own errors: one line, whatever they are
+            where = f"the Ray cluster at {address}" if address else "a local Ray"
+            raise LabError(f"cannot start {where}: {exc}"[:300]) from None
+        started = True
+    try:
+        task = ray.remote(num_cpus=1)(play_batch)
+        refs = {task.remote(b): b for b in work}
+        out: dict[int, list[FightRecord]] = {}
+        left = list(refs)
+        while left:
+            done, left = ray.wait(left, num_returns=1)
+            for ref in done:
+                b = refs[ref]
+                out[b.index] = ray.get(ref)
+                if on_batch:
+                    on_batch(b, out[b.index])
+        return out
+    finally:
+        if started:
+            ray.shutdown()

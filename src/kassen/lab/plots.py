@@ -1,0 +1,248 @@
+"""PNG plots of the lab's results (matplotlib, Agg backend: no screen needed).
+
+Each function returns the PNG as bytes, so the caller writes it whole and the HTML report embeds the
+same bytes. Plots need matplotlib (``pip install 'kassen[lab]'``); :func:`check_matplotlib` says so in
+one line before anything runs.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "check_matplotlib",
+    "exact_heatmap",
+    "run_plots",
+    "sweep_heatmap",
+    "sweep_lines",
+]
+
+import io
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kassen.lab.limits import LabError
+
+if TYPE_CHECKING:
+    from kassen.lab.odds import ExactTable
+    from kassen.lab.results import RunResult, SweepResult
+
+#: Colours of the sides, in order (the Tableau palette, readable in grey too).
+PALETTE = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#edc948", "#b07aa1", "#9c755f")
+DPI = 110
+
+
+def check_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise LabError("plots need matplotlib: pip install 'kassen[lab]' (or leave out --out)") from None
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", metadata={"Software": None})
+    _pyplot().close(fig)
+    return buf.getvalue()
+
+
+def _short(text: str, n: int = 28) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _bar_labels(ax: Any, ys: Sequence[float], rates: Sequence[float], highs: Sequence[float]) -> None:
+    """Each bar's share as text: inside a long bar (white), else past its interval's end."""
+    for y, r, hi in zip(ys, rates, highs, strict=True):
+        if r > 0.8:
+            ax.text(r - 0.04, y, f"{r:.1%}", va="center", ha="right", color="white")
+        else:
+            ax.text(hi + 0.02, y, f"{r:.1%}", va="center", ha="left")
+
+
+def run_plots(result: RunResult) -> dict[str, bytes]:
+    """A run's plots: ``outcomes`` (win rates with 95% intervals), ``rounds`` (histogram), ``units``
+    (survival per unit)."""
+    plt = _pyplot()
+    out: dict[str, bytes] = {}
+    labels, rates, lo, hi, colors = [], [], [], [], []
+    for i, s in enumerate(result.sides):
+        labels.append(_short(f"{s.name} wins"))
+        rates.append(s.wins.rate)
+        lo.append(s.wins.rate - s.wins.ci95[0])
+        hi.append(s.wins.ci95[1] - s.wins.rate)
+        colors.append(PALETTE[i % len(PALETTE)])
+    for name, iv in (("draws", result.draws), ("time-outs", result.timeouts), ("errors", result.errors)):
+        if iv.count or name == "draws":
+            labels.append(name)
+            rates.append(iv.rate)
+            lo.append(iv.rate - iv.ci95[0])
+            hi.append(iv.ci95[1] - iv.rate)
+            colors.append("#bab0ac")
+    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.45 * len(labels)))
+    y = list(range(len(labels)))[::-1]
+    ax.barh(y, rates, xerr=[lo, hi], color=colors, capsize=4)
+    _bar_labels(ax, y, rates, [r + h for r, h in zip(rates, hi, strict=True)])
+    ax.set_yticks(y, labels)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of fights (bars: 95% Wilson interval)")
+    ax.set_title(f"{_short(result.scenario, 50)}: {result.fights:,} fights")
+    out["outcomes"] = _png(fig)
+
+    hist = result.rounds.histogram
+    if hist:
+        fig, ax = plt.subplots(figsize=(6.4, 3.2))
+        ax.bar([r for r, _ in hist], [n for _, n in hist], color=PALETTE[0])
+        ax.set_xlabel("rounds to the end")
+        ax.set_ylabel("fights")
+        mean = result.rounds.mean
+        ax.set_title(f"Rounds to the end (mean {mean:.2f})" if mean is not None else "Rounds to the end")
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        out["rounds"] = _png(fig)
+
+    if result.units:
+        sides = {s.id: i for i, s in enumerate(result.sides)}
+        fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.4 * len(result.units)))
+        units = result.units
+        y = list(range(len(units)))[::-1]
+        rates = [u.standing.rate for u in units]
+        err = [
+            [u.standing.rate - u.standing.ci95[0] for u in units],
+            [u.standing.ci95[1] - u.standing.rate for u in units],
+        ]
+        colors = [PALETTE[sides.get(u.side, 0) % len(PALETTE)] for u in units]
+        ax.barh(y, rates, xerr=err, color=colors, capsize=3)
+        _bar_labels(ax, y, rates, [u.standing.ci95[1] for u in units])
+        ax.set_yticks(y, [_short(f"{u.name} ({u.side})") for u in units])
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("still standing at the end (share of fights that ended)")
+        ax.set_title("Survival per unit")
+        out["units"] = _png(fig)
+    return out
+
+
+def _axis_label(path: str) -> str:
+    return _short(path, 40)
+
+
+def sweep_lines(result: SweepResult) -> bytes:
+    """One varied path: each side's win rate (and draws) against the path's values, 95% bands."""
+    plt = _pyplot()
+    values = [str(v) for v in result.values[0]]
+    x = list(range(len(values)))
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    names = result.side_names()
+    for i, side in enumerate(result.sides):
+        ys, los, his = [], [], []
+        for c in result.cells:
+            s = next((t for t in c.result.sides if t.id == side), None) if c.result is not None else None
+            ys.append(s.wins.rate if s else math.nan)
+            los.append(s.wins.ci95[0] if s else math.nan)
+            his.append(s.wins.ci95[1] if s else math.nan)
+        color = PALETTE[i % len(PALETTE)]
+        ax.plot(x, ys, marker="o", color=color, label=f"{_short(names.get(side, side))} wins")
+        ax.fill_between(x, los, his, color=color, alpha=0.2)
+    draws = [c.result.draws.rate if c.result is not None else math.nan for c in result.cells]
+    if any(d > 0 for d in draws if not math.isnan(d)):
+        ax.plot(x, draws, marker=".", color="#9c9c9c", linestyle="--", label="draws")
+    ax.set_xticks(x, values)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel(_axis_label(result.paths[0]))
+    ax.set_ylabel("win rate (bands: 95% Wilson)")
+    ax.set_title(f"{_short(result.scenario, 50)}: {result.fights:,} fights per value")
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def _heat(
+    ax: Any,
+    grid: Sequence[Sequence[float | None]],
+    rows: Sequence[str],
+    cols: Sequence[str],
+    *,
+    vmin: float,
+    vmax: float,
+    cmap: str,
+    fmt: str,
+) -> Any:
+    data = [[math.nan if v is None else float(v) for v in row] for row in grid]
+    im = ax.imshow(data, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto", origin="lower")  # NaN: no colour
+    ax.set_facecolor("#d9d9d9")
+    ax.set_xticks(range(len(cols)), cols)
+    ax.set_yticks(range(len(rows)), rows)
+    if len(rows) * len(cols) <= 400:
+        for i in range(len(rows)):
+            for j in range(len(cols)):
+                v = data[i][j]
+                if math.isnan(v):
+                    ax.text(j, i, "invalid", ha="center", va="center", fontsize=7, color="#555555")
+                    continue
+                r, g, b, _ = im.cmap(im.norm(v))
+                dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5  # white text on a dark cell
+                ax.text(
+                    j,
+                    i,
+                    format(v, fmt),
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if dark else "black",
+                )
+    return im
+
+
+def sweep_heatmap(result: SweepResult, side: str) -> bytes:
+    """Two varied paths: ``side``'s win rate over the grid (first path up, second across)."""
+    plt = _pyplot()
+    rows = [str(v) for v in result.values[0]]
+    cols = [str(v) for v in result.values[1]]
+    grid: list[list[float | None]] = [[None] * len(cols) for _ in rows]
+    for c in result.cells:
+        i, j = divmod(c.index, len(cols))
+        if c.result is not None:
+            s = next((t for t in c.result.sides if t.id == side), None)
+            grid[i][j] = s.wins.rate if s else 0.0
+    fig, ax = plt.subplots(figsize=(1.6 + 0.75 * max(4, len(cols)), 1.4 + 0.45 * max(4, len(rows))))
+    im = _heat(ax, grid, rows, cols, vmin=0.0, vmax=1.0, cmap="RdBu", fmt=".0%")
+    name = result.side_names().get(side, side)
+    fig.colorbar(im, ax=ax, label=f"{_short(name)} win rate")
+    ax.set_ylabel(_axis_label(result.paths[0]))
+    ax.set_xlabel(_axis_label(result.paths[1]))
+    ax.set_title(f"{_short(name)} win rate, {result.fights:,} fights per cell")
+    return _png(fig)
+
+
+def exact_heatmap(table: ExactTable, metric: str) -> bytes:
+    """One metric of an exact table as a heat map (a one-axis table as bars)."""
+    plt = _pyplot()
+    grid = [[float(v) if v is not None else None for v in row] for row in table.metric(metric)]
+    top = max((v for row in grid for v in row if v is not None), default=1.0) or 1.0
+    expected = metric.startswith("expected")
+    # Rare outcomes (fumbles, critical failures) get a scale they can be read on.
+    vmax = top if expected else next((c for c in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5) if top <= c), 1.0)
+    if not table.column_name:
+        fig, ax = plt.subplots(figsize=(6.4, 3.4))
+        ax.bar(list(table.rows), [row[0] or 0.0 for row in grid], color=PALETTE[0])
+        ax.set_xlabel(table.row_name)
+        ax.set_ylabel(metric.replace("_", " "))
+        ax.set_ylim(0, vmax)
+        ax.set_title(_short(table.title, 70))
+        return _png(fig)
+    width = 1.6 + 0.42 * max(6, len(table.columns))
+    height = 1.4 + 0.32 * max(6, len(table.rows))
+    fig, ax = plt.subplots(figsize=(min(width, 22), min(height, 22)))
+    fmt = ".2f" if expected else (".1%" if vmax <= 0.1 else ".0%")
+    im = _heat(ax, grid, table.rows, table.columns, vmin=0.0, vmax=vmax, cmap="viridis", fmt=fmt)
+    fig.colorbar(im, ax=ax, label=metric.replace("_", " "))
+    ax.set_ylabel(table.row_name)
+    ax.set_xlabel(table.column_name)
+    ax.set_title(f"{_short(table.title, 60)}: {metric.replace('_', ' ')}")
+    return _png(fig)
