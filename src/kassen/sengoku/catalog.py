@@ -9,7 +9,10 @@ A layer is the bundled catalog (``data/catalog/*.yaml`` with the tables ``grades
   replaces an earlier one; an id given twice in one layer is an error);
 * ``house_defaults``, merged by ``rule`` the same way;
 * tables (``grades``, ``defense``, ``resolution``), patched key by key over the bundled ones
-  (:func:`~kassen.content.loader.merge_tables`).
+  (:func:`~kassen.content.loader.merge_tables`);
+* ``visibility`` (``data/catalog/visibility.yaml``: what a side may not see of the others), patched the
+  same way, and left out of every digest: it changes what a side is shown, never how a battle
+  resolves, so a chronicle replays under any visibility table.
 
 Every entry is validated into its model; an id that a later layer gives to another kind of entry, a
 reference to an entry that does not exist, an Attack A that is not an attack, a flow house default that
@@ -63,6 +66,7 @@ from kassen.sengoku.catalog_index import (
     CatalogFile,
     HouseDefaultView,
     UnknownEntryError,
+    ViewTable,
 )
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
 from kassen.sengoku.entries import Armor, Maneuver, MovementTo, ReactionKind, Shield, Weapon
@@ -79,8 +83,11 @@ TABLES: dict[str, type[BaseModel]] = {
     "defense": DefenseRules,
     "resolution": ResolutionRules,
 }
+#: The visibility table (what a side may not see of the others): merged key by key like a table, never
+#: in the content's hash (it changes what a side is shown, never how a battle resolves).
+VIEW = "visibility"
 #: Every section a layer may write, in the order errors list them.
-SECTION_NAMES: tuple[str, ...] = (*SECTIONS, HOUSE, *TABLES)
+SECTION_NAMES: tuple[str, ...] = (*SECTIONS, HOUSE, *TABLES, VIEW)
 #: The key each entries section is merged by (for the content's per-entry digests).
 _KEYS: dict[str, str] = {**dict.fromkeys(SECTIONS, "id"), HOUSE: "rule"}
 
@@ -135,7 +142,7 @@ def _validate(parts: Sequence[Part]) -> tuple[_Validated, list[ContentIssue]]:
     """Every entry of one layer's entries sections validated into its model."""
     out, issues = _Validated(), []
     for part in parts:
-        if part.section in TABLES:
+        if part.section in TABLES or part.section == VIEW:
             continue
         house = part.section == HOUSE
         items, found = entry_items(part, "rule" if house else "id")
@@ -196,6 +203,18 @@ def _tables(per_layer: Sequence[Sequence[Part]]) -> tuple[dict[str, BaseModel], 
             issues += _item_issues(exc, last[name])
             models[name] = _bundled_table(name)
     return models, issues
+
+
+def _visibility(per_layer: Sequence[Sequence[Part]]) -> tuple[ViewTable | None, list[ContentIssue]]:
+    """The visibility table: the bundled one with every layer's patches merged key by key, validated."""
+    merged, issues = merge_tables(per_layer, (VIEW,))
+    if VIEW not in merged:
+        return None, issues
+    last = [p.origin for parts in per_layer for p in parts if p.section == VIEW][-1]
+    try:
+        return ViewTable.model_validate(merged[VIEW]), issues
+    except ValidationError as exc:
+        return None, issues + _item_issues(exc, last)
 
 
 def _bundled_table(name: str) -> BaseModel:
@@ -336,13 +355,15 @@ def _build(layers: Sequence[Layer]) -> Content[Catalog]:
     issues += dup + dup_house
     tables, table_issues = _tables(per_layer)
     issues += table_issues
+    view, view_issues = _visibility(per_layer)
+    issues += view_issues
     defense = tables["defense"]
     assert isinstance(defense, DefenseRules)
     shadows = [shadow for v in validated for shadow in v.shadows]
     issues += _references(entries, shadows) + _semantics(entries, house, defense) + _missing_defaults(house)
     if issues:
         raise ContentError(sorted(issues, key=_sort_key))
-    catalog = _catalog(entries, house, tables)
+    catalog = replace(_catalog(entries, house, tables), visibility=view)
     merged: dict[str, Any] = {name: {} for name in (*SECTIONS, HOUSE)}
     kinds = {kind: section for section, (kind, _) in SECTIONS.items()}
     for key, ((kind, model), _) in entries.items():
@@ -357,7 +378,7 @@ def _build(layers: Sequence[Layer]) -> Content[Catalog]:
         for label, written in zip((bundled.label, *(layer.label for layer in layers)), per_layer, strict=True)
     ]
     inline = next((layer.data for layer in layers if layer.label == "scenario"), None)
-    content = Content.build("sengoku", catalog, merged, labels, inline)
+    content = Content.build("sengoku", catalog, merged, labels, inline, unhashed=(VIEW,))
     return replace(content, tables=replace(catalog, content_hash=content.hash))
 
 

@@ -137,6 +137,10 @@ _FILES = (
     ("catalog/house_defaults.yaml", "the combat-flow house defaults, each named by its rule ID"),
     ("catalog/tables.yaml", "the zone table (SG.RD.2) and the yoma encounters (SG.LUL.3), also by rule ID"),
     (
+        "catalog/visibility.yaml",
+        "what a side may not see of the others (kassen.core.view): another side's reservations and Fate",
+    ),
+    (
         "grades.yaml, defense.yaml, resolution.yaml",
         "the tables of Defense and attack resolution, with their house defaults",
     ),
@@ -156,6 +160,9 @@ def _sections() -> str:
         rows.append(f"| `{section}` | {kind} entries: {doc} |")
     rows.append("| `house_defaults` | flow house defaults, each named by its `rule` (below) |")
     rows.append("| `grades`, `defense`, `resolution` | patches of those files, merged key by key |")
+    rows.append(
+        "| `visibility` | patch of the visibility table, merged key by key (never in the content's hash) |"
+    )
     return "\n".join(rows)
 
 
@@ -235,7 +242,7 @@ def _house_defaults(catalog: Catalog) -> str:
         "| --- | --- | --- | --- |",
     ]
     for view in catalog.house_defaults():
-        if not view.source.startswith(("grades", "defense", "resolution", "house_defaults")):
+        if not view.source.startswith(("grades", "defense", "resolution", "house_defaults", "visibility")):
             continue
         sets = _cell(_short(dict(view.value))) if view.value else ""
         if len(sets) > 300:

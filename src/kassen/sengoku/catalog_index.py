@@ -20,6 +20,7 @@ __all__ = [
     "CatalogFile",
     "HouseDefaultView",
     "UnknownEntryError",
+    "ViewTable",
 ]
 
 import difflib
@@ -31,6 +32,7 @@ from pydantic import BaseModel, Field
 
 from kassen.content.yamlio import HouseDefault, StrictModel
 from kassen.core.errors import KassenError
+from kassen.core.view import VisibilityModel
 from kassen.sengoku.defense import DefenseRules
 from kassen.sengoku.entries import (
     Armor,
@@ -86,6 +88,17 @@ class CatalogFile(StrictModel):
         default=None,
         description="Patch of resolution.yaml, merged key by key (wounds: {critical_reading: flat}).",
     )
+    visibility: dict[str, Any] | None = Field(
+        default=None,
+        description="Patch of visibility.yaml: what a side may not see of the others (state: [] opens it).",
+    )
+
+
+class ViewTable(VisibilityModel):
+    """What a side may not see of the others (:mod:`kassen.core.view`; the section ``visibility``): the
+    core's visibility table, with the other reading like every house default."""
+
+    alternative: str
 
 
 class UnknownEntryError(KassenError):
@@ -160,6 +173,8 @@ class Catalog:
     resolution: ResolutionRules
     origins: Mapping[str, str]
     content_hash: str
+    #: What a side may not see of the others (never in the content's hash).
+    visibility: ViewTable | None = None
 
     # -- lookups -------------------------------------------------------------------------------------
 
@@ -257,6 +272,15 @@ class Catalog:
             hd = getattr(entry, "house_default", None)
             if isinstance(hd, HouseDefault):
                 views.append(HouseDefaultView(hd.rule, hd.rationale, f"{kind} {key}", {}))
+        v = self.visibility
+        if v is not None:
+            hidden = {
+                "state": [r.path for r in v.state],
+                "events": [f"{r.kind}: {', '.join(r.fields)}" for r in v.events],
+            }
+            views.append(
+                HouseDefaultView(v.house_default.rule, v.house_default.rationale, "visibility.yaml", hidden)
+            )
         return tuple(views)
 
     def house_defaults_for(self, rule: str) -> tuple[HouseDefaultView, ...]:

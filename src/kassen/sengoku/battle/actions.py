@@ -11,7 +11,9 @@
 - :class:`FumbleExtras` is the GM's choice of extras after a fumble (SG.FUM.2).
 - :class:`Upkeep` is an upkeep maneuver in the lull (SG.LUL.2); :class:`Environment` the GM's yoma roll
   and :class:`BattlefieldChange` a change of the battlefield (SG.LUL.3).
-- :class:`GmSetWounds` and :class:`GmEndCombat` are the GM's adjustments (SG.END.1: "or on GM decision").
+- :class:`GmSetWounds` and :class:`GmEndCombat` are the GM's adjustments (SG.END.1: "or on GM decision");
+  :class:`GmAddStatus`, :class:`GmRemoveStatus` (Defenseless, SG.DFL.1; Bleed, SG.AIM.5) and
+  :class:`GmAddDebuff`, :class:`GmRemoveDebuff` (a catalog Defense −N, SG.DBF.1) its rulings on a unit.
 
 Each is written in JSON with its ``kind``, the class name in snake case (``gm_set_wounds``), by the one
 codec of :mod:`kassen.core.codec`.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 __all__ = [
     "GM",
+    "STATUSES",
     "Action",
     "BattlefieldChange",
     "Begin",
@@ -29,7 +32,11 @@ __all__ = [
     "Environment",
     "FateIntervention",
     "FumbleExtras",
+    "GmAddDebuff",
+    "GmAddStatus",
     "GmEndCombat",
+    "GmRemoveDebuff",
+    "GmRemoveStatus",
     "GmSetWounds",
     "Hold",
     "LastBastion",
@@ -161,6 +168,43 @@ class GmEndCombat:
     winner: str | None = None
 
 
+#: The statuses the GM may put on a unit or take off it: Defenseless (SG.DFL.1; a maintained stance is
+#: released, SG.DFL.2) and Bleed (the SG.INP.3 house default: a Wound lost each lull until bound).
+STATUSES = ("defenseless", "bleeding")
+
+
+@dataclass(frozen=True, slots=True)
+class GmAddStatus:
+    """The GM rules ``unit`` ``status`` (one of :data:`STATUSES`)."""
+
+    unit: UnitId
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class GmRemoveStatus:
+    """The GM ends ``unit``'s ``status`` (one of :data:`STATUSES`)."""
+
+    unit: UnitId
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class GmAddDebuff:
+    """The GM puts the catalog's Defense −N ``debuff`` on ``unit`` (SG.DBF.1; triggered again, SG.RD.3)."""
+
+    unit: UnitId
+    debuff: str
+
+
+@dataclass(frozen=True, slots=True)
+class GmRemoveDebuff:
+    """The GM takes the catalog's Defense −N ``debuff`` off ``unit``."""
+
+    unit: UnitId
+    debuff: str
+
+
 Action: TypeAlias = (
     Begin
     | Breath
@@ -176,4 +220,8 @@ Action: TypeAlias = (
     | BattlefieldChange
     | GmSetWounds
     | GmEndCombat
+    | GmAddStatus
+    | GmRemoveStatus
+    | GmAddDebuff
+    | GmRemoveDebuff
 )

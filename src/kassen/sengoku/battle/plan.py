@@ -434,13 +434,14 @@ class Planner:
     maneuvers check them once; an illegal one raises the same error afresh. Everything it remembers is
     a pure reading of its state and the content: :func:`planner` keeps the last few, found by value."""
 
-    __slots__ = ("_plans", "_refused", "_uses", "rules", "state", "unit")
+    __slots__ = ("_plans", "_prefixes", "_refused", "_uses", "rules", "state", "unit")
 
     def __init__(self, rules: BattleRules, state: BattleState, unit: Unit) -> None:
         self.rules = rules
         self.state = state
         self.unit = unit
         self._plans: dict[tuple[Use, ...], Plan] = {}
+        self._prefixes: dict[tuple[Use, ...], Plan | tuple[str, str]] = {}
         self._uses: dict[tuple[object, ...], tuple[PlannedUse, _After]] = {}
         self._refused: dict[tuple[object, ...], tuple[str, str]] = {}
 
@@ -458,16 +459,34 @@ class Planner:
             return False
         return True
 
-    def _plan(self, uses: tuple[Use, ...]) -> Plan:
+    def prefix(self, uses: tuple[Use, ...]) -> Plan:
+        """Validate and price ``uses`` as the start of a breath being built (a menu's prefix): every
+        check of :meth:`plan` but the last, that a finished breath spends Energy (SG.CNT.6) — releasing
+        a stance costs nothing and may open a breath. An illegal prefix cannot be extended into a legal
+        breath: each maneuver is checked on the ones before it, and none costs less than nothing."""
+        found = self._prefixes.get(uses)
+        if found is None:
+            try:
+                found = self._plan(uses, whole=False)
+            except IllegalActionError as e:
+                if type(e) is not IllegalActionError:
+                    raise
+                found = (e.message, e.rule)
+            self._prefixes[uses] = found
+        if isinstance(found, tuple):
+            raise _illegal(*found)
+        return found
+
+    def _plan(self, uses: tuple[Use, ...], *, whole: bool = True) -> Plan:
         rules, unit = self.rules, self.unit
-        if not uses:
+        if not uses and whole:
             raise _illegal("a breath chooses at least one maneuver (or Hold, or Pass)", "SG.BRT.1")
         if unit.zone is None or not unit.on_battlefield:
             raise _illegal(f"{unit.name} is not on the battlefield", "SG.INP.1")
         restricted = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
         sim = _Sim(unit.zone, list(unit.stances), {}, {}, restricted)
         planned = tuple(self._use(use, sim, first=i == 0) for i, use in enumerate(uses))
-        if unit.surcharge:
+        if unit.surcharge and planned:
             head = planned[0]
             extra = Step(
                 head.cost + unit.surcharge,
@@ -479,7 +498,7 @@ class Planner:
                 *planned[1:],
             )
         spent = sum(p.cost for p in planned)
-        if spent < 1:
+        if spent < 1 and whole:
             raise _illegal("a breath spends Energy; to give it up, Hold or Pass", "SG.CNT.6")
         if spent > unit.energy:
             raise _illegal(

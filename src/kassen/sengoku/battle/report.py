@@ -19,6 +19,7 @@ from __future__ import annotations
 __all__ = ["RENDERERS", "BattleNames", "names", "summary"]
 
 from collections.abc import Callable, Iterator, Mapping
+from string import Formatter
 from typing import Any
 
 from kassen.core.report import Line, Narration
@@ -106,13 +107,21 @@ def _line(ctx: Narration, text: str, indent: int = 0, *, heading: bool = False) 
     return Line(text, ctx.rule, indent=indent, heading=heading)
 
 
-def _said(text: str, indent: int = 0) -> Render:
-    """A renderer from a template: ``{unit}``-like keys become names, ``{maneuver}`` the maneuver's."""
+def _said(text: str, indent: int = 0, *, hidden: str = "") -> Render:
+    """A renderer from a template: ``{unit}``-like keys become names, ``{maneuver}`` the maneuver's. A
+    value another side may not see is null in its view: the ``hidden`` template says the event without
+    it (else the value reads "(not seen)")."""
     people = ("unit", "attacker", "target", "pursuer", "with_unit", "behind", "faction")
+    other = _said(hidden, indent) if hidden else None
+    fields = _fields(text)
 
-    def render(ctx: Narration, d: Data) -> Line:
-        values: dict[str, Any] = {k: (ctx.name(x) if k in people else x) for k, x in d.items()}
-        if "maneuver" in d:
+    def render(ctx: Narration, d: Data) -> Line | None:
+        if other is not None and any(d.get(k) is None for k in fields if k in d):
+            return other(ctx, d)
+        values: dict[str, Any] = {
+            k: ("(not seen)" if x is None else ctx.name(x) if k in people else x) for k, x in d.items()
+        }
+        if d.get("maneuver") is not None:
             values["maneuver"] = _m(ctx, d["maneuver"])
         for key in ("maneuvers", "stances"):
             if isinstance(d.get(key), list):
@@ -122,6 +131,10 @@ def _said(text: str, indent: int = 0) -> Render:
         return _line(ctx, text.format_map(_Default(values)), indent)
 
     return render
+
+
+def _fields(template: str) -> list[str]:
+    return [name for _, name, _, _ in Formatter().parse(template) if name]
 
 
 class _Default(dict[str, Any]):
@@ -140,7 +153,7 @@ def _r_energy(ctx: Narration, d: Data) -> Line:
         extra.append(f"exhaustion −{d['exhaustion']}")
     if d.get("initiative"):
         extra.append(f"initiative +{d['initiative']} on the first breath")
-    status = [f"Wounds {d['wounds']}/{d['wounds_max']}"]
+    status = [f"Wounds {d['wounds']}/{d['wounds_max']}" if d.get("wounds") is not None else "Wounds not seen"]
     if d.get("cohesion") is not None:
         status.append(f"Cohesion {d['cohesion']}")
     if d.get("stances"):
@@ -163,9 +176,11 @@ def _r_tie(ctx: Narration, d: Data) -> Line:
 
 
 def _r_breath(ctx: Narration, d: Data) -> Line:
-    uses = " + ".join(f"{_use(ctx, u)} ({c})" for u, c in zip(d["uses"], d["costs"], strict=True))
     over = " OVERLOAD" if d.get("overload") else ""
     who = f"{ctx.name(d['unit'])} breathes at count {d['count']}"
+    if d.get("uses") is None or d.get("costs") is None:  # another side's: its maneuvers show as they resolve
+        return Line(f"{who}: spends {d['spent']} Energy (limit {d['limit']}){over}", ctx.rule)
+    uses = " + ".join(f"{_use(ctx, u)} ({c})" for u, c in zip(d["uses"], d["costs"], strict=True))
     text = f"{who}: {uses} = {d['spent']} of {d['limit']}{over}"
     costs = [c for c in d.get("cost_steps", []) if len(c) > 1]  # a bare price says nothing more
     steps = tuple(s for c in costs for s in ctx.steps({"s": c}, "s"))
@@ -279,10 +294,8 @@ def _r_offer(ctx: Narration, d: Data) -> Line:
         dies = " or ".join(str(int(x) + 1) for x in d["dies"])
         text += f"; {ctx.name(d['unit'])} may spend Fate to move die {dies} (a Critical Hit)"
     else:
-        text += (
-            f"; it would take {ctx.name(d['unit'])}'s last Wounds ({d['wounds']} of {d['wounds_now']}):"
-            " Last Bastion may make it miss"
-        )
+        left = f" ({d['wounds']} of {d['wounds_now']})" if d.get("wounds_now") is not None else ""
+        text += f"; it would take {ctx.name(d['unit'])}'s last Wounds{left}: Last Bastion may make it miss"
     return _line(ctx, text, 1)
 
 
@@ -311,7 +324,8 @@ def _r_weapon(verb: str) -> Render:
 
 
 def _r_lost_to(ctx: Narration, d: Data) -> Line:
-    return _line(ctx, f"{ctx.name(d['unit'])} loses Wounds to {d['cause']}: {d['before']} → {d['after']}", 2)
+    count = f": {d['before']} → {d['after']}" if d.get("after") is not None else ""
+    return _line(ctx, f"{ctx.name(d['unit'])} loses Wounds to {d['cause']}{count}", 2)
 
 
 def _r_change(ctx: Narration, d: Data) -> Line:
@@ -339,7 +353,8 @@ def _r_fate(ctx: Narration, d: Data) -> Line:
 
 
 def _r_behind(ctx: Narration, d: Data) -> Line:
-    hit = f"{ctx.name(d['unit'])}, Wounds {d['before']} → {d['after']}" if d.get("unit") else "nobody there"
+    count = f", Wounds {d['before']} → {d['after']}" if d.get("after") is not None else ""
+    hit = f"{ctx.name(d['unit'])}{count}" if d.get("unit") else "nobody there"
     return _line(ctx, f"{d['wounds']} Wound(s) to the enemy behind {ctx.name(d['target'])}: {hit}", 2)
 
 
@@ -359,7 +374,29 @@ def _r_move(ctx: Narration, d: Data) -> Line:
 
 
 def _r_forfeit(ctx: Narration, d: Data) -> Line:
-    return _line(ctx, f"{ctx.name(d['unit'])}'s {_use(ctx, d['use'])} is forfeited: {d['why']}", 1)
+    what = _use(ctx, d["use"]) if isinstance(d.get("use"), Mapping) else "maneuver"
+    return _line(ctx, f"{ctx.name(d['unit'])}'s {what} is forfeited: {d['why']}", 1)
+
+
+def _r_gm_status(ctx: Narration, d: Data) -> Line:
+    status = {"defenseless": "Defenseless", "bleeding": "bleeding"}.get(str(d["status"]), str(d["status"]))
+    verb = "rules" if d.get("on") else "ends"
+    text = (
+        f"GM {verb} {ctx.name(d['unit'])} {status}"
+        if d.get("on")
+        else f"GM: {ctx.name(d['unit'])} is no longer {status}"
+    )
+    return _line(ctx, text)
+
+
+def _r_gm_debuff(ctx: Narration, d: Data) -> Line:
+    name = d.get("name") or str(d["debuff"]).replace("-", " ")
+    if d.get("on"):
+        text = f"GM puts {name} on {ctx.name(d['unit'])}: Defense −{d['value']}"
+    else:
+        text = f"GM takes {name} off {ctx.name(d['unit'])}"
+    total = d.get("total")
+    return _line(ctx, text + (f" (Defense −{total} in all)" if total else ""))
 
 
 def _r_pursuit(ctx: Narration, d: Data) -> Line:
@@ -429,12 +466,12 @@ RENDERERS: dict[str, Render] = {
     "hit": _r_blow("a hit"),
     "critical_hit": _r_blow("a Critical Hit"),
     "miss": _said("it misses {target}", 2),
-    "wounds_lost": _said("{unit}: Wounds {before} → {after}", 2),
+    "wounds_lost": _said("{unit}: Wounds {before} → {after}", 2, hidden="{unit} loses Wounds"),
     "wounds_behind": _said("{wounds} Wound(s) to the enemy behind {behind}", 2),
     "effect": _said("for the GM, on {target}: {text}", 2),
     "debuff": _r_debuff,
     "bleed": _said("{unit} bleeds: {effect}", 2),
-    "bleeds": _said("{unit} bleeds: Wounds {before} → {after}", 1),
+    "bleeds": _said("{unit} bleeds: Wounds {before} → {after}", 1, hidden="{unit} bleeds"),
     "wound_bound": _said("{unit} binds {target}'s wound: the bleeding stops", 1),
     "fumble": _said("Fumble! {attacker} stumbles", 2),
     "fumble_offered": _said(
@@ -493,7 +530,7 @@ RENDERERS: dict[str, Render] = {
     "rallied": _said("{unit} rallies", 2),
     "ward_holds": _said("{unit}'s ward holds: Cohesion stays at {cohesion}", 2),
     # other maneuvers
-    "reserve": _said("{unit} reserves {maneuver} (prepaid)", 1),
+    "reserve": _said("{unit} reserves {maneuver} (prepaid)", 1, hidden="{unit} reserves a defense (prepaid)"),
     "stance": _said("{unit} declares {maneuver}", 1),
     "stance_released": _said("{unit} releases {stances}", 1),
     "kata": _said("{unit} performs {maneuver}: {effect}", 1),
@@ -506,13 +543,15 @@ RENDERERS: dict[str, Render] = {
     "reload": _said("{unit} reloads", 1),
     # the lull
     "lull": _said("-- lull phase (round {round}) --"),
-    "reservations_expire": _said("{unit}'s reservations expire: {maneuvers}", 1),
+    "reservations_expire": _said(
+        "{unit}'s reservations expire: {maneuvers}", 1, hidden="{unit}'s reservations expire"
+    ),
     "limits_reset": _said("{unit}: limited maneuvers reset: {maneuvers}", 1),
     "debuffs_count_down": _said("{unit}: {ended}", 1),
     "ward_ends": _said("{unit}'s Cohesion ward ends", 1),
     "upkeep": _r_upkeep,
     "upkeep_done": _said("{unit} ends its upkeep", 1),
-    "wounds_recovered": _said("{unit}: Wounds {before} → {after}", 2),
+    "wounds_recovered": _said("{unit}: Wounds {before} → {after}", 2, hidden="{unit} recovers Wounds"),
     "ward": _said("{unit} cannot rout until the next lull", 2),
     "yoma_roll": _r_yoma,
     "arrives": _r_arrives,
@@ -533,7 +572,9 @@ RENDERERS: dict[str, Render] = {
     "combat_over": _r_over,
     "death_check": _r_death,
     "honor_follow_up": _r_honor,
-    "gm_set_wounds": _said("GM sets {unit}'s Wounds {before} → {after}"),
+    "gm_set_wounds": _said("GM sets {unit}'s Wounds {before} → {after}", hidden="GM sets {unit}'s Wounds"),
+    "gm_status": _r_gm_status,
+    "gm_debuff": _r_gm_debuff,
 }
 
 

@@ -14,6 +14,7 @@ __all__ = ["AMBUSH_CONDITIONS", "BattleRules", "Memo", "ZoneEffect"]
 
 import json
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from kassen.core.errors import ContentError, ContentIssue
@@ -189,6 +190,9 @@ class BattleRules:
         self.costs: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo()
         #: Exact attack odds under this catalog's resolution rules (:mod:`kassen.sengoku.odds`).
         self.odds = OddsTable(catalog.resolution)
+        #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
+        #: profiles, the attack and the Defense (the menus' odds, ``battle.table.preview``).
+        self.previews: Memo[tuple[object, ...], tuple[Fraction, Fraction]] = Memo(1024)
         #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
         #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
         self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)

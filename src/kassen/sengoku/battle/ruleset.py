@@ -10,8 +10,14 @@ resolution and one automatic step of the flow at a time, the result, the heurist
 may do now; for a breath it is a bounded set of sensible breaths
 (:mod:`~kassen.sengoku.battle.candidates`), each legal, and ``resolve`` accepts any other legal breath.
 The GM's adjustments (:class:`~kassen.sengoku.battle.actions.GmSetWounds`,
-:class:`~kassen.sengoku.battle.actions.GmEndCombat`) are not listed: the GM may apply them at any time
-but during an attack's reaction (SG.END.1, SG.WND.4), and ``resolve`` accepts them.
+:class:`~kassen.sengoku.battle.actions.GmEndCombat`, a status or a Defense −N put on or taken off) are
+not listed: the GM may apply them at any time but during an attack's reaction (SG.END.1, SG.WND.4), and
+``resolve`` accepts them.
+
+Playing at the table (issue 11, :mod:`kassen.sengoku.battle.table`): ``choices``/``decision`` build every
+decision step by step (any legal breath, maneuver by maneuver, not only the listed ones), ``odds`` is
+the exact outcome distribution of a breath's first attack, ``gm_actions`` and ``label`` the GM's own
+moves, ``units``/``visibility`` what a side may see, ``status`` the count track above each menu.
 
 >>> import kassen
 >>> fight = kassen.open_fight("sengoku/demo", seed=3)
@@ -28,19 +34,23 @@ __all__ = ["RULESET", "SengokuRuleset"]
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 from kassen.content.content import Content, Layer
 from kassen.core.engine import GM, Actor, Outcome, Turn
 from kassen.core.errors import KassenError
+from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
 from kassen.core.rng import DieSource
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
+from kassen.core.view import Viewer, Visibility
 from kassen.sengoku.battle.actions import GM as GM_ID
 from kassen.sengoku.battle.actions import (
     Action,
     BattlefieldChange,
     Begin,
+    Breath,
     Decline,
     Environment,
     FateIntervention,
@@ -58,6 +68,8 @@ from kassen.sengoku.battle.report import RENDERERS, names
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.scenario import ScenarioModel, build_battle
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase
+from kassen.sengoku.battle.table import gm, menus, views
+from kassen.sengoku.battle.table.preview import attack_preview
 from kassen.sengoku.catalog import Catalog, catalog_content
 
 _NOTE = (
@@ -66,9 +78,10 @@ _NOTE = (
     "a stance (or its release then a move), a technique with each weapon that carries it, picking up a "
     "dropped weapon (then an attack), binding a bleeding ally, Retreat with or without the squads in the "
     "zone, then Hold and Pass; any other legal breath is accepted. After a fumble the GM's extras are "
-    "listed one by one (the house default's set first); any set of them is accepted. The GM's "
-    "GmSetWounds and GmEndCombat are accepted at any time but while an attack is under way, and never "
-    "listed."
+    "listed one by one (the house default's set first); any set of them is accepted. The GM's own moves "
+    "(GmSetWounds, GmEndCombat, a status or a Defense -N put on or taken off) are accepted at any time "
+    "but while an attack is under way, never listed: gm_actions offers them. The menus (choices) build "
+    "any legal breath step by step."
 )
 
 
@@ -181,6 +194,46 @@ class SengokuRuleset:
 
     def names(self, state: BattleState) -> Mapping[str, str]:
         return names(state)
+
+    # -- playing at the table (issue 11): menus, odds, views, the GM's moves, the count track ------------
+    def choices(self, state: BattleState, tables: BattleRules, path: Sequence[str]) -> Menu:
+        """The menu after ``path`` of whoever decides now (:mod:`~kassen.sengoku.battle.table.menus`)."""
+        return menus.choices(state, tables, path, self.to_move(state))
+
+    def decision(self, state: BattleState, tables: BattleRules, path: Sequence[str]) -> Action:
+        """The action a complete ``path`` names, every step validated."""
+        return menus.decision(state, tables, path)
+
+    def odds(self, state: BattleState, tables: BattleRules, action: Action) -> Odds | None:
+        """The exact odds of a breath's first attack, as the menus show them at its target
+        (:mod:`~kassen.sengoku.battle.table.preview`); ``None`` for any other action."""
+        if not isinstance(action, Breath) or not any(
+            tables.maneuver(u.maneuver).attacks for u in action.uses
+        ):
+            return None
+        index = next(i for i, u in enumerate(action.uses) if tables.maneuver(u.maneuver).attacks)
+        found = attack_preview(tables, state, action.unit, action.uses, index)
+        return found.odds if found is not None else None
+
+    def gm_actions(self, state: BattleState, tables: BattleRules) -> Sequence[Action]:
+        """The GM's own moves now (:mod:`~kassen.sengoku.battle.table.gm`)."""
+        return gm.gm_actions(state, tables)
+
+    def label(self, state: BattleState, tables: BattleRules, field: str, value: Any) -> str | None:
+        """Words for the GM's menus, which the core derives from :meth:`gm_actions`."""
+        return gm.gm_label(state, tables, field, value)
+
+    def units(self, state: BattleState) -> Mapping[str, str]:
+        """Every unit's side, by id."""
+        return views.units(state)
+
+    def visibility(self, tables: BattleRules) -> Visibility:
+        """What a side may not see of the others (the content's ``visibility`` table)."""
+        return views.visibility(tables)
+
+    def status(self, state: BattleState, tables: BattleRules, viewer: Viewer) -> Sequence[str]:
+        """The count track above each menu, as ``viewer`` may see it."""
+        return views.status(state, tables, viewer)
 
 
 def _battle(turn: Turn[BattleState]) -> BattleTurn:

@@ -32,7 +32,11 @@ from kassen.sengoku.battle.actions import (
     Environment,
     FateIntervention,
     FumbleExtras,
+    GmAddDebuff,
+    GmAddStatus,
     GmEndCombat,
+    GmRemoveDebuff,
+    GmRemoveStatus,
     GmSetWounds,
     Hold,
     LastBastion,
@@ -41,6 +45,7 @@ from kassen.sengoku.battle.actions import (
     Upkeep,
 )
 from kassen.sengoku.battle.candidates import has_breath
+from kassen.sengoku.battle.flow import gm
 from kassen.sengoku.battle.flow.rounds import RoundPart
 from kassen.sengoku.battle.plan import breath_turn, reaction_defenseless, usable_reservations
 from kassen.sengoku.battle.rules import BattleRules
@@ -525,4 +530,8 @@ _HANDLERS: Handlers[BattleTurn] = (
     .add(Environment, _on_environment)
     .add(GmSetWounds, _on_set_wounds)
     .add(GmEndCombat, _on_end_combat)
+    .add(GmAddStatus, gm.on_add_status)
+    .add(GmRemoveStatus, gm.on_remove_status)
+    .add(GmAddDebuff, gm.on_add_debuff)
+    .add(GmRemoveDebuff, gm.on_remove_debuff)
 )

@@ -1,0 +1,494 @@
+"""A breath built in steps (issue 11): maneuver → (weapon) → (Aim Focus) → target, zone or squads → the
+next maneuver … → end the breath; or Hold, or Pass (SG.BRT.1, SG.CNT.6).
+
+A breath is any sequence of maneuvers within the unit's Energy — far more than ``legal_actions`` lists —
+so the menus are built here, one step at a time, from the breath's own validation: the unit's
+:class:`~kassen.sengoku.battle.plan.Planner` checks every prefix (:meth:`~kassen.sengoku.battle.plan.
+Planner.prefix`: each maneuver on the ones before it, the Energy they spend, SG.CNT.5) and the finished
+breath (:meth:`~kassen.sengoku.battle.plan.Planner.plan`), so a completed path is exactly a
+:class:`~kassen.sengoku.battle.actions.Breath` ``apply`` accepts. A step offers every value it could take
+— each maneuver the unit knows, each enemy as a target, each zone — and marks the ones that lead to no
+legal breath as not allowed, with the rule that refuses them (out of reach, SG.ZON.2; not enough Energy,
+SG.CNT.5; Defenseless, SG.DFL.2...). Each prompt says the Energy spent so far and left, and the breath
+limit past which the breath overloads (SG.BRT.2); each maneuver its cost as priced at that point (zone
+rows SG.RD.2, combo fatigue SG.BRT.3, Aim Focus SG.AIM.2); each target of an attack the exact odds of
+that attack at that point of the breath (:mod:`~kassen.sengoku.battle.table.preview`).
+
+A weapon step is offered only when more than one weapon in hand carries the technique: the first that
+carries it, unnamed (as the breath reads a maneuver that names none), or one named (a weapon picked up
+earlier in the breath counts, and is then named); an Aim Focus step only for a technique that allows
+it (SG.AIM.1), from none up to the Finesse cap (SG.AIM.3); Retreat asks which allied squads in the zone
+go along (SG.RET.2).
+"""
+
+from __future__ import annotations
+
+__all__ = ["AIM", "END", "HOLD", "PASS", "RELEASE", "BreathMenus", "Choice"]
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from kassen.core.errors import IllegalActionError
+from kassen.core.menu import MenuError, Odds
+from kassen.sengoku.aim import aim_cap
+from kassen.sengoku.battle.actions import Action, Breath, Hold, Pass
+from kassen.sengoku.battle.plan import Plan, planner
+from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.state import BattleState, Unit, Use
+from kassen.sengoku.battle.table.check import refusal
+from kassen.sengoku.battle.table.preview import attack_preview
+from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo, Weapon
+from kassen.sengoku.profile import AimFocus
+
+#: Ids of the options that are no maneuver (a maneuver's id never holds ``_`` nor ``:``).
+END, HOLD, PASS = "end_breath", "hold_breath", "pass_round"
+RELEASE, AIM, WITH, ALONE, FIRST_WEAPON = "release:", "aim:", "with:", "alone", "first_weapon"
+
+_STEP_WORDS = {
+    "weapon": "choose the weapon",
+    "aim": "choose the Aim Focus",
+    "target": "choose the target",
+    "to": "choose the zone",
+    "squads": "choose who retreats along",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a step: its id, words, the value it sets, whether it finishes the decision, and —
+    when the rules refuse it — why and the rule; an attack's target carries its odds."""
+
+    id: str
+    label: str
+    value: Any = None
+    allowed: bool = True
+    why: str = ""
+    rule: str = ""
+    odds: Odds | None = None
+    complete: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Partial:
+    """A maneuver being built: the maneuver and the steps chosen for it so far."""
+
+    maneuver: Maneuver
+    chosen: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, step: str) -> Any:
+        return dict(self.chosen)[step]
+
+    def has(self, step: str) -> bool:
+        return any(k == step for k, _ in self.chosen)
+
+    def plus(self, step: str, value: Any) -> _Partial:
+        return _Partial(self.maneuver, (*self.chosen, (step, value)))
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """Where a path leads: the maneuvers complete so far, the one being built (if any), and the action
+    once the path is complete."""
+
+    uses: tuple[Use, ...]
+    partial: _Partial | None
+    action: Action | None = None
+
+
+class BreathMenus:
+    """The steps of one unit's breath in one state (see the module notes)."""
+
+    def __init__(self, rules: BattleRules, state: BattleState, unit: Unit) -> None:
+        self.rules = rules
+        self.state = state
+        self.unit = unit
+        self.plans = planner(rules, state, unit)
+
+    # -- the breath so far -------------------------------------------------------------------------------
+    def _prefix(self, uses: tuple[Use, ...]) -> Plan | None:
+        if not uses:
+            return None
+        return self.plans.prefix(uses)
+
+    def zone_after(self, uses: tuple[Use, ...]) -> str:
+        """Where the unit stands after ``uses`` (each movement assumed to succeed, as planned)."""
+        plan = self._prefix(uses)
+        assert self.unit.zone is not None
+        if plan is None:
+            return self.unit.zone
+        last = plan.uses[-1]
+        mv = last.maneuver.movement
+        if mv is not None and mv.to is not MovementTo.OFF_BATTLEFIELD and last.use.to is not None:
+            return last.use.to
+        return last.zone
+
+    def held_after(self, uses: tuple[Use, ...]) -> list[str]:
+        """The stances and Kata the unit maintains after ``uses``."""
+        held = list(self.unit.stances)
+        for u in uses:
+            m = self.rules.maneuver(u.maneuver)
+            if m.grants is None:
+                continue
+            if u.release:
+                held = [h for h in held if h != m.id]
+            elif m.id not in held:
+                if m.kind is ManeuverKind.STANCE:
+                    held = [h for h in held if self.rules.maneuver(h).kind is not ManeuverKind.STANCE]
+                held.append(m.id)
+        return held
+
+    def _picked(self, uses: tuple[Use, ...]) -> bool:
+        return any(
+            (m := self.rules.maneuver(u.maneuver)).aid is not None and m.aid.ends == "dropped-weapon"
+            for u in uses
+        )
+
+    def usable(self, uses: tuple[Use, ...], m: Maneuver) -> list[Weapon]:
+        """The weapons in hand that carry ``m`` after ``uses`` (one picked up earlier counts)."""
+        picked = self._picked(uses)
+        unit = self.unit
+        return [
+            w
+            for w in self.rules.carriers(unit, m)
+            if not unit.lacks(w.id) or (picked and w.id == unit.dropped and w.id not in unit.broken)
+        ]
+
+    # -- the steps of one maneuver -----------------------------------------------------------------------
+    def _fill(self, uses: tuple[Use, ...], p: _Partial) -> tuple[_Partial, str | None]:
+        """``p`` with the steps that need no asking taken, and the next step to ask (None: complete)."""
+        m = p.maneuver
+        if m.attacks:
+            if not p.has("weapon"):
+                usable = self.usable(uses, m)
+                if len(usable) > 1:
+                    return p, "weapon"
+                one = usable[0] if usable else None
+                named = one is not None and self.unit.lacks(one.id)  # picked up earlier: named
+                p = p.plus("weapon", one.id if named and one is not None else None)
+            if not p.has("aim"):
+                if self._aim_cap(m, p.get("weapon")) >= 1:
+                    return p, "aim"
+                p = p.plus("aim", 0)
+            return p, (None if p.has("target") else "target")
+        if m.aid is not None:
+            if m.aid.ends == "dropped-weapon" or p.has("target"):
+                return p, None
+            return p, "target"
+        mv = m.movement
+        if mv is not None and mv.to is MovementTo.OFF_BATTLEFIELD:
+            if p.has("squads"):
+                return p, None
+            if len(self._squad_sets(uses)) > 1:
+                return p, "squads"
+            return p.plus("squads", ()), None
+        if mv is not None:
+            return p, (None if p.has("to") else "to")
+        return p, None
+
+    def _aim_cap(self, m: Maneuver, weapon: str | None) -> int:
+        if m.kind not in (ManeuverKind.ATTACK, ManeuverKind.KATA):
+            return 0
+        if self.rules.technique(self.unit, m, weapon).aim_focus is AimFocus.NONE:
+            return 0
+        return aim_cap(self.rules.attribute(self.unit, "finesse"))
+
+    def _squad_sets(self, uses: tuple[Use, ...]) -> list[tuple[str, ...]]:
+        here = self.zone_after(uses)
+        squads = [
+            s.id
+            for s in self.state.units
+            if s.side == self.unit.side
+            and s.id != self.unit.id
+            and s.zone == here
+            and s.cohesion is not None
+            and s.on_battlefield
+        ]
+        out: list[tuple[str, ...]] = [()]
+        for k in range(len(squads), 0, -1):
+            out += list(combinations(squads, k))
+        return out
+
+    def _values(self, uses: tuple[Use, ...], p: _Partial, step: str) -> list[tuple[str, Any]]:
+        """``(id, value)`` of every value ``step`` can take."""
+        u = self.unit
+        if step == "weapon":
+            return [(FIRST_WEAPON, None), *((w.id, w.id) for w in self.usable(uses, p.maneuver))]
+        if step == "aim":
+            return [(f"{AIM}{n}", n) for n in range(self._aim_cap(p.maneuver, p.get("weapon")) + 1)]
+        if step == "target":
+            if p.maneuver.attacks:
+                found = [t for t in self.state.units if t.side != u.side and t.on_battlefield]
+            else:
+                found = [
+                    t for t in self.state.units if t.side == u.side and t.id != u.id and t.on_battlefield
+                ]
+            return [(t.id, t.id) for t in found]
+        if step == "to":
+            here = self.zone_after(uses)
+            return [(z.id, z.id) for z in self.state.zones if z.id != here]
+        return [(WITH + "+".join(s) if s else ALONE, s) for s in self._squad_sets(uses)]
+
+    @staticmethod
+    def use_of(p: _Partial) -> Use:
+        c = dict(p.chosen)
+        return Use(
+            p.maneuver.id,
+            c.get("target"),
+            aim=c.get("aim", 0),
+            to=c.get("to"),
+            squads=c.get("squads", ()),
+            release=c.get("release", False),
+            weapon=c.get("weapon"),
+        )
+
+    def completions(self, uses: tuple[Use, ...], p: _Partial) -> Iterator[Use]:
+        """Every use ``p`` can become (each later step at each value)."""
+        p, step = self._fill(uses, p)
+        if step is None:
+            yield self.use_of(p)
+            return
+        for _, value in self._values(uses, p, step):
+            yield from self.completions(uses, p.plus(step, value))
+
+    def feasible(self, uses: tuple[Use, ...], p: _Partial) -> tuple[Plan | None, tuple[str, str]]:
+        """The plan of the first legal breath-so-far ``p`` leads to, else the first refusal."""
+        first: tuple[str, str] | None = None
+        for use in self.completions(uses, p):
+            try:
+                return self.plans.prefix((*uses, use)), ("", "")
+            except IllegalActionError as exc:
+                first = first or (exc.message, exc.rule)
+        if first is not None:
+            return None, first
+        if p.maneuver.aid is not None:
+            return None, (f"{self.unit.name} has no ally on the battlefield to help", "SG.INP.3")
+        return None, (f"{p.maneuver.name} has no enemy on the battlefield to aim at", "SG.BRT.1")
+
+    # -- walking a path ----------------------------------------------------------------------------------
+    def walk(self, path: Sequence[str]) -> Built:
+        """Follow ``path`` step by step: an id no step offers is a :class:`MenuError` listing the
+        choices; one offered but refused is the rule's :class:`IllegalActionError`."""
+        uses: tuple[Use, ...] = ()
+        partial: _Partial | None = None
+        for k, want in enumerate(path):
+            if partial is None:
+                step = "maneuver"
+                choice = self._pick_maneuver(uses, want)
+            else:
+                partial, next_step = self._fill(uses, partial)
+                assert next_step is not None
+                step = next_step
+                choice = self._pick_value(uses, partial, step, want)
+            if choice.id == END:
+                if k != len(path) - 1:
+                    raise MenuError(f"the breath is complete: {path[k + 1][:40]!r} is one too many")
+                return Built(uses, None, Breath(self.unit.id, uses))
+            if choice.id in (HOLD, PASS):
+                if k != len(path) - 1:
+                    raise MenuError(f"the decision is complete: {path[k + 1][:40]!r} is one too many")
+                cls = Hold if choice.id == HOLD else Pass
+                return Built(uses, None, cls(self.unit.id))
+            partial = choice.value if partial is None else partial.plus(step, choice.value)
+            assert partial is not None
+            partial, nxt = self._fill(uses, partial)
+            if nxt is None:
+                uses, partial = (*uses, self.use_of(partial)), None
+        return Built(uses, partial)
+
+    def options(self, path: Sequence[str]) -> tuple[Built, list[Choice], str]:
+        """The step after ``path``: where it stands, the choices, and the step's name."""
+        built = self.walk(path)
+        if built.action is not None:
+            return built, [], "complete"
+        if built.partial is None:
+            return built, self.maneuver_step(built.uses), "maneuver"
+        partial, step = self._fill(built.uses, built.partial)
+        assert step is not None
+        return Built(built.uses, partial), self.sub_step(built.uses, partial, step), step
+
+    # -- one choice, checked on its own (walking a path) --------------------------------------------------
+    def _pick_maneuver(self, uses: tuple[Use, ...], want: str) -> Choice:
+        """The maneuver step's option ``want``, checked as :meth:`maneuver_step` checks it."""
+        if want == END and uses:
+            return _pick([self._end(uses)], want)
+        if want in (HOLD, PASS) and not uses:
+            action = Hold(self.unit.id) if want == HOLD else Pass(self.unit.id)
+            no = refusal(self.rules, self.state, action)
+            return _pick([Choice(want, want, None, no is None, *(no or ("", "")), complete=True)], want)
+        if want.startswith(RELEASE) and want[len(RELEASE) :] in self.held_after(uses):
+            m = self.rules.maneuver(want[len(RELEASE) :])
+            p = _Partial(m, (("release", True),))
+            try:
+                self.plans.prefix((*uses, self.use_of(p)))
+            except IllegalActionError as exc:
+                return _pick([Choice(want, m.name, None, False, exc.message, exc.rule)], want)
+            return Choice(want, m.name, p)
+        if want in self.rules.known(self.unit):
+            m = self.rules.maneuver(want)
+            if not (m.kind is ManeuverKind.UPKEEP and (m.upkeep is None or m.upkeep.count_cost is None)):
+                plan, (why, rule) = self.feasible(uses, _Partial(m))
+                return _pick([Choice(want, m.name, _Partial(m), plan is not None, why, rule)], want)
+        return _pick(self.maneuver_step(uses), want)  # not a choice: the error lists the choices
+
+    def _pick_value(self, uses: tuple[Use, ...], p: _Partial, step: str, want: str) -> Choice:
+        """The option ``want`` of ``step``, checked as :meth:`sub_step` checks it."""
+        for ident, value in self._values(uses, p, step):
+            if ident == want:
+                plan, (why, rule) = self.feasible(uses, p.plus(step, value))
+                return _pick([Choice(ident, ident, value, plan is not None, why, rule)], want)
+        return _pick(self.sub_step(uses, p, step), want)
+
+    # -- the steps' options ------------------------------------------------------------------------------
+    def maneuver_step(self, uses: tuple[Use, ...]) -> list[Choice]:
+        """The next maneuver (or end the breath; at its start, Hold or Pass)."""
+        first: list[Choice] = []
+        attacks: list[Choice] = []
+        others: list[Choice] = []
+        refused: list[Choice] = []
+        if uses:
+            end = self._end(uses)
+            (first if end.allowed else refused).append(end)
+        for mid in self.rules.known(self.unit):
+            m = self.rules.maneuver(mid)
+            if m.kind is ManeuverKind.UPKEEP and (m.upkeep is None or m.upkeep.count_cost is None):
+                continue  # the lull's own upkeep (SG.LUL.2): never in a breath
+            plan, (why, rule) = self.feasible(uses, _Partial(m))
+            if plan is None:
+                refused.append(Choice(mid, _maneuver_words(m, None), None, False, why, rule))
+                continue
+            cost = plan.uses[-1].cost
+            choice = Choice(mid, _maneuver_words(m, cost, plan.overload), _Partial(m))
+            (attacks if m.attacks else others).append(choice)
+        for sid in self.held_after(uses):
+            m = self.rules.maneuver(sid)
+            p = _Partial(m, (("release", True),))
+            try:
+                self.plans.prefix((*uses, self.use_of(p)))
+            except IllegalActionError as exc:
+                refused.append(Choice(RELEASE + sid, f"Release {m.name}", None, False, exc.message, exc.rule))
+                continue
+            others.append(Choice(RELEASE + sid, f"Release {m.name} (0 Energy)", p))
+        tail: list[Choice] = []
+        if not uses:
+            for ident, action, words in (
+                (HOLD, Hold(self.unit.id), self._hold_words()),
+                (PASS, Pass(self.unit.id), self._pass_words()),
+            ):
+                no = refusal(self.rules, self.state, action)
+                if no is None:
+                    tail.append(Choice(ident, words, None, complete=True))
+                else:
+                    refused.append(Choice(ident, words, None, False, no[0], no[1], complete=True))
+        return [*first, *attacks, *others, *tail, *refused]
+
+    def sub_step(self, uses: tuple[Use, ...], p: _Partial, step: str) -> list[Choice]:
+        """The values of ``step`` for the maneuver being built, each checked on what can follow it."""
+        ok: list[Choice] = []
+        refused: list[Choice] = []
+        for ident, value in self._values(uses, p, step):
+            q = p.plus(step, value)
+            plan, (why, rule) = self.feasible(uses, q)
+            words = self._value_words(step, value, p, plan)
+            if plan is None:
+                refused.append(Choice(ident, words, None, False, why, rule))
+                continue
+            odds = None
+            filled, nxt = self._fill(uses, q)
+            if step == "target" and p.maneuver.attacks and nxt is None:
+                full = (*uses, self.use_of(filled))
+                preview = attack_preview(self.rules, self.state, self.unit.id, full, len(uses))
+                if preview is not None:
+                    odds = preview.odds
+                    words += f" - {preview.summary()}"
+            ok.append(Choice(ident, words, value, odds=odds))
+        return ok + refused
+
+    def _end(self, uses: tuple[Use, ...]) -> Choice:
+        try:
+            plan = self.plans.plan(uses)
+        except IllegalActionError as exc:
+            return Choice(END, "End the breath", None, False, exc.message, exc.rule, complete=True)
+        left = self.unit.energy - plan.spent
+        over = f"; over the limit {plan.limit}: an overload check follows" if plan.overload else ""
+        return Choice(
+            END, f"End the breath: {plan.spent} Energy spent, {left} left{over}", None, complete=True
+        )
+
+    def _hold_words(self) -> str:
+        cost = self.rules.pass_hold.hold_cost + self.unit.surcharge
+        return f"Hold ({cost} Energy: act again at a lower count)"
+
+    def _pass_words(self) -> str:
+        keep = "kept for reactions" if self.rules.pass_hold.pass_keeps_energy_for_reactions else "unused"
+        return f"Pass (no more breaths this round; the Energy left is {keep})"
+
+    def _value_words(self, step: str, value: Any, p: _Partial, plan: Plan | None) -> str:
+        s = self.state
+        if step == "weapon":
+            if value is None:
+                first = self.usable((), p.maneuver)
+                named = f" ({first[0].name})" if first else ""
+                return f"the first weapon in hand that carries it{named}"
+            return self.rules.catalog.weapon(str(value)).name
+        if step == "aim":
+            n = int(value)
+            cost = f", {plan.uses[-1].cost} Energy" if plan is not None and n else ""
+            return "no Aim Focus" if n == 0 else f"Aim Focus +{n} ({n} more Energy{cost})"
+        if step == "target":
+            t = s.unit(str(value))
+            return f"{t.name} ({s.side(t.side).name}; {t.zone})"
+        if step == "to":
+            z = s.zone(str(value))
+            return f"{z.id} ({z.kind}{', high ground' if z.high_ground else ''})"
+        squads = tuple(value)
+        return "alone" if not squads else "with " + ", ".join(s.unit(x).name for x in squads)
+
+    def prompt(self, uses: tuple[Use, ...], partial: _Partial | None, step: str) -> str:
+        """``Genzaburo, count 11: choose a maneuver — 4 of 11 Energy spent in this breath, 7 left; the
+        limit is 5 (overload past it)``."""
+        plan = self._prefix(uses)
+        spent = plan.spent if plan is not None else 0
+        limit = self.rules.breath_limit
+        left = self.unit.energy - spent
+        room = limit - spent
+        over = f"{room} more before overload" if room >= 0 else f"OVERLOAD by {-room}: a check follows"
+        energy = (
+            f"{spent} of {self.unit.energy} Energy spent in this breath, {left} left; limit {limit} ({over})"
+        )
+        what = "choose a maneuver" if uses else "choose a maneuver (or Hold, or Pass)"
+        if partial is not None:
+            what = f"{partial.maneuver.name}: {_STEP_WORDS[step]}"
+        elif uses:
+            what = "choose the next maneuver, or end the breath"
+        return f"{self.unit.name}, count {self.state.count}: {what} — {energy}"
+
+
+def _pick(options: Sequence[Choice], want: str) -> Choice:
+    for o in options:
+        if o.id == want:
+            if not o.allowed:
+                raise IllegalActionError(o.why or f"{o.label} is not allowed now", rule=o.rule)
+            return o
+    shown = want if len(want) <= 40 else want[:37] + "..."
+    known = ", ".join(o.id for o in options[:30] if o.allowed) + (", ..." if len(options) > 30 else "")
+    raise MenuError(f"{shown!r} is not a choice here (choices: {known or 'none'})")
+
+
+def _maneuver_words(m: Maneuver, cost: int | None, over: bool = False) -> str:
+    kinds = {
+        ManeuverKind.ATTACK: "attack",
+        ManeuverKind.DEFENSE: "reserve a defense",
+        ManeuverKind.MOVEMENT: "movement",
+        ManeuverKind.STANCE: "declare a stance",
+        ManeuverKind.KATA: "attack" if m.attacks else "Kata",
+        ManeuverKind.UPKEEP: "upkeep",
+    }
+    what = kinds[m.kind]
+    if m.movement is not None and m.movement.to is MovementTo.OFF_BATTLEFIELD:
+        what = "leave the battlefield"
+    if m.aid is not None:
+        what = "aid"
+    price = f"; {cost} Energy" if cost is not None else ""
+    return f"{m.name} ({what}{price}{'; overload' if over else ''})"
