@@ -94,6 +94,6 @@ def test_a_choice_shown_not_allowed_is_refused_at_the_terminal_and_asked_again()
     # rule: AR.GAP.2 — Kai starts 6 m from Oni: the attack is shown last, not allowed
     code, out, err = run("play", "arena/pit", "--seed", "5", input="1\n6\n1\n1\n" + "quit\n")
     assert code == 0, err
-    assert "6. attack  (not now: oni is 6 m from kai, beyond its reach of 1 m: close first)" in out
+    assert "6. attack  (not now: oni is 6 m from kai, beyond its reach of 1 m: close first [AR.GAP.2])" in out
     assert "kassen: oni is 6 m from kai, beyond its reach of 1 m: close first (AR.GAP.2)" in out
     assert "Kai moves 5 m (closing, Move 6): 6 m → 1 m, 1 m from Oni" in out

@@ -107,7 +107,8 @@ class _Table:
             self.say(menu.prompt + (f"  (after {' > '.join(path)})" if path else ""))
             for i, option in enumerate(menu.options, 1):
                 odds = f"  [{option.odds.text()}]" if option.odds is not None else ""
-                mark = "" if option.allowed else f"  (not now: {option.why})"
+                rule = f" [{option.rule}]" if option.rule else ""
+                mark = "" if option.allowed else f"  (not now: {option.why}{rule})"
                 more = "" if option.complete else " ..."
                 self.say(f"  {i}. {option.label}{more}{odds}{mark}")
             answer = self.next_answer(answers)
