@@ -100,7 +100,7 @@ def odds_command(
     catalog = catalog_from_options(content)
     data = _resolution(catalog, rules)
     tech = catalog.technique(weapon)
-    odds = attack_odds(m, d, rules=data, technique=tech)
+    odds = attack_odds(m, d, rules=data, technique=tech, defense_rules=catalog.defense, grades=catalog.grades)
     if as_json:
         emit_json(odds.to_json())
         return

@@ -142,12 +142,11 @@ def profile_from_options(
     return profile, attack
 
 
-def release_stances(
-    profile: CombatProfile, rules: DefenseRules | None = None
-) -> tuple[CombatProfile, tuple[Step, ...]]:
+def release_stances(profile: CombatProfile, rules: DefenseRules) -> tuple[CombatProfile, tuple[Step, ...]]:
     """A Defenseless target as the battle has it: its maintained [stance] released at once (SG.DFL.2),
-    through the resolution's own :func:`~kassen.sengoku.defenseless.make_defenseless`; the steps say what
-    was released (empty when the target is not Defenseless or holds no stance)."""
+    through the resolution's own :func:`~kassen.sengoku.defenseless.make_defenseless` under ``rules``
+    (the Defense data in force: ``--rules``, else the catalog's with its ``--content`` patches); the steps
+    say what was released (empty when the target is not Defenseless or holds no stance)."""
     if not profile.defenseless:
         return profile, ()
     return make_defenseless(profile, rules=rules)

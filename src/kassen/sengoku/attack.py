@@ -359,12 +359,19 @@ def _land(
     return change
 
 
-def _fumble(attacker: CombatProfile, action: Attack, rules: ResolutionRules, log: _Log) -> CombatProfile:
-    """The fumbler becomes Defenseless (SG.FUM.1, SG.DFL.1) and takes the GM's extras (SG.FUM.2)."""
+def _fumble(
+    attacker: CombatProfile,
+    action: Attack,
+    rules: ResolutionRules,
+    defense_rules: DefenseRules | None,
+    log: _Log,
+) -> CombatProfile:
+    """The fumbler becomes Defenseless (SG.FUM.1, SG.DFL.1; its Defense −N from ``defense_rules``) and
+    takes the GM's extras (SG.FUM.2)."""
     log.event("fumble", {"attacker": attacker.name}, "SG.FUM.1")
     if rules.fumble.defenseless:
         log.step(0, f"Fumble: {attacker.name} becomes Defenseless", "SG.DFL.1")
-        attacker, dfl_steps = make_defenseless(attacker)
+        attacker, dfl_steps = make_defenseless(attacker, rules=defense_rules)
         log.steps.extend(dfl_steps)
         log.event("defenseless", {"unit": attacker.name, "cause": "fumble"}, "SG.DFL.1", automatic=True)
     for key in action.fumble_extras:
@@ -393,7 +400,9 @@ def resolve_attack(
     """Resolve ``action`` by ``attacker`` on ``target`` against ``defense`` with the rolled ``faces``.
 
     ``table_dice`` rolls the d100 of a Heavenly Mandate or Karmic Retribution (needed only then);
-    ``defense_rules`` are the grades a [Break] compares (SG.BRK.2-3) and Defenseless's release.
+    ``defense_rules`` are the grades a [Break] compares (SG.BRK.2-3) and a fumble's Defenseless
+    (SG.DFL.2). ``rules``, ``grades`` and ``defense_rules`` left out are the bundled data (a calculator's
+    convenience); a battle passes its content's (``BattleRules.resolve_attack``).
     Raises :class:`~kassen.core.errors.IllegalActionError` (nothing changes) when the attacker or target
     is Incapacitated (SG.INP.1) or a Fate use is illegal (SG.FAT.1, SG.FAT.2).
     """
@@ -459,7 +468,7 @@ def resolve_attack(
     if outcome is AttackOutcome.CRITICAL and kind.heavenly_mandate:
         table = _consult(r.decisive_moment, "decisive_moment", "SG.CRT.4", table_dice)
     if outcome is AttackOutcome.FUMBLE:
-        attacker_after = _fumble(attacker_after, action, r, log)
+        attacker_after = _fumble(attacker_after, action, r, defense_rules, log)
         if kind.karmic_retribution:
             table = _consult(r.critical_mistake, "critical_mistake", "SG.FUM.3", table_dice)
     pending: tuple[TableEffect, ...] = ()

@@ -131,15 +131,17 @@ def apply_break(
     return replace(target, armor_damage=damage + kept), (Step(damage + kept, reason, "SG.BRK.2"),)
 
 
-def equipment_damage(target: CombatProfile, points: int) -> tuple[CombatProfile, tuple[Step, ...]]:
+def equipment_damage(
+    target: CombatProfile, points: int, *, rules: DefenseRules | None = None
+) -> tuple[CombatProfile, tuple[Step, ...]]:
     """The text effect "equipment damage N points": corrosion written as text, not [Break] (SG.BRK.8).
 
-    It needs no paired [Pierce] and no grade comparison; it takes ``points`` from the armor/shield,
-    never below 0.
+    It needs no paired [Pierce] and no grade comparison; it takes ``points`` from the armor/shield (as
+    ``rules`` rate them), never below 0.
     """
     if points < 0:
         raise IllegalActionError(f"equipment damage cannot be negative, got {points}", rule="SG.BRK.8")
-    kept = min(points, equipment_armor(target))
+    kept = min(points, equipment_armor(target, rules=rules))
     reason = f"equipment damage {points}: {kept} armor point{'s' * (kept != 1)} corroded"
     damaged = replace(target, armor_damage=target.armor_damage + kept)
     return damaged, (Step(damaged.armor_damage, reason, "SG.BRK.8"),)

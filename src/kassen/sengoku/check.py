@@ -114,11 +114,11 @@ def resolve_check(faces: Faces, modifier: int, target: int, *, sides: int = 10) 
     success = total >= target
     double = first == second
     steps = (
-        Step(first, "first d10", "SG.CHK.1"),
-        Step(second, "second d10", "SG.CHK.1"),
+        Step(first, f"first d{sides}", "SG.CHK.1"),
+        Step(second, f"second d{sides}", "SG.CHK.1"),
         Step(
             total,
-            f"2d10 + modifier = {first} + {second} {'-' if modifier < 0 else '+'} {abs(modifier)}",
+            f"2d{sides} + modifier = {first} + {second} {'-' if modifier < 0 else '+'} {abs(modifier)}",
             "SG.CHK.1",
         ),
         Step(
@@ -254,10 +254,16 @@ class OpposedResult:
 
 
 def resolve_opposed(
-    first_faces: Faces, first_modifier: int, second_faces: Faces, second_modifier: int, *, tie: TieRule
+    first_faces: Faces,
+    first_modifier: int,
+    second_faces: Faces,
+    second_modifier: int,
+    *,
+    tie: TieRule,
+    sides: int = 10,
 ) -> OpposedResult:
     """Opposed check: 2d10 + modifier on both sides, the higher total wins, ``tie`` decides equal
-    totals (SG.CHK.3).
+    totals (SG.CHK.3). ``sides`` is the check's die (``check.sides`` of the resolution data in force).
 
     >>> resolve_opposed((5, 5), 1, (6, 4), 1, tie=TieRule.FIRST).winner
     'first'
@@ -265,8 +271,8 @@ def resolve_opposed(
     a = first_faces[0] + first_faces[1] + first_modifier
     b = second_faces[0] + second_faces[1] + second_modifier
     # Each side's result is read against the other's total, so ``success`` means "won or tied".
-    first = resolve_check(first_faces, first_modifier, b)
-    second = resolve_check(second_faces, second_modifier, a)
+    first = resolve_check(first_faces, first_modifier, b, sides=sides)
+    second = resolve_check(second_faces, second_modifier, a, sides=sides)
     if a != b:
         winner: str | None = "first" if a > b else "second"
         reason = f"{a} vs {b}: the {winner} side wins"
@@ -277,9 +283,9 @@ def resolve_opposed(
 
 
 def roll_opposed(
-    first_modifier: int, second_modifier: int, dice: DieSource, *, tie: TieRule
+    first_modifier: int, second_modifier: int, dice: DieSource, *, tie: TieRule, sides: int = 10
 ) -> OpposedResult:
     """Roll both sides (first, then second) and resolve (SG.CHK.3)."""
-    first = roll_faces(dice)
-    second = roll_faces(dice)
-    return resolve_opposed(first, first_modifier, second, second_modifier, tie=tie)
+    first = roll_faces(dice, sides=sides)
+    second = roll_faces(dice, sides=sides)
+    return resolve_opposed(first, first_modifier, second, second_modifier, tie=tie, sides=sides)

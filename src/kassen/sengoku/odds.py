@@ -26,6 +26,8 @@ from functools import lru_cache
 
 from kassen.sengoku.attack import Attack, AttackOutcome, FixedDefense, resolve_attack
 from kassen.sengoku.check import resolve_check
+from kassen.sengoku.defense import DefenseRules
+from kassen.sengoku.grades import GradeTable
 from kassen.sengoku.profile import CombatProfile, Grade
 from kassen.sengoku.resolution import ResolutionRules, load_resolution
 from kassen.sengoku.technique import BASE_ATTACK, Technique
@@ -91,18 +93,33 @@ class _TableDie:
 
 
 #: The attack's two sides in the enumeration: a target that can take every Wound of any blow (so the
-#: Wounds counted are the blow's, never capped by the Wounds it has left).
-_ATTACKER = CombatProfile(name="attacker", grade=Grade.PC)
+#: Wounds counted are the blow's, never capped by the Wounds it has left), and an attacker no row can
+#: fell. Both state their Wounds, so no grade table is read for them.
+_ATTACKER = CombatProfile(name="attacker", grade=Grade.PC, wounds_max=1_000)
 _TARGET = CombatProfile(name="target", grade=Grade.LORD, wounds_max=1_000)
 
 
 class OddsTable:
-    """Exact attack odds under one set of resolution rules (see the module notes)."""
+    """Exact attack odds under one set of resolution rules (see the module notes).
 
-    __slots__ = ("_tallies", "limit", "rules")
+    ``defense_rules`` and ``grades`` are the other tables of the content in force (a battle's:
+    :class:`~kassen.sengoku.battle.rules.BattleRules` passes its own), handed to every
+    :func:`resolve_attack` of the enumeration (a fumble's Defenseless, a row's [Break]); ``None`` is the
+    bundled data. The tallies depend on ``rules`` alone."""
 
-    def __init__(self, rules: ResolutionRules, *, limit: int = TABLE_LIMIT) -> None:
+    __slots__ = ("_tallies", "defense_rules", "grades", "limit", "rules")
+
+    def __init__(
+        self,
+        rules: ResolutionRules,
+        *,
+        defense_rules: DefenseRules | None = None,
+        grades: GradeTable | None = None,
+        limit: int = TABLE_LIMIT,
+    ) -> None:
         self.rules = rules
+        self.defense_rules = defense_rules
+        self.grades = grades
         self.limit = limit
         self._tallies: dict[tuple[int, Technique], _Tally] = {}
 
@@ -139,7 +156,15 @@ class OddsTable:
         for a in range(1, sides + 1):
             for b in range(1, sides + 1):
                 r = resolve_attack(
-                    _ATTACKER, _TARGET, action, defense, (a, b), table_dice=_TableDie(), rules=self.rules
+                    _ATTACKER,
+                    _TARGET,
+                    action,
+                    defense,
+                    (a, b),
+                    table_dice=_TableDie(),
+                    rules=self.rules,
+                    grades=self.grades,
+                    defense_rules=self.defense_rules,
                 )
                 counts["hit"] += r.hit
                 counts["critical"] += r.outcome is AttackOutcome.CRITICAL
@@ -169,10 +194,17 @@ def attack_odds(
     *,
     rules: ResolutionRules | None = None,
     technique: Technique = BASE_ATTACK,
+    defense_rules: DefenseRules | None = None,
+    grades: GradeTable | None = None,
 ) -> AttackOdds:
-    """Exact odds of one attack (see :meth:`OddsTable.attack`) under ``rules`` (default: the bundled
-    resolution data); a base 1-Wound attack unless ``technique`` says otherwise."""
-    table = _bundled_table() if rules is None else OddsTable(rules)
+    """Exact odds of one attack (see :meth:`OddsTable.attack`) under ``rules``, ``defense_rules`` and
+    ``grades`` (each left out: the bundled data, as for a calculator on the bundled content); a base
+    1-Wound attack unless ``technique`` says otherwise."""
+    if rules is None and defense_rules is None and grades is None:
+        table = _bundled_table()
+    else:
+        resolution = rules if rules is not None else load_resolution()
+        table = OddsTable(resolution, defense_rules=defense_rules, grades=grades)
     return table.attack(modifier, defense, technique)
 
 

@@ -17,7 +17,6 @@ __all__ = ["candidate_breaths", "has_breath"]
 from collections.abc import Iterator
 from functools import lru_cache
 
-from kassen.sengoku.aim import largest_extra_within_breath
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.plan import in_range, planner
 from kassen.sengoku.battle.rules import BattleRules
@@ -91,9 +90,7 @@ def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Itera
                     yield (one, _use(r.id))
                     yield (one, one, _use(r.id))
                 if m.aim_focus is not AimFocus.NONE:
-                    extra = largest_extra_within_breath(
-                        rules.technique(unit, m, w), finesse=finesse, rules=rules.defense
-                    )
+                    extra = rules.aim_room(rules.technique(unit, m, w), finesse)
                     for n in range(extra, 0, -1):
                         yield (_use(m.id, t.id, aim=n, weapon=w),)
     for aid in (rules.maneuver(a) for a in rules.aids):

@@ -42,7 +42,6 @@ from dataclasses import dataclass, replace
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
-from kassen.sengoku.aim import aim_focus
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.equipment import armed_for, carrier
 from kassen.sengoku.battle.rules import BattleRules
@@ -368,12 +367,7 @@ def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim:
                 raise _illegal(f"{weapon.name} must be reloaded first", "SG.LUL.2")
             sim.fired = True
         if use.aim:
-            aim_focus(
-                rules.technique(unit, m, use.weapon),
-                finesse=rules.attribute(unit, "finesse"),
-                extra=use.aim,
-                rules=rules.defense,
-            )
+            rules.aim(rules.technique(unit, m, use.weapon), rules.attribute(unit, "finesse"), use.aim)
     elif kind is ManeuverKind.DEFENSE:
         if not m.reservable or m.reaction is None:
             raise _illegal(f"{m.name} cannot be reserved", "SG.RES.1")

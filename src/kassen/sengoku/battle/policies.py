@@ -35,7 +35,6 @@ from fractions import Fraction
 
 from kassen.core.errors import KassenError
 from kassen.core.policy import ByActor, Decision, FirstLegal, Policy, RandomPolicy, Scripted
-from kassen.sengoku.aim import aim_focus
 from kassen.sengoku.battle.actions import (
     Action,
     Breath,
@@ -50,13 +49,11 @@ from kassen.sengoku.battle.actions import (
 from kassen.sengoku.battle.plan import Planner, check_modifier, planner, usable_reservations
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Unit, Use
-from kassen.sengoku.defense import DefenseResult, compute_defense
+from kassen.sengoku.defense import DefenseResult
 from kassen.sengoku.entries import HonorClass, Maneuver, ManeuverKind, MovementTo
 from kassen.sengoku.house import ZoneApplies
-from kassen.sengoku.odds import check_chance
 from kassen.sengoku.profile import ArmorKind, AttackTags, CombatProfile, DefenseBonus
 from kassen.sengoku.technique import attack_modifier
-from kassen.sengoku.wounds import critical_wounds, hit_wounds
 
 _PIERCE_TIE_BREAK = Fraction(1, 1000)
 #: What Energy left after a breath is worth, per point, against what it buys now: a little less (the
@@ -125,7 +122,7 @@ class HeuristicPolicy:
         tech = r.technique(unit, m, use.weapon)
         tags = tech.tags
         if use.aim:
-            tags = aim_focus(tech, finesse=r.attribute(unit, "finesse"), extra=use.aim, rules=r.defense).tags
+            tags = r.aim(tech, r.attribute(unit, "finesse"), use.aim).tags
         self._fresh(state)
         ambushed = unit.infiltrating and not target.ambushed
         pkey = (target.id, ambushed)
@@ -138,7 +135,7 @@ class HeuristicPolicy:
         dkey = (target.id, ambushed, tags)
         defense = self._defenses.get(dkey)
         if defense is None:
-            defense = compute_defense(pt, tags, rules=r.defense, grades=r.grades)
+            defense = r.defense_of(pt, tags)
             self._defenses[dkey] = defense
         if defense.immune:
             return Fraction(0)
@@ -195,7 +192,7 @@ class HeuristicPolicy:
                 if not m.attacks or m.cost < 1:
                     continue
                 tech = r.technique(e, m)
-                d = compute_defense(profile, tech.tags, rules=r.defense, grades=r.grades)
+                d = r.defense_of(profile, tech.tags)
                 if d.immune:
                     continue
                 modifier, _ = attack_modifier(r.base_profile(e), tech)
@@ -248,7 +245,7 @@ class HeuristicPolicy:
         if check is None or not isinstance(check.against, int):
             return Fraction(1)
         modifier, _ = check_modifier(r, unit, m, state.zone(unit.zone))
-        return check_chance(modifier, check.against, sides=r.resolution.check.sides)
+        return r.chance(modifier, check.against)
 
     def breath_value(
         self,
@@ -304,7 +301,7 @@ class HeuristicPolicy:
         return (total / max(cost if spent is None else spent, 1), total)
 
     def _critical(self, unit: Unit, m: Maneuver, weapon: str | None = None) -> int:
-        return critical_wounds(self.rules.technique(unit, m, weapon), self.rules.resolution)[0]
+        return self.rules.critical_wounds(self.rules.technique(unit, m, weapon))
 
     # -- choices ---------------------------------------------------------------------------------------
     def should_retreat(self, state: BattleState, unit: Unit) -> bool:
@@ -506,8 +503,8 @@ class HeuristicPolicy:
             return decline
         unit, target = state.unit(p.attacker), state.unit(p.target)
         tech = r.technique(unit, r.maneuver(p.maneuver), p.weapon or None)
-        crit = critical_wounds(tech, r.resolution)[0]
-        hit = hit_wounds(tech, r.resolution)[0] if plain in ("success", "critical") else 0
+        crit = r.critical_wounds(tech)
+        hit = r.hit_wounds(tech) if plain in ("success", "critical") else 0
         costs = r.resolution.fate
         spare = unit.fate_points - costs.intervention_cost >= costs.last_bastion_cost
         pays = crit > hit and (hit == 0 or (crit >= target.wounds > hit) or spare)

@@ -6,6 +6,14 @@ flow house defaults (SG.CNT.4, SG.CNT.6, SG.BRT.2-3, SG.RES.4, SG.RD.6, SG.ZON.2
 SG.LUL.3, SG.RET.3-5, SG.END.1) and remembers per-template lookups (creatures, techniques, base profiles),
 exact odds and the last few breath planners, each memo keyed by value and bounded, so the hot loop stays
 cheap. Everything here is a pure reading of the catalog and the state; no rule numbers live in Python.
+
+The pure rules of seed 000 (:mod:`kassen.sengoku.defense`, :mod:`~kassen.sengoku.energy`,
+:mod:`~kassen.sengoku.wounds`, :mod:`~kassen.sengoku.attack`...) fall back to the *bundled* tables when
+no table is passed — right for a calculator, never for a battle on its own content. So the battle calls
+them only through the methods of :class:`BattleRules` under "the content's tables" (:meth:`defense_of`,
+:meth:`armor_max_energy`, :meth:`wound`, :meth:`resolve_attack`...), each of which passes this content's
+``defense``, ``resolution`` and ``grades`` itself: an override in a ``--content`` layer or a scenario's
+``content:`` block reaches every rule that reads it.
 """
 
 from __future__ import annotations
@@ -13,14 +21,31 @@ from __future__ import annotations
 __all__ = ["AMBUSH_CONDITIONS", "BattleRules", "Memo", "ZoneEffect"]
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
+from kassen.core.rng import DieSource
+from kassen.sengoku.aim import AimFocusResult, aim_focus, largest_extra_within_breath
+from kassen.sengoku.attack import Attack, AttackResult, DefenseLike, resolve_attack
 from kassen.sengoku.battle.state import BattleState, Unit, Zone
 from kassen.sengoku.catalog import Catalog
+from kassen.sengoku.check import (
+    CheckKind,
+    CheckOutcome,
+    CheckResult,
+    Faces,
+    OpposedResult,
+    TieRule,
+    classify,
+    resolve_check,
+    resolve_opposed,
+)
+from kassen.sengoku.death import DeathCheck, death_check
+from kassen.sengoku.defense import DefenseResult, compute_defense, trigger_debuff
 from kassen.sengoku.energy import max_energy
 from kassen.sengoku.entries import (
     Creature,
@@ -54,10 +79,20 @@ from kassen.sengoku.house import (
     ZoneModifiers,
     ZoneTactics,
 )
-from kassen.sengoku.odds import OddsTable
-from kassen.sengoku.profile import CombatProfile, DefenseBonus
+from kassen.sengoku.odds import OddsTable, check_chance
+from kassen.sengoku.profile import AttackTags, CombatProfile, DefenseBonus, DefenseDebuff
+from kassen.sengoku.resolution import TableEffect
+from kassen.sengoku.table_effects import EffectDone, apply_effect
 from kassen.sengoku.technique import Technique, from_maneuver
-from kassen.sengoku.wounds import max_wounds
+from kassen.sengoku.wounds import (
+    Squad,
+    WoundsChange,
+    apply_wounds,
+    critical_wounds,
+    hit_wounds,
+    lord_fall,
+    max_wounds,
+)
 
 if TYPE_CHECKING:
     from kassen.sengoku.battle.plan import Planner
@@ -188,8 +223,8 @@ class BattleRules:
         #: A maneuver's priced Energy and its steps, by template, maneuver, zone, base cost, earlier uses
         #: (combo fatigue) and Aim Focus (see ``plan._cost``).
         self.costs: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo()
-        #: Exact attack odds under this catalog's resolution rules (:mod:`kassen.sengoku.odds`).
-        self.odds = OddsTable(catalog.resolution)
+        #: Exact attack odds under this catalog's tables (:mod:`kassen.sengoku.odds`).
+        self.odds = OddsTable(catalog.resolution, defense_rules=catalog.defense, grades=catalog.grades)
         #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
         #: profiles, the attack and the Defense (the menus' odds, ``battle.table.preview``).
         self.previews: Memo[tuple[object, ...], tuple[Fraction, Fraction]] = Memo(1024)
@@ -358,13 +393,121 @@ class BattleRules:
 
     def armor_max_energy(self, unit: Unit) -> tuple[int, tuple[Step, ...]]:
         """Maximum Energy before round penalties: the creature's own or its grade's (SG.BRT.0), less the
-        heavy-armor penalty offset by Physique (SG.DEF.7)."""
+        heavy-armor penalty offset by Physique (SG.DEF.7), both from this content's ``defense`` table."""
         key = (unit.creature, unit.spec)
         found = self._max.get(key)
         if found is None:
-            found = max_energy(self.catalog.max_energy(self.creature(unit)), self.base_profile(unit))
+            base = self.catalog.max_energy(self.creature(unit))
+            found = max_energy(base, self.base_profile(unit), rules=self.defense)
             self._max[key] = found
         return found
+
+    # -- the content's tables: every pure rule the battle calls, with this content's tables ----------------
+    def defense_of(self, target: CombatProfile, tags: AttackTags) -> DefenseResult:
+        """The Defense ``tags`` roll against on ``target`` (SG.DEF.5): this content's armor rows, shield,
+        reductions (Defenseless, minimum), grade bases and readings."""
+        return compute_defense(target, tags, rules=self.defense, grades=self.grades)
+
+    def aim(self, tech: Technique, finesse: int, extra: int) -> AimFocusResult:
+        """``tech`` activated with ``extra`` Aim Focus Energy (SG.AIM.1-4) under this content's breath
+        limit (raises IllegalActionError naming the rule)."""
+        return aim_focus(tech, finesse=finesse, extra=extra, rules=self.defense)
+
+    def aim_room(self, tech: Technique, finesse: int) -> int:
+        """The most Aim Focus Energy that keeps an otherwise empty breath within this content's limit and
+        N within the Finesse cap (SG.AIM.3, SG.AIM.5)."""
+        return largest_extra_within_breath(tech, finesse=finesse, rules=self.defense)
+
+    def debuffed(
+        self, target: CombatProfile, debuff: DefenseDebuff
+    ) -> tuple[CombatProfile, tuple[Step, ...]]:
+        """A Defense −N source triggers on ``target`` (SG.DBF.1), again under this content's SG.RD.3
+        reading (accumulate or renew)."""
+        return trigger_debuff(target, debuff, rules=self.defense)
+
+    def hit_wounds(self, tech: Technique) -> int:
+        """Wounds of a hit with ``tech`` (SG.WND.1, SG.WND.3): this content's ``wounds.hit``."""
+        return hit_wounds(tech, self.resolution)[0]
+
+    def critical_wounds(self, tech: Technique) -> int:
+        """Wounds of a Critical Hit with ``tech`` (SG.WND.2, SG.CRT.2): this content's ``wounds.critical``
+        and SG.RD.1 reading."""
+        return critical_wounds(tech, self.resolution)[0]
+
+    def check(self, faces: Faces, modifier: int, target: int) -> CheckResult:
+        """A check from its faces, ``2dN + modifier >= target`` with this content's die (SG.CHK.1)."""
+        return resolve_check(faces, modifier, target, sides=self.resolution.check.sides)
+
+    def chance(self, modifier: int, target: int) -> Fraction:
+        """The exact chance of ``2dN + modifier >= target`` with this content's die (SG.CHK.1)."""
+        return check_chance(modifier, target, sides=self.resolution.check.sides)
+
+    def attack_check(self, faces: Faces, modifier: int, defense: int) -> tuple[CheckResult, CheckOutcome]:
+        """An attack check and what its double means under this content's SG.RD.4 readings (SG.CHK.1-2,
+        SG.CRT.1, SG.FUM.1)."""
+        check = self.check(faces, modifier, defense)
+        return check, classify(check, kind=CheckKind.ATTACK, rules=self.resolution).outcome
+
+    def opposed(
+        self, first: Faces, first_modifier: int, second: Faces, second_modifier: int, tie: TieRule
+    ) -> OpposedResult:
+        """An opposed check with this content's die (SG.CHK.3)."""
+        sides = self.resolution.check.sides
+        return resolve_opposed(first, first_modifier, second, second_modifier, tie=tie, sides=sides)
+
+    def wound(self, target: CombatProfile, amount: int, rule: str) -> WoundsChange:
+        """``amount`` Wounds off ``target`` (SG.WND.1-4, SG.INP.1-2): maximum Wounds by this content's
+        grades, a Lord's fall by its ``lord_fall``."""
+        return apply_wounds(target, amount, rules=self.resolution, grades=self.grades, rule=rule)
+
+    def lord_fall(
+        self, lord: CombatProfile, squads: Sequence[Squad]
+    ) -> tuple[tuple[Squad, ...], tuple[Step, ...]]:
+        """The squads after ``lord`` falls (SG.INP.2) under this content's ``lord_fall`` (SG.RD.9)."""
+        return lord_fall(lord, squads, rules=self.resolution)
+
+    def death_check(self, fallen: CombatProfile, dice: DieSource) -> DeathCheck:
+        """The death check after combat (SG.INP.3) against this content's ``death_check.target``."""
+        return death_check(fallen, dice, rules=self.resolution, grades=self.grades)
+
+    def table_effect(
+        self, effect: TableEffect, unit: CombatProfile, *, hit_wounds: int, executing_grade: str, rule: str
+    ) -> EffectDone:
+        """One d100 row effect on a unit's profile (SG.CRT.4, SG.FUM.3), with this content's tables
+        (Wounds and grades, Defenseless, [Break] grade order)."""
+        return apply_effect(
+            effect,
+            unit,
+            hit_wounds=hit_wounds,
+            executing_grade=executing_grade,
+            rule=rule,
+            rules=self.resolution,
+            defense_rules=self.defense,
+            grades=self.grades,
+        )
+
+    def resolve_attack(
+        self,
+        attacker: CombatProfile,
+        target: CombatProfile,
+        action: Attack,
+        defense: DefenseLike,
+        faces: Faces,
+        table_dice: DieSource,
+    ) -> AttackResult:
+        """One attack through the seed-000 resolution with this content's resolution, grades and Defense
+        tables (the d100 rows, Wounds, Defenseless, [Break])."""
+        return resolve_attack(
+            attacker,
+            target,
+            action,
+            defense,
+            faces,
+            table_dice=table_dice,
+            rules=self.resolution,
+            grades=self.grades,
+            defense_rules=self.defense,
+        )
 
     def cohesion_max(self, creature: Creature) -> int | None:
         if not creature.squad:

@@ -23,21 +23,20 @@ from typing import Any
 from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
-from kassen.sengoku.aim import aim_focus
-from kassen.sengoku.attack import Attack, AttackOutcome, resolve_attack
+from kassen.sengoku.attack import Attack, AttackOutcome
 from kassen.sengoku.battle.equipment import carrier, condition_modifiers
 from kassen.sengoku.battle.flow.effects import EffectsPart
 from kassen.sengoku.battle.plan import check_modifier, in_range, situational, usable_reservations
 from kassen.sengoku.battle.rules import AMBUSH_CONDITIONS
 from kassen.sengoku.battle.state import Decision, DecisionKind, PendingAttack, Unit, Use
-from kassen.sengoku.check import CheckKind, CheckOutcome, Faces, classify, resolve_check
-from kassen.sengoku.defense import DefenseResult, compute_defense, trigger_debuff
+from kassen.sengoku.check import CheckOutcome, Faces
+from kassen.sengoku.defense import DefenseResult
 from kassen.sengoku.entries import Maneuver, ReactionKind, Weapon
 from kassen.sengoku.house import ZoneApplies
 from kassen.sengoku.profile import AttackTags, CombatProfile
 from kassen.sengoku.resolution import EffectKind, TableEffectKind, TableWho
 from kassen.sengoku.technique import Technique, attack_modifier
-from kassen.sengoku.wounds import AddedWound, apply_wounds, critical_wounds, hit_wounds
+from kassen.sengoku.wounds import AddedWound
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +181,7 @@ class AttackPart(EffectsPart):
         tags = tech.tags
         aim_steps: tuple[Step, ...] = ()
         if use.aim:
-            af = aim_focus(tech, finesse=r.attribute(attacker, "finesse"), extra=use.aim, rules=r.defense)
+            af = r.aim(tech, r.attribute(attacker, "finesse"), use.aim)
             tags, aim_steps = af.tags, af.steps
         pa = self.profile(attacker, wid if weapon is not None and not weapon.natural else None)
         pt = self.profile(target)
@@ -215,7 +214,7 @@ class AttackPart(EffectsPart):
                 steps.append(Step(amb.check_bonus, "ambush: first-attack modifier", "SG.AMB.1"))
         if modifier != plain:
             steps.append(Step(modifier, "attack modifier", "SG.CHK.1"))
-        defense = compute_defense(pt, tags, rules=r.defense, grades=r.grades)
+        defense = r.defense_of(pt, tags)
         return _Context(
             attacker, target, m, use, weapon, tech, tags, aim_steps, pa, pt, modifier, tuple(steps), defense
         )
@@ -242,10 +241,7 @@ class AttackPart(EffectsPart):
         return self.after_fate()
 
     def roll_data(self, ctx: _Context, faces: Faces) -> dict[str, Any]:
-        check = resolve_check(
-            faces, ctx.modifier, ctx.defense.defense, sides=self.rules.resolution.check.sides
-        )
-        outcome = classify(check, kind=CheckKind.ATTACK, rules=self.rules.resolution).outcome
+        check, outcome = self.rules.attack_check(faces, ctx.modifier, ctx.defense.defense)
         return {
             "unit": ctx.attacker.id,
             "target": ctx.target.id,
@@ -258,25 +254,19 @@ class AttackPart(EffectsPart):
         }
 
     def outcome(self, ctx: _Context, faces: Faces) -> str:
-        r = self.rules.resolution
-        check = resolve_check(faces, ctx.modifier, ctx.defense.defense, sides=r.check.sides)
-        return classify(check, kind=CheckKind.ATTACK, rules=r).outcome.value
+        return self.rules.attack_check(faces, ctx.modifier, ctx.defense.defense)[1].value
 
     def fate_shifts(self, ctx: _Context, faces: Faces) -> list[int]:
         """The dice (0, 1) the attacker may move with Fate Intervention that the catalog offers: legal
         shifts (SG.FAT.1) that make a Critical Hit, or any double (``fate.intervention_offered``)."""
-        r = self.rules.resolution
-        f = r.fate
+        f = self.rules.resolution.fate
         if ctx.attacker.fate_points < f.intervention_cost or faces[0] == faces[1]:
             return []
         out = []
         for die in (0, 1):
             if abs(faces[0] - faces[1]) > f.max_shift:
                 continue
-            check = resolve_check(
-                _shifted(faces, die), ctx.modifier, ctx.defense.defense, sides=r.check.sides
-            )
-            outcome = classify(check, kind=CheckKind.ATTACK, rules=r).outcome
+            _, outcome = self.rules.attack_check(_shifted(faces, die), ctx.modifier, ctx.defense.defense)
             if f.intervention_offered == "when-it-makes-a-critical" and outcome is not CheckOutcome.CRITICAL:
                 continue
             out.append(die)
@@ -297,8 +287,7 @@ class AttackPart(EffectsPart):
         ctx = self.context()
         faces = _shifted(p.faces, p.fate_die)
         r = self.rules.resolution
-        check = resolve_check(faces, ctx.modifier, ctx.defense.defense, sides=r.check.sides)
-        outcome = classify(check, kind=CheckKind.ATTACK, rules=r).outcome
+        _, outcome = self.rules.attack_check(faces, ctx.modifier, ctx.defense.defense)
         t = ctx.target
         if outcome.succeeded and t.fate_points >= r.fate.last_bastion_cost and t.wounds > 0:
             due = self.blow_wounds(ctx.tech, critical=outcome is CheckOutcome.CRITICAL)
@@ -325,8 +314,7 @@ class AttackPart(EffectsPart):
 
     def blow_wounds(self, tech: Technique, critical: bool) -> int:
         """Wounds of a blow before any reaction: hit or Critical Hit, with added effects (SG.WND.6)."""
-        r = self.rules.resolution
-        base = critical_wounds(tech, r)[0] if critical else hit_wounds(tech, r)[0]
+        base = self.rules.critical_wounds(tech) if critical else self.rules.hit_wounds(tech)
         extra = sum(e.wounds for e in tech.on_hit if e.kind is EffectKind.EXTRA_WOUNDS)
         if critical:
             extra += sum(e.wounds for e in tech.on_critical if e.kind is EffectKind.EXTRA_WOUNDS)
@@ -340,13 +328,7 @@ class AttackPart(EffectsPart):
         reaction, a Fate Intervention or a Last Bastion to answer."""
         tech = self.rules.technique(attacker, m, weapon)
         wounds = self.blow_wounds(tech, critical=True)
-        change = apply_wounds(
-            self.profile(target),
-            wounds,
-            rules=self.rules.resolution,
-            grades=self.rules.grades,
-            rule="SG.AMB.2",
-        )
+        change = self.rules.wound(self.profile(target), wounds, "SG.AMB.2")
         self.log(
             "attack",
             "SG.AMB.2",
@@ -383,7 +365,7 @@ class AttackPart(EffectsPart):
         for e in effects:
             if e.kind is EffectKind.DEBUFF and t.on_battlefield:
                 entry = self.rules.catalog.debuff(e.debuff)
-                p, _ = trigger_debuff(self.profile(t), entry.debuff(), rules=self.rules.defense)
+                p, _ = self.rules.debuffed(self.profile(t), entry.debuff())
                 t = replace(t, debuffs=p.debuffs)
                 self.put(t)
                 total = sum(d.value for d in p.debuffs)
@@ -413,9 +395,7 @@ class AttackPart(EffectsPart):
             self.log("behind", rule, target=target, wounds=wounds, unit=None)
             return
         hit = others[0]
-        change = apply_wounds(
-            self.profile(hit), wounds, rules=self.rules.resolution, grades=self.rules.grades, rule=rule
-        )
+        change = self.rules.wound(self.profile(hit), wounds, rule)
         self.log(
             "behind",
             rule,
@@ -438,8 +418,8 @@ class AttackPart(EffectsPart):
         attacker, target, m, tech = ctx.attacker, ctx.target, ctx.maneuver, ctx.tech
         faces = _shifted(p.faces, p.fate_die)
         rolled = _shifted(p.faces, None)
-        check = resolve_check(faces, ctx.modifier, ctx.defense.defense, sides=r.resolution.check.sides)
-        hit = classify(check, kind=CheckKind.ATTACK, rules=r.resolution).outcome.succeeded
+        check, checked = r.attack_check(faces, ctx.modifier, ctx.defense.defense)
+        hit = checked.succeeded
         if p.last_bastion:
             hit = False
         nullified = False
@@ -495,7 +475,7 @@ class AttackPart(EffectsPart):
             )
             self.events.extend(answer)
             return
-        res = resolve_attack(
+        res = r.resolve_attack(
             replace(ctx.pa, fate_points=attacker.fate_points),
             ctx.pt,
             Attack(
@@ -508,10 +488,7 @@ class AttackPart(EffectsPart):
             ),
             ctx.defense,
             rolled,
-            table_dice=self.dice,
-            rules=r.resolution,
-            grades=r.grades,
-            defense_rules=r.defense,
+            self.dice,
         )
         self.log(
             "attack",
@@ -603,7 +580,7 @@ class AttackPart(EffectsPart):
             return False, (), attacker
         modifier, steps = check_modifier(r, target, m)
         rfaces = self.faces()
-        check = resolve_check(rfaces, modifier, total, sides=r.resolution.check.sides)
+        check = r.check(rfaces, modifier, total)
         success = check.total >= total if r.reactions.tie_goes_to == "defender" else check.total > total
         soft: tuple[AddedWound, ...] = ()
         if success:

@@ -22,7 +22,7 @@ from kassen.sengoku.battle.state import BattleState, BreathInProgress, Unit, Use
 from kassen.sengoku.check import Faces, roll_faces
 from kassen.sengoku.entries import ManeuverKind
 from kassen.sengoku.profile import CombatProfile, Grade
-from kassen.sengoku.wounds import Squad, lord_fall
+from kassen.sengoku.wounds import Squad
 
 
 def use_json(use: Use) -> dict[str, Any]:
@@ -120,7 +120,7 @@ class TurnBase(Turn[BattleState]):
             for u in self.state.units
             if u.cohesion is not None and u.on_battlefield
         ]
-        after_fall, _ = lord_fall(self.profile(self.u(uid)), squads, rules=self.rules.resolution)
+        after_fall, _ = self.rules.lord_fall(self.profile(self.u(uid)), squads)
         for old, new in zip(squads, after_fall, strict=True):
             if new.cohesion == old.cohesion:
                 continue

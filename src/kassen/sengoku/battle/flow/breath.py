@@ -21,7 +21,7 @@ from kassen.sengoku.battle.flow.attack import AttackPart
 from kassen.sengoku.battle.flow.base import use_json
 from kassen.sengoku.battle.plan import check_modifier, destination, plan_breath
 from kassen.sengoku.battle.state import BreathInProgress, Reservation, Unit, Use, bump
-from kassen.sengoku.check import TieRule, resolve_check, resolve_opposed
+from kassen.sengoku.check import TieRule
 from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo
 
 
@@ -105,7 +105,7 @@ class BreathPart(AttackPart):
         target = ov.target + ov.per_excess * excess
         modifier = self.rules.attribute(unit, ov.attribute)
         faces = self.faces()
-        check = resolve_check(faces, modifier, target, sides=self.rules.resolution.check.sides)
+        check = self.rules.check(faces, modifier, target)
         penalty = ov.next_round_penalty * excess
         self.log(
             "overload_check",
@@ -170,7 +170,7 @@ class BreathPart(AttackPart):
         assert unit.zone is not None
         modifier, steps = check_modifier(self.rules, unit, m, self.state.zone(unit.zone))
         faces = self.faces()
-        c = resolve_check(faces, modifier, check.against, sides=self.rules.resolution.check.sides)
+        c = self.rules.check(faces, modifier, check.against)
         return c.success, {
             "faces": list(faces),
             "modifier": modifier,
@@ -235,7 +235,7 @@ class BreathPart(AttackPart):
             mine, theirs = r.attribute(unit, rr.pursuit_attribute), r.attribute(pursuer, rr.pursuit_attribute)
             f1, f2 = self.faces(), self.faces()
             tie = TieRule.FIRST if rr.tie_goes_to == "retreater" else TieRule.SECOND
-            opp = resolve_opposed(f1, mine, f2, theirs, tie=tie)
+            opp = r.opposed(f1, mine, f2, theirs, tie)
             self.log(
                 "pursuit",
                 "SG.RET.3",
@@ -264,7 +264,7 @@ class BreathPart(AttackPart):
             roller = s if rr.cohesion_check_roller == "squad" else self.u(unit.id)
             modifier = r.attribute(roller, cc.attribute)
             faces = self.faces()
-            c = resolve_check(faces, modifier, cc.target, sides=r.resolution.check.sides)
+            c = r.check(faces, modifier, cc.target)
             self.log(
                 "cohesion_check",
                 "SG.RET.2",

@@ -20,9 +20,8 @@ from kassen.sengoku.battle.actions import GM, BattlefieldChange, FumbleExtras
 from kassen.sengoku.battle.flow.base import TurnBase
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Decision, DecisionKind, Unit, ZoneCondition
-from kassen.sengoku.check import resolve_check
 from kassen.sengoku.resolution import FumbleExtraKind, TableEffect, TableEffectKind, TableWho
-from kassen.sengoku.table_effects import PROFILE_KINDS, apply_effect, describe
+from kassen.sengoku.table_effects import PROFILE_KINDS, describe
 
 
 def _droppable(rules: BattleRules, unit: Unit, weapon: str) -> bool:
@@ -140,15 +139,8 @@ class EffectsPart(TurnBase):
         k = e.kind
         if k in PROFILE_KINDS:
             grade = self.profile(self.u(attacker)).weapon_grade
-            done = apply_effect(
-                e,
-                self.profile(unit),
-                hit_wounds=hit_wounds,
-                executing_grade=grade,
-                rule=rule,
-                rules=self.rules.resolution,
-                defense_rules=self.rules.defense,
-                grades=self.rules.grades,
+            done = self.rules.table_effect(
+                e, self.profile(unit), hit_wounds=hit_wounds, executing_grade=grade, rule=rule
             )
             self.events.extend(done.events)
             after = done.profile
@@ -308,9 +300,7 @@ class EffectsPart(TurnBase):
             if impact.check is not None:
                 modifier = self.rules.attribute(unit, impact.check.attribute)
                 faces = self.faces()
-                c = resolve_check(
-                    faces, modifier, impact.check.target, sides=self.rules.resolution.check.sides
-                )
+                c = self.rules.check(faces, modifier, impact.check.target)
                 escaped = c.success
                 self.log(
                     "change_check",

@@ -31,7 +31,6 @@ from kassen.sengoku.battle.actions import STATUSES, GmAddDebuff, GmAddStatus, Gm
 from kassen.sengoku.battle.flow.base import TurnBase
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit
-from kassen.sengoku.defense import trigger_debuff
 
 #: The rule each status is ruled under.
 STATUS_RULES = {"defenseless": "SG.DFL.1", "bleeding": "SG.AIM.5"}
@@ -104,7 +103,7 @@ def on_add_debuff(b: TurnBase, action: GmAddDebuff) -> None:
     name = _debuff_entry(b, action)
     entry = b.rules.catalog.debuff(action.debuff)
     unit = b.u(action.unit)
-    p, _ = trigger_debuff(b.profile(unit), entry.debuff(), rules=b.rules.defense)
+    p, _ = b.rules.debuffed(b.profile(unit), entry.debuff())
     b.put(replace(unit, debuffs=p.debuffs))
     total = sum(d.value for d in p.debuffs)
     b.log(

@@ -15,8 +15,7 @@ from kassen.core.order import count_down
 from kassen.sengoku.battle.flow.breath import BreathPart
 from kassen.sengoku.battle.plan import acting_value
 from kassen.sengoku.battle.state import DeathRecord, HonorFlag, Phase, Result, Unit
-from kassen.sengoku.death import death_check
-from kassen.sengoku.defense import end_round_debuffs, trigger_debuff
+from kassen.sengoku.defense import end_round_debuffs
 from kassen.sengoku.entries import HonorClass
 
 
@@ -84,7 +83,7 @@ class RoundPart(BreathPart):
         for d in unit.debuffs:
             entry = next((e for e in self.rules.catalog.debuffs.values() if e.name == d.source), None)
             if entry is not None and entry.each_round:
-                p, _ = trigger_debuff(p, entry.debuff(), rules=self.rules.defense)
+                p, _ = self.rules.debuffed(p, entry.debuff())
                 total = sum(x.value for x in p.debuffs)
                 self.log(
                     "debuff",
@@ -264,9 +263,7 @@ class RoundPart(BreathPart):
         for unit in self.state.units:
             if not unit.incapacitated:
                 continue
-            dc = death_check(
-                self.profile(unit), self.dice, rules=self.rules.resolution, grades=self.rules.grades
-            )
+            dc = self.rules.death_check(self.profile(unit), self.dice)
             deaths.append(DeathRecord(unit.id, dc.check.faces, dc.check.total, dc.survives))
             self.log(
                 "death_check",

@@ -36,7 +36,7 @@ from fractions import Fraction
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.menu import Odds
-from kassen.sengoku.attack import Attack, AttackResult, resolve_attack
+from kassen.sengoku.attack import Attack, AttackResult
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.flow import BattleTurn
 from kassen.sengoku.battle.flow.attack import _Context
@@ -189,17 +189,7 @@ def _blows(rules: BattleRules, ctx: _Context) -> tuple[Fraction, Fraction]:
         return found
 
     def one(faces: tuple[int, int], face: int) -> AttackResult:
-        return resolve_attack(
-            ctx.pa,
-            ctx.pt,
-            action,
-            defense,
-            faces,
-            table_dice=_Face(face),
-            rules=r,
-            grades=rules.grades,
-            defense_rules=rules.defense,
-        )
+        return rules.resolve_attack(ctx.pa, ctx.pt, action, defense, faces, _Face(face))
 
     sides = r.check.sides
     wounds = down = Fraction(0)
