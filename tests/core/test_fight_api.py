@@ -237,3 +237,26 @@ def test_a_gm_move_is_recorded_as_the_gms_and_replays() -> None:
     bad["log"][-1]["by"] = "kakita"
     with pytest.raises(FormatError, match=r"\.by: expected gm"):
         Fight.from_json(bad)
+
+
+def test_a_fight_needs_two_sides_and_at_most_the_rulesets_units(tmp_path: Path) -> None:
+    alone = tmp_path / "alone.yaml"
+    alone.write_text(
+        "ruleset: coinflip\nname: Alone\nplayers:\n"
+        "  - {id: a, name: A, side: l}\n  - {id: b, name: B, side: l}\n",
+        "utf-8",
+    )
+    with pytest.raises(ContentError, match="at least two sides"):
+        open_fight(alone)
+    import dataclasses
+
+    import coinflip
+
+    small = dataclasses.replace(coinflip.RULESET.info, max_units=1)
+    original = coinflip.RULESET.info
+    coinflip.RULESET.info = small  # type: ignore[misc]
+    try:
+        with pytest.raises(ContentError, match="fields at most 1"):
+            open_fight(SCENARIO)
+    finally:
+        coinflip.RULESET.info = original  # type: ignore[misc]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 from kassen.content.content import Content
 from kassen.core.codec import Bounds, Codec, FormatError
 from kassen.core.engine import GM, Actor, DiceNeeded, Outcome, Snapshot, advance
-from kassen.core.errors import IllegalActionError, KassenError
+from kassen.core.errors import ContentError, ContentIssue, IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
 from kassen.core.menu import Menu, build_menu, decide, without_hidden_odds
 from kassen.core.policy import Decision, Policy
@@ -169,7 +169,21 @@ class Fight(Generic[S, A]):
         self._history: list[A] = list(self._prior)
         self._legal: tuple[Snapshot[S], Sequence[A]] | None = None
         self.dice_mode = _dice_mode(dice)
+        self._check_size()
         self._pending: DiceRequest[A] | None = None
+
+    def _check_size(self) -> None:
+        """A fight needs units on at least two sides, and at most the ruleset's ``max_units``."""
+        units = self.units()
+        if not units:
+            return
+        where = str(self.meta.get("source") or "the scenario")
+        limit = self.ruleset.info.max_units
+        if len(units) > limit:
+            message = f"{len(units)} units; a {self.ruleset.info.name} fight fields at most {limit}"
+            raise ContentError(ContentIssue(where, "(units)", message))
+        if len(set(units.values())) < 2:
+            raise ContentError(ContentIssue(where, "(units)", "a fight needs units on at least two sides"))
 
     # -- reading ---------------------------------------------------------------------------------------
     @property

@@ -55,7 +55,7 @@ class RulesetInfo:
     folder and the rule texts (``kassen rules``); ``scenario_model`` is the pydantic model of a
     scenario's body (``kassen schema scenario``). ``legal_actions_complete`` says whether
     ``legal_actions`` lists every legal action; when it is not, ``legal_actions_note`` says what it
-    lists, and ``apply`` still accepts every legal action.
+    lists, and ``apply`` still accepts every legal action. ``max_units`` bounds a scenario's size.
     """
 
     name: str
@@ -69,6 +69,8 @@ class RulesetInfo:
     legal_actions_complete: bool = True
     legal_actions_note: str = ""
     seeds: tuple[str, ...] = field(default=())
+    #: The most units a scenario may field (a bigger one is refused when it is opened, naming this).
+    max_units: int = 100
 
 
 @dataclass(frozen=True)
