@@ -6,17 +6,23 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.kassen-installed
 # The balance lab's optional extras, installed for its tests: plots, Parquet, the Ray backend.
 LAB_EXTRAS := lab,parquet,ray
+# The web table (kassen serve) with its PostgreSQL store, and its tests' tools (httpx, Playwright, schemathesis).
+WEB_EXTRAS := web,postgres,webtest
 
-.PHONY: demo test test-slow bench lint typecheck clean
+.PHONY: demo test test-slow bench lint typecheck clean serve
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,$(LAB_EXTRAS)]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,$(LAB_EXTRAS),$(WEB_EXTRAS)]'
 	touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python -m kassen.demo
+
+# The GM table in the browser, on a SQLite store in the working directory (kassen serve --help for more).
+serve: $(STAMP)
+	$(BIN)/kassen serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -43,6 +49,7 @@ bench: $(STAMP) $(D20_VENV)/.installed
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_battle.py
 	$(BIN)/python bench/bench_lab.py
+	$(BIN)/python bench/bench_web.py
 
 clean:
 	rm -rf $(VENV) $(D20_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info

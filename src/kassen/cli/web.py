@@ -1,0 +1,56 @@
+"""``kassen serve``: the GM table in the browser (a lazily loaded command; needs ``kassen[web]``).
+
+With no arguments it serves on http://127.0.0.1:8000/ with a SQLite store ``kassen.db`` in the working
+directory; ``--db postgresql://user@host/db`` stores fights in PostgreSQL (``kassen[postgres]``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["serve_app"]
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kassen.cli.common import user_errors
+from kassen.core.errors import KassenError
+
+serve_app = typer.Typer(name="serve", add_completion=False)
+
+
+@serve_app.command("serve")
+@user_errors
+def serve_command(
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db", help="The fight store: sqlite:///PATH or postgresql://USER@HOST/DB.", metavar="URL"
+        ),
+    ] = "sqlite:///kassen.db",
+    host: Annotated[str, typer.Option(help="The address to listen on (default: this machine only).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(help="The port to listen on.", min=1, max=65535)] = 8000,
+    content: Annotated[
+        list[Path] | None,
+        typer.Option("--content", help="A content layer for every fight (repeat).", metavar="DIR"),
+    ] = None,
+    max_body: Annotated[
+        int, typer.Option("--max-body", help="The largest request body, in bytes.", min=1024)
+    ] = 1024 * 1024,
+    quiet: Annotated[bool, typer.Option("--quiet", help="Log warnings only.")] = False,
+) -> None:
+    """Serve the GM table in the browser: fights, menus with exact odds, table dice, live screens."""
+    try:
+        from kassen.web.server import serve
+        from kassen.web.settings import Settings
+    except ImportError as exc:  # the web extra is not installed
+        raise KassenError(
+            f"kassen serve needs the web extra: pip install 'kassen[web]' ({exc.name} missing)"
+        ) from None
+    layers = tuple(str(p) for p in content or [])
+    for layer in layers:
+        if not Path(layer).exists():
+            raise KassenError(f"--content {layer}: no such file or directory")
+    serve(Settings(db=db, content=layers, max_body_bytes=max_body), host=host, port=port, quiet=quiet)

@@ -1,0 +1,261 @@
+"""The application: :func:`create_app` wires the store, the live fights, the API, the screens and the
+defences every request goes through.
+
+- **Size**: a body over the limit (``Content-Length`` or counted as it arrives) is refused with 413
+  before the endpoint reads it (:class:`BodyLimit`).
+- **Cross-site requests**: state-changing requests carry their token in a header, which a page of
+  another site cannot set without the server's consent (no CORS is ever granted); their bodies must be
+  JSON (``Content-Type: application/json``: 415 otherwise), which a cross-site form cannot send; and a
+  request whose ``Origin`` or ``Sec-Fetch-Site`` says it comes from another site is refused (403)
+  (:class:`Guard`).
+- **Headers**: a strict Content-Security-Policy (scripts and styles from this server only, no inline
+  script, no framing), ``nosniff``, no referrer, no caching of anything that carries a fight.
+- **Errors**: one JSON shape, ``{"detail", "code", ...}``; a malformed request is one 422 naming the
+  field; an unexpected error is a 500 without a traceback (logged on the server).
+"""
+
+from __future__ import annotations
+
+__all__ = ["BodyLimit", "Guard", "create_app"]
+
+import json
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kassen import __version__
+from kassen.web.problems import Problem
+from kassen.web.settings import Settings
+from kassen.web.store import Store
+from kassen.web.streams import Broadcaster
+from kassen.web.tables import Tables
+
+log = logging.getLogger("kassen.web")
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+IMPORT_PATH = "/api/fights/import"
+
+
+def _json(status: int, body: dict[str, Any], headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+    data = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
+class BodyLimit:
+    """Refuse a body over ``limit`` bytes (``import_limit`` for an imported chronicle) with 413: by its
+    ``Content-Length`` at once, else as it arrives — the body is read here, up to the limit, before the
+    endpoint sees any of it."""
+
+    def __init__(self, app: ASGIApp, limit: int, import_limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.import_limit = import_limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.import_limit if scope.get("path") == IMPORT_PATH else self.limit
+        has_body = False
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                if not value.isdigit() or len(value) > 18:
+                    await _send_json(send, 400, {"detail": "a bad Content-Length", "code": "request"})
+                    return
+                if int(value) > limit:
+                    await _send_json(send, 413, _too_large(limit))
+                    return
+                has_body = int(value) > 0
+            elif name == b"transfer-encoding":
+                has_body = True
+        if not has_body:
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _send_json(send, 413, _too_large(limit))
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _too_large(limit: int) -> dict[str, Any]:
+    return {"detail": f"the body is larger than the limit of {limit} bytes", "code": "too_large"}
+
+
+class Guard:
+    """The cross-site checks and the security headers (see the module notes)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        method = scope.get("method", "GET")
+        if method not in ("GET", "HEAD", "OPTIONS"):
+            refusal = _cross_site(headers)
+            if refusal is not None:
+                await _send_json(send, 403, {"detail": refusal, "code": "cross_site"})
+                return
+            kind = headers.get("content-type", "").split(";")[0].strip().lower()
+            if method in ("POST", "PUT", "PATCH") and kind != "application/json":
+                await _send_json(
+                    send, 415, {"detail": "send JSON (Content-Type: application/json)", "code": "media_type"}
+                )
+                return
+        path = scope.get("path", "")
+        private = path.startswith(("/api/fights", "/ui/"))
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = [
+                    (b"content-security-policy", CSP.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-frame-options", b"DENY"),
+                    (b"cross-origin-opener-policy", b"same-origin"),
+                ]
+                have = {k.lower() for k, _ in message.get("headers", ())}
+                if private and b"cache-control" not in have:
+                    extra.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _cross_site(headers: dict[str, str]) -> str | None:
+    """Why a state-changing request looks cross-site (None: it does not)."""
+    if headers.get("sec-fetch-site") == "cross-site":
+        return "a request from another site is refused"
+    origin = headers.get("origin")
+    if origin is None or origin == "null":
+        return None if origin is None else "a request from an opaque origin is refused"
+    host = headers.get("host", "")
+    if urlsplit(origin).netloc.lower() != host.lower():
+        return "a request from another origin is refused"
+    return None
+
+
+def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
+    """The server's application for ``settings`` (a ``store`` already open may be given, e.g. by tests;
+    it is then closed with the app)."""
+    from kassen.web.api import router
+    from kassen.web.pages import router as pages
+
+    config = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        opened = app.state.store
+        try:
+            yield
+        finally:
+            app.state.tables.streams.close()
+            opened.close()
+
+    opened = store or Store(config.db)
+    app = FastAPI(
+        title="kassen",
+        version=__version__,
+        summary="The GM table in the browser: fights, menus with exact odds, table dice, live screens.",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.settings = config
+    app.state.store = opened
+    app.state.tables = Tables(
+        opened,
+        content=config.content,
+        cached=config.cached_fights,
+        streams=Broadcaster(config.max_streams_per_fight, config.max_streams),
+    )
+
+    @app.exception_handler(Problem)
+    async def _problem(request: Request, exc: Problem) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        if exc.status >= 500:
+            log.error("%s %s: %s", request.method, request.url.path, exc.message)
+        return _json(exc.status, exc.body(), headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": [str(p) for p in e.get("loc", ())], "message": str(e.get("msg", ""))[:300]}
+            for e in exc.errors()[:20]
+        ]
+        first = errors[0] if errors else {"loc": [], "message": "invalid request"}
+        where = ".".join(first["loc"])
+        return _json(422, {"detail": f"{where}: {first['message']}", "code": "request", "errors": errors})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return _json(exc.status_code, {"detail": str(exc.detail), "code": "http"}, exc.headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("%s %s failed", request.method, request.url.path)
+        return _json(500, {"detail": "the server failed on this request (logged)", "code": "internal"})
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, Any]:
+        return {"ok": True, "store": opened.dialect, "version": __version__}
+
+    app.include_router(router)
+    app.include_router(pages)
+    static = resources.files("kassen.web").joinpath("static")
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.add_middleware(Guard)
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
+    return app

@@ -1,0 +1,229 @@
+"""The screens, rendered on the server (Jinja2, autoescaped) and refreshed with htmx.
+
+Pages that carry no fight — the fight list with "new fight" and "import", and the shells of the GM
+screen (``/fights/{id}``) and the player screen (``/join/{id}``) — need no token. A shell holds its
+token in the address's fragment (``#t=...``), which a browser never sends to a server: the page's
+script (``static/kassen.js``) puts it in the ``Authorization`` header of every request it makes. The
+fight itself comes in partials (``/ui/...``) rendered for that token's viewer — the GM sees everything,
+a side its view — and every change goes through the JSON API. A partial is re-fetched when the fight's
+event stream announces a new state, so every open screen follows the table within a second.
+"""
+
+from __future__ import annotations
+
+__all__ = ["router", "templates"]
+
+import re
+from collections.abc import Sequence
+from functools import cache
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+import jinja2
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+
+from kassen import __version__
+from kassen.core.menu import MAX_PATH
+from kassen.core.report import outcome_text, render_event
+from kassen.web.api import CallerDep, FightId, TablesDep
+from kassen.web.callers import Caller
+from kassen.web.problems import Problem
+from kassen.web.replay import Live
+from kassen.web.tables import Tables
+
+router = APIRouter(include_in_schema=False)
+
+_RULE = re.compile(r"^(?P<text>.*?)\s+\[(?P<rule>[A-Za-z0-9][A-Za-z0-9._\-]*(?:, ?[A-Za-z0-9._\-]+)*)\]$")
+
+
+@cache
+def templates() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("kassen.web", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals["version"] = __version__
+    env.filters["tojson_attr"] = _tojson_attr
+    return env
+
+
+def _tojson_attr(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def render(name: str, *, http_status: int = 200, **context: Any) -> HTMLResponse:
+    return HTMLResponse(templates().get_template(name).render(**context), status_code=http_status)
+
+
+def split_line(line: str) -> dict[str, Any]:
+    """A narrated line as text, rule and indent (``  Energy 12 → 7  [SG.CNT.5]``)."""
+    stripped = line.lstrip(" ")
+    indent = (len(line) - len(stripped)) // 2
+    match = _RULE.match(stripped)
+    if match is None:
+        return {"text": stripped, "rule": "", "indent": indent}
+    return {"text": match["text"], "rule": match["rule"], "indent": indent}
+
+
+# -- pages without a fight -------------------------------------------------------------------------------
+@router.get("/", response_class=HTMLResponse)
+def index(tables: TablesDep) -> HTMLResponse:
+    fights, total = tables.listing(limit=200, offset=0)
+    groups: dict[str, list[Any]] = {}
+    for b in tables.catalog.items():
+        groups.setdefault(b.ruleset, []).append(b)
+    return render("index.html", fights=fights, total=total, groups=groups)
+
+
+@router.get("/fights/{fight_id}", response_class=HTMLResponse)
+def gm_screen(fight_id: FightId) -> HTMLResponse:
+    return render("table.html", fight_id=fight_id, role="gm")
+
+
+@router.get("/join/{fight_id}", response_class=HTMLResponse)
+def player_screen(fight_id: FightId) -> HTMLResponse:
+    return render("table.html", fight_id=fight_id, role="player")
+
+
+# -- partials (a token in the header) ----------------------------------------------------------------------
+@router.get("/ui/fights/{fight_id}/screen", response_class=HTMLResponse)
+def screen(
+    request: Request,
+    fight_id: FightId,
+    caller: CallerDep,
+    tables: TablesDep,
+    p: Annotated[list[str] | None, Query(max_length=MAX_PATH)] = None,
+    gm: bool = False,
+) -> HTMLResponse:
+    path = [s for s in (p or []) if 0 < len(s) <= 200]
+    with tables.reading(fight_id) as live:
+        return render("screen.html", **screen_context(tables, live, caller, path, gm=gm))
+
+
+@router.get("/ui/fights/{fight_id}/entries/{index}", response_class=HTMLResponse)
+def entry(fight_id: FightId, index: int, caller: CallerDep, tables: TablesDep) -> HTMLResponse:
+    """One log entry with every explanation step (opened on demand)."""
+    with tables.reading(fight_id) as live:
+        fight = live.fight
+        if not 0 <= index < len(fight.entries):
+            raise Problem(404, "no_entry", "no such log entry")
+        item = tables.entries(live, caller, start=index)[0]
+        names = fight.ruleset.names(fight.initial_state)
+        lines = [
+            split_line(ln)
+            for e in item["events"]
+            for ln in render_event(fight.ruleset, e, names, verbose=True)
+            if ln.strip()
+        ]
+    return render("entry.html", lines=lines)
+
+
+@router.get("/ui/fights/{fight_id}/links", response_class=HTMLResponse)
+def links(request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep) -> HTMLResponse:
+    join = tables.links(fight_id, caller)
+    base = str(request.base_url).rstrip("/")
+    with tables.reading(fight_id) as live:
+        names = live.fight.ruleset.names(live.fight.initial_state)
+    items = [
+        {"side": side, "name": names.get(side, side), "url": f"{base}/join/{fight_id}#t={token}"}
+        for side, token in join.items()
+    ]
+    return render("links.html", items=items, gm_url=f"{base}/fights/{fight_id}#t={caller.token}")
+
+
+def screen_context(
+    tables: Tables, live: Live, caller: Caller, path: Sequence[str], *, gm: bool
+) -> dict[str, Any]:
+    """Everything the screen partial shows, for ``caller``'s viewer only."""
+    fight = live.fight
+    fight_id = live.row.id
+    view = tables.view(live, caller, log=False)
+    names = dict(view["names"])
+    menu: dict[str, Any] | None = None
+    crumbs: list[dict[str, str]] = []
+    notice = ""
+    use_gm = gm and caller.gm
+    if fight.pending is None and (use_gm or view["may_decide"]):
+        try:
+            menu = tables.choices(live, caller, path, gm=use_gm)
+        except Problem as problem:  # a path gone stale: start the decision again
+            notice = problem.message
+            path = []
+            menu = tables.choices(live, caller, path, gm=use_gm) if problem.status == 422 else None
+        if menu is not None:
+            for i in range(len(path)):
+                step = tables.choices(live, caller, path[:i], gm=use_gm)
+                label = next((o["label"] for o in step["options"] if o["id"] == path[i]), path[i])
+                crumbs.append({"label": label, "href": screen_url(fight_id, path[: i + 1], use_gm)})
+            for option in menu["options"]:
+                option["odds_list"] = _odds(option.get("odds"))
+                option["next"] = [*path, option["id"]]
+                option["href"] = screen_url(fight_id, option["next"], use_gm)
+    entries = tables.entries(live, caller)
+    ids = fight.state_ids() if caller.gm else []
+    log = []
+    for item in reversed(entries[-300:]):
+        actor = item["actor"] or {}
+        who = names.get(actor.get("id", ""), "the GM" if actor.get("kind") == "gm" else "")
+        log.append(
+            {
+                "index": item["index"],
+                "who": who,
+                "lines": [split_line(ln) for ln in item["lines"]],
+                "state_id": ids[item["index"] + 1] if ids else "",
+            }
+        )
+    result = fight.result
+    return {
+        "fight": view["fight"],
+        "role": "gm" if caller.gm else "player",
+        "side": caller.side,
+        "side_name": names.get(caller.side or "", caller.side or ""),
+        "state_id": fight.state_id,
+        "seq": live.seq,
+        "over": result is not None,
+        "result": outcome_text(result, names) if result is not None else "",
+        "status": view["status"],
+        "to_move": tables.who(fight),
+        "may_decide": view["may_decide"],
+        "menu": menu,
+        "gm_menu": use_gm,
+        "crumbs": crumbs,
+        "pending": view["pending"],
+        "pending_lines": [split_line(ln) for ln in (view["pending"] or {}).get("lines", [])],
+        "log": log,
+        "older": max(0, len(entries) - 300),
+        "start_state_id": ids[0] if ids else "",
+        "can_undo": caller.gm and (bool(fight.entries) or fight.pending is not None),
+        "notice": notice,
+        "start_href": screen_url(fight_id, [], use_gm),
+        "start_href_turn": screen_url(fight_id, [], False),
+        "back_href": screen_url(fight_id, path[:-1], use_gm),
+        "gm_href": screen_url(fight_id, [], True),
+    }
+
+
+def screen_url(fight_id: str, path: Sequence[str], gm: bool) -> str:
+    """The screen partial at ``path`` of a decision (``gm``: of the GM's moves)."""
+    query = [("p", step) for step in path] + ([("gm", "1")] if gm else [])
+    return f"/ui/fights/{fight_id}/screen" + (f"?{urlencode(query)}" if query else "")
+
+
+def _odds(odds: dict[str, Any] | None) -> list[dict[str, str]]:
+    if not odds:
+        return []
+    out = [
+        {"name": k, "shown": f"{v['percent']:.1f}%", "exact": str(v["p"])}
+        for k, v in odds["outcomes"].items()
+    ]
+    out += [
+        {"name": f"expected {k}", "shown": f"{v['approx']:.2f}", "exact": str(v["value"])}
+        for k, v in odds["expected"].items()
+    ]
+    return out

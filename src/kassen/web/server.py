@@ -1,0 +1,63 @@
+"""Running the application with uvicorn (what ``kassen serve`` does)."""
+
+from __future__ import annotations
+
+__all__ = ["listen", "serve"]
+
+import errno
+import socket
+import sys
+
+from kassen.web.settings import Settings, WebError
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening, or one clear :class:`WebError` (a port in use, an
+    address this machine does not have). Bound here, before the address is printed, so that what is
+    printed is where the server really listens — and a failure is one line, not uvicorn's log."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise WebError(f"--host {host}: not an address of this machine ({exc.strerror})") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart right after a stop
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise WebError(f"--port {port}: the port is in use on {host}: pick another") from None
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise WebError(f"--port {port}: not allowed to listen on it (below 1024 needs root)") from None
+        raise WebError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, quiet: bool = False) -> None:
+    """Open the store, listen, print the address, and serve until interrupted."""
+    import uvicorn
+
+    from kassen.web.app import create_app
+    from kassen.web.store import Store
+
+    store = Store(settings.db)  # opened (and migrated) before the address is printed
+    try:
+        sock = listen(host, port)
+    except WebError:
+        store.close()
+        raise
+    app = create_app(settings, store=store)
+    shown = f"[{host}]" if ":" in host else host
+    sys.stdout.write(f"kassen serve: http://{shown}:{port}/  (store: {store.shown})\n")
+    sys.stdout.flush()
+    config = uvicorn.Config(
+        app,
+        log_level="warning" if quiet else "info",
+        timeout_graceful_shutdown=3,
+        proxy_headers=False,
+        server_header=False,
+    )
+    uvicorn.Server(config).run(sockets=[sock])

@@ -1,0 +1,336 @@
+/* kassen: the table's glue. No build step, no framework: htmx renders the partials, this file holds the
+ * token (from the address's #t=... fragment, which browsers never send to a server), puts it in the
+ * Authorization header of every request, posts the JSON actions, and follows the fight's event stream so
+ * that every open screen shows a new state within a second. */
+(function () {
+  "use strict";
+
+  var body = document.body;
+  var page = body.dataset.page;
+  var fight = body.dataset.fight || "";
+  var role = body.dataset.role || "";
+  var TOKEN = /^[A-Za-z0-9_-]{43}$/;
+  var token = null;
+
+  function say(text, kind) {
+    var box = document.getElementById("notice");
+    if (!box) return;
+    box.textContent = text || "";
+    box.className = "notice" + (kind ? " " + kind : "") + (text ? " shown" : "");
+  }
+
+  function gmKey(id) { return "kassen.gm." + id; }
+
+  function tokenFrom(text) {
+    var m = String(text || "").match(/[#&?]t=([A-Za-z0-9_-]{43})/);
+    if (m) return m[1];
+    text = String(text || "").trim();
+    return TOKEN.test(text) ? text : null;
+  }
+
+  function readToken() {
+    var found = tokenFrom(location.hash);
+    var key = "kassen." + role + "." + fight;
+    if (found) {
+      sessionStorage.setItem(key, found);
+      if (role === "gm") localStorage.setItem(gmKey(fight), found);
+      return found;
+    }
+    return sessionStorage.getItem(key) || (role === "gm" ? localStorage.getItem(gmKey(fight)) : null);
+  }
+
+  async function api(method, url, data, raw) {
+    var headers = {};
+    if (token) headers["Authorization"] = "Bearer " + token;
+    var init = { method: method, headers: headers, credentials: "omit", cache: "no-store" };
+    if (data !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = raw ? data : JSON.stringify(data);
+    }
+    var response;
+    try {
+      response = await fetch(url, init);
+    } catch (err) {
+      return { ok: false, status: 0, json: { detail: "the server cannot be reached" } };
+    }
+    var json = null;
+    try { json = await response.json(); } catch (err) { json = null; }
+    return { ok: response.ok, status: response.status, json: json };
+  }
+
+  function detail(result) {
+    var j = result.json || {};
+    var text = j.detail || ("the server answered " + result.status);
+    if (Array.isArray(j.errors) && j.errors.length > 1) {
+      text += "\n" + j.errors.map(function (e) {
+        return (e.line ? "line " + e.line + ", " : "") + (e.field || (e.loc || []).join(".")) + ": " + e.message;
+      }).join("\n");
+    }
+    return text;
+  }
+
+  function screenRoot() { return document.querySelector("#screen .screen"); }
+
+  function refresh() {
+    if (window.htmx) window.htmx.trigger(body, "kassen:refresh");
+  }
+
+  function openFight(created) {
+    localStorage.setItem(gmKey(created.id), created.gm_token);
+    location.href = "/fights/" + created.id + "#t=" + created.gm_token;
+  }
+
+  // -- the fight list: new fight, import -----------------------------------------------------------------
+  function readFile(input) {
+    return new Promise(function (resolve, reject) {
+      var file = input.files && input.files[0];
+      if (!file) { resolve(null); return; }
+      var reader = new FileReader();
+      reader.onload = function () { resolve(String(reader.result)); };
+      reader.onerror = function () { reject(reader.error); };
+      reader.readAsText(file);
+    });
+  }
+
+  function setupIndex() {
+    var form = document.getElementById("new-fight");
+    var fileInput = document.getElementById("scenario-file");
+    var text = document.getElementById("scenario-text");
+    if (fileInput) {
+      fileInput.addEventListener("change", async function () {
+        var content = await readFile(fileInput);
+        if (content !== null) {
+          text.value = content;
+          document.getElementById("source-own").checked = true;
+        }
+      });
+    }
+    if (text) {
+      text.addEventListener("input", function () { document.getElementById("source-own").checked = true; });
+    }
+    if (form) {
+      form.addEventListener("submit", async function (event) {
+        event.preventDefault();
+        var errors = document.getElementById("new-errors");
+        errors.textContent = "";
+        var own = document.getElementById("source-own").checked;
+        var payload = {
+          scenario: own ? text.value : document.getElementById("scenario-name").value,
+          dice: document.getElementById("dice-table").checked ? "table" : "auto"
+        };
+        var seed = document.getElementById("seed").value.trim();
+        if (seed !== "") {
+          if (!/^\d{1,20}$/.test(seed)) { errors.textContent = "a seed is a whole number"; return; }
+          payload.seed = Number(seed);
+          if (!Number.isSafeInteger(payload.seed)) { errors.textContent = "that seed is too large for this page"; return; }
+        }
+        if (!payload.scenario) { errors.textContent = "choose a scenario, or paste one"; return; }
+        var result = await api("POST", "/api/fights", payload);
+        if (result.ok) { openFight(result.json); return; }
+        errors.textContent = detail(result);
+      });
+    }
+    var importForm = document.getElementById("import-fight");
+    if (importForm) {
+      importForm.addEventListener("submit", async function (event) {
+        event.preventDefault();
+        var errors = document.getElementById("import-errors");
+        errors.textContent = "";
+        var content = await readFile(document.getElementById("import-file"));
+        if (content === null) { errors.textContent = "choose a chronicle file"; return; }
+        var result = await api("POST", "/api/fights/import", content, true);
+        if (result.ok) { openFight(result.json); return; }
+        errors.textContent = detail(result);
+      });
+    }
+    document.querySelectorAll(".fight-link").forEach(function (link) {
+      var known = localStorage.getItem(gmKey(link.dataset.fightId));
+      if (known) link.href = "/fights/" + link.dataset.fightId + "#t=" + known;
+    });
+  }
+
+  // -- a fight's screen -------------------------------------------------------------------------------------
+  async function post(url, payload, withState) {
+    if (withState) {
+      var root = screenRoot();
+      payload.state_id = root ? root.dataset.stateId : "";
+    }
+    var result = await api("POST", url, payload);
+    if (result.ok) {
+      if (result.json && result.json.gm_token) {  // a fork: the new fight opens in its own tab
+        localStorage.setItem(gmKey(result.json.id), result.json.gm_token);
+        var opened = window.open("/fights/" + result.json.id + "#t=" + result.json.gm_token, "_blank", "noopener");
+        say(opened ? "forked: the new fight opened in a new tab" : "forked: " + result.json.links.gm, "ok");
+        return;
+      }
+      say("", "");
+      refresh();
+      return;
+    }
+    if (result.status === 409) {
+      say(detail(result) + " (the screen is up to date now)", "warn");
+      refresh();
+      return;
+    }
+    say(detail(result), "error");
+  }
+
+  function parseFaces(text) {
+    var words = String(text).trim().split(/[\s,]+/).filter(function (w) { return w.length > 0; });
+    if (!words.length) return { error: "type the faces rolled, separated by spaces (or auto)" };
+    var faces = [];
+    for (var i = 0; i < words.length; i++) {
+      var w = words[i].toLowerCase();
+      if (w === "auto") { faces.push(null); continue; }
+      if (!/^\d{1,4}$/.test(w)) return { error: JSON.stringify(words[i].slice(0, 20)) + " is not a face (a whole number, or auto)" };
+      faces.push(Number(w));
+    }
+    return { faces: faces };
+  }
+
+  async function exportLog(url) {
+    var headers = { "Authorization": "Bearer " + token };
+    var response = await fetch(url, { headers: headers, cache: "no-store", credentials: "omit" });
+    if (!response.ok) { say("the chronicle cannot be exported (" + response.status + ")", "error"); return; }
+    var blob = await response.blob();
+    var link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "kassen-" + fight + ".json";
+    document.body.appendChild(link);
+    link.click();
+    setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+  }
+
+  function follow() {
+    var delay = 500;
+    async function loop() {
+      for (;;) {
+        try {
+          var response = await fetch("/api/fights/" + fight + "/stream", {
+            headers: { "Authorization": "Bearer " + token, "Accept": "text/event-stream" },
+            cache: "no-store",
+            credentials: "omit"
+          });
+          if (response.status === 401 || response.status === 403 || response.status === 404) {
+            body.dataset.live = "off";
+            return;
+          }
+          if (!response.ok || !response.body) throw new Error("stream " + response.status);
+          body.dataset.live = "on";
+          delay = 500;
+          var reader = response.body.getReader();
+          var decoder = new TextDecoder();
+          var buffer = "";
+          for (;;) {
+            var chunk = await reader.read();
+            if (chunk.done) break;
+            buffer += decoder.decode(chunk.value, { stream: true });
+            var cut;
+            while ((cut = buffer.indexOf("\n\n")) >= 0) {
+              handle(buffer.slice(0, cut));
+              buffer = buffer.slice(cut + 2);
+            }
+          }
+        } catch (err) { /* reconnect below */ }
+        body.dataset.live = "off";
+        await new Promise(function (resolve) { setTimeout(resolve, delay); });
+        delay = Math.min(delay * 2, 8000);
+      }
+    }
+    loop();
+  }
+
+  function handle(block) {
+    var data = null;
+    block.split("\n").forEach(function (line) {
+      if (line.indexOf("data:") === 0) {
+        try { data = JSON.parse(line.slice(5)); } catch (err) { data = null; }
+      }
+    });
+    if (!data) return;
+    var root = screenRoot();
+    if (!root) return;
+    var changed = root.dataset.stateId !== data.state_id ||
+      String(root.dataset.seq) !== String(data.seq) ||
+      (root.dataset.pending === "1") !== Boolean(data.pending);
+    if (changed) refresh();
+  }
+
+  function setupTable() {
+    token = readToken();
+    var form = document.getElementById("token-form");
+    if (!token) {
+      form.hidden = false;
+      document.getElementById("screen").hidden = true;
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var found = tokenFrom(document.getElementById("token-input").value);
+        if (!found) { say("that is not a kassen link or token", "error"); return; }
+        location.hash = "t=" + found;
+        location.reload();
+      });
+      return;
+    }
+    document.addEventListener("htmx:configRequest", function (event) {
+      event.detail.headers["Authorization"] = "Bearer " + token;
+    });
+    document.addEventListener("htmx:responseError", function (event) {
+      var xhr = event.detail.xhr;
+      var text = "the server answered " + xhr.status;
+      try { text = JSON.parse(xhr.responseText).detail || text; } catch (err) { /* keep */ }
+      say(text, "error");
+    });
+    document.addEventListener("htmx:afterSwap", function (event) {
+      if (event.detail.target && event.detail.target.id === "screen") {
+        var active = document.activeElement;
+        if (!active || active === body || !document.contains(active)) {
+          var first = document.querySelector("#screen #faces, #screen .options button:not([disabled])");
+          if (first && body.dataset.focus === "menu") first.focus();
+        }
+      }
+    });
+    document.addEventListener("click", function (event) {
+      var target = event.target.closest("[data-post], [data-export], [data-copy]");
+      if (!target || target.disabled) return;
+      event.preventDefault();
+      if (target.dataset.export) { exportLog(target.dataset.export); return; }
+      if (target.dataset.copy) {
+        var field = document.getElementById(target.dataset.copy);
+        if (field) {
+          field.select();
+          if (navigator.clipboard) navigator.clipboard.writeText(field.value).catch(function () {});
+          say("copied", "ok");
+        }
+        return;
+      }
+      body.dataset.focus = target.closest(".menu, .dice") ? "menu" : "";
+      var payload = JSON.parse(target.dataset.body || "{}");
+      post(target.dataset.post, payload, target.hasAttribute("data-with-state"));
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.target.closest && event.target.closest(".options") && event.key === "Enter") {
+        body.dataset.focus = "menu";
+      }
+    });
+    document.addEventListener("submit", function (event) {
+      var form = event.target.closest("[data-dice-form]");
+      if (!form) return;
+      event.preventDefault();
+      var parsed = parseFaces(form.querySelector("input").value);
+      if (parsed.error) { say(parsed.error, "error"); return; }
+      body.dataset.focus = "menu";
+      post(form.dataset.diceUrl, { dice: parsed.faces }, true);
+    });
+    body.dispatchEvent(new CustomEvent("kassen:ready"));
+    follow();
+  }
+
+  function start() {
+    if (page === "index") setupIndex();
+    if (page === "table") setupTable();
+  }
+
+  // After htmx has processed the page (its own DOMContentLoaded listener was added first).
+  if (document.readyState === "complete") start();
+  else document.addEventListener("DOMContentLoaded", function () { setTimeout(start, 0); });
+})();

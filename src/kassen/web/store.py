@@ -1,0 +1,369 @@
+"""The durable fight store: SQLite (a file) or PostgreSQL, through SQLAlchemy 2 Core.
+
+Every change is one transaction committed before the server replies:
+
+- SQLite runs in WAL mode with ``synchronous=FULL`` (a committed action survives ``kill -9`` and a
+  power cut), and every writing transaction starts with ``BEGIN IMMEDIATE``, so two writers never
+  interleave a read of the head and the write after it (readers are not blocked);
+- PostgreSQL locks the fight's row (``SELECT ... FOR UPDATE``) before reading its head.
+
+Rows are only ever added to ``actions`` (an undo is a row too), so the store holds everything that
+happened at a table, in order. See :mod:`kassen.web.schema` for the tables and their versions.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ActionRow", "FightRow", "NewAction", "Store", "TokenRow", "engine_for", "now"]
+
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, select
+from sqlalchemy.engine import Connection, RowMapping, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+from kassen.web.schema import actions, fights, migrate, tokens
+from kassen.web.settings import WebError
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+@dataclass(frozen=True, slots=True)
+class FightRow:
+    """A fight as stored: where it starts, and its head."""
+
+    id: str
+    created_at: datetime
+    updated_at: datetime
+    ruleset: str
+    title: str
+    source: str
+    scenario_name: str | None
+    scenario_text: str | None
+    chronicle: dict[str, Any] | None
+    content: tuple[str, ...]
+    seed: int
+    dice: str
+    initial_state_id: str
+    head_seq: int
+    state_id: str
+    actions: int
+    over: bool
+    result: dict[str, Any] | None
+    pending: dict[str, Any] | None
+    parent: str | None = None
+    parent_state_id: str | None = None
+
+    @classmethod
+    def read(cls, row: RowMapping) -> FightRow:
+        return cls(
+            id=row["id"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            ruleset=row["ruleset"],
+            title=row["title"],
+            source=row["source"],
+            scenario_name=row["scenario_name"],
+            scenario_text=row["scenario_text"],
+            chronicle=_loads(row["chronicle"]),
+            content=tuple(_loads(row["content"])),
+            seed=int(row["seed"]),
+            dice=row["dice"],
+            initial_state_id=row["initial_state_id"],
+            head_seq=row["head_seq"],
+            state_id=row["state_id"],
+            actions=row["actions"],
+            over=bool(row["over"]),
+            result=_loads(row["result"]),
+            pending=_loads(row["pending"]),
+            parent=row["parent"],
+            parent_state_id=row["parent_state_id"],
+        )
+
+    def values(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "ruleset": self.ruleset,
+            "title": self.title,
+            "source": self.source,
+            "scenario_name": self.scenario_name,
+            "scenario_text": self.scenario_text,
+            "chronicle": None if self.chronicle is None else _dumps(self.chronicle),
+            "content": _dumps(list(self.content)),
+            "seed": str(self.seed),
+            "dice": self.dice,
+            "initial_state_id": self.initial_state_id,
+            "head_seq": self.head_seq,
+            "state_id": self.state_id,
+            "actions": self.actions,
+            "over": self.over,
+            "result": None if self.result is None else _dumps(self.result),
+            "pending": None if self.pending is None else _dumps(self.pending),
+            "parent": self.parent,
+            "parent_state_id": self.parent_state_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """A row to append: an applied action (``kind`` ``action``: its JSON, typed faces, whether the GM
+    made it out of turn) or an undo; ``state_id`` is the state after it."""
+
+    kind: str
+    state_id: str
+    author: str
+    action: Any = None
+    dice: Sequence[int | None] | None = None
+    by_gm: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """A stored row of ``actions``."""
+
+    seq: int
+    kind: str
+    action: Any
+    dice: tuple[int | None, ...] | None
+    by_gm: bool
+    author: str
+    state_id: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRow:
+    fight_id: str
+    role: str
+    side: str | None
+
+
+def engine_for(url: str) -> Engine:
+    """An engine for ``sqlite:///PATH`` or ``postgresql://...`` (psycopg 3), set up as the module notes
+    say; any other URL is a :class:`WebError`."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise WebError(
+            f"--db is a URL like sqlite:///kassen.db or postgresql://user@host/db, not {url!r}"[:160]
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        database = parsed.database or ""
+        if database in ("", ":memory:") or database.startswith("file:"):
+            raise WebError("--db sqlite:///PATH needs a file (an in-memory store would lose every fight)")
+        folder = Path(database).expanduser().resolve().parent
+        if not folder.is_dir():
+            raise WebError(f"--db {url}: the folder {folder} does not exist")
+        engine = create_engine(
+            parsed.set(drivername="sqlite+pysqlite"),
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_size=8,
+            max_overflow=16,
+        )
+        _sqlite_setup(engine)
+        return engine
+    if backend in ("postgresql", "postgres"):
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise WebError("a PostgreSQL store needs psycopg: pip install 'kassen[postgres]'") from None
+        return create_engine(
+            parsed.set(drivername="postgresql+psycopg"),
+            pool_size=10,
+            max_overflow=20,
+            pool_pre_ping=True,
+        )
+    raise WebError(f"--db: kassen stores fights in SQLite or PostgreSQL, not {backend!r}")
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # transactions are begun below, not by the driver
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        write = conn.get_execution_options().get("kassen_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+class Store:
+    """The fight store at ``url`` (schema created or upgraded on opening)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = engine_for(url)
+        # PostgreSQL locks rows, not the store: its writers need no lock here.
+        self._write_lock: AbstractContextManager[object] = (
+            threading.Lock() if self.engine.dialect.name == "sqlite" else nullcontext()
+        )
+        try:
+            self.versions = migrate(self.engine)
+        except SQLAlchemyError as exc:
+            self.engine.dispose()
+            raise WebError(f"cannot open the store {self.shown}: {_short(exc)}") from None
+        except BaseException:
+            self.engine.dispose()
+            raise
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @property
+    def shown(self) -> str:
+        """The URL without its password."""
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """A writing transaction (see the module notes), committed when the block ends without error.
+
+        On SQLite the threads of this process also queue for one lock first: SQLite has one writer at a
+        time, and threads left to its busy handler poll with growing sleeps, so under load a few wait
+        for seconds while others pass (another process on the same file still waits in the handler)."""
+        with (
+            self._write_lock,
+            self.engine.connect().execution_options(kassen_write=True) as conn,
+            conn.begin(),
+        ):
+            yield conn
+
+    # -- reading --------------------------------------------------------------------------------------
+    def fight(self, conn: Connection, fight_id: str, *, lock: bool = False) -> FightRow | None:
+        query = select(fights).where(fights.c.id == fight_id)
+        if lock and conn.dialect.name == "postgresql":
+            query = query.with_for_update()
+        row = conn.execute(query).mappings().first()
+        return None if row is None else FightRow.read(row)
+
+    def head(self, conn: Connection, fight_id: str) -> tuple[int, str] | None:
+        """The fight's row count and state id (a cheap check that a cached fight is current)."""
+        row = conn.execute(
+            select(fights.c.head_seq, fights.c.state_id).where(fights.c.id == fight_id)
+        ).first()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def rows(self, conn: Connection, fight_id: str) -> list[ActionRow]:
+        result = conn.execute(select(actions).where(actions.c.fight_id == fight_id).order_by(actions.c.seq))
+        return [
+            ActionRow(
+                seq=r["seq"],
+                kind=r["kind"],
+                action=_loads(r["action"]),
+                dice=None if r["dice"] is None else tuple(_loads(r["dice"])),
+                by_gm=bool(r["by_gm"]),
+                author=r["author"],
+                state_id=r["state_id"],
+                created_at=r["created_at"],
+            )
+            for r in result.mappings()
+        ]
+
+    def token(self, conn: Connection, digest: str) -> TokenRow | None:
+        row = conn.execute(select(tokens).where(tokens.c.hash == digest)).mappings().first()
+        return None if row is None else TokenRow(row["fight_id"], row["role"], row["side"])
+
+    def listing(self, conn: Connection, *, limit: int, offset: int) -> tuple[list[FightRow], int]:
+        total = conn.execute(select(func.count()).select_from(fights)).scalar_one()
+        query = select(fights).order_by(fights.c.updated_at.desc(), fights.c.id).limit(limit).offset(offset)
+        return [FightRow.read(r) for r in conn.execute(query).mappings()], int(total)
+
+    # -- writing --------------------------------------------------------------------------------------
+    def insert_fight(
+        self, conn: Connection, row: FightRow, token_rows: Sequence[tuple[str, str, str | None]]
+    ) -> None:
+        conn.execute(fights.insert().values(**row.values()))
+        if token_rows:
+            conn.execute(
+                tokens.insert(),
+                [{"hash": h, "fight_id": row.id, "role": role, "side": side} for h, role, side in token_rows],
+            )
+
+    def append(self, conn: Connection, fight_id: str, first_seq: int, new: Sequence[NewAction]) -> None:
+        """Append ``new`` as rows ``first_seq``, ``first_seq + 1``...: a row already there (another
+        writer) fails the transaction."""
+        if not new:
+            return
+        at = now()
+        conn.execute(
+            actions.insert(),
+            [
+                {
+                    "fight_id": fight_id,
+                    "seq": first_seq + i,
+                    "kind": a.kind,
+                    "action": None if a.action is None else _dumps(a.action),
+                    "dice": None if a.dice is None else _dumps(list(a.dice)),
+                    "by_gm": a.by_gm,
+                    "author": a.author,
+                    "state_id": a.state_id,
+                    "created_at": at,
+                }
+                for i, a in enumerate(new)
+            ],
+        )
+
+    def set_head(
+        self,
+        conn: Connection,
+        fight_id: str,
+        *,
+        head_seq: int,
+        state_id: str,
+        live_actions: int,
+        over: bool,
+        result: dict[str, Any] | None,
+        pending: dict[str, Any] | None,
+    ) -> None:
+        conn.execute(
+            fights.update()
+            .where(fights.c.id == fight_id)
+            .values(
+                head_seq=head_seq,
+                state_id=state_id,
+                actions=live_actions,
+                over=over,
+                result=None if result is None else _dumps(result),
+                pending=None if pending is None else _dumps(pending),
+                updated_at=now(),
+            )
+        )
+
+
+def _short(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:200]

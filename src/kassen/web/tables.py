@@ -1,0 +1,484 @@
+"""The live fights of one server: rebuilt from the store, changed one request at a time.
+
+A fight is stored as where it starts (a bundled scenario, a posted scenario's text, or an imported
+chronicle), its content layers, seed and dice mode, and its rows (:mod:`kassen.web.store`). In memory
+it is a :class:`~kassen.core.fight.Fight`, kept in a small cache; a fight not cached — after a restart,
+or one another server process changed — is rebuilt by replaying its rows through the core
+(:mod:`kassen.web.replay`), each row's resulting ``state_id`` checked.
+
+Every change (:meth:`Tables.act`, :meth:`Tables.undo`) runs under the fight's lock inside one writing
+transaction: read the head, check the ``state_id`` the client chose on (stale: 409, nothing changes),
+apply through the core (an illegal choice raises before anything changes: 422), append the rows and
+the new head, commit — and only then reply and announce the new state to the open screens
+(:mod:`kassen.web.streams`). An error after the fight changed in memory drops it from the cache, so the
+next request rebuilds it from what was committed.
+
+Who may do what is decided by :mod:`kassen.web.callers`; what each caller sees, by
+:mod:`kassen.web.views`; the bundled scenarios, by :mod:`kassen.web.catalog`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Created", "Tables"]
+
+import contextlib
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from kassen.core.engine import GM
+from kassen.core.errors import KassenError
+from kassen.core.fight import Fight
+from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
+from kassen.web.callers import Caller, gm_only, lookup_caller
+from kassen.web.catalog import POSTED, Catalog, bundled_source
+from kassen.web.problems import Problem, refused
+from kassen.web.replay import Live, pending_json, rebuild, rebuild_rows
+from kassen.web.store import ActionRow, FightRow, NewAction, Store, now
+from kassen.web.streams import Broadcaster
+from kassen.web.tokens import join_token, new_fight_id, new_token, token_hash
+from kassen.web.views import Views
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A new fight: its id and tokens (the only time the GM token is ever sent)."""
+
+    id: str
+    gm_token: str
+    join: dict[str, str]
+    state_id: str
+
+
+class Tables(Views):
+    """Every fight of one store (see the module notes)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        content: Sequence[str] = (),
+        cached: int = 256,
+        streams: Broadcaster | None = None,
+    ) -> None:
+        self.store = store
+        self.content = tuple(content)
+        self.catalog = Catalog()
+        self.streams = streams or Broadcaster(64, 1024)
+        self._cached = max(1, cached)
+        self._cache: OrderedDict[str, Live] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._stripes = [threading.RLock() for _ in range(64)]
+
+    # -- locks and the cache --------------------------------------------------------------------------
+    def _lock(self, fight_id: str) -> threading.RLock:
+        digest = hashlib.blake2b(fight_id.encode(), digest_size=2).digest()
+        return self._stripes[int.from_bytes(digest, "big") % len(self._stripes)]
+
+    def _remember(self, live: Live) -> None:
+        with self._cache_lock:
+            self._cache[live.row.id] = live
+            self._cache.move_to_end(live.row.id)
+            while len(self._cache) > self._cached:
+                self._cache.popitem(last=False)
+
+    def forget(self, fight_id: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(fight_id, None)
+
+    def _cached_live(self, fight_id: str) -> Live | None:
+        with self._cache_lock:
+            live = self._cache.get(fight_id)
+            if live is not None:
+                self._cache.move_to_end(fight_id)
+            return live
+
+    # -- callers --------------------------------------------------------------------------------------
+    def caller(self, fight_id: str, token: str | None) -> Caller:
+        """The caller a bearer token names (see :func:`~kassen.web.callers.lookup_caller`)."""
+        return lookup_caller(self.store, fight_id, token)
+
+    # -- opening fights -------------------------------------------------------------------------------
+    def scenario(self, text: str) -> tuple[ScenarioSource, str | None]:
+        """The scenario a client posted: a bundled name (``demo``, ``sengoku/demo``), else YAML text.
+        Never a path: the server reads no file a client names."""
+        if "\n" not in text and len(text) <= 200:
+            ident = self.catalog.find(text)
+            if ident is not None:
+                return bundled_source(ident), ident
+            if ":" not in text:
+                known = ", ".join(b.ident for b in self.catalog.items())
+                raise Problem(
+                    422,
+                    "content",
+                    f"no bundled scenario {text.strip()[:60]!r} (bundled: {known}); a scenario of your own "
+                    "is posted as its YAML text",
+                    errors=[{"file": POSTED, "field": "scenario", "line": None, "message": "unknown name"}],
+                )
+        try:
+            return read_scenario(POSTED, text=text), None
+        except KassenError as exc:
+            raise refused(exc) from None
+
+    def create(self, scenario: str, *, seed: int | None, dice: Literal["auto", "table"]) -> Created:
+        """A new fight at the start of ``scenario`` (see :meth:`scenario`)."""
+        src, ident = self.scenario(scenario)
+        try:
+            fight = open_fight(src, seed=seed, content=list(self.content), dice=dice)
+        except KassenError as exc:
+            raise refused(exc) from None
+        row = self._row(
+            fight,
+            scenario_name=ident,
+            scenario_text=None if ident is not None else scenario,
+            chronicle=None,
+        )
+        return self._insert(row, fight, [], src)
+
+    def import_chronicle(self, data: Any, *, dice: Literal["auto", "table"]) -> Created:
+        """A new fight from a chronicle (:meth:`Fight.to_json`), replayed and checked first."""
+        try:
+            fight = Fight.from_json(data, content=list(self.content))
+        except KassenError as exc:
+            raise refused(exc) from None
+        fight.dice_mode = dice
+        header = {k: v for k, v in data.items() if k not in ("log", "result")}
+        stack = [
+            NewAction(
+                "action",
+                item["state_id"],
+                "import",
+                item["action"],
+                item.get("dice"),
+                item.get("by") == "gm",
+            )
+            for item in data["log"]
+        ]
+        row = self._row(fight, scenario_name=None, scenario_text=None, chronicle=header)
+        return self._insert(row, fight, stack, None)
+
+    def _row(
+        self,
+        fight: Fight[Any, Any],
+        *,
+        scenario_name: str | None,
+        scenario_text: str | None,
+        chronicle: dict[str, Any] | None,
+    ) -> FightRow:
+        at = now()
+        result = fight.result
+        return FightRow(
+            id=new_fight_id(),
+            created_at=at,
+            updated_at=at,
+            ruleset=fight.ruleset.info.name,
+            title=str(fight.meta.get("scenario", "")) or fight.ruleset.info.name,
+            source=str(fight.meta.get("source", "")),
+            scenario_name=scenario_name,
+            scenario_text=scenario_text,
+            chronicle=chronicle,
+            content=self.content,
+            seed=fight.seed,
+            dice=fight.dice_mode,
+            initial_state_id=fight.state_ids()[0],
+            head_seq=len(fight.entries),
+            state_id=fight.state_id,
+            actions=len(fight.entries),
+            over=result is not None,
+            result=None if result is None else result.to_json(),
+            pending=None,
+        )
+
+    def _insert(
+        self,
+        row: FightRow,
+        fight: Fight[Any, Any],
+        new: Sequence[NewAction],
+        scenario: ScenarioSource | None,
+    ) -> Created:
+        gm = new_token()
+        join = {side: join_token(gm, row.id, side) for side in fight.sides()}
+        token_rows: list[tuple[str, str, str | None]] = [(token_hash(gm), "gm", None)]
+        token_rows += [(token_hash(t), "side", side) for side, t in join.items()]
+        with self.store.writing() as conn:
+            self.store.insert_fight(conn, row, token_rows)
+            self.store.append(conn, row.id, 1, new)
+        stack = [
+            ActionRow(
+                i + 1,
+                a.kind,
+                a.action,
+                None if a.dice is None else tuple(a.dice),
+                a.by_gm,
+                a.author,
+                a.state_id,
+                row.created_at,
+            )
+            for i, a in enumerate(new)
+        ]
+        self._remember(Live(row, fight, row.head_seq, stack, scenario))
+        return Created(row.id, gm, join, row.state_id)
+
+    def links(self, fight_id: str, caller: Caller) -> dict[str, str]:
+        """Each side's join token (the GM's: derived from the GM token the caller holds)."""
+        gm_only(caller, "the join links")
+        with self._lock(fight_id), self.store.reading() as conn:
+            live = self._load(conn, fight_id)
+            return {side: join_token(caller.token, fight_id, side) for side in live.fight.sides()}
+
+    def _load(self, conn: Connection, fight_id: str, *, lock: bool = False) -> Live:
+        """The live fight, current with the store (rebuilt when the cache is behind it)."""
+        row = self.store.fight(conn, fight_id, lock=lock)
+        if row is None:
+            raise Problem(404, "no_fight", "no such fight")
+        live = self._cached_live(fight_id)
+        if (
+            live is None
+            or live.seq != row.head_seq
+            or live.fight.state_id != row.state_id
+            or pending_json(live.fight) != row.pending
+        ):
+            live = rebuild(self.store, conn, row)
+            self._remember(live)
+        live.row = row
+        return live
+
+    # -- reading --------------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def reading(self, fight_id: str) -> Iterator[Live]:
+        """The live fight, held under its lock for the block (nothing may change it meanwhile)."""
+        with self._lock(fight_id):
+            with self.store.reading() as conn:
+                live = self._load(conn, fight_id)
+            yield live
+
+    # -- changing -------------------------------------------------------------------------------------
+    def act(
+        self,
+        fight_id: str,
+        caller: Caller,
+        state_id: str,
+        *,
+        choices: Sequence[str] | None = None,
+        gm: bool = False,
+        auto: bool = False,
+        dice: Sequence[int | None] | None = None,
+    ) -> dict[str, Any]:
+        """Play one step at the table: a complete path of choices, the policy's choice (``auto``) or the
+        faces for the action waiting for dice. Returns the new entries, what waits, and the new view."""
+
+        def change(live: Live) -> list[NewAction]:
+            fight = live.fight
+            before = len(fight.entries)
+            if dice is not None:
+                p = fight.pending
+                if p is None:
+                    raise Problem(409, "no_pending", "no action is waiting for dice")
+                if not caller.may_act_for(GM if p.by == GM else fight.to_move):
+                    raise Problem(403, "not_yours", "not yours to roll: the dice are for another side")
+                if choices is not None or auto:
+                    raise Problem(422, "request", "send one of choices, auto or dice")
+                self._core(lambda: fight.roll(list(dice)))
+            else:
+                if fight.pending is not None:
+                    raise Problem(
+                        409, "pending", "an action is waiting for dice: type them (or undo it) first"
+                    )
+                if choices is not None:
+                    if gm:
+                        gm_only(caller, "the GM's moves")
+                    else:
+                        self._may_decide(fight, caller)
+                    self._core(lambda: fight.choose(list(choices), gm=gm))
+                elif auto:
+                    self._may_decide(fight, caller)
+                    self._core(lambda: fight.step())
+                else:
+                    raise Problem(422, "request", "send one of choices, auto or dice")
+            ids = fight.state_ids()
+            return [
+                NewAction(
+                    "action",
+                    ids[e.index + 1],
+                    caller.author,
+                    fight.action_json(e.action),
+                    e.faces,
+                    e.out_of_turn and e.actor == GM,
+                )
+                for e in fight.entries[before:]
+            ]
+
+        return self._change(fight_id, caller, state_id, change)
+
+    def undo(self, fight_id: str, caller: Caller, state_id: str) -> dict[str, Any]:
+        """Take back the last action (or drop the action waiting for dice): the GM's."""
+        gm_only(caller, "undo")
+
+        def change(live: Live) -> list[NewAction]:
+            fight = live.fight
+            if fight.pending is not None:
+                fight.cancel()
+                return []
+            if not fight.entries:
+                raise Problem(409, "start", "nothing to undo: the fight is at its start")
+            fight.undo()
+            return [NewAction("undo", fight.state_id, caller.author)]
+
+        return self._change(fight_id, caller, state_id, change)
+
+    def fork(self, fight_id: str, caller: Caller, at: str) -> Created:
+        """A new fight from the state ``at`` of this one (its start, or after any live action)."""
+        gm_only(caller, "forking")
+        with self.reading(fight_id) as live:
+            ids = live.fight.state_ids()
+            if at not in ids:
+                raise Problem(
+                    422, "no_state", f"no state {at[:40]!r} in this fight's log (undone states are gone)"
+                )
+            upto = ids.index(at)
+            kept = live.stack[:upto]
+            row = live.row
+        new = [NewAction("action", r.state_id, r.author, r.action, r.dice, r.by_gm) for r in kept]
+        fork_row = replace(
+            row,
+            id=new_fight_id(),
+            created_at=now(),
+            updated_at=now(),
+            head_seq=len(new),
+            state_id=at,
+            actions=len(new),
+            pending=None,
+            parent=row.id,
+            parent_state_id=at,
+        )
+        live_fork = rebuild_rows(fork_row, kept)
+        result = live_fork.fight.result
+        fork_row = replace(
+            fork_row, over=result is not None, result=None if result is None else result.to_json()
+        )
+        live_fork.row = fork_row
+        return self._insert(fork_row, live_fork.fight, new, live_fork.scenario)
+
+    def _change(
+        self, fight_id: str, caller: Caller, state_id: str, change: Callable[[Live], list[NewAction]]
+    ) -> dict[str, Any]:
+        with self._lock(fight_id):
+            new: list[NewAction] = []
+            before = 0
+            try:
+                with self.store.writing() as conn:
+                    live = self._load(conn, fight_id, lock=True)
+                    fight = live.fight
+                    if state_id != fight.state_id:
+                        raise Problem(
+                            409,
+                            "stale",
+                            "the fight has moved on since this was chosen: look again",
+                            state_id=fight.state_id,
+                        )
+                    before = len(fight.entries)
+                    pending_before = pending_json(fight)
+                    new = change(live)
+                    pending_after = pending_json(fight)
+                    if new or pending_after != pending_before:
+                        self.store.append(conn, fight_id, live.seq + 1, new)
+                        result = fight.result
+                        self.store.set_head(
+                            conn,
+                            fight_id,
+                            head_seq=live.seq + len(new),
+                            state_id=fight.state_id,
+                            live_actions=len(fight.entries),
+                            over=result is not None,
+                            result=None if result is None else result.to_json(),
+                            pending=pending_after,
+                        )
+            except Problem as problem:
+                if problem.status >= 500:
+                    self.forget(fight_id)
+                raise
+            except IntegrityError:  # another writer took the row first (never under the locks above)
+                self.forget(fight_id)
+                raise Problem(
+                    409, "stale", "the fight has moved on since this was chosen: look again"
+                ) from None
+            except BaseException:
+                self.forget(fight_id)  # the fight may have changed in memory without being stored
+                raise
+            # committed
+            self._advance(live, new)
+            self.streams.publish(fight_id, self.announcement(live))
+            entries = self.entries(live, caller, start=min(before, len(live.fight.entries)))
+            return {
+                "applied": bool(new),
+                "entries": entries if new and new[0].kind == "action" else [],
+                "undone": bool(new) and new[0].kind == "undo",
+                "view": self.view(live, caller, log=False),
+            }
+
+    def _advance(self, live: Live, new: Sequence[NewAction]) -> None:
+        at = now()
+        for i, a in enumerate(new):
+            seq = live.seq + 1 + i
+            if a.kind == "undo":
+                live.stack.pop()
+            else:
+                live.stack.append(
+                    ActionRow(
+                        seq,
+                        a.kind,
+                        a.action,
+                        None if a.dice is None else tuple(a.dice),
+                        a.by_gm,
+                        a.author,
+                        a.state_id,
+                        at,
+                    )
+                )
+        live.seq += len(new)
+        result = live.fight.result
+        live.row = replace(
+            live.row,
+            head_seq=live.seq,
+            state_id=live.fight.state_id,
+            actions=len(live.fight.entries),
+            over=result is not None,
+            result=None if result is None else result.to_json(),
+            pending=pending_json(live.fight),
+            updated_at=at,
+        )
+        self._remember(live)
+
+    # -- helpers --------------------------------------------------------------------------------------
+    @staticmethod
+    def _core(call: Any) -> Any:
+        try:
+            return call()
+        except KassenError as exc:
+            raise refused(exc) from None
+
+    # -- listing --------------------------------------------------------------------------------------
+    def listing(self, *, limit: int, offset: int) -> tuple[list[dict[str, Any]], int]:
+        """The fights of this store, newest first: their public facts only (no seed, no token)."""
+        with self.store.reading() as conn:
+            rows, total = self.store.listing(conn, limit=limit, offset=offset)
+        return [
+            {
+                "id": r.id,
+                "ruleset": r.ruleset,
+                "title": r.title,
+                "dice": r.dice,
+                "actions": r.actions,
+                "over": r.over,
+                "created_at": r.created_at.isoformat(),
+                "updated_at": r.updated_at.isoformat(),
+                "forked": r.parent is not None,
+            }
+            for r in rows
+        ], total
