@@ -306,6 +306,9 @@ class Fight(Generic[S, A]):
         round trip through the codec (so the log can always be read back)."""
         if isinstance(action, Mapping):
             return self.action(action)
+        legal = self._legal
+        if legal is not None and legal[0] is self.snapshot and any(action is a for a in legal[1]):
+            return action  # listed by the ruleset for this very snapshot: read back like any other
         try:
             data = self._action_codec.dump(action)
         except (KassenError, AttributeError, TypeError):

@@ -166,6 +166,8 @@ def _fields(value: Any, prefix: str, actor_id: str, out: list[Step]) -> None:
     cls: Any = type(value)
     hints = _hints(cls)
     for f in dataclasses.fields(value):
+        if not f.init:
+            continue  # a reading kept on the object (a cached hash), not one of its fields
         v = getattr(value, f.name)
         name = f"{prefix}{f.name}"
         if actor_id and v == actor_id:

@@ -98,7 +98,8 @@ class Scripted(Generic[S, A]):
         script = self.scripts.get(decision.actor.id, ())
         if script:
             at = self.cursor(script, decision.history)
-            if at < len(script) and decision.is_legal(script[at]):
+            # listed among the legal actions, it is legal: no need to try it on a copy
+            if at < len(script) and (script[at] in decision.legal or decision.is_legal(script[at])):
                 return script[at]
         return self.fallback(decision)
 

@@ -18,25 +18,18 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from kassen.sengoku.battle.actions import Breath
-from kassen.sengoku.battle.plan import in_range, planner
+from kassen.sengoku.battle.plan import AttackGroup, Planner, in_range, planner, route
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Use
-from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo
+from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo, Range
 from kassen.sengoku.profile import AimFocus
 
 
-def _targets_from(
-    rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, here: str, weapon: str | None = None
-) -> list[Unit]:
-    rng = rules.range(unit, m, weapon)
-    return [
-        t
-        for t in state.units
-        if t.side != unit.side
-        and t.on_battlefield
-        and t.zone is not None
-        and in_range(state, rng, here, t.zone)
-    ]
+def _targets_from(state: BattleState, rng: Range, here: str, enemies: list[Unit]) -> list[Unit]:
+    """The ``enemies`` (those on the battlefield) a maneuver of range ``rng`` reaches from ``here``, in
+    the state's order."""
+    reached = {z.id for z in state.zones if in_range(state, rng, here, z.id)}
+    return [t for t in enemies if t.zone in reached]
 
 
 @lru_cache(maxsize=4096)
@@ -55,6 +48,12 @@ def _use(
     return Use(maneuver, target, aim=aim, to=to, squads=squads, release=release, weapon=weapon)
 
 
+def _after(first: Use, m: Maneuver, targets: list[Unit], zone: str, weapon: str | None = None) -> AttackGroup:
+    """``first`` (a movement to ``zone``, a stance, a pick-up) then ``m`` at each of ``targets``."""
+    rows = tuple(((first, _use(m.id, t.id, weapon=weapon)),) for t in targets)
+    return AttackGroup(m.id, weapon, tuple(t.id for t in targets), rows, lead=1, zone=zone)
+
+
 def _weapons(rules: BattleRules, unit: Unit, m: Maneuver) -> tuple[str | None, ...]:
     """Which weapon a candidate names: none (the first that can carry it) unless more than one of the
     unit's weapons in hand can, then each of them."""
@@ -63,6 +62,16 @@ def _weapons(rules: BattleRules, unit: Unit, m: Maneuver) -> tuple[str | None, .
 
 
 def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...]]:
+    """Every candidate breath in order (each :class:`AttackGroup` spelled out)."""
+    for item in _grouped(rules, state, unit):
+        if isinstance(item, AttackGroup):
+            for row in item.rows:
+                yield from row
+        else:
+            yield item
+
+
+def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...] | AttackGroup]:
     assert unit.zone is not None
     here = unit.zone
     known = [rules.maneuver(k) for k in rules.known(unit)]
@@ -71,28 +80,37 @@ def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Itera
     stances = [m for m in known if m.grants is not None]
     moves = [m for m in known if m.kind is ManeuverKind.MOVEMENT]
     finesse = rules.attribute(unit, "finesse")
-    reachable: dict[tuple[str, str], list[Unit]] = {}
+    # whom each range reaches from each zone, worked out once for the decision
+    reachable: dict[tuple[Range, str], list[Unit]] = {}
+    enemies = [t for t in state.units if t.side != unit.side and t.on_battlefield and t.zone is not None]
 
     def _targets(m: Maneuver, zone: str) -> list[Unit]:
-        key = (m.id, zone)
+        rng = rules.range(unit, m)
+        key = (rng, zone)
         found = reachable.get(key)
         if found is None:
-            found = reachable[key] = _targets_from(rules, state, unit, m, zone)
+            found = reachable[key] = _targets_from(state, rng, zone, enemies)
         return found
 
     for m in attacks:
         for w in _weapons(rules, unit, m):
-            for t in _targets(m, here):
+            targets = _targets(m, here)
+            if not targets:
+                continue
+            extra = 0
+            if m.aim_focus is not AimFocus.NONE:
+                extra = rules.aim_room(rules.technique(unit, m, w), finesse)
+            rows = []
+            for t in targets:
+                # the attack alone first (AttackGroup's contract), then with a second blow, a reservation,
+                # Aim Focus
                 one = _use(m.id, t.id, weapon=w)
-                yield (one,)
-                yield (one, one)
+                row: list[tuple[Use, ...]] = [(one,), (one, one)]
                 for r in reserves:
-                    yield (one, _use(r.id))
-                    yield (one, one, _use(r.id))
-                if m.aim_focus is not AimFocus.NONE:
-                    extra = rules.aim_room(rules.technique(unit, m, w), finesse)
-                    for n in range(extra, 0, -1):
-                        yield (_use(m.id, t.id, aim=n, weapon=w),)
+                    row += [(one, _use(r.id)), (one, one, _use(r.id))]
+                row += [(_use(m.id, t.id, aim=n, weapon=w),) for n in range(extra, 0, -1)]
+                rows.append(tuple(row))
+            yield AttackGroup(m.id, w, tuple(t.id for t in targets), tuple(rows))
     for aid in (rules.maneuver(a) for a in rules.aids):
         assert aid.aid is not None
         if aid.aid.ends == "dropped-weapon":
@@ -101,27 +119,38 @@ def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Itera
                 yield (pick,)
                 for m in attacks:
                     if any(w.id == unit.dropped for w in rules.carriers(unit, m)):
-                        for t in _targets(m, here):
-                            yield (pick, _use(m.id, t.id, weapon=unit.dropped))
+                        yield _after(pick, m, _targets(m, here), here, unit.dropped)
             continue
         for ally in state.units:
             if ally.side == unit.side and ally.id != unit.id and ally.zone == here and ally.bleeding:
                 yield (_use(aid.id, ally.id),)
     for r in reserves:
         yield (_use(r.id),)
+    routes: dict[Use, bool] = {}
+
+    def _goes(mv: Maneuver, step: Use) -> bool:
+        # a movement the zones refuse (most of them: SG.ZON.2) is left out with whatever follows it
+        found = routes.get(step)
+        if found is None:
+            found = routes[step] = not isinstance(route(state, unit, mv, step, here), tuple)
+        return found
+
     for s in stances:
         if s.id in unit.stances:
             for mv in moves:
                 for dest in state.neighbours(here):
-                    yield (_use(s.id, release=True), _use(mv.id, to=dest))
+                    step = _use(mv.id, to=dest)
+                    if _goes(mv, step):
+                        yield (_use(s.id, release=True), step)
         else:
             yield (_use(s.id),)
             for m in attacks:
-                for t in _targets(m, here):
-                    yield (_use(s.id), _use(m.id, t.id))
+                yield _after(_use(s.id), m, _targets(m, here), here)
     for mv in moves:
         assert mv.movement is not None
         if mv.movement.to is MovementTo.OFF_BATTLEFIELD:
+            if not _goes(mv, _use(mv.id)):
+                continue
             yield (_use(mv.id),)
             squads = tuple(
                 s.id
@@ -140,11 +169,12 @@ def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Itera
             if z.id == here or state.distance(here, z.id) > reach:
                 continue
             step = _use(mv.id, to=z.id)
+            if not _goes(mv, step):
+                continue
             yield (step,)
             if reach == 1:
                 for m in attacks:
-                    for t in _targets(m, z.id):
-                        yield (step, _use(m.id, t.id))
+                    yield _after(step, m, _targets(m, z.id), z.id)
     for m in known:
         if m.kind is ManeuverKind.KATA and not m.attacks and m.grants is None:
             yield (_use(m.id),)
@@ -154,20 +184,11 @@ def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Itera
 
 def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> list[Breath]:
     """A bounded list of legal breaths for ``unit`` now (each validated by its :class:`Planner`)."""
-    plans = planner(rules, state, unit)
-    seen: set[tuple[Use, ...]] = set()
-    out: list[Breath] = []
-    for uses in _raw_candidates(rules, state, unit):
-        before = len(seen)
-        seen.add(uses)
-        if len(seen) == before:
-            continue
-        if plans.legal(uses):
-            out.append(Breath(unit.id, uses))
-    return out
+    return planner(rules, state, unit).breaths(_grouped(rules, state, unit))
 
 
 def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
     """Whether the unit can pay for any maneuver now (SG.CNT.6: a unit that cannot, passes)."""
-    plans = planner(rules, state, unit)
+    # a planner of its own, not kept: the flow asks this of a state it is about to change
+    plans = Planner(rules, state, unit)
     return any(len(uses) == 1 and plans.legal(uses) for uses in _raw_candidates(rules, state, unit))

@@ -20,6 +20,7 @@ the attack: its own, a rout's (SG.RET.5) or an ambush's (SG.AMB.1).
 from __future__ import annotations
 
 __all__ = [
+    "AttackGroup",
     "Plan",
     "PlannedUse",
     "Planner",
@@ -34,16 +35,26 @@ __all__ = [
     "plan_uses",
     "planner",
     "reaction_defenseless",
+    "route",
     "situational",
+    "target_refusal",
     "usable_reservations",
 ]
 
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.sengoku.battle.actions import Breath
+from kassen.sengoku.battle.checks import (
+    check_modifier,
+    reaction_defenseless,
+    situational,
+    usable_reservations,
+)
 from kassen.sengoku.battle.equipment import armed_for, carrier
+from kassen.sengoku.battle.moves import breakthrough_needed, core_exit_needed, destination, in_range, route
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit, Use, Zone
 from kassen.sengoku.defense import Exemption
@@ -52,11 +63,8 @@ from kassen.sengoku.entries import (
     Maneuver,
     ManeuverKind,
     MovementTo,
-    Range,
-    ReactionKind,
-    Situation,
 )
-from kassen.sengoku.house import ZoneApplies
+from kassen.sengoku.evolve import evolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +94,28 @@ class Plan:
     @property
     def costs(self) -> tuple[int, ...]:
         return tuple(p.cost for p in self.uses)
+
+
+#: Why a run of maneuvers is illegal: the message and rule of the IllegalActionError it raises.
+_Refusal = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class AttackGroup:
+    """Candidate breaths of one attack (``maneuver`` with ``weapon``, none: its first carrier) at each
+    of ``targets`` in turn: ``rows[i]`` are those at ``targets[i]``, the same shapes in the same order
+    for every target, every attack in them made from ``zone`` and the first shape's ``lead``-th use
+    being the attack. :meth:`Planner.breaths` checks the shapes at one target and, at the others, only
+    the target (everything else an attack's check reads is the same, SG.BRT.1)."""
+
+    maneuver: str
+    weapon: str | None
+    targets: tuple[str, ...]
+    rows: tuple[tuple[tuple[Use, ...], ...], ...]
+    #: Where the attack is in the first shape (after a movement, a stance or a pick-up: 1), and the zone
+    #: it is made from.
+    lead: int = 0
+    zone: str = ""
 
 
 def _illegal(message: str, rule: str) -> IllegalActionError:
@@ -127,88 +157,6 @@ def breath_turn(state: BattleState, uid: str) -> Unit:
     return unit
 
 
-# ------------------------------------------------------------------------------------------ zones
-
-
-def _enemy_in(state: BattleState, unit: Unit, zone: str) -> bool:
-    return any(u.side != unit.side and u.able and u.zone == zone for u in state.units)
-
-
-def breakthrough_needed(state: BattleState, unit: Unit, dest: str) -> bool:
-    """Entering a zone of the other side that holds an enemy able to act (SG.ZON.2 house default)."""
-    z = state.zone(dest)
-    view = state.side(unit.side).view
-    return z.side != "none" and z.side != view and _enemy_in(state, unit, dest)
-
-
-def core_exit_needed(state: BattleState, unit: Unit, zone: str) -> bool:
-    """Leaving the Core while it holds an enemy able to act (SG.ZON.2 house default)."""
-    return state.zone(zone).kind == "core" and _enemy_in(state, unit, zone)
-
-
-def destination(state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str) -> str | None:
-    """Where a movement takes the unit (``None``: off the battlefield), or the rule it breaks."""
-    mv = m.movement
-    assert mv is not None
-    zone = state.zone(here)
-    if mv.to is MovementTo.OFF_BATTLEFIELD:
-        view = state.side(unit.side).view
-        kinds = {k.value for k in mv.from_zones}
-        if zone.side != view or (kinds and zone.kind not in kinds):
-            where = "the Core Zone" if zone.kind == "core" else f"{zone.id}"
-            raise _illegal(
-                f"{unit.name} is in {where}: {m.name} only from its own side's "
-                f"{' or '.join(sorted(kinds))} zone (move there first)",
-                "SG.RET.1",
-            )
-        for sid in use.squads:
-            if not state.has_unit(sid):
-                raise _illegal(f"no unit {sid!r} to retreat with", "SG.RET.2")
-            s = state.unit(sid)
-            if s.side != unit.side or s.zone != here or not s.on_battlefield or s.cohesion is None:
-                raise _illegal(f"{s.name} is not an allied squad in {here}", "SG.RET.2")
-        return None
-    if use.to is None:
-        raise _illegal(f"{m.name} names the zone it goes to", "SG.ZON.2")
-    if not state.has_zone(use.to):
-        raise _illegal(f"no zone {use.to!r}", "SG.ZON.2")
-    dest = use.to
-    if mv.from_zones and zone.kind not in {k.value for k in mv.from_zones}:
-        raise _illegal(f"{m.name} starts only from {', '.join(k.value for k in mv.from_zones)}", "SG.ZON.2")
-    neighbours = state.neighbours(here)
-    if mv.to is MovementTo.ENEMY_HELD_ZONE:
-        if dest not in neighbours or not breakthrough_needed(state, unit, dest):
-            raise _illegal(f"{dest} is not an adjacent zone the enemy holds: walk", "SG.ZON.2")
-        return dest
-    if mv.to is MovementTo.OUT_OF_CORE:
-        if not core_exit_needed(state, unit, here):
-            raise _illegal("no enemy holds the Core: no exit check is needed, walk", "SG.ZON.2")
-        if dest not in neighbours or breakthrough_needed(state, unit, dest):
-            raise _illegal(f"{m.name} leads to an adjacent zone that needs no Breakthrough", "SG.ZON.2")
-        return dest
-    if core_exit_needed(state, unit, here):
-        raise _illegal(f"an enemy holds {here}: leaving it needs a Core Zone Exit", "SG.ZON.2")
-    if dest in neighbours:
-        if breakthrough_needed(state, unit, dest):
-            raise _illegal(f"an enemy holds {dest}: entering it needs a Breakthrough", "SG.ZON.2")
-        return dest
-    if mv.to is MovementTo.UP_TO_TWO_ZONES and mv.zones >= 2:
-        for middle in neighbours:
-            if middle in state.neighbours(dest) and not breakthrough_needed(state, unit, middle):
-                if core_exit_needed(state, unit, middle) or breakthrough_needed(state, unit, dest):
-                    continue
-                return dest
-    raise _illegal(f"{m.name} cannot reach {dest} from {here}", "SG.ZON.2")
-
-
-def in_range(state: BattleState, rng: Range, here: str, there: str) -> bool:
-    """Whether a maneuver of range ``rng`` used from ``here`` reaches ``there`` (SG.ZON.2 house default)."""
-    if rng is Range.BATTLEFIELD:
-        return True
-    d = state.distance(here, there)
-    return d == 0 if rng in (Range.SAME_ZONE, Range.SELF) else d <= 1
-
-
 # ------------------------------------------------------------------------------------------ one use
 
 
@@ -237,25 +185,35 @@ class _Sim:
 def _check_target(
     rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str, weapon: str | None
 ) -> None:
+    refused = target_refusal(rules, state, unit, m, use, here, weapon)
+    if refused is not None:
+        raise _illegal(*refused)
+
+
+def target_refusal(
+    rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str, weapon: str | None
+) -> _Refusal | None:
+    """Why ``use`` cannot attack its target from ``here`` with ``weapon`` (message, rule), or None."""
     if use.target is None:
-        raise _illegal(f"{m.name} names the unit it attacks", "SG.BRT.1")
+        return (f"{m.name} names the unit it attacks", "SG.BRT.1")
     if not state.has_unit(use.target):
-        raise _illegal(f"no unit {use.target!r} in this battle", "SG.BRT.1")
+        return (f"no unit {use.target!r} in this battle", "SG.BRT.1")
     t = state.unit(use.target)
     if t.side == unit.side:
-        raise _illegal(f"{t.name} fights on {unit.name}'s side", "SG.BRT.1")
+        return (f"{t.name} fights on {unit.name}'s side", "SG.BRT.1")
     if t.incapacitated:
-        raise _illegal(f"{t.name} is Incapacitated, removed from the zone", "SG.INP.1")
+        return (f"{t.name} is Incapacitated, removed from the zone", "SG.INP.1")
     if not t.on_battlefield:
-        raise _illegal(f"{t.name} has left the battlefield", "SG.RET.1")
+        return (f"{t.name} has left the battlefield", "SG.RET.1")
     assert t.zone is not None
     if not in_range(state, rules.range(unit, m, weapon), here, t.zone):
-        raise _illegal(f"{t.name} in {t.zone} is out of {m.name}'s reach from {here}", "SG.ZON.2")
+        return (f"{t.name} in {t.zone} is out of {m.name}'s reach from {here}", "SG.ZON.2")
     tech = rules.technique(unit, m, weapon)
     if tech.tags.incorporeal:
         row = rules.defense.exorcism.ranks[rules.creature(t).exorcism]
         if row.target_number is Exemption.IMMUNE:
-            raise _illegal(f"{t.name} is immune to [Incorporeal] attacks: no check", "SG.INC.2")
+            return (f"{t.name} is immune to [Incorporeal] attacks: no check", "SG.INC.2")
+    return None
 
 
 def _cost(
@@ -422,36 +380,155 @@ def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim:
     return PlannedUse(use, m, cost, here, steps)
 
 
-class Planner:
-    """Plans breaths of one unit in one state (whose turn it is is not checked here), remembering each
-    maneuver it checked by the simulated breath before it, so candidate breaths that share their first
-    maneuvers check them once; an illegal one raises the same error afresh. Everything it remembers is
-    a pure reading of its state and the content: :func:`planner` keeps the last few, found by value."""
+@dataclass(frozen=True, slots=True)
+class _Walked:
+    """A legal run of maneuvers from the start of the breath: each planned, and the simulated breath
+    after the last (``after``: its number in the planner's :attr:`Planner._sims`)."""
 
-    __slots__ = ("_plans", "_prefixes", "_refused", "_uses", "rules", "state", "unit")
+    planned: tuple[PlannedUse, ...]
+    after: int
+    spent: int
+
+
+class Planner:
+    """Plans breaths of one unit in one state (whose turn it is is not checked here), remembering every
+    run of maneuvers it walked by the maneuvers themselves, so candidate breaths that share their first
+    maneuvers check them once and a longer breath only checks its last maneuver; an illegal one is
+    refused without building an exception (:meth:`legal`), and raises the same error afresh
+    (:meth:`plan`). Everything it remembers is a pure reading of its state and the content:
+    :func:`planner` keeps the last few, found by value."""
+
+    __slots__ = (
+        "_aims",
+        "_defenseless",
+        "_plans",
+        "_prefixes",
+        "_sim_ids",
+        "_sims",
+        "_spent",
+        "_steps",
+        "_walks",
+        "rules",
+        "state",
+        "unit",
+    )
 
     def __init__(self, rules: BattleRules, state: BattleState, unit: Unit) -> None:
         self.rules = rules
         self.state = state
         self.unit = unit
-        self._plans: dict[tuple[Use, ...], Plan] = {}
-        self._prefixes: dict[tuple[Use, ...], Plan | tuple[str, str]] = {}
-        self._uses: dict[tuple[object, ...], tuple[PlannedUse, _After]] = {}
-        self._refused: dict[tuple[object, ...], tuple[str, str]] = {}
+        self._plans: dict[tuple[Use, ...], Plan | _Refusal] = {}
+        self._prefixes: dict[tuple[Use, ...], Plan | _Refusal] = {}
+        self._walks: dict[tuple[Use, ...], _Walked | _Refusal] = {}
+        # the Energy of each breath :meth:`breaths` listed (the heuristic weighs attacks by it)
+        self._spent: dict[tuple[Use, ...], int] = {}
+        # each maneuver after each simulated breath, and an attack's checks but its target's
+        self._steps: dict[tuple[Use, int], _Refusal | tuple[PlannedUse, int]] = {}
+        self._aims: dict[tuple[object, ...], tuple[PlannedUse, int]] = {}
+        self._defenseless = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
+        # the simulated breaths met so far, numbered (0: the breath's start) so memo keys stay small
+        start: _After = (unit.zone or "", tuple(unit.stances), (), (), False, False, False)
+        self._sims: list[_After] = [start]
+        self._sim_ids: dict[_After, int] = {start: 0}
 
     def plan(self, uses: tuple[Use, ...]) -> Plan:
         """Validate and price ``uses`` as the unit's breath now; IllegalActionError naming the rule."""
+        found = self._verdict(uses)
+        if isinstance(found, tuple):
+            raise _illegal(*found)
+        return found
+
+    def legal(self, uses: tuple[Use, ...]) -> bool:
+        """Whether ``uses`` is a legal breath now (a refusal builds no exception)."""
+        try:
+            found = self._verdict(uses)
+        except IllegalActionError:
+            return False
+        return not isinstance(found, tuple)
+
+    def breaths(self, candidates: Iterable[tuple[Use, ...] | AttackGroup]) -> list[Breath]:
+        """The legal breaths among ``candidates``, each once, in their order."""
+        unit = self.unit
+        uid, energy, surcharge = unit.id, unit.energy, unit.surcharge
+        if unit.zone is None or not unit.on_battlefield:
+            return []
+        walks = self._walks
+        listed = self._spent
+        seen: set[tuple[Use, ...]] = set()
+        out: list[Breath] = []
+        for uses in candidates:
+            if isinstance(uses, AttackGroup):
+                self._group(uses, seen, out)
+                continue
+            before = len(seen)
+            seen.add(uses)
+            if len(seen) == before or not uses:
+                continue
+            # what :meth:`_plan` checks, without building the Plan (the policy asks for the few it needs)
+            try:
+                walked = walks.get(uses) or self._walk(uses)
+            except IllegalActionError:
+                continue
+            if isinstance(walked, tuple):
+                continue
+            spent = walked.spent + surcharge
+            if 1 <= spent <= energy:
+                out.append(Breath(uid, uses))
+                listed[uses] = spent
+        return out
+
+    def _listed(self, uses: tuple[Use, ...]) -> int:
+        """What :meth:`breaths` keeps ``uses`` for: the Energy it costs, 0 if illegal (the unit is on
+        the battlefield)."""
+        try:
+            walked = self._walks.get(uses) or self._walk(uses)
+        except IllegalActionError:
+            return 0
+        if isinstance(walked, tuple):
+            return 0
+        spent = walked.spent + self.unit.surcharge
+        return spent if 1 <= spent <= self.unit.energy else 0
+
+    def _group(self, group: AttackGroup, seen: set[tuple[Use, ...]], out: list[Breath]) -> None:
+        """:meth:`breaths` of an :class:`AttackGroup`: every shape planned at the first target the
+        attack alone may strike (which shows its checks but the target's pass), and at each later
+        target the same verdicts if that target may be struck, none if not."""
+        unit, state = self.unit, self.state
+        zone = group.zone or unit.zone
+        assert zone is not None
+        m = self.rules.catalog.maneuvers.get(group.maneuver)
+        found: list[int] | None = None
+        weapon: str | None = None
+        for target, row in zip(group.targets, group.rows, strict=True):
+            if found is None or m is None:
+                verdicts: list[int] | None = [self._listed(uses) for uses in row]
+                first = self._walks.get(row[0])
+                if isinstance(first, _Walked):
+                    lead = first.planned[group.lead]
+                    if lead.use.target == target and lead.zone == zone:
+                        found, weapon = verdicts, lead.use.weapon
+            else:
+                aimed = Use(group.maneuver, target, weapon=weapon)
+                ok = target_refusal(self.rules, state, unit, m, aimed, zone, weapon) is None
+                verdicts = found if ok else None
+            for i, uses in enumerate(row):
+                before = len(seen)
+                seen.add(uses)
+                if len(seen) != before and verdicts is not None and verdicts[i]:
+                    out.append(Breath(unit.id, uses))
+                    self._spent[uses] = verdicts[i]
+
+    def spent(self, uses: tuple[Use, ...]) -> int:
+        """The Energy the breath ``uses`` costs (:attr:`Plan.spent`; IllegalActionError if illegal): as
+        :meth:`breaths` listed it, else planned."""
+        found = self._spent.get(uses)
+        return found if found is not None else self.plan(uses).spent
+
+    def _verdict(self, uses: tuple[Use, ...]) -> Plan | _Refusal:
         found = self._plans.get(uses)
         if found is None:
             found = self._plans[uses] = self._plan(uses)
         return found
-
-    def legal(self, uses: tuple[Use, ...]) -> bool:
-        try:
-            self.plan(uses)
-        except IllegalActionError:
-            return False
-        return True
 
     def prefix(self, uses: tuple[Use, ...]) -> Plan:
         """Validate and price ``uses`` as the start of a breath being built (a menu's prefix): every
@@ -460,26 +537,24 @@ class Planner:
         breath: each maneuver is checked on the ones before it, and none costs less than nothing."""
         found = self._prefixes.get(uses)
         if found is None:
-            try:
-                found = self._plan(uses, whole=False)
-            except IllegalActionError as e:
-                if type(e) is not IllegalActionError:
-                    raise
-                found = (e.message, e.rule)
-            self._prefixes[uses] = found
+            found = self._prefixes[uses] = self._plan(uses, whole=False)
         if isinstance(found, tuple):
             raise _illegal(*found)
         return found
 
-    def _plan(self, uses: tuple[Use, ...], *, whole: bool = True) -> Plan:
+    def _plan(self, uses: tuple[Use, ...], *, whole: bool = True) -> Plan | _Refusal:
         rules, unit = self.rules, self.unit
         if not uses and whole:
-            raise _illegal("a breath chooses at least one maneuver (or Hold, or Pass)", "SG.BRT.1")
+            return ("a breath chooses at least one maneuver (or Hold, or Pass)", "SG.BRT.1")
         if unit.zone is None or not unit.on_battlefield:
-            raise _illegal(f"{unit.name} is not on the battlefield", "SG.INP.1")
-        restricted = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
-        sim = _Sim(unit.zone, list(unit.stances), {}, {}, restricted)
-        planned = tuple(self._use(use, sim, first=i == 0) for i, use in enumerate(uses))
+            return (f"{unit.name} is not on the battlefield", "SG.INP.1")
+        planned: tuple[PlannedUse, ...] = ()
+        spent = 0
+        if uses:
+            walked = self._walk(uses)
+            if isinstance(walked, tuple):
+                return walked
+            planned, spent = walked.planned, walked.spent
         if unit.surcharge and planned:
             head = planned[0]
             extra = Step(
@@ -488,72 +563,107 @@ class Planner:
                 "SG.FUM.2",
             )
             planned = (
-                replace(head, cost=head.cost + unit.surcharge, steps=(*head.steps, extra)),
+                evolve(head, cost=head.cost + unit.surcharge, steps=(*head.steps, extra)),
                 *planned[1:],
             )
-        spent = sum(p.cost for p in planned)
+            spent += unit.surcharge
         if spent < 1 and whole:
-            raise _illegal("a breath spends Energy; to give it up, Hold or Pass", "SG.CNT.6")
+            return ("a breath spends Energy; to give it up, Hold or Pass", "SG.CNT.6")
         if spent > unit.energy:
-            raise _illegal(
-                f"{unit.name}'s breath costs {spent} Energy but only {unit.energy} is left", "SG.CNT.5"
-            )
+            return (f"{unit.name}'s breath costs {spent} Energy but only {unit.energy} is left", "SG.CNT.5")
         return Plan(unit, planned, spent, rules.breath_limit)
 
-    def _use(self, use: Use, sim: _Sim, *, first: bool) -> PlannedUse:
-        """:func:`_plan_use`, remembered by the use and the simulated breath before it (the breath's
-        ``first`` use starts from the unit itself)."""
-        key: tuple[object, ...] = (
-            (use,)
-            if first
-            else (
-                use,
-                sim.zone,
-                tuple(sim.held),
-                tuple(sim.in_breath.items()),
-                tuple(sim.limited.items()),
-                sim.defenseless,
-                sim.left,
-                sim.fired,
-                sim.picked,
-            )
-        )
-        found = self._uses.get(key)
+    def _walk(self, uses: tuple[Use, ...]) -> _Walked | _Refusal:
+        """:func:`_plan_use` of the last of ``uses`` on the simulated breath after the others (walked
+        first, and remembered: the breath's first use starts from the unit itself)."""
+        found = self._walks.get(uses)
         if found is not None:
-            planned, (zone, held, in_breath, limited, left, fired, picked) = found
-            sim.zone, sim.held, sim.in_breath, sim.limited = zone, list(held), dict(in_breath), dict(limited)
-            sim.left, sim.fired, sim.picked = left, fired, picked
-            sim.spent += planned.cost
-            return planned
-        refused = self._refused.get(key)
-        if refused is not None:
-            raise _illegal(*refused)
+            return found
+        if len(uses) == 1:
+            before: tuple[PlannedUse, ...] = ()
+            sim = spent = 0
+        else:
+            prior = self._walk(uses[:-1])
+            if isinstance(prior, tuple):
+                self._walks[uses] = prior
+                return prior
+            before, sim, spent = prior.planned, prior.after, prior.spent
+        # the same maneuver after the same simulated breath (a reservation after a cut at any target)
+        # is checked once
+        use = uses[-1]
+        key = (use, sim)
+        step = self._steps.get(key)
+        if step is None:
+            step = self._steps[key] = self._aimed(use, sim)
+        if isinstance(step[0], str):
+            refused = self._walks[uses] = step
+            return refused
+        planned, later = step
+        walked = self._walks[uses] = _Walked((*before, planned), later, spent + planned.cost)
+        return walked
+
+    def _aimed(self, use: Use, sim: int) -> _Refusal | tuple[PlannedUse, int]:
+        """:meth:`_step`, for an attack from one already planned at another target: everything an
+        attack's check reads but its target is the same, so only the target is checked (any refusal is
+        worked out in full, for its exact message)."""
+        if use.target is None:
+            return self._step(use, sim)
+        m = self.rules.catalog.maneuvers.get(use.maneuver)
+        if m is None or not m.attacks:
+            return self._step(use, sim)
+        key = (use.maneuver, use.aim, use.to, use.squads, use.release, use.choice, use.weapon, sim)
+        template = self._aims.get(key)
+        if template is None:
+            step = self._step(use, sim)
+            if not isinstance(step[0], str):
+                self._aims[key] = step
+            return step
+        planned, later = template
+        # the same use at another target (with the weapon the first one was found to be made with)
+        aimed = use if planned.use.weapon == use.weapon else evolve(planned.use, target=use.target)
         try:
-            planned = _plan_use(self.rules, self.state, self.unit, use, sim)
+            _check_target(self.rules, self.state, self.unit, m, aimed, planned.zone, aimed.weapon)
+        except IllegalActionError:
+            return self._step(use, sim)
+        return PlannedUse(aimed, m, planned.cost, planned.zone, planned.steps), later
+
+    def _step(self, use: Use, sim: int) -> _Refusal | tuple[PlannedUse, int]:
+        zone, held, in_breath, limited, left, fired, picked = self._sims[sim]
+        walk = _Sim(zone, list(held), dict(in_breath), dict(limited), self._defenseless, left, fired, picked)
+        try:
+            planned = _plan_use(self.rules, self.state, self.unit, use, walk)
         except IllegalActionError as e:
-            if type(e) is IllegalActionError:
-                self._refused[key] = (e.message, e.rule)
-            raise
+            if type(e) is not IllegalActionError:
+                raise
+            return (e.message, e.rule)
         after: _After = (
-            sim.zone,
-            tuple(sim.held),
-            tuple(sim.in_breath.items()),
-            tuple(sim.limited.items()),
-            sim.left,
-            sim.fired,
-            sim.picked,
+            walk.zone,
+            tuple(walk.held),
+            tuple(walk.in_breath.items()),
+            tuple(walk.limited.items()),
+            walk.left,
+            walk.fired,
+            walk.picked,
         )
-        self._uses[key] = (planned, after)
-        return planned
+        number = self._sim_ids.get(after)
+        if number is None:
+            number = self._sim_ids[after] = len(self._sims)
+            self._sims.append(after)
+        return planned, number
 
 
 def planner(rules: BattleRules, state: BattleState, unit: Unit) -> Planner:
     """The :class:`Planner` of ``unit`` in ``state``: one of the last few the content's rules made,
     found by value (the same state and unit price the same breaths), else a new one."""
+    # the same state object asks first (legal_actions, then the policy): found without hashing it
+    last = rules.last_planner
+    if last is not None and last.state is state and last.unit.id == unit.id:
+        return last
     key = (state, unit.id)
     found = rules.planners.get(key)
     if found is None:
         found = rules.planners[key] = Planner(rules, state, unit)
+    rules.last_planner = found
     return found
 
 
@@ -567,90 +677,3 @@ def plan_breath(rules: BattleRules, state: BattleState, breath: Breath) -> Plan:
     price it; raises IllegalActionError naming the rule."""
     unit = breath_turn(state, breath.unit)
     return plan_uses(rules, state, unit, breath.uses)
-
-
-# ------------------------------------------------------------------------------------------ checks
-
-
-def check_modifier(
-    rules: BattleRules, unit: Unit, m: Maneuver, zone: Zone | None = None
-) -> tuple[int, tuple[Step, ...]]:
-    """A non-attack check's modifier: attribute + skill (or the weapon in hand's) + bonus, and the zone's
-    check rows (Infiltration +2 in the Flank, SG.ZON.1/SG.RD.2)."""
-    check = m.check
-    if check is None:
-        return 0, ()
-    steps: list[Step] = []
-    total = 0
-    if check.attribute:
-        v = rules.attribute(unit, check.attribute)
-        total += v
-        steps.append(Step(v, f"{check.attribute.capitalize()} {v:+d}", "SG.CHK.1"))
-    skill = rules.check_skill(unit, m)
-    if skill:
-        v = rules.skill(unit, skill)
-        total += v
-        steps.append(Step(v, f"{skill.capitalize()} {v:+d}", "SG.CHK.1"))
-    if check.bonus:
-        total += check.bonus
-        steps.append(Step(check.bonus, f"{m.name} {check.bonus:+d}", "SG.CHK.1"))
-    if zone is not None:
-        for e in rules.zone_effects(unit, m, ZoneApplies.CHECK, zone, skill=skill):
-            total += e.amount
-            steps.append(Step(e.amount, f"{e.zone}: {e.text}", "SG.ZON.1"))
-    return total, tuple(steps)
-
-
-def situational(unit: Unit, m: Maneuver, *, stance_changed: bool) -> tuple[int, tuple[Step, ...]]:
-    """A technique's situational check bonuses (Quick Draw after a stance change...)."""
-    if m.check is None:
-        return 0, ()
-    total = 0
-    steps: list[Step] = []
-    for s in m.check.situational:
-        applies = (
-            (s.when is Situation.AFTER_STANCE_CHANGE and stance_changed)
-            or (s.when is Situation.INFILTRATING and unit.infiltrating)
-            or (s.when is Situation.FIRST_ATTACK and unit.attacks == 0)
-        )
-        if applies:
-            total += s.bonus
-            steps.append(Step(s.bonus, f"{m.name}: {s.text or s.when.value} {s.bonus:+d}", "SG.MAN.1"))
-    return total, tuple(steps)
-
-
-def reaction_defenseless(
-    rules: BattleRules, state: BattleState, unit: Unit, *, ambushed: bool = False
-) -> bool:
-    """Whether Defenseless bars the unit's evasion against an attack now (SG.DFL.2): its own Defenseless
-    (unless SG.DFL.3's reading ends it as the reaction starts and lets the reaction be chosen free of
-    it), a routed squad's (SG.RET.5), or the ambush's when the attack is one (``ambushed``, SG.AMB.1)."""
-    timing = rules.dfl_timing
-    own = unit.defenseless and not (
-        timing.reaction_ends_defenseless and not timing.restrictions_apply_to_next_breath
-    )
-    return own or ambushed or rules.rout_defenseless(state, unit)
-
-
-def usable_reservations(
-    rules: BattleRules, state: BattleState, unit: Unit, *, ambushed: bool = False
-) -> tuple[str, ...]:
-    """The reserved techniques the unit can execute now: at 0 Energy only if SG.RD.6 says so (SG.RES.2;
-    a unit that passed counts its Energy only if SG.CNT.6's default keeps it for reactions), and no
-    evasion while it counts as Defenseless against the attack (SG.DFL.2, :func:`reaction_defenseless`)."""
-    if not unit.on_battlefield or not unit.reservations:
-        return ()
-    energy = 0 if unit.passed and not rules.pass_hold.pass_keeps_energy_for_reactions else unit.energy
-    if energy <= 0 and not rules.at_zero.usable_at_zero_energy:
-        return ()
-    barred = reaction_defenseless(rules, state, unit, ambushed=ambushed)
-    out = []
-    for r in unit.reservations:
-        m = rules.maneuver(r.maneuver)
-        reaction = m.reaction
-        if reaction is None or (barred and reaction.kind is ReactionKind.EVASION):
-            continue
-        if not armed_for(rules, unit, m):
-            continue
-        out.append(r.maneuver)
-    return tuple(dict.fromkeys(out))

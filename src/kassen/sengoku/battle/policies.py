@@ -39,13 +39,11 @@ from kassen.sengoku.battle.actions import (
     Action,
     Breath,
     Decline,
-    FateIntervention,
-    FumbleExtras,
     LastBastion,
     Pass,
     React,
-    Upkeep,
 )
+from kassen.sengoku.battle.choices import fate_choice, fumble_choice, upkeep_choice
 from kassen.sengoku.battle.plan import Planner, check_modifier, planner, usable_reservations
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Unit, Use
@@ -64,6 +62,9 @@ _LATER = Fraction(4, 5)
 _RESERVATION_SHARE = Fraction(1, 2)
 #: How much of the next round a stance is counted for (it stays until released or Defenseless).
 _STANCE_NEXT_ROUND = Fraction(1, 2)
+#: How close (relative to the value, at least this much absolute) a breath's floating-point value must
+#: come to the best for the exact value to settle it: a float of these few sums is off by ~1e-15.
+_CLOSE = 1e-9
 
 
 class HeuristicPolicy:
@@ -75,8 +76,12 @@ class HeuristicPolicy:
         # about, compared by value (bounded: one state's worth; a new state starts it afresh).
         self._memo_state: BattleState | None = None
         self._profiles: dict[tuple[str, bool], CombatProfile] = {}
+        self._profile_ids: dict[tuple[str, bool], int] = {}
         self._defenses: dict[tuple[str, bool, AttackTags], DefenseResult] = {}
         self._threats: dict[tuple[str, str | None, DefenseBonus | None], Fraction] = {}
+        self._stances: dict[tuple[str, str], Fraction] = {}
+        self._reservations: dict[tuple[str, str], Fraction] = {}
+        self._sneaks: dict[tuple[str, str], float] = {}
 
     def __call__(self, decision: Decision[BattleState, Action]) -> Action:
         return self.choose(decision.state, decision.legal)
@@ -103,11 +108,15 @@ class HeuristicPolicy:
         return next(a for a in legal if isinstance(a, Decline))
 
     def _fresh(self, state: BattleState) -> None:
-        if self._memo_state != state:
+        if self._memo_state is not state and self._memo_state != state:
             self._memo_state = state
             self._profiles = {}
+            self._profile_ids = {}
             self._defenses = {}
             self._threats = {}
+            self._stances = {}
+            self._reservations = {}
+            self._sneaks = {}
 
     # -- values ----------------------------------------------------------------------------------------
     def attack_value(self, state: BattleState, unit: Unit, use: Use, zone: str) -> Fraction:
@@ -132,28 +141,42 @@ class HeuristicPolicy:
             if ambushed:
                 pt = replace(pt, defenseless=True, bonuses=())
             self._profiles[pkey] = pt
+            self._profile_ids[pkey] = r.number(pt)
+        here, there = state.zone(zone), state.zone(target.zone)
+        reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
+        # everything the value reads: the attacker's template and blow, the zones, the target's profile
+        # (by its number: a profile is hashed once a state)
+        vkey = (
+            unit.creature,
+            unit.spec,
+            use.maneuver,
+            use.weapon,
+            use.aim,
+            r.number(here),
+            r.number(there),
+            self._profile_ids[pkey],
+            reserved,
+        )
+        found = r.attack_values.get(vkey)
+        if found is not None:
+            return found
         dkey = (target.id, ambushed, tags)
         defense = self._defenses.get(dkey)
         if defense is None:
             defense = r.defense_of(pt, tags)
             self._defenses[dkey] = defense
         if defense.immune:
-            return Fraction(0)
-        modifier, _ = attack_modifier(r.base_profile(unit), tech)
-        for e in r.zone_effects(
-            unit,
-            m,
-            ZoneApplies.CHECK,
-            state.zone(zone),
-            target_zone=state.zone(target.zone),
-            weapon=use.weapon,
-        ):
-            modifier += e.amount
-        value = r.odds.attack(modifier, defense.defense, tech).expected_wounds
-        if tags.pierce is not None and pt.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE):
-            value += _PIERCE_TIE_BREAK
-        if usable_reservations(r, state, target, ambushed=ambushed):
-            value /= 2
+            value = Fraction(0)
+        else:
+            modifier, _ = attack_modifier(r.base_profile(unit), tech)
+            for e in r.zone_effects(unit, m, ZoneApplies.CHECK, here, target_zone=there, weapon=use.weapon):
+                modifier += e.amount
+            value = r.odds.attack(modifier, defense.defense, tech).expected_wounds
+            if tags.pierce is not None and pt.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE):
+                value += _PIERCE_TIE_BREAK
+            if reserved:
+                value /= 2
+        r.attack_values[vkey] = value
         return value
 
     def enemy_near(self, state: BattleState, unit: Unit, zone: str) -> bool:
@@ -181,27 +204,43 @@ class HeuristicPolicy:
         if bonus is not None:
             profile = replace(profile, bonuses=(*profile.bonuses, bonus))
         total = Fraction(0)
+        blows: dict[tuple[str, str], tuple[Fraction, int] | None] = {}
         for e in state.units:
             if e.side == unit.side or not e.able or e.zone is None or e.passed:
                 continue
             if state.distance(e.zone, unit.zone) > 1:
                 continue
-            best: tuple[Fraction, int] | None = None
-            for mid in r.known(e):
-                m = r.maneuver(mid)
-                if not m.attacks or m.cost < 1:
-                    continue
-                tech = r.technique(e, m)
-                d = r.defense_of(profile, tech.tags)
-                if d.immune:
-                    continue
-                modifier, _ = attack_modifier(r.base_profile(e), tech)
-                ew = r.odds.attack(modifier, d.defense, tech).expected_wounds
-                if best is None or ew / m.cost > best[0] / best[1]:
-                    best = (ew, m.cost)
+            template = (e.creature, e.spec)
+            if template in blows:
+                best = blows[template]
+            else:
+                # an enemy's best blow on this profile depends on its template alone: kept by the rules
+                key = (profile, *template)
+                known = r.best_blows.get(key)
+                if known is None:
+                    known = r.best_blows[key] = (self._best_blow(e, profile),)
+                best = blows[template] = known[0]
             if best is not None:
                 total += best[0] * (e.energy // best[1])
         return total
+
+    def _best_blow(self, e: Unit, profile: CombatProfile) -> tuple[Fraction, int] | None:
+        """``e``'s best expected Wounds per Energy on ``profile`` (its Wounds and cost), if any."""
+        r = self.rules
+        best: tuple[Fraction, int] | None = None
+        for mid in r.known(e):
+            m = r.maneuver(mid)
+            if not m.attacks or m.cost < 1:
+                continue
+            tech = r.technique(e, m)
+            d = r.defense_of(profile, tech.tags)
+            if d.immune:
+                continue
+            modifier, _ = attack_modifier(r.base_profile(e), tech)
+            ew = r.odds.attack(modifier, d.defense, tech).expected_wounds
+            if best is None or ew / m.cost > best[0] / best[1]:
+                best = (ew, m.cost)
+        return best
 
     def stance_value(self, state: BattleState, unit: Unit, m: Maneuver) -> Fraction:
         """The Wounds a stance (or a held Kata) is expected to turn away: from the unit, or from each ally
@@ -333,21 +372,28 @@ class HeuristicPolicy:
         aid = self._aid(state, unit, breaths)
         if aid is not None:
             return aid
-        attacking = [b for b in breaths if any(r.maneuver(u.maneuver).attacks for u in b.uses)]
         memo: dict[tuple[Use, str], Fraction] = {}
+        rough: dict[tuple[Use, str], float] = {}
         plans = planner(r, state, unit)
-        scored: list[tuple[Breath, Fraction, int]] = []
-        for b in attacking:
-            if any(r.maneuver(u.maneuver).aid is not None for u in b.uses):
+        scored: list[tuple[Breath, float, int]] = []
+        kinds: dict[str, tuple[bool, bool]] = {}  # per maneuver: (it attacks, it is an aid)
+        for b in breaths:
+            attacks = aids = released = False
+            for u in b.uses:
+                kind = kinds.get(u.maneuver)
+                if kind is None:
+                    m = r.maneuver(u.maneuver)
+                    kind = kinds[u.maneuver] = (m.attacks, m.aid is not None)
+                attacks |= kind[0]
+                aids |= kind[1]
+                released |= u.release
+            if not attacks or aids:
                 continue
-            plan = plans.plan(b.uses)
-            if plan.overload:
+            spent = plans.spent(b.uses)
+            if spent > r.breath_limit or released:  # overloads (SG.BRT.2), or lets a stance go
                 continue
-            if any(u.release for u in b.uses):
-                continue
-            _, value = self.breath_value(state, unit, b, memo, spent=plan.spent)
-            scored.append((b, value, plan.spent))
-        best = self._best(unit, scored)
+            scored.append((b, self._rough_value(state, unit, b, memo, rough), spent))
+        best = self._best_of(state, unit, scored, memo)
         if best is not None:
             return self._with_reservation(state, plans, best, breaths)
         near = self.enemy_near(state, unit, unit.zone or "")
@@ -356,7 +402,7 @@ class HeuristicPolicy:
                 if (
                     len(b.uses) == 1
                     and r.maneuver(b.uses[0].maneuver).kind is ManeuverKind.DEFENSE
-                    and self.reservation_value(state, unit, unit.zone or "")
+                    and self._cached_reservation(state, unit, unit.zone or "")
                 ):
                     return b
         if near:
@@ -367,6 +413,145 @@ class HeuristicPolicy:
         if move is not None:
             return move
         return passing
+
+    def _rough_value(
+        self,
+        state: BattleState,
+        unit: Unit,
+        breath: Breath,
+        memo: dict[tuple[Use, str], Fraction],
+        rough: dict[tuple[Use, str], float],
+    ) -> float:
+        """:meth:`breath_value`'s expected Wounds in floating point, for ranking only: the same sums over
+        the same exact parts (each attack's exact value, kept in ``memo`` for a tie to be settled
+        exactly), each rounded once; :meth:`_best_of` settles exactly whatever it leaves close."""
+        r = self.rules
+        zone = unit.zone or ""
+        uses = breath.uses
+        if len(uses) == 1 and uses[0].target is not None:
+            # the commonest breath, one blow (or an aid, valued as nothing): the loop below, unrolled
+            m = r.maneuver(uses[0].maneuver)
+            if m.attacks and m.kind is not ManeuverKind.MOVEMENT:
+                key = (uses[0], zone)
+                value = rough.get(key)
+                if value is None:
+                    exact = memo.get(key)
+                    if exact is None:
+                        exact = memo[key] = self.attack_value(state, unit, uses[0], zone)
+                    value = rough[key] = float(exact)
+                return min(value, float(state.unit(uses[0].target).wounds))
+        dealt: dict[str, float] = {}
+        reserved = False
+        extra = 0.0
+        sneak = 0.0
+        for use in uses:
+            m = r.maneuver(use.maneuver)
+            if m.kind is ManeuverKind.MOVEMENT:
+                self._fresh(state)
+                found = self._sneaks.get((unit.id, m.id))
+                if found is None:
+                    found = self._sneaks[(unit.id, m.id)] = float(self.stealth_chance(state, unit, m))
+                sneak = found
+                zone = use.to or zone
+            elif m.attacks and use.target is not None:
+                key = (use, zone)
+                value = rough.get(key)
+                if value is None:
+                    exact = memo.get(key)
+                    if exact is None:
+                        exact = memo[key] = self.attack_value(state, unit, use, zone)
+                    value = rough[key] = float(exact)
+                if sneak:
+                    value = sneak * self._critical(unit, m, use.weapon) + (1 - sneak) * value
+                    sneak = 0.0
+                dealt[use.target] = dealt.get(use.target, 0.0) + value
+            elif m.kind is ManeuverKind.DEFENSE:
+                reserved = True
+            elif m.grants is not None and not use.release:
+                extra += float(self._cached_stance(state, unit, m))
+        total = 0.0
+        for t, v in dealt.items():
+            total += min(v, float(state.unit(t).wounds))
+        total += extra
+        if reserved:
+            total += float(self._cached_reservation(state, unit, zone))
+        return total
+
+    def _cached_stance(self, state: BattleState, unit: Unit, m: Maneuver) -> Fraction:
+        """:meth:`stance_value` of the unit deciding now, once per state."""
+        self._fresh(state)
+        key = (unit.id, m.id)
+        found = self._stances.get(key)
+        if found is None:
+            found = self._stances[key] = self.stance_value(state, unit, m)
+        return found
+
+    def _cached_reservation(self, state: BattleState, unit: Unit, zone: str) -> Fraction:
+        """:meth:`reservation_value` of the unit deciding now, once per state and zone."""
+        self._fresh(state)
+        key = (unit.id, zone)
+        found = self._reservations.get(key)
+        if found is None:
+            found = self._reservations[key] = self.reservation_value(state, unit, zone)
+        return found
+
+    def _best_of(
+        self,
+        state: BattleState,
+        unit: Unit,
+        scored: list[tuple[Breath, float, int]],
+        memo: dict[tuple[Use, str], Fraction],
+    ) -> Breath | None:
+        """:meth:`_best` over breaths ranked in floating point: every breath whose rough rate or key
+        comes within :data:`_CLOSE` of the best is valued exactly (:meth:`breath_value`) and the exact
+        rule settles among them, so the choice is always the exact one (a float is off by far less)."""
+        if not scored:
+            return None
+        rates = [value / max(spent, 1) for _, value, spent in scored]
+        top_rate = max(rates)
+        if top_rate <= _CLOSE:
+            # nothing clearly worth attacking for: the exact rule decides (rare)
+            return self._best(
+                unit, [(b, self._exact(state, unit, b, spent, memo), spent) for b, _, spent in scored]
+            )
+        exact_values: dict[int, Fraction] = {}
+
+        def exact(i: int) -> Fraction:
+            found = exact_values.get(i)
+            if found is None:
+                b, _, spent = scored[i]
+                found = exact_values[i] = self._exact(state, unit, b, spent, memo)
+            return found
+
+        bar = top_rate - _CLOSE * max(1.0, top_rate)
+        rate = max(exact(i) / max(scored[i][2], 1) for i, x in enumerate(rates) if x >= bar)
+        cheapest = min(spent for _, _, spent in scored)
+        later_rate = float(_LATER) * top_rate
+        keys = [
+            value + (later_rate * (unit.energy - spent) if unit.energy - spent >= cheapest else 0.0)
+            for _, value, spent in scored
+        ]
+        top_key = max(keys)
+        bar = top_key - _CLOSE * max(1.0, abs(top_key))
+        close = [i for i, k in enumerate(keys) if k >= bar]
+        if len(close) == 1:
+            return scored[close[0]][0]
+        best: Breath | None = None
+        best_key: tuple[Fraction, Fraction] | None = None
+        for i in close:
+            b, _, spent = scored[i]
+            value = exact(i)
+            left = unit.energy - spent
+            later = _LATER * rate * left if left >= cheapest else Fraction(0)
+            key = (value + later, value / max(spent, 1))
+            if best_key is None or key > best_key:
+                best, best_key = b, key
+        return best
+
+    def _exact(
+        self, state: BattleState, unit: Unit, b: Breath, spent: int, memo: dict[tuple[Use, str], Fraction]
+    ) -> Fraction:
+        return self.breath_value(state, unit, b, memo, spent=spent)[1]
 
     def _best(self, unit: Unit, scored: list[tuple[Breath, Fraction, int]]) -> Breath | None:
         """The breath with the most expected Wounds now plus what its unspent Energy is worth later: at
@@ -416,7 +601,7 @@ class HeuristicPolicy:
         for u in best.uses:
             if r.maneuver(u.maneuver).kind is ManeuverKind.MOVEMENT and u.to:
                 zone = u.to
-        if not self.reservation_value(state, unit, zone):
+        if not self._cached_reservation(state, unit, zone):
             return best
         for b in breaths:
             if b.uses[: len(best.uses)] == best.uses and len(b.uses) == len(best.uses) + 1:
@@ -487,86 +672,15 @@ class HeuristicPolicy:
                     return b
         return None
 
-    # -- Fate and the GM -------------------------------------------------------------------------------
+    # -- Fate and the GM (kassen.sengoku.battle.choices) ------------------------------------------------
     def fate(self, state: BattleState, legal: Sequence[Action]) -> Action:
-        """Fate Intervention (SG.FAT.1) when the Critical Hit pays: it turns a miss into a hit, it fells a
-        target the plain hit would not, or the unit still keeps a point for its own Last Bastion
-        (SG.FAT.2); a double 10 (Heavenly Mandate) is preferred."""
-        r = self.rules
-        p = state.attack
-        decline = next(a for a in legal if isinstance(a, Decline))
-        if p is None or not p.outcomes:
-            return decline
-        plain, shifted = p.outcomes[0], dict(zip(p.offered, p.outcomes[1:], strict=True))
-        crits = [a for a in legal if isinstance(a, FateIntervention) and shifted.get(a.die) == "critical"]
-        if not crits:
-            return decline
-        unit, target = state.unit(p.attacker), state.unit(p.target)
-        tech = r.technique(unit, r.maneuver(p.maneuver), p.weapon or None)
-        crit = r.critical_wounds(tech)
-        hit = r.hit_wounds(tech) if plain in ("success", "critical") else 0
-        costs = r.resolution.fate
-        spare = unit.fate_points - costs.intervention_cost >= costs.last_bastion_cost
-        pays = crit > hit and (hit == 0 or (crit >= target.wounds > hit) or spare)
-        if not pays:
-            return decline
-        return max(crits, key=lambda a: p.faces[1 - a.die])
+        return fate_choice(self.rules, state, legal)
 
     def fumble(self, legal: Sequence[Action]) -> Action:
-        """The GM's extras when the battle plays itself: the catalog's ``fumble.gm_auto_play``."""
-        wanted = self.rules.resolution.fumble.gm_auto_play
-        options = [a for a in legal if isinstance(a, FumbleExtras)]
-        for a in options:
-            if set(a.extras) == set(wanted):
-                return a
-        usable = [a for a in options if set(a.extras) <= set(wanted)]
-        if usable:
-            return max(usable, key=lambda a: len(a.extras))
-        return next(a for a in legal if isinstance(a, Decline))
+        return fumble_choice(self.rules, legal)
 
     def upkeep(self, state: BattleState, legal: Sequence[Action]) -> Action:
-        ups = [a for a in legal if isinstance(a, Upkeep)]
-        heal = [a for a in ups if a.choice in (None, "wounds") and a.target is not None and a.to is None]
-        heal = [a for a in heal if self.rules.maneuver(a.maneuver).upkeep is not None]
-        heal = [
-            a
-            for a in heal
-            if (up := self.rules.maneuver(a.maneuver).upkeep) is not None
-            and (up.wounds_recovered or not up.prevents_collapse)
-        ] or heal
-        if heal and any(a.choice is not None or self._heals(a) for a in heal):
-            healing = [a for a in heal if a.choice is not None or self._heals(a)]
-            return min(
-                healing,
-                key=lambda a: state.unit(a.target or "").wounds - state.unit(a.target or "").wounds_max,
-            )
-        rest = [a for a in ups if a.to is None and (a.choice == "cohesion" or a.target is not None)]
-        if rest:
-            return rest[0]
-        move = self._send(state, [a for a in ups if a.to is not None])
-        if move is not None:
-            return move
-        return next(a for a in legal if isinstance(a, Decline))
-
-    def _heals(self, a: Upkeep) -> bool:
-        up = self.rules.maneuver(a.maneuver).upkeep
-        return up is not None and bool(up.wounds_recovered)
-
-    def _send(self, state: BattleState, moves: list[Upkeep]) -> Upkeep | None:
-        """Send a shikigami to the allowed zone nearest an enemy, if that is nearer than where it is."""
-        best: tuple[int, Upkeep] | None = None
-        for a in moves:
-            servant = state.unit(a.target or "")
-            enemies = [
-                u.zone for u in state.units if u.side != servant.side and u.able and u.zone is not None
-            ]
-            if not enemies or servant.zone is None or a.to is None:
-                continue
-            now = min(state.distance(servant.zone, z) for z in enemies)
-            then = min(state.distance(a.to, z) for z in enemies)
-            if then < now and (best is None or then < best[0]):
-                best = (then, a)
-        return best[1] if best is not None else None
+        return upkeep_choice(self.rules, state, legal)
 
 
 #: The policies a scenario's unit may name besides ``heuristic`` (the default) and ``scripted``.

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 __all__ = ["AMBUSH_CONDITIONS", "BattleRules", "Memo", "ZoneEffect"]
 
+import itertools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -56,6 +57,7 @@ from kassen.sengoku.entries import (
     Weapon,
     ZoneKind,
 )
+from kassen.sengoku.evolve import evolve
 from kassen.sengoku.house import (
     AmbushImmunity,
     AmbushReadings,
@@ -228,9 +230,30 @@ class BattleRules:
         #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
         #: profiles, the attack and the Defense (the menus' odds, ``battle.table.preview``).
         self.previews: Memo[tuple[object, ...], tuple[Fraction, Fraction]] = Memo(1024)
+        #: The Defense an attack's tags roll against on a profile (a pure reading of the two).
+        self.defenses: Memo[tuple[CombatProfile, AttackTags], DefenseResult] = Memo()
+        #: The heuristic's exact expected Wounds of an attack, by everything it reads (see
+        #: ``HeuristicPolicy.attack_value``): the same blow in another state is not worked out again.
+        self.attack_values: Memo[tuple[object, ...], Fraction] = Memo()
+        #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
+        self.numbers: Memo[object, int] = Memo()
+        self._next_number = itertools.count(1)
+        #: An enemy template's best expected Wounds per Energy on a profile (the heuristic's threats).
+        self.best_blows: Memo[tuple[object, ...], tuple[tuple[Fraction, int] | None]] = Memo()
         #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
         #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
         self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)
+        #: The planner asked for last (found by the state's identity before its value).
+        self.last_planner: Planner | None = None
+
+    def number(self, value: object) -> int:
+        """A number standing for ``value`` (a profile, a zone) in memo keys, so that it is hashed once
+        where it is found: equal values get the same number while it is remembered, and a number is
+        never given to two values (a forgotten value gets a new one), so a key stays exact."""
+        found = self.numbers.get(value)
+        if found is None:
+            found = self.numbers[value] = next(self._next_number)
+        return found
 
     # -- templates -------------------------------------------------------------------------------------
     def creature(self, unit: Unit) -> Creature:
@@ -341,11 +364,7 @@ class BattleRules:
         spirit = 0
         holders: list[Unit] = [unit]
         if unit.zone is not None:
-            holders += [
-                u
-                for u in state.units
-                if u.id != unit.id and u.side == unit.side and u.zone == unit.zone and u.stances
-            ]
+            holders += [u for u in state.in_zone(unit.side, unit.zone) if u.id != unit.id and u.stances]
         for holder in holders:
             for sid in holder.stances:
                 g = self.maneuver(sid).grants
@@ -367,7 +386,7 @@ class BattleRules:
         base = self.base_profile(unit, weapon)
         bonuses, spirit = self.grants(state, unit)
         routed = self.rout_defenseless(state, unit)
-        return replace(
+        return evolve(
             base,
             name=unit.name,
             wounds=unit.wounds,
@@ -406,7 +425,11 @@ class BattleRules:
     def defense_of(self, target: CombatProfile, tags: AttackTags) -> DefenseResult:
         """The Defense ``tags`` roll against on ``target`` (SG.DEF.5): this content's armor rows, shield,
         reductions (Defenseless, minimum), grade bases and readings."""
-        return compute_defense(target, tags, rules=self.defense, grades=self.grades)
+        key = (target, tags)
+        found = self.defenses.get(key)
+        if found is None:
+            found = self.defenses[key] = compute_defense(target, tags, rules=self.defense, grades=self.grades)
+        return found
 
     def aim(self, tech: Technique, finesse: int, extra: int) -> AimFocusResult:
         """``tech`` activated with ``extra`` Aim Focus Energy (SG.AIM.1-4) under this content's breath

@@ -33,12 +33,13 @@ __all__ = [
     "ZoneCondition",
 ]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 from typing import Literal, TypeAlias
 
 from kassen.core.errors import KassenError
+from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import DefenseDebuff
 
 UnitId: TypeAlias = str
@@ -123,6 +124,32 @@ class Use:
     release: bool = False
     choice: str | None = None
     weapon: str | None = None
+    # The hash, worked out once: a Use keys the planners' and the policy's memos, thousands of lookups a
+    # battle (0: not yet; never pickled, as a string's hash differs between processes).
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if not h:
+            fields = (self.maneuver, self.target, self.aim, self.to, self.squads, self.release, self.choice)
+            h = hash((*fields, self.weapon)) or 1
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __reduce__(self) -> tuple[type[Use], tuple[object, ...]]:
+        return (
+            Use,
+            (
+                self.maneuver,
+                self.target,
+                self.aim,
+                self.to,
+                self.squads,
+                self.release,
+                self.choice,
+                self.weapon,
+            ),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,17 +399,57 @@ class BattleState:
     result: Result | None = None
     deaths: tuple[DeathRecord, ...] = ()
     honor: tuple[HonorFlag, ...] = ()
+    # Readings of this state made once, on first use (not part of the state: no init, no compare, no
+    # JSON, and ``replace`` starts them afresh): the units by id, the layout's neighbours and distances.
+    _by_id: dict[str, Unit] | None = field(default=None, init=False, repr=False, compare=False)
+    _zone_map: tuple[dict[str, tuple[str, ...]], dict[tuple[str, str], int]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    _placed: dict[tuple[str, str], tuple[Unit, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    _zones_by_id: dict[str, Zone] | None = field(default=None, init=False, repr=False, compare=False)
+    _places: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- reading ---------------------------------------------------------------------------------------
+    def _units(self) -> dict[str, Unit]:
+        found = self._by_id
+        if found is None:
+            found = {}
+            for u in self.units:
+                found.setdefault(u.id, u)
+            object.__setattr__(self, "_by_id", found)
+        return found
+
     def unit(self, uid: str) -> Unit:
-        for u in self.units:
-            if u.id == uid:
-                return u
+        found = self._units().get(uid)
+        if found is not None:
+            return found
         known = ", ".join(u.id for u in self.units)
         raise KassenError(f"no unit {uid!r} in this battle (units: {known})")
 
     def has_unit(self, uid: str) -> bool:
-        return any(u.id == uid for u in self.units)
+        return uid in self._units()
+
+    def in_zone_all(self, zone: str) -> tuple[Unit, ...]:
+        """Every unit whose ``zone`` is ``zone``, of any side, in the state's order."""
+        self.in_zone("", zone)  # builds the index
+        assert self._placed is not None
+        return self._placed.get(("", zone), ())
+
+    def in_zone(self, side: str, zone: str) -> tuple[Unit, ...]:
+        """The side's units whose ``zone`` is ``zone``, in the state's order (worked out once for all
+        zones, so that a reading about every unit's neighbours stays linear in the units)."""
+        found = self._placed
+        if found is None:
+            placed: dict[tuple[str, str], list[Unit]] = {}
+            for u in self.units:
+                if u.zone is not None:
+                    placed.setdefault((u.side, u.zone), []).append(u)
+                    placed.setdefault(("", u.zone), []).append(u)  # every side's
+            found = {k: tuple(v) for k, v in placed.items()}
+            object.__setattr__(self, "_placed", found)
+        return found.get((side, zone), ())
 
     def side(self, sid: str) -> Side:
         for s in self.sides:
@@ -390,27 +457,76 @@ class BattleState:
                 return s
         raise KassenError(f"no side {sid!r} in this battle")
 
+    def _zone_index(self) -> dict[str, Zone]:
+        found = self._zones_by_id
+        if found is None:
+            found = {}
+            for z in self.zones:
+                found.setdefault(z.id, z)
+            object.__setattr__(self, "_zones_by_id", found)
+        return found
+
     def zone(self, zid: str) -> Zone:
-        for z in self.zones:
-            if z.id == zid:
-                return z
+        found = self._zone_index().get(zid)
+        if found is not None:
+            return found
         raise KassenError(f"no zone {zid!r} (zones: {', '.join(z.id for z in self.zones)})")
 
     def has_zone(self, zid: str) -> bool:
-        return any(z.id == zid for z in self.zones)
+        return zid in self._zone_index()
+
+    def _zones(self) -> tuple[dict[str, tuple[str, ...]], dict[tuple[str, str], int]]:
+        found = self._zone_map
+        if found is None:
+            found = _layout(self.adjacent)
+            object.__setattr__(self, "_zone_map", found)
+        return found
 
     def neighbours(self, zid: str) -> tuple[str, ...]:
         """Zones adjacent to ``zid``, in layout order."""
-        return _layout(self.adjacent)[0].get(zid, ())
+        return self._zones()[0].get(zid, ())
 
     def distance(self, a: str, b: str) -> int:
         """Zones between ``a`` and ``b`` along adjacency (0 for the same zone)."""
         if a == b:
             return 0
-        return _layout(self.adjacent)[1].get((a, b), len(self.zones) + 1)
+        return self._zones()[1].get((a, b), len(self.zones) + 1)
 
     def with_unit(self, unit: Unit) -> BattleState:
-        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+        """This state with ``unit`` in place of the unit of its id (the readings that still hold kept)."""
+        units = self.units
+        places = self._places
+        if places is None:
+            places = {}
+            for n, u in enumerate(units):
+                places.setdefault(u.id, n)
+            if len(places) != len(units):
+                places = {}  # ids given twice (no scenario allows it): replaced the plain way
+            object.__setattr__(self, "_places", places)
+        at = places.get(unit.id)
+        if at is None:
+            return self.changed(units=tuple(unit if u.id == unit.id else u for u in units))
+        new = self.changed(units=(*units[:at], unit, *units[at + 1 :]))
+        object.__setattr__(new, "_places", places)
+        index = self._by_id
+        if index is not None:
+            ids = dict(index)
+            ids[unit.id] = unit
+            object.__setattr__(new, "_by_id", ids)
+        return new
+
+    def changed(self, **changes: object) -> BattleState:
+        """``dataclasses.replace(self, **changes)``, keeping the readings made of this state that the
+        changes leave true (the units by id while the units stay; the layout's while the zones stay)."""
+        new = evolve(self, **changes)
+        if "units" not in changes:
+            object.__setattr__(new, "_by_id", self._by_id)
+            object.__setattr__(new, "_placed", self._placed)
+            object.__setattr__(new, "_places", self._places)
+        if "zones" not in changes and "adjacent" not in changes:
+            object.__setattr__(new, "_zone_map", self._zone_map)
+            object.__setattr__(new, "_zones_by_id", self._zones_by_id)
+        return new
 
     @property
     def over(self) -> bool:

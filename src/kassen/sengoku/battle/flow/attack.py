@@ -17,7 +17,7 @@ from __future__ import annotations
 __all__ = ["AttackPart"]
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from kassen.core.errors import IllegalActionError
@@ -32,6 +32,7 @@ from kassen.sengoku.battle.state import Decision, DecisionKind, PendingAttack, U
 from kassen.sengoku.check import CheckOutcome, Faces
 from kassen.sengoku.defense import DefenseResult
 from kassen.sengoku.entries import Maneuver, ReactionKind, Weapon
+from kassen.sengoku.evolve import evolve
 from kassen.sengoku.house import ZoneApplies
 from kassen.sengoku.profile import AttackTags, CombatProfile
 from kassen.sengoku.resolution import EffectKind, TableEffectKind, TableWho
@@ -144,7 +145,7 @@ class AttackPart(EffectsPart):
                 condition=ambush.condition,
                 status=status,
             )
-            self.put(replace(self.u(target.id), ambushed=True))
+            self.put(evolve(self.u(target.id), ambushed=True))
             if status:
                 self.defenseless(target.id, "an ambush", "SG.AMB.1")
         elif ambush.kind == "immune":
@@ -166,7 +167,23 @@ class AttackPart(EffectsPart):
 
     def context(self) -> _Context:
         """The attack under way as the state has it now: modifier (technique, situation, zone rows,
-        battlefield changes, ambush) and the target's Defense (its stances, Defenseless, debuffs)."""
+        battlefield changes, ambush) and the target's Defense (its stances, Defenseless, debuffs).
+        Worked out once while what it reads stays (the units, the breath, the battlefield changes, the
+        round and the attack's parties): the roll, the Fate offer and the landing ask it in turn."""
+        s = self.state
+        p, b = s.attack, s.breath
+        assert p is not None and b is not None
+        reads = (s.units, b, s.conditions, s.round, p.attacker, p.target, p.maneuver, p.weapon, p.ambush)
+        memo = self.context_memo
+        if memo is not None and all(x is y or x == y for x, y in zip(memo[:-1], reads, strict=True)):
+            found = memo[-1]
+            assert isinstance(found, _Context)
+            return found
+        ctx = self._context()
+        self.context_memo = (*reads, ctx)
+        return ctx
+
+    def _context(self) -> _Context:
         r = self.rules
         p = self.state.attack
         b = self.state.breath
@@ -208,7 +225,7 @@ class AttackPart(EffectsPart):
         if p.ambush == "basic":
             amb = r.ambush
             if amb.target_defenseless:
-                pt = replace(pt, defenseless=True)
+                pt = evolve(pt, defenseless=True)
             if amb.check_bonus:
                 modifier += amb.check_bonus
                 steps.append(Step(amb.check_bonus, "ambush: first-attack modifier", "SG.AMB.1"))
@@ -224,7 +241,7 @@ class AttackPart(EffectsPart):
         Hit (SG.FAT.1). True while it waits for a decision."""
         p = self.state.attack
         assert p is not None
-        self.set(attack=replace(p, reaction=reaction or "", faces=tuple(self.faces())))
+        self.set(attack=evolve(p, reaction=reaction or "", faces=tuple(self.faces())))
         ctx = self.context()
         p = self.state.attack
         assert p is not None
@@ -234,7 +251,7 @@ class AttackPart(EffectsPart):
             outcomes = [self.outcome(ctx, _shifted(p.faces, die)) for die in (None, *dies)]
             self.set(
                 decision=Decision(DecisionKind.FATE, a.id, a.id, ctx.maneuver.id),
-                attack=replace(p, offered=tuple(dies), outcomes=tuple(outcomes)),
+                attack=evolve(p, offered=tuple(dies), outcomes=tuple(outcomes)),
             )
             self.log("fate_offered", "SG.FAT.1", dies=dies, **self.roll_data(ctx, _shifted(p.faces, None)))
             return True
@@ -276,7 +293,7 @@ class AttackPart(EffectsPart):
         """The attacker's answer to the Fate offer (``None``: declined); then the Last Bastion offer."""
         p = self.state.attack
         assert p is not None
-        self.set(decision=None, attack=replace(p, fate_die=die))
+        self.set(decision=None, attack=evolve(p, fate_die=die))
         return self.after_fate()
 
     def after_fate(self) -> bool:
@@ -303,14 +320,14 @@ class AttackPart(EffectsPart):
     def last_bastion(self, spend: bool) -> None:
         p = self.state.attack
         assert p is not None
-        self.set(decision=None, attack=replace(p, last_bastion=spend))
+        self.set(decision=None, attack=evolve(p, last_bastion=spend))
         self.land()
 
     def attack_done(self) -> None:
         """The attack that waited for a decision is over: the breath goes on with its next maneuver."""
         now = self.state.breath
         assert now is not None
-        self.set(breath=replace(now, index=now.index + 1))
+        self.set(breath=evolve(now, index=now.index + 1))
 
     def blow_wounds(self, tech: Technique, critical: bool) -> int:
         """Wounds of a blow before any reaction: hit or Critical Hit, with added effects (SG.WND.6)."""
@@ -346,8 +363,8 @@ class AttackPart(EffectsPart):
             steps=steps_to_json(change.steps),
         )
         self.events.extend(change.events)
-        self.put(replace(attacker, attacks=attacker.attacks + 1, infiltrating=False))
-        self.put(replace(self.u(target.id), ambushed=True))
+        self.put(evolve(attacker, attacks=attacker.attacks + 1, infiltrating=False))
+        self.put(evolve(self.u(target.id), ambushed=True))
         self.wounded(target.id, change.after, change.incapacitated)
         self.effects(target.id, target.zone, tech, critical=True)
         if any(e.kind is EffectKind.BLEED for e in tech.on_hit + tech.on_critical):
@@ -356,7 +373,7 @@ class AttackPart(EffectsPart):
     def bleeding(self, uid: str) -> None:
         unit = self.u(uid)
         if unit.on_battlefield and not unit.bleeding:
-            self.put(replace(unit, bleeding=True))
+            self.put(evolve(unit, bleeding=True))
 
     def effects(self, target: str, zone: str | None, tech: Technique, *, critical: bool) -> None:
         """A hit's Defense −N sources on the target (SG.DBF.1) and Wounds to the enemy behind (SG.CRT.2)."""
@@ -366,7 +383,7 @@ class AttackPart(EffectsPart):
             if e.kind is EffectKind.DEBUFF and t.on_battlefield:
                 entry = self.rules.catalog.debuff(e.debuff)
                 p, _ = self.rules.debuffed(self.profile(t), entry.debuff())
-                t = replace(t, debuffs=p.debuffs)
+                t = evolve(t, debuffs=p.debuffs)
                 self.put(t)
                 total = sum(d.value for d in p.debuffs)
                 self.log(
@@ -453,7 +470,7 @@ class AttackPart(EffectsPart):
         if ctx.weapon is not None and len(r.carriers(attacker, m)) > 1:
             base["weapon"] = ctx.weapon.id
         weapon = ctx.weapon
-        attacker = replace(
+        attacker = evolve(
             attacker,
             attacks=attacker.attacks + 1,
             infiltrating=False,
@@ -476,7 +493,7 @@ class AttackPart(EffectsPart):
             self.events.extend(answer)
             return
         res = r.resolve_attack(
-            replace(ctx.pa, fate_points=attacker.fate_points),
+            evolve(ctx.pa, fate_points=attacker.fate_points),
             ctx.pt,
             Attack(
                 tech,
@@ -504,9 +521,9 @@ class AttackPart(EffectsPart):
         self.events.extend(answer)
         # the battle says each Defense −N with its value and total (``effects``), not the resolution
         self.events.extend(e for e in res.events if e.kind != "debuff")
-        self.put(replace(self.u(attacker.id), fate_points=res.attacker.fate_points))
+        self.put(evolve(self.u(attacker.id), fate_points=res.attacker.fate_points))
         t = self.u(target.id)
-        self.put(replace(t, fate_points=res.target.fate_points, armor_damage=res.target.armor_damage))
+        self.put(evolve(t, fate_points=res.target.fate_points, armor_damage=res.target.armor_damage))
         if res.attacker.defenseless and not ctx.pa.defenseless:
             self.defenseless(attacker.id, "a fumble", "SG.FUM.1", logged=True)
         row = res.table.row if res.table is not None else None
@@ -558,13 +575,13 @@ class AttackPart(EffectsPart):
         res = target.reservation(maneuver)
         assert res is not None
         i = target.reservations.index(res)
-        spent = replace(res, answers=res.answers - 1)
+        spent = evolve(res, answers=res.answers - 1)
         left = (
             *target.reservations[:i],
             *((spent,) if spent.answers > 0 else ()),
             *target.reservations[i + 1 :],
         )
-        self.put(replace(target, reservations=left))
+        self.put(evolve(target, reservations=left))
         if not hit:
             self.log(
                 "reaction",
@@ -610,7 +627,7 @@ class AttackPart(EffectsPart):
         )
         if success and reaction.kind is ReactionKind.BLOCK and reaction.attacker_energy_loss:
             lost = min(attacker.energy, reaction.attacker_energy_loss)
-            attacker = replace(attacker, energy=attacker.energy - lost)
+            attacker = evolve(attacker, energy=attacker.energy - lost)
             self.put(attacker)
             self.log(
                 "energy_lost",

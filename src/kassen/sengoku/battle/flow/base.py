@@ -12,7 +12,6 @@ from __future__ import annotations
 
 __all__ = ["TurnBase", "use_json"]
 
-from dataclasses import replace
 from typing import Any
 
 from kassen.core.engine import Turn
@@ -21,6 +20,7 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, BreathInProgress, Unit, Use
 from kassen.sengoku.check import Faces, roll_faces
 from kassen.sengoku.entries import ManeuverKind
+from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import CombatProfile, Grade
 from kassen.sengoku.wounds import Squad
 
@@ -48,11 +48,13 @@ def use_json(use: Use) -> dict[str, Any]:
 class TurnBase(Turn[BattleState]):
     """The state being rewritten by one action (never the caller's object), its dice, rules and events."""
 
-    __slots__ = ("rules",)
+    __slots__ = ("context_memo", "rules")
 
     def __init__(self, state: BattleState, dice: DieSource, tables: BattleRules) -> None:
         super().__init__(state, dice, tables)
         self.rules = tables
+        #: The attack context last worked out, with what it was read from (see ``AttackFlow.context``).
+        self.context_memo: tuple[object, ...] | None = None
 
     # -- small helpers ---------------------------------------------------------------------------------
     def u(self, uid: str) -> Unit:
@@ -62,7 +64,7 @@ class TurnBase(Turn[BattleState]):
         self.state = self.state.with_unit(unit)
 
     def set(self, **changes: Any) -> None:
-        self.state = replace(self.state, **changes)
+        self.state = self.state.changed(**changes)
 
     def faces(self) -> Faces:
         return roll_faces(self.dice, sides=self.rules.resolution.check.sides)
@@ -81,7 +83,7 @@ class TurnBase(Turn[BattleState]):
         if not unit.defenseless:
             return unit
         self.log("defenseless_ends", "SG.DFL.3", unit=unit.id, when=when)
-        return replace(unit, defenseless=False)
+        return evolve(unit, defenseless=False)
 
     def defenseless(self, uid: str, cause: str, rule: str, *, logged: bool = False) -> None:
         """The unit becomes Defenseless: any maintained [stance] is released at once (SG.DFL.1-2).
@@ -91,7 +93,7 @@ class TurnBase(Turn[BattleState]):
             return
         stances = [s for s in unit.stances if self.rules.maneuver(s).kind is ManeuverKind.STANCE]
         kept = tuple(s for s in unit.stances if s not in stances)
-        self.put(replace(unit, defenseless=True, stances=kept))
+        self.put(evolve(unit, defenseless=True, stances=kept))
         if not logged:
             self.log("defenseless", rule, unit=uid, cause=cause, released=stances)
         if stances:
@@ -101,7 +103,7 @@ class TurnBase(Turn[BattleState]):
         unit = self.u(uid)
         if unit.routed:
             return
-        self.put(replace(unit, routed=True, routed_round=self.state.round))
+        self.put(evolve(unit, routed=True, routed_round=self.state.round))
         self.log("routed", "SG.RET.5", unit=uid, cohesion=unit.cohesion)
 
     def wounded(self, uid: str, after: int, fell: bool) -> None:
@@ -109,9 +111,9 @@ class TurnBase(Turn[BattleState]):
         fall costs his side's squads Cohesion (SG.INP.2, SG.RD.9)."""
         unit = self.u(uid)
         if not fell:
-            self.put(replace(unit, wounds=after))
+            self.put(evolve(unit, wounds=after))
             return
-        self.put(replace(unit, wounds=after, incapacitated=True, zone=None, reservations=(), stances=()))
+        self.put(evolve(unit, wounds=after, incapacitated=True, zone=None, reservations=(), stances=()))
         self.log("removed", "SG.INP.1", unit=uid, zone=unit.zone, why="Incapacitated: removed from the zone")
         if self.rules.creature(unit).grade is not Grade.LORD:
             return
@@ -135,10 +137,10 @@ class TurnBase(Turn[BattleState]):
             value = floor
             self.log("ward_holds", "SG.RET.5", unit=uid, cohesion=value)
         value = max(0, min(value, unit.cohesion_max or value))
-        self.put(replace(unit, cohesion=value))
+        self.put(evolve(unit, cohesion=value))
         self.log("cohesion", rule, unit=uid, before=unit.cohesion, after=value, why=why)
         if value <= self.rules.squads.rout_at:
             self.rout(uid)
         elif change > 0 and unit.routed and unit.cohesion <= self.rules.squads.rout_at < value:
-            self.put(replace(self.u(uid), routed=False))
+            self.put(evolve(self.u(uid), routed=False))
             self.log("rallied", "SG.RET.5", unit=uid, cohesion=value)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 __all__ = ["RoundPart"]
 
-from dataclasses import replace
 from typing import Any
 
 from kassen.core.explain import steps_to_json
@@ -17,6 +16,7 @@ from kassen.sengoku.battle.plan import acting_value
 from kassen.sengoku.battle.state import DeathRecord, HonorFlag, Phase, Result, Unit
 from kassen.sengoku.defense import end_round_debuffs
 from kassen.sengoku.entries import HonorClass
+from kassen.sengoku.evolve import evolve
 
 
 class RoundPart(BreathPart):
@@ -36,7 +36,7 @@ class RoundPart(BreathPart):
                 continue
             base, steps = self.rules.armor_max_energy(unit)
             top = max(0, base - unit.overload_penalty - unit.exhaustion)
-            changed = replace(
+            changed = evolve(
                 unit,
                 energy=top,
                 max_energy=top,
@@ -95,7 +95,7 @@ class RoundPart(BreathPart):
                     total=total,
                     when="a new round",
                 )
-        return replace(unit, debuffs=p.debuffs)
+        return evolve(unit, debuffs=p.debuffs)
 
     def next_unit(self) -> Unit | None:
         """The unit that breathes now: the highest acting value (Energy + a pending initiative), ties in
@@ -128,7 +128,7 @@ class RoundPart(BreathPart):
         if ph.cannot_spend == "hold" and unit.energy >= ph.hold_cost + unit.surcharge:
             self.hold(unit, automatic=True)
         else:
-            self.put(replace(unit, passed=True, count_reached=True))
+            self.put(evolve(unit, passed=True, count_reached=True))
             self.log(
                 "pass", "SG.CNT.6", unit=unit.id, energy=unit.energy, reason="cannot pay for any maneuver"
             )
@@ -138,7 +138,7 @@ class RoundPart(BreathPart):
         (SG.FUM.2) is paid on it."""
         unit = self.action_starts(unit)
         cost = self.rules.pass_hold.hold_cost + unit.surcharge
-        self.put(replace(unit, energy=unit.energy - cost, initiative=0, count_reached=True, surcharge=0))
+        self.put(evolve(unit, energy=unit.energy - cost, initiative=0, count_reached=True, surcharge=0))
         self.log(
             "hold",
             "SG.CNT.6",
@@ -163,7 +163,7 @@ class RoundPart(BreathPart):
             new = unit
             if unit.defenseless:
                 self.log("defenseless_ends", "SG.LUL.1", unit=unit.id, when="the lull phase")
-                new = replace(new, defenseless=False)
+                new = evolve(new, defenseless=False)
             if unit.reservations:
                 self.log(
                     "reservations_expire",
@@ -171,7 +171,7 @@ class RoundPart(BreathPart):
                     unit=unit.id,
                     maneuvers=[x.maneuver for x in unit.reservations],
                 )
-                new = replace(new, reservations=())
+                new = evolve(new, reservations=())
             reset = self.reset_limits(unit)
             if reset != unit.limited:
                 self.log(
@@ -180,20 +180,20 @@ class RoundPart(BreathPart):
                     unit=unit.id,
                     maneuvers=sorted({t.key.split("#")[0] for t in unit.limited if t not in reset}),
                 )
-                new = replace(new, limited=reset)
+                new = evolve(new, limited=reset)
             if unit.debuffs:
-                p, steps = end_round_debuffs(replace(self.profile(unit), debuffs=unit.debuffs))
+                p, steps = end_round_debuffs(evolve(self.profile(unit), debuffs=unit.debuffs))
                 if p.debuffs != unit.debuffs:
                     self.log("debuffs_count_down", "SG.DBF.3", unit=unit.id, ended=[s.reason for s in steps])
-                new = replace(new, debuffs=p.debuffs)
+                new = evolve(new, debuffs=p.debuffs)
             if unit.ward:
                 self.log("ward_ends", "SG.RET.5", unit=unit.id)
-                new = replace(new, ward=False)
+                new = evolve(new, ward=False)
             if unit.unloaded:
                 self.log("reload", "SG.LUL.2", unit=unit.id, maneuver="reload", when="the lull")
-                new = replace(new, unloaded=False)
+                new = evolve(new, unloaded=False)
             if unit.initiative:
-                new = replace(new, initiative=0)
+                new = evolve(new, initiative=0)
             self.put(new)
         self.bleed()
         self.zone_conditions()

@@ -1,0 +1,132 @@
+"""The shortcuts of the speed issue (15) give what the plain ways give: the heuristic's floating-point
+ranking picks the breath the exact rule picks, the planner's listing keeps exactly the candidates a full
+plan accepts, ``evolve`` builds what ``dataclasses.replace`` builds, a state's cached readings stay out
+of its value, and the demo's units copied k times make a battle of k times the units."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from fractions import Fraction
+
+import pytest
+
+from kassen.core.errors import ContentError
+from kassen.core.fight import state_codec
+from kassen.core.scenario import ScenarioSource, open_fight
+from kassen.sengoku.battle import Breath, HeuristicPolicy
+from kassen.sengoku.battle.candidates import _grouped, _raw_candidates
+from kassen.sengoku.battle.copies import copied_units
+from kassen.sengoku.battle.plan import Planner
+from kassen.sengoku.battle.state import BattleState, DecisionKind, Use
+from kassen.sengoku.evolve import evolve
+
+
+def _source(name: str) -> str | ScenarioSource:
+    """A bundled battle, or ``NAME*K``: its units copied K times."""
+    base, _, k = name.partition("*")
+    return copied_units(base, int(k)) if k else base
+
+
+def _breath_states(name: str, seed: int) -> list[BattleState]:
+    """Every state of a bundled battle at which a unit chooses its breath."""
+    fight = open_fight(_source(name), seed=seed)
+    fight.autoplay()
+    return [s for s in fight.states if s.decision is not None and s.decision.kind is DecisionKind.BREATH]
+
+
+@pytest.mark.parametrize(("name", "seed"), [("demo", 0), ("burning-temple", 1)])
+def test_the_rough_ranking_picks_the_exact_best_breath(name: str, seed: int) -> None:
+    # rule: SG.BRT.1 — at every breath of the battle, the breath the float ranking settles on is the one
+    # the exact Fractions choose among the same scored breaths
+    fight = open_fight(name, seed=seed)
+    policy = HeuristicPolicy(fight.tables)
+    compared = 0
+    for state in _breath_states(name, seed):
+        assert state.decision is not None
+        unit = state.unit(state.decision.unit)
+        legal = fight.ruleset.legal_actions(state, fight.tables)
+        plans = Planner(fight.tables, state, unit)
+        exact: list[tuple[Breath, Fraction, int]] = []
+        rough: list[tuple[Breath, float, int]] = []
+        for b in legal:
+            if not isinstance(b, Breath) or not any(
+                fight.tables.maneuver(u.maneuver).attacks for u in b.uses
+            ):
+                continue
+            plan = plans.plan(b.uses)
+            if plan.overload or any(u.release or fight.tables.maneuver(u.maneuver).aid for u in b.uses):
+                continue
+            _, value = policy.breath_value(state, unit, b, spent=plan.spent)
+            exact.append((b, value, plan.spent))
+            rough.append((b, policy._rough_value(state, unit, b, {}, {}), plan.spent))
+        assert policy._best_of(state, unit, rough, {}) == policy._best(unit, exact)
+        compared += bool(exact)
+    assert compared > 5
+
+
+@pytest.mark.parametrize(
+    ("name", "seed"), [("demo", 2), ("burning-temple", 3), ("count-example", 4), ("demo*3", 5)]
+)
+def test_the_listing_keeps_exactly_the_breaths_a_full_plan_accepts(name: str, seed: int) -> None:
+    # rule: SG.BRT.1  rule: SG.CNT.5 — the planner's listing (walked runs, each attack's shapes planned at
+    # one target and only the target checked at the others) against a fresh planner's plan of each
+    # candidate on its own
+    fight = open_fight(_source(name), seed=seed)
+    for state in _breath_states(name, seed)[:40]:
+        assert state.decision is not None
+        unit = state.unit(state.decision.unit)
+        listed = Planner(fight.tables, state, unit).breaths(_grouped(fight.tables, state, unit))
+        wanted: list[Breath] = []
+        for uses in dict.fromkeys(_raw_candidates(fight.tables, state, unit)):
+            if Planner(fight.tables, state, unit).legal(uses):
+                wanted.append(Breath(unit.id, uses))
+        assert listed == wanted
+
+
+def test_evolve_builds_what_replace_builds_and_starts_cached_readings_afresh() -> None:
+    fight = open_fight("demo", seed=4)
+    for _ in range(30):
+        fight.step()
+    state = fight.state
+    state.unit(state.units[-1].id)  # builds the state's unit index
+    changed = evolve(state, count=state.count + 1, units=state.units[1:])
+    assert changed == dataclasses.replace(state, count=state.count + 1, units=state.units[1:])
+    assert not changed.has_unit(state.units[0].id)
+    unit = state.units[0]
+    assert evolve(unit, wounds=1, zone=None) == dataclasses.replace(unit, wounds=1, zone=None)
+    # a unit put back: the kept readings answer with the new unit, the value is replace's
+    hurt = evolve(unit, wounds=1)
+    put = state.with_unit(hurt)
+    assert put.unit(unit.id) is hurt and put.units[0] is hurt
+    assert put == dataclasses.replace(state, units=(hurt, *state.units[1:]))
+    assert put.changed(count=7).unit(unit.id) is hurt
+    with pytest.raises(TypeError):
+        evolve(unit, woonds=1)
+
+
+def test_cached_readings_stay_out_of_a_states_value_and_json() -> None:
+    fight = open_fight("demo", seed=5)
+    fight.autoplay()
+    state = fight.state
+    fresh = state_codec(BattleState).load(state_codec(BattleState).dump(state))
+    state.unit(state.units[0].id)
+    state.distance("own-front", "enemy-rear")
+    assert fresh == state and hash(fresh) == hash(state)
+    assert "_by_id" not in state_codec(BattleState).dump(state)
+    use = Use("straight-cut", "kuro")
+    hash(use)
+    again = pickle.loads(pickle.dumps(use))
+    assert again == use and hash(again) == hash(Use("straight-cut", "kuro"))
+
+
+def test_the_demo_copied_k_times_fields_k_times_its_units() -> None:
+    one = open_fight("demo", seed=0).units()
+    eight = open_fight(copied_units("demo", 8), seed=0).units()
+    assert len(eight) == 8 * len(one) == 72
+    assert set(one) < set(eight)
+    assert eight["genzaburo-8"] == one["genzaburo"]
+    with pytest.raises(ContentError):
+        copied_units("demo", 0)
+    with pytest.raises(ContentError):
+        copied_units("count-example", 2)  # its units play scripts that name their targets
