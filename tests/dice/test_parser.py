@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from kassen.core.errors import DiceError, DiceLimitError, DiceSyntaxError
 from kassen.dice import Constant, Dice, DiceLimits, Expression, Term, parse
 
-LIMIT_NAMES = {f.name for f in dataclasses.fields(DiceLimits)}
+LIMIT_NAMES = set(DiceLimits.field_names())
 
 
 def terms(*items: tuple[int, Constant | Dice]) -> tuple[Term, ...]:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 __all__ = ["dice_markup", "dice_text", "probability_text"]
 
-from fractions import Fraction
-
 from kassen.dice.roller import DieRoll, RollResult
+
+TYPE_CHECKING = False  # `kassen roll` (kassen.cli.fast) imports this module: no fractions, no typing
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 def _die_text(die: DieRoll, rich: bool) -> str:

@@ -15,9 +15,12 @@ __all__ = [
     "IllegalActionError",
     "KassenError",
     "TypedDiceError",
+    "did_you_mean",
 ]
 
-from dataclasses import dataclass
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `kassen roll` imports this module
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class KassenError(ValueError):
@@ -78,14 +81,44 @@ class TypedDiceError(KassenError):
     code = "dice.typed"
 
 
-@dataclass(frozen=True, slots=True)
 class ContentIssue:
-    """One problem found in a content file: where, which field, and why."""
+    """One problem found in a content file: where, which field, and why.
 
+    An immutable value (compared and hashed by its fields), written by hand rather than as a dataclass:
+    ``kassen roll`` imports this module, and importing :mod:`dataclasses` would double its start-up.
+    """
+
+    __slots__ = ("field", "file", "line", "message")
+    __match_args__ = ("file", "field", "message", "line")
     file: str
     field: str
     message: str
-    line: int | None = None
+    line: int | None
+
+    def __init__(self, file: str, field: str, message: str, line: int | None = None) -> None:
+        for name, value in (("file", file), ("field", field), ("message", message), ("line", line)):
+            object.__setattr__(self, name, value)
+
+    def _key(self) -> tuple[str, str, str, int | None]:
+        return (self.file, self.field, self.message, self.line)
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if isinstance(other, ContentIssue) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"ContentIssue(file={self.file!r}, field={self.field!r}, message={self.message!r}, "
+            f"line={self.line!r})"
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of a ContentIssue")
+
+    def __reduce__(self) -> tuple[type[ContentIssue], tuple[str, str, str, int | None]]:
+        return ContentIssue, self._key()
 
     def __str__(self) -> str:
         at = f"{self.file}:{self.line}" if self.line is not None else self.file
@@ -107,3 +140,14 @@ class ContentError(KassenError):
         else:
             text = f"{len(self.issues)} problems: " + "; ".join(str(i) for i in self.issues)
         super().__init__(text)
+
+
+def did_you_mean(given: object, known: Iterable[object]) -> str:
+    """``"; did you mean 'kenjutsu'?"`` when ``given`` is close to one of ``known`` (difflib), else
+    ``""``: the tail of a message that refuses a name (a skill, a unit, a zone, a key)."""
+    if not isinstance(given, str) or not given or len(given) > 200:
+        return ""
+    import difflib  # imported when a suggestion is needed: `kassen roll` imports this module
+
+    close = difflib.get_close_matches(given, sorted({str(k) for k in known}), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""

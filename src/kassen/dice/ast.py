@@ -15,15 +15,23 @@ from __future__ import annotations
 
 __all__ = ["Constant", "Dice", "Expression", "Term"]
 
-from dataclasses import dataclass
-from typing import Literal
+from kassen.dice.record import Record
 
-Keep = Literal["h", "l"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see kassen.dice.record)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Keep = Literal["h", "l"]
+    Sign = Literal[1, -1]
 
 
-@dataclass(frozen=True, slots=True)
-class Constant:
+class Constant(Record):
+    __slots__ = ("value",)
+    __match_args__ = ("value",)
     value: int
+
+    def __init__(self, value: int) -> None:
+        self._set(value)
 
     def __str__(self) -> str:
         return str(self.value)
@@ -37,15 +45,27 @@ class Constant:
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
-class Dice:
+class Dice(Record):
+    __slots__ = ("count", "explode", "keep", "keep_count", "roll_and_keep", "sides")
+    __match_args__ = ("count", "sides", "explode", "keep", "keep_count", "roll_and_keep")
     count: int
     sides: int
-    explode: bool = False
-    keep: Keep | None = None
-    keep_count: int = 0
+    explode: bool
+    keep: Keep | None
+    keep_count: int
     #: Written as roll-and-keep (``7k3``) rather than ``7d10!kh3``; only changes how it is shown.
-    roll_and_keep: bool = False
+    roll_and_keep: bool
+
+    def __init__(
+        self,
+        count: int,
+        sides: int,
+        explode: bool = False,
+        keep: Keep | None = None,
+        keep_count: int = 0,
+        roll_and_keep: bool = False,
+    ) -> None:
+        self._set(count, sides, explode, keep, keep_count, roll_and_keep)
 
     @property
     def kept(self) -> int:
@@ -71,21 +91,43 @@ class Dice:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
-    sign: Literal[1, -1]
+class Term(Record):
+    __slots__ = ("node", "sign")
+    __match_args__ = ("sign", "node")
+    sign: Sign
     node: Constant | Dice
+
+    def __init__(self, sign: Sign, node: Constant | Dice) -> None:
+        self._set(sign, node)
 
     def __str__(self) -> str:
         return str(self.node)
 
 
-@dataclass(frozen=True, slots=True)
-class Expression:
+class Expression(Record):
     """A signed sum of terms, as parsed from ``text``."""
 
+    __slots__ = ("_plan", "terms", "text")
+    __match_args__ = ("terms", "text")
     terms: tuple[Term, ...]
-    text: str = ""
+    text: str
+    #: How :func:`~kassen.dice.roller.roll` walks the terms, worked out once per expression (parsed
+    #: expressions are cached, so a rule rolling ``2d10+5`` again pays nothing): the constants' sum, each
+    #: dice term as ``(node, sides, count, sign)``, and whether every dice term is plain (no keep, no
+    #: explosion). Not part of the value: excluded from comparison, hashing and repr.
+    _plan: tuple[int, tuple[tuple[Dice, int, int, int], ...], bool]
+
+    def __init__(self, terms: tuple[Term, ...], text: str = "") -> None:
+        self._set(terms, text)
+        constant = 0
+        groups: list[tuple[Dice, int, int, int]] = []
+        for t in terms:
+            if isinstance(t.node, Constant):
+                constant += t.sign * t.node.value
+            else:
+                groups.append((t.node, t.node.sides, t.node.count, t.sign))
+        simple = all(not g.explode and g.keep is None for g, _, _, _ in groups)
+        object.__setattr__(self, "_plan", (constant, tuple(groups), simple))
 
     def __str__(self) -> str:
         out = ""

@@ -1,4 +1,4 @@
-"""Exact distributions of dice expressions, with icepool as the backend.
+"""Exact distributions of dice expressions: sums in plain integers, kept pools with icepool.
 
 Everything is a :class:`fractions.Fraction`. Non-exploding expressions are exact, full stop.
 
@@ -16,13 +16,25 @@ tail mass ``S^-(D+1)``). That yields two guarantees:
 - :func:`distribution` (the whole table) caps every exploding die where its remaining tail mass is below
   ``tolerance`` (default 10^-13 for the whole expression); :attr:`Distribution.error_bound` is an upper
   bound on the probability mass moved by the caps (total-variation distance to the true distribution).
+
+Sums are convolved in plain integers here (so ``kassen odds 2d10`` never imports icepool); only a group
+that keeps some of its dice (``7k3``, ``4d6kh3``) asks icepool for its pool evaluation.
+
+Tables are kept between calls in :data:`EXACT_CACHE`, a bounded :class:`~kassen.dice.cache.BoundedCache`
+(least recently used first out): each dice group's table (the exploded die is the costly part of a
+roll-and-keep table), each finished :class:`Distribution` and each :func:`at_least` answer, keyed by
+value (expression, caps, target, tolerance, limits). Everything cached is immutable, so a repeated
+question is answered from the cache with the same objects; a :class:`Distribution` returned from it is
+shared and must not be mutated.
 """
 
 from __future__ import annotations
 
 __all__ = [
     "DEFAULT_TOLERANCE",
+    "EXACT_CACHE",
     "Distribution",
+    "ExactCache",
     "at_least",
     "distribution",
     "enumerate_faces",
@@ -31,29 +43,48 @@ __all__ = [
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from kassen.core.errors import DiceLimitError
 from kassen.dice.ast import Constant, Dice, Expression
+from kassen.dice.cache import BoundedCache
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
 from kassen.dice.parser import parse
+from kassen.dice.record import Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see kassen.dice.record)
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
+
+    #: A table in whole numbers: outcome -> weight, and the weights' common denominator.
+    _Weights = tuple[dict[int, int], int]
 
 DEFAULT_TOLERANCE = Fraction(1, 10**13)
 
 
-@dataclass(frozen=True, slots=True)
-class Distribution:
+#: The cache class of the exact tables (the general bounded cache of kassen.dice).
+ExactCache = BoundedCache
+
+
+#: The tables every function of this module shares (see the module notes).
+EXACT_CACHE = BoundedCache(512)
+
+
+class Distribution(Record):
     """Outcome → exact probability, in increasing outcome order.
 
     ``error_bound`` is 0 for an exact table; for a capped exploding expression it bounds the mass that
     sits at a cap instead of beyond it.
     """
 
+    __slots__ = ("error_bound", "probabilities")
+    __match_args__ = ("probabilities", "error_bound")
     probabilities: Mapping[int, Fraction]
-    error_bound: Fraction = Fraction(0)
+    error_bound: Fraction
+
+    def __init__(self, probabilities: Mapping[int, Fraction], error_bound: Fraction = Fraction(0)) -> None:
+        self._set(probabilities, error_bound)
 
     def at_least(self, target: int) -> Fraction:
         return sum((p for o, p in self.probabilities.items() if o >= target), Fraction(0))
@@ -105,7 +136,7 @@ def distribution(
     for i, group in exploding:
         depth = _tolerance_depth(group, tolerance / len(exploding))
         caps[i] = _Cap(depth, _tail(group, depth))
-    return _build(expr, caps, limits)
+    return _cached_build(expr, caps, limits)
 
 
 def probability_at_least(
@@ -122,6 +153,11 @@ def probability_at_least(
     :func:`at_least` for just the fraction.
     """
     expr = _expr(expression, unskilled, limits)
+    return _cached_build(expr, _target_caps(expr, target, tolerance, limits), limits)
+
+
+def _target_caps(expr: Expression, target: int, tolerance: Fraction, limits: DiceLimits) -> dict[int, _Cap]:
+    """How deep each exploding group is computed so that ``P(total >= target)`` reads exactly."""
     exploding = list(_exploding(expr))
     lowest = expr.minimum
     caps: dict[int, _Cap] = {}
@@ -141,7 +177,7 @@ def probability_at_least(
             caps[i] = _Cap(depth, Fraction(0))
         else:
             caps[i] = _Cap(fallback, _tail(group, fallback))
-    return _build(expr, caps, limits)
+    return caps
 
 
 def at_least(expression: Expression | str, target: int, **kwargs: Any) -> Fraction:
@@ -150,7 +186,22 @@ def at_least(expression: Expression | str, target: int, **kwargs: Any) -> Fracti
     >>> at_least("2d10", 11)
     Fraction(11, 20)
     """
-    return probability_at_least(expression, target, **kwargs).at_least(target)
+    unskilled = bool(kwargs.pop("unskilled", False))
+    tolerance: Fraction = kwargs.pop("tolerance", DEFAULT_TOLERANCE)
+    limits: DiceLimits = kwargs.pop("limits", DEFAULT_LIMITS)
+    if kwargs:  # the same refusal probability_at_least would give
+        raise TypeError(f"at_least() got unexpected keyword arguments: {', '.join(sorted(kwargs))}")
+    expr = _expr(expression, unskilled, limits)
+    return EXACT_CACHE.get(
+        ("at_least", expr, target, tolerance, limits), lambda: _at_least(expr, target, tolerance, limits)
+    )
+
+
+def _at_least(expr: Expression, target: int, tolerance: Fraction, limits: DiceLimits) -> Fraction:
+    # Read from the table in whole numbers: one Fraction, not one per outcome.
+    caps = _target_caps(expr, target, tolerance, limits)
+    weights, denominator, constant, _ = _cached_weights(expr, caps, limits)
+    return Fraction(sum([w for o, w in weights.items() if o + constant >= target]), denominator)
 
 
 def enumerate_faces(
@@ -185,10 +236,14 @@ def _exploding(expr: Expression) -> Iterator[tuple[int, Dice]]:
             yield i, t.node
 
 
-@dataclass(frozen=True, slots=True)
-class _Cap:
+class _Cap(Record):
+    __slots__ = ("depth", "error")
+    __match_args__ = ("depth", "error")
     depth: int
     error: Fraction
+
+    def __init__(self, depth: int, error: Fraction) -> None:
+        self._set(depth, error)
 
 
 def _tail(group: Dice, depth: int) -> Fraction:
@@ -224,7 +279,29 @@ def _group_work(group: Dice, depth: int | None) -> tuple[int, int]:
     return steps, group.kept * span
 
 
-def _build(expr: Expression, caps: dict[int, _Cap], limits: DiceLimits) -> Distribution:
+def _cached_build(expr: Expression, caps: dict[int, _Cap], limits: DiceLimits) -> Distribution:
+    key = ("table", expr, tuple(sorted(caps.items(), key=lambda item: item[0])), limits)
+
+    def build() -> Distribution:
+        weights, denominator, constant, error = _cached_weights(expr, caps, limits)
+        probabilities = {o + constant: Fraction(weights[o], denominator) for o in sorted(weights)}
+        return Distribution(probabilities, error)
+
+    return EXACT_CACHE.get(key, build)
+
+
+def _cached_weights(
+    expr: Expression, caps: dict[int, _Cap], limits: DiceLimits
+) -> tuple[dict[int, int], int, int, Fraction]:
+    """The table of ``expr`` in whole numbers: weights by outcome (before the constant), their common
+    denominator, the constant, and the error bound."""
+    key = ("weights", expr, tuple(sorted(caps.items(), key=lambda item: item[0])), limits)
+    return EXACT_CACHE.get(key, lambda: _build(expr, caps, limits))
+
+
+def _build(
+    expr: Expression, caps: dict[int, _Cap], limits: DiceLimits
+) -> tuple[dict[int, int], int, int, Fraction]:
     # Estimate the work first, so that a huge table is refused at once instead of computed for hours.
     steps, span = 0, 1
     for i, term in enumerate(expr.terms):
@@ -239,9 +316,7 @@ def _build(expr: Expression, caps: dict[int, _Cap], limits: DiceLimits) -> Distr
             expr.text or str(expr),
             limit="max_exact_work",
         )
-    import icepool  # imported on first use: rolling dice (and kassen roll) never pays for it
-
-    total: Any = icepool.Die([0])
+    total: _Weights = ({0: 1}, 1)
     constant = 0
     error = Fraction(0)
     try:
@@ -254,18 +329,16 @@ def _build(expr: Expression, caps: dict[int, _Cap], limits: DiceLimits) -> Distr
             die = _group_die(node, None if cap is None else cap.depth, expr, limits)
             if cap is not None:
                 error += cap.error
-            total = total + (die if term.sign > 0 else -die)
+            total = _add(total, die, term.sign)
     except RecursionError:  # icepool recurses once per outcome of a pooled die; never let it escape
         raise DiceLimitError(
             f"an exact table of {expr} is too deep to compute", expr.text or str(expr), limit="max_exact_work"
         ) from None
-    return _to_distribution(total + constant, min(error, Fraction(1)))
+    weights, denominator = total
+    return weights, denominator, constant, min(error, Fraction(1))
 
 
-def _group_die(group: Dice, depth: int | None, expr: Expression, limits: DiceLimits) -> Any:
-    import icepool
-
-    base: Any = icepool.d(group.sides)
+def _group_die(group: Dice, depth: int | None, expr: Expression, limits: DiceLimits) -> _Weights:
     if group.explode:
         assert depth is not None
         if group.sides * (depth + 1) > limits.max_exact_die_outcomes:
@@ -275,7 +348,6 @@ def _group_die(group: Dice, depth: int | None, expr: Expression, limits: DiceLim
                 expr.text or str(expr),
                 limit="max_exact_die_outcomes",
             )
-        base = base.explode(depth=depth)
     if (group.explode or group.keep is not None) and group.count > limits.max_exact_pool:
         raise DiceLimitError(
             f"an exact table of {group} needs a pool of {group.count} dice; "
@@ -283,19 +355,52 @@ def _group_die(group: Dice, depth: int | None, expr: Expression, limits: DiceLim
             expr.text or str(expr),
             limit="max_exact_pool",
         )
+    # Only the dice matter, not how the group was written (roll_and_keep changes only its text).
+    shape = (group.count, group.sides, group.explode, group.keep, group.keep_count, depth)
+    return EXACT_CACHE.get(("group", shape), lambda: _new_group_die(group, depth))
+
+
+def _base_die(sides: int, depth: int | None) -> _Weights:
+    """One die, exploded (compounding) to ``depth`` when given, as icepool's ``explode(depth=depth)``:
+    level ``k`` (0..depth) shows ``k * sides + f`` for each face ``f < sides`` with weight
+    ``sides ** (depth - k)``, and the last level's maximum ``(depth + 1) * sides`` carries the tail
+    (weight 1), all over ``sides ** (depth + 1)``."""
+    if depth is None:
+        return dict.fromkeys(range(1, sides + 1), 1), sides
+    weights: dict[int, int] = {}
+    for k in range(depth + 1):
+        weight = sides ** (depth - k)
+        for face in range(1, sides):
+            weights[k * sides + face] = weight
+    weights[(depth + 1) * sides] = 1
+    return weights, sides ** (depth + 1)
+
+
+def _add(a: _Weights, b: _Weights, sign: int = 1) -> _Weights:
+    """The table of the sum of two independent totals (``b`` subtracted when ``sign`` is -1)."""
+    out: dict[int, int] = {}
+    get = out.get
+    b_items = [(sign * y, q) for y, q in b[0].items()]
+    for x, p in a[0].items():
+        for y, q in b_items:
+            out[x + y] = get(x + y, 0) + p * q
+    return out, a[1] * b[1]
+
+
+def _new_group_die(group: Dice, depth: int | None) -> _Weights:
+    base = _base_die(group.sides, depth if group.explode else None)
     if group.keep is None or group.keep_count == group.count:
-        # Keeping every die is a plain sum. Added one die at a time in a loop: ``count @ base`` recurses
-        # once per die in icepool (RecursionError near 1000 dice).
+        # Keeping every die is a plain sum: convolved here, one die at a time, in plain integers
+        # (no icepool: ``kassen odds 2d10`` starts without importing it).
         total = base
         for _ in range(group.count - 1):
-            total = total + base
+            total = _add(total, base)
         return total
-    pool = base.pool(group.count)
+    # Keeping some dice of a pool: icepool's pool evaluation, imported only here.
+    import icepool
+
+    die: Any = icepool.Die(base[0])
+    pool = die.pool(group.count)
     kept = pool.highest(group.keep_count) if group.keep == "h" else pool.lowest(group.keep_count)
-    return kept.sum()
-
-
-def _to_distribution(die: Any, error: Fraction) -> Distribution:
-    denominator = die.denominator()
-    probabilities = {int(o): Fraction(q, denominator) for o, q in sorted(die.items())}
-    return Distribution(probabilities, error)
+    table: Any = kept.sum()
+    return {int(o): int(q) for o, q in table.items()}, int(table.denominator())

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 __all__ = ["parse"]
 
-from functools import lru_cache
-from typing import Literal
-
 from kassen.core.errors import DiceLimitError, DiceSyntaxError
 from kassen.dice.ast import Constant, Dice, Expression, Term
+from kassen.dice.cache import BoundedCache
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see kassen.dice.record)
+if TYPE_CHECKING:
+    from typing import Literal
 
 _EXPECT_TERM = "expected a number or dice term"
 
@@ -39,12 +41,12 @@ def parse(text: str, *, unskilled: bool = False, limits: DiceLimits = DEFAULT_LI
     """
     if not isinstance(text, str):
         raise DiceSyntaxError("a dice expression must be text", repr(text))
-    return _parse_cached(text, unskilled, limits)
+    return _PARSED.get((text, unskilled, limits), lambda: _Parser(text, unskilled, limits).expression())
 
 
-@lru_cache(maxsize=512)
-def _parse_cached(text: str, unskilled: bool, limits: DiceLimits) -> Expression:
-    return _Parser(text, unskilled, limits).expression()
+#: Parsed expressions by (text, unskilled, limits): a rule rolling "2d10+5" again does not parse it again.
+#: An expression is immutable, so every caller may share it; errors are raised, never stored.
+_PARSED = BoundedCache(512)
 
 
 class _Parser:
