@@ -9,7 +9,7 @@ LAB_EXTRAS := lab,parquet,ray
 # The web table (kassen serve) with its PostgreSQL store, and its tests' tools (httpx, Playwright, schemathesis).
 WEB_EXTRAS := web,postgres,webtest
 
-.PHONY: demo test test-slow bench lint typecheck clean serve
+.PHONY: demo test test-slow bench lint typecheck clean serve coverage
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,9 +33,14 @@ typecheck: $(STAMP)
 test: lint typecheck
 	$(BIN)/pytest
 
-# Long statistical runs (large Monte Carlo grids), kept out of the default suite.
+# Long statistical runs (large Monte Carlo grids) and the fuzz suite's long run (tests/fuzz: at least
+# 20,000 generated inputs, its counts printed at the end), kept out of the default suite.
 test-slow: $(STAMP)
 	$(BIN)/pytest -m slow
+
+# Which rule IDs of the package's own ledger (each ruleset's rules.yaml) the tests cite; exit 1 if any is not.
+coverage: $(STAMP)
+	$(BIN)/python tools/rule_coverage.py
 
 # d20 (for the side-by-side) pins an old lark-parser: it gets its own environment, never kassen's .venv.
 D20_VENV := .venv-d20

@@ -84,7 +84,7 @@ def test_odds_text() -> None:
         (("odds", "2d10"), "--at-least"),
         (("odds", "1000d1000", "--at-least", "5"), "the limit is"),
         (("odds", "2d10", "--at-least", "many"), "--at-least"),
-        (("roll",), "expression"),
+        (("roll",), "EXPRESSION"),
         (("dice",), "dice"),
     ],
 )

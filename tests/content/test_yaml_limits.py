@@ -25,7 +25,8 @@ def _laughs(levels: int) -> str:
         ("a: &a [*a]\n", "an alias that contains itself"),
         ("[" * (MAX_YAML_DEPTH + 5) + "]" * (MAX_YAML_DEPTH + 5), "nested deeper"),
         ("a: 1\nb: 2\na: 3\n", "given twice (first at line 1)"),
-        ('a: "\\ud800"\n', "unpaired surrogate"),
+        ('a: "\\ud800"\n', "unpaired surrogate|invalid Unicode character escape"),
+        ("a: \ud800\n", "unpaired surrogate"),
         ("a: " + "9" * 5000 + "\n", "cannot read"),
         ("a: [1, 2\n", "invalid YAML"),
         ("x" * (MAX_YAML_BYTES + 1), "larger than the limit"),
@@ -34,7 +35,7 @@ def _laughs(levels: int) -> str:
 def test_hostile_yaml_is_one_error_naming_the_file(text: str, words: str) -> None:
     with pytest.raises(ContentError) as info:
         parse_yaml(text, "hostile.yaml")
-    assert words in str(info.value) and str(info.value).startswith("hostile.yaml")
+    assert any(w in str(info.value) for w in words.split("|")) and str(info.value).startswith("hostile.yaml")
 
 
 def test_plain_yaml_reads_once_with_its_node_tree() -> None:

@@ -114,12 +114,12 @@ def _one_error_line(result: Result) -> str:
     [
         (["run", "duel", "-n", "0"], "fights must be between 1 and 200,000"),
         (["run", "duel", "-n", "999999999"], "fights must be between 1 and 200,000"),
-        (["run", "duel", "-n", "x"], "Invalid value for '--fights'"),
+        (["run", "duel", "-n", "x"], "--fights: must be a whole number, got 'x'"),
         (["run", "duel"], "Missing option"),
         (["run", "duel", "-n", "5", "--jobs", "0"], "jobs must be between 1 and 256"),
         (["run", "duel", "-n", "5", "--jobs", "100000"], "jobs must be between 1 and 256"),
-        (["run", "duel", "-n", "5", "--seed", "-3"], "seed must be between 0"),
-        (["run", "duel", "-n", "5", "--seed", str(2**64)], "seed must be between 0"),
+        (["run", "duel", "-n", "5", "--seed", "-3"], "--seed: a seed is between 0 and 2**64 - 1, not -3"),
+        (["run", "duel", "-n", "5", "--seed", str(2**64)], "a seed is between 0 and 2**64 - 1"),
         (["run", "duel", "-n", "5", "--backend", "spark"], "backend is local or ray"),
         (["run", "duel", "-n", "5", "--address", "10.0.0.1:6379"], "--address goes with --backend ray"),
         (

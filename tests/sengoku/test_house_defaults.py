@@ -74,7 +74,7 @@ def test_max_energy_by_grade() -> None:
 
 def test_max_energy_needs_every_grade(tmp_path: Path) -> None:
     # rule: SG.BRT.0
-    with pytest.raises(ContentError, match="by_grade: Value error, every grade needs a value"):
+    with pytest.raises(ContentError, match="by_grade: every grade needs a value"):
         load_catalog([write(tmp_path, changed("SG.BRT.0", by_grade={"mob": 8}))])
 
 

@@ -43,7 +43,7 @@ from kassen.arena.content import load_content
 from kassen.arena.policies import HeuristicPolicy
 from kassen.arena.report import RENDERERS, names
 from kassen.arena.rules import ArenaRules
-from kassen.arena.scenario import ScenarioModel, setup_scenario
+from kassen.arena.scenario import MAX_UNITS, ScenarioModel, setup_scenario
 from kassen.arena.table import menus, views
 from kassen.content.content import Content, Layer
 from kassen.core.engine import GM, Actor, Outcome, Turn
@@ -71,6 +71,7 @@ class ArenaRuleset:
         scenarios=("kassen.arena.data", "bouts"),
         rule_texts=("kassen.arena.data", "rules.yaml"),
         scenario_model=ScenarioModel,
+        max_units=MAX_UNITS,
         seeds=("004",),
     )
 

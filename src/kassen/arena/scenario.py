@@ -34,6 +34,7 @@ from __future__ import annotations
 
 __all__ = ["FighterModel", "ScenarioModel", "script_steps", "setup_scenario"]
 
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -42,6 +43,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from kassen.arena.bout import Action, Attack, BoutState, initial_state
+from kassen.arena.bout.state import Grapple, SetGuard
 from kassen.arena.content import load_rules
 from kassen.arena.damage import Reduction
 from kassen.arena.fighter import Fighter, GutsBonusPlan, LocationDR, Weapon, build_fighter
@@ -49,7 +51,7 @@ from kassen.arena.policies import HeuristicPolicy
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import CheckKind, DamageType, MatchFormat, Posture
 from kassen.content.content import Content
-from kassen.content.yamlio import StrictModel, validation_issues
+from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issues
 from kassen.core.codec import FormatError
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import state_codec
@@ -146,10 +148,10 @@ class FighterModel(StrictModel):
             if name == "all":
                 out[name] = dr
                 continue
-            try:
-                out[table.find(name).key] = dr
-            except KassenError as exc:
-                raise ValueError(str(exc)) from None
+            why = _location_problem(name, _rules(info))
+            if why:
+                raise ValueError(why)
+            out[table.find(name).key] = dr
         return out
 
     @field_validator("reactions")
@@ -210,6 +212,11 @@ def _dr_entry(key: str, dr: int | DRModel) -> LocationDR:
     return LocationDR(key, dr.armor, dr.bone, dr.soft)
 
 
+#: The most fighters a bout fields (the ruleset's ``max_units``); a file with more is refused before
+#: they are read.
+MAX_UNITS = 100
+
+
 class ScenarioModel(StrictModel):
     """The body of an arena scenario (the header ``ruleset:``/``content:`` is the core's)."""
 
@@ -221,6 +228,12 @@ class ScenarioModel(StrictModel):
     max_actions: int = Field(default=5000, ge=1)
     start_distance: int | None = Field(default=None, ge=0)
     fighters: tuple[FighterModel, ...] = Field(min_length=2)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unit_limit(cls, data: Any) -> Any:
+        refuse_too_many(data, "fighters", MAX_UNITS, "an arena bout")
+        return data
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> ScenarioModel:
@@ -251,12 +264,25 @@ def script_steps(fighter: str, entries: Sequence[Mapping[str, Any]], rules: Aren
     return steps
 
 
+def _location_problem(name: str, rules: ArenaRules) -> str:
+    """Why ``name`` is no hit location (with the nearest one), or ``""``."""
+    try:
+        rules.locations.find(name)
+    except KassenError:
+        keys = list(rules.locations.keys)
+        near = difflib.get_close_matches(name.strip().lower().replace(" ", "_"), keys, n=1)
+        hint = f"did you mean {near[0]!r}?" if near else f"known: {', '.join(keys)}"
+        return f"unknown hit location {name!r}; {hint}"
+    return ""
+
+
 def _script(
     fighter: str,
     entries: Sequence[Mapping[str, Any]],
     rules: ArenaRules,
     source: ScenarioSource,
     where: tuple[str | int, ...],
+    fighters: frozenset[str] = frozenset(),
 ) -> tuple[list[ContentIssue], tuple[Action, ...]]:
     codec = state_codec(Action)
     issues: list[ContentIssue] = []
@@ -271,12 +297,21 @@ def _script(
         except FormatError as exc:
             issues.append(source.issue(exc.message, *at, *exc.path.split(".") if exc.path else ()))
             continue
+        if isinstance(action, Attack | Grapple) and fighters and action.target not in fighters:
+            near = difflib.get_close_matches(action.target, sorted(fighters), n=1)
+            hint = f"did you mean {near[0]!r}?" if near else f"fighters: {', '.join(sorted(fighters))}"
+            issues.append(source.issue(f"no fighter {action.target!r} in this bout; {hint}", *at, "target"))
+            continue
+        if isinstance(action, SetGuard):
+            # a misspelt guard would otherwise be refused when its turn comes and the heuristic play instead
+            for field, name in (("arm", action.arm), ("location", action.location)):
+                if name and (why := _location_problem(name, rules)):
+                    issues.append(source.issue(why, *at, field))
         if isinstance(action, Attack):
-            try:
-                key = rules.locations.find(action.location).key if action.location is not None else None
-            except KassenError as exc:
-                issues.append(source.issue(str(exc), *at, "location"))
+            if action.location is not None and (why := _location_problem(action.location, rules)):
+                issues.append(source.issue(why, *at, "location"))
                 continue
+            key = rules.locations.find(action.location).key if action.location is not None else None
             action = replace(action, location=key if key is not None else rules.damage.basic.default_location)
         steps.append(action)
     return issues, tuple(steps)
@@ -303,7 +338,8 @@ def setup_scenario(scenario: ScenarioSource, content: Content[ArenaRules]) -> Se
         raise ContentError(issues + validation_issues(exc, scenario.file, scenario.node)) from None
     scripts: dict[str, tuple[Action, ...]] = {}
     for i, f in enumerate(model.fighters):
-        found, steps = _script(f.id, f.script, rules, scenario, ("fighters", i, "script"))
+        ids = frozenset(x.id for x in model.fighters)
+        found, steps = _script(f.id, f.script, rules, scenario, ("fighters", i, "script"), ids)
         issues += found
         if f.policy == "scripted":
             scripts[f.id] = steps

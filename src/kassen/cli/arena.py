@@ -20,8 +20,9 @@ from typing import Annotated, Any
 
 import typer
 
-from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.common import NEGATIVE_NUMBERS, NegativeNumbers, console, emit_json, user_errors
 from kassen.cli.fights import ContentOption, replay_command
+from kassen.cli.numbers import NUMBER, SeedOption, whole
 from kassen.core.errors import KassenError
 
 arena_app = typer.Typer(
@@ -36,32 +37,60 @@ _SOURCES = ("attack", "falling", "knockback", "self")
 @arena_app.command("damage")
 @user_errors
 def damage_command(
-    basic: Annotated[int, typer.Option("--basic", help="Basic damage (the damage roll's total).")],
+    basic: Annotated[
+        int,
+        typer.Option("--basic", parser=NUMBER, metavar="N", help="Basic damage (the damage roll's total)."),
+    ],
     damage_type: Annotated[
         str, typer.Option("--type", help="Attack type: cr, cut, imp, pi-, pi, pi+, pi++, burn.")
     ],
-    ht: Annotated[int, typer.Option("--ht", help="The target's HT (caps, crippling, stun thresholds).")],
+    ht: Annotated[
+        int,
+        typer.Option(
+            "--ht", parser=NUMBER, metavar="N", help="The target's HT (caps, crippling, stun thresholds)."
+        ),
+    ],
     location: Annotated[
         str | None, typer.Option("--location", help="Hit location (default: torso, AR.DMG.1).")
     ] = None,
-    armor_dr: Annotated[int, typer.Option("--armor-dr", help="Armor hard DR.")] = 0,
+    armor_dr: Annotated[
+        int, typer.Option("--armor-dr", parser=NUMBER, metavar="N", help="Armor hard DR.")
+    ] = 0,
     bone_dr: Annotated[
-        int | None, typer.Option("--bone-dr", help="Bone hard DR (default: the location's).")
+        int | None,
+        typer.Option("--bone-dr", parser=NUMBER, metavar="N", help="Bone hard DR (default: the location's)."),
     ] = None,
     soft_dr: Annotated[
-        int | None, typer.Option("--soft-dr", help="Soft DR (default: the location's).")
+        int | None,
+        typer.Option("--soft-dr", parser=NUMBER, metavar="N", help="Soft DR (default: the location's)."),
     ] = None,
     hp: Annotated[
-        int | None, typer.Option("--hp", help="The target's HP before the hit (HP thresholds).")
+        int | None,
+        typer.Option(
+            "--hp", parser=NUMBER, metavar="N", help="The target's HP before the hit (HP thresholds)."
+        ),
     ] = None,
-    st: Annotated[int | None, typer.Option("--st", help="The target's ST (knockback distance).")] = None,
+    st: Annotated[
+        int | None,
+        typer.Option("--st", parser=NUMBER, metavar="N", help="The target's ST (knockback distance)."),
+    ] = None,
     knocker_st: Annotated[
         int | None,
-        typer.Option("--knocker-st", help="The attacker's ST: its knockback damage, thrust (AR.KNB.3)."),
+        typer.Option(
+            "--knocker-st",
+            parser=NUMBER,
+            metavar="N",
+            help="The attacker's ST: its knockback damage, thrust (AR.KNB.3).",
+        ),
     ] = None,
     knocker_st_bonus: Annotated[
         int,
-        typer.Option("--knocker-st-bonus", help="ST bonuses counted in knockback damage (AR.KNB.3; 0)."),
+        typer.Option(
+            "--knocker-st-bonus",
+            parser=NUMBER,
+            metavar="N",
+            help="ST bonuses counted in knockback damage (AR.KNB.3; 0).",
+        ),
     ] = 0,
     source: Annotated[str, typer.Option("--source", help="attack, falling, knockback or self.")] = "attack",
     painful: Annotated[bool, typer.Option("--painful", help="The source causes pain (AR.INJ.3).")] = False,
@@ -157,17 +186,21 @@ def _knockback_effect(distance: int) -> Any:
     return Effect("knockback", "AR.KNB.1", distance)
 
 
-@arena_app.command("check")
+@arena_app.command("check", cls=NegativeNumbers, context_settings=NEGATIVE_NUMBERS)
 @user_errors
 def check_command(
-    target: Annotated[int, typer.Argument(help="Effective attribute or skill (roll 3d6 at or under it).")],
+    target: Annotated[
+        int,
+        typer.Argument(
+            parser=whole(-1000, 1000),
+            help="Effective attribute or skill (roll 3d6 at or under it), -1000..1000.",
+        ),
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """Exact odds of a 3d6 check against TARGET: success, critical success, critical failure (over 216)."""
     from kassen.arena.checks import check_odds
 
-    if not -1000 <= target <= 1000:
-        raise KassenError(f"target must be between -1000 and 1000, got {target}")
     odds = check_odds(target)
     if as_json:
         emit_json(odds.to_json())
@@ -181,23 +214,42 @@ def check_command(
 @arena_app.command("odds")
 @user_errors
 def odds_command(
-    skill: Annotated[int, typer.Option("--skill", help="The attacker's attack skill (before the location).")],
+    skill: Annotated[
+        int,
+        typer.Option(
+            "--skill", parser=NUMBER, metavar="N", help="The attacker's attack skill (before the location)."
+        ),
+    ],
     damage: Annotated[str, typer.Option("--damage", help="The weapon's damage dice, e.g. 1d+3 or 2d-1.")],
     damage_type: Annotated[
         str, typer.Option("--type", help="Attack type: cr, cut, imp, pi-, pi, pi+, pi++, burn.")
     ],
-    ht: Annotated[int, typer.Option("--ht", help="The target's HT.")],
+    ht: Annotated[int, typer.Option("--ht", parser=NUMBER, metavar="N", help="The target's HT.")],
     defense: Annotated[
-        int | None, typer.Option("--defense", help="The target's defence (left out: it cannot defend).")
+        int | None,
+        typer.Option(
+            "--defense", parser=NUMBER, metavar="N", help="The target's defence (left out: it cannot defend)."
+        ),
     ] = None,
     location: Annotated[str, typer.Option("--location", help="Hit location (default: torso).")] = "torso",
     all_out: Annotated[bool, typer.Option("--all-out", help="An all-out attack (AR.FTG.1).")] = False,
     hp: Annotated[
-        int | None, typer.Option("--hp", help="The target's HP now (default: its HP, = ST).")
+        int | None,
+        typer.Option("--hp", parser=NUMBER, metavar="N", help="The target's HP now (default: its HP, = ST)."),
     ] = None,
-    st: Annotated[int, typer.Option("--st", help="The target's ST (its HP unless --max-hp).")] = 10,
-    max_hp: Annotated[int | None, typer.Option("--max-hp", help="The target's HP when unhurt.")] = None,
-    armor_dr: Annotated[int, typer.Option("--armor-dr", help="The target's armor DR at that location.")] = 0,
+    st: Annotated[
+        int,
+        typer.Option("--st", parser=NUMBER, metavar="N", help="The target's ST (its HP unless --max-hp)."),
+    ] = 10,
+    max_hp: Annotated[
+        int | None, typer.Option("--max-hp", parser=NUMBER, metavar="N", help="The target's HP when unhurt.")
+    ] = None,
+    armor_dr: Annotated[
+        int,
+        typer.Option(
+            "--armor-dr", parser=NUMBER, metavar="N", help="The target's armor DR at that location."
+        ),
+    ] = 0,
     painful: Annotated[bool, typer.Option("--painful", help="The weapon causes pain (AR.INJ.3).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
@@ -248,7 +300,7 @@ def bout_command(
     scenario: Annotated[
         str, typer.Argument(help="A bundled scenario (duel, melee, knockback, pit) or a YAML path.")
     ],
-    seed: Annotated[int | None, typer.Option(help="Seed (default: the scenario's).")] = None,
+    seed: SeedOption = None,
     content: ContentOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the replayable chronicle as JSON.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every explanation step too.")] = False,

@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
-__all__ = ["OneLineErrors", "OptionIssues", "console", "emit_json", "user_errors"]
+__all__ = [
+    "NEGATIVE_NUMBERS",
+    "NegativeNumbers",
+    "OneLineErrors",
+    "OptionIssues",
+    "console",
+    "emit_json",
+    "tidy_help",
+    "user_errors",
+]
 
+import difflib
 import functools
 import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, ParamSpec, TypeVar
+from enum import Enum
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar, Union, get_args, get_origin
 
 import typer
 from rich.console import Console
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
+from kassen.cli.numbers import is_negative_number
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 
 console = Console(highlight=False)
@@ -60,16 +73,78 @@ def _one_line_usage_errors() -> Iterator[None]:
     except typer.TyperException as exc:  # Typer's usage errors: missing option, unknown command, bad value
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare group prints its help: leave that alone
             raise
-        message = " ".join(exc.format_message().split())
-        sys.stderr.write(f"kassen: error: {message} (see --help)\n")
+        param = getattr(exc, "param", None)
+        if isinstance(exc, typer.BadParameter) and param is not None and exc.message:
+            # a value refused: worded like the options a command checks itself (OptionIssues)
+            message = f"{OptionIssues.WHERE}: {_param_name(param)}: {' '.join(exc.message.split())}"
+        else:
+            message = " ".join(exc.format_message().split()) + " (see --help)"
+        sys.stderr.write(f"kassen: error: {message}\n")
         raise typer.Exit(getattr(exc, "exit_code", 2)) from None
+
+
+def _param_name(param: Any) -> str:
+    """``--seed`` for an option, ``TARGET`` for an argument: as the command's help names it."""
+    if getattr(param, "param_type_name", "") == "argument":
+        return str(param.metavar or str(param.name).upper())
+    opts = [o for o in getattr(param, "opts", []) if o.startswith("--")] or list(getattr(param, "opts", []))
+    return str(opts[0]) if opts else str(param.name)
+
+
+#: Typer's usage error (not exported by name): a mistake in how the command was typed.
+_UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+
+
+class NegativeNumbers(TyperCommand):
+    """A command whose arguments may be negative numbers or expressions (``arena check -3``,
+    ``roll -1d4+5``): a token like ``-3`` is a value, not an option, while an unknown option
+    (``--jsn``) is still refused as one. Use with :data:`NEGATIVE_NUMBERS` as context settings."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        params = self.get_params(ctx)
+        known = {o for p in params for o in (*p.opts, *p.secondary_opts) if o.startswith("-")}
+        takes_value = {
+            o
+            for p in params
+            if p.param_type_name == "option" and not getattr(p, "is_flag", False)
+            for o in p.opts
+        }
+        skip = False
+        for token in args:
+            if skip:
+                skip = False
+                continue
+            if token == "--":
+                break
+            name = token.split("=", 1)[0]
+            if name in takes_value and "=" not in token:
+                skip = True
+            elif (
+                token.startswith("-") and token != "-" and not is_negative_number(token) and name not in known
+            ):
+                close = difflib.get_close_matches(name, sorted(known), n=1)
+                hint = f" (Possible options: {close[0]})" if close else ""
+                raise _UsageError(f"No such option: {name}{hint}")
+        return list(super().parse_args(ctx, args))
+
+
+#: Context settings for :class:`NegativeNumbers`: unknown dash tokens reach the arguments.
+NEGATIVE_NUMBERS: dict[str, Any] = {"ignore_unknown_options": True}
 
 
 class OneLineErrors(TyperGroup):
     """A Typer group whose usage errors are one line on stderr, exit 2, like every other user error
-    (Typer's default is a multi-line usage panel). Pass it as ``typer.Typer(cls=OneLineErrors)``."""
+    (Typer's default is a multi-line usage panel), and whose help shows each option's value as a user
+    types it (:func:`tidy_help`). Pass it as ``typer.Typer(cls=OneLineErrors)``."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            tidy_help(command)
+        return command
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        tidy_help(self, recurse=False)
         with _one_line_usage_errors():
             return super().make_context(info_name, args, parent, **extra)
 
@@ -93,3 +168,63 @@ class OptionIssues:
     def raise_any(self) -> None:
         if self.items:
             raise ContentError(self.items)
+
+
+_TIDY = "_kassen_tidy_help"
+_LABELS: dict[Any, str] = {int: "INTEGER", float: "FLOAT", str: "TEXT", Path: "PATH"}
+
+
+def _label(annotation: Any) -> str | None:
+    """What a user types for a value of this type: INTEGER, TEXT, PATH, [a|b|c]; None for a flag."""
+    origin = get_origin(annotation)
+    if origin is Union or type(annotation).__name__ == "UnionType":
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        return _label(args[0]) if len(args) == 1 else "TEXT"
+    if origin in (list, tuple):  # a repeatable option: one value each time
+        args = [a for a in get_args(annotation) if a is not Ellipsis]
+        return _label(args[0]) if args else "TEXT"
+    if annotation is bool:
+        return None
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return "[" + "|".join(str(m.value) for m in annotation) + "]"
+    if isinstance(annotation, type) and issubclass(annotation, Path):
+        return "PATH"
+    return _LABELS.get(annotation, "TEXT")
+
+
+def _tidy_param(param: Any) -> None:
+    if getattr(param, "param_type_name", "") == "argument" and param.metavar is None:
+        param.metavar = str(param.name).upper()
+    if getattr(param, "is_flag", False) and getattr(param, "is_bool_flag", True):
+        label: str | None = None  # a flag takes no value: show none
+    elif getattr(param, "param_type_name", "") == "option" and param.metavar is not None:
+        return  # an option's own metavar (SEED, N, auto|table) is what it shows
+    else:
+        descriptor = getattr(param, "type_descriptor", None)
+        label = _label(descriptor.annotation) if descriptor is not None else None
+        if label is None and descriptor is not None:
+            return
+    # Typer 0.29 shows its own type names (<int>, <bool>, <list[str]>): replace them on this object only
+    object.__setattr__(param, "display_type_rich", lambda ctx: label)
+
+
+def tidy_help(command: Any, *, recurse: bool = True) -> None:
+    """Show every option's value in ``--help`` as a user types it: nothing for a flag, INTEGER for a
+    number, TEXT, PATH, an option's own metavar (SEED, N); an argument by its name in capitals.
+
+    Idempotent; ``recurse`` tidies a group's subcommands too (they are tidied again harmlessly when run).
+    """
+    if getattr(command, _TIDY, False):
+        return
+    if recurse:
+        object.__setattr__(command, _TIDY, True)
+    params = list(getattr(command, "params", []))
+    try:
+        help_option = command.get_help_option(typer.Context(command))
+    except Exception:  # pragma: no cover - a command without a help option
+        help_option = None
+    for param in [*params, *([help_option] if help_option is not None else [])]:
+        _tidy_param(param)
+    if recurse:
+        for sub in getattr(command, "commands", {}).values():
+            tidy_help(sub)

@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from kassen.cli.common import console, emit_json, user_errors
-from kassen.core.errors import ContentError
+from kassen.core.errors import ContentError, KassenError
 from kassen.sengoku.catalog import KINDS, Catalog, CatalogFile, UnknownEntryError, load_catalog
 from kassen.sengoku.entries import Maneuver, ManeuverKind
 from kassen.sengoku.house import FlowDefault
@@ -267,12 +267,15 @@ def show_command(
 
 
 @content_app.command("validate")
+@user_errors
 def validate_command(
     path: Annotated[str, typer.Argument(help="A catalog YAML file or a directory of them.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """Check PATH as a layer over the bundled catalog: every problem on its own line (file:line: field:
     why) and exit 2, or a summary and exit 0."""
+    if not path.strip():  # an empty path would read the working directory
+        raise KassenError("PATH is empty: name a catalog YAML file or a directory of them")
     try:
         catalog = load_catalog((path,))
     except ContentError as exc:

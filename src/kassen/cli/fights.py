@@ -17,6 +17,7 @@ import typer
 import yaml
 
 from kassen.cli.common import emit_json, user_errors
+from kassen.cli.numbers import SeedOption
 from kassen.core.errors import ContentError, KassenError
 
 ContentOption = Annotated[
@@ -26,10 +27,6 @@ ContentOption = Annotated[
         help="A directory (or file) of YAML content merged over the bundled data; repeat for more layers.",
         metavar="DIR",
     ),
-]
-SeedOption = Annotated[
-    int | None,
-    typer.Option(help="Seed of the fight, 0 .. 2**64-1 (default: the scenario's).", min=0, max=(1 << 64) - 1),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 

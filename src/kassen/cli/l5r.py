@@ -17,14 +17,16 @@ from __future__ import annotations
 
 __all__ = ["l5r_app"]
 
+import re
 import secrets
 from typing import Annotated
 
 import typer
 
 from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.numbers import COUNT, NUMBER, SeedOption
 from kassen.cli.render import probability_text
-from kassen.core.errors import KassenError
+from kassen.core.errors import DiceLimitError, DiceSyntaxError, KassenError
 from kassen.core.explain import format_steps
 from kassen.core.report import account, render_event
 from kassen.core.rng import Rng
@@ -56,6 +58,29 @@ TablesOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 
+#: The most dice a pool's XkY may name (the pool notation's four digits; the ten dice rule turns any
+#: pool past 10k10 into a bonus, L5.CORE.1).
+MAX_POOL_DICE = 9999
+_POOL_COUNTS = re.compile(r"\s*(\d+)\s*[kK]\s*(\d+)")
+
+
+def _pool_limit(text: str, option: str) -> str:
+    """``text`` unchanged; a DiceSyntaxError for a digit that is not ASCII, or a DiceLimitError naming
+    the limit (worded like ``kassen roll``'s) when it rolls or keeps more dice than a pool may name."""
+    for i, c in enumerate(text):
+        if c.isdigit() and not c.isascii():  # the pool parser's \d would read '３' as 3
+            raise DiceSyntaxError(f"{option}: numbers are written with ASCII digits 0-9", text, i + 1)
+    m = _POOL_COUNTS.match(text)
+    if m is not None:
+        for digits in m.groups():
+            if len(digits.lstrip("0")) > len(str(MAX_POOL_DICE)) or int(digits) > MAX_POOL_DICE:
+                shown = digits if len(digits) <= 12 else f"a {len(digits)}-digit number of"
+                raise DiceLimitError(
+                    f"{option}: {shown} dice in one pool; the limit is {MAX_POOL_DICE}", text, limit="pool"
+                )
+    return text
+
+
 def _tables(directory: str | None) -> L5Tables:
     return content_for(directory or None).tables
 
@@ -74,8 +99,10 @@ def _choice(value: str | None, enum: type[Location] | type[SpecialAttackName], w
 @user_errors
 def odds_command(
     pool: Annotated[str, typer.Argument(help="Roll-and-keep pool XkY, e.g. 6k3 (10s explode).")],
-    tn: Annotated[int, typer.Option("--tn", help="Target number.")],
-    raises: Annotated[int, typer.Option("--raises", help="Declared raises: +5 to the TN each.")] = 0,
+    tn: Annotated[int, typer.Option("--tn", parser=NUMBER, metavar="N", help="Target number.")],
+    raises: Annotated[
+        int, typer.Option("--raises", parser=COUNT, metavar="N", help="Declared raises: +5 to the TN each.")
+    ] = 0,
     unskilled: Annotated[
         bool, typer.Option("--unskilled", help="Unskilled: 10s do not explode, no raises.")
     ] = False,
@@ -83,7 +110,9 @@ def odds_command(
     as_json: JsonOption = False,
 ) -> None:
     """The exact chance that POOL reaches TN + 5 x RAISES (L5.CORE.1-3), as a fraction."""
-    result = roll_odds(pool, tn, raises=raises, unskilled=unskilled, tables=_tables(tables))
+    result = roll_odds(
+        _pool_limit(pool, "POOL"), tn, raises=raises, unskilled=unskilled, tables=_tables(tables)
+    )
     if as_json:
         emit_json(result.to_json())
         return
@@ -97,12 +126,18 @@ def odds_command(
 @l5r_app.command("attack")
 @user_errors
 def attack_command(
-    agility: Annotated[int, typer.Option(help="Attacker's Agility.")] = 3,
-    skill: Annotated[int, typer.Option(help="Attacker's weapon skill (0: unskilled).")] = 3,
-    strength: Annotated[int, typer.Option(help="Attacker's Strength.")] = 2,
-    void: Annotated[int, typer.Option(help="Attacker's Void (the raise limit).")] = 2,
+    agility: Annotated[int, typer.Option(parser=NUMBER, metavar="N", help="Attacker's Agility.")] = 3,
+    skill: Annotated[
+        int, typer.Option(parser=NUMBER, metavar="N", help="Attacker's weapon skill (0: unskilled).")
+    ] = 3,
+    strength: Annotated[int, typer.Option(parser=NUMBER, metavar="N", help="Attacker's Strength.")] = 2,
+    void: Annotated[
+        int, typer.Option(parser=NUMBER, metavar="N", help="Attacker's Void (the raise limit).")
+    ] = 2,
     weapon: Annotated[str, typer.Option(help="Weapon damage XkY.")] = "3k2",
-    damage_raises: Annotated[int, typer.Option("--damage-raises", help="Raises for damage (+1k0 each).")] = 0,
+    damage_raises: Annotated[
+        int, typer.Option("--damage-raises", parser=COUNT, metavar="N", help="Raises for damage (+1k0 each).")
+    ] = 0,
     called_shot: Annotated[
         str | None, typer.Option("--called-shot", help="torso, arm, leg, foot, hand, head.")
     ] = None,
@@ -116,21 +151,27 @@ def attack_command(
         str | None, typer.Option(help="Injury to choose if a called shot hits (e.g. critical).")
     ] = None,
     full_attack: Annotated[bool, typer.Option("--full-attack", help="Declare a Full Attack (+2k1).")] = False,
-    free_raises: Annotated[int, typer.Option("--free-raises", help="Free Raises available.")] = 0,
+    free_raises: Annotated[
+        int, typer.Option("--free-raises", parser=COUNT, metavar="N", help="Free Raises available.")
+    ] = 0,
     unskilled: Annotated[bool, typer.Option("--unskilled", help="The attacker has no weapon skill.")] = False,
-    target_reflexes: Annotated[int, typer.Option("--target-reflexes")] = 2,
+    target_reflexes: Annotated[int, typer.Option("--target-reflexes", parser=NUMBER, metavar="N")] = 2,
     target_armor: Annotated[str, typer.Option("--target-armor", help="none, light or heavy.")] = "none",
-    target_earth: Annotated[int, typer.Option("--target-earth")] = 2,
+    target_earth: Annotated[int, typer.Option("--target-earth", parser=NUMBER, metavar="N")] = 2,
     target_skill: Annotated[
-        int, typer.Option("--target-skill", help="The target's weapon skill (resists a Disarm).")
+        int,
+        typer.Option(
+            "--target-skill", parser=NUMBER, metavar="N", help="The target's weapon skill (resists a Disarm)."
+        ),
     ] = 2,
     target_tn: Annotated[
-        int | None, typer.Option("--target-tn", help="The target's own TN to be hit.")
+        int | None,
+        typer.Option("--target-tn", parser=NUMBER, metavar="N", help="The target's own TN to be hit."),
     ] = None,
-    target_wounds: Annotated[int, typer.Option("--target-wounds", help="Wounds the target already has.")] = 0,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed for a reproducible attack (default: random).")
-    ] = None,
+    target_wounds: Annotated[
+        int, typer.Option("--target-wounds", parser=COUNT, metavar="N", help="Wounds the target already has.")
+    ] = 0,
+    seed: SeedOption = None,
     tables: TablesOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -147,7 +188,7 @@ def attack_command(
             raise KassenError(f"--{name} must be at least 1 (got {value})")
     if min(skill, damage_raises, free_raises, target_wounds, target_skill) < 0:
         raise KassenError("skill, raises and wounds cannot be negative")
-    dmg = parse_pool(weapon)
+    dmg = parse_pool(_pool_limit(weapon, "--weapon"))
     if dmg.bonus or dmg.kept > dmg.rolled:
         raise KassenError(f"a weapon's damage is XkY with Y <= X (got {weapon!r})")
     w = Weapon("weapon", dmg.rolled, dmg.kept, "weapon")
@@ -216,7 +257,7 @@ def attack_command(
 @user_errors
 def duel_command(
     scenario: Annotated[str, typer.Argument(help="A scenario YAML file, or a bundled duel's name.")],
-    seed: Annotated[int | None, typer.Option(help="Seed (default: the scenario's, else random).")] = None,
+    seed: SeedOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every explanation step.")] = False,
     tables: TablesOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the replayable chronicle JSON.")] = False,

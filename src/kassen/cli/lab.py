@@ -17,15 +17,16 @@ __all__ = ["lab_app"]
 
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kassen.cli.common import emit_json, user_errors
+from kassen.cli.common import OptionIssues, emit_json, user_errors
 from kassen.cli.fights import ContentOption
+from kassen.cli.numbers import parse_seed, whole
 from kassen.lab.limits import LabError
 
 if TYPE_CHECKING:
@@ -47,25 +48,48 @@ odds_app = typer.Typer(
 lab_app.add_typer(odds_app, name="odds")
 
 FightsOption = Annotated[
-    int, typer.Option("--fights", "-n", help="Fights to play (per cell for a sweep); at most 200,000.")
+    int,
+    typer.Option(
+        "--fights",
+        "-n",
+        parser=whole(),
+        metavar="N",
+        help="Fights to play (per cell for a sweep); at most 200,000.",
+    ),
 ]
-SeedOption = Annotated[int, typer.Option("--seed", help="Seed of fight 0; fight i uses seed S+i.")]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (or CPUs of a local Ray).")]
-BackendOption = Annotated[str, typer.Option("--backend", help="local (processes) or ray (kassen[ray]).")]
+SeedOption = Annotated[
+    int,
+    typer.Option(
+        "--seed",
+        parser=parse_seed,
+        metavar="SEED",
+        help="Seed of fight 0 (0 .. 2**64-1); fight i uses seed S+i.",
+    ),
+]
+JobsOption = Annotated[
+    int,
+    typer.Option(
+        "--jobs", "-j", parser=whole(), metavar="N", help="Worker processes (or CPUs of a local Ray)."
+    ),
+]
+BackendOption = Annotated[str, typer.Option("--backend", help=r"local (processes) or ray (kassen\[ray]).")]
 AddressOption = Annotated[
     str | None, typer.Option("--address", help="A Ray cluster's address (default: start a local Ray).")
 ]
 MaxActionsOption = Annotated[
     int | None,
     typer.Option(
-        "--max-actions", help="Most actions per fight (default: the scenario's); beyond: a time-out."
+        "--max-actions",
+        parser=whole(),
+        metavar="N",
+        help="Most actions per fight (default: the scenario's); beyond: a time-out.",
     ),
 ]
 OutOption = Annotated[
     Path | None,
     typer.Option("--out", help="Write tables, plots and report.html in this directory.", metavar="DIR"),
 ]
-FormatOption = Annotated[str, typer.Option("--format", help="Tables as csv or parquet (kassen[parquet]).")]
+FormatOption = Annotated[str, typer.Option("--format", help=r"Tables as csv or parquet (kassen\[parquet]).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")]
 NoPlotsFlag = Annotated[
     bool, typer.Option("--no-plots", help="No PNG plots in --out (no matplotlib needed).")
@@ -336,6 +360,7 @@ def sweep_command(
     from kassen.lab.api import execute_sweep, plan_sweep, write_sweep
     from kassen.lab.output import CellStore, start_out
 
+    _ascii_numbers(("--vary", v.partition("=")[2]) for v in vary)
     chosen = _prepare(out, fmt, not no_plots, "sweep")
     plan = plan_sweep(
         scenario,
@@ -438,9 +463,20 @@ def odds_sengoku(
     for every modifier x Defense, each roll through the attack's own resolution."""
     from kassen.lab.odds import parse_range, sengoku_table
 
+    _ascii_numbers([("--modifiers", modifiers), ("--defense", defense)])
     mods = parse_range(modifiers, "modifiers", -50, 50)
     defs = parse_range(defense, "defense", 0, 60)
     _show_table(sengoku_table(mods, defs), metric, as_json, out, fmt, not no_plots)
+
+
+def _ascii_numbers(options: Iterable[tuple[str, str]]) -> None:
+    """Numbers in a range or a --vary value are ASCII digits, as everywhere on the command line
+    (kassen.cli.numbers): ``３..5`` is refused, not read as 3..5."""
+    issues = OptionIssues()
+    for option, text in options:
+        if any(c.isdigit() and not c.isascii() for c in text):
+            issues.add(option, f"numbers are written with ASCII digits 0-9, got {text[:40]!r}")
+    issues.raise_any()
 
 
 @odds_app.command("l5r")
@@ -450,7 +486,12 @@ def odds_l5r(
         str, typer.Option("--pools", help="Pools XkY or XkY..ZkW (every pool between), up to 10k10.")
     ],
     tn: Annotated[str, typer.Option("--tn", help="Target numbers: T, A..B or A..B/STEP (1..200).")],
-    raises: Annotated[int, typer.Option("--raises", help="Raises called: +5 to the TN each (0..20).")] = 0,
+    raises: Annotated[
+        int,
+        typer.Option(
+            "--raises", parser=whole(), metavar="N", help="Raises called: +5 to the TN each (0..20)."
+        ),
+    ] = 0,
     unskilled: Annotated[bool, typer.Option("--unskilled", help="10s do not explode (no raises).")] = False,
     out: OutOption = None,
     fmt: FormatOption = "csv",
@@ -460,6 +501,7 @@ def odds_l5r(
     """Exact roll-and-keep chances: each pool reaching each TN (+5 per raise), by the rolls a duel makes."""
     from kassen.lab.odds import l5r_table, parse_pools, parse_range
 
+    _ascii_numbers([("--pools", pools), ("--tn", tn)])
     if not 0 <= raises <= 20:
         raise LabError(f"--raises must be between 0 and 20, not {raises}")
     table = l5r_table(parse_pools(pools), parse_range(tn, "tn", 1, 200), raises=raises, unskilled=unskilled)
@@ -483,6 +525,7 @@ def odds_arena(
     the chance an attack hits a defender."""
     from kassen.lab.odds import arena_table, parse_range
 
+    _ascii_numbers([("--skill", skill), ("--defense", defense or "")])
     skills = parse_range(skill, "skill", -10, 30)
     defs = parse_range(defense, "defense", -10, 30) if defense is not None else None
     _show_table(arena_table(skills, defs), metric, as_json, out, fmt, not no_plots)

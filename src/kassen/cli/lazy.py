@@ -18,7 +18,7 @@ from typing import Any
 
 import typer
 
-from kassen.cli.common import OneLineErrors
+from kassen.cli.common import OneLineErrors, tidy_help
 
 _GROUP = "kassen.commands"
 
@@ -56,4 +56,7 @@ class LazyGroup(OneLineErrors):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
-        return _load(cmd_name)
+        loaded = _load(cmd_name)
+        if loaded is not None:
+            tidy_help(loaded)
+        return loaded

@@ -13,9 +13,10 @@ from typing import Annotated
 
 import typer
 
-from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.common import NEGATIVE_NUMBERS, NegativeNumbers, console, emit_json, user_errors
 from kassen.cli.fights import register
 from kassen.cli.lazy import LazyGroup
+from kassen.cli.numbers import SeedOption, whole
 from kassen.cli.play import register as register_play
 from kassen.cli.render import dice_markup, probability_text
 from kassen.core.rng import Rng
@@ -49,11 +50,11 @@ def _main(
     """kassen (合戦): run tabletop-RPG combat exactly as written, with exact odds."""
 
 
-@app.command("roll", context_settings={"ignore_unknown_options": True})
+@app.command("roll", cls=NegativeNumbers, context_settings=NEGATIVE_NUMBERS)
 @user_errors
 def roll_command(
     expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d10+5, 4d6kh3, 3d6!, 7k3.")],
-    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible roll (default: random).")] = None,
+    seed: SeedOption = None,
     unskilled: Annotated[
         bool, typer.Option("--unskilled", help="Roll-and-keep dice do not explode.")
     ] = False,
@@ -73,11 +74,13 @@ def roll_command(
         console.print(f"[dim](seed {used_seed})[/dim]")
 
 
-@app.command("odds", context_settings={"ignore_unknown_options": True})
+@app.command("odds", cls=NegativeNumbers, context_settings=NEGATIVE_NUMBERS)
 @user_errors
 def odds_command(
     expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d10+3, 7k3.")],
-    at_least: Annotated[int, typer.Option("--at-least", help="Target: P(total >= T).")],
+    at_least: Annotated[
+        int, typer.Option("--at-least", parser=whole(), metavar="T", help="Target: P(total >= T).")
+    ],
     unskilled: Annotated[
         bool, typer.Option("--unskilled", help="Roll-and-keep dice do not explode.")
     ] = False,

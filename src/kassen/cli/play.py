@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal, TextIO
 import typer
 
 from kassen.cli.common import user_errors
+from kassen.cli.numbers import SeedOption
 from kassen.core.errors import KassenError
 
 HELP = "answers: a number, auto, back, undo, gm, save PATH, quit"
@@ -250,7 +251,7 @@ def play_command(
     scenario: Annotated[
         str, typer.Argument(help="A bundled scenario (see `kassen scenarios`) or a YAML file.")
     ],
-    seed: Annotated[int | None, typer.Option(help="Seed, 0 .. 2**64-1.", min=0, max=(1 << 64) - 1)] = None,
+    seed: SeedOption = None,
     human: HumanOption = None,
     dice: Annotated[
         str,

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from kassen.cli.common import OptionIssues, console, emit_json, user_errors
 from kassen.cli.content import CONTENT_HELP, catalog_from_options
+from kassen.cli.numbers import MAX_OPTION, seed_problem, whole_problem
 from kassen.cli.sengoku import sengoku_app
 from kassen.cli.sengoku_defense import print_released, profile_from_options, release_stances
 from kassen.core.errors import ContentError, ContentIssue, KassenError
@@ -36,19 +37,19 @@ from kassen.sengoku.technique import Technique
 from kassen.sengoku.wounds import AddedWound
 
 
-def _int(issues: OptionIssues, option: str, text: str | None, *, low: int | None = None) -> int | None:
-    """A whole number (sign allowed unless ``low`` >= 0), or ``None`` when not given."""
+def _int(
+    issues: OptionIssues, option: str, text: str | None, *, low: int | None = None, high: int | None = None
+) -> int | None:
+    """A whole number read as every command reads one (:mod:`kassen.cli.numbers`: ASCII digits, a sign
+    unless ``low`` >= 0, within ``low .. high``, by default ±:data:`MAX_OPTION`), or ``None`` when not
+    given or refused (the problem is added to ``issues``)."""
     if text is None:
         return None
-    stripped = text.strip().replace("−", "-")
-    digits = stripped[1:] if stripped[:1] in "+-" else stripped
-    if not digits.isdigit():
-        issues.add(option, f"must be a whole number, got {text!r}")
-        return None
-    value = int(stripped)
-    if low is not None and value < low:
-        issues.add(option, f"must be at least {low}, got {value}")
-        return None
+    low = -MAX_OPTION if low is None else low
+    high = MAX_OPTION if high is None else high
+    value, why = whole_problem(text, low, high)
+    if value is None:
+        issues.add(option, why)
     return value
 
 
@@ -78,8 +79,10 @@ def _resolution(catalog: Catalog, rules: str | None) -> ResolutionRules:
 @sengoku_app.command("odds")
 @user_errors
 def odds_command(
-    modifier: Annotated[str | None, typer.Option(help="Attack modifier (attribute + skill + bonus).")] = None,
-    defense: Annotated[str | None, typer.Option(help="The target's Defense.")] = None,
+    modifier: Annotated[
+        str | None, typer.Option(metavar="N", help="Attack modifier (attribute + skill + bonus).")
+    ] = None,
+    defense: Annotated[str | None, typer.Option(metavar="N", help="The target's Defense.")] = None,
     weapon: Annotated[
         str, typer.Option(help="Weapon or technique for the expected Wounds (default: a base attack).")
     ] = "strike",
@@ -291,31 +294,34 @@ def attack_command(
         list[str] | None, typer.Option(help="A stance the target maintains (immovable-formation, ...).")
     ] = None,
     modifier: Annotated[
-        str | None, typer.Option(help="Attack modifier; default: --attribute + --skill + the bonus.")
+        str | None,
+        typer.Option(metavar="N", help="Attack modifier; default: --attribute + --skill + the bonus."),
     ] = None,
     attribute: Annotated[
-        str | None, typer.Option(help="The attacker's modifier in the weapon's attribute (default 0).")
+        str | None,
+        typer.Option(metavar="N", help="The attacker's modifier in the weapon's attribute (default 0)."),
     ] = None,
     skill: Annotated[
-        str | None, typer.Option(help="The attacker's rank in the weapon's skill (default 0).")
+        str | None, typer.Option(metavar="N", help="The attacker's rank in the weapon's skill (default 0).")
     ] = None,
     technique_wounds: Annotated[
-        str | None, typer.Option(help="Wounds of a hit, overriding the weapon's (SG.WND.3).")
+        str | None, typer.Option(metavar="N", help="Wounds of a hit, overriding the weapon's (SG.WND.3).")
     ] = None,
     tag: Annotated[
         list[str] | None,
         typer.Option(help='Attack tags, replacing the weapon\'s: "Pierce N|all", "Direct N|all", ...'),
     ] = None,
     extra_wounds: Annotated[
-        str, typer.Option(help="Added Wound effects after the check (weakness, divine item).")
+        str, typer.Option(metavar="N", help="Added Wound effects after the check (weakness, divine item).")
     ] = "0",
     attacker_name: Annotated[str | None, typer.Option(help="The attacker's name.")] = None,
     attacker_grade: Annotated[
         str | None, typer.Option(help="mob, minion, veteran, elite, lord or pc (default pc).")
     ] = None,
-    fate_points: Annotated[str | None, typer.Option(help="The attacker's Fate points.")] = None,
+    fate_points: Annotated[str | None, typer.Option(metavar="N", help="The attacker's Fate points.")] = None,
     fate_die: Annotated[
-        str | None, typer.Option(help="Fate Intervention: move die 1 or 2 onto the other (SG.FAT.1).")
+        str | None,
+        typer.Option(metavar="N", help="Fate Intervention: move die 1 or 2 onto the other (SG.FAT.1)."),
     ] = None,
     fumble_extra: Annotated[
         list[str] | None,
@@ -331,7 +337,7 @@ def attack_command(
     target_shield: Annotated[
         bool, typer.Option("--target-shield", help="The target carries a shield.")
     ] = False,
-    target_natural_armor: Annotated[str | None, typer.Option(help="Natural armor +N.")] = None,
+    target_natural_armor: Annotated[str | None, typer.Option(metavar="N", help="Natural armor +N.")] = None,
     target_bonus: Annotated[
         list[str] | None, typer.Option(help="Non-armor bonus KIND=N (stance, barrier, terrain, ...).")
     ] = None,
@@ -343,18 +349,23 @@ def attack_command(
         str | None, typer.Option(help="none, novice, licensed, master or saint (default none).")
     ] = None,
     target_wounds: Annotated[
-        str | None, typer.Option(help="The target's Wounds now (default: its grade's).")
+        str | None, typer.Option(metavar="N", help="The target's Wounds now (default: its grade's).")
     ] = None,
-    target_fate_points: Annotated[str | None, typer.Option(help="The target's Fate points.")] = None,
+    target_fate_points: Annotated[
+        str | None, typer.Option(metavar="N", help="The target's Fate points.")
+    ] = None,
     last_bastion: Annotated[
         bool, typer.Option("--last-bastion", help="The target spends Fate to make a fatal hit miss.")
     ] = False,
     seed: Annotated[
-        str | None, typer.Option(help="Seed for a reproducible attack (default: random).")
+        str | None,
+        typer.Option(metavar="SEED", help="Seed for a reproducible attack, 0 .. 2**64-1 (default: random)."),
     ] = None,
-    faces: Annotated[str | None, typer.Option(help="Use these two d10 faces (table dice), e.g. 4,5.")] = None,
+    faces: Annotated[
+        str | None, typer.Option(metavar="A,B", help="Use these two d10 faces (table dice), e.g. 4,5.")
+    ] = None,
     d100: Annotated[
-        str | None, typer.Option(help="With --faces: the d100 for a table, if one is needed.")
+        str | None, typer.Option(metavar="N", help="With --faces: the d100 for a table, if one is needed.")
     ] = None,
     rules: Annotated[str | None, typer.Option(help="Your own resolution.yaml.")] = None,
     content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
@@ -381,9 +392,7 @@ def attack_command(
     own_wounds = _int(issues, "--technique-wounds", technique_wounds, low=0)
     extra = _int(issues, "--extra-wounds", extra_wounds, low=0)
     points = _int(issues, "--fate-points", fate_points, low=0)
-    die = _int(issues, "--fate-die", fate_die, low=1)
-    if die is not None and die > 2:
-        issues.add("--fate-die", f"must be 1 or 2, got {die}")
+    die = _int(issues, "--fate-die", fate_die, low=1, high=2)
     grades = [g.value for g in Grade]
     a_grade = (attacker_grade or "pc").strip().lower()
     if a_grade not in grades:
@@ -397,10 +406,12 @@ def attack_command(
                 "--fumble-extra", f"unknown value {x!r}; choose one of {', '.join(data.fumble.extras)}"
             )
     scripted = _faces(issues, faces, data.check.sides)
-    roll_100 = _int(issues, "--d100", d100, low=1)
+    roll_100 = _int(issues, "--d100", d100, low=1, high=100)
     if roll_100 is not None and not faces:
         issues.add("--d100", "needs --faces (a seeded roll draws its own d100)")
-    used_seed = _int(issues, "--seed", seed, low=0)
+    used_seed, seed_why = seed_problem(seed) if seed is not None else (None, "")
+    if seed_why:
+        issues.add("--seed", seed_why)
     if seed is not None and faces is not None:
         issues.add("--seed", "give --seed or --faces, not both")
     build: dict[str, str | bool | None] = {

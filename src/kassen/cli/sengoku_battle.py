@@ -21,6 +21,7 @@ import typer
 
 from kassen.cli.common import console, emit_json, user_errors
 from kassen.cli.content import CONTENT_HELP
+from kassen.cli.numbers import SeedOption, whole
 from kassen.cli.sengoku import sengoku_app
 from kassen.core.errors import KassenError
 from kassen.core.report import account
@@ -35,11 +36,14 @@ def battle_command(
     scenario: Annotated[
         str, typer.Argument(help="A bundled battle (demo, count-example, burning-temple) or a YAML file.")
     ],
-    seed: Annotated[
-        int | None, typer.Option(help="Seed for the dice (default: the scenario's, else random).")
-    ] = None,
+    seed: SeedOption = None,
     rounds: Annotated[
-        int | None, typer.Option(help="Round limit (default: the scenario's or SG.END.1's).")
+        int | None,
+        typer.Option(
+            parser=whole(1, 1000),
+            metavar="N",
+            help="Round limit, 1..1000 (default: the scenario's or SG.END.1's).",
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the chronicle JSON (the event log).")

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from kassen.cli.common import OptionIssues, console, emit_json, user_errors
 from kassen.cli.content import CONTENT_HELP, catalog_from_options
+from kassen.cli.numbers import MAX_OPTION, whole_problem
 from kassen.cli.sengoku import sengoku_app
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
@@ -51,12 +52,12 @@ def _choice(issues: OptionIssues, option: str, text: str, choices: list[str]) ->
 
 
 def _count(issues: OptionIssues, option: str, text: str) -> int:
-    """A whole number of at least 0."""
-    stripped = text.strip()
-    if stripped.isdigit():
-        return int(stripped)
-    issues.add(option, f"must be a whole number of at least 0, got {text!r}")
-    return 0
+    """A whole number from 0 to :data:`MAX_OPTION` (read as every command reads one)."""
+    value, why = whole_problem(text, 0, MAX_OPTION)
+    if value is None:
+        issues.add(option, why)
+        return 0
+    return value
 
 
 def _bonus(issues: OptionIssues, text: str) -> DefenseBonus | None:
@@ -80,11 +81,11 @@ def _debuff(issues: OptionIssues, text: str) -> DefenseDebuff | None:
     """``N``, ``-N`` (Defense −N; the sign is optional) or either with ``:source``."""
     value_text, _, source = text.partition(":")
     stripped = value_text.strip()
-    digits = stripped[1:] if stripped.startswith(("-", "−")) else stripped
-    if not digits.isdigit():
-        issues.add("--debuff", f"expected N for Defense −N (a whole number), got {text!r}")
+    value, why = whole_problem(stripped[1:] if stripped.startswith(("-", "−")) else stripped, 0, MAX_OPTION)
+    if value is None:
+        issues.add("--debuff", f"N for Defense −N: {why}")
         return None
-    return DefenseDebuff(int(digits), source.strip())
+    return DefenseDebuff(value, source.strip())
 
 
 def profile_from_options(
@@ -219,17 +220,27 @@ def defense_command(
     grade: Annotated[str, typer.Option(help="mob, minion, veteran, elite, lord or pc.")] = "veteran",
     armor: Annotated[str, typer.Option(help="none, light, heavy or heavy-battle.")] = "none",
     shield: Annotated[bool, typer.Option("--shield", help="Carries a shield (+1, part of armor).")] = False,
-    natural_armor: Annotated[str, typer.Option(help="Natural armor +N (scales, shell).")] = "0",
-    armor_bonus: Annotated[str, typer.Option(help="Defense from techniques attached to armor.")] = "0",
-    armor_damage: Annotated[str, typer.Option(help="Armor points lost to [Break], until repaired.")] = "0",
+    natural_armor: Annotated[str, typer.Option(metavar="N", help="Natural armor +N (scales, shell).")] = "0",
+    armor_bonus: Annotated[
+        str, typer.Option(metavar="N", help="Defense from techniques attached to armor.")
+    ] = "0",
+    armor_damage: Annotated[
+        str, typer.Option(metavar="N", help="Armor points lost to [Break], until repaired.")
+    ] = "0",
     stat_defense: Annotated[
-        str | None, typer.Option(help="A stat block's own Defense, used when lower than the grade base.")
+        str | None,
+        typer.Option(metavar="N", help="A stat block's own Defense, used when lower than the grade base."),
     ] = None,
     bonus: Annotated[
         list[str] | None,
-        typer.Option(help="Non-armor bonus KIND=N[:source]; KIND: stance, barrier, terrain, spell, evasion."),
+        typer.Option(
+            metavar="KIND=N",
+            help="Non-armor bonus KIND=N[:source]; KIND: stance, barrier, terrain, spell, evasion.",
+        ),
     ] = None,
-    debuff: Annotated[list[str] | None, typer.Option(help="Defense −N status (N[:source]).")] = None,
+    debuff: Annotated[
+        list[str] | None, typer.Option(metavar="N", help="Defense −N status (N[:source]).")
+    ] = None,
     defenseless: Annotated[
         bool, typer.Option("--defenseless", help="The target is Defenseless (−4).")
     ] = False,
@@ -241,7 +252,8 @@ def defense_command(
     ] = False,
     exorcism: Annotated[str, typer.Option(help="none, novice, licensed, master or saint.")] = "none",
     incorporeal_defense: Annotated[
-        str, typer.Option(help="Incorporeal Defense +N (an aptitude of masterwork or divine armor).")
+        str,
+        typer.Option(metavar="N", help="Incorporeal Defense +N (an aptitude of masterwork or divine armor)."),
     ] = "0",
     rules: Annotated[
         str | None, typer.Option(help="Your own defense.yaml instead of the bundled one.")

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ValidationError
 from kassen.content.content import Content, Layer
 from kassen.content.layers import Origin, deep_merge
 from kassen.content.yamlio import parse_yaml, validation_issues
-from kassen.core.errors import ContentError, ContentIssue
+from kassen.core.errors import ContentError, ContentIssue, did_you_mean
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -74,7 +74,8 @@ def layer_parts(
         for key, value in data.items():
             origin = Origin(name, node, (*loc, key), str(key))
             if key not in sections:
-                issues.append(origin.issue(f"unknown section {key!r}; known: {known}"))
+                near = did_you_mean(key, sections)
+                issues.append(origin.issue(f"unknown section {key!r}; known: {known}{near}"))
                 continue
             parts.append(Part(str(key), value, origin))
     return parts, issues

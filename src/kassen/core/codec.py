@@ -24,7 +24,7 @@ annotations once and keeping the compiled reader and writer:
 >>> Codec(Move).load({"unit": "kuro", "stesp": 2})
 Traceback (most recent call last):
 ...
-kassen.core.codec.FormatError: stesp: unknown field (fields: unit, steps)
+kassen.core.codec.FormatError: stesp: unknown field (fields: unit, steps); did you mean 'steps'?
 """
 
 from __future__ import annotations
@@ -32,11 +32,12 @@ from __future__ import annotations
 __all__ = ["MAX_DEPTH", "Bounds", "Codec", "FormatError", "kind_of", "parse_json"]
 
 import dataclasses
+import difflib
 import json
 import re
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from fractions import Fraction
 from functools import cache
@@ -284,6 +285,14 @@ def _check_json(data: Any, path: str, depth: int) -> None:
         raise FormatError(path, f"{type(data).__name__} is not JSON")
 
 
+def _near(given: Any, known: Iterable[Any]) -> str:
+    """``; did you mean 'attack'?`` when ``given`` is a string close to one of ``known``, else ``""``."""
+    if not isinstance(given, str) or len(given) > 100:
+        return ""
+    close = difflib.get_close_matches(given, [str(k) for k in known], n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 def _enum(cls: type[Enum]) -> tuple[Reader, Writer]:
     by_value = {m.value: m for m in cls}
     names = ", ".join(str(v) for v in by_value)
@@ -293,7 +302,7 @@ def _enum(cls: type[Enum]) -> tuple[Reader, Writer]:
             raise _wrong(path, f"one of {names}", data)
         member = by_value.get(data)
         if member is None:
-            raise FormatError(path, f"{_show(data)} is not one of {names}")
+            raise FormatError(path, f"{_show(data)} is not one of {names}{_near(data, by_value)}")
         return member
 
     def write(value: Enum) -> Any:
@@ -309,7 +318,7 @@ def _literal(values: tuple[Any, ...]) -> tuple[Reader, Writer]:
         for v in values:
             if type(v) is type(data) and v == data:
                 return v
-        raise FormatError(path, f"{_show(data)} is not one of {names}")
+        raise FormatError(path, f"{_show(data)} is not one of {names}{_near(data, values)}")
 
     return read, _identity
 
@@ -398,7 +407,8 @@ def _dataclass(cls: type, tagged: bool) -> tuple[Reader, Writer]:
             raise _wrong(path, f"an object ({cls.__name__})", data)
         for key in data:
             if key not in allowed:
-                raise FormatError(_at(path, str(key)), f"unknown field (fields: {known})")
+                near = _near(key, names)
+                raise FormatError(_at(path, str(key)), f"unknown field (fields: {known}){near}")
         for name in names:
             if name in required and name not in data:
                 raise FormatError(_at(path, name), "field required")
@@ -451,7 +461,9 @@ def _union(members: tuple[Any, ...]) -> tuple[Reader, Writer]:
                 raise FormatError(_at(path, "kind"), f"field required (one of {kinds})")
             rw = by_kind.get(kind) if isinstance(kind, str) else None
             if rw is None:
-                raise FormatError(_at(path, "kind"), f"{_show(kind)} is not one of {kinds}")
+                raise FormatError(
+                    _at(path, "kind"), f"{_show(kind)} is not one of {kinds}{_near(kind, by_kind)}"
+                )
             return rw[0](data, path)
         errors: list[FormatError] = []
         for r, _ in plain:

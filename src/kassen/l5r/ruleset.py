@@ -54,7 +54,7 @@ from kassen.l5r.legal import legal_actions
 from kassen.l5r.odds import attack_preview
 from kassen.l5r.policies import Heuristic
 from kassen.l5r.report import RENDERERS
-from kassen.l5r.scenario import ScenarioModel, setup
+from kassen.l5r.scenario import MAX_UNITS, ScenarioModel, setup
 from kassen.l5r.specials import choose_corps, choose_drive
 from kassen.l5r.state import DuelState, Phase
 from kassen.l5r.tables import L5Tables
@@ -116,6 +116,7 @@ class L5Ruleset:
         scenarios=("kassen.l5r.data", "duels"),
         rule_texts=("kassen.l5r.data", "rules.yaml"),
         scenario_model=ScenarioModel,
+        max_units=MAX_UNITS,
         legal_actions_complete=False,
         legal_actions_note=(
             "Every legal decision is listed, except that a character whose raises have no limit "

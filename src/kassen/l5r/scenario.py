@@ -40,18 +40,19 @@ __all__ = [
     "setup",
 ]
 
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
 from kassen.content.content import Content, read_layer
 from kassen.content.layers import deep_merge
 from kassen.content.loader import layer_parts, merge_tables
-from kassen.content.yamlio import StrictModel, validation_issues
-from kassen.core.errors import ContentError, ContentIssue
+from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issues
+from kassen.core.errors import ContentError, ContentIssue, did_you_mean
 from kassen.core.fight import Fight
 from kassen.core.policy import ByActor, Policy
 from kassen.core.ruleset import Setup
@@ -75,6 +76,24 @@ from kassen.l5r.tables import (
 
 #: Most actions of an auto-played duel.
 MAX_ACTIONS = 20_000
+#: The highest Trait, Ring, Void, Insight Rank or skill rank a character may have: the game's ranks stop
+#: at 10 (a rank above it is a typo, not a character).
+MAX_RANK = 10
+#: The game's skills, beyond those a rule or weapon of the duel reads (the tables' ``core.skills`` and
+#: weapons): a character may list any of them. Any other name is refused as a likely typo, with the
+#: nearest known one (``kenjutsuu``: did you mean ``kenjutsu``?), since an unknown skill would
+#: silently count as 0. A skill of your own table: add it to ``core.skills`` or a weapon in the tables.
+GAME_SKILLS = frozenset(
+    {
+        "acting", "animal-handling", "archery", "artisan", "athletics", "battle", "bojutsu", "calligraphy",
+        "chain-weapons", "commerce", "courtier", "craft", "defense", "divination", "etiquette", "games",
+        "go", "hand-to-hand", "heavy-weapons", "horsemanship", "hunting", "iaijutsu", "investigation",
+        "jiujutsu", "kenjutsu", "knives", "kobo-ichi", "kyujutsu", "lore", "medicine", "meditation",
+        "ninjutsu", "oratory", "perform", "poetry", "polearms", "sincerity", "sleight-of-hand", "sojutsu",
+        "spears", "staves", "stealth", "sumai", "tea-ceremony", "tessen", "theology", "war-fan",
+        "yarijutsu",
+    }
+)  # fmt: skip
 _TRAITS = (
     "stamina",
     "willpower",
@@ -89,7 +108,7 @@ _TRAITS = (
 
 class WeaponModel(StrictModel):
     name: str = "weapon"
-    damage: str = Field(pattern=r"^\d+k\d+$")
+    damage: str = Field(pattern=r"^[0-9]+k[0-9]+$")
     skill: str
 
 
@@ -97,7 +116,7 @@ class ScriptStep(StrictModel):
     """One scripted declaration: ``attack: NAME`` with its raises, or ``do: KIND`` (``target`` for aid)."""
 
     attack: str | None = None
-    damage_raises: int = Field(default=0, ge=0)
+    damage_raises: int = Field(default=0, ge=0, le=100)
     called_shot: Location | None = None
     special: SpecialAttackName | None = None
     full_attack: bool = False
@@ -128,16 +147,16 @@ class ScriptStep(StrictModel):
 class CharacterModel(StrictModel):
     name: str = Field(min_length=1)
     side: str | None = None
-    rings: dict[RingName, int] = Field(default_factory=dict)
-    traits: dict[TraitName, int] = Field(default_factory=dict)
-    void: int = Field(default=2, ge=1)
-    insight_rank: int = Field(default=1, ge=1)
-    skills: dict[str, int] = Field(default_factory=dict)
+    rings: dict[RingName, Annotated[int, Field(le=MAX_RANK)]] = Field(default_factory=dict)
+    traits: dict[TraitName, Annotated[int, Field(le=MAX_RANK)]] = Field(default_factory=dict)
+    void: int = Field(default=2, ge=1, le=MAX_RANK)
+    insight_rank: int = Field(default=1, ge=1, le=MAX_RANK)
+    skills: dict[str, Annotated[int, Field(le=MAX_RANK)]] = Field(default_factory=dict)
     weapon: str | WeaponModel = "katana"
     armor: str = "none"
-    tn_to_be_hit: int | None = None
+    tn_to_be_hit: int | None = Field(default=None, ge=0, le=1000)
     hazard_behind: bool = False
-    wounds: int = Field(default=0, ge=0)
+    wounds: int = Field(default=0, ge=0, le=10_000)
     disadvantages: list[str] = Field(
         default_factory=list,
         description="Lasting disadvantages the character carries into the duel (a maim's: Lame, "
@@ -163,6 +182,11 @@ class CharacterModel(StrictModel):
         return self
 
 
+#: The most characters a duel fields (the ruleset's ``max_units``); a file with more is refused before
+#: they are read.
+MAX_UNITS = 100
+
+
 class ScenarioModel(StrictModel):
     name: str
     description: str = ""
@@ -175,6 +199,12 @@ class ScenarioModel(StrictModel):
         "relative to this file; read by `kassen l5r duel` (elsewhere, give it as --content DIR).",
     )
     characters: list[CharacterModel] = Field(min_length=2)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unit_limit(cls, data: Any) -> Any:
+        refuse_too_many(data, "characters", MAX_UNITS, "a roll-and-keep duel")
+        return data
 
     @model_validator(mode="after")
     def _names_and_sides(self) -> ScenarioModel:
@@ -214,7 +244,8 @@ def _character(
             known = ", ".join(sorted(tables.core.weapons))
             issues.append(
                 src.issue(
-                    f"unknown weapon {m.weapon!r} (known: {known}); or give damage and skill",
+                    f"unknown weapon {m.weapon!r} (known: {known})"
+                    f"{did_you_mean(m.weapon, tables.core.weapons)}; or give damage and skill",
                     *where,
                     "weapon",
                 )
@@ -229,7 +260,8 @@ def _character(
         weapon = Weapon(m.weapon.name, x, y, m.weapon.skill)
     if m.armor not in tables.core.tn_to_be_hit.armor:
         known = ", ".join(sorted(tables.core.tn_to_be_hit.armor))
-        issues.append(src.issue(f"unknown armor {m.armor!r} (known: {known})", *where, "armor"))
+        near = did_you_mean(m.armor, tables.core.tn_to_be_hit.armor)
+        issues.append(src.issue(f"unknown armor {m.armor!r} (known: {known}){near}", *where, "armor"))
     return Character(
         name=FighterId(m.name),
         side=m.side or m.name,
@@ -242,6 +274,20 @@ def _character(
         hazard_behind=m.hazard_behind,
         **traits,
     )
+
+
+def _known_skills(model: ScenarioModel, tables: L5Tables) -> frozenset[str]:
+    """The skills a character may list: the game's, and every skill a rule or weapon of this duel reads."""
+    read = tables.core.skills
+    weapons = [row.skill for row in tables.core.weapons.values()]
+    inline = [c.weapon.skill for c in model.characters if isinstance(c.weapon, WeaponModel)]
+    return GAME_SKILLS | {read.defense, read.athletics, *read.hand_to_hand, *weapons, *inline}
+
+
+def _unknown_skill(name: str, known: frozenset[str]) -> str:
+    close = difflib.get_close_matches(name.lower(), sorted(known), n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(sorted(known))}"
+    return f"unknown skill {name!r} (it would count as 0); {hint}"
 
 
 def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelState, Action]:
@@ -263,6 +309,13 @@ def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelSta
             )
         )
     names = {c.name for c in model.characters}
+    known_skills = _known_skills(model, tables)
+    for i, m in enumerate(model.characters):
+        for skill in m.skills:
+            if skill not in known_skills:
+                issues.append(
+                    scenario.issue(_unknown_skill(skill, known_skills), "characters", i, "skills", skill)
+                )
     fighters = []
     first_side = model.characters[0].side or model.characters[0].name
     known = tables.called_shots.disadvantages.effects
@@ -277,7 +330,8 @@ def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelSta
             if name not in known:
                 issues.append(
                     scenario.issue(
-                        f"unknown disadvantage {name!r} (known: {', '.join(sorted(known))})",
+                        f"unknown disadvantage {name!r} (known: {', '.join(sorted(known))})"
+                        + did_you_mean(name, known),
                         "characters",
                         i,
                         "disadvantages",
@@ -295,7 +349,14 @@ def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelSta
             ):
                 if value is not None and value not in names:
                     issues.append(
-                        scenario.issue(f"no character named {value!r}", "characters", i, "script", j, field)
+                        scenario.issue(
+                            f"no character named {value!r}{did_you_mean(value, names)}",
+                            "characters",
+                            i,
+                            "script",
+                            j,
+                            field,
+                        )
                     )
     if issues:
         raise ContentError(issues)

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -58,7 +58,7 @@ from kassen.content.content import Content, Layer, bundled_layer, read_layer
 from kassen.content.layers import Origin, merge_by_id
 from kassen.content.loader import Part, entry_items, layer_entries, layer_parts, merge_tables
 from kassen.content.yamlio import validation_issues
-from kassen.core.errors import ContentError, ContentIssue
+from kassen.core.errors import ContentError, ContentIssue, did_you_mean
 from kassen.sengoku.catalog_index import (
     KINDS,
     SECTIONS,
@@ -69,7 +69,7 @@ from kassen.sengoku.catalog_index import (
     ViewTable,
 )
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
-from kassen.sengoku.entries import Armor, Maneuver, MovementTo, ReactionKind, Shield, Weapon
+from kassen.sengoku.entries import Armor, Creature, Maneuver, MovementTo, ReactionKind, Shield, Weapon
 from kassen.sengoku.grades import GradeTable, load_grades
 from kassen.sengoku.house import FLOW_DEFAULTS, FlowDefault, FlowDefaultEntry, Reactions, ZoneTactics
 from kassen.sengoku.resolution import ResolutionRules, load_resolution
@@ -308,6 +308,65 @@ def _semantics(
     return issues
 
 
+#: Skills a creature may have although no weapon, maneuver or trait of the catalog rolls them (the
+#: bundled creatures' own). Any other skill nothing rolls is refused as a likely typo
+#: (``swordmanship``: did you mean ``swordsmanship``?), since it would silently never count.
+KNOWN_SKILLS = frozenset(
+    {
+        "archery", "brawling", "chain-weapons", "curses", "exorcism", "gunnery", "heavy-weapons",
+        "infiltration", "ninjutsu", "onmyodo", "performance", "spear", "spirit", "swordsmanship",
+        "throwing",
+    }
+)  # fmt: skip
+
+
+def _skills_read(data: object) -> set[str]:
+    """Every ``skill: NAME`` in an entry (a weapon's, a check's), at any depth."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "skill" and isinstance(value, str):
+                found.add(value)
+            else:
+                found |= _skills_read(value)
+    elif isinstance(data, list | tuple):
+        for item in data:
+            found |= _skills_read(item)
+    return found
+
+
+def _rolled_skills(models: Iterable[BaseModel]) -> frozenset[str]:
+    known = set(KNOWN_SKILLS)
+    for model in models:
+        if not isinstance(model, Creature):
+            known |= _skills_read(model.model_dump(mode="json"))
+    return frozenset(known)
+
+
+def catalog_skills(catalog: Catalog) -> frozenset[str]:
+    """The skills a creature of ``catalog`` may have: :data:`KNOWN_SKILLS` and every skill it rolls."""
+    return _rolled_skills(entry for _, _, entry in catalog.entries())
+
+
+def unknown_skill(skill: str, known: frozenset[str]) -> str:
+    """Why a creature's skill is refused, with the nearest known one."""
+    near = did_you_mean(skill, known) or f"; known: {', '.join(sorted(known))}"
+    return f"unknown skill {skill!r} (nothing rolls it){near}"
+
+
+def _unknown_skills(entries: Entries) -> list[ContentIssue]:
+    """A creature's skill that nothing rolls and that is not one of :data:`KNOWN_SKILLS`."""
+    models = [(model, origin) for (_, model), origin in entries.values() if model is not None]
+    known = _rolled_skills(model for model, _ in models)
+    issues: list[ContentIssue] = []
+    for model, origin in models:
+        if isinstance(model, Creature):
+            for skill in model.skills:
+                if skill not in known:
+                    issues.append(origin.issue(unknown_skill(skill, known), "skills", skill))
+    return issues
+
+
 def _missing_defaults(house: Mapping[str, tuple[FlowDefault | None, Origin]]) -> list[ContentIssue]:
     return [
         ContentIssue("(catalog)", f"house_defaults.{rule}", "missing: every flow gap needs its house default")
@@ -361,6 +420,7 @@ def _build(layers: Sequence[Layer]) -> Content[Catalog]:
     assert isinstance(defense, DefenseRules)
     shadows = [shadow for v in validated for shadow in v.shadows]
     issues += _references(entries, shadows) + _semantics(entries, house, defense) + _missing_defaults(house)
+    issues += _unknown_skills(entries)
     if issues:
         raise ContentError(sorted(issues, key=_sort_key))
     catalog = replace(_catalog(entries, house, tables), visibility=view)

@@ -62,6 +62,7 @@ content's hash, recorded in a battle's chronicle, is a hash of the merged data: 
 a relative or an absolute path gives the same hash, and a replay on other content is refused, naming
 the layer and entry that differ.
 
+<!-- doc-test: file my-table/house.yaml -->
 ```yaml
 # my-table/house.yaml: a Veteran falls at 3 Wounds, criticals double, ties go to the setup order sooner
 grades:
@@ -89,7 +90,27 @@ invalid YAML, a key given twice in one mapping, an unknown section or field, a w
 missing required field, an id given twice in one layer (in one file or in two files of the same
 directory), an id reused for another kind of entry, and a reference to an entry that does not exist
 (a creature's weapon, a weapon's Attack A, a maneuver's debuff, a house default's maneuver or creature).
+A layer with mistakes, next to the house rules above:
 
+<!-- doc-test: file my-table/weapons.yaml -->
+```yaml
+weapons:
+  - id: katana-x
+    name: Katana X
+    reach: medium
+    skill: swordsmanship
+    attack_a: horizontal-slash
+    grade: common
+  - id: katana-x
+    name: Katana X again
+    reach: short
+    skill: swordsmanship
+    attack_a: horizontal-cut
+```
+
+is refused whole (exit 2), every problem at once:
+
+<!-- doc-test: fails -->
 ```
 $ kassen content validate my-table/
 my-table/weapons.yaml:4: weapons.katana-x.reach: Input should be 'short', 'long' or 'ranged', got 'medium'

@@ -66,7 +66,7 @@ from kassen.sengoku.battle.plan import usable_reservations
 from kassen.sengoku.battle.policies import HeuristicPolicy
 from kassen.sengoku.battle.report import RENDERERS, names
 from kassen.sengoku.battle.rules import BattleRules
-from kassen.sengoku.battle.scenario import ScenarioModel, build_battle
+from kassen.sengoku.battle.scenario import MAX_UNITS, ScenarioModel, build_battle
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase
 from kassen.sengoku.battle.table import gm, menus, views
 from kassen.sengoku.battle.table.preview import attack_preview
@@ -112,6 +112,7 @@ class SengokuRuleset:
         scenarios=("kassen.sengoku.data", "scenarios"),
         rule_texts=("kassen.sengoku.data", "rules.yaml"),
         scenario_model=ScenarioModel,
+        max_units=MAX_UNITS,
         legal_actions_complete=False,
         legal_actions_note=_NOTE,
         seeds=("000", "002"),

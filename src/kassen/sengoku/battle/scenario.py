@@ -47,8 +47,8 @@ from pydantic import Field, ValidationError, model_validator
 
 from kassen.content.content import Content, inline_layer, read_layer
 from kassen.content.layers import deep_merge
-from kassen.content.yamlio import StrictModel, validation_issues
-from kassen.core.errors import ContentError, ContentIssue
+from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issues
+from kassen.core.errors import ContentError, ContentIssue, did_you_mean
 from kassen.core.events import canonical_json
 from kassen.core.fight import Fight
 from kassen.core.policy import Policy
@@ -73,7 +73,7 @@ from kassen.sengoku.battle.actions import (
 from kassen.sengoku.battle.policies import PLAIN_POLICIES, scenario_policy
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone
-from kassen.sengoku.catalog import Catalog, UnknownEntryError
+from kassen.sengoku.catalog import Catalog, UnknownEntryError, catalog_skills, unknown_skill
 from kassen.sengoku.entries import Creature
 
 #: The most actions an auto-played battle may take.
@@ -224,10 +224,15 @@ class UnitModel(StrictModel):
         return self
 
 
+#: The most units a battle fields (the ruleset's ``max_units``): a battle of 100 units takes about
+#: 0.01 s an action (docs/sengoku/battle.md); a file with more is refused before its units are read.
+MAX_UNITS = 100
+
+
 class ScenarioModel(StrictModel):
     name: str = Field(min_length=1)
     description: str = ""
-    seed: int | None = None
+    seed: int | None = Field(default=None, ge=0, le=(1 << 64) - 1)
     rounds: int | None = Field(default=None, ge=1, le=1000, description="The round limit (SG.END.1).")
     yoma: bool = Field(default=False, description="The GM may roll the Yoma Encounter Table (SG.LUL.3).")
     changes: bool = Field(
@@ -236,6 +241,13 @@ class ScenarioModel(StrictModel):
     high_ground: list[Id] = Field(default_factory=list)
     sides: list[SideModel] = Field(min_length=2, max_length=2)
     units: list[UnitModel] = Field(min_length=2)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unit_limit(cls, data: Any) -> Any:
+        refuse_too_many(data, "units", MAX_UNITS, "a sengoku battle")
+        return data
+
     gm: list[GmStep] = Field(
         default_factory=list,
         description="The GM's choices in order: environment (roll, skip, a change) and fumble extras.",
@@ -315,7 +327,7 @@ class _Issues:
 
 
 def _creature(
-    m: UnitModel, catalog: Catalog, issues: _Issues, at: tuple[str | int, ...]
+    m: UnitModel, catalog: Catalog, issues: _Issues, at: tuple[str | int, ...], skills: frozenset[str]
 ) -> tuple[Creature | None, str]:
     """The unit's template and its ``spec`` (canonical JSON when inline or overridden)."""
     if m.creature is not None:
@@ -337,6 +349,9 @@ def _creature(
     except ValidationError as exc:
         issues.items += validation_issues(exc, issues.source.file, issues.source.node, prefix=where)
         return None, ""
+    for skill in c.skills:
+        if skill not in skills:
+            issues.add(unknown_skill(skill, skills), *where, "skills", skill)
     for kind, ids in (("weapon", c.weapons), ("maneuver", c.maneuvers), ("trait", c.traits)):
         for ref in ids:
             try:
@@ -365,20 +380,23 @@ def _check_script(
             refs += [((*use_at, "squads", i), sq) for i, sq in enumerate(u.squads)]
             for path, ref in refs:
                 if ref is not None and ref not in ids:
-                    issues.add(f"no unit {ref!r} in this battle", *path)
+                    issues.add(f"no unit {ref!r} in this battle{did_you_mean(ref, ids)}", *path)
             if u.to is not None and u.to not in zones:
-                issues.add(f"no zone {u.to!r} (zones: {', '.join(sorted(zones))})", *use_at, "to")
+                near = did_you_mean(u.to, zones)
+                issues.add(f"no zone {u.to!r} (zones: {', '.join(sorted(zones))}){near}", *use_at, "to")
         if step.react is not None:
             named.append(((*here, "react"), step.react))
         if step.upkeep is not None:
             named.append(((*here, "upkeep", "maneuver"), step.upkeep.maneuver))
             if step.upkeep.target is not None and step.upkeep.target not in ids:
-                issues.add(f"no unit {step.upkeep.target!r}", *here, "upkeep", "target")
+                near = did_you_mean(step.upkeep.target, ids)
+                issues.add(f"no unit {step.upkeep.target!r}{near}", *here, "upkeep", "target")
             if step.upkeep.to is not None and step.upkeep.to not in zones:
-                issues.add(f"no zone {step.upkeep.to!r}", *here, "upkeep", "to")
+                near = did_you_mean(step.upkeep.to, zones)
+                issues.add(f"no zone {step.upkeep.to!r}{near}", *here, "upkeep", "to")
         for path, ref in named:
             if ref not in catalog.maneuvers:
-                issues.add(f"unknown maneuver {ref!r}", *path)
+                issues.add(f"unknown maneuver {ref!r}{did_you_mean(ref, catalog.maneuvers)}", *path)
 
 
 def _check_gm(model: ScenarioModel, rules: BattleRules, zones: set[str], issues: _Issues) -> None:
@@ -391,7 +409,7 @@ def _check_gm(model: ScenarioModel, rules: BattleRules, zones: set[str], issues:
                     f"no battlefield change {step.change!r} (known: {', '.join(sorted(changes))})", "gm", i
                 )
             if step.zone not in zones:
-                issues.add(f"no zone {step.zone!r}", "gm", i, "zone")
+                issues.add(f"no zone {step.zone!r}{did_you_mean(step.zone, zones)}", "gm", i, "zone")
             if not model.changes:
                 issues.add("the scenario does not open the battlefield to changes (`changes: true`)", "gm", i)
         elif isinstance(step, GmFumble):
@@ -399,7 +417,7 @@ def _check_gm(model: ScenarioModel, rules: BattleRules, zones: set[str], issues:
                 if x not in extras:
                     issues.add(f"unknown fumble extra {x!r} (known: {', '.join(sorted(extras))})", "gm", i, j)
             if step.to is not None and step.to not in zones:
-                issues.add(f"no zone {step.to!r}", "gm", i, "to")
+                issues.add(f"no zone {step.to!r}{did_you_mean(step.to, zones)}", "gm", i, "to")
 
 
 def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scenario:
@@ -416,7 +434,8 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
     zone_ids = {z.id for z in tactics.zones}
     for i, z in enumerate(model.high_ground):
         if z not in zone_ids:
-            issues.add(f"no zone {z!r} (zones: {', '.join(sorted(zone_ids))})", "high_ground", i)
+            near = did_you_mean(z, zone_ids)
+            issues.add(f"no zone {z!r} (zones: {', '.join(sorted(zone_ids))}){near}", "high_ground", i)
     side_ids = [s.id for s in model.sides]
     if len(set(side_ids)) != len(side_ids):
         issues.add("side ids must be unique", "sides")
@@ -429,17 +448,20 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
             issues.add(f"unit id {uid!r} is given twice (set `id`)", "units", i, "id")
         seen.add(uid)
     units: list[Unit] = []
+    skills = catalog_skills(cat) if any(m.overrides or m.inline for m in model.units) else frozenset()
     scripts: dict[str, tuple[Action, ...]] = {}
     policies: dict[str, str] = {}
     for i, m in enumerate(model.units):
         at: tuple[str | int, ...] = ("units", i)
         uid = unit_ids[i]
-        c, spec = _creature(m, cat, issues, at)
+        c, spec = _creature(m, cat, issues, at, skills)
         if m.side not in side_ids:
-            issues.add(f"no side {m.side!r} (sides: {', '.join(side_ids)})", *at, "side")
+            near = did_you_mean(m.side, side_ids)
+            issues.add(f"no side {m.side!r} (sides: {', '.join(side_ids)}){near}", *at, "side")
         _check_script(m, set(unit_ids), zone_ids, cat, issues, at)
         if m.zone is not None and m.zone not in zone_ids:
-            issues.add(f"no zone {m.zone!r} (zones: {', '.join(sorted(zone_ids))})", *at, "zone")
+            near = did_you_mean(m.zone, zone_ids)
+            issues.add(f"no zone {m.zone!r} (zones: {', '.join(sorted(zone_ids))}){near}", *at, "zone")
         for j, st in enumerate(m.stances):
             entry = cat.maneuvers.get(st)
             if entry is None or entry.grants is None:
