@@ -47,6 +47,7 @@ from kassen.arena.content import load_rules
 from kassen.arena.rules import CheckRules, Criticals, TieWinner
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.memo import Memo
 from kassen.core.rng import DieSource, ScriptedDice
 from kassen.dice import enumerate_faces
 
@@ -330,6 +331,17 @@ def check_odds(target: int, *, rules: CheckRules | None = None) -> CheckOdds:
     >>> o.counts
     (108, 4, 4, 108)
     """
+    r = rules or load_rules().checks
+    # A pure function of the target and the check rules (immutable): the heuristic asks it on every
+    # stun and offer (kassen.core.memo: keyed by the rules' identity, kept alive with the entry).
+    return _ODDS.get((target, id(r)), (r,), lambda: _check_odds(target, r))
+
+
+#: check_odds by (target, check rules); bounded.
+_ODDS = Memo(256)
+
+
+def _check_odds(target: int, rules: CheckRules) -> CheckOdds:
     succ = crit_s = crit_f = outcomes = 0
     for c, n in check_outcomes(target, rules=rules):
         outcomes += n

@@ -29,21 +29,79 @@ from kassen.arena.bout import (
     Wait,
     active_targets,
     attack_location,
-    attack_target,
+    attribute_modifiers,
     can_defend,
     defense_target,
     guts_target,
 )
 from kassen.arena.checks import check_odds
 from kassen.arena.damage import DamageResult, Reduction, strength_damage
+from kassen.arena.fighter import FighterState, Weapon
 from kassen.arena.odds import damage_table, expected_final, hit_chance
 from kassen.arena.rules import ArenaRules, DiceSpec
 from kassen.arena.terms import DamageType
 from kassen.core.errors import KassenError
+from kassen.core.memo import Memo
 from kassen.core.policy import Decision
 
 #: Most memoized values of each kind one policy keeps.
 MEMO_SIZE = 4096
+
+
+class _Memos:
+    """The exact values a policy weighs, memoized for one tables object: each damage table, its mean
+    final damage, each chance to hit. Pure functions of their arguments and the tables."""
+
+    def __init__(self, tables: ArenaRules) -> None:
+        def table(
+            spec: DiceSpec,
+            kind: DamageType,
+            ht: int,
+            where: str,
+            armor: int,
+            bone: int | None,
+            soft: int | None,
+            reductions: tuple[Reduction, ...],
+            prior: int,
+        ) -> tuple[tuple[Fraction, DamageResult], ...]:
+            return damage_table(spec, kind, ht, where, armor, bone, soft, reductions, prior, tables)
+
+        def hits(attack: int, defense: int | None) -> Fraction:
+            return hit_chance(attack, defense, tables)
+
+        def expected(
+            spec: DiceSpec,
+            kind: DamageType,
+            ht: int,
+            where: str,
+            armor: int,
+            bone: int | None,
+            soft: int | None,
+            reductions: tuple[Reduction, ...],
+            prior: int,
+        ) -> Fraction:
+            return expected_final(self.table(spec, kind, ht, where, armor, bone, soft, reductions, prior))
+
+        self.table = lru_cache(maxsize=MEMO_SIZE)(table)
+        self.hits = lru_cache(maxsize=MEMO_SIZE)(hits)
+        # The mean final damage of each table, kept with it: the table's key decides it.
+        self.expected = lru_cache(maxsize=MEMO_SIZE)(expected)
+        #: expected() and its float by the identity of the attacker's and target's profiles, where,
+        #: damage there; hits() and its float.
+        self.means = Memo(MEMO_SIZE)
+        self.hit_pairs = Memo(MEMO_SIZE)
+
+
+#: The memos of each tables object (by identity, the tables kept alive with them; see kassen.core.memo).
+_MEMOS = Memo(8)
+#: Damage dice by (weapon, ST, tables): built once, not twice for every attack weighed.
+_SPECS = Memo(256)
+
+
+def _damage_spec(w: Weapon, st: int, rules: ArenaRules) -> DiceSpec:
+    """The weapon's damage dice: its own, or thrust/swing for ``st``, plus its adds (AR.KNB.3)."""
+    base = DiceSpec(dice=w.dice, adds=0) if w.base == "none" else strength_damage(st, w.base, rules)
+    return DiceSpec(dice=base.dice, adds=base.adds + w.adds)
 
 
 class HeuristicPolicy:
@@ -76,27 +134,18 @@ class HeuristicPolicy:
             self._bind(tables)
 
     def _bind(self, tables: ArenaRules) -> None:
-        """Fresh memos for ``tables`` (values of other content never leak in)."""
+        """The memos of ``tables`` (values of other content never leak in), shared by every policy
+        playing under the same tables: every fight of a scenario plays under one tables object."""
         self._tables = tables
-
-        def table(
-            spec: DiceSpec,
-            kind: DamageType,
-            ht: int,
-            where: str,
-            armor: int,
-            bone: int | None,
-            soft: int | None,
-            reductions: tuple[Reduction, ...],
-            prior: int,
-        ) -> tuple[tuple[Fraction, DamageResult], ...]:
-            return damage_table(spec, kind, ht, where, armor, bone, soft, reductions, prior, tables)
-
-        def hits(attack: int, defense: int | None) -> Fraction:
-            return hit_chance(attack, defense, tables)
-
-        self._table = lru_cache(maxsize=MEMO_SIZE)(table)
-        self._hits = lru_cache(maxsize=MEMO_SIZE)(hits)
+        memos = _MEMOS.get((id(tables),), (tables,), lambda: _Memos(tables))
+        self._table, self._hits, self._expected = memos.table, memos.hits, memos.expected
+        self._means, self._hit_pairs = memos.means, memos.hit_pairs
+        self._targets_of: BoutState | None = None
+        self._targets: dict[tuple[object, ...], tuple[int, int | None]] = {}
+        self._bases: dict[tuple[str, bool], int] = {}
+        #: Each location's to-hit under these tables.
+        self._to_hit: dict[str | None, int] = {}
+        self._defenses: dict[str, int | None] = {}
 
     def _rules(self, tables: ArenaRules) -> ArenaRules:
         if self._tables is not tables:
@@ -133,16 +182,68 @@ class HeuristicPolicy:
             if moves:
                 return self._close(state, decision.actor.id, moves, rules)
             return next(a for a in legal if isinstance(a, Wait))
-        best: tuple[Fraction, int] = (Fraction(-1), 0)
+        return attacks[self._best(state, f, attacks, rules)]
+
+    def _best(self, state: BoutState, f: FighterState, attacks: Sequence[Attack], rules: ArenaRules) -> int:
+        """The index of the first attack of the highest :meth:`value` (divided by ``all_out_gain`` for
+        an all-out one, which needs ``all_out_min_fp``), exact. An attack's value depends only on the
+        target, where it lands, the effective skill and defence and whether it is all-out: each such
+        key is valued once, and an attack whose key was valued before cannot beat the best so far (it
+        is at most that) and is passed over, as ``>`` would. Values are compared in floating point when
+        they are far enough apart for rounding not to matter, exactly otherwise.
+        ``test_best_attack_is_the_plain_maximum`` holds this to valuing every attack."""
+        rules = self._rules(rules)
+        gain = float(self.all_out_gain)
+        best, best_float = 0, -1.0
+        best_parts: tuple[Fraction, Fraction, bool] | None = None  # the best value's exact factors
+        seen: set[tuple[object, ...]] = set()
+        fighters = {x.profile.id: x for x in state.fighters}
+        landings: dict[tuple[str, str, str | None], tuple[str, Fraction, float]] = {}
         for i, a in enumerate(attacks):
-            value = self.value(state, a, rules)
+            if a.all_out and f.fp < self.all_out_min_fp:
+                continue
+            target = fighters[a.target]
+            atk, dfn = self._effective(state, a, target, rules)
+            # where it lands and the mean damage there: the same for the plain and the all-out attack
+            aim = (a.actor, a.target, a.location)
+            landing = landings.get(aim)
+            if landing is None:
+                where = self._lands_on(a, target, rules)
+                landing = landings[aim] = (where, *self._mean_pair(fighters[a.actor], target, where, rules))
+            where, mean, mean_float = landing
+            key = (a.actor, a.target, where, atk, dfn, a.all_out)
+            if key in seen:
+                continue
+            seen.add(key)
+            hit, hit_float = self._hit_pair(atk, dfn)
+            value_float = hit_float * mean_float
             if a.all_out:
-                if f.fp < self.all_out_min_fp:
-                    continue
-                value = value / self.all_out_gain
-            if value > best[0]:
-                best = (value, i)
-        return attacks[best[1]]
+                value_float = value_float / gain
+            # Each float is within a few units in the last place of its exact value (the factors are
+            # correctly rounded, then one product and one quotient): a gap wider than 1e-9 of the larger
+            # decides as the exact values would; a narrower one is settled exactly.
+            gap = value_float - best_float
+            if abs(gap) > 1e-9 * max(abs(value_float), abs(best_float)):
+                better = gap > 0
+            else:
+                better = self._exact(hit, mean, a.all_out) > (
+                    Fraction(-1) if best_parts is None else self._exact(*best_parts)
+                )
+            if better:
+                best, best_float, best_parts = i, value_float, (hit, mean, a.all_out)
+        return best
+
+    def _exact(self, hit: Fraction, mean: Fraction, all_out: bool) -> Fraction:
+        value = hit * mean
+        return value / self.all_out_gain if all_out else value
+
+    def _hit_pair(self, atk: int, dfn: int | None) -> tuple[Fraction, float]:
+        """The chance to hit and its nearest float."""
+        pair = self._hit_pairs.peek((atk, dfn))
+        if pair is None:
+            pair = _with_float(self._hits(atk, dfn))
+            self._hit_pairs.put((atk, dfn), (), pair)
+        return pair  # type: ignore[return-value]  # put above for this key
 
     def _close(self, state: BoutState, fid: str, moves: Sequence[Move], rules: ArenaRules) -> Action:
         """Close on the opponent reached in the fewest slots (then the one an attack at the default
@@ -189,21 +290,44 @@ class HeuristicPolicy:
         """P(hit) × E[final damage] of attack ``a``, both exact."""
         rules = self._rules(rules)
         attacker, target = state.fighter(a.actor), state.fighter(a.target)
-        atk, _ = attack_target(state, a.actor, a.target, a.location, a.all_out, rules=rules)
-        dfn = defense_target(state, a.target, rules=rules)[0] if can_defend(target, rules) else None
+        atk, dfn = self._effective(state, a, target, rules)
+        mean, _ = self._mean_pair(attacker, target, self._lands_on(a, target, rules), rules)
+        return self._hits(atk, dfn) * mean
+
+    @staticmethod
+    def _lands_on(a: Attack, target: FighterState, rules: ArenaRules) -> str:
+        """Where the attack lands: its location, or the arm guarding it (unless crippled)."""
         where = attack_location(a.location, rules)
         guard = target.guard_on(where)
         if guard is not None and guard.arm not in target.crippled:
             where = guard.arm
+        return where
+
+    def _mean_pair(
+        self, attacker: FighterState, target: FighterState, where: str, rules: ArenaRules
+    ) -> tuple[Fraction, float]:
+        """The expected final damage of ``attacker``'s weapon landing on ``target`` at ``where`` (and its
+        nearest float): a pure
+        function of the two profiles (immutable, one object each for the whole fight), ``where`` and the
+        damage already there, remembered by the profiles' identity (the table's own key, a pydantic
+        DiceSpec and the DR, costs more to hash than the memo saves)."""
+        prior = target.damage_at(where)
+        a, t = attacker.profile, target.profile
+        key = (id(a), id(t), where, prior)
+        pair = self._means.peek(key)
+        if pair is None:
+            pair = _with_float(self._expected_at(attacker, target, where, prior, rules))
+            self._means.put(key, (a, t), pair)
+        return pair  # type: ignore[return-value]  # put above for this key
+
+    def _expected_at(
+        self, attacker: FighterState, target: FighterState, where: str, prior: int, rules: ArenaRules
+    ) -> Fraction:
         w = attacker.profile.weapon
-        base = (
-            DiceSpec(dice=w.dice, adds=0)
-            if w.base == "none"
-            else strength_damage(attacker.profile.st, w.base, rules)
-        )
-        spec = DiceSpec(dice=base.dice, adds=base.adds + w.adds)
+        st = attacker.profile.st
+        spec = _SPECS.get((id(w), st, id(rules)), (w, rules), lambda: _damage_spec(w, st, rules))
         dr = target.profile.dr_at(where)
-        table = self._table(
+        mean = self._expected(
             spec,
             w.damage_type,
             target.profile.ht,
@@ -212,6 +336,53 @@ class HeuristicPolicy:
             dr.bone,
             dr.soft,
             target.profile.reductions,
-            target.damage_at(where),
+            prior,
         )
-        return self._hits(atk, dfn) * expected_final(table)
+        return mean
+
+    def _effective(
+        self, state: BoutState, a: Attack, target: FighterState, rules: ArenaRules
+    ) -> tuple[int, int | None]:
+        """The attack's effective skill and the target's defence (``None``: it cannot defend), kept for
+        the state being decided on: every attack weighed in one decision reads the same state."""
+        if self._targets_of is not state:
+            self._targets_of, self._targets, self._bases, self._defenses = state, {}, {}, {}
+        key = (a.actor, a.target, a.location, a.all_out)
+        found = self._targets.get(key)
+        if found is None:
+            # attack_target's total without its explanation: the same sum of the same numbers
+            bases = self._bases
+            base = bases.get((a.actor, a.all_out))
+            if base is None:
+                base = bases[(a.actor, a.all_out)] = _attack_base(state, a.actor, a.all_out, rules)
+            to_hit = self._to_hit.get(a.location)
+            if to_hit is None:
+                where = attack_location(a.location, rules)
+                to_hit = self._to_hit[a.location] = rules.locations.find(where).to_hit
+            atk = base + to_hit
+            defenses = self._defenses
+            if a.target in defenses:
+                dfn = defenses[a.target]
+            else:
+                dfn = defenses[a.target] = (
+                    defense_target(state, a.target, rules=rules)[0] if can_defend(target, rules) else None
+                )
+            found = self._targets[key] = (atk, dfn)
+        return found
+
+
+def _with_float(value: Fraction) -> tuple[Fraction, float]:
+    return value, float(value)
+
+
+def _attack_base(state: BoutState, actor: str, all_out: bool, rules: ArenaRules) -> int:
+    """:func:`~kassen.arena.bout.attack_target` without the location's to-hit: skill, posture, all-out
+    bonus and the attribute's modifiers, summed (``test_attack_base_is_attack_target`` compares them)."""
+    a = state.fighter(actor)
+    combat = rules.match.combat
+    total = a.profile.skill + combat.postures[a.posture].attack
+    if all_out:
+        total += combat.all_out.attack_bonus
+    for m in attribute_modifiers(state, a.id, combat.attack_skill_default, rules):
+        total += m.value
+    return total

@@ -34,10 +34,15 @@ from pydantic import BeforeValidator, Field, model_validator
 from kassen.arena.terms import CheckKind, DamageType, Limb, Posture, Tier
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
 from kassen.core.errors import KassenError
+from kassen.core.memo import Memo
 from kassen.core.view import VisibilityModel
 
 _GURPS_DICE = re.compile(r"^\s*(\d+)d(?:6)?\s*([+-]\s*\d+)?\s*$")
 
+
+
+#: Locations found by (table identity, name); see kassen.core.memo. An unknown name is raised, not kept.
+_FOUND = Memo(256)
 
 class DiceSpec(StrictModel):
     """Dice and adds in the parent game's notation: ``2d+1`` is two d6 plus 1 (``dice=2, adds=1``)."""
@@ -250,6 +255,10 @@ class LocationTable(StrictModel):
 
     def find(self, name: str) -> Location:
         """The location called ``name`` (its key or an alias; case and spaces ignored)."""
+        # every attack weighed asks for its location: remembered by this table's identity and the name
+        return _FOUND.get((id(self), name), (self,), lambda: self._find(name))
+
+    def _find(self, name: str) -> Location:
         wanted = name.strip().lower().replace(" ", "_").replace("-", "_")
         for loc in self.locations.values():
             if wanted == loc.key or wanted in loc.aliases or name.strip() == loc.name_ja:

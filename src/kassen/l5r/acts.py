@@ -12,9 +12,9 @@ from __future__ import annotations
 __all__ = ["ACTS", "ActHandler"]
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.l5r.actions import Act, ActKind, Attack, Declaration
 from kassen.l5r.attacks import resolve_attack
 from kassen.l5r.character import FighterId

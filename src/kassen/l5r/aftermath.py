@@ -21,12 +21,13 @@ from __future__ import annotations
 __all__ = ["Carried", "aftermath", "carried_yaml", "carry"]
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 from kassen.core.errors import KassenError
+from kassen.core.fastreplace import replace
 from kassen.core.scenario import ScenarioSource
 from kassen.l5r.state import DuelState
 from kassen.l5r.tables import L5Tables

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 __all__ = ["AttackOutcome", "OddsResult", "attack_once", "roll_odds"]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.core.rng import DieSource
 from kassen.l5r.actions import Attack, ChooseCorps, ChooseDrive, ChooseInjury
 from kassen.l5r.attacks import resolve_attack

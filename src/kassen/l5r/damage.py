@@ -19,9 +19,9 @@ __all__ = [
     "wounds_after",
 ]
 
-from dataclasses import replace
 
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.l5r.actions import Attack, ChooseInjury
 from kassen.l5r.character import FighterId, earth
 from kassen.l5r.injuries import TIES, injury_effects, injury_options, maim_threshold

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 __all__ = ["check_over", "end_duel", "end_turn", "roll_full_defenses", "start_turn", "step"]
 
-from dataclasses import replace
 
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.core.order import initiative
 from kassen.l5r.actions import ActKind
 from kassen.l5r.acts import ACTS

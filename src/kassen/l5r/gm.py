@@ -39,11 +39,12 @@ __all__ = [
 ]
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 from kassen.l5r.character import FighterId, earth
 from kassen.l5r.damage import drop_weapon, release_ties
 from kassen.l5r.flow import end_duel

@@ -21,9 +21,10 @@ __all__ = [
     "with_disadvantage",
 ]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.l5r.actions import Attack
 from kassen.l5r.character import earth
 from kassen.l5r.state import Fighter, Status

@@ -9,11 +9,12 @@ house default: Void) every legal attack is listed.
 
 from __future__ import annotations
 
-__all__ = ["attack_candidates", "legal_actions"]
+__all__ = ["attack_candidates", "checked_attack", "legal_actions", "validate_listed"]
 
 from collections.abc import Iterator, Sequence
 
 from kassen.core.errors import IllegalActionError
+from kassen.core.memo import Memo
 from kassen.l5r.actions import (
     Act,
     Action,
@@ -23,12 +24,11 @@ from kassen.l5r.actions import (
     ChooseCorps,
     ChooseDrive,
     ChooseInjury,
-    Declaration,
     Declare,
     ThroatStrike,
 )
 from kassen.l5r.character import FighterId
-from kassen.l5r.rolls import raise_cost, raise_limit
+from kassen.l5r.rolls import AttackPool, RaisePlan, attack_pool, is_blacked_out, plan_raises, raise_limit
 from kassen.l5r.state import (
     CorpsPending,
     DrivePending,
@@ -40,7 +40,85 @@ from kassen.l5r.state import (
 )
 from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
 from kassen.l5r.turn import standing
-from kassen.l5r.validate import free_raises_for, next_declarer, validate_declaration, validate_strike
+from kassen.l5r.validate import (
+    act_allowed,
+    check_attack_form,
+    check_attacker_and_target,
+    free_raises_for,
+    next_declarer,
+    validate,
+    validate_attack,
+    validate_strike,
+)
+
+#: Attack validations by the identity of the state, attacker, attack and tables, and the Free Raises
+#: (see :mod:`kassen.core.memo`), for the attacks the list did not allow just now (a Point-to-throat
+#: strike, a candidate asked about directly): each is validated once. A refusal is kept as its message
+#: and rule.
+_CHECKED = Memo(4096)
+#: The plans of each listing's allowed attacks, one entry per listing: (state, attacker, tables) identity
+#: to ``({id(attack): (free, plan)}, attacks)`` (the attacks kept alive with it): one entry rather than
+#: one per attack, which the heuristic reads through checked_attack.
+_LISTED = Memo(256)
+
+
+def checked_attack(
+    state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables, *, free: int
+) -> RaisePlan:
+    """:func:`~kassen.l5r.validate.validate_attack` (not simultaneous), remembered: the raise plan, or
+    the same :class:`IllegalActionError` (a fresh one each time)."""
+    known = _listed_plan(state, attacker, attack, tables, free)
+    if known is not None:
+        return known
+    plan = _CHECKED.get(
+        (id(state), id(attacker), id(attack), id(tables), free),
+        (state, attacker, attack, tables),
+        lambda: _plan_or_refusal(state, attacker, attack, tables, free),
+    )
+    if isinstance(plan, RaisePlan):
+        return plan
+    raise IllegalActionError(plan[0], rule=plan[1])
+
+
+def validate_listed(state: DuelState, action: Action, tables: L5Tables) -> None:
+    """:func:`~kassen.l5r.validate.validate`, except that an attack the list of legal actions allowed
+    for this very state (and attacker, tables and Free Raises) is not validated again: what would be
+    checked was checked there."""
+    if (
+        isinstance(action, Declare)
+        and not action.skipped
+        and isinstance(action.act, Attack)
+        and state.phase is Phase.DECLARE
+        and state.pending is None
+        and next_declarer(state) == action.actor
+    ):
+        f = state.fighter(action.actor)
+        free = free_raises_for(f, action.act.target, f.declarations_made + 1)
+        if _listed_plan(state, f, action.act, tables, free) is not None:
+            return
+    validate(state, action, tables)
+
+
+def _listed_plan(
+    state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables, free: int
+) -> RaisePlan | None:
+    """The plan of ``attack`` if the last listings allowed this very object for this very state,
+    attacker and tables, with these Free Raises; else ``None``."""
+    listed = _LISTED.peek((id(state), id(attacker), id(tables)))
+    if listed is None:
+        return None
+    plans: dict[int, tuple[int, RaisePlan]] = listed[0]  # type: ignore[index]  # put by _declarations
+    found = plans.get(id(attack))
+    return found[1] if found is not None and found[0] == free else None
+
+
+def _plan_or_refusal(
+    state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables, free: int
+) -> RaisePlan | tuple[str, str]:
+    try:
+        return validate_attack(state, attacker, attack, tables, free=free)
+    except IllegalActionError as refused:
+        return refused.message, refused.rule
 
 
 def legal_actions(state: DuelState, tables: L5Tables) -> Sequence[Action]:
@@ -54,7 +132,12 @@ def legal_actions(state: DuelState, tables: L5Tables) -> Sequence[Action]:
     actor = next_declarer(state)
     if actor is None:
         return []
-    return [Declare(actor, d) for d in _declarations(state, actor, tables)]
+    return _declarations(state, actor, tables)
+
+
+#: No special / no called shot, then each (iterating an Enum costs more than a tuple, once per candidate).
+_SPECIALS: tuple[SpecialAttackName | None, ...] = (None, *SpecialAttackName)
+_LOCATIONS: tuple[Location | None, ...] = (None, *Location)
 
 
 def attack_candidates(
@@ -70,7 +153,7 @@ def attack_candidates(
         o.name for o in state.fighters if o.side != f.side and o.name != target.name and standing(o, t)
     ]
     for full in (False,) if strike else (False, True):
-        for special in (None, *SpecialAttackName):
+        for special in _SPECIALS:
             row = None if special is None else t.special(special)
             if strike and row is not None and not row.damage:
                 continue
@@ -82,38 +165,132 @@ def attack_candidates(
                 if strike:
                     continue
                 obstructs = list(opponents)
-            for loc in (None, *Location):
-                for dmg in range(budget + 1):
+            # What the special and each called shot cost (as raise_cost adds them up), so that only the
+            # attacks within the budget are built: damage raises from 0 while the total stays in it.
+            special_cost = 0 if row is None else row.raises
+            for loc in _LOCATIONS:
+                fixed = special_cost + (0 if loc is None else t.location(loc).raises)
+                for dmg in range(min(budget, budget - fixed) + 1):
                     for other in obstructs:
-                        a = Attack(target.name, dmg, loc, special, full, other)
-                        if raise_cost(a, t)[0] <= budget:
-                            yield a
+                        yield Attack(target.name, dmg, loc, special, full, other)
 
 
-def _declarations(state: DuelState, actor: FighterId, tables: L5Tables) -> list[Declaration]:
+def _declarations(state: DuelState, actor: FighterId, tables: L5Tables) -> list[Action]:
+    """Every declaration :func:`~kassen.l5r.validate.validate_declaration` allows ``actor`` now (each a
+    :class:`Declare`), in the order of the candidates (the plain acts, then the attacks target by target
+    as :func:`attack_candidates` lists them); ``test_legal_lists_what_validation_allows`` holds this to
+    validating every candidate one by one.
+
+    What validate_declaration checks first (the declaration phase, nothing pending, the actor declares
+    next) is checked once; so is what validate_attack checks first for every attack on one target (the
+    target, the attacker's weapon and hands, reach): what is left of an attack's checks (its form, its
+    raise plan) depends on values that change seldom, so the allowed attacks are remembered by them
+    (:func:`_allowed_attacks`) with their plans (passed on to the heuristic, see :func:`checked_attack`).
+    The declarations are immutable values: the same objects are listed again whenever they are legal."""
+    if not (state.phase is Phase.DECLARE and state.pending is None and next_declarer(state) == actor):
+        return []  # validate_declaration refuses every declaration
     f = state.fighter(actor)
-    out: list[Declaration] = []
+    sides = tuple((o.name, o.side) for o in state.fighters)
+    legal: list[Action] = []
+    blacked, locked = is_blacked_out(f, state.turn), f.has("locked", state.turn)
+    for declare in _DECLARATIONS.get(("acts", actor, sides), (), lambda: _plain_acts(actor, sides)):
+        act = declare.act
+        assert isinstance(act, Act)
+        if act_allowed(state, f, act, tables, blacked=blacked, locked=locked):
+            legal.append(declare)
+    state_id, f_id, tables_id = id(state), id(f), id(tables)
+    plans: dict[int, tuple[int, RaisePlan]] = {}
+    attacks: list[Attack] = []
+    for target in state.fighters:  # any other fighter still standing, allies included
+        if target.name != f.name and standing(target, tables):
+            try:
+                check_attacker_and_target(state, f, target.name, tables)
+            except IllegalActionError:
+                continue  # refused for what every attack on this target shares
+            free = free_raises_for(f, target.name, f.declarations_made + 1)
+            for declare, attack, plan in _allowed_attacks(state, f, target, free, tables):
+                plans[id(attack)] = (free, plan)
+                attacks.append(attack)
+                legal.append(declare)
+    _LISTED.put((state_id, f_id, tables_id), (state, f, tables), (plans, attacks))
+    return legal
+
+
+#: Declarations by what decides them (see _plain_acts and _allowed_attacks); bounded.
+_DECLARATIONS = Memo(1024)
+
+
+def _plain_acts(actor: FighterId, sides: tuple[tuple[FighterId, str], ...]) -> tuple[Declare, ...]:
+    """Every non-attack declaration ``actor`` might make among fighters of these names and sides."""
+    side = dict(sides)[actor]
+    acts: list[Act] = []
     for kind in ActKind:
         if kind is ActKind.ATTACK:
             continue
         if kind is ActKind.MEDICAL_AID:
-            out += [Act(kind, o.name) for o in state.fighters if o.side == f.side]
+            acts += [Act(kind, name) for name, s in sides if s == side]
         elif kind is ActKind.CLOSE:
-            out += [Act(kind, o.name) for o in state.fighters if o.side != f.side]
+            acts += [Act(kind, name) for name, s in sides if s != side]
         else:
-            out.append(Act(kind))
-    for target in state.fighters:  # any other fighter still standing, allies included
-        if target.name != f.name and standing(target, tables):
-            free = free_raises_for(f, target.name, f.declarations_made + 1)
-            out += list(attack_candidates(state, f, target, free, tables))
-    legal: list[Declaration] = []
-    for d in out:
+            acts.append(Act(kind))
+    return tuple(Declare(actor, a) for a in acts)
+
+
+def _allowed_attacks(
+    state: DuelState, f: Fighter, target: Fighter, free: int, tables: L5Tables
+) -> tuple[tuple[Declare, Attack, RaisePlan], ...]:
+    """The candidates on ``target`` validate_attack allows once its shared checks have passed, each
+    with its raise plan.
+
+    Past those checks, what decides them is: the candidates (:func:`attack_candidates`: the target, the
+    Free Raises, the attacker's raise limit, the other opponents still standing), each one's form (Full
+    Attack, special, Foul: a Foul's other opponent is one of those standing, so it passes or fails with
+    the tables alone) and its raise plan (raises, special, the raise limit, the attacker's name, whether
+    the attack pool is unskilled and why). Remembered by these values."""
+    turn = state.turn
+    pools = (attack_pool(f, tables, turn, full_attack=False), attack_pool(f, tables, turn, full_attack=True))
+    opponents = tuple(
+        o.name for o in state.fighters if o.side != f.side and o.name != target.name and standing(o, tables)
+    )
+    key = (
+        "attacks",
+        id(tables),
+        f.name,
+        target.name,
+        free,
+        raise_limit(f, tables),
+        opponents,
+        pools[0].unskilled,
+        pools[0].unskilled_rule,
+        pools[1].unskilled,
+        pools[1].unskilled_rule,
+    )
+    return _DECLARATIONS.get(key, (tables,), lambda: _check_attacks(state, f, target, free, tables, pools))
+
+
+def _check_attacks(
+    state: DuelState,
+    f: Fighter,
+    target: Fighter,
+    free: int,
+    tables: L5Tables,
+    pools: tuple[AttackPool, AttackPool],
+) -> tuple[tuple[Declare, Attack, RaisePlan], ...]:
+    """The candidates on ``target`` whose form and raise plan validate_attack accepts (its shared
+    checks passed), each with its declaration and plan; ``pools``: the attack pools without and with
+    Full Attack."""
+    out: list[tuple[Declare, Attack, RaisePlan]] = []
+    for a in attack_candidates(state, f, target, free, tables):
         try:
-            validate_declaration(state, actor, d, tables)
+            check_attack_form(state, f, a, tables)
+            ap = pools[a.full_attack]
+            plan = plan_raises(
+                a, f, tables, free=free, unskilled=ap.unskilled, unskilled_rule=ap.unskilled_rule
+            )
         except IllegalActionError:
             continue
-        legal.append(d)
-    return legal
+        out.append((Declare(f.name, a), a, plan))
+    return tuple(out)
 
 
 def _choices(state: DuelState, tables: L5Tables) -> list[Action]:

@@ -22,11 +22,11 @@ from __future__ import annotations
 __all__ = ["choices", "decision", "gm_label", "steps_of"]
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from kassen.core.engine import Actor
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 from kassen.core.menu import Menu, MenuError, Option
 from kassen.l5r.actions import (
     Act,

@@ -38,10 +38,11 @@ __all__ = [
     "toward",
 ]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.l5r.character import ring
 from kassen.l5r.state import DuelState, Fighter, Status
 from kassen.l5r.tables import L5Tables

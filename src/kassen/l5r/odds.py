@@ -28,10 +28,11 @@ __all__ = ["AttackPreview", "attack_preview", "declared_state"]
 
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 from kassen.core.menu import Odds
 from kassen.l5r.actions import Action, ActKind, Attack, Declare, ThroatStrike
 from kassen.l5r.attacks import attack_roll

@@ -19,7 +19,6 @@ from __future__ import annotations
 __all__ = ["Heuristic", "Preferences", "Prefers", "SkippingScript", "heuristic"]
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from fractions import Fraction
 from typing import Literal
 
@@ -27,6 +26,8 @@ from pydantic import Field
 
 from kassen.content.yamlio import StrictModel
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
+from kassen.core.memo import Memo
 from kassen.core.policy import Decision, Policy, Scripted
 from kassen.l5r.actions import (
     Act,
@@ -42,12 +43,21 @@ from kassen.l5r.actions import (
     ThroatStrike,
 )
 from kassen.l5r.character import FighterId
+from kassen.l5r.legal import checked_attack
 from kassen.l5r.movement import distance
-from kassen.l5r.pool import chance, mean
-from kassen.l5r.rolls import attack_pool, attack_tn, damage_pool, defense_tn, rank, skill_pool
+from kassen.l5r.pool import Pool, chance, mean
+from kassen.l5r.rolls import (
+    attack_pool,
+    attack_tn,
+    damage_pool,
+    defense_tn,
+    rank,
+    skill_pool,
+    wound_penalty,
+)
 from kassen.l5r.state import CorpsPending, DuelState, Fighter, InjuryPending
 from kassen.l5r.tables import L5Tables, SpecialAttackName
-from kassen.l5r.validate import free_raises_for, validate_attack
+from kassen.l5r.validate import free_raises_for
 
 #: Injury preferences of the heuristic, best first (a policy choice, not a rule).
 _INJURIES = {
@@ -76,7 +86,7 @@ def _attack_value(
     t, turn = tables, state.turn
     target = state.fighter(attack.target)
     try:
-        plan = validate_attack(state, attacker, attack, t, free=free)
+        plan = checked_attack(state, attacker, attack, t, free=free)
     except IllegalActionError:
         return Fraction(-1)
     ap = attack_pool(attacker, t, turn, full_attack=attack.full_attack)
@@ -100,6 +110,15 @@ def _attack_value(
 
 def _full_attack_risk(state: DuelState, me: Fighter, tables: L5Tables) -> Fraction:
     """Extra Wounds the opponents may expect from my TN to be hit dropping by the Full Attack."""
+    # the same for every Full Attack weighed in one decision: computed once per state
+    return _RISKS.get((id(state), id(me), id(tables)), (state, me, tables), lambda: _risk(state, me, tables))
+
+
+#: Full Attack risks by (state, fighter, tables) identity (see kassen.core.memo).
+_RISKS = Memo(64)
+
+
+def _risk(state: DuelState, me: Fighter, tables: L5Tables) -> Fraction:
     t, turn = tables, state.turn
     change = -t.core.full_attack.tn_to_be_hit_change
     base, _ = defense_tn(me, t, turn)
@@ -120,13 +139,103 @@ def _best(
     free_for: Callable[[Attack], int],
     tables: L5Tables,
 ) -> Action | None:
+    """The first option of the highest :func:`_attack_value` (exact Fractions; ties: the first listed).
+
+    Worked out as _attack_value does, with what is the same for the whole decision read once: an attack's
+    value depends only on its target's TN to be hit, Full Attack, raise plan, special, called shot and
+    raises for damage, so each such key is valued once; an option whose key was valued before cannot be
+    better than the best so far (which is at least that value) and is passed over, as ``>`` would.
+    Values are compared by their nearest floats first (``float`` of a Fraction is correctly rounded,
+    hence never reverses an order), exactly only when the floats are equal.
+    ``test_best_is_the_plain_maximum`` holds this to valuing every option."""
+    t, turn = tables, state.turn
+    first_blood = state.ends_at == "first_blood"
+    penalty, _ = wound_penalty(actor, t)
+    tn_of: dict[FighterId, int] = {}
+    free_of: dict[FighterId, int] = {}
+    seen: set[tuple[object, ...]] = set()
+    weigh = _Weigher(state, actor, t, first_blood)
     best: Action | None = None
-    best_value = Fraction(-1)
+    best_value, best_float = Fraction(-1), -1.0
     for action, attack in options:
-        value = _attack_value(state, actor, attack, tables, free=free_for(attack))
-        if value > best_value:
-            best, best_value = action, value
+        target = attack.target
+        free = free_of.get(target)
+        if free is None:
+            free = free_of[target] = free_for(attack)
+        try:
+            plan = checked_attack(state, actor, attack, t, free=free)
+        except IllegalActionError:
+            continue  # valued -1: never above the best so far
+        base = tn_of.get(target)
+        if base is None:
+            base = tn_of[target] = defense_tn(state.fighter(target), t, turn)[0]
+        tn = base + plan.tn_change + penalty
+        key = (tn, attack.full_attack, attack.special, attack.called_shot, attack.damage_raises)
+        if key in seen:
+            continue
+        seen.add(key)
+        value, value_float = weigh(attack, tn)
+        if value_float > best_float or (value_float == best_float and value > best_value):
+            best, best_value, best_float = action, value, value_float
     return best
+
+
+class _Weigher:
+    """:func:`_attack_value` of the legal attacks of one decision (by their attack roll's TN), and its
+    nearest float: what is the same for every attack of the decision (the attack pools, the damage
+    pools, the Full Attack risk) read once, each value remembered in :data:`_VALUES` by plain values."""
+
+    __slots__ = ("attacker", "damage", "first_blood", "pools", "risk", "state", "tables")
+
+    def __init__(self, state: DuelState, attacker: Fighter, tables: L5Tables, first_blood: bool) -> None:
+        self.state, self.attacker, self.tables, self.first_blood = state, attacker, tables, first_blood
+        self.pools: dict[bool, Pool] = {}
+        self.damage: dict[tuple[object, ...], Pool] = {}
+        self.risk: Fraction | None = None
+
+    def __call__(self, attack: Attack, tn: int) -> tuple[Fraction, float]:
+        t = self.tables
+        full = attack.full_attack
+        pool = self.pools.get(full)
+        if pool is None:
+            pool = self.pools[full] = attack_pool(self.attacker, t, self.state.turn, full_attack=full).pool
+        hit = (pool.rolled, pool.kept, pool.explode, pool.bonus)
+        special = attack.special
+        if special is not None and not t.special(special).damage:
+            worth = _SPECIAL_WORTH.get(special, Fraction(0))
+            if special is SpecialAttackName.MARK and self.first_blood:
+                worth = Fraction(100)
+            key: tuple[object, ...] = ("special", hit, tn, worth.numerator, worth.denominator)
+            return _VALUES.get(key, (), lambda: _exact(chance(pool, tn) * worth))
+        if self.first_blood:  # whatever the damage: first blood is worth the duel
+            return _VALUES.get(("first_blood", hit, tn), (), lambda: _exact(chance(pool, tn) * 100))
+        raises = attack.damage_raises
+        dmg = self.damage.get((special, raises))
+        if dmg is None:
+            dmg = self.damage[(special, raises)] = damage_pool(
+                self.attacker, attack, t, self.state.turn, damage_raises=raises
+            )[0]
+        bonus = 0
+        if attack.called_shot is not None:
+            skill = self.attacker.character.weapon_skill
+            bonus = {"head": 5, "torso": skill}.get(attack.called_shot.value, 2)
+        risk = Fraction(0)
+        if full:
+            if self.risk is None:
+                self.risk = _full_attack_risk(self.state, self.attacker, t)
+            risk = self.risk
+        damage = (dmg.rolled, dmg.kept, dmg.explode, dmg.bonus)
+        key = ("damage", hit, tn, damage, bonus, risk.numerator, risk.denominator)
+        return _VALUES.get(key, (), lambda: _exact(chance(pool, tn) * (mean(dmg) + bonus - risk)))
+
+
+def _exact(value: Fraction) -> tuple[Fraction, float]:
+    return value, float(value)
+
+
+#: Attack values by what decides them (pools, TN, bonus, Full Attack risk: plain values), with their
+#: floats: the same few recur from decision to decision and fight to fight. Bounded.
+_VALUES = Memo(4096)
 
 
 def _declare(state: DuelState, legal: Sequence[Action], tables: L5Tables) -> Action:
@@ -154,11 +263,8 @@ def _declare(state: DuelState, legal: Sequence[Action], tables: L5Tables) -> Act
         return acts[ActKind.YIELD]
     if ActKind.HOLD_POINT in acts:
         return acts[ActKind.HOLD_POINT]
-    attacks = [
-        (a, a.act)
-        for a in declares
-        if isinstance(a.act, Attack) and state.fighter(a.act.target).side != me.side
-    ]
+    foes = {f.name for f in state.fighters if f.side != me.side}
+    attacks = [(a, a.act) for a in declares if isinstance(a.act, Attack) and a.act.target in foes]
     best = _best(
         state, me, attacks, lambda at: free_raises_for(me, at.target, me.declarations_made + 1), tables
     )
@@ -260,8 +366,17 @@ class SkippingScript(Scripted[DuelState, Action]):
             for step in action.skipped:
                 if at < len(script) and script[at] == Declare(action.actor, step):
                     at += 1
-            if at < len(script) and replace(action, skipped=()) == script[at]:
-                at += 1
+            # ``replace(action, skipped=()) == script[at]``, without building the copy (Declare's
+            # equality: same class, then field by field)
+            if at < len(script):
+                scripted = script[at]
+                if (
+                    type(scripted) is Declare
+                    and not scripted.skipped
+                    and scripted.actor == action.actor
+                    and scripted.act == action.act
+                ):
+                    at += 1
         return at
 
     def __call__(self, decision: Decision[DuelState, Action]) -> Action:
@@ -271,15 +386,32 @@ class SkippingScript(Scripted[DuelState, Action]):
             return self.fallback(decision)
         at = self.cursor(script, decision.history)
         skipped: list[Declaration] = []
-        while at < len(script) and not decision.is_legal(script[at]):
+        listed: Action | None = None
+        while at < len(script):
+            listed = _listed(decision.legal, script[at])
+            if listed is not None or decision.is_legal(script[at]):
+                break
             step = script[at]
             assert isinstance(step, Declare)
             skipped.append(step.act)
             at += 1
         chosen = script[at] if at < len(script) else self.fallback(decision)
         if skipped and isinstance(chosen, Declare):
-            chosen = replace(chosen, skipped=(*chosen.skipped, *skipped))
-        return chosen
+            return replace(chosen, skipped=(*chosen.skipped, *skipped))
+        return listed if listed is not None and at < len(script) else chosen
+
+
+def _listed(legal: Sequence[Action], step: Action) -> Action | None:
+    """The listed action equal to the script's ``step`` (a listed action is legal: asking the fight,
+    which plays it on a copy, is needed only for a step the list does not hold). Returning the listed
+    object itself also lets the fight take it as listed, without reading it back through the codec."""
+    if not isinstance(step, Declare):
+        return None
+    act = step.act
+    for a in legal:
+        if isinstance(a, Declare) and a.act == act and a == step:
+            return a
+    return None
 
 
 class Preferences(StrictModel):

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -66,7 +66,10 @@ class Pool:
     def normalized(self) -> Pool:
         """No negative dice; never keep more dice than are rolled."""
         rolled = max(0, self.rolled)
-        return replace(self, rolled=rolled, kept=max(0, min(self.kept, rolled)))
+        kept = max(0, min(self.kept, rolled))
+        if rolled == self.rolled and kept == self.kept:
+            return self  # already normal (frozen: the same value)
+        return Pool(rolled, kept, self.explode, self.bonus)
 
     def expression(self) -> str:
         """The pool as written for a reader (``6k2``, ``10k10+4``)."""
@@ -138,11 +141,16 @@ class PoolRoll:
         return sum(dropped[:count])
 
     def faces_text(self) -> str:
-        parts = []
-        for d in self.dice:
-            text = "+".join(str(f) for f in d.faces) if d.exploded else str(d.face)
-            parts.append(text if d.kept else f"~{text}~")
-        return "[" + ", ".join(parts) + "]"
+        return _faces_text(self.dice)
+
+
+def _faces_text(dice: tuple[DieRoll, ...]) -> str:
+    """The dice as a roll shows them: exploded ones as their faces added up, dropped ones struck out."""
+    parts = []
+    for d in dice:
+        text = "+".join(str(f) for f in d.faces) if d.exploded else str(d.face)
+        parts.append(text if d.kept else f"~{text}~")
+    return "[" + ", ".join(parts) + "]"
 
 
 def roll_pool(pool: Pool, rng: DieSource, reason: str, rule: str = "L5.CORE.1") -> PoolRoll:
@@ -152,8 +160,8 @@ def roll_pool(pool: Pool, rng: DieSource, reason: str, rule: str = "L5.CORE.1") 
         return PoolRoll(p, p.bonus, (), (Step(p.bonus, f"{reason}: no dice to roll", rule),))
     result: RollResult = roll(pool_dice(p.rolled, p.kept, p.explode), rng)
     dice = result.dice
-    out = PoolRoll(p, result.total + p.bonus, dice, ())
-    return replace(out, steps=(Step(result.total, f"{reason}: {p} rolled {out.faces_text()}", rule),))
+    step = Step(result.total, f"{reason}: {p} rolled {_faces_text(dice)}", rule)
+    return PoolRoll(p, result.total + p.bonus, dice, (step,))
 
 
 def chance(pool: Pool, tn: int) -> Fraction:

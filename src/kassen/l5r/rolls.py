@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
+from kassen.core.memo import Memo
 from kassen.l5r.actions import Attack
 from kassen.l5r.character import earth, tn_to_be_hit_base
 from kassen.l5r.pool import Pool, ten_dice
@@ -39,9 +40,23 @@ from kassen.l5r.state import Fighter
 from kassen.l5r.tables import L5Tables, RollKind
 from kassen.l5r.wounds import RankState, wound_rank
 
+#: Results of the pure functions below for a fighter (or an attack) and the tables, by their identity
+#: (see :mod:`kassen.core.memo`): legal actions and the heuristic ask for the same pools and TNs of the same
+#: fighters hundreds of times per decision. Bounded; the explanation steps come with each result.
+_FIGHTERS = Memo(256)
+_ATTACKS = Memo(1024)
+
 
 def rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankState:
     """The fighter's wound rank (L5.CORE.6); ``wounds`` overrides the current Wounds."""
+    # It reads only the Wounds, death (when not overridden) and the character's Earth: keyed by them and
+    # the character, not the fighter object (a new one after any change), it is worked out once per rank.
+    c = fighter.character
+    w, dead = fighter.wounds if wounds is None else wounds, fighter.dead and wounds is None
+    key = ("rank", w, dead, id(c), id(tables))
+    return _FIGHTERS.get(key, (c, tables), lambda: _rank(fighter, tables, wounds))
+
+def _rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankState:
     state = wound_rank(fighter.wounds if wounds is None else wounds, earth(fighter.character, tables), tables)
     if fighter.dead and wounds is None:
         return RankState(state.wounds, "Dead", 0, False, True)
@@ -52,6 +67,15 @@ def wound_penalty(
     fighter: Fighter, tables: L5Tables, wounds: int | None = None
 ) -> tuple[int, tuple[Step, ...]]:
     """The TN penalty of the fighter's wound rank, added to the TN of its rolls (L5.CORE.6)."""
+    # like rank: the Wounds, death and the character (its name is the fighter's) decide it
+    c = fighter.character
+    w, dead = fighter.wounds if wounds is None else wounds, fighter.dead and wounds is None
+    key = ("wound_penalty", w, dead, id(c), id(tables))
+    return _FIGHTERS.get(key, (c, tables), lambda: _wound_penalty(fighter, tables, wounds))
+
+def _wound_penalty(
+    fighter: Fighter, tables: L5Tables, wounds: int | None = None
+) -> tuple[int, tuple[Step, ...]]:
     r = rank(fighter, tables, wounds)
     if r.tn_penalty == 0:
         return 0, ()
@@ -157,6 +181,13 @@ def initiative_pool(fighter: Fighter, tables: L5Tables, turn: int) -> tuple[Pool
 def defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple[Step, ...]]:
     """The target's TN to be hit this turn: base (L5.CORE.2), Full Defense bonus and Full Attack
     (L5.CORE.7), blood in eyes (L5.HED.1), prone (L5.FOT.1, L5.GAP.1)."""
+    return _FIGHTERS.get(
+        ("defense_tn", id(target), id(tables), turn),
+        (target, tables),
+        lambda: _defense_tn(target, tables, turn),
+    )
+
+def _defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple[Step, ...]]:
     tn, base_steps = tn_to_be_hit_base(target.character, tables)
     steps = list(base_steps)
     if target.full_defense_bonus:
@@ -196,6 +227,13 @@ class AttackPool:
 def attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: bool) -> AttackPool:
     """Agility + weapon skill, keep Agility (L5.CORE.9), with Full Attack's +2k1 (L5.CORE.7) and the
     injuries and binds that touch attack rolls (L5.ARM.1, L5.HND.1, L5.TOR.1, L5.BND.1)."""
+    return _FIGHTERS.get(
+        ("attack_pool", id(attacker), id(tables), turn, full_attack),
+        (attacker, tables),
+        lambda: _attack_pool(attacker, tables, turn, full_attack=full_attack),
+    )
+
+def _attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: bool) -> AttackPool:
     c = attacker.character
     skill = c.weapon_skill
     steps = [
@@ -244,6 +282,12 @@ def attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: 
 
 def raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
     """How many raises one roll may carry (L5.CORE.3 house default: Void); ``None``: no limit."""
+    c = fighter.character
+    return _FIGHTERS.get(
+        ("raise_limit", id(c), id(tables)), (c, tables), lambda: _raise_limit(fighter, tables)
+    )
+
+def _raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
     r = tables.core.raises
     c = fighter.character
     base = {"void": c.void, "insight_rank": c.insight_rank, "weapon_skill": c.weapon_skill}.get(r.limit)
@@ -252,6 +296,11 @@ def raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
 
 def raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]:
     """Raises the declared effects need: damage (L5.DMG.1), called shot (L5.CS.1), special (L5.SPC.1)."""
+    # Only these three fields of the attack count: many attacks listed share them.
+    key = ("raise_cost", attack.damage_raises, attack.called_shot, attack.special, id(tables))
+    return _ATTACKS.get(key, (tables,), lambda: _raise_cost(attack, tables))
+
+def _raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]:
     steps: list[Step] = []
     total = 0
     if attack.damage_raises:
@@ -281,6 +330,51 @@ class RaisePlan:
 
 
 def plan_raises(
+    attack: Attack,
+    attacker: Fighter,
+    tables: L5Tables,
+    *,
+    free: int,
+    unskilled: bool,
+    unskilled_rule: str = "L5.CORE.3",
+) -> RaisePlan:
+    """Pay for the declared raises; raises :class:`IllegalActionError` for more raises than allowed
+    (L5.CORE.3) or any raise while unskilled (L5.CORE.3, L5.HND.1, L5.BND.1)."""
+    # Of the attacker only its raise limit and its name (in a refusal) count: keyed by them, not by the
+    # character's identity, a plan is remembered from one fight of a scenario to the next.
+    key = (
+        "plan_raises",
+        attack.damage_raises,
+        attack.called_shot,
+        attack.special,
+        raise_limit(attacker, tables),
+        attacker.name,
+        id(tables),
+        free,
+        unskilled,
+        unskilled_rule,
+    )
+    plan = _ATTACKS.get(
+        key, (tables,), lambda: _plan_or_refusal(attack, attacker, tables, free, unskilled, unskilled_rule)
+    )
+    if isinstance(plan, RaisePlan):
+        return plan
+    raise IllegalActionError(plan[0], rule=plan[1])  # a fresh error each time, as before
+
+
+def _plan_or_refusal(
+    attack: Attack, attacker: Fighter, tables: L5Tables, free: int, unskilled: bool, unskilled_rule: str
+) -> RaisePlan | tuple[str, str]:
+    """The plan, or the refusal's message and rule (kept in the memo instead of the exception)."""
+    try:
+        return _plan_raises(
+            attack, attacker, tables, free=free, unskilled=unskilled, unskilled_rule=unskilled_rule
+        )
+    except IllegalActionError as refused:
+        return refused.message, refused.rule
+
+
+def _plan_raises(
     attack: Attack,
     attacker: Fighter,
     tables: L5Tables,
@@ -343,6 +437,16 @@ def damage_pool(
 ) -> tuple[Pool, tuple[Step, ...]]:
     """Weapon XkY with Strength added to the dice rolled (L5.CORE.5), +1k0 per raise for damage
     (L5.DMG.1), one less die per deep gash (L5.ARM.1, L5.HND.1), Subdue -1k0 (L5.SUB.1)."""
+    # Of the attack only its special matters (the pool reads nothing else of it).
+    return _FIGHTERS.get(
+        ("damage_pool", id(attacker), id(tables), turn, attack.special, damage_raises),
+        (attacker, tables),
+        lambda: _damage_pool(attacker, attack, tables, turn, damage_raises=damage_raises),
+    )
+
+def _damage_pool(
+    attacker: Fighter, attack: Attack, tables: L5Tables, turn: int, *, damage_raises: int
+) -> tuple[Pool, tuple[Step, ...]]:
     c = attacker.character
     w = c.weapon
     steps = [

@@ -23,11 +23,11 @@ from __future__ import annotations
 __all__ = ["RULESET", "DuelAction", "L5Ruleset"]
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, TypeAlias
 
 from kassen.content.content import Content, Layer
 from kassen.core.engine import GM, Actor, Handlers, Outcome, Turn
+from kassen.core.fastreplace import replace
 from kassen.core.fight import state_codec
 from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
@@ -50,7 +50,7 @@ from kassen.l5r.attacks import throat_strike
 from kassen.l5r.content import load_content
 from kassen.l5r.damage import choose_injury
 from kassen.l5r.gm import GM_ACTIONS, GmAction, apply_gm, gm_actions
-from kassen.l5r.legal import legal_actions
+from kassen.l5r.legal import legal_actions, validate_listed
 from kassen.l5r.odds import attack_preview
 from kassen.l5r.policies import Heuristic
 from kassen.l5r.report import RENDERERS
@@ -59,7 +59,7 @@ from kassen.l5r.specials import choose_corps, choose_drive
 from kassen.l5r.state import DuelState, Phase
 from kassen.l5r.tables import L5Tables
 from kassen.l5r.turn import L5Turn
-from kassen.l5r.validate import next_declarer, skip_reason, validate
+from kassen.l5r.validate import next_declarer, skip_reason
 
 #: Every action of a duel: the characters' decisions and the GM's own moves (:mod:`kassen.l5r.gm`).
 DuelAction: TypeAlias = Action | GmAction
@@ -160,7 +160,7 @@ class L5Ruleset:
         if isinstance(action, GM_ACTIONS):
             apply_gm(turn, action)
             return
-        validate(turn.state, action, turn.tables)
+        validate_listed(turn.state, action, turn.tables)  # validate(), an attack listed just now read back
         _APPLY(turn, action)
 
     def follow_up(self, turn: Turn[DuelState]) -> bool:

@@ -20,9 +20,9 @@ __all__ = [
 ]
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.dice import roll
 from kassen.l5r.actions import Attack, ChooseCorps, ChooseDrive
 from kassen.l5r.character import FighterId

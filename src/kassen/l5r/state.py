@@ -23,11 +23,12 @@ __all__ = [
 ]
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias
 
 from kassen.core.errors import KassenError
+from kassen.core.fastreplace import replace
 from kassen.l5r.actions import Declaration
 from kassen.l5r.character import Character, FighterId
 from kassen.l5r.tables import Location

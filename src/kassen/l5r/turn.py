@@ -12,12 +12,12 @@ from __future__ import annotations
 __all__ = ["L5Turn", "is_down", "standing"]
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 from kassen.core.engine import Turn
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastreplace import replace
 from kassen.l5r.character import FighterId
 from kassen.l5r.rolls import rank
 from kassen.l5r.state import DuelState, Fighter

@@ -8,6 +8,10 @@ the rule that forbids it, before anything is rolled or changed.
 from __future__ import annotations
 
 __all__ = [
+    "act_allowed",
+    "check_act",
+    "check_attack_form",
+    "check_attacker_and_target",
     "free_raises_for",
     "next_declarer",
     "skip_reason",
@@ -224,6 +228,13 @@ def validate_declaration(state: DuelState, actor: FighterId, act: Declaration, t
         free = free_raises_for(f, act.target, f.declarations_made + 1)
         validate_attack(state, f, act, tables, free=free)
         return
+    check_act(state, f, act, tables)
+
+
+def check_act(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> None:
+    """:func:`validate_declaration`'s checks of a non-attack ``act``, once it is known to be the
+    declaration phase with ``f`` declaring next (the legal list checks that once per decision)."""
+    actor = f.name
     kind = act.do
     if kind is ActKind.ATTACK:
         raise IllegalActionError("an attack names its target and raises (Attack)", rule="L5.CORE.3")
@@ -249,6 +260,32 @@ def validate_declaration(state: DuelState, actor: FighterId, act: Declaration, t
     need = _NEEDS.get(kind)
     if need is not None and not need[0](state, f):
         raise IllegalActionError(f"{actor} {need[2]}", rule=need[1])
+
+
+def act_allowed(
+    state: DuelState, f: Fighter, act: Act, tables: L5Tables, *, blacked: bool, locked: bool
+) -> bool:
+    """:func:`check_act`'s verdict, without building the refusal's message: what the legal list asks of
+    every plain act of every decision. ``blacked`` and ``locked``: ``is_blacked_out(f, state.turn)`` and
+    ``f.has("locked", state.turn)``, the same for every act of one decision. The acts that need more
+    (aid, moving) are checked by check_act itself; ``test_legal_lists_what_validation_allows`` holds
+    the list to validate_declaration."""
+    kind = act.do
+    if kind is ActKind.ATTACK or (act.target is not None) != (kind in (ActKind.MEDICAL_AID, ActKind.CLOSE)):
+        return False
+    if blacked and kind is not ActKind.WAIT:
+        return False
+    lock_acts = kind is ActKind.STRUGGLE or kind is ActKind.DISENGAGE
+    if (locked and not lock_acts and not blacked) or (lock_acts and not locked):
+        return False
+    if kind in (ActKind.MEDICAL_AID, ActKind.CLOSE, ActKind.RETREAT, ActKind.RECOVER_WEAPON):
+        try:
+            check_act(state, f, act, tables)
+        except IllegalActionError:
+            return False
+        return True
+    need = _NEEDS.get(kind)
+    return need is None or need[0](state, f)
 
 
 def _check_aid(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> None:
@@ -299,12 +336,30 @@ def validate_attack(
 ) -> RaisePlan:
     """Raise :class:`IllegalActionError` (naming the rule) unless ``attacker`` may make ``attack`` now;
     return how its raises are paid."""
+    check_attacker_and_target(state, attacker, attack.target, tables, simultaneous=simultaneous)
+    check_attack_form(state, attacker, attack, tables)
+    ap = attack_pool(attacker, tables, state.turn, full_attack=attack.full_attack)
+    return plan_raises(
+        attack, attacker, tables, free=free, unskilled=ap.unskilled, unskilled_rule=ap.unskilled_rule
+    )
+
+
+def check_attacker_and_target(
+    state: DuelState,
+    attacker: Fighter,
+    target_name: FighterId,
+    tables: L5Tables,
+    *,
+    simultaneous: bool = False,
+) -> None:
+    """:func:`validate_attack`'s first checks, which every attack on ``target_name`` shares (the target,
+    the attacker's hands and weapon, reach): the legal list makes them once per target."""
     t, turn = tables, state.turn
-    if attack.target == attacker.name:
+    if target_name == attacker.name:
         raise IllegalActionError(f"{attacker.name} cannot attack itself", rule="L5.CORE.2")
-    if not state.has_fighter(attack.target):
-        raise IllegalActionError(f"no fighter named {attack.target!r} to attack", rule="L5.CORE.2")
-    target = state.fighter(attack.target)
+    if not state.has_fighter(target_name):
+        raise IllegalActionError(f"no fighter named {target_name!r} to attack", rule="L5.CORE.2")
+    target = state.fighter(target_name)
     if not standing(target, t):
         raise IllegalActionError(f"{target.name} is out of the fight", rule="L5.CORE.6")
     if is_blacked_out(attacker, turn) and not simultaneous:
@@ -320,6 +375,12 @@ def validate_attack(
     if attacker.has("binding", turn) or attacker.has("cannot_attack", turn):
         raise IllegalActionError(f"{attacker.name}'s weapon is binding and cannot attack", rule="L5.BND.1")
     check_reach(attacker, target, t, turn)
+
+
+def check_attack_form(state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables) -> None:
+    """:func:`validate_attack`'s checks of the attack's own form (raises, special, Foul), after
+    :func:`check_attacker_and_target` and before the raises are paid."""
+    t = tables
     if attack.damage_raises < 0:
         raise IllegalActionError("raises for damage cannot be negative", rule="L5.DMG.1")
     if attack.obstructs is not None and attack.special is not SpecialAttackName.FOUL:
@@ -337,10 +398,6 @@ def validate_attack(
             )
         if attack.special is SpecialAttackName.FOUL:
             _check_foul(state, attacker, attack, t)
-    ap = attack_pool(attacker, t, turn, full_attack=attack.full_attack)
-    return plan_raises(
-        attack, attacker, t, free=free, unskilled=ap.unskilled, unskilled_rule=ap.unskilled_rule
-    )
 
 
 def _check_foul(state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables) -> None:

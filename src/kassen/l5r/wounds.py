@@ -19,7 +19,11 @@ __all__ = ["RankState", "dead_at", "ladder", "out_ceiling", "rank_index", "wound
 from dataclasses import dataclass
 
 from kassen.core.explain import Step
+from kassen.core.memo import Memo
 from kassen.l5r.tables import L5Tables
+
+#: Ladders by (Earth, the tables' identity): every wound rank asked for reads one (see kassen.core.memo).
+_LADDERS = Memo(256)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +62,10 @@ class RankState:
 
 def ladder(earth: int, tables: L5Tables) -> tuple[tuple[str, int, int, bool], ...]:
     """``(name, last Wound of the rank, TN penalty, out)`` for each rank, in order."""
+    return _LADDERS.get((earth, id(tables)), (tables,), lambda: _ladder(earth, tables))
+
+
+def _ladder(earth: int, tables: L5Tables) -> tuple[tuple[str, int, int, bool], ...]:
     rows = []
     top = 0
     for rank in tables.core.wound_ranks.ranks:

@@ -8,7 +8,6 @@ from __future__ import annotations
 __all__ = ["ACTION_HANDLERS", "apply_action", "step_in"]
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from kassen.arena.audience import audience_effect
 from kassen.arena.bout.reading import (
@@ -57,6 +56,7 @@ from kassen.arena.fighter import Cause, CheckBonus, Guard
 from kassen.arena.rules import AudienceEffectKind
 from kassen.arena.terms import CheckKind, Condition
 from kassen.core.engine import Handlers
+from kassen.core.fastreplace import replace
 
 
 def apply_action(turn: BoutTurn, action: Action) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 __all__ = ["follow_up", "resolve"]
 
-from dataclasses import replace
 
 from kassen.arena.bout.actions import apply_action
 from kassen.arena.bout.legal import validate
@@ -19,6 +18,7 @@ from kassen.arena.bout.tasks import TASK_HANDLERS
 from kassen.arena.bout.turn import BoutTurn
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
+from kassen.core.fastreplace import replace
 from kassen.core.order import slots
 
 
@@ -72,6 +72,8 @@ def _takes_slot(f: FighterState, turn: BoutTurn) -> bool:
 def _drop_stale_offers(turn: BoutTurn) -> None:
     """Offers whose state has gone (or whose fighter is out) are dropped; one the fighter has no way
     to answer but declining stands at once."""
+    if not turn.state.offers:
+        return
     offers = list(turn.state.offers)
     while offers:
         o = offers[0]

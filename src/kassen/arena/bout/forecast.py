@@ -26,7 +26,7 @@ from __future__ import annotations
 
 __all__ = ["AttackForecast", "attack_forecast", "choice_odds", "grapple_odds", "guts_chance"]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -65,6 +65,7 @@ from kassen.arena.odds import AttackRollOdds, attack_roll_odds, damage_outcomes
 from kassen.arena.rules import ArenaRules, CheckRules, DiceSpec
 from kassen.arena.terms import CheckKind, Condition, Posture
 from kassen.core.errors import KassenError
+from kassen.core.fastreplace import replace
 from kassen.core.menu import Odds
 
 

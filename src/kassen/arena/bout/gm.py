@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from kassen.arena.bout.state import BoutState, FpThresholds
@@ -49,6 +49,7 @@ from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import Condition
 from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 
 #: Why a bout the referee ends is over (``Result.reason``).
 REFEREE = "ended by the referee"

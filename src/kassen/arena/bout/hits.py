@@ -9,7 +9,7 @@ from __future__ import annotations
 
 __all__ = ["HitPlan", "hit_plan"]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kassen.arena.bout.state import (
     AddShock,
@@ -29,6 +29,7 @@ from kassen.arena.injury import Effect, death_thresholds, injury_effects
 from kassen.arena.knockback import knockback_distance
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageSource
+from kassen.core.fastreplace import replace
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ from kassen.arena.fighter import FighterState
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import Condition
 from kassen.core.errors import IllegalActionError
+from kassen.core.memo import Memo
 
 _ACTIONS = (Begin, Attack, Grapple, SetGuard, Move, Rise, Wait, GiveUp, Guts, Cheer, Decline)
 
@@ -73,25 +74,57 @@ def legal_actions(state: BoutState, rules: ArenaRules) -> list[Action]:
         if can_guts(f, rules):
             out.append(Guts(fid))
         return out + cheers + [GiveUp(fid)]
+    # The actions are immutable values: the same objects are listed whenever they are legal again
+    # (built once per fighter, target, position or arm: see _ACTION_LISTS).
     for t in active_targets(state, f):
         if in_reach(state, fid, t.id, rules):
-            for loc in rules.locations.keys:
-                out.append(Attack(fid, t.id, loc))
-                out.append(Attack(fid, t.id, loc, all_out=True))
+            out += _attacks(fid, t.id, rules)
         if f.grappling != t.id and in_reach(state, fid, t.id, rules, grapple=True):
             out.append(Grapple(fid, t.id))
     metres, _ = move_allowance(state, f, rules)
-    out += [Move(fid, f.position + d) for d in range(-metres, metres + 1) if d]
+    out += _moves(fid, f.position, metres)
     for arm in free_arms(f, rules):
-        for loc in rules.locations.keys:
-            if rules.locations.locations[loc].limb is None:
-                out.append(SetGuard(fid, arm, loc))
+        out += _guards(fid, arm, rules)
         if any(g.arm == arm for g in f.guards):
             out.append(SetGuard(fid, arm, ""))
     if f.posture in rules.match.combat.rise:
         out.append(Rise(fid))
     out.append(Wait(fid))
     return out + cheers + [GiveUp(fid)]
+
+
+#: Lists of actions by what decides them (fighter, target, position and Move, arm; the rules' identity,
+#: kept alive with the entry); bounded (see kassen.core.memo).
+_ACTION_LISTS = Memo(512)
+
+
+def _attacks(fid: str, target: str, rules: ArenaRules) -> tuple[Attack, ...]:
+    """Attacks on ``target`` at every location by its key, each plain then all-out."""
+
+    def build() -> tuple[Attack, ...]:
+        keys = rules.locations.keys
+        return tuple(Attack(fid, target, loc, all_out=all_out) for loc in keys for all_out in (False, True))
+
+    return _ACTION_LISTS.get(("attacks", fid, target, id(rules)), (rules,), build)
+
+
+def _moves(fid: str, at: int, metres: int) -> tuple[Move, ...]:
+    """Moves from ``at`` to every spot within ``metres`` of it (not ``at`` itself), lowest first."""
+
+    def build() -> tuple[Move, ...]:
+        return tuple(Move(fid, at + d) for d in range(-metres, metres + 1) if d)
+
+    return _ACTION_LISTS.get(("moves", fid, at, metres), (), build)
+
+
+def _guards(fid: str, arm: str, rules: ArenaRules) -> tuple[SetGuard, ...]:
+    """Guarding each location that is no limb with ``arm``."""
+
+    def build() -> tuple[SetGuard, ...]:
+        locations = rules.locations.locations
+        return tuple(SetGuard(fid, arm, loc) for loc in rules.locations.keys if locations[loc].limb is None)
+
+    return _ACTION_LISTS.get(("guards", fid, arm, id(rules)), (rules,), build)
 
 
 def validate(state: BoutState, action: Action, rules: ArenaRules) -> None:

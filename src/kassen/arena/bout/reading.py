@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kassen.arena.bout.state import BoutState
 from kassen.arena.checks import effective_target
@@ -44,6 +44,8 @@ from kassen.arena.injury import effective_move, guts_penalties, shock_penalty, s
 from kassen.arena.rules import ArenaRules, AudienceEffectKind, DiceSpec
 from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
+from kassen.core.memo import Memo
 
 
 def deciding_fighter(state: BoutState) -> str | None:
@@ -82,6 +84,20 @@ def attribute_modifiers(state: BoutState, fid: str, attribute: str, rules: Arena
     """The penalties in force on every check based on ``attribute``: shock and pain on the attributes
     the data names (AR.INJ.2-4: DX and IQ), being held in a grapple on DX (AR.GAP.2), fatigue on ST
     (AR.FTG.2). Every check of the bout takes its attribute's modifiers from here."""
+    # Remembered by the state's identity (kassen.core.memo): the policy weighs every attack of a decision
+    # on the same state, each asking for the attacker's and the defender's modifiers.
+    return _MODIFIERS.get(
+        (id(state), fid, attribute, id(rules)),
+        (state, rules),
+        lambda: _attribute_modifiers(state, fid, attribute, rules),
+    )
+
+
+#: attribute_modifiers by (state, fighter, attribute, rules); bounded.
+_MODIFIERS = Memo(512)
+
+
+def _attribute_modifiers(state: BoutState, fid: str, attribute: str, rules: ArenaRules) -> tuple[Step, ...]:
     f = state.fighter(fid)
     mods: list[Step] = []
     if attribute in rules.injury.shock.attributes:

@@ -347,7 +347,7 @@ class BoutState:
 
     def fighter(self, fid: str) -> FighterState:
         for f in self.fighters:
-            if f.id == fid:
+            if f.profile.id == fid:  # f.id, without the property call (asked many times per action)
                 return f
         raise KassenError(f"no fighter {fid!r} in this bout (fighters: {', '.join(self.order)})")
 

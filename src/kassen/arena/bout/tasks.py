@@ -7,7 +7,6 @@ from __future__ import annotations
 
 __all__ = ["TASK_HANDLERS"]
 
-from dataclasses import replace
 from fractions import Fraction
 
 from kassen.arena.audience import popularity
@@ -46,6 +45,7 @@ from kassen.arena.knockback import landing_facing, limb_knockback_outcome, postu
 from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Posture
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 
 
 def _t_start_subturn(b: BoutTurn, _: StartSubturn) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 __all__ = ["BoutTurn"]
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from kassen.arena.bout.reading import CheckTerms, can_guts, check_terms, ht_check_terms
@@ -21,6 +20,7 @@ from kassen.arena.rules import ArenaRules, DiceSpec
 from kassen.arena.terms import CheckKind, Condition, Facing, MatchFormat, Posture
 from kassen.core.engine import Turn
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.dice import roll
 
 
@@ -39,8 +39,9 @@ class BoutTurn(Turn[BoutState]):
         return self.state.fighter(fid)
 
     def put(self, fs: FighterState) -> None:
+        fid = fs.profile.id
         self.state = replace(
-            self.state, fighters=tuple(fs if x.id == fs.id else x for x in self.state.fighters)
+            self.state, fighters=tuple(fs if x.profile.id == fid else x for x in self.state.fighters)
         )
 
     def push(self, *tasks: Task) -> None:
