@@ -149,7 +149,7 @@ def _faces_text(dice: tuple[DieRoll, ...]) -> str:
     parts = []
     for d in dice:
         text = "+".join(str(f) for f in d.faces) if d.exploded else str(d.face)
-        parts.append(text if d.kept else f"~{text}~")
+        parts.append(text if d.kept else f"~~{text}~~")
     return "[" + ", ".join(parts) + "]"
 
 
