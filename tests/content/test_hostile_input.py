@@ -265,3 +265,16 @@ def test_a_refused_input_writes_nothing(
     result = CliRunner().invoke(app, args, input="")
     assert result.exit_code == 2 and result.stderr.startswith("kassen: error: ")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hostile.yaml"]
+
+
+@pytest.mark.parametrize("damage", ["３k2", "٣k2", "3k２"])
+def test_a_weapon_rows_damage_is_ascii_digits_only(damage: str) -> None:
+    """A table layer's weapon damage is read like every other number: ASCII digits (issue 14)."""
+    # rule: L5.CORE.5
+    from pydantic import ValidationError
+
+    from kassen.l5r.tables import WeaponRow
+
+    assert WeaponRow.model_validate({"damage": "3k2", "skill": "kenjutsu"}).damage == "3k2"
+    with pytest.raises(ValidationError):
+        WeaponRow.model_validate({"damage": damage, "skill": "kenjutsu"})

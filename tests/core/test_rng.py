@@ -45,11 +45,22 @@ def test_from_state_continues_identically() -> None:
 
 
 def test_state_is_a_64_bit_integer_and_repr_round_trips() -> None:
-    rng = Rng(2**80 + 3)  # big and negative seeds are fine, they are hashed into 64 bits
+    rng = Rng(2**64 - 1)  # the largest seed
     assert 0 <= rng.state < 2**64
-    assert 0 <= Rng(-1).state < 2**64
     assert repr(rng) == f"Rng.from_state({rng.state:#x})"
-    assert Rng.from_state(2**64 + 5).state == 5
+    assert Rng.from_state(rng.state).state == rng.state
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**80 + 3, -(10**30)])
+def test_a_seed_outside_0_to_2_64_is_refused_never_wrapped(seed: int) -> None:
+    with pytest.raises(KassenError, match=r"a seed is between 0 and 2\*\*64 - 1"):
+        Rng(seed)
+
+
+@pytest.mark.parametrize("state", [-1, 2**64 + 5, True, 1.5, "3"])
+def test_a_state_outside_64_bits_is_refused(state: object) -> None:
+    with pytest.raises(KassenError, match="an RNG state is an integer"):
+        Rng.from_state(state)  # type: ignore[arg-type]
 
 
 def test_copy_is_independent() -> None:

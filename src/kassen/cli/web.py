@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from kassen.cli.common import user_errors
+from kassen.cli.numbers import whole
 from kassen.core.errors import KassenError
 
 serve_app = typer.Typer(name="serve", add_completion=False)
@@ -31,13 +32,21 @@ def serve_command(
     host: Annotated[str, typer.Option(help="The address to listen on (default: this machine only).")] = (
         "127.0.0.1"
     ),
-    port: Annotated[int, typer.Option(help="The port to listen on.", min=1, max=65535)] = 8000,
+    port: Annotated[
+        int, typer.Option(help="The port to listen on.", parser=whole(1, 65535), metavar="PORT")
+    ] = 8000,
     content: Annotated[
         list[Path] | None,
         typer.Option("--content", help="A content layer for every fight (repeat).", metavar="DIR"),
     ] = None,
     max_body: Annotated[
-        int, typer.Option("--max-body", help="The largest request body, in bytes.", min=1024)
+        int,
+        typer.Option(
+            "--max-body",
+            help="The largest request body, in bytes.",
+            parser=whole(1024, 1 << 30),
+            metavar="BYTES",
+        ),
     ] = 1024 * 1024,
     quiet: Annotated[bool, typer.Option("--quiet", help="Log warnings only.")] = False,
 ) -> None:

@@ -46,14 +46,19 @@ class Rng:
     def __init__(self, seed: int = 0) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise KassenError(f"a seed is an integer, not {type(seed).__name__}")
+        if not 0 <= seed <= _MASK:  # one seed rule everywhere (issue 14): refused, never wrapped
+            shown = seed if abs(seed) < 10**24 else "…"
+            raise KassenError(f"a seed is between 0 and 2**64 - 1, not {shown}")
         # Hash the seed once so that nearby seeds (0, 1, 2...) start far apart.
         self._state = _mix((seed * _GOLDEN) & _MASK)
 
     @classmethod
     def from_state(cls, state: int) -> Rng:
-        """A generator positioned exactly at ``state`` (as read from :attr:`state`)."""
+        """A generator positioned exactly at ``state`` (as read from :attr:`state`: 0 .. 2**64 - 1)."""
+        if state.__class__ is not int or not 0 <= state <= _MASK:
+            raise KassenError(f"an RNG state is an integer from 0 to 2**64 - 1, not {state!r:.40}")
         rng = cls.__new__(cls)
-        rng._state = state & _MASK
+        rng._state = state
         return rng
 
     @property

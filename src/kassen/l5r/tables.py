@@ -319,7 +319,7 @@ class SkillNames(StrictModel):
 
 
 class WeaponRow(StrictModel):
-    damage: str = Field(pattern=r"^\d+k\d+$", description="Weapon damage XkY (L5.CORE.5).")
+    damage: str = Field(pattern=r"^[0-9]+k[0-9]+$", description="Weapon damage XkY (L5.CORE.5).")
     skill: str
     reach: int | None = Field(default=None, ge=0, description="Feet it reaches (default: movement.reach).")
 

@@ -67,7 +67,7 @@ def check_count(value: Any, name: str, limit: int, *, minimum: int = 1) -> int:
         raise LabError(f"{name} is a whole number, not {type(value).__name__}")
     if not minimum <= value <= limit:
         shown = value if abs(value) < 10**15 else "…"
-        raise LabError(f"{name} must be between {minimum} and {limit:,}, not {shown}")
+        raise LabError(f"{name} must be between {minimum} and {limit}, got {shown}")  # the CLI's wording
     return value
 
 
