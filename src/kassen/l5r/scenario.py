@@ -79,21 +79,6 @@ MAX_ACTIONS = 20_000
 #: The highest Trait, Ring, Void, Insight Rank or skill rank a character may have: the game's ranks stop
 #: at 10 (a rank above it is a typo, not a character).
 MAX_RANK = 10
-#: The game's skills, beyond those a rule or weapon of the duel reads (the tables' ``core.skills`` and
-#: weapons): a character may list any of them. Any other name is refused as a likely typo, with the
-#: nearest known one (``kenjutsuu``: did you mean ``kenjutsu``?), since an unknown skill would
-#: silently count as 0. A skill of your own table: add it to ``core.skills`` or a weapon in the tables.
-GAME_SKILLS = frozenset(
-    {
-        "acting", "animal-handling", "archery", "artisan", "athletics", "battle", "bojutsu", "calligraphy",
-        "chain-weapons", "commerce", "courtier", "craft", "defense", "divination", "etiquette", "games",
-        "go", "hand-to-hand", "heavy-weapons", "horsemanship", "hunting", "iaijutsu", "investigation",
-        "jiujutsu", "kenjutsu", "knives", "kobo-ichi", "kyujutsu", "lore", "medicine", "meditation",
-        "ninjutsu", "oratory", "perform", "poetry", "polearms", "sincerity", "sleight-of-hand", "sojutsu",
-        "spears", "staves", "stealth", "sumai", "tea-ceremony", "tessen", "theology", "war-fan",
-        "yarijutsu",
-    }
-)  # fmt: skip
 _TRAITS = (
     "stamina",
     "willpower",
@@ -277,11 +262,13 @@ def _character(
 
 
 def _known_skills(model: ScenarioModel, tables: L5Tables) -> frozenset[str]:
-    """The skills a character may list: the game's, and every skill a rule or weapon of this duel reads."""
+    """The skills a character may list: the game's (the tables' ``core.skills.known``), and every skill a
+    rule or weapon of this duel reads. Any other name is refused as a likely typo (``kenjutsuu``), since an
+    unknown skill would silently count as 0; a skill of your own table goes in ``known`` in a layer."""
     read = tables.core.skills
     weapons = [row.skill for row in tables.core.weapons.values()]
     inline = [c.weapon.skill for c in model.characters if isinstance(c.weapon, WeaponModel)]
-    return GAME_SKILLS | {read.defense, read.athletics, *read.hand_to_hand, *weapons, *inline}
+    return frozenset({*read.known, read.defense, read.athletics, *read.hand_to_hand, *weapons, *inline})
 
 
 def _unknown_skill(name: str, known: frozenset[str]) -> str:

@@ -316,6 +316,8 @@ class SkillNames(StrictModel):
     defense: str
     athletics: str
     hand_to_hand: list[str]
+    #: Every skill a character may list (a scenario's misspelt skill is refused with the nearest one).
+    known: list[str] = Field(default_factory=list, max_length=1000)
 
 
 class WeaponRow(StrictModel):
