@@ -278,3 +278,20 @@ def test_a_weapon_rows_damage_is_ascii_digits_only(damage: str) -> None:
     assert WeaponRow.model_validate({"damage": "3k2", "skill": "kenjutsu"}).damage == "3k2"
     with pytest.raises(ValidationError):
         WeaponRow.model_validate({"damage": damage, "skill": "kenjutsu"})
+
+
+def test_a_tables_own_skill_is_known_once_a_layer_lists_it(tmp_path: Path) -> None:
+    """The skill list the typo check reads is data (core.yaml ``skills.known``): a table's own skill is
+    refused until the scenario's content (or a layer) lists it, then accepted and the duel plays out."""
+    own = FIRST_BLOOD.replace("kenjutsu: 3", "naginata-jutsu: 3", 1)
+    path = tmp_path / "own.yaml"
+    path.write_text(own, encoding="utf-8")
+    with pytest.raises(ContentError, match="unknown skill 'naginata-jutsu'"):
+        kassen.open_fight(path)
+    layered = own.replace(
+        "ruleset: l5r\n", "ruleset: l5r\ncontent:\n  core:\n    skills:\n      known: [naginata-jutsu]\n", 1
+    )
+    path.write_text(layered, encoding="utf-8")
+    fight = kassen.open_fight(path, seed=1)
+    fight.autoplay()
+    assert fight.result is not None
