@@ -32,9 +32,10 @@ from kassen.sengoku.battle.actions import (
     Upkeep,
 )
 from kassen.sengoku.battle.candidates import candidate_breaths
+from kassen.sengoku.battle.casting import scenario_policy
 from kassen.sengoku.battle.flow import BattleTurn
 from kassen.sengoku.battle.plan import Plan, Planner, plan_breath
-from kassen.sengoku.battle.policies import HeuristicPolicy, scenario_policy
+from kassen.sengoku.battle.policies import HeuristicPolicy
 from kassen.sengoku.battle.report import RENDERERS, names, summary
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.ruleset import RULESET, SengokuRuleset

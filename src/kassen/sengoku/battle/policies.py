@@ -27,14 +27,14 @@ Policies are not rules: they pick among legal actions (or give a breath ``apply`
 
 from __future__ import annotations
 
-__all__ = ["PLAIN_POLICIES", "HeuristicPolicy", "scenario_policy"]
+__all__ = ["HeuristicPolicy"]
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
 from kassen.core.errors import KassenError
-from kassen.core.policy import ByActor, Decision, FirstLegal, Policy, RandomPolicy, Scripted
+from kassen.core.policy import Decision
 from kassen.sengoku.battle.actions import (
     Action,
     Breath,
@@ -682,21 +682,3 @@ class HeuristicPolicy:
     def upkeep(self, state: BattleState, legal: Sequence[Action]) -> Action:
         return upkeep_choice(self.rules, state, legal)
 
-
-#: The policies a scenario's unit may name besides ``heuristic`` (the default) and ``scripted``.
-PLAIN_POLICIES: dict[str, Callable[[], Policy[BattleState, Action]]] = {
-    "random": RandomPolicy,
-    "first-legal": FirstLegal,
-}
-
-
-def scenario_policy(
-    rules: BattleRules,
-    scripts: Mapping[str, Sequence[Action]],
-    chosen: Mapping[str, str] | None = None,
-) -> Policy[BattleState, Action]:
-    """Each actor in ``scripts`` (unit ids, and ``gm`` for the GM's environment choices) plays its
-    script, step by step when legal; a unit in ``chosen`` plays the policy it names (``random``,
-    ``first-legal``); the heuristic decides the rest."""
-    own = {uid: PLAIN_POLICIES[name]() for uid, name in (chosen or {}).items()}
-    return Scripted(scripts, ByActor(own, HeuristicPolicy(rules)))

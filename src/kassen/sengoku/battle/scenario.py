@@ -70,7 +70,7 @@ from kassen.sengoku.battle.actions import (
     React,
     Upkeep,
 )
-from kassen.sengoku.battle.policies import PLAIN_POLICIES, scenario_policy
+from kassen.sengoku.battle.casting import PLAIN_POLICIES, scenario_policy
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone
 from kassen.sengoku.catalog import Catalog, UnknownEntryError, catalog_skills, unknown_skill
