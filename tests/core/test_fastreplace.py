@@ -1,0 +1,66 @@
+"""``kassen.core.fastreplace.replace`` builds what ``dataclasses.replace`` builds, whichever way it copies."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from kassen.core.fastreplace import _PLANS, replace
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Record:
+    a: int
+    b: str = "x"
+    items: tuple[int, ...] = ()
+    # a reading the record keeps of itself: not part of the value, started afresh by a copy
+    _cached: int = dataclasses.field(default=0, init=False, repr=False, compare=False)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Base:
+    a: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Derived(Base):  # two slotted classes: copied the plain way
+    b: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Unslotted:
+    a: int
+    b: int = 2
+
+
+def test_the_twin_copy_is_the_record_replace_builds() -> None:
+    r = Record(1, "y", (1, 2))
+    object.__setattr__(r, "_cached", 99)
+    copy = replace(r, a=5)
+    assert copy == dataclasses.replace(r, a=5) and type(copy) is Record
+    assert copy._cached == 0  # started afresh, as replace's __init__ leaves it
+    assert replace(r) == r and replace(r) is not r
+    plan = _PLANS[Record]
+    assert plan is not None and plan[2] is not None  # copied by the twin, not by calling the class
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        copy.a = 3  # type: ignore[misc]  # still frozen
+    assert hash(copy) == hash(Record(5, "y", (1, 2)))
+
+
+def test_changes_replace_refuses_are_refused_the_same_way() -> None:
+    r = Record(1)
+    with pytest.raises(TypeError):
+        replace(r, nope=1)
+    with pytest.raises(ValueError):
+        replace(r, _cached=3)  # init=False: replace's own error
+    assert r == Record(1)
+
+
+def test_other_dataclasses_are_copied_the_plain_way() -> None:
+    d = Derived(1, 2)
+    assert replace(d, b=3) == Derived(1, 3) and type(replace(d, b=3)) is Derived
+    u = Unslotted(1)
+    assert replace(u, b=5) == Unslotted(1, 5)
+    with pytest.raises(TypeError):
+        replace(object())
