@@ -34,7 +34,7 @@ from kassen.core.engine import GM, Actor, DiceNeeded, Outcome, Snapshot, advance
 from kassen.core.errors import ContentError, ContentIssue, IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
 from kassen.core.menu import Menu, build_menu, decide, without_hidden_odds
-from kassen.core.policy import Decision, Policy
+from kassen.core.policy import Decision, Listed, Policy
 from kassen.core.rng import Rng
 from kassen.core.ruleset import Ruleset
 from kassen.core.view import GM_VIEW, Viewer, observe, visibility_of
@@ -168,6 +168,8 @@ class Fight(Generic[S, A]):
         self._prior: tuple[A, ...] = tuple(history)
         self._history: list[A] = list(self._prior)
         self._legal: tuple[Snapshot[S], Sequence[A]] | None = None
+        #: The last action tried on a copy (:meth:`check`): the snapshot, the action, what it led to.
+        self._tried: tuple[Snapshot[S], A, tuple[Snapshot[S], tuple[Event, ...]]] | None = None
         self.dice_mode = _dice_mode(dice)
         self._check_size()
         self._pending: DiceRequest[A] | None = None
@@ -284,7 +286,11 @@ class Fight(Generic[S, A]):
     def check(self, action: A) -> None:
         """Raise :class:`~kassen.core.errors.IllegalActionError` unless ``action`` is legal now (tried
         on a copy: nothing changes)."""
-        advance(self.ruleset, self.tables, self.snapshot, self._typed(action))
+        snap = self.snapshot
+        typed = self._typed(action)
+        done = advance(self.ruleset, self.tables, snap, typed)
+        # kept for the play of this very action that usually follows (a script's step, tried first)
+        self._tried = (snap, typed, done)
 
     def is_legal(self, action: A) -> bool:
         try:
@@ -404,7 +410,12 @@ class Fight(Generic[S, A]):
         to_move = self.to_move
         actor = by if by is not None else to_move
         out_of_turn = by is not None and by != to_move
-        snap, events = advance(self.ruleset, self.tables, self.snapshot, typed, faces)
+        tried = self._tried
+        self._tried = None
+        if faces is None and tried is not None and tried[0] is self.snapshot and tried[1] == typed:
+            snap, events = tried[2]  # tried on a copy just now (check): advance is a pure function
+        else:
+            snap, events = advance(self.ruleset, self.tables, self.snapshot, typed, faces)
         self._snapshots.append(snap)
         self._ids.append(None)
         self._entries.append(LogEntry(len(self._entries), typed, actor, events, faces, out_of_turn))
@@ -429,9 +440,8 @@ class Fight(Generic[S, A]):
         actor = self.to_move
         if actor is None:
             raise KassenError("the fight is over: nobody decides")
-        return Decision(
-            self.state, actor, self.legal_actions(), self._history, self.seed, self.tables, self.is_legal
-        )
+        legal = Listed(self.legal_actions)  # listed when a policy first reads it
+        return Decision(self.state, actor, legal, self._history, self.seed, self.tables, self.is_legal)
 
     def decide(self, policy: Policy[S, A] | None = None) -> A:
         """The action ``policy`` (default: the scenario's, else the ruleset's heuristic) chooses now."""

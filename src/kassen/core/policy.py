@@ -19,11 +19,11 @@ Each ruleset supplies its heuristic (``Ruleset.heuristic``).
 
 from __future__ import annotations
 
-__all__ = ["ByActor", "Decision", "FirstLegal", "Policy", "RandomPolicy", "Scripted"]
+__all__ = ["ByActor", "Decision", "FirstLegal", "Listed", "Policy", "RandomPolicy", "Scripted"]
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from kassen.core.engine import Actor
 from kassen.core.errors import KassenError
@@ -31,6 +31,61 @@ from kassen.core.rng import Rng
 
 S = TypeVar("S")
 A = TypeVar("A")
+
+
+class Listed(Sequence[A]):
+    """The legal actions of a decision, listed on first use: a policy that never reads them (a script
+    whose next step the fight tries instead) costs no listing. A read-only sequence that compares equal
+    to the tuple of the same actions."""
+
+    __slots__ = ("_items", "_list")
+
+    def __init__(self, list_them: Callable[[], Sequence[A]]) -> None:
+        self._list: Callable[[], Sequence[A]] | None = list_them
+        self._items: tuple[A, ...] = ()
+
+    @property
+    def items(self) -> tuple[A, ...]:
+        """The actions (listed now if not yet)."""
+        if self._list is not None:
+            self._items = tuple(self._list())
+            self._list = None
+        return self._items
+
+    @property
+    def listed(self) -> bool:
+        """Whether the actions have been listed already."""
+        return self._list is None
+
+    @overload
+    def __getitem__(self, index: int) -> A: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[A, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> A | tuple[A, ...]:
+        return self.items[index]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator[A]:
+        return iter(self.items)
+
+    def __contains__(self, action: object) -> bool:
+        return action in self.items
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Listed):
+            return self.items == other.items
+        if isinstance(other, (tuple, list)):
+            return self.items == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # compares like a tuple but is not one
+
+    def __repr__(self) -> str:
+        return repr(self.items) if self.listed else "Listed(<not listed yet>)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +153,14 @@ class Scripted(Generic[S, A]):
         script = self.scripts.get(decision.actor.id, ())
         if script:
             at = self.cursor(script, decision.history)
-            # listed among the legal actions, it is legal: no need to try it on a copy
-            if at < len(script) and (script[at] in decision.legal or decision.is_legal(script[at])):
-                return script[at]
+            # listed among the legal actions, it is legal; else the fight tries it on a copy (and keeps
+            # what it worked out for the play that follows), so a script never needs the whole list
+            if at < len(script):
+                step = script[at]
+                legal = decision.legal
+                listed = not isinstance(legal, Listed) or legal.listed
+                if (listed and step in legal) or decision.is_legal(step):
+                    return step
         return self.fallback(decision)
 
     def remaining(self, history: Sequence[A]) -> dict[str, tuple[A, ...]]:
