@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from kassen.sengoku.battle.actions import Breath
-from kassen.sengoku.battle.plan import AttackGroup, Planner, in_range, planner, route
+from kassen.sengoku.battle.plan import AttackGroup, Planner, planner, route
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Use
 from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo, Range
@@ -27,8 +27,13 @@ from kassen.sengoku.profile import AimFocus
 
 def _targets_from(state: BattleState, rng: Range, here: str, enemies: list[Unit]) -> list[Unit]:
     """The ``enemies`` (those on the battlefield) a maneuver of range ``rng`` reaches from ``here``, in
-    the state's order."""
-    reached = {z.id for z in state.zones if in_range(state, rng, here, z.id)}
+    the state's order: what :func:`~kassen.sengoku.battle.moves.in_range` says of each one's zone, read
+    from the layout's neighbours (a distance of at most one is the zone itself or a neighbour)."""
+    if rng is Range.BATTLEFIELD:
+        return list(enemies)
+    if rng in (Range.SAME_ZONE, Range.SELF):
+        return [t for t in enemies if t.zone == here]
+    reached = {here, *state.neighbours(here)}
     return [t for t in enemies if t.zone in reached]
 
 
@@ -119,7 +124,9 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
                 yield (pick,)
                 for m in attacks:
                     if any(w.id == unit.dropped for w in rules.carriers(unit, m)):
-                        yield _after(pick, m, _targets(m, here), here, unit.dropped)
+                        targets = _targets(m, here)
+                        if targets:  # a group at nobody lists nothing
+                            yield _after(pick, m, targets, here, unit.dropped)
             continue
         for ally in state.units:
             if ally.side == unit.side and ally.id != unit.id and ally.zone == here and ally.bleeding:
@@ -145,7 +152,9 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
         else:
             yield (_use(s.id),)
             for m in attacks:
-                yield _after(_use(s.id), m, _targets(m, here), here)
+                targets = _targets(m, here)
+                if targets:
+                    yield _after(_use(s.id), m, targets, here)
     for mv in moves:
         assert mv.movement is not None
         if mv.movement.to is MovementTo.OFF_BATTLEFIELD:
@@ -174,7 +183,9 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
             yield (step,)
             if reach == 1:
                 for m in attacks:
-                    yield _after(step, m, _targets(m, z.id), z.id)
+                    targets = _targets(m, z.id)
+                    if targets:
+                        yield _after(step, m, targets, z.id)
     for m in known:
         if m.kind is ManeuverKind.KATA and not m.attacks and m.grants is None:
             yield (_use(m.id),)
@@ -188,7 +199,10 @@ def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> lis
 
 
 def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
-    """Whether the unit can pay for any maneuver now (SG.CNT.6: a unit that cannot, passes)."""
-    # a planner of its own, not kept: the flow asks this of a state it is about to change
-    plans = Planner(rules, state, unit)
+    """Whether the unit can pay for any maneuver now (SG.CNT.6: a unit that cannot, passes).
+
+    The flow asks it of the state with the unit's breath due: its planner is kept as the rules' last
+    (and among their planners, found by value), so listing that breath checks none of these maneuvers
+    again."""
+    plans = rules.last_planner = rules.planners[(state, unit.id)] = Planner(rules, state, unit)
     return any(len(uses) == 1 and plans.legal(uses) for uses in _raw_candidates(rules, state, unit))

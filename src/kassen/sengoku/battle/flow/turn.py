@@ -206,10 +206,13 @@ class BattleTurn(RoundPart):
             if unit is None:
                 self.begin_lull()
                 return True
-            if not has_breath(self.rules, self.state, unit):
+            # asked of the state with the breath due, whose planner then lists the breath (the decision
+            # is not something a maneuver's check reads): the maneuvers checked here are not checked again
+            due = self.state.changed(decision=Decision(DecisionKind.BREATH, unit.id))
+            if not has_breath(self.rules, due, unit):
                 self.give_up(unit)
                 return True
-            self.set(decision=Decision(DecisionKind.BREATH, unit.id))
+            self.state = due
             return False
         if s.queue:
             uid = s.queue[0]
