@@ -41,7 +41,7 @@ __all__ = [
     "usable_reservations",
 ]
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
@@ -63,6 +63,7 @@ from kassen.sengoku.entries import (
     Maneuver,
     ManeuverKind,
     MovementTo,
+    Range,
 )
 from kassen.sengoku.evolve import evolve
 
@@ -185,20 +186,27 @@ class _Sim:
 def _check_target(
     rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str, weapon: str | None
 ) -> None:
-    refused = target_refusal(rules, state, unit, m, use, here, weapon)
+    refused = target_refusal(rules, state, unit, m, use.target, here, weapon)
     if refused is not None:
         raise _illegal(*refused)
 
 
 def target_refusal(
-    rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str, weapon: str | None
+    rules: BattleRules,
+    state: BattleState,
+    unit: Unit,
+    m: Maneuver,
+    target: str | None,
+    here: str,
+    weapon: str | None,
 ) -> _Refusal | None:
-    """Why ``use`` cannot attack its target from ``here`` with ``weapon`` (message, rule), or None."""
-    if use.target is None:
+    """Why ``m`` (with ``weapon``) cannot attack the unit ``target`` from ``here`` (message, rule), or
+    None."""
+    if target is None:
         return (f"{m.name} names the unit it attacks", "SG.BRT.1")
-    if not state.has_unit(use.target):
-        return (f"no unit {use.target!r} in this battle", "SG.BRT.1")
-    t = state.unit(use.target)
+    if not state.has_unit(target):
+        return (f"no unit {target!r} in this battle", "SG.BRT.1")
+    t = state.unit(target)
     if t.side == unit.side:
         return (f"{t.name} fights on {unit.name}'s side", "SG.BRT.1")
     if t.incapacitated:
@@ -214,6 +222,33 @@ def target_refusal(
         if row.target_number is Exemption.IMMUNE:
             return (f"{t.name} is immune to [Incorporeal] attacks: no check", "SG.INC.2")
     return None
+
+
+def _strikable(
+    rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, here: str, weapon: str | None
+) -> Callable[[str], bool]:
+    """Whether :func:`target_refusal` lets ``m`` (with ``weapon``) strike a target from ``here``: the
+    same tests, with what does not depend on the target (whom the range reaches, whether the technique
+    is [Incorporeal]) worked out once for all the targets of an attack group."""
+    rng = rules.range(unit, m, weapon)
+    # in_range: the whole battlefield, the zone itself, or at most one zone away (a neighbour)
+    everywhere = rng is Range.BATTLEFIELD
+    reached = {here} if rng in (Range.SAME_ZONE, Range.SELF) else {here, *state.neighbours(here)}
+    incorporeal = rules.technique(unit, m, weapon).tags.incorporeal
+    ranks = rules.defense.exorcism.ranks
+    side = unit.side
+
+    def strikable(target: str) -> bool:
+        if not state.has_unit(target):
+            return False
+        t = state.unit(target)
+        if t.side == side or t.incapacitated or not t.on_battlefield:
+            return False
+        if not everywhere and t.zone not in reached:
+            return False
+        return not (incorporeal and ranks[rules.creature(t).exorcism].target_number is Exemption.IMMUNE)
+
+    return strikable
 
 
 def _cost(
@@ -498,25 +533,28 @@ class Planner:
         assert zone is not None
         m = self.rules.catalog.maneuvers.get(group.maneuver)
         found: list[int] | None = None
-        weapon: str | None = None
+        strikable: Callable[[str], bool] | None = None
+        uid, add, listed = unit.id, seen.add, self._spent
         for target, row in zip(group.targets, group.rows, strict=True):
             if found is None or m is None:
                 verdicts: list[int] | None = [self._listed(uses) for uses in row]
                 first = self._walks.get(row[0])
                 if isinstance(first, _Walked):
                     lead = first.planned[group.lead]
-                    if lead.use.target == target and lead.zone == zone:
-                        found, weapon = verdicts, lead.use.weapon
+                    if lead.use.target == target and lead.zone == zone and m is not None:
+                        found = verdicts
+                        strikable = _strikable(self.rules, state, unit, m, zone, lead.use.weapon)
             else:
-                aimed = Use(group.maneuver, target, weapon=weapon)
-                ok = target_refusal(self.rules, state, unit, m, aimed, zone, weapon) is None
-                verdicts = found if ok else None
+                assert strikable is not None
+                verdicts = found if strikable(target) else None
             for i, uses in enumerate(row):
                 before = len(seen)
-                seen.add(uses)
-                if len(seen) != before and verdicts is not None and verdicts[i]:
-                    out.append(Breath(unit.id, uses))
-                    self._spent[uses] = verdicts[i]
+                add(uses)
+                if verdicts is not None and len(seen) != before:
+                    spent = verdicts[i]
+                    if spent:
+                        out.append(Breath(uid, uses))
+                        listed[uses] = spent
 
     def spent(self, uses: tuple[Use, ...]) -> int:
         """The Energy the breath ``uses`` costs (:attr:`Plan.spent`; IllegalActionError if illegal): as
@@ -620,11 +658,10 @@ class Planner:
             return step
         planned, later = template
         # the same use at another target (with the weapon the first one was found to be made with)
-        aimed = use if planned.use.weapon == use.weapon else evolve(planned.use, target=use.target)
-        try:
-            _check_target(self.rules, self.state, self.unit, m, aimed, planned.zone, aimed.weapon)
-        except IllegalActionError:
-            return self._step(use, sim)
+        weapon = planned.use.weapon
+        if target_refusal(self.rules, self.state, self.unit, m, use.target, planned.zone, weapon) is not None:
+            return self._step(use, sim)  # refused: worked out in full, for the exact message
+        aimed = use if weapon == use.weapon else evolve(planned.use, target=use.target)
         return PlannedUse(aimed, m, planned.cost, planned.zone, planned.steps), later
 
     def _step(self, use: Use, sim: int) -> _Refusal | tuple[PlannedUse, int]:
