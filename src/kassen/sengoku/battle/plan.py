@@ -57,13 +57,12 @@ from kassen.sengoku.battle.equipment import armed_for, carrier
 from kassen.sengoku.battle.moves import breakthrough_needed, core_exit_needed, destination, in_range, route
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit, Use, Zone
-from kassen.sengoku.defense import Exemption
+from kassen.sengoku.battle.targets import _strikable, target_refusal
 from kassen.sengoku.entries import (
     LimitPer,
     Maneuver,
     ManeuverKind,
     MovementTo,
-    Range,
 )
 from kassen.sengoku.evolve import evolve
 
@@ -189,66 +188,6 @@ def _check_target(
     refused = target_refusal(rules, state, unit, m, use.target, here, weapon)
     if refused is not None:
         raise _illegal(*refused)
-
-
-def target_refusal(
-    rules: BattleRules,
-    state: BattleState,
-    unit: Unit,
-    m: Maneuver,
-    target: str | None,
-    here: str,
-    weapon: str | None,
-) -> _Refusal | None:
-    """Why ``m`` (with ``weapon``) cannot attack the unit ``target`` from ``here`` (message, rule), or
-    None."""
-    if target is None:
-        return (f"{m.name} names the unit it attacks", "SG.BRT.1")
-    if not state.has_unit(target):
-        return (f"no unit {target!r} in this battle", "SG.BRT.1")
-    t = state.unit(target)
-    if t.side == unit.side:
-        return (f"{t.name} fights on {unit.name}'s side", "SG.BRT.1")
-    if t.incapacitated:
-        return (f"{t.name} is Incapacitated, removed from the zone", "SG.INP.1")
-    if not t.on_battlefield:
-        return (f"{t.name} has left the battlefield", "SG.RET.1")
-    assert t.zone is not None
-    if not in_range(state, rules.range(unit, m, weapon), here, t.zone):
-        return (f"{t.name} in {t.zone} is out of {m.name}'s reach from {here}", "SG.ZON.2")
-    tech = rules.technique(unit, m, weapon)
-    if tech.tags.incorporeal:
-        row = rules.defense.exorcism.ranks[rules.creature(t).exorcism]
-        if row.target_number is Exemption.IMMUNE:
-            return (f"{t.name} is immune to [Incorporeal] attacks: no check", "SG.INC.2")
-    return None
-
-
-def _strikable(
-    rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, here: str, weapon: str | None
-) -> Callable[[str], bool]:
-    """Whether :func:`target_refusal` lets ``m`` (with ``weapon``) strike a target from ``here``: the
-    same tests, with what does not depend on the target (whom the range reaches, whether the technique
-    is [Incorporeal]) worked out once for all the targets of an attack group."""
-    rng = rules.range(unit, m, weapon)
-    # in_range: the whole battlefield, the zone itself, or at most one zone away (a neighbour)
-    everywhere = rng is Range.BATTLEFIELD
-    reached = {here} if rng in (Range.SAME_ZONE, Range.SELF) else {here, *state.neighbours(here)}
-    incorporeal = rules.technique(unit, m, weapon).tags.incorporeal
-    ranks = rules.defense.exorcism.ranks
-    side = unit.side
-
-    def strikable(target: str) -> bool:
-        if not state.has_unit(target):
-            return False
-        t = state.unit(target)
-        if t.side == side or t.incapacitated or not t.on_battlefield:
-            return False
-        if not everywhere and t.zone not in reached:
-            return False
-        return not (incorporeal and ranks[rules.creature(t).exorcism].target_number is Exemption.IMMUNE)
-
-    return strikable
 
 
 def _cost(
