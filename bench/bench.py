@@ -130,12 +130,15 @@ def errors_of(answers: Sequence[dict[str, Any]]) -> str:
 def interleaved(
     workers: Sequence[Worker | None], task: dict[str, Any], rounds: int
 ) -> list[list[dict[str, Any]]]:
-    """Each worker's answers to ``task``, asked of every worker in turn, ``rounds`` times."""
+    """Each worker's answers to ``task``, asked of every worker in turn, ``rounds`` times. A battle task
+    gets new seeds each round (the same for every worker): a fight replayed with the seeds of an earlier
+    round would find every state-keyed memo warm, which no lab run of new seeds does."""
     answers: list[list[dict[str, Any]]] = [[] for _ in workers]
-    for _ in range(rounds):
+    for r in range(rounds):
+        asked = dict(task, first=r * int(task["n"])) if task.get("kind") == "battle" else task
         for i, worker in enumerate(workers):
             if worker is not None:
-                answers[i].append(worker.ask(task))
+                answers[i].append(worker.ask(asked))
     return answers
 
 
