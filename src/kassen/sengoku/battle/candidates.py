@@ -14,7 +14,7 @@ from __future__ import annotations
 
 __all__ = ["candidate_breaths", "has_breath"]
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from kassen.sengoku.battle.actions import Breath
@@ -193,16 +193,64 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
             yield (_use(m.id),)
 
 
+class _Generated:
+    """The unit's candidates in one state, generated at most once and only as far as they are read:
+    :func:`has_breath` stops at the first affordable maneuver, the listing reads on from there."""
+
+    __slots__ = ("_made", "_source")
+
+    def __init__(self, source: Iterator[tuple[Use, ...] | AttackGroup]) -> None:
+        self._made: list[tuple[Use, ...] | AttackGroup] = []
+        self._source: Iterator[tuple[Use, ...] | AttackGroup] | None = source
+
+    def __iter__(self) -> Iterator[tuple[Use, ...] | AttackGroup]:
+        made = self._made
+        i = 0
+        while True:
+            if i < len(made):
+                yield made[i]
+            elif self._source is None:
+                return
+            else:
+                item = next(self._source, None)
+                if item is None:
+                    self._source = None
+                    return
+                made.append(item)
+                yield item
+            i += 1
+
+
+def _candidates(
+    rules: BattleRules, state: BattleState, plans: Planner
+) -> Iterable[tuple[Use, ...] | AttackGroup]:
+    """The unit's candidates in this state, generated once per planner (:func:`has_breath` and the
+    listing read the same ones)."""
+    found = plans.candidates
+    if found is None:
+        unit = plans.unit
+        source = iter(()) if unit.zone is None or not unit.on_battlefield else _grouped(rules, state, unit)
+        found = plans.candidates = _Generated(source)
+    return found
+
+
 def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> list[Breath]:
     """A bounded list of legal breaths for ``unit`` now (each validated by its :class:`Planner`)."""
-    return planner(rules, state, unit).breaths(_grouped(rules, state, unit))
+    plans = planner(rules, state, unit)
+    return plans.breaths(_candidates(rules, state, plans))
 
 
 def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
     """Whether the unit can pay for any maneuver now (SG.CNT.6: a unit that cannot, passes).
 
     The flow asks it of the state with the unit's breath due: its planner is kept as the rules' last
-    (and among their planners, found by value), so listing that breath checks none of these maneuvers
-    again."""
+    (and among their planners, found by value), so listing that breath generates none of the candidates
+    and checks none of these maneuvers again."""
     plans = rules.last_planner = rules.planners[(state, unit.id)] = Planner(rules, state, unit)
-    return any(len(uses) == 1 and plans.legal(uses) for uses in _raw_candidates(rules, state, unit))
+    for item in _candidates(rules, state, plans):
+        if isinstance(item, AttackGroup):
+            if any(len(uses) == 1 and plans.legal(uses) for row in item.rows for uses in row):
+                return True
+        elif len(item) == 1 and plans.legal(item):
+            return True
+    return False

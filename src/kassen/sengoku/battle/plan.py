@@ -373,15 +373,16 @@ class Planner:
     :func:`planner` keeps the last few, found by value."""
 
     __slots__ = (
-        "_aims",
         "_defenseless",
         "_plans",
         "_prefixes",
         "_sim_ids",
         "_sims",
+        "_situation",
         "_spent",
         "_steps",
         "_walks",
+        "candidates",
         "rules",
         "state",
         "unit",
@@ -398,8 +399,10 @@ class Planner:
         self._spent: dict[tuple[Use, ...], int] = {}
         # each maneuver after each simulated breath, and an attack's checks but its target's
         self._steps: dict[tuple[Use, int], _Refusal | tuple[PlannedUse, int]] = {}
-        self._aims: dict[tuple[object, ...], tuple[PlannedUse, int]] = {}
         self._defenseless = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
+        self._situation: tuple[object, ...] | None = None
+        #: The candidates listed from this state (:mod:`~kassen.sengoku.battle.candidates`), once made.
+        self.candidates: Iterable[tuple[Use, ...] | AttackGroup] | None = None
         # the simulated breaths met so far, numbered (0: the breath's start) so memo keys stay small
         start: _After = (unit.zone or "", tuple(unit.stances), (), (), False, False, False)
         self._sims: list[_After] = [start]
@@ -580,28 +583,73 @@ class Planner:
         return walked
 
     def _aimed(self, use: Use, sim: int) -> _Refusal | tuple[PlannedUse, int]:
-        """:meth:`_step`, for an attack from one already planned at another target: everything an
-        attack's check reads but its target is the same, so only the target is checked (any refusal is
-        worked out in full, for its exact message)."""
-        if use.target is None:
-            return self._step(use, sim)
-        m = self.rules.catalog.maneuvers.get(use.maneuver)
-        if m is None or not m.attacks:
-            return self._step(use, sim)
-        key = (use.maneuver, use.aim, use.to, use.squads, use.release, use.choice, use.weapon, sim)
-        template = self._aims.get(key)
+        """:meth:`_step` through the content's memo of maneuvers that read nothing of the state but the
+        unit (:meth:`_template_key`): an attack planned before, in any state, by a unit in the same
+        situation after the same simulated breath, is planned at another target by checking only the
+        target (everything else an attack's check reads is the same); a reservation, a stance or a Kata
+        is the same plan. A refusal is always worked out in full, for its exact message."""
+        rules = self.rules
+        m = rules.catalog.maneuvers.get(use.maneuver)
+        if m is None or m.kind is ManeuverKind.MOVEMENT or m.aid is not None:
+            return self._step(use, sim)  # they read where the others stand
+        attack = m.attacks
+        if attack and use.target is None:
+            return self._step(use, sim)  # refused: an attack names its target
+        key = self._template_key(use, m, sim, attack)
+        template = rules.planned.get(key)
         if template is None:
             step = self._step(use, sim)
             if not isinstance(step[0], str):
-                self._aims[key] = step
+                rules.planned[key] = (step[0], self._sims[step[1]])
             return step
-        planned, later = template
+        planned, after = template
+        found = self._sim_ids.get(after)
+        if found is None:
+            found = self._sim_ids[after] = len(self._sims)
+            self._sims.append(after)
+        number = found
+        if not attack:
+            return PlannedUse(use, m, planned.cost, planned.zone, planned.steps), number
         # the same use at another target (with the weapon the first one was found to be made with)
         weapon = planned.use.weapon
-        if target_refusal(self.rules, self.state, self.unit, m, use.target, planned.zone, weapon) is not None:
+        if target_refusal(rules, self.state, self.unit, m, use.target, planned.zone, weapon) is not None:
             return self._step(use, sim)  # refused: worked out in full, for the exact message
         aimed = use if weapon == use.weapon else evolve(planned.use, target=use.target)
-        return PlannedUse(aimed, m, planned.cost, planned.zone, planned.steps), later
+        return PlannedUse(aimed, m, planned.cost, planned.zone, planned.steps), number
+
+    def _template_key(self, use: Use, m: Maneuver, sim: int, attack: bool) -> tuple[object, ...]:
+        """Everything :func:`_plan_use` reads for ``use`` after simulated breath ``sim`` but the target
+        and where the other units stand (movements and aid are never keyed by it): the use (its target
+        only when it is no attack's), the simulated breath, and of the unit its template, the uses of
+        this maneuver this round (combo fatigue, SG.BRT.3), its limited uses, rout, reload, dropped and
+        broken weapons, Defenseless, and the zones of the battlefield (SG.ZON.1)."""
+        situation = self._situation
+        if situation is None:
+            u = self.unit
+            situation = self._situation = (
+                u.creature,
+                u.spec,
+                u.routed,
+                u.limited,
+                u.unloaded,
+                u.dropped,
+                u.broken,
+                self._defenseless,
+                self.rules.number(self.state.zones),
+            )
+        return (
+            use.maneuver,
+            None if attack else use.target,
+            use.aim,
+            use.to,
+            use.squads,
+            use.release,
+            use.choice,
+            use.weapon,
+            self._sims[sim],
+            self.unit.uses_this_round(m.id),
+            situation,
+        )
 
     def _step(self, use: Use, sim: int) -> _Refusal | tuple[PlannedUse, int]:
         zone, held, in_breath, limited, left, fired, picked = self._sims[sim]

@@ -97,7 +97,7 @@ from kassen.sengoku.wounds import (
 )
 
 if TYPE_CHECKING:
-    from kassen.sengoku.battle.plan import Planner
+    from kassen.sengoku.battle.plan import PlannedUse, Planner, _After
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -225,6 +225,9 @@ class BattleRules:
         #: A maneuver's priced Energy and its steps, by template, maneuver, zone, base cost, earlier uses
         #: (combo fatigue) and Aim Focus (see ``plan._cost``).
         self.costs: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo()
+        #: A maneuver planned after a simulated breath, by everything its plan reads but the target
+        #: (``Planner._template_key``): its plan and the simulated breath after it, in any state.
+        self.planned: Memo[tuple[object, ...], tuple[PlannedUse, _After]] = Memo()
         #: Exact attack odds under this catalog's tables (:mod:`kassen.sengoku.odds`).
         self.odds = OddsTable(catalog.resolution, defense_rules=catalog.defense, grades=catalog.grades)
         #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
