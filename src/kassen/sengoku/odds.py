@@ -18,7 +18,7 @@ bounded) enumerates each combination once.
 
 from __future__ import annotations
 
-__all__ = ["ODDS_KEYS", "AttackOdds", "OddsTable", "attack_odds", "check_chance"]
+__all__ = ["ODDS_KEYS", "AttackOdds", "OddsTable", "attack_odds", "blow_of", "check_chance"]
 
 from dataclasses import dataclass
 from fractions import Fraction
@@ -132,9 +132,15 @@ class OddsTable:
         key = (need, technique)
         tally = self._tallies.get(key)
         if tally is None:
-            if len(self._tallies) >= self.limit:
+            # the same tally for every technique with the same Wounds and effects (see :func:`blow_of`),
+            # worked out once for them all and remembered under this one too
+            shared = (need, blow_of(technique))
+            tally = self._tallies.get(shared)
+            if tally is None:
+                tally = self._enumerate(need, shared[1])
+            if len(self._tallies) >= self.limit - 1:
                 self._tallies.clear()
-            tally = self._tallies[key] = self._enumerate(need, technique)
+            self._tallies[shared] = self._tallies[key] = tally
         return AttackOdds(
             modifier,
             defense,
@@ -181,6 +187,21 @@ class OddsTable:
             Fraction(counts["critical_mistake"], n),
             Fraction(wounds, n),
         )
+
+
+def blow_of(technique: Technique) -> Technique:
+    """``technique`` with only what the enumeration reads of it: its tags, Wounds and critical Wounds,
+    and its effects on a hit and on a Critical Hit (SG.WND.1-3, SG.WND.6, SG.CRT.2-3). Its name, weapon,
+    check parts (the modifier is given), Energy, Aim Focus and id only name or price the attack: two
+    techniques with the same blow have the same odds (``tests/sengoku/test_odds_table.py`` checks every
+    catalog technique at every Defense)."""
+    return Technique(
+        tags=technique.tags,
+        wounds=technique.wounds,
+        critical_wounds=technique.critical_wounds,
+        on_hit=technique.on_hit,
+        on_critical=technique.on_critical,
+    )
 
 
 @lru_cache(maxsize=1)

@@ -46,7 +46,7 @@ from kassen.sengoku.battle.actions import (
 from kassen.sengoku.battle.choices import fate_choice, fumble_choice, upkeep_choice
 from kassen.sengoku.battle.plan import Planner, check_modifier, planner, usable_reservations
 from kassen.sengoku.battle.rules import BattleRules
-from kassen.sengoku.battle.state import BattleState, DecisionKind, Unit, Use
+from kassen.sengoku.battle.state import BattleState, DecisionKind, Unit, Use, Zone
 from kassen.sengoku.defense import DefenseResult
 from kassen.sengoku.entries import HonorClass, Maneuver, ManeuverKind, MovementTo
 from kassen.sengoku.house import ZoneApplies
@@ -76,7 +76,10 @@ class HeuristicPolicy:
         # about, compared by value (bounded: one state's worth; a new state starts it afresh).
         self._memo_state: BattleState | None = None
         self._profiles: dict[tuple[str, bool], CombatProfile] = {}
-        self._profile_ids: dict[tuple[str, bool], int] = {}
+        # per target (and whether it is ambushed): its profile, the profile's number, whether a reaction
+        # is ready, and its zone's number and zone; per zone the attacker stands in: the zone's number
+        self._targets: dict[tuple[str, bool], tuple[CombatProfile, int, bool, int, Zone]] = {}
+        self._zone_numbers: dict[str, int] = {}
         self._defenses: dict[tuple[str, bool, AttackTags], DefenseResult] = {}
         self._threats: dict[tuple[str, str | None, DefenseBonus | None], Fraction] = {}
         self._stances: dict[tuple[str, str], Fraction] = {}
@@ -111,7 +114,8 @@ class HeuristicPolicy:
         if self._memo_state is not state and self._memo_state != state:
             self._memo_state = state
             self._profiles = {}
-            self._profile_ids = {}
+            self._targets = {}
+            self._zone_numbers = {}
             self._defenses = {}
             self._threats = {}
             self._stances = {}
@@ -123,43 +127,49 @@ class HeuristicPolicy:
         """Expected Wounds of one attack now (exact odds), with the weapon that carries it, with a hair's
         preference for [Pierce] against heavy armor."""
         r = self.rules
-        m = r.maneuver(use.maneuver)
         assert use.target is not None
         target = state.unit(use.target)
         if target.zone is None:
             return Fraction(0)
-        tech = r.technique(unit, m, use.weapon)
-        tags = tech.tags
-        if use.aim:
-            tags = r.aim(tech, r.attribute(unit, "finesse"), use.aim).tags
         self._fresh(state)
         ambushed = unit.infiltrating and not target.ambushed
         pkey = (target.id, ambushed)
-        pt = self._profiles.get(pkey)
-        if pt is None:
-            pt = r.profile(state, target)
-            if ambushed:
-                pt = replace(pt, defenseless=True, bonuses=())
-            self._profiles[pkey] = pt
-            self._profile_ids[pkey] = r.number(pt)
-        here, there = state.zone(zone), state.zone(target.zone)
-        reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
+        seen = self._targets.get(pkey)
+        if seen is None:
+            pt = self._profiles.get(pkey)
+            if pt is None:
+                pt = r.profile(state, target)
+                if ambushed:
+                    pt = replace(pt, defenseless=True, bonuses=())
+                self._profiles[pkey] = pt
+            reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
+            there = state.zone(target.zone)
+            seen = self._targets[pkey] = (pt, r.number(pt), reserved, r.number(there), there)
+        pt, pnumber, reserved, there_number, there = seen
+        here_number = self._zone_numbers.get(zone)
+        if here_number is None:
+            here_number = self._zone_numbers[zone] = r.number(state.zone(zone))
         # everything the value reads: the attacker's template and blow, the zones, the target's profile
-        # (by its number: a profile is hashed once a state)
+        # (by its number: a profile is hashed once a state) and whether it has a reaction ready
         vkey = (
             unit.creature,
             unit.spec,
             use.maneuver,
             use.weapon,
             use.aim,
-            r.number(here),
-            r.number(there),
-            self._profile_ids[pkey],
+            here_number,
+            there_number,
+            pnumber,
             reserved,
         )
         found = r.attack_values.get(vkey)
         if found is not None:
             return found
+        m = r.maneuver(use.maneuver)
+        tech = r.technique(unit, m, use.weapon)
+        tags = tech.tags
+        if use.aim:
+            tags = r.aim(tech, r.attribute(unit, "finesse"), use.aim).tags
         dkey = (target.id, ambushed, tags)
         defense = self._defenses.get(dkey)
         if defense is None:
@@ -169,6 +179,7 @@ class HeuristicPolicy:
             value = Fraction(0)
         else:
             modifier, _ = attack_modifier(r.base_profile(unit), tech)
+            here = state.zone(zone)
             for e in r.zone_effects(unit, m, ZoneApplies.CHECK, here, target_zone=there, weapon=use.weapon):
                 modifier += e.amount
             value = r.odds.attack(modifier, defense.defense, tech).expected_wounds

@@ -1,0 +1,74 @@
+"""The odds table shares one enumeration among techniques with the same blow (kassen.sengoku.odds.blow_of):
+the shared tally must be exactly the tally of each technique itself, for every catalog technique (and its
+Aim Focus forms) at every Defense the check can need."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from kassen.sengoku.aim import largest_extra_within_breath
+from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.catalog import load_catalog
+from kassen.sengoku.odds import OddsTable, blow_of
+from kassen.sengoku.resolution import load_resolution
+from kassen.sengoku.technique import Technique, technique, technique_names
+
+#: A few Defenses in the default suite (the lowest, around the middle, the highest reachable, beyond);
+#: every one behind the slow marker.
+SOME_NEEDS = (2, 9, 12, 15, 20, 21)
+
+
+def _techniques() -> list[Technique]:
+    """Every catalog technique, and each Aim Focus form of it the breath limit allows (SG.AIM.1-4)."""
+    catalog = load_catalog()
+    rules = BattleRules(catalog)
+    out: list[Technique] = []
+    for key in technique_names(catalog):
+        tech = technique(key, catalog)
+        out.append(tech)
+        for finesse in (1, 3):
+            room = largest_extra_within_breath(tech, finesse=finesse, rules=rules.defense)
+            out += [replace(tech, tags=rules.aim(tech, finesse, extra).tags) for extra in range(1, room + 1)]
+    return list(dict.fromkeys(out))
+
+
+def _check(needs: tuple[int, ...]) -> int:
+    table = OddsTable(load_resolution())
+    compared = 0
+    for tech in _techniques():
+        blow = blow_of(tech)
+        for need in needs:
+            # rule: SG.WND.1, SG.WND.3, SG.CRT.2, SG.CRT.3
+            assert table._enumerate(need, tech) == table._enumerate(need, blow), (tech.name, need)
+            compared += 1
+    return compared
+
+
+def test_a_shared_tally_is_each_techniques_own() -> None:
+    assert _check(SOME_NEEDS) > 100  # every technique of the catalog, not a handful
+
+
+@pytest.mark.slow
+def test_a_shared_tally_is_each_techniques_own_at_every_defense() -> None:
+    assert _check(tuple(range(2, 22))) > 500
+
+
+def test_techniques_that_differ_only_in_name_share_one_enumeration(monkeypatch: pytest.MonkeyPatch) -> None:
+    # rule: SG.WND.1
+    table = OddsTable(load_resolution())
+    calls: list[int] = []
+    enumerate_ = OddsTable._enumerate
+
+    def counted(self: OddsTable, need: int, tech: Technique) -> object:
+        calls.append(need)
+        return enumerate_(self, need, tech)
+
+    monkeypatch.setattr(OddsTable, "_enumerate", counted)
+    a = table.attack(3, 12, Technique(name="Horizontal Cut", id="horizontal-cut", energy=2))
+    b = table.attack(3, 12, Technique(name="Thrust", id="thrust", energy=3, weapon="yari"))
+    assert a.expected_wounds == b.expected_wounds and a.hit == b.hit
+    assert calls == [9]  # the second is the first's tally, not enumerated again
+    c = table.attack(3, 12, Technique(name="Heavy", wounds=2))
+    assert c.expected_wounds != a.expected_wounds and calls == [9, 9]
