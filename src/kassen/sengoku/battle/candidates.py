@@ -12,7 +12,7 @@ legal breath is still accepted when applied.
 
 from __future__ import annotations
 
-__all__ = ["candidate_breaths", "has_breath"]
+__all__ = ["candidate_breaths", "has_breath", "listing_key"]
 
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -234,10 +234,72 @@ def _candidates(
     return found
 
 
+def listing_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[object, ...]:
+    """Everything the listing of ``plans.unit``'s breaths reads of the state but its Energy (which only
+    says which of them it can pay for, :meth:`Planner.affordable`): of the unit, its template, zone,
+    stances, weapons on the ground or broken and the pick-up's price, rout, reload, Defenseless, stance
+    collapse surcharge, limited uses, and its uses of each maneuver this round up to the number combo
+    fatigue counts free (SG.BRT.3: more costs the same); of every unit, whom it fights for, where it
+    stands, whether it is on the battlefield, routed, bleeding or a squad, and its template (whom an
+    [Incorporeal] attack may strike); and the battlefield's zones, layout and sides (SG.ZON.1-2).
+    Two states with the same key list the same breaths at the same prices (``tests/sengoku/battle/
+    test_listing_memo.py`` compares the remembered listing with a fresh one on every unit of many
+    battles)."""
+    found = plans.listing_key
+    if found is None:
+        unit = plans.unit
+        free = rules.combo.free_uses
+        found = plans.listing_key = (
+            unit.id,
+            unit.creature,
+            unit.spec,
+            unit.zone,
+            unit.stances,
+            unit.dropped,
+            unit.broken,
+            unit.pickup_cost,
+            unit.limited,
+            unit.unloaded,
+            unit.defenseless,
+            unit.surcharge,
+            tuple((t.key, min(t.n, free)) for t in unit.used),
+            tuple(
+                (
+                    u.id,
+                    u.side,
+                    u.zone,
+                    u.incapacitated,
+                    u.retreated,
+                    u.routed,
+                    u.bleeding,
+                    u.cohesion is not None,
+                    u.creature,
+                    u.spec,
+                )
+                for u in state.units
+            ),
+            rules.layout_number(state),
+        )
+    return found
+
+
+def _listing(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[tuple[Breath, int], ...]:
+    """:meth:`Planner.entries` of the unit's candidates: as remembered by the content for a state with
+    the same :func:`listing_key`, else worked out (and remembered)."""
+    found = plans.listing
+    if found is None:
+        key = listing_key(rules, state, plans)
+        found = rules.listings.get(key)
+        if found is None:
+            found = rules.listings[key] = tuple(plans.entries(_candidates(rules, state, plans)))
+        plans.listing = found
+    return found
+
+
 def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> list[Breath]:
     """A bounded list of legal breaths for ``unit`` now (each validated by its :class:`Planner`)."""
     plans = planner(rules, state, unit)
-    return plans.breaths(_candidates(rules, state, plans))
+    return plans.affordable(_listing(rules, state, plans))
 
 
 def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
@@ -245,8 +307,14 @@ def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
 
     The flow asks it of the state with the unit's breath due: its planner is kept as the rules' last
     (and among their planners, found by value), so listing that breath generates none of the candidates
-    and checks none of these maneuvers again."""
+    and checks none of these maneuvers again; a listing remembered for the same :func:`listing_key`
+    answers at once."""
     plans = rules.last_planner = rules.planners[(state, unit.id)] = Planner(rules, state, unit)
+    known = rules.listings.get(listing_key(rules, state, plans))
+    if known is not None:
+        plans.listing = known
+        energy = unit.energy
+        return any(len(b.uses) == 1 and spent <= energy for b, spent in known)
     for item in _candidates(rules, state, plans):
         if isinstance(item, AttackGroup):
             if any(len(uses) == 1 and plans.legal(uses) for row in item.rows for uses in row):

@@ -383,6 +383,8 @@ class Planner:
         "_steps",
         "_walks",
         "candidates",
+        "listing",
+        "listing_key",
         "rules",
         "state",
         "unit",
@@ -403,6 +405,10 @@ class Planner:
         self._situation: tuple[object, ...] | None = None
         #: The candidates listed from this state (:mod:`~kassen.sengoku.battle.candidates`), once made.
         self.candidates: Iterable[tuple[Use, ...] | AttackGroup] | None = None
+        #: Every legal breath of the candidates with its price, Energy aside (``candidates._listing``),
+        #: and what it depends on (``candidates.listing_key``), once made.
+        self.listing: tuple[tuple[Breath, int], ...] | None = None
+        self.listing_key: tuple[object, ...] | None = None
         # the simulated breaths met so far, numbered (0: the breath's start) so memo keys stay small
         start: _After = (unit.zone or "", tuple(unit.stances), (), (), False, False, False)
         self._sims: list[_After] = [start]
@@ -425,14 +431,30 @@ class Planner:
 
     def breaths(self, candidates: Iterable[tuple[Use, ...] | AttackGroup]) -> list[Breath]:
         """The legal breaths among ``candidates``, each once, in their order."""
+        return self.affordable(self.entries(candidates))
+
+    def affordable(self, entries: Iterable[tuple[Breath, int]]) -> list[Breath]:
+        """The breaths of ``entries`` (each with the Energy it costs) the unit can pay for now (SG.CNT.5),
+        remembered with their cost (the heuristic weighs attacks by it)."""
+        energy, listed = self.unit.energy, self._spent
+        out: list[Breath] = []
+        for breath, spent in entries:
+            if spent <= energy:
+                out.append(breath)
+                listed[breath.uses] = spent
+        return out
+
+    def entries(self, candidates: Iterable[tuple[Use, ...] | AttackGroup]) -> list[tuple[Breath, int]]:
+        """Each of ``candidates`` that is a legal breath now but perhaps for its price, once, in their
+        order, with the Energy it costs (at least 1, SG.CNT.6): :meth:`breaths` before the unit's Energy
+        is read (SG.CNT.5), which is all the state it reads of the unit's Energy."""
         unit = self.unit
-        uid, energy, surcharge = unit.id, unit.energy, unit.surcharge
+        uid, surcharge = unit.id, unit.surcharge
         if unit.zone is None or not unit.on_battlefield:
             return []
         walks = self._walks
-        listed = self._spent
         seen: set[tuple[Use, ...]] = set()
-        out: list[Breath] = []
+        out: list[tuple[Breath, int]] = []
         for uses in candidates:
             if isinstance(uses, AttackGroup):
                 self._group(uses, seen, out)
@@ -449,14 +471,13 @@ class Planner:
             if isinstance(walked, tuple):
                 continue
             spent = walked.spent + surcharge
-            if 1 <= spent <= energy:
-                out.append(Breath(uid, uses))
-                listed[uses] = spent
+            if spent >= 1:
+                out.append((Breath(uid, uses), spent))
         return out
 
     def _listed(self, uses: tuple[Use, ...]) -> int:
-        """What :meth:`breaths` keeps ``uses`` for: the Energy it costs, 0 if illegal (the unit is on
-        the battlefield)."""
+        """What :meth:`entries` keeps ``uses`` for: the Energy it costs, 0 if illegal (the unit is on the
+        battlefield; its Energy is not read)."""
         try:
             walked = self._walks.get(uses) or self._walk(uses)
         except IllegalActionError:
@@ -464,10 +485,10 @@ class Planner:
         if isinstance(walked, tuple):
             return 0
         spent = walked.spent + self.unit.surcharge
-        return spent if 1 <= spent <= self.unit.energy else 0
+        return spent if spent >= 1 else 0
 
-    def _group(self, group: AttackGroup, seen: set[tuple[Use, ...]], out: list[Breath]) -> None:
-        """:meth:`breaths` of an :class:`AttackGroup`: every shape planned at the first target the
+    def _group(self, group: AttackGroup, seen: set[tuple[Use, ...]], out: list[tuple[Breath, int]]) -> None:
+        """:meth:`entries` of an :class:`AttackGroup`: every shape planned at the first target the
         attack alone may strike (which shows its checks but the target's pass), and at each later
         target the same verdicts if that target may be struck, none if not."""
         unit, state = self.unit, self.state
@@ -476,7 +497,7 @@ class Planner:
         m = self.rules.catalog.maneuvers.get(group.maneuver)
         found: list[int] | None = None
         strikable: Callable[[str], bool] | None = None
-        uid, add, listed = unit.id, seen.add, self._spent
+        uid, add = unit.id, seen.add
         for target, row in zip(group.targets, group.rows, strict=True):
             if found is None or m is None:
                 verdicts: list[int] | None = [self._listed(uses) for uses in row]
@@ -495,8 +516,7 @@ class Planner:
                 if verdicts is not None and len(seen) != before:
                     spent = verdicts[i]
                     if spent:
-                        out.append(Breath(uid, uses))
-                        listed[uses] = spent
+                        out.append((Breath(uid, uses), spent))
 
     def spent(self, uses: tuple[Use, ...]) -> int:
         """The Energy the breath ``uses`` costs (:attr:`Plan.spent`; IllegalActionError if illegal): as

@@ -97,6 +97,7 @@ from kassen.sengoku.wounds import (
 )
 
 if TYPE_CHECKING:
+    from kassen.sengoku.battle.actions import Breath
     from kassen.sengoku.battle.plan import PlannedUse, Planner, _After
 
 K = TypeVar("K")
@@ -106,6 +107,8 @@ V = TypeVar("V")
 MEMO_LIMIT = 4096
 #: The most breath planners (one per state and unit) kept.
 PLANNERS = 16
+#: The most listings of a unit's breaths (one per situation) kept.
+LISTINGS = 2048
 
 
 class Memo(dict[K, V], Generic[K, V]):
@@ -228,6 +231,10 @@ class BattleRules:
         #: A maneuver planned after a simulated breath, by everything its plan reads but the target
         #: (``Planner._template_key``): its plan and the simulated breath after it, in any state.
         self.planned: Memo[tuple[object, ...], tuple[PlannedUse, _After]] = Memo()
+        #: Every legal breath of a unit's candidates with its price, Energy aside, by everything the
+        #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
+        self.listings: Memo[tuple[object, ...], tuple[tuple[Breath, int], ...]] = Memo(LISTINGS)
+        self._layout: tuple[object, object, object, int] | None = None
         #: Exact attack odds under this catalog's tables (:mod:`kassen.sengoku.odds`).
         self.odds = OddsTable(catalog.resolution, defense_rules=catalog.defense, grades=catalog.grades)
         #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
@@ -257,6 +264,17 @@ class BattleRules:
         if found is None:
             found = self.numbers[value] = next(self._next_number)
         return found
+
+    def layout_number(self, state: BattleState) -> int:
+        """:meth:`number` of the battlefield (its zones, their adjacency and the sides), found by identity
+        while the state keeps the same ones (they are carried over from state to state unchanged)."""
+        last = self._layout
+        zones, adjacent, sides = state.zones, state.adjacent, state.sides
+        if last is not None and last[0] is zones and last[1] is adjacent and last[2] is sides:
+            return last[3]
+        n = self.number((state.zones, state.adjacent, state.sides))
+        self._layout = (state.zones, state.adjacent, state.sides, n)
+        return n
 
     # -- templates -------------------------------------------------------------------------------------
     def creature(self, unit: Unit) -> Creature:

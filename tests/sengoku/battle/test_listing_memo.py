@@ -1,0 +1,122 @@
+"""The content remembers a unit's listing by everything it reads (kassen.sengoku.battle.candidates.
+listing_key) and the plan of a maneuver by everything its plan reads but the target (Planner's template
+key): what they give back must be what a fresh listing gives, on fresh content, for every unit of many
+battles, and no field left out of the key may change a listing."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+import pytest
+
+from kassen.core.scenario import ScenarioSource, open_fight
+from kassen.sengoku.battle.actions import Breath
+from kassen.sengoku.battle.candidates import _grouped, candidate_breaths, has_breath, listing_key
+from kassen.sengoku.battle.copies import copied_units
+from kassen.sengoku.battle.plan import Planner
+from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.state import BattleState, Reservation, Tally, Unit
+
+
+def _source(name: str) -> str | ScenarioSource:
+    base, _, k = name.partition("*")
+    return copied_units(base, int(k)) if k else base
+
+
+def _states(name: str, seeds: range) -> Iterator[tuple[BattleRules, BattleState]]:
+    """Every state of several battles of one scenario, all on one content (its memos warm by the end)."""
+    for seed in seeds:
+        fight = open_fight(_source(name), seed=seed)
+        fight.autoplay()
+        for state in fight.states:
+            yield fight.tables, state
+
+
+def _fresh(rules: BattleRules, state: BattleState, unit: Unit) -> list[tuple[Breath, int]]:
+    """The listing worked out from nothing: new content tables, a new planner, no memo."""
+    clean = BattleRules(rules.catalog)
+    return Planner(clean, state, unit).entries(list(_grouped(clean, state, unit)))
+
+
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("demo", range(3)), ("burning-temple", range(2)), ("count-example", range(2))]
+)
+def test_a_remembered_listing_is_a_fresh_one(name: str, seeds: range) -> None:
+    # rule: SG.BRT.1  rule: SG.CNT.5  rule: SG.CNT.6
+    compared = reused = 0
+    for rules, state in _states(name, seeds):
+        if state.phase.value != "count":
+            continue
+        for unit in state.units:
+            if not unit.on_battlefield:
+                continue
+            reused += listing_key(rules, state, Planner(rules, state, unit)) in rules.listings
+            fresh = _fresh(rules, state, unit)
+            wanted = [b for b, spent in fresh if spent <= unit.energy]
+            assert candidate_breaths(rules, state, unit) == wanted, (unit.id, state.round, state.count)
+            singles = any(len(b.uses) == 1 for b in wanted)
+            assert has_breath(rules, state, unit) == singles
+            compared += 1
+    assert compared > 50 and reused > compared // 4  # many listings found remembered, each one checked
+
+
+def _other(name: str, value: object) -> object | None:
+    """Another plausible value of a unit's field (None: none to try)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 3
+    if isinstance(value, str):
+        return value + "-x"
+    if isinstance(value, tuple) and value and isinstance(value[0], Tally):
+        return tuple(dataclasses.replace(t, n=t.n + 5) for t in value)
+    if name == "reservations" and value == ():
+        return (Reservation("parry"),)  # as if it had reserved a technique (the listing reads none)
+    return None
+
+
+#: The unit fields the listing key reads (a change to any of them may change a listing).
+_KEYED = {
+    "id", "creature", "spec", "zone", "stances", "dropped", "broken", "pickup_cost", "limited",
+    "unloaded", "defenseless", "surcharge", "used", "side", "incapacitated", "retreated", "routed",
+    "bleeding", "cohesion",
+}
+
+
+@pytest.mark.parametrize(("name", "seed"), [("demo", 7), ("burning-temple", 4), ("demo*2", 3)])
+def test_no_field_left_out_of_the_key_changes_a_listing(name: str, seed: int) -> None:
+    # rule: SG.BRT.1 — every other field of the acting unit, of its enemies and allies, and the
+    # battle's round, count and conditions, changed one at a time: the key stays, and so does the listing
+    fight = open_fight(_source(name), seed=seed)
+    fight.autoplay()
+    rules = fight.tables
+    states = [s for s in fight.states if s.decision is not None and s.decision.kind.value == "breath"]
+    tried = 0
+    for state in states[:: max(1, len(states) // 6)]:
+        assert state.decision is not None
+        unit = state.unit(state.decision.unit)
+        key = listing_key(rules, state, Planner(rules, state, unit))
+        base = _fresh(rules, state, unit)
+        for who in (*state.units[:4], unit):
+            for f in dataclasses.fields(Unit):
+                if f.name in _KEYED and f.name != "used":
+                    continue
+                value = getattr(who, f.name)
+                if f.name == "name":
+                    continue  # words only
+                changed = _other(f.name, value)
+                if changed is None:
+                    continue
+                other = state.with_unit(dataclasses.replace(who, **{f.name: changed}))
+                acting = other.unit(unit.id)
+                if listing_key(rules, other, Planner(rules, other, acting)) != key:
+                    assert f.name == "used"  # more uses than combo fatigue counts free: another key
+                    continue
+                assert _fresh(rules, other, acting) == base, (who.id, f.name)
+                tried += 1
+        for change in ({"round": state.round + 1}, {"count": state.count + 2}):
+            other = state.changed(**change)
+            assert listing_key(rules, other, Planner(rules, other, unit)) == key
+            assert _fresh(rules, other, unit) == base
+    assert tried > 100
