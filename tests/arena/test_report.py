@@ -28,8 +28,9 @@ SOURCE = Path(kassen.arena.__file__).parent
 
 
 def logged_kinds() -> tuple[set[str], list[str]]:
-    """Every event kind passed as a literal to a ``.log(...)`` call under src/kassen/arena, and the
-    places where a kind is not a literal (there must be none, or the test could not see them)."""
+    """Every event kind passed as a literal to a ``.log(...)`` or ``.log_later(...)`` call under
+    src/kassen/arena, and the places where a kind is not a literal (there must be none, or the test
+    could not see them)."""
     kinds: set[str] = set()
     dynamic: list[str] = []
     for path in sorted(SOURCE.rglob("*.py")):
@@ -37,7 +38,7 @@ def logged_kinds() -> tuple[set[str], list[str]]:
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "log"
+                and node.func.attr in ("log", "log_later")
             ):
                 first = node.args[0] if node.args else None
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):

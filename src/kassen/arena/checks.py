@@ -63,7 +63,26 @@ class CheckResult:
     success: bool
     margin: int
     critical: bool
-    steps: tuple[Step, ...]
+    label: str = "check"
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The roll and its outcome explained (AR.CORE.1), built when read: the bout rolls a score of
+        checks a battle and only its log shows their words, so they are not written at every roll."""
+        faces, roll, target, margin = self.faces, self.roll, self.target, self.margin
+        if self.success:
+            kind = "critical success" if self.critical else "success"
+        else:
+            kind = "critical failure" if self.critical else "failure"
+        how = f"by {abs(margin)}" if margin else "exactly"
+        return (
+            Step(roll, f"{self.label}: 3d6 = {' + '.join(map(str, faces))}", "AR.CORE.1"),
+            Step(
+                margin,
+                f"{roll} against {target}: {kind} ({'margin' if self.success else 'failed'} {how})",
+                "AR.CORE.1",
+            ),
+        )
 
     @property
     def critical_success(self) -> bool:
@@ -142,26 +161,24 @@ def resolve_check(
     r = rules or load_rules().checks
     if len(faces) != r.dice or not all(1 <= f <= r.sides for f in faces):
         raise KassenError(f"a check needs {r.dice} faces in 1..{r.sides}, got {list(faces)}")
+    return _resolved(tuple(faces), target, r, label)
+
+
+def _resolved(faces: tuple[int, ...], target: int, r: CheckRules, label: str) -> CheckResult:
+    """:func:`resolve_check` of faces known to fit the dice."""
     roll = sum(faces)
-    c = r.criticals
-    success = check_succeeds(roll, target, c)
-    critical = check_is_critical(roll, target, success, c)
-    margin = target - roll
-    kind = (
-        ("critical success" if critical else "success")
-        if success
-        else ("critical failure" if critical else "failure")
-    )
-    how = f"by {abs(margin)}" if margin else "exactly"
-    steps = (
-        Step(roll, f"{label}: 3d6 = {' + '.join(map(str, faces))}", "AR.CORE.1"),
-        Step(
-            margin,
-            f"{roll} against {target}: {kind} ({'margin' if success else 'failed'} {how})",
-            "AR.CORE.1",
-        ),
-    )
-    return CheckResult(tuple(faces), roll, target, success, margin, critical, steps)
+    success, critical = _OUTCOMES.get((roll, target, id(r)), (r,), lambda: _outcome(roll, target, r))
+    return CheckResult(faces, roll, target, success, target - roll, critical, label)
+
+
+def _outcome(roll: int, target: int, r: CheckRules) -> tuple[bool, bool]:
+    success = check_succeeds(roll, target, r.criticals)
+    return success, check_is_critical(roll, target, success, r.criticals)
+
+
+#: (success, critical) by (roll, target, check rules): a pure function of the three, asked at every
+#: roll of every check (kassen.core.memo: keyed by the rules' identity, kept alive with the entry).
+_OUTCOMES = Memo(1024)
 
 
 def roll_check(
@@ -169,8 +186,14 @@ def roll_check(
 ) -> CheckResult:
     """Roll 3d6 from ``dice`` and resolve against ``target`` (AR.CORE.1)."""
     r = rules or load_rules().checks
-    faces = tuple(dice.die(r.sides) for _ in range(r.dice))
-    return resolve_check(faces, target, rules=r, label=label)
+    die, sides = dice.die, r.sides
+    if r.dice != 3:
+        return resolve_check(tuple([die(sides) for _ in range(r.dice)]), target, rules=r, label=label)
+    # three dice, the check of the rules as bundled: resolve_check's test of the faces, unrolled
+    a, b, c = die(sides), die(sides), die(sides)
+    if not (0 < a <= sides and 0 < b <= sides and 0 < c <= sides):
+        raise KassenError(f"a check needs {r.dice} faces in 1..{sides}, got {[a, b, c]}")
+    return _resolved((a, b, c), target, r, label)
 
 
 @dataclass(frozen=True, slots=True)

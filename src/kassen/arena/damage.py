@@ -37,6 +37,7 @@ from kassen.arena.rules import ArenaRules, DiceSpec, Location, Rounding
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.memo import Memo
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +158,36 @@ def resolve_damage(
     12
     """
     r = rules or load_rules()
+    # A pure function of its arguments and the rules (immutable), asked for every hit and every damage
+    # the odds weigh; a bout's hits repeat the same few (kassen.core.memo: keyed by the values and the
+    # rules' identity, the rules kept alive with the entry). An error is raised, never kept.
+    reds, prior = tuple(reductions), prior_location_damage
+    return _DAMAGE.get(
+        (basic, damage_type, ht, location, armor_dr, bone_dr, soft_dr, reds, source, prior, id(r)),
+        (r,),
+        lambda: _resolve_damage(
+            basic, damage_type, ht, location, armor_dr, bone_dr, soft_dr, reds, source, prior, r
+        ),
+    )
+
+
+#: resolve_damage by its arguments and the rules; bounded.
+_DAMAGE = Memo(2048)
+
+
+def _resolve_damage(
+    basic: int,
+    damage_type: DamageType | str,
+    ht: int,
+    location: str | None,
+    armor_dr: int,
+    bone_dr: int | None,
+    soft_dr: int | None,
+    reductions: Sequence[Reduction],
+    source: DamageSource,
+    prior_location_damage: int,
+    r: ArenaRules,
+) -> DamageResult:
     dtype = _damage_type(damage_type)
     if ht < 1:
         raise KassenError(f"HT must be at least 1, got {ht}")

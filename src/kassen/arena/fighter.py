@@ -35,6 +35,7 @@ from kassen.arena.content import load_rules
 from kassen.arena.damage import Reduction
 from kassen.arena.rules import ArenaRules, DefenseDefault
 from kassen.arena.terms import CheckKind, Condition, DamageType, Facing, Posture
+from kassen.core.fastreplace import replace as fast_replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,10 +323,10 @@ class FighterState:
     def with_condition(self, condition: Condition) -> FighterState:
         if condition in self.conditions:
             return self
-        return replace(self, conditions=tuple(sorted((*self.conditions, condition))))
+        return fast_replace(self, conditions=tuple(sorted((*self.conditions, condition))))
 
     def without_condition(self, condition: Condition) -> FighterState:
-        return replace(self, conditions=tuple(c for c in self.conditions if c is not condition))
+        return fast_replace(self, conditions=tuple(c for c in self.conditions if c is not condition))
 
     def damage_at(self, location: str) -> int:
         return dict(self.location_damage).get(location, 0)

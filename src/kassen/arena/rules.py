@@ -22,6 +22,7 @@ __all__ = [
     "Location",
     "LocationTable",
     "MatchRules",
+    "dice_notation",
 ]
 
 import re
@@ -53,14 +54,24 @@ class DiceSpec(StrictModel):
     @property
     def notation(self) -> str:
         """The kassen.dice expression (``2d6+1``); ``0`` when there are no dice and no adds."""
-        text = f"{self.dice}d6" if self.dice else ""
-        if self.adds or not text:
-            text += f"{self.adds:+d}" if text else str(self.adds)
-        return text
+        return dice_notation(self.dice, self.adds)
 
     def __str__(self) -> str:
         adds = f"{self.adds:+d}" if self.adds else ""
         return f"{self.dice}d{adds}"
+
+
+def dice_notation(dice: int, adds: int) -> str:
+    """The kassen.dice expression of ``dice`` d6 plus ``adds`` (:attr:`DiceSpec.notation`, without
+    building a model: the bout rolls damage with a bonus many times a battle).
+
+    >>> dice_notation(2, 1), dice_notation(1, -3), dice_notation(0, 0)
+    ('2d6+1', '1d6-3', '0')
+    """
+    text = f"{dice}d6" if dice else ""
+    if adds or not text:
+        text += f"{adds:+d}" if text else str(adds)
+    return text
 
 
 def _dice_spec(value: Any) -> Any:

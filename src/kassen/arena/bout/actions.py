@@ -91,19 +91,21 @@ def _moved(b: BoutTurn, fid: str, to: int, why: str) -> None:
     b.place(fid, to)
     foes = active_targets(b.state, b.f(fid))
     nearest = min(foes, key=lambda o: (abs(o.position - to), o.id), default=None)
-    b.log(
+    b.log_later(
         "moved",
         "AR.GAP.2",
+        lambda: {
+            "fighter": fid,
+            "position_from": f.position,
+            "position_to": to,
+            "metres": abs(to - f.position),
+            "move": allowance,
+            "why": why,
+            "nearest": nearest.id if nearest is not None else None,
+            "distance": abs(nearest.position - to) if nearest is not None else None,
+            "steps": [x.to_json() for x in steps],
+        },
         automatic=False,
-        fighter=fid,
-        position_from=f.position,
-        position_to=to,
-        metres=abs(to - f.position),
-        move=allowance,
-        why=why,
-        nearest=nearest.id if nearest is not None else None,
-        distance=abs(nearest.position - to) if nearest is not None else None,
-        steps=[x.to_json() for x in steps],
     )
 
 
@@ -137,17 +139,20 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
             winner=contest.winner,
             margin_of_loss=contest.margin_of_loss,
         )
-    b.log(
+    attacker, target = a.id, t.id
+    b.log_later(
         "attack",
         "AR.GAP.2",
+        lambda: {
+            "attacker": attacker,
+            "target": target,
+            "location": loc.key,
+            "all_out": action.all_out,
+            "hit": hit,
+            "reason": outcome.reason,
+            "target_steps": [s.to_json() for s in atk_steps],
+        },
         automatic=False,
-        attacker=a.id,
-        target=t.id,
-        location=loc.key,
-        all_out=action.all_out,
-        hit=hit,
-        reason=outcome.reason,
-        target_steps=[s.to_json() for s in atk_steps],
     )
     if action.all_out:
         b.put(replace(b.f(a.id), no_defense=True))

@@ -77,7 +77,12 @@ def _t_popularity(b: BoutTurn, task: PopularityCheck) -> None:
         reactions=p.reactions,
         rules=b.rules,
     )
-    b.log("popularity", "AR.AUD.1", fighter=f.id, popularity=value, steps=[s.to_json() for s in steps])
+    fid = f.id
+    b.log_later(
+        "popularity",
+        "AR.AUD.1",
+        lambda: {"fighter": fid, "popularity": value, "steps": [s.to_json() for s in steps]},
+    )
     result = b.check(f.id, CheckKind.POPULARITY, value, "popularity", (), "AR.AUD.2")
     if result.success:
         points = b.rules.match.audience.points_on_success
@@ -196,7 +201,11 @@ def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
     rules = b.rules
     f = b.f(hit.victim)
     d = hit.damage
-    b.log("damage", "AR.DMG.5", fighter=f.id, hit=hit.hit_id, attacker=hit.attacker, **d.to_json())
+    b.log_later(
+        "damage",
+        "AR.DMG.5",
+        lambda: {"fighter": hit.victim, "hit": hit.hit_id, "attacker": hit.attacker, **d.to_json()},
+    )
     if f.has(Condition.DEAD):
         return
     plan = hit_plan(f, hit, rules)

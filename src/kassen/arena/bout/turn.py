@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["BoutTurn"]
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from kassen.arena.bout.reading import CheckTerms, can_guts, check_terms, ht_check_terms
@@ -16,18 +16,61 @@ from kassen.arena.bout.state import BoutState, FpThresholds, Offer, Result, Task
 from kassen.arena.checks import CheckResult, roll_check
 from kassen.arena.fighter import Cause, Fall, FighterState
 from kassen.arena.knockback import landing_facing
-from kassen.arena.rules import ArenaRules, DiceSpec
+from kassen.arena.rules import ArenaRules, DiceSpec, dice_notation
 from kassen.arena.terms import CheckKind, Condition, Facing, MatchFormat, Posture
 from kassen.core.engine import Turn
+from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
 from kassen.dice import roll
+
+#: Each kind of check's label in its explanation.
+_LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
+
+
+class LaterData(Mapping[str, Any]):
+    """An event's data, built by ``build`` when first read (explanations on demand): a battle played
+    to its end never reads most of its events' explanation steps, which only its log, report or view
+    shows; those read this mapping like any other, with the very content an eager build would give.
+    ``build`` may only read values that never change (the frozen records of the moment it logs)."""
+
+    __slots__ = ("_build", "_data")
+
+    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
+        self._build: Callable[[], dict[str, Any]] | None = build
+        self._data: dict[str, Any] | None = None
+
+    def _built(self) -> dict[str, Any]:
+        data = self._data
+        if data is None:
+            assert self._build is not None
+            data = self._data = self._build()
+            self._build = None  # what it read is no longer needed
+        return data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    def __repr__(self) -> str:
+        return repr(self._built())
 
 
 class BoutTurn(Turn[BoutState]):
     """One action's working copy (see the module notes)."""
 
     __slots__ = ()
+
+    def log_later(
+        self, kind: str, rule: str, build: Callable[[], dict[str, Any]], *, automatic: bool = True
+    ) -> None:
+        """Record an event whose data ``build`` makes when first read (:class:`LaterData`)."""
+        self.events.append(Event(kind, LaterData(build), rule, automatic))
 
     @property
     def rules(self) -> ArenaRules:
@@ -113,10 +156,15 @@ class BoutTurn(Turn[BoutState]):
         **data: Any,
     ) -> CheckResult:
         """Roll 3d6 against ``target`` (AR.CORE.1) and log the check with the steps to its target."""
-        result = roll_check(target, self.dice, rules=self.rules.checks, label=f"{kind.value} check")
-        logged = result.to_json()
-        logged["steps"] = [s.to_json() for s in (*target_steps, *result.steps)]
-        self.log("check", rule, automatic=automatic, fighter=fid, check=kind.value, **data, **logged)
+        result = roll_check(target, self.dice, rules=self.rules.checks, label=_LABELS[kind])
+        steps = tuple(target_steps)
+
+        def logged() -> dict[str, Any]:
+            out = result.to_json()
+            out["steps"] = [s.to_json() for s in (*steps, *result.steps)]
+            return {"fighter": fid, "check": kind.value, **data, **out}
+
+        self.log_later("check", rule, logged, automatic=automatic)
         return result
 
     def ht_check(self, fid: str, kind: CheckKind, rule: str, mods: Sequence[Step] = ()) -> CheckResult:
@@ -125,9 +173,8 @@ class BoutTurn(Turn[BoutState]):
         return self._roll_terms(fid, kind, terms, rule)
 
     def roll_damage(self, spec: DiceSpec, bonus: int, label: str, rule: str, fid: str) -> int:
-        notation = DiceSpec(dice=spec.dice, adds=spec.adds + bonus).notation
-        result = roll(notation, self.dice)
-        self.log("damage_roll", rule, fighter=fid, what=label, **result.to_json())
+        result = roll(dice_notation(spec.dice, spec.adds + bonus), self.dice)
+        self.log_later("damage_roll", rule, lambda: {"fighter": fid, "what": label, **result.to_json()})
         return result.total
 
     # FP

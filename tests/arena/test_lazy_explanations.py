@@ -1,0 +1,115 @@
+"""Explanations on demand and value-keyed memos (issue 15, speed) give what the plain eager paths gave:
+a check's steps written when read are the words the roll used to carry, an event whose data is built
+when read is the same mapping and JSON as one logged at once, and the memoized damage pipeline and
+check outcomes are the plain functions' results."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from kassen.arena.bout.turn import LaterData
+from kassen.arena.checks import (
+    CheckResult,
+    check_is_critical,
+    check_succeeds,
+    resolve_check,
+    roll_check,
+)
+from kassen.arena.content import load_rules
+from kassen.arena.damage import Reduction, _resolve_damage, resolve_damage
+from kassen.arena.rules import DiceSpec, dice_notation
+from kassen.arena.terms import DamageSource, DamageType
+from kassen.core.events import Event, canonical_json
+from kassen.core.explain import Step
+from kassen.core.rng import ScriptedDice
+
+RULES = load_rules()
+
+
+def eager_check_steps(faces: tuple[int, ...], c: CheckResult, label: str) -> tuple[Step, ...]:
+    """The steps resolve_check built at every roll before they were written on demand."""
+    kind = (
+        ("critical success" if c.critical else "success")
+        if c.success
+        else ("critical failure" if c.critical else "failure")
+    )
+    how = f"by {abs(c.margin)}" if c.margin else "exactly"
+    return (
+        Step(c.roll, f"{label}: 3d6 = {' + '.join(map(str, faces))}", "AR.CORE.1"),
+        Step(
+            c.margin,
+            f"{c.roll} against {c.target}: {kind} ({'margin' if c.success else 'failed'} {how})",
+            "AR.CORE.1",
+        ),
+    )
+
+
+def test_check_steps_on_demand_are_the_eager_steps() -> None:
+    # rule: AR.CORE.1 (3d6 roll-under, criticals by the data's rows)
+    crit = load_rules({"checks": {"criticals": {"failure_by_margin": 5}}}).checks
+    for rules in (RULES.checks, crit):
+        for faces in product(range(1, 7), repeat=3):
+            for target in range(-2, 22):
+                c = resolve_check(faces, target, rules=rules, label="knockback check")
+                roll = sum(faces)
+                success = check_succeeds(roll, target, rules.criticals)
+                assert (c.roll, c.success, c.margin) == (roll, success, target - roll)
+                assert c.critical == check_is_critical(roll, target, success, rules.criticals)
+                assert c.steps == eager_check_steps(faces, c, "knockback check")
+                rolled = roll_check(target, ScriptedDice(list(faces)), rules=rules, label="knockback check")
+                assert rolled == c and rolled.to_json() == c.to_json()
+
+
+def test_later_data_reads_as_the_eager_data() -> None:
+    # rule: AR.CORE.1 (a check's event carries its explanation steps)
+    built: list[int] = []
+
+    def build() -> dict[str, object]:
+        built.append(1)
+        return {"fighter": "a", "check": "death", "steps": [{"value": 1, "reason": "r", "rule": ""}]}
+
+    later = Event("check", LaterData(build), "AR.HP.3", True)
+    assert not built  # nothing is built before it is read
+    eager = Event("check", build(), "AR.HP.3", True)
+    assert later.to_json() == eager.to_json()
+    assert canonical_json(later.to_json()) == canonical_json(eager.to_json())
+    assert later == eager and dict(later.data) == dict(eager.data)
+    assert later.data.get("fighter") == "a" and "steps" in later.data and len(later.data) == 3
+    assert len(built) == 2  # the eager build above, and one for the later data, kept once built
+
+
+def test_memoized_damage_is_the_plain_pipeline() -> None:
+    # rule: AR.DMG.1-7 (basic -> penetration -> multiplier -> reductions -> caps), AR.FAL.1 (half DR)
+    cumulative = load_rules({"damage": {"crippling": {"cap": "cumulative"}}})
+    reductions = ((), (Reduction("tough skin", 2, 1),))
+    for rules in (RULES, cumulative):
+        for _ in range(2):  # the second pass reads the memo
+            for basic, kind, location, armor, source, reds, prior in product(
+                (0, 1, 4, 9, 17),
+                (DamageType.CUTTING, DamageType.CRUSHING, "imp"),
+                (None, "torso", "skull", "left_arm", "vitals"),
+                (0, 3),
+                (DamageSource.ATTACK, DamageSource.FALLING, DamageSource.KNOCKBACK),
+                reductions,
+                (0, 4),
+            ):
+                got = resolve_damage(
+                    basic,
+                    kind,
+                    ht=11,
+                    location=location,
+                    armor_dr=armor,
+                    reductions=reds,
+                    source=source,
+                    prior_location_damage=prior,
+                    rules=rules,
+                )
+                plain = _resolve_damage(
+                    basic, kind, 11, location, armor, None, None, reds, source, prior, rules
+                )
+                assert got == plain and got.to_json() == plain.to_json()
+
+
+def test_dice_notation_is_the_spec_notation() -> None:
+    for dice, adds in product(range(4), range(-4, 5)):
+        assert dice_notation(dice, adds) == DiceSpec(dice=dice, adds=adds).notation
