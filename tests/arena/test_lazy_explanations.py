@@ -1,10 +1,11 @@
 """Explanations on demand and value-keyed memos (issue 15, speed) give what the plain eager paths gave:
 a check's steps written when read are the words the roll used to carry, an event whose data is built
 when read is the same mapping and JSON as one logged at once, and the memoized damage pipeline and
-check outcomes are the plain functions' results."""
+check outcomes, Move and shared no-armor records are the plain functions' results."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 
 from kassen.arena.bout.turn import LaterData
@@ -17,11 +18,15 @@ from kassen.arena.checks import (
 )
 from kassen.arena.content import load_rules
 from kassen.arena.damage import Reduction, _resolve_damage, resolve_damage
+from kassen.arena.fighter import FighterState, LocationDR, build_fighter
+from kassen.arena.injury import _effective_move, effective_move
 from kassen.arena.rules import DiceSpec, dice_notation
 from kassen.arena.terms import DamageSource, DamageType
+from kassen.core.engine import Actor
 from kassen.core.events import Event, canonical_json
 from kassen.core.explain import Step
 from kassen.core.rng import ScriptedDice
+from kassen.core.scenario import open_fight
 
 RULES = load_rules()
 
@@ -113,3 +118,29 @@ def test_memoized_damage_is_the_plain_pipeline() -> None:
 def test_dice_notation_is_the_spec_notation() -> None:
     for dice, adds in product(range(4), range(-4, 5)):
         assert dice_notation(dice, adds) == DiceSpec(dice=dice, adds=adds).notation
+
+
+def test_memoized_move_is_the_plain_move() -> None:
+    # rule: AR.GAP.2 (encumbrance), AR.HP.1 and AR.FTG.3 (Move halved), AR.KNB.5 (rooted)
+    up = load_rules({"injury": {"move": {"halving_rounding": "down"}}})
+    for rules in (RULES, up):
+        for _ in range(2):  # the second pass reads the memo
+            grid = product(range(8), range(5), range(-2, 6), range(-1, 6), (0, 1))
+            for move, level, hp, fp, rooted in grid:
+                got = effective_move(move, encumbrance=level, hp=hp, fp=fp, rooted=rooted == 1, rules=rules)
+                assert got == _effective_move(move, level, hp, fp, rooted == 1, rules)
+
+
+def test_shared_records_are_the_records_built_anew() -> None:
+    # rule: AR.DMG.2 (DR by location), AR.CORE.3 (who decides)
+    f = build_fighter("a", "east", dr=(LocationDR("torso", 3),))
+    assert f.dr_at("skull") == LocationDR("skull") and f.dr_at("skull") is f.dr_at("skull")
+    assert f.dr_at("torso") == LocationDR("torso", 3)
+    state = FighterState.fresh(f)
+    hurt = replace(state, location_damage=(("left_arm", 2), ("torso", 5)))
+    assert [hurt.damage_at(x) for x in ("torso", "left_arm", "skull")] == [5, 2, 0]
+    fight = open_fight("arena/duel", seed=2)
+    fight.step()  # the referee's Begin
+    who = fight.to_move
+    assert who is not None and who.kind == "unit"
+    assert who == Actor("unit", who.id, fight.state.fighter(who.id).profile.side)

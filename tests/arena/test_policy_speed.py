@@ -1,6 +1,7 @@
 """The heuristic's fast weighing (issue 15, speed) picks what weighing every attack one by one picks:
 the attack base without explanations is attack_target's total, and the best attack is the plain
-maximum of :meth:`HeuristicPolicy.value` (first listed on ties)."""
+maximum of :meth:`HeuristicPolicy.value` (first listed on ties). Scripts read from the legal list play
+what the core's scripts, trying each step on a copy, play."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from kassen.arena.bout import Attack, BoutState, attack_target
-from kassen.arena.policies import HeuristicPolicy, _attack_base
+from kassen.arena.policies import HeuristicPolicy, ListedScripted, _attack_base
 from kassen.arena.rules import ArenaRules
+from kassen.core.policy import FirstLegal, Scripted
 from kassen.core.scenario import bundled_scenarios, open_fight
 
 
@@ -72,3 +74,33 @@ def test_best_attack_is_the_plain_maximum() -> None:
             assert fast == plain_best(policy, state, attacks, rules)
             compared += 1
     assert compared > 100
+
+
+def test_listed_scripts_play_as_the_core_scripts() -> None:
+    # rule: AR.CORE.3 (who decides), AR.GAP.2 (a script step not legal now waits)
+    played = 0
+    for scenario in bundled_scenarios("arena"):
+        for seed in range(6):
+            listed = open_fight(f"arena/{scenario.name}", seed=seed)
+            plain = open_fight(f"arena/{scenario.name}", seed=seed)
+            assert isinstance(listed.policy, ListedScripted) and isinstance(plain.policy, ListedScripted)
+            core = Scripted(plain.policy.scripts, plain.policy.fallback)
+            listed.autoplay()
+            plain.autoplay(core)
+            assert listed.log_json() == plain.log_json()
+            played += len(listed.history)
+    assert played > 100
+
+
+def test_a_listed_script_tries_an_attack_naming_no_location() -> None:
+    # rule: AR.DMG.1 (an attack naming no location aims at the default location, listed by its key)
+    fight = open_fight("arena/duel", seed=1)
+    while not any(isinstance(a, Attack) for a in fight.legal_actions()):  # the referee's Begin, closing
+        fight.step()
+    actor = fight.to_move
+    assert actor is not None and actor.kind == "unit"
+    other = next(f.id for f in fight.state.fighters if f.id != actor.id)
+    step = Attack(actor.id, other, None)
+    policy = ListedScripted({actor.id: (step,)}, FirstLegal())
+    assert step not in fight.legal_actions() and fight.is_legal(step)
+    assert policy(fight.decision()) is step

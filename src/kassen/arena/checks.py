@@ -119,7 +119,7 @@ def effective_target(
     for m in modifiers:
         if m.value:
             total += m.value
-            steps.append(Step(m.value, m.reason, m.rule))
+            steps.append(m if type(m) is Step else Step(m.value, m.reason, m.rule))  # immutable: shared
     if len(steps) > 1:
         steps.append(Step(total, "effective target", rule))
     return total, tuple(steps)
@@ -165,20 +165,22 @@ def resolve_check(
 
 
 def _resolved(faces: tuple[int, ...], target: int, r: CheckRules, label: str) -> CheckResult:
-    """:func:`resolve_check` of faces known to fit the dice."""
-    roll = sum(faces)
-    success, critical = _OUTCOMES.get((roll, target, id(r)), (r,), lambda: _outcome(roll, target, r))
-    return CheckResult(faces, roll, target, success, target - roll, critical, label)
+    """:func:`resolve_check` of faces known to fit the dice: a pure function of the faces, the target,
+    the label and the check rules (immutable), remembered (kassen.core.memo: keyed by the values and the
+    rules' identity, the rules kept alive with the entry), for a bout rolls the same checks again."""
+    key = (faces, target, label, id(r))
+    found = _RESOLVED.peek(key)
+    if found is None:
+        roll = sum(faces)
+        success = check_succeeds(roll, target, r.criticals)
+        critical = check_is_critical(roll, target, success, r.criticals)
+        found = CheckResult(faces, roll, target, success, target - roll, critical, label)
+        _RESOLVED.put(key, (r,), found)
+    return found  # type: ignore[return-value]  # put above for this key
 
 
-def _outcome(roll: int, target: int, r: CheckRules) -> tuple[bool, bool]:
-    success = check_succeeds(roll, target, r.criticals)
-    return success, check_is_critical(roll, target, success, r.criticals)
-
-
-#: (success, critical) by (roll, target, check rules): a pure function of the three, asked at every
-#: roll of every check (kassen.core.memo: keyed by the rules' identity, kept alive with the entry).
-_OUTCOMES = Memo(1024)
+#: Checks resolved, by (faces, target, label, check rules); bounded.
+_RESOLVED = Memo(4096)
 
 
 def roll_check(

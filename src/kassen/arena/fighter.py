@@ -133,10 +133,20 @@ class Fighter:
         for entry in self.dr:
             if entry.location == location:
                 return entry
-        return LocationDR(location)
+        # no armor there: one immutable record per location name, not a new one at every hit weighed
+        found = _NO_ARMOR.get(location)
+        if found is None:
+            if len(_NO_ARMOR) >= 256:
+                _NO_ARMOR.clear()
+            found = _NO_ARMOR[location] = LocationDR(location)
+        return found
 
     def attribute(self, name: str) -> int:
         return int(getattr(self, name))
+
+
+#: The no-armor DR of each location name asked for (bounded).
+_NO_ARMOR: dict[str, LocationDR] = {}
 
 
 def _from_attributes(formula: DefenseDefault, attrs: dict[str, int]) -> int:
@@ -329,7 +339,10 @@ class FighterState:
         return fast_replace(self, conditions=tuple(c for c in self.conditions if c is not condition))
 
     def damage_at(self, location: str) -> int:
-        return dict(self.location_damage).get(location, 0)
+        for where, damage in self.location_damage:
+            if where == location:
+                return damage
+        return 0
 
     def guard_on(self, location: str) -> Guard | None:
         for g in self.guards:

@@ -30,6 +30,7 @@ from kassen.arena.damage import DamageResult, divide_ht, round_ratio
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.explain import Step
+from kassen.core.memo import Memo
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +187,22 @@ def effective_move(
     3
     """
     r = rules or load_rules()
+    # A pure function of five numbers and the rules (immutable), asked whenever a slot's moves are
+    # listed or checked (kassen.core.memo: keyed by the values and the rules' identity).
+    return _MOVES.get(
+        (move, encumbrance, hp, fp, rooted, id(r)),
+        (r,),
+        lambda: _effective_move(move, encumbrance, hp, fp, rooted, r),
+    )
+
+
+#: effective_move by its arguments and the rules; bounded.
+_MOVES = Memo(512)
+
+
+def _effective_move(
+    move: int, encumbrance: int, hp: int, fp: int, rooted: bool, r: ArenaRules
+) -> tuple[int, tuple[Step, ...]]:
     factors = r.match.encumbrance.move_factors
     level = min(max(encumbrance, 0), len(factors) - 1)
     value = max(1, round_ratio(move * factors[level], "down")) if move > 0 else 0

@@ -48,6 +48,7 @@ from kassen.arena.table import menus, views
 from kassen.content.content import Content, Layer
 from kassen.core.engine import GM, Actor, Outcome, Turn
 from kassen.core.errors import KassenError
+from kassen.core.memo import Memo
 from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
 from kassen.core.rng import DieSource
@@ -57,6 +58,10 @@ from kassen.core.view import Viewer, Visibility
 
 #: Every action of a bout: the fighters' decisions and the referee's own moves (:mod:`kassen.arena.bout.gm`).
 BoutAction: TypeAlias = Action | GmAction
+
+
+#: The Actor of each (fighter, side) that decided; bounded.
+_ACTORS = Memo(256)
 
 
 class ArenaRuleset:
@@ -94,7 +99,9 @@ class ArenaRuleset:
         fid = deciding_fighter(state)
         if fid is None:
             return None
-        return Actor("unit", fid, state.fighter(fid).profile.side)
+        side = state.fighter(fid).profile.side
+        # asked several times per action: each fighter's Actor (immutable) made once (bounded memo)
+        return _ACTORS.get((fid, side), (), lambda: Actor("unit", fid, side))
 
     def legal_actions(self, state: BoutState, tables: ArenaRules) -> Sequence[Action]:
         return legal_actions(state, tables)

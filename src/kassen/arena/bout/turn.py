@@ -83,9 +83,12 @@ class BoutTurn(Turn[BoutState]):
 
     def put(self, fs: FighterState) -> None:
         fid = fs.profile.id
-        self.state = replace(
-            self.state, fighters=tuple(fs if x.profile.id == fid else x for x in self.state.fighters)
-        )
+        fighters = self.state.fighters
+        for i, x in enumerate(fighters):
+            if x.profile.id == fid:
+                self.state = replace(self.state, fighters=(*fighters[:i], fs, *fighters[i + 1 :]))
+                return
+        self.state = replace(self.state)  # none of the bout's: the state as it was, copied as before
 
     def push(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything already on the agenda."""
