@@ -6,6 +6,7 @@ check outcomes, Move and shared no-armor records are the plain functions' result
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from itertools import product
 
 from kassen.arena.bout.turn import LaterData
@@ -144,3 +145,38 @@ def test_shared_records_are_the_records_built_anew() -> None:
     who = fight.to_move
     assert who is not None and who.kind == "unit"
     assert who == Actor("unit", who.id, fight.state.fighter(who.id).profile.side)
+
+
+def test_memoized_targets_and_effects_are_the_plain_ones() -> None:
+    # rule: AR.GAP.1-2 (effective skill and defence), AR.INJ.1-9 (a hit's effects), AR.FAL.1 (falls)
+    from kassen.arena.bout import attack_target, defense_target
+    from kassen.arena.bout.reading import _attack_target, _defense_target, attribute_modifiers
+    from kassen.arena.damage import _fall_modifiers, _plan_fall, fall_modifiers, plan_fall
+    from kassen.arena.injury import _injury_effects, injury_effects
+
+    compared = 0
+    for name in ("duel", "knockback", "pit"):
+        fight = open_fight(f"arena/{name}", seed=4)
+        fight.autoplay()
+        for state in fight.states:
+            for f in state.fighters:
+                held = attribute_modifiers(state, f.id, "dx", RULES)
+                for location in (None, "skull", "torso"):
+                    for all_out in (False, True):
+                        got = attack_target(state, f.id, f.id, location, all_out, rules=RULES)
+                        plain = _attack_target(f.profile.skill, location, f.posture, all_out, held, RULES)
+                        assert got == plain
+                assert defense_target(state, f.id, rules=RULES) == _defense_target(
+                    f.profile.defense, f.posture, f.stunned, held, RULES
+                )
+                compared += 1
+    assert compared > 50
+    for basic, location in product((1, 6, 14), ("skull", "vitals", "left_leg")):
+        hit = resolve_damage(basic, DamageType.CRUSHING, ht=10, location=location, rules=RULES)
+        for painful, prior, crippled in product((False, True), (0, 7), (False, True)):
+            assert injury_effects(
+                hit, ht=10, painful=painful, prior_head_damage=prior, already_crippled=crippled, rules=RULES
+            ) == _injury_effects(hit, 10, painful, prior, crippled, RULES)
+    for height, weight in product((Fraction(1, 2), 1, 3, 7), (60, 150)):
+        assert plan_fall(height, weight, "sand", RULES) == _plan_fall(height, weight, "sand", RULES)
+        assert fall_modifiers(2, weight, None, RULES) == _fall_modifiers(2, weight, None, RULES)

@@ -361,6 +361,17 @@ def plan_fall(
     True
     """
     r = rules or load_rules()
+    # pure, and asked at every landing with the same few heights and weights (kassen.core.memo)
+    return _FALLS.get(
+        ("fall", height, weight_kg, ground, id(r)), (r,), lambda: _plan_fall(height, weight_kg, ground, r)
+    )
+
+
+#: plan_fall and fall_modifiers by their arguments and the rules; bounded.
+_FALLS = Memo(256)
+
+
+def _plan_fall(height: Fraction | int, weight_kg: int, ground: str | None, r: ArenaRules) -> FallPlan:
     fr = r.falling.falling
     ground_name = ground or fr.default_ground
     if ground_name not in fr.ground:
@@ -391,6 +402,13 @@ def fall_modifiers(
     1
     """
     r = rules or load_rules()
+    key = ("modifiers", dice, weight_kg, ground, id(r))
+    return _FALLS.get(key, (r,), lambda: _fall_modifiers(dice, weight_kg, ground, r))
+
+
+def _fall_modifiers(
+    dice: int, weight_kg: int, ground: str | None, r: ArenaRules
+) -> tuple[int, tuple[Step, ...]]:
     fr = r.falling.falling
     ground_name = ground or fr.default_ground
     if ground_name not in fr.ground:

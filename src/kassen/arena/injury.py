@@ -68,6 +68,23 @@ def injury_effects(
     (AR.FAL.2).
     """
     r = rules or load_rules()
+    # A pure function of the (immutable) hit, four values and the rules; the damage pipeline hands out
+    # one DamageResult per set of inputs (its memo), so a hit like an earlier one is found by identity
+    # (kassen.core.memo: the hit and the rules kept alive with the entry).
+    return _EFFECTS.get(
+        (id(hit), ht, painful, prior_head_damage, already_crippled, id(r)),
+        (hit, r),
+        lambda: _injury_effects(hit, ht, painful, prior_head_damage, already_crippled, r),
+    )
+
+
+#: injury_effects by (hit, HT, painful, head damage before, already crippled, rules); bounded.
+_EFFECTS = Memo(1024)
+
+
+def _injury_effects(
+    hit: DamageResult, ht: int, painful: bool, prior_head_damage: int, already_crippled: bool, r: ArenaRules
+) -> tuple[Effect, ...]:
     loc = r.locations.locations[hit.location]
     out: list[Effect] = []
     if hit.final >= 1:

@@ -89,6 +89,9 @@ class _Memos:
         #: expected() and its float by the identity of the attacker's and target's profiles, where,
         #: damage there; hits() and its float.
         self.means = Memo(MEMO_SIZE)
+        #: The same pairs by the values they depend on (weapon, ST, HT, where, DR there, reductions,
+        #: damage there): a new fight's profiles are new objects with the same values.
+        self.means_by_value = Memo(MEMO_SIZE)
         self.hit_pairs = Memo(MEMO_SIZE)
 
 
@@ -140,6 +143,7 @@ class HeuristicPolicy:
         memos = _MEMOS.get((id(tables),), (tables,), lambda: _Memos(tables))
         self._table, self._hits, self._expected = memos.table, memos.hits, memos.expected
         self._means, self._hit_pairs = memos.means, memos.hit_pairs
+        self._means_by_value = memos.means_by_value
         self._targets_of: BoutState | None = None
         self._targets: dict[tuple[object, ...], tuple[int, int | None]] = {}
         self._bases: dict[tuple[str, bool], int] = {}
@@ -316,7 +320,11 @@ class HeuristicPolicy:
         key = (id(a), id(t), where, prior)
         pair = self._means.peek(key)
         if pair is None:
-            pair = _with_float(self._expected_at(attacker, target, where, prior, rules))
+            by_value = (a.weapon, a.st, t.ht, where, t.dr_at(where), t.reductions, prior)
+            pair = self._means_by_value.peek(by_value)
+            if pair is None:
+                pair = _with_float(self._expected_at(attacker, target, where, prior, rules))
+                self._means_by_value.put(by_value, (), pair)
             self._means.put(key, (a, t), pair)
         return pair  # type: ignore[return-value]  # put above for this key
 

@@ -42,7 +42,7 @@ from kassen.arena.damage import DamageResult, resolve_damage, strength_damage
 from kassen.arena.fighter import Cause, CheckBonus, Fighter, FighterState, Guard
 from kassen.arena.injury import effective_move, guts_penalties, shock_penalty, st_check_modifier
 from kassen.arena.rules import ArenaRules, AudienceEffectKind, DiceSpec
-from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType
+from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType, Posture
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
 from kassen.core.memo import Memo
@@ -130,29 +130,63 @@ def attack_target(
     """The attacker's effective skill: skill + to-hit of the location (``None``: the data's default
     location) + posture + all-out bonus, − shock (skill is DX-based, AR.INJ.2), − grappled (AR.GAP.2)."""
     a = state.fighter(attacker)
+    combat = rules.match.combat
+    held = attribute_modifiers(state, a.id, combat.attack_skill_default, rules)
+    # A pure function of these values and the rules (immutable): attacks repeat them all bout long
+    # (kassen.core.memo: keyed by the values and the rules' identity).
+    skill, posture = a.profile.skill, a.posture
+    return _TARGETS.get(
+        ("attack", skill, location, posture, all_out, held, id(rules)),
+        (rules,),
+        lambda: _attack_target(skill, location, posture, all_out, held, rules),
+    )
+
+
+#: attack_target and defense_target by the values they are made of and the rules; bounded.
+_TARGETS = Memo(1024)
+
+
+def _attack_target(
+    skill: int,
+    location: str | None,
+    posture: Posture,
+    all_out: bool,
+    held: tuple[Step, ...],
+    rules: ArenaRules,
+) -> tuple[int, tuple[Step, ...]]:
     loc = rules.locations.find(attack_location(location, rules))
     combat = rules.match.combat
     mods = [
         Step(loc.to_hit, f"aimed at the {loc.name}", "AR.GAP.1"),
-        Step(combat.postures[a.posture].attack, f"attacking from {a.posture.value}", "AR.GAP.2"),
+        Step(combat.postures[posture].attack, f"attacking from {posture.value}", "AR.GAP.2"),
     ]
     if all_out:
         mods.append(Step(combat.all_out.attack_bonus, "all-out attack", "AR.FTG.1"))
-    mods += attribute_modifiers(state, a.id, combat.attack_skill_default, rules)
-    return effective_target(a.profile.skill, "attack skill", mods, "AR.GAP.2")
+    mods += held
+    return effective_target(skill, "attack skill", mods, "AR.GAP.2")
 
 
 def defense_target(state: BoutState, defender: str, *, rules: ArenaRules) -> tuple[int, tuple[Step, ...]]:
     """The defender's effective defence: defence + posture, −4 when stunned (AR.STN.1), − shock, −
     grappled (defence is DX-based: the AR.GAP.2 house default)."""
     d = state.fighter(defender)
-    mods = [
-        Step(rules.match.combat.postures[d.posture].defense, f"defending from {d.posture.value}", "AR.GAP.2")
-    ]
-    if d.stunned:
+    held = attribute_modifiers(state, d.id, "dx", rules)
+    defense, posture, stunned = d.profile.defense, d.posture, d.stunned
+    return _TARGETS.get(
+        ("defense", defense, posture, stunned, held, id(rules)),
+        (rules,),
+        lambda: _defense_target(defense, posture, stunned, held, rules),
+    )
+
+
+def _defense_target(
+    defense: int, posture: Posture, stunned: bool, held: tuple[Step, ...], rules: ArenaRules
+) -> tuple[int, tuple[Step, ...]]:
+    mods = [Step(rules.match.combat.postures[posture].defense, f"defending from {posture.value}", "AR.GAP.2")]
+    if stunned:
         mods.append(Step(rules.injury.stun.defense_modifier, "stunned: defends at -4", "AR.STN.1"))
-    mods += attribute_modifiers(state, d.id, "dx", rules)
-    return effective_target(d.profile.defense, "defence", mods, "AR.GAP.2")
+    mods += held
+    return effective_target(defense, "defence", mods, "AR.GAP.2")
 
 
 def guts_target(f: FighterState, cause: Cause, rules: ArenaRules) -> tuple[int, tuple[Step, ...]]:

@@ -46,6 +46,7 @@ from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Postu
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.core.memo import Memo
 
 
 def _t_start_subturn(b: BoutTurn, _: StartSubturn) -> None:
@@ -53,12 +54,25 @@ def _t_start_subturn(b: BoutTurn, _: StartSubturn) -> None:
     b.state = replace(b.state, subturn=n, slot=0)
     b.log("subturn", "AR.CORE.3", subturn=n)
     every = b.rules.injury.fatigue.every_subturns
+    fatigue = n > 1 and (n - 1) % every == 0
+    order = b.state.order
+    b.push(*_SUBTURN_TASKS.get((order, fatigue), (), lambda: _subturn_tasks(order, fatigue)))
+
+
+def _subturn_tasks(order: tuple[str, ...], fatigue: bool) -> tuple[Task, ...]:
+    """What the start of a subturn schedules for the fighters in ``order``: fatigue (every 10
+    subturns, AR.FTG.1), stun recovery (AR.STN.2), the HT check at 0 HP (AR.HP.2). Immutable values,
+    built once for each order (a bounded memo)."""
     tasks: list[Task] = []
-    if n > 1 and (n - 1) % every == 0:
-        tasks += [FatigueTick(fid) for fid in b.state.order]
-    tasks += [StunRecovery(fid) for fid in b.state.order]
-    tasks += [ZeroHpCheck(fid) for fid in b.state.order]
-    b.push(*tasks)
+    if fatigue:
+        tasks += [FatigueTick(fid) for fid in order]
+    tasks += [StunRecovery(fid) for fid in order]
+    tasks += [ZeroHpCheck(fid) for fid in order]
+    return tuple(tasks)
+
+
+#: The start of a subturn's tasks by order and whether fatigue is due; bounded.
+_SUBTURN_TASKS = Memo(64)
 
 
 def _t_end_subturn(b: BoutTurn, _: EndSubturn) -> None:
