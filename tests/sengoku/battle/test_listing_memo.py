@@ -36,7 +36,7 @@ def _states(name: str, seeds: range) -> Iterator[tuple[BattleRules, BattleState]
 def _fresh(rules: BattleRules, state: BattleState, unit: Unit) -> list[tuple[Breath, int]]:
     """The listing worked out from nothing: new content tables, a new planner, no memo."""
     clean = BattleRules(rules.catalog)
-    return Planner(clean, state, unit).entries(list(_grouped(clean, state, unit)))
+    return list(Planner(clean, state, unit).entries(list(_grouped(clean, state, unit))).flat())
 
 
 @pytest.mark.parametrize(

@@ -12,12 +12,13 @@ legal breath is still accepted when applied.
 
 from __future__ import annotations
 
-__all__ = ["candidate_breaths", "has_breath", "listing_key"]
+__all__ = ["candidate_breaths", "has_breath", "listing_key", "listing_of"]
 
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from kassen.sengoku.battle.actions import Breath
+from kassen.sengoku.battle.listing import Listing
 from kassen.sengoku.battle.plan import AttackGroup, Planner, planner, route
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Use
@@ -283,7 +284,7 @@ def listing_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple
     return found
 
 
-def _listing(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[tuple[Breath, int], ...]:
+def listing_of(rules: BattleRules, state: BattleState, plans: Planner) -> Listing:
     """:meth:`Planner.entries` of the unit's candidates: as remembered by the content for a state with
     the same :func:`listing_key`, else worked out (and remembered)."""
     found = plans.listing
@@ -291,7 +292,7 @@ def _listing(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[tu
         key = listing_key(rules, state, plans)
         found = rules.listings.get(key)
         if found is None:
-            found = rules.listings[key] = tuple(plans.entries(_candidates(rules, state, plans)))
+            found = rules.listings[key] = plans.entries(_candidates(rules, state, plans))
         plans.listing = found
     return found
 
@@ -299,7 +300,7 @@ def _listing(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[tu
 def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> list[Breath]:
     """A bounded list of legal breaths for ``unit`` now (each validated by its :class:`Planner`)."""
     plans = planner(rules, state, unit)
-    return plans.affordable(_listing(rules, state, plans))
+    return plans.affordable(listing_of(rules, state, plans))
 
 
 def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
@@ -313,8 +314,7 @@ def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
     known = rules.listings.get(listing_key(rules, state, plans))
     if known is not None:
         plans.listing = known
-        energy = unit.energy
-        return any(len(b.uses) == 1 and spent <= energy for b, spent in known)
+        return known.has_single(unit.energy)
     for item in _candidates(rules, state, plans):
         if isinstance(item, AttackGroup):
             if any(len(uses) == 1 and plans.legal(uses) for row in item.rows for uses in row):

@@ -53,29 +53,17 @@ from kassen.sengoku.battle.checks import (
     situational,
     usable_reservations,
 )
-from kassen.sengoku.battle.equipment import armed_for, carrier
+from kassen.sengoku.battle.listing import GroupVerdicts, Listing, Priced
 from kassen.sengoku.battle.moves import breakthrough_needed, core_exit_needed, destination, in_range, route
+from kassen.sengoku.battle.one_use import PlannedUse, _After, _plan_use, _Sim
 from kassen.sengoku.battle.rules import BattleRules
-from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit, Use, Zone
+from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit, Use
 from kassen.sengoku.battle.targets import _strikable, target_refusal
 from kassen.sengoku.entries import (
-    LimitPer,
     Maneuver,
     ManeuverKind,
-    MovementTo,
 )
 from kassen.sengoku.evolve import evolve
-
-
-@dataclass(frozen=True, slots=True)
-class PlannedUse:
-    """One maneuver of a planned breath: what it costs and where the unit stands when it starts."""
-
-    use: Use
-    maneuver: Maneuver
-    cost: int
-    zone: str
-    steps: tuple[Step, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,203 +145,6 @@ def breath_turn(state: BattleState, uid: str) -> Unit:
     return unit
 
 
-# ------------------------------------------------------------------------------------------ one use
-
-
-#: The simulated breath after one maneuver: zone, stances held, uses in the breath, limited uses,
-#: whether the unit has left and whether it has fired.
-_After = tuple[
-    str, tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], bool, bool, bool
-]
-
-
-@dataclass(slots=True)
-class _Sim:
-    """The breath as simulated so far."""
-
-    zone: str
-    held: list[str]
-    in_breath: dict[str, int]
-    limited: dict[str, int]
-    defenseless: bool
-    left: bool = False
-    fired: bool = False
-    picked: bool = False
-    spent: int = 0
-
-
-def _check_target(
-    rules: BattleRules, state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str, weapon: str | None
-) -> None:
-    refused = target_refusal(rules, state, unit, m, use.target, here, weapon)
-    if refused is not None:
-        raise _illegal(*refused)
-
-
-def _cost(
-    rules: BattleRules, unit: Unit, m: Maneuver, use: Use, zone: Zone, sim: _Sim, base: int
-) -> tuple[int, tuple[Step, ...]]:
-    """Base cost, the zone's Energy rows (SG.RD.2), combo fatigue (SG.BRT.3), Aim Focus (SG.AIM.2)."""
-    fatigue = rules.combo
-    before = -1
-    if m.kind in fatigue.applies_to:
-        before = sim.in_breath.get(m.id, 0) + (unit.uses_this_round(m.id) if fatigue.per == "round" else 0)
-    key = (unit.creature, unit.spec, m.id, zone, base, before, use.aim, use.weapon)
-    found = rules.costs.get(key)
-    if found is None:
-        found = rules.costs[key] = _priced(rules, unit, m, use, zone, base, before)
-    return found
-
-
-def _priced(
-    rules: BattleRules, unit: Unit, m: Maneuver, use: Use, zone: Zone, base: int, before: int
-) -> tuple[int, tuple[Step, ...]]:
-    """:func:`_cost` for a unit's template (``before``: earlier uses counted for combo fatigue, -1 when
-    it does not apply)."""
-    steps = [Step(base, f"{m.name}: {base} Energy", "SG.BRT.1")]
-    cost, effects = rules.zone_cost(unit, m, base, zone, use.weapon)
-    for e in effects:
-        steps.append(Step(cost, f"{e.zone}: {e.text} ({e.amount:+d} Energy)", "SG.RD.2"))
-    fatigue = rules.combo
-    if before >= 0 and before + 1 > fatigue.free_uses:
-        cost += fatigue.extra_cost
-        steps.append(Step(cost, f"combo fatigue: use {before + 1} this {fatigue.per}", "SG.BRT.3"))
-    if use.aim:
-        cost += use.aim
-        steps.append(Step(cost, f"Aim Focus +{use.aim} Energy", "SG.AIM.2"))
-    return cost, tuple(steps)
-
-
-def _check_aid_target(state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str) -> None:
-    """Bind Wound: a bleeding ally (not the unit itself) in the unit's zone (the Bleed house default)."""
-    if use.target is None or not state.has_unit(use.target):
-        raise _illegal(f"{m.name} names the ally it helps", "SG.INP.3")
-    t = state.unit(use.target)
-    if t.id == unit.id or t.side != unit.side:
-        raise _illegal(f"{m.name} helps an ally, not {t.name}", "SG.INP.3")
-    if not t.on_battlefield or t.zone != here:
-        raise _illegal(f"{t.name} is not beside {unit.name}", "SG.INP.3")
-    if not t.bleeding:
-        raise _illegal(f"{t.name} is not bleeding", "SG.INP.3")
-
-
-def _limits(m: Maneuver, unit: Unit, sim: _Sim) -> None:
-    for i, limit in enumerate(m.limits):
-        key = f"{m.id}#{i}"
-        if limit.per is LimitPer.BREATH:
-            used = sim.in_breath.get(m.id, 0)
-        else:
-            used = sim.limited.get(key, unit.count(unit.limited, key))
-        if used + 1 > limit.uses:
-            every = f" every {limit.every} rounds" if limit.every > 1 else ""
-            raise _illegal(
-                f"{m.name} is limited to {limit.uses} use(s) per {limit.per.value}{every}", "SG.LUL.1"
-            )
-        if limit.per is not LimitPer.BREATH:
-            sim.limited[key] = used + 1
-
-
-def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim: _Sim) -> PlannedUse:
-    if sim.left:
-        raise _illegal("nothing follows a Retreat: the unit has left the battlefield", "SG.RET.1")
-    m = rules.catalog.maneuvers.get(use.maneuver)
-    if m is None:
-        raise _illegal(f"unknown maneuver {use.maneuver!r}", "SG.BRT.1")
-    if m.id not in rules.known(unit):
-        raise _illegal(f"{unit.name} does not know {m.name}", "SG.BRT.1")
-    if unit.routed and m.id not in rules.squads.rout_allowed:
-        raise _illegal(f"{unit.name} is routed: only {', '.join(rules.squads.rout_allowed)}", "SG.RET.5")
-    here = sim.zone
-    zone = state.zone(here)
-    if not rules.unlocked(unit, m, zone):
-        raise _illegal(f"{m.name} is not unlocked in {here}", "SG.ZON.1")
-    for held in sim.held:
-        g = rules.maneuver(held).grants
-        if g is not None and m.kind in g.forbids and not (use.release and use.maneuver == held):
-            raise _illegal(f"{rules.maneuver(held).name} forbids {m.kind.value} while maintained", "SG.BRT.1")
-    if use.aim and not (m.attacks and m.kind in (ManeuverKind.ATTACK, ManeuverKind.KATA)):
-        raise _illegal(f"{m.name} is not a technique Aim Focus can scale", "SG.AIM.1")
-    if use.squads and (m.movement is None or m.movement.to is not MovementTo.OFF_BATTLEFIELD):
-        raise _illegal("only a Retreat takes squads along", "SG.RET.2")
-    _limits(m, unit, sim)
-    base = m.cost
-    kind = m.kind
-    if kind is ManeuverKind.UPKEEP:
-        assert m.upkeep is not None
-        if m.upkeep.count_cost is None:
-            raise _illegal(f"{m.name} is an upkeep maneuver of the lull phase", "SG.LUL.2")
-        base = m.upkeep.count_cost
-        weapon = rules.weapon_for(unit, m)
-        if weapon is not None and weapon.reload and not (unit.unloaded or sim.fired):
-            raise _illegal(f"{weapon.name} is loaded: nothing to reload", "SG.LUL.2")
-        sim.fired = False
-    elif m.attacks:
-        weapon = carrier(rules, unit, m, use.weapon, picked=sim.picked)
-        if use.weapon is None and weapon is not None and weapon.id != rules.carriers(unit, m)[0].id:
-            use = Use(
-                use.maneuver, use.target, use.aim, use.to, use.squads, use.release, use.choice, weapon.id
-            )
-        _check_target(rules, state, unit, m, use, here, use.weapon)
-        if weapon is not None and weapon.reload:
-            if unit.unloaded or sim.fired:
-                raise _illegal(f"{weapon.name} must be reloaded first", "SG.LUL.2")
-            sim.fired = True
-        if use.aim:
-            rules.aim(rules.technique(unit, m, use.weapon), rules.attribute(unit, "finesse"), use.aim)
-    elif kind is ManeuverKind.DEFENSE:
-        if not m.reservable or m.reaction is None:
-            raise _illegal(f"{m.name} cannot be reserved", "SG.RES.1")
-        if sim.defenseless:
-            raise _illegal(f"{unit.name} is Defenseless: it cannot reserve defense techniques", "SG.DFL.2")
-        if not armed_for(rules, unit, m, picked=sim.picked):
-            raise _illegal(f"{m.name} needs the weapon in hand: pick it up first", "SG.FUM.2")
-    elif m.aid is not None:
-        if use.weapon is not None:
-            raise _illegal(f"{m.name} takes no weapon", "SG.BRT.1")
-        if m.aid.ends == "dropped-weapon":
-            if not unit.dropped or sim.picked:
-                raise _illegal(f"{unit.name} has no weapon on the ground", "SG.FUM.2")
-            if use.target not in (None, unit.id):
-                raise _illegal(f"{m.name} is for {unit.name} itself", "SG.FUM.2")
-            base = unit.pickup_cost
-            sim.picked = True
-        else:
-            _check_aid_target(state, unit, m, use, here)
-    elif m.grants is not None:
-        if use.release:
-            if m.id not in sim.held:
-                raise _illegal(f"{unit.name} does not maintain {m.name}", "SG.BRT.1")
-            base = 0
-            sim.held.remove(m.id)
-        else:
-            if kind is ManeuverKind.STANCE and sim.defenseless:
-                raise _illegal(f"{unit.name} is Defenseless: it cannot declare a stance", "SG.DFL.2")
-            if m.id in sim.held:
-                raise _illegal(f"{unit.name} already maintains {m.name}", "SG.BRT.1")
-            if kind is ManeuverKind.STANCE:
-                sim.held[:] = [h for h in sim.held if rules.maneuver(h).kind is not ManeuverKind.STANCE]
-            sim.held.append(m.id)
-    elif kind is ManeuverKind.MOVEMENT:
-        if rules.servant(unit):
-            raise _illegal(f"{unit.name} moves only when its onmyoji repositions it in the lull", "SG.LUL.2")
-        dest = destination(state, unit, m, use, here)
-        if dest is None:
-            sim.left = True
-        else:
-            sim.zone = dest
-    if use.release and m.grants is None:
-        raise _illegal(f"{m.name} is not a stance to release", "SG.BRT.1")
-    if use.weapon is not None and not m.attacks:
-        raise _illegal(f"{m.name} is not an attack: it names no weapon", "SG.BRT.1")
-    if use.target is not None and not m.attacks and m.aid is None:
-        raise _illegal(f"{m.name} names no target", "SG.BRT.1")
-    cost, steps = _cost(rules, unit, m, use, zone, sim, base)
-    if m.kind in rules.combo.applies_to or m.limits:
-        sim.in_breath[m.id] = sim.in_breath.get(m.id, 0) + 1
-    sim.spent += cost
-    return PlannedUse(use, m, cost, here, steps)
-
-
 @dataclass(frozen=True, slots=True)
 class _Walked:
     """A legal run of maneuvers from the start of the breath: each planned, and the simulated breath
@@ -407,7 +198,7 @@ class Planner:
         self.candidates: Iterable[tuple[Use, ...] | AttackGroup] | None = None
         #: Every legal breath of the candidates with its price, Energy aside (``candidates._listing``),
         #: and what it depends on (``candidates.listing_key``), once made.
-        self.listing: tuple[tuple[Breath, int], ...] | None = None
+        self.listing: Listing | None = None
         self.listing_key: tuple[object, ...] | None = None
         # the simulated breaths met so far, numbered (0: the breath's start) so memo keys stay small
         start: _After = (unit.zone or "", tuple(unit.stances), (), (), False, False, False)
@@ -433,31 +224,33 @@ class Planner:
         """The legal breaths among ``candidates``, each once, in their order."""
         return self.affordable(self.entries(candidates))
 
-    def affordable(self, entries: Iterable[tuple[Breath, int]]) -> list[Breath]:
-        """The breaths of ``entries`` (each with the Energy it costs) the unit can pay for now (SG.CNT.5),
-        remembered with their cost (the heuristic weighs attacks by it)."""
+    def affordable(self, listing: Listing) -> list[Breath]:
+        """The breaths of ``listing`` the unit can pay for now (SG.CNT.5), remembered with their cost
+        (the heuristic weighs attacks by it)."""
         energy, listed = self.unit.energy, self._spent
         out: list[Breath] = []
-        for breath, spent in entries:
+        for breath, spent in listing.flat():
             if spent <= energy:
                 out.append(breath)
                 listed[breath.uses] = spent
         return out
 
-    def entries(self, candidates: Iterable[tuple[Use, ...] | AttackGroup]) -> list[tuple[Breath, int]]:
+    def entries(self, candidates: Iterable[tuple[Use, ...] | AttackGroup]) -> Listing:
         """Each of ``candidates`` that is a legal breath now but perhaps for its price, once, in their
         order, with the Energy it costs (at least 1, SG.CNT.6): :meth:`breaths` before the unit's Energy
-        is read (SG.CNT.5), which is all the state it reads of the unit's Energy."""
+        is read (SG.CNT.5), which is all it reads of the unit's Energy. An attack group's breaths are
+        told apart from every other candidate by their attack at a target, and from each other by the
+        attack, its target and its shape: they are never met twice."""
         unit = self.unit
         uid, surcharge = unit.id, unit.surcharge
         if unit.zone is None or not unit.on_battlefield:
-            return []
+            return Listing(uid, ())
         walks = self._walks
         seen: set[tuple[Use, ...]] = set()
-        out: list[tuple[Breath, int]] = []
+        out: list[Priced | GroupVerdicts] = []
         for uses in candidates:
             if isinstance(uses, AttackGroup):
-                self._group(uses, seen, out)
+                out.append(self._group(uses))
                 continue
             before = len(seen)
             seen.add(uses)
@@ -473,7 +266,7 @@ class Planner:
             spent = walked.spent + surcharge
             if spent >= 1:
                 out.append((Breath(uid, uses), spent))
-        return out
+        return Listing(uid, tuple(out))
 
     def _listed(self, uses: tuple[Use, ...]) -> int:
         """What :meth:`entries` keeps ``uses`` for: the Energy it costs, 0 if illegal (the unit is on the
@@ -487,7 +280,7 @@ class Planner:
         spent = walked.spent + self.unit.surcharge
         return spent if spent >= 1 else 0
 
-    def _group(self, group: AttackGroup, seen: set[tuple[Use, ...]], out: list[tuple[Breath, int]]) -> None:
+    def _group(self, group: AttackGroup) -> GroupVerdicts:
         """:meth:`entries` of an :class:`AttackGroup`: every shape planned at the first target the
         attack alone may strike (which shows its checks but the target's pass), and at each later
         target the same verdicts if that target may be struck, none if not."""
@@ -495,12 +288,12 @@ class Planner:
         zone = group.zone or unit.zone
         assert zone is not None
         m = self.rules.catalog.maneuvers.get(group.maneuver)
-        found: list[int] | None = None
+        found: tuple[int, ...] | None = None
         strikable: Callable[[str], bool] | None = None
-        uid, add = unit.id, seen.add
+        prices: list[tuple[int, ...] | None] = []
         for target, row in zip(group.targets, group.rows, strict=True):
             if found is None or m is None:
-                verdicts: list[int] | None = [self._listed(uses) for uses in row]
+                verdicts: tuple[int, ...] | None = tuple(self._listed(uses) for uses in row)
                 first = self._walks.get(row[0])
                 if isinstance(first, _Walked):
                     lead = first.planned[group.lead]
@@ -510,13 +303,8 @@ class Planner:
             else:
                 assert strikable is not None
                 verdicts = found if strikable(target) else None
-            for i, uses in enumerate(row):
-                before = len(seen)
-                add(uses)
-                if verdicts is not None and len(seen) != before:
-                    spent = verdicts[i]
-                    if spent:
-                        out.append((Breath(uid, uses), spent))
+            prices.append(verdicts if verdicts is not None and any(verdicts) else None)
+        return GroupVerdicts(group, tuple(prices))
 
     def spent(self, uses: tuple[Use, ...]) -> int:
         """The Energy the breath ``uses`` costs (:attr:`Plan.spent`; IllegalActionError if illegal): as

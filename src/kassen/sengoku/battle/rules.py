@@ -97,8 +97,9 @@ from kassen.sengoku.wounds import (
 )
 
 if TYPE_CHECKING:
-    from kassen.sengoku.battle.actions import Breath
-    from kassen.sengoku.battle.plan import PlannedUse, Planner, _After
+    from kassen.sengoku.battle.listing import Listing
+    from kassen.sengoku.battle.one_use import PlannedUse, _After
+    from kassen.sengoku.battle.plan import Planner
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -233,7 +234,7 @@ class BattleRules:
         self.planned: Memo[tuple[object, ...], tuple[PlannedUse, _After]] = Memo()
         #: Every legal breath of a unit's candidates with its price, Energy aside, by everything the
         #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
-        self.listings: Memo[tuple[object, ...], tuple[tuple[Breath, int], ...]] = Memo(LISTINGS)
+        self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
         self._layout: tuple[object, object, object, int] | None = None
         #: Exact attack odds under this catalog's tables (:mod:`kassen.sengoku.odds`).
         self.odds = OddsTable(catalog.resolution, defense_rules=catalog.defense, grades=catalog.grades)

@@ -1,0 +1,80 @@
+"""A unit's legal breaths as the planner found them, grouped: :class:`Listing` (SG.BRT.1, SG.CNT.5).
+
+The candidates (:mod:`~kassen.sengoku.battle.candidates`) are a few plain breaths and, for each attack,
+an :class:`~kassen.sengoku.battle.plan.AttackGroup`: the same shapes (the attack alone, twice, with a
+reservation, with Aim Focus...) at each target in reach. The planner plans the shapes at one target and
+only checks the others, so a group's verdict is one price per shape and, per target, whether it may be
+struck: :class:`GroupVerdicts`. A :class:`Listing` keeps them so, in candidate order; :meth:`Listing.flat`
+spells them out as the breaths ``legal_actions`` lists (each :class:`~kassen.sengoku.battle.actions.
+Breath` built once), while the heuristic weighs a group without spelling it out
+(:mod:`~kassen.sengoku.battle.weigh`). Prices are Energy aside: what the unit can pay for now is read
+last (:meth:`~kassen.sengoku.battle.plan.Planner.affordable`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["GroupVerdicts", "Listing", "Priced"]
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kassen.sengoku.battle.actions import Breath
+
+if TYPE_CHECKING:
+    from kassen.sengoku.battle.plan import AttackGroup
+
+#: A plain legal breath and the Energy it costs.
+Priced = tuple[Breath, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupVerdicts:
+    """An attack group's verdicts: ``prices[i]`` are the Energy of each shape at the group's ``i``-th
+    target (0: not a legal breath), or None when that target may not be struck."""
+
+    group: AttackGroup
+    prices: tuple[tuple[int, ...] | None, ...]
+
+
+class Listing:
+    """Every legal breath of a unit's candidates with its price, in candidate order: plain breaths and
+    the verdicts of each attack group (see the module notes). Never changed once made; the breaths of
+    :meth:`flat` are built on first use and kept (the content remembers a listing for every state in
+    the same situation, ``candidates.listing_key``)."""
+
+    __slots__ = ("_flat", "items", "unit")
+
+    def __init__(self, unit: str, items: tuple[Priced | GroupVerdicts, ...]) -> None:
+        self.unit = unit
+        self.items = items
+        self._flat: tuple[Priced, ...] | None = None
+
+    def flat(self) -> tuple[Priced, ...]:
+        """Every legal breath with its price, as ``legal_actions`` lists them (groups spelled out: each
+        target's row of shapes in turn)."""
+        found = self._flat
+        if found is None:
+            out: list[Priced] = []
+            uid = self.unit
+            for item in self.items:
+                if isinstance(item, GroupVerdicts):
+                    for row, prices in zip(item.group.rows, item.prices, strict=True):
+                        if prices is not None:
+                            out += [(Breath(uid, uses), p) for uses, p in zip(row, prices, strict=True) if p]
+                else:
+                    out.append(item)
+            found = self._flat = tuple(out)
+        return found
+
+    def has_single(self, energy: int) -> bool:
+        """Whether one maneuver alone is a breath the unit can pay for with ``energy`` (SG.CNT.6)."""
+        for item in self.items:
+            if isinstance(item, GroupVerdicts):
+                for row, prices in zip(item.group.rows, item.prices, strict=True):
+                    if prices is not None and any(
+                        len(uses) == 1 and 0 < p <= energy for uses, p in zip(row, prices, strict=True)
+                    ):
+                        return True
+            elif len(item[0].uses) == 1 and item[1] <= energy:
+                return True
+        return False

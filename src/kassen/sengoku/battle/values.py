@@ -1,0 +1,317 @@
+"""What the Sengoku heuristic (:mod:`~kassen.sengoku.battle.policies`) weighs, exactly: the expected
+Wounds of an attack now (exact odds through the attack's own resolution, :mod:`kassen.sengoku.odds`),
+the threat the enemies in reach pose to a unit, what a stance or a reservation turns away, the chance
+a Stealth Movement infiltrates, and a whole breath's expected Wounds. :class:`Values` keeps them for
+the last state it was asked about (a new state starts afresh) and the content's rules keep what does
+not depend on the state (``BattleRules.attack_values``, ``best_blows``). Policies are not rules."""
+
+from __future__ import annotations
+
+__all__ = ["Values"]
+
+from dataclasses import replace
+from fractions import Fraction
+
+from kassen.sengoku.battle.actions import Breath
+from kassen.sengoku.battle.plan import check_modifier, usable_reservations
+from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.state import BattleState, Unit, Use, Zone
+from kassen.sengoku.defense import DefenseResult
+from kassen.sengoku.entries import Maneuver, ManeuverKind
+from kassen.sengoku.house import ZoneApplies
+from kassen.sengoku.profile import ArmorKind, AttackTags, CombatProfile, DefenseBonus
+from kassen.sengoku.technique import attack_modifier
+
+_PIERCE_TIE_BREAK = Fraction(1, 1000)
+#: The share of an enemy's best blow a reservation is expected to turn away (a policy choice).
+_RESERVATION_SHARE = Fraction(1, 2)
+#: How much of the next round a stance is counted for (it stays until released or Defenseless).
+_STANCE_NEXT_ROUND = Fraction(1, 2)
+
+
+class Values:
+    """The heuristic's exact values of attacks, threats, stances and reservations in one state, each
+    worked out once a state (see the policies' module notes)."""
+
+    def __init__(self, rules: BattleRules) -> None:
+        self.rules = rules
+        # One fight's policy remembers the targets' profiles and Defense in the last state it was asked
+        # about, compared by value (bounded: one state's worth; a new state starts it afresh).
+        self._memo_state: BattleState | None = None
+        self._profiles: dict[tuple[str, bool], CombatProfile] = {}
+        # per target (and whether it is ambushed): its profile, the profile's number, whether a reaction
+        # is ready, and its zone's number and zone; per zone the attacker stands in: the zone's number
+        self._targets: dict[tuple[str, bool], tuple[CombatProfile, int, bool, int, Zone]] = {}
+        self._zone_numbers: dict[str, int] = {}
+        self._defenses: dict[tuple[str, bool, AttackTags], DefenseResult] = {}
+        self._threats: dict[tuple[str, str | None, DefenseBonus | None], Fraction] = {}
+        self._stances: dict[tuple[str, str], Fraction] = {}
+        self._reservations: dict[tuple[str, str], Fraction] = {}
+        self._sneaks: dict[tuple[str, str], float] = {}
+
+    def _fresh(self, state: BattleState) -> None:
+        if self._memo_state is not state and self._memo_state != state:
+            self._memo_state = state
+            self._profiles = {}
+            self._targets = {}
+            self._zone_numbers = {}
+            self._defenses = {}
+            self._threats = {}
+            self._stances = {}
+            self._reservations = {}
+            self._sneaks = {}
+
+    # -- values ----------------------------------------------------------------------------------------
+    def attack_value(self, state: BattleState, unit: Unit, use: Use, zone: str) -> Fraction:
+        """Expected Wounds of one attack now (exact odds), with the weapon that carries it, with a hair's
+        preference for [Pierce] against heavy armor."""
+        r = self.rules
+        assert use.target is not None
+        target = state.unit(use.target)
+        if target.zone is None:
+            return Fraction(0)
+        self._fresh(state)
+        ambushed = unit.infiltrating and not target.ambushed
+        pt, pnumber, reserved, there_number, there = self._target(state, target, ambushed)
+        here_number = self._zone_numbers.get(zone)
+        if here_number is None:
+            here_number = self._zone_numbers[zone] = r.number(state.zone(zone))
+        # everything the value reads: the attacker's template and blow, the zones, the target's profile
+        # (by its number: a profile is hashed once a state) and whether it has a reaction ready
+        vkey = (
+            unit.creature,
+            unit.spec,
+            use.maneuver,
+            use.weapon,
+            use.aim,
+            here_number,
+            there_number,
+            pnumber,
+            reserved,
+        )
+        found = r.attack_values.get(vkey)
+        if found is not None:
+            return found
+        m = r.maneuver(use.maneuver)
+        tech = r.technique(unit, m, use.weapon)
+        tags = tech.tags
+        if use.aim:
+            tags = r.aim(tech, r.attribute(unit, "finesse"), use.aim).tags
+        dkey = (target.id, ambushed, tags)
+        defense = self._defenses.get(dkey)
+        if defense is None:
+            defense = r.defense_of(pt, tags)
+            self._defenses[dkey] = defense
+        if defense.immune:
+            value = Fraction(0)
+        else:
+            modifier, _ = attack_modifier(r.base_profile(unit), tech)
+            here = state.zone(zone)
+            for e in r.zone_effects(unit, m, ZoneApplies.CHECK, here, target_zone=there, weapon=use.weapon):
+                modifier += e.amount
+            value = r.odds.attack(modifier, defense.defense, tech).expected_wounds
+            if tags.pierce is not None and pt.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE):
+                value += _PIERCE_TIE_BREAK
+            if reserved:
+                value /= 2
+        r.attack_values[vkey] = value
+        return value
+
+    def _target(
+        self, state: BattleState, target: Unit, ambushed: bool
+    ) -> tuple[CombatProfile, int, bool, int, Zone]:
+        """What an attack's value reads of ``target`` (struck from an ambush or not), once a state: its
+        profile, the number of the profile but its name, whether a reaction is ready, and its zone's
+        number and zone."""
+        pkey = (target.id, ambushed)
+        seen = self._targets.get(pkey)
+        if seen is None:
+            r = self.rules
+            assert target.zone is not None
+            pt = self._profiles.get(pkey)
+            if pt is None:
+                pt = r.profile(state, target)
+                if ambushed:
+                    pt = replace(pt, defenseless=True, bonuses=())
+                self._profiles[pkey] = pt
+            reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
+            there = state.zone(target.zone)
+            # numbered without its name: the name only words the explanation (SG.DEF.5 reads none of
+            # it), so copies of one template in one situation share their values
+            blind = r.number(replace(pt, name=""))
+            seen = self._targets[pkey] = (pt, blind, reserved, r.number(there), there)
+        return seen
+
+    def target_class(self, state: BattleState, unit: Unit, target: str) -> tuple[object, ...]:
+        """Everything :meth:`attack_value` and a breath's value read of the unit ``target`` when ``unit``
+        attacks it: two targets of one class are worth exactly the same to every attack of ``unit``
+        (the profile carries the Wounds left; ``kassen.sengoku.battle.weigh``)."""
+        t = state.unit(target)
+        if t.zone is None:
+            return ("off the battlefield",)
+        self._fresh(state)
+        _, pnumber, reserved, there_number, _ = self._target(state, t, unit.infiltrating and not t.ambushed)
+        return (pnumber, reserved, there_number)
+
+    def enemy_near(self, state: BattleState, unit: Unit, zone: str) -> bool:
+        return any(
+            u.side != unit.side and u.able and u.zone is not None and state.distance(zone, u.zone) <= 1
+            for u in state.units
+        )
+
+    def threat(self, state: BattleState, unit: Unit, bonus: DefenseBonus | None = None) -> Fraction:
+        """The Wounds the enemies that can reach ``unit`` are expected to deal it with the Energy they
+        have left this round (each with its best technique), its Defense raised by ``bonus``."""
+        if unit.zone is None:
+            return Fraction(0)
+        self._fresh(state)
+        key = (unit.id, unit.zone, bonus)
+        found = self._threats.get(key)
+        if found is None:
+            found = self._threats[key] = self._threat(state, unit, bonus)
+        return found
+
+    def _threat(self, state: BattleState, unit: Unit, bonus: DefenseBonus | None) -> Fraction:
+        r = self.rules
+        assert unit.zone is not None
+        profile = r.profile(state, unit)
+        if bonus is not None:
+            profile = replace(profile, bonuses=(*profile.bonuses, bonus))
+        total = Fraction(0)
+        blows: dict[tuple[str, str], tuple[Fraction, int] | None] = {}
+        for e in state.units:
+            if e.side == unit.side or not e.able or e.zone is None or e.passed:
+                continue
+            if state.distance(e.zone, unit.zone) > 1:
+                continue
+            template = (e.creature, e.spec)
+            if template in blows:
+                best = blows[template]
+            else:
+                # an enemy's best blow on this profile depends on its template alone: kept by the rules
+                key = (profile, *template)
+                known = r.best_blows.get(key)
+                if known is None:
+                    known = r.best_blows[key] = (self._best_blow(e, profile),)
+                best = blows[template] = known[0]
+            if best is not None:
+                total += best[0] * (e.energy // best[1])
+        return total
+
+    def _best_blow(self, e: Unit, profile: CombatProfile) -> tuple[Fraction, int] | None:
+        """``e``'s best expected Wounds per Energy on ``profile`` (its Wounds and cost), if any."""
+        r = self.rules
+        best: tuple[Fraction, int] | None = None
+        for mid in r.known(e):
+            m = r.maneuver(mid)
+            if not m.attacks or m.cost < 1:
+                continue
+            tech = r.technique(e, m)
+            d = r.defense_of(profile, tech.tags)
+            if d.immune:
+                continue
+            modifier, _ = attack_modifier(r.base_profile(e), tech)
+            ew = r.odds.attack(modifier, d.defense, tech).expected_wounds
+            if best is None or ew / m.cost > best[0] / best[1]:
+                best = (ew, m.cost)
+        return best
+
+    def stance_value(self, state: BattleState, unit: Unit, m: Maneuver) -> Fraction:
+        """The Wounds a stance (or a held Kata) is expected to turn away: from the unit, or from each ally
+        in its zone for a zone-wide grant, this round and half of the next (it stays until released or
+        Defenseless)."""
+        g = m.grants
+        if g is None or not g.value or unit.zone is None:
+            return Fraction(0)
+        bonus = DefenseBonus(g.kind, g.value, m.name)
+        who = [unit]
+        if g.scope.value == "zone-allies":
+            who += [u for u in state.units if u.side == unit.side and u.id != unit.id and u.zone == unit.zone]
+        gained = Fraction(0)
+        for u in who:
+            if not u.on_battlefield:
+                continue
+            gained += self.threat(state, u) - self.threat(state, u, bonus)
+        return gained * (1 + _STANCE_NEXT_ROUND)
+
+    def reservation_value(self, state: BattleState, unit: Unit, zone: str) -> Fraction:
+        """A reservation is worth a share of the best blow an enemy that can still act this round can
+        deal the unit (none when no such enemy can reach it)."""
+        if unit.reservations:
+            return Fraction(0)
+        here = replace(unit, zone=zone)
+        threat = self.threat(state, here)
+        if not threat:
+            return Fraction(0)
+        return min(threat, Fraction(1)) * _RESERVATION_SHARE
+
+    def stealth_chance(self, state: BattleState, unit: Unit, m: Maneuver) -> Fraction:
+        """The exact chance a Stealth Movement makes the unit infiltrating, when the unit has an [Ambush]
+        that turns its next attack into an automatic Critical Hit (SG.AMB.2); else 0."""
+        r = self.rules
+        if m.movement is None or "infiltrating" not in m.movement.grants or unit.zone is None:
+            return Fraction(0)
+        traits = [r.catalog.trait(t).ambush for t in r.creature(unit).traits]
+        if not any(a is not None and a.automatic_critical for a in traits):
+            return Fraction(0)
+        check = m.check
+        if check is None or not isinstance(check.against, int):
+            return Fraction(1)
+        modifier, _ = check_modifier(r, unit, m, state.zone(unit.zone))
+        return r.chance(modifier, check.against)
+
+    def breath_value(
+        self,
+        state: BattleState,
+        unit: Unit,
+        breath: Breath,
+        memo: dict[tuple[Use, str], Fraction] | None = None,
+        *,
+        spent: int | None = None,
+    ) -> tuple[Fraction, Fraction]:
+        """(expected Wounds per Energy, expected Wounds) of an attacking breath, reservations and stances
+        counted."""
+        r = self.rules
+        memo = {} if memo is None else memo
+        zone = unit.zone or ""
+        dealt: dict[str, Fraction] = {}
+        cost = 0
+        reserved = False
+        extra = Fraction(0)
+        sneak = Fraction(0)
+        for use in breath.uses:
+            m = r.maneuver(use.maneuver)
+            cost += m.cost + use.aim
+            if m.kind is ManeuverKind.MOVEMENT:
+                sneak = self.stealth_chance(state, unit, m)
+                zone = use.to or zone
+            elif m.attacks and use.target is not None:
+                key = (use, zone)
+                if key not in memo:
+                    memo[key] = self.attack_value(state, unit, use, zone)
+                value = memo[key]
+                if sneak:
+                    crit = Fraction(self._critical(unit, m, use.weapon))
+                    value = sneak * crit + (1 - sneak) * value
+                    sneak = Fraction(0)
+                before = dealt.get(use.target)
+                dealt[use.target] = value if before is None else before + value
+            elif m.kind is ManeuverKind.DEFENSE:
+                reserved = True
+            elif m.grants is not None and not use.release:
+                extra += self.stance_value(state, unit, m)
+        # the same exact sum as sum(min(v, Fraction(wounds)) ...), without the Fraction(0) start
+        total: Fraction | None = None
+        for t, v in dealt.items():
+            wounds = state.unit(t).wounds
+            capped = Fraction(wounds) if wounds < v else v
+            total = capped if total is None else total + capped
+        if total is None:
+            total = Fraction(0)
+        total += extra
+        if reserved:
+            total += self.reservation_value(state, unit, zone)
+        return (total / max(cost if spent is None else spent, 1), total)
+
+    def _critical(self, unit: Unit, m: Maneuver, weapon: str | None = None) -> int:
+        return self.rules.critical_wounds(self.rules.technique(unit, m, weapon))

@@ -1,0 +1,160 @@
+"""The heuristic's breath, weighed on the planner's grouped listing (:mod:`~kassen.sengoku.battle.listing`)
+instead of the spelled-out list of legal breaths: the same choice as
+:meth:`HeuristicPolicy.breath <kassen.sengoku.battle.policies.HeuristicPolicy.breath>`, for work that
+grows with the kinds of target in reach rather than with the targets.
+
+Why it is the same choice. Every breath the heuristic might pick is in the listing, in its order: the
+plain ones (movements, stances, reservations, Retreat, aid) and each attack group's rows, one per target.
+A breath of a group is weighed by the expected Wounds of its attacks (each a function of the attacker,
+the attack and the target's profile, zone and ready reaction, :meth:`HeuristicPolicy.attack_value`), the
+target's Wounds left (part of its profile), and what the unit itself adds (a stance, a reservation, a
+stealth approach). So two targets of one group with the same profile number, zone, reaction and row of
+prices give breaths of exactly equal value and cost, shape by shape; the heuristic keeps the first of
+equals (its comparisons are strict), so only the first target of each such class needs weighing — the
+others can never be chosen. The reservation added to the best attack is found in the best breath's own
+row (the only place a breath starting with the same attack can be), and the aid, retreat, lone stance,
+lone reservation and approach choices read only plain breaths, as they always did (no attack group's
+breath is a lone movement, stance or reservation); a listing with aid in it is spelled out for
+:meth:`HeuristicPolicy._aid`. ``tests/sengoku/battle/test_weigh.py`` compares the two at every breath of
+many battles.
+"""
+
+from __future__ import annotations
+
+__all__ = ["weigh_breath"]
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from kassen.sengoku.battle.actions import Action, Breath, Pass
+from kassen.sengoku.battle.candidates import listing_of
+from kassen.sengoku.battle.listing import GroupVerdicts, Listing
+from kassen.sengoku.battle.plan import planner
+from kassen.sengoku.battle.state import BattleState, Unit, Use
+from kassen.sengoku.entries import ManeuverKind
+
+if TYPE_CHECKING:
+    from kassen.sengoku.battle.policies import HeuristicPolicy
+
+
+def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Action:
+    """:meth:`HeuristicPolicy.breath` of ``unit`` in ``state`` among the legal actions the ruleset lists
+    (the breaths of its listing the unit can pay for, Hold, Pass), read from the listing itself."""
+    r = policy.rules
+    plans = planner(r, state, unit)
+    listing = listing_of(r, state, plans)
+    energy = unit.energy
+    plain = [b for item in listing.items if not isinstance(item, GroupVerdicts) for b in _paid(item, energy)]
+    passing = Pass(unit.id)
+    if policy.should_retreat(state, unit):
+        away = policy._retreat(state, unit, plain)
+        if away is not None:
+            return away
+        if unit.routed:
+            return passing
+    if _has_aid(policy, listing):
+        aid = policy._aid(state, unit, plans.affordable(listing))
+        if aid is not None:
+            return aid
+    memo: dict[tuple[Use, str], Fraction] = {}
+    rough: dict[tuple[Use, str], float] = {}
+    scored: list[tuple[Breath, float, int]] = []
+    rows: dict[int, tuple[Breath, GroupVerdicts, int]] = {}  # each weighed group breath: its row
+    limit = r.breath_limit
+    for item in listing.items:
+        if not isinstance(item, GroupVerdicts):
+            b, spent = item
+            if spent <= energy and spent <= limit and _weighed(policy, b):
+                scored.append((b, policy._rough_value(state, unit, b, memo, rough), spent))
+            continue
+        group = item.group
+        if r.maneuver(group.rows[0][0][0].maneuver).aid is not None:
+            continue  # a pick-up then an attack: an aid, never weighed as an attack
+        classes: set[tuple[object, ...]] = set()
+        for i, (row, prices) in enumerate(zip(group.rows, item.prices, strict=True)):
+            if prices is None:
+                continue
+            kind = (policy.target_class(state, unit, group.targets[i]), prices)
+            if kind in classes:
+                continue  # the same values as an earlier target's, which wins any tie
+            classes.add(kind)
+            for uses, spent in zip(row, prices, strict=True):
+                if 0 < spent <= energy and spent <= limit:
+                    b = Breath(unit.id, uses)
+                    scored.append((b, policy._rough_value(state, unit, b, memo, rough), spent))
+                    rows[id(b)] = (b, item, i)
+    best = policy._best_of(state, unit, scored, memo)
+    if best is not None:
+        found = rows.get(id(best))
+        if found is None or found[0] is not best:
+            return policy._with_reservation(state, plans, best, plans.affordable(listing))
+        return _with_reservation(policy, state, unit, best, found[1], found[2])
+    near = policy.enemy_near(state, unit, unit.zone or "")
+    if near and not unit.reservations:
+        for b in plain:
+            if (
+                len(b.uses) == 1
+                and r.maneuver(b.uses[0].maneuver).kind is ManeuverKind.DEFENSE
+                and policy._cached_reservation(state, unit, unit.zone or "")
+            ):
+                return b
+    if near:
+        stance = policy._lone_stance(state, unit, plain)
+        if stance is not None:
+            return stance
+    move = policy._approach(state, unit, plain)
+    if move is not None:
+        return move
+    return passing
+
+
+def _paid(item: tuple[Breath, int], energy: int) -> tuple[Breath, ...]:
+    return (item[0],) if item[1] <= energy else ()
+
+
+def _weighed(policy: HeuristicPolicy, b: Breath) -> bool:
+    """Whether :meth:`HeuristicPolicy.breath` weighs ``b`` as an attack: it attacks, is no aid and lets
+    no stance go."""
+    r = policy.rules
+    attacks = aids = released = False
+    for u in b.uses:
+        m = r.maneuver(u.maneuver)
+        attacks |= m.attacks
+        aids |= m.aid is not None
+        released |= u.release
+    return attacks and not aids and not released
+
+
+def _has_aid(policy: HeuristicPolicy, listing: Listing) -> bool:
+    """Whether any breath of the listing starts with an aid (binding a wound, picking up a weapon)."""
+    r = policy.rules
+    for item in listing.items:
+        uses = item.group.rows[0][0] if isinstance(item, GroupVerdicts) else item[0].uses
+        if r.maneuver(uses[0].maneuver).aid is not None:
+            return True
+    return False
+
+
+def _with_reservation(
+    policy: HeuristicPolicy, state: BattleState, unit: Unit, best: Breath, item: GroupVerdicts, i: int
+) -> Breath:
+    """:meth:`HeuristicPolicy._with_reservation` for a breath of ``item``'s ``i``-th row: the first
+    shape of that row that adds a defense reservation to ``best``, is paid for and does not overload."""
+    r = policy.rules
+    if unit.reservations or any(r.maneuver(u.maneuver).kind is ManeuverKind.DEFENSE for u in best.uses):
+        return best
+    zone = unit.zone or ""
+    for u in best.uses:
+        if r.maneuver(u.maneuver).kind is ManeuverKind.MOVEMENT and u.to:
+            zone = u.to
+    if not policy._cached_reservation(state, unit, zone):
+        return best
+    n = len(best.uses)
+    prices = item.prices[i]
+    assert prices is not None
+    for uses, spent in zip(item.group.rows[i], prices, strict=True):
+        if not 0 < spent <= unit.energy or len(uses) != n + 1 or uses[:n] != best.uses:
+            continue
+        if r.maneuver(uses[-1].maneuver).kind is ManeuverKind.DEFENSE and spent <= r.breath_limit:
+            return Breath(unit.id, uses)
+    return best

@@ -1,0 +1,52 @@
+"""The heuristic's breath weighed on the grouped listing (kassen.sengoku.battle.weigh) is the breath it
+picks from the spelled-out legal actions (HeuristicPolicy.breath), at every breath of many battles, with
+the units copied so that many targets share a class."""
+
+from __future__ import annotations
+
+import pytest
+
+from kassen.core.scenario import ScenarioSource, open_fight
+from kassen.sengoku.battle import HeuristicPolicy
+from kassen.sengoku.battle.copies import copied_units
+from kassen.sengoku.battle.state import DecisionKind
+from kassen.sengoku.battle.weigh import weigh_breath
+
+
+def _source(name: str) -> str | ScenarioSource:
+    base, _, k = name.partition("*")
+    return copied_units(base, int(k)) if k else base
+
+
+@pytest.mark.parametrize(
+    ("name", "seeds"),
+    [("demo", range(6)), ("burning-temple", range(3)), ("count-example", range(3)), ("demo*3", range(2))],
+)
+def test_weighing_the_grouped_listing_picks_what_the_legal_list_gives(name: str, seeds: range) -> None:
+    # rule: SG.BRT.1  rule: SG.CNT.5  rule: SG.RES.1
+    compared = 0
+    for seed in seeds:
+        fight = open_fight(_source(name), seed=seed)
+        fight.autoplay()
+        policy = HeuristicPolicy(fight.tables)
+        for state in fight.states:
+            d = state.decision
+            if d is None or d.kind is not DecisionKind.BREATH:
+                continue
+            unit = state.unit(d.unit)
+            legal = fight.ruleset.legal_actions(state, fight.tables)
+            assert weigh_breath(policy, state, unit) == policy.breath(state, unit, legal), (seed, state.count)
+            compared += 1
+    assert compared >= 10
+
+
+def test_a_fight_played_through_the_legal_list_is_the_same_fight() -> None:
+    # rule: SG.BRT.1 — the policy handed a plain list (not the fight's lazily listed one) takes the old
+    # way; both fights end with the same log
+    grouped = open_fight("demo", seed=11)
+    grouped.autoplay()
+    plain = open_fight("demo", seed=11)
+    policy = HeuristicPolicy(plain.tables)
+    while not plain.over:
+        plain.play(policy.choose(plain.state, list(plain.legal_actions())))
+    assert plain.to_json() == grouped.to_json()
