@@ -9,7 +9,6 @@ from __future__ import annotations
 
 __all__ = ["Values"]
 
-from dataclasses import replace
 from fractions import Fraction
 
 from kassen.sengoku.battle.actions import Breath
@@ -18,6 +17,7 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Use, Zone
 from kassen.sengoku.defense import DefenseResult
 from kassen.sengoku.entries import Maneuver, ManeuverKind
+from kassen.sengoku.evolve import evolve
 from kassen.sengoku.house import ZoneApplies
 from kassen.sengoku.profile import ArmorKind, AttackTags, CombatProfile, DefenseBonus
 from kassen.sengoku.technique import attack_modifier
@@ -132,13 +132,13 @@ class Values:
             if pt is None:
                 pt = r.profile(state, target)
                 if ambushed:
-                    pt = replace(pt, defenseless=True, bonuses=())
+                    pt = evolve(pt, defenseless=True, bonuses=())
                 self._profiles[pkey] = pt
             reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
             there = state.zone(target.zone)
             # numbered without its name: the name only words the explanation (SG.DEF.5 reads none of
             # it), so copies of one template in one situation share their values
-            blind = r.number(replace(pt, name=""))
+            blind = r.number(evolve(pt, name=""))
             seen = self._targets[pkey] = (pt, blind, reserved, r.number(there), there)
         return seen
 
@@ -176,7 +176,7 @@ class Values:
         assert unit.zone is not None
         profile = r.profile(state, unit)
         if bonus is not None:
-            profile = replace(profile, bonuses=(*profile.bonuses, bonus))
+            profile = evolve(profile, bonuses=(*profile.bonuses, bonus))
         total = Fraction(0)
         blows: dict[tuple[str, str], tuple[Fraction, int] | None] = {}
         for e in state.units:
@@ -239,7 +239,7 @@ class Values:
         deal the unit (none when no such enemy can reach it)."""
         if unit.reservations:
             return Fraction(0)
-        here = replace(unit, zone=zone)
+        here = evolve(unit, zone=zone)
         threat = self.threat(state, here)
         if not threat:
             return Fraction(0)
