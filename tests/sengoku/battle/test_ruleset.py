@@ -15,7 +15,7 @@ import kassen
 from kassen.content.content import read_layer
 from kassen.core.engine import GM, Actor, Outcome, Snapshot, advance
 from kassen.core.errors import ContentError, IllegalActionError
-from kassen.core.fight import Fight
+from kassen.core.fight import Fight, state_codec
 from kassen.core.report import account
 from kassen.core.rng import Rng
 from kassen.sengoku.battle import (
@@ -35,7 +35,9 @@ from kassen.sengoku.battle import (
     names,
     run_battle,
 )
+from kassen.sengoku.battle.plan import planner
 from kassen.sengoku.battle.rules import PLANNERS, Memo
+from kassen.sengoku.battle.state import BattleState
 from kassen.sengoku.catalog import load_catalog
 
 from .helpers import BUNDLED, scenario, use
@@ -226,7 +228,18 @@ def test_memos_are_bounded_and_keyed_by_value(tmp_path: Path) -> None:
     content = RULESET.load_content([read_layer(tmp_path, "layer 1")])
     s = load_scenario("demo", content)
     run_battle(s, 4)
-    assert 0 < len(content.tables.planners) <= PLANNERS
+    rules = content.tables
+    fight = kassen.open_fight("demo", seed=4)
+    fight.autoplay()
+    breaths = [st for st in fight.states if st.decision is not None and st.decision.kind.value == "breath"]
+    for st in breaths:
+        assert st.decision is not None
+        first = planner(rules, st, st.unit(st.decision.unit))
+        rules.last_planner = None  # found by value: an equal state read back from JSON finds it
+        again = state_codec(BattleState).load(state_codec(BattleState).dump(st))
+        assert again is not st and planner(rules, again, again.unit(st.decision.unit)) is first
+        assert len(rules.planners) <= PLANNERS
+    assert len(breaths) > PLANNERS  # more states than the memo keeps
 
 
 # ------------------------------------------------------------------------------------------ words

@@ -306,11 +306,12 @@ def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> lis
 def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
     """Whether the unit can pay for any maneuver now (SG.CNT.6: a unit that cannot, passes).
 
-    The flow asks it of the state with the unit's breath due: its planner is kept as the rules' last
-    (and among their planners, found by value), so listing that breath generates none of the candidates
-    and checks none of these maneuvers again; a listing remembered for the same :func:`listing_key`
-    answers at once."""
-    plans = rules.last_planner = rules.planners[(state, unit.id)] = Planner(rules, state, unit)
+    The flow asks it of the state with the unit's breath due: its planner is kept as the rules' last,
+    so listing that breath generates none of the candidates and checks none of these maneuvers again;
+    a listing remembered for the same :func:`listing_key` answers at once."""
+    # kept as the last planner only: the listing and the heuristic that follow ask of this very state
+    # object, and keying it by value would hash the whole state every breath
+    plans = rules.last_planner = Planner(rules, state, unit)
     known = rules.listings.get(listing_key(rules, state, plans))
     if known is not None:
         plans.listing = known
