@@ -78,11 +78,22 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
             if kind in classes:
                 continue  # the same values as an earlier target's, which wins any tie
             classes.add(kind)
+            plain_shapes = group.lead == 0 and not group.zone  # the attack from here, again, reserved
+            one = row[0][0]
+            lone: float | None = None
             for uses, spent in zip(row, prices, strict=True):
-                if 0 < spent <= energy and spent <= limit:
-                    b = Breath(unit.id, uses)
-                    scored.append((b, policy._rough_value(state, unit, b, memo, rough), spent))
-                    rows[id(b)] = (b, item, i)
+                if not (0 < spent <= energy and spent <= limit):
+                    continue
+                b = Breath(unit.id, uses)
+                value: float | None = None
+                if plain_shapes:
+                    if lone is None:
+                        lone = _lone(policy, state, unit, one, memo, rough)
+                    value = _shape_value(policy, state, unit, uses, one, lone)
+                if value is None:
+                    value = policy._rough_value(state, unit, b, memo, rough)
+                scored.append((b, value, spent))
+                rows[id(b)] = (b, item, i)
     best = policy._best_of(state, unit, scored, memo)
     if best is not None:
         found = rows.get(id(best))
@@ -106,6 +117,51 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     if move is not None:
         return move
     return passing
+
+
+def _lone(
+    policy: HeuristicPolicy,
+    state: BattleState,
+    unit: Unit,
+    one: Use,
+    memo: dict[tuple[Use, str], Fraction],
+    rough: dict[tuple[Use, str], float],
+) -> float:
+    """:meth:`HeuristicPolicy._rough_value`'s value of the attack ``one`` from the unit's zone (kept in
+    ``memo`` exactly and in ``rough`` as a float, as it keeps them)."""
+    key = (one, unit.zone or "")
+    value = rough.get(key)
+    if value is None:
+        exact = memo.get(key)
+        if exact is None:
+            exact = memo[key] = policy.attack_value(state, unit, one, key[1])
+        value = rough[key] = float(exact)
+    return value
+
+
+def _shape_value(
+    policy: HeuristicPolicy, state: BattleState, unit: Unit, uses: tuple[Use, ...], one: Use, lone: float
+) -> float | None:
+    """:meth:`HeuristicPolicy._rough_value` of an attack group's shape made of the attack ``one``
+    (worth ``lone``) once or twice, perhaps with a reservation last, worked out from ``lone`` by the
+    very sums that method makes (capped at the target's Wounds, the reservation's value added); None for
+    any other shape (Aim Focus: another attack)."""
+    n = len(uses)
+    reserved = n > 1 and uses[-1] is not one
+    blows = n - 1 if reserved else n
+    if not 1 <= blows <= 2 or any(u is not one for u in uses[:blows]):
+        return None
+    r = policy.rules
+    last = uses[-1]
+    if reserved and (last.target is not None or r.maneuver(last.maneuver).kind is not ManeuverKind.DEFENSE):
+        return None
+    assert one.target is not None
+    left = float(state.unit(one.target).wounds)
+    dealt = lone if blows == 1 else lone + lone
+    value = dealt if dealt <= left else left
+    if reserved:
+        value += float(policy._cached_reservation(state, unit, unit.zone or ""))
+    return value
 
 
 def _paid(item: tuple[Breath, int], energy: int) -> tuple[Breath, ...]:
