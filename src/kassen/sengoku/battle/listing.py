@@ -42,12 +42,23 @@ class Listing:
     :meth:`flat` are built on first use and kept (the content remembers a listing for every state in
     the same situation, ``candidates.listing_key``)."""
 
-    __slots__ = ("_flat", "items", "unit")
+    __slots__ = ("_flat", "_made", "items", "unit")
 
     def __init__(self, unit: str, items: tuple[Priced | GroupVerdicts, ...]) -> None:
         self.unit = unit
         self.items = items
         self._flat: tuple[Priced, ...] | None = None
+        self._made: dict[tuple[int, int, int], Breath] = {}
+
+    def breath(self, item: int, row: int, shape: int) -> Breath:
+        """The breath of shape ``shape`` at target ``row`` of the group ``items[item]``, built once."""
+        key = (item, row, shape)
+        found = self._made.get(key)
+        if found is None:
+            group = self.items[item]
+            assert isinstance(group, GroupVerdicts)
+            found = self._made[key] = Breath(self.unit, group.group.rows[row][shape])
+        return found
 
     def flat(self) -> tuple[Priced, ...]:
         """Every legal breath with its price, as ``legal_actions`` lists them (groups spelled out: each
@@ -55,12 +66,11 @@ class Listing:
         found = self._flat
         if found is None:
             out: list[Priced] = []
-            uid = self.unit
-            for item in self.items:
+            for k, item in enumerate(self.items):
                 if isinstance(item, GroupVerdicts):
-                    for row, prices in zip(item.group.rows, item.prices, strict=True):
+                    for i, prices in enumerate(item.prices):
                         if prices is not None:
-                            out += [(Breath(uid, uses), p) for uses, p in zip(row, prices, strict=True) if p]
+                            out += [(self.breath(k, i, j), p) for j, p in enumerate(prices) if p]
                 else:
                     out.append(item)
             found = self._flat = tuple(out)

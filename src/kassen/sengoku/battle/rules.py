@@ -226,6 +226,9 @@ class BattleRules:
         self._weapons: Memo[tuple[str, str, str], tuple[Weapon, ...]] = Memo()
         self._max: Memo[tuple[str, str], tuple[int, tuple[Step, ...]]] = Memo()
         self._zone_effects: Memo[tuple[object, ...], tuple[ZoneEffect, ...]] = Memo()
+        #: Checks by their faces (and the faces' type), modifier and target: frozen values of them alone.
+        self._checks: Memo[tuple[object, ...], CheckResult] = Memo()
+        self._attack_checks: Memo[tuple[object, ...], tuple[CheckResult, CheckOutcome]] = Memo()
         #: A maneuver's priced Energy and its steps, by template, maneuver, zone, base cost, earlier uses
         #: (combo fatigue) and Aim Focus (see ``plan._cost``).
         self.costs: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo()
@@ -480,8 +483,16 @@ class BattleRules:
         return critical_wounds(tech, self.resolution)[0]
 
     def check(self, faces: Faces, modifier: int, target: int) -> CheckResult:
-        """A check from its faces, ``2dN + modifier >= target`` with this content's die (SG.CHK.1)."""
-        return resolve_check(faces, modifier, target, sides=self.resolution.check.sides)
+        """A check from its faces, ``2dN + modifier >= target`` with this content's die (SG.CHK.1):
+        remembered by its faces, modifier and target (the result is a frozen value of them alone)."""
+        sides = self.resolution.check.sides
+        if len(faces) != 2:
+            return resolve_check(faces, modifier, target, sides=sides)  # refused, with its message
+        key = (type(faces), faces[0], faces[1], modifier, target)
+        found = self._checks.get(key)
+        if found is None:
+            found = self._checks[key] = resolve_check(faces, modifier, target, sides=sides)
+        return found
 
     def chance(self, modifier: int, target: int) -> Fraction:
         """The exact chance of ``2dN + modifier >= target`` with this content's die (SG.CHK.1)."""
@@ -490,8 +501,15 @@ class BattleRules:
     def attack_check(self, faces: Faces, modifier: int, defense: int) -> tuple[CheckResult, CheckOutcome]:
         """An attack check and what its double means under this content's SG.RD.4 readings (SG.CHK.1-2,
         SG.CRT.1, SG.FUM.1)."""
-        check = self.check(faces, modifier, defense)
-        return check, classify(check, kind=CheckKind.ATTACK, rules=self.resolution).outcome
+        if len(faces) != 2:
+            return self.check(faces, modifier, defense), CheckOutcome.FAILURE  # refused by check
+        key = (type(faces), faces[0], faces[1], modifier, defense)
+        found = self._attack_checks.get(key)
+        if found is None:
+            check = self.check(faces, modifier, defense)
+            found = (check, classify(check, kind=CheckKind.ATTACK, rules=self.resolution).outcome)
+            self._attack_checks[key] = found
+        return found
 
     def opposed(
         self, first: Faces, first_modifier: int, second: Faces, second_modifier: int, tie: TieRule

@@ -61,7 +61,7 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     scored: list[tuple[Breath, float, int]] = []
     rows: dict[int, tuple[Breath, GroupVerdicts, int]] = {}  # each weighed group breath: its row
     limit = r.breath_limit
-    for item in listing.items:
+    for k, item in enumerate(listing.items):
         if not isinstance(item, GroupVerdicts):
             b, spent = item
             if spent <= energy and spent <= limit and _weighed(policy, b):
@@ -81,10 +81,10 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
             plain_shapes = group.lead == 0 and not group.zone  # the attack from here, again, reserved
             one = row[0][0]
             lone: float | None = None
-            for uses, spent in zip(row, prices, strict=True):
+            for j, (uses, spent) in enumerate(zip(row, prices, strict=True)):
                 if not (0 < spent <= energy and spent <= limit):
                     continue
-                b = Breath(unit.id, uses)
+                b = listing.breath(k, i, j)
                 value: float | None = None
                 if plain_shapes:
                     if lone is None:
