@@ -120,3 +120,23 @@ def test_no_field_left_out_of_the_key_changes_a_listing(name: str, seed: int) ->
             assert listing_key(rules, other, Planner(rules, other, unit)) == key
             assert _fresh(rules, other, unit) == base
     assert tried > 100
+
+
+def test_a_remembered_check_is_the_check_itself() -> None:
+    # rule: SG.CHK.1  rule: SG.CHK.2  rule: SG.CRT.1  rule: SG.FUM.1 — BattleRules remembers checks by
+    # faces, modifier and target: every roll at several modifiers and targets, asked twice and as a list,
+    # is what resolve_check and classify give
+    from kassen.sengoku.catalog import load_catalog
+    from kassen.sengoku.check import CheckKind, classify, resolve_check
+
+    rules = BattleRules(load_catalog())
+    for a in range(1, 11):
+        for b in range(1, 11):
+            for modifier, target in ((0, 11), (3, 15), (-2, 4)):
+                plain = resolve_check((a, b), modifier, target)
+                outcome = classify(plain, kind=CheckKind.ATTACK, rules=rules.resolution).outcome
+                for _ in range(2):
+                    assert rules.check((a, b), modifier, target) == plain
+                    assert rules.attack_check((a, b), modifier, target) == (plain, outcome)
+                listed = rules.check([a, b], modifier, target)
+                assert listed.faces == [a, b] and listed.total == plain.total
