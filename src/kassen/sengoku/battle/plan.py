@@ -168,6 +168,7 @@ class Planner:
         "_plans",
         "_prefixes",
         "_sim_ids",
+        "_sim_numbers",
         "_sims",
         "_situation",
         "_spent",
@@ -193,7 +194,8 @@ class Planner:
         # each maneuver after each simulated breath, and an attack's checks but its target's
         self._steps: dict[tuple[Use, int], _Refusal | tuple[PlannedUse, int]] = {}
         self._defenseless = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
-        self._situation: tuple[object, ...] | None = None
+        self._situation: int | None = None
+        self._sim_numbers: list[int] = []  # rules.number of each simulated breath, by its index
         #: The candidates listed from this state (:mod:`~kassen.sengoku.battle.candidates`), once made.
         self.candidates: Iterable[tuple[Use, ...] | AttackGroup] | None = None
         #: Every legal breath of the candidates with its price, Energy aside (``candidates._listing``),
@@ -434,17 +436,23 @@ class Planner:
         situation = self._situation
         if situation is None:
             u = self.unit
-            situation = self._situation = (
-                u.creature,
-                u.spec,
-                u.routed,
-                u.limited,
-                u.unloaded,
-                u.dropped,
-                u.broken,
-                self._defenseless,
-                self.rules.number(self.state.zones),
+            # numbered once a planner (a tuple's hash is not kept): the key is hashed at every maneuver
+            situation = self._situation = self.rules.number(
+                (
+                    u.creature,
+                    u.spec,
+                    u.routed,
+                    u.limited,
+                    u.unloaded,
+                    u.dropped,
+                    u.broken,
+                    self._defenseless,
+                    self.rules.layout_number(self.state),
+                )
             )
+        numbers = self._sim_numbers
+        while len(numbers) <= sim:
+            numbers.append(self.rules.number(self._sims[len(numbers)]))
         return (
             use.maneuver,
             None if attack else use.target,
@@ -454,7 +462,7 @@ class Planner:
             use.release,
             use.choice,
             use.weapon,
-            self._sims[sim],
+            numbers[sim],
             self.unit.uses_this_round(m.id),
             situation,
         )

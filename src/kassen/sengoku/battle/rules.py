@@ -250,7 +250,7 @@ class BattleRules:
         #: ``HeuristicPolicy.attack_value``): the same blow in another state is not worked out again.
         self.attack_values: Memo[tuple[object, ...], Fraction] = Memo()
         #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
-        self.numbers: Memo[object, int] = Memo()
+        self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
         self._next_number = itertools.count(1)
         #: An enemy template's best expected Wounds per Energy on a profile (the heuristic's threats).
         self.best_blows: Memo[tuple[object, ...], tuple[tuple[Fraction, int] | None]] = Memo()
