@@ -148,6 +148,13 @@ class HeuristicPolicy(Values):
         best = self._best_of(state, unit, scored, memo)
         if best is not None:
             return self._with_reservation(state, plans, best, breaths)
+        return self.no_attack(state, unit, breaths, passing)
+
+    def no_attack(self, state: BattleState, unit: Unit, breaths: Sequence[Breath], passing: Action) -> Action:
+        """When no attack is worth making: a reservation alone, or a stance alone, when an enemy is near;
+        else a step toward the nearest enemy; else ``passing`` (of ``breaths``, only the lone
+        movements, stances and reservations are read)."""
+        r = self.rules
         near = self.enemy_near(state, unit, unit.zone or "")
         if near and not unit.reservations:
             for b in breaths:
@@ -325,7 +332,7 @@ class HeuristicPolicy(Values):
                 best, best_key = b, key
         return best
 
-    def _lone_stance(self, state: BattleState, unit: Unit, breaths: list[Breath]) -> Breath | None:
+    def _lone_stance(self, state: BattleState, unit: Unit, breaths: Sequence[Breath]) -> Breath | None:
         """A stance alone, when no attack is worth making and it turns away more than its cost's worth
         of Wounds (a quarter Wound per Energy, a policy choice)."""
         r = self.rules
@@ -376,7 +383,7 @@ class HeuristicPolicy(Values):
                 best = b
         return best
 
-    def _approach(self, state: BattleState, unit: Unit, breaths: list[Breath]) -> Breath | None:
+    def _approach(self, state: BattleState, unit: Unit, breaths: Sequence[Breath]) -> Breath | None:
         """The movement that brings the unit closest to an enemy, cheapest first."""
         r = self.rules
         enemies = [u.zone for u in state.units if u.side != unit.side and u.able and u.zone is not None]

@@ -100,23 +100,7 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
         if found is None or found[0] is not best:
             return policy._with_reservation(state, plans, best, plans.affordable(listing))
         return _with_reservation(policy, state, unit, best, found[1], found[2])
-    near = policy.enemy_near(state, unit, unit.zone or "")
-    if near and not unit.reservations:
-        for b in plain:
-            if (
-                len(b.uses) == 1
-                and r.maneuver(b.uses[0].maneuver).kind is ManeuverKind.DEFENSE
-                and policy._cached_reservation(state, unit, unit.zone or "")
-            ):
-                return b
-    if near:
-        stance = policy._lone_stance(state, unit, plain)
-        if stance is not None:
-            return stance
-    move = policy._approach(state, unit, plain)
-    if move is not None:
-        return move
-    return passing
+    return policy.no_attack(state, unit, plain, passing)
 
 
 def _lone(
