@@ -348,19 +348,25 @@ class HeuristicPolicy(Values):
                 best = (value, b)
         return best[1] if best is not None else None
 
+    def wants_reservation(self, state: BattleState, unit: Unit, best: Breath) -> bool:
+        """Whether ``best`` (an attack) should take a defense reservation along: it has none, the unit
+        holds none, and an enemy that can still act can reach it where the breath leaves it."""
+        r = self.rules
+        if unit.reservations or any(r.maneuver(u.maneuver).kind is ManeuverKind.DEFENSE for u in best.uses):
+            return False
+        zone = unit.zone or ""
+        for u in best.uses:
+            if r.maneuver(u.maneuver).kind is ManeuverKind.MOVEMENT and u.to:
+                zone = u.to
+        return bool(self._cached_reservation(state, unit, zone))
+
     def _with_reservation(
         self, state: BattleState, plans: Planner, best: Breath, breaths: list[Breath]
     ) -> Breath:
         """The best attack, plus a defense reservation when one fits the breath and an enemy that can
         still act can reach the unit (SG.RES.1)."""
         r, unit = self.rules, plans.unit
-        if unit.reservations or any(r.maneuver(u.maneuver).kind is ManeuverKind.DEFENSE for u in best.uses):
-            return best
-        zone = unit.zone or ""
-        for u in best.uses:
-            if r.maneuver(u.maneuver).kind is ManeuverKind.MOVEMENT and u.to:
-                zone = u.to
-        if not self._cached_reservation(state, unit, zone):
+        if not self.wants_reservation(state, unit, best):
             return best
         for b in breaths:
             if b.uses[: len(best.uses)] == best.uses and len(b.uses) == len(best.uses) + 1:

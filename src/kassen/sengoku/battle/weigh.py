@@ -181,13 +181,7 @@ def _with_reservation(
     """:meth:`HeuristicPolicy._with_reservation` for a breath of ``item``'s ``i``-th row: the first
     shape of that row that adds a defense reservation to ``best``, is paid for and does not overload."""
     r = policy.rules
-    if unit.reservations or any(r.maneuver(u.maneuver).kind is ManeuverKind.DEFENSE for u in best.uses):
-        return best
-    zone = unit.zone or ""
-    for u in best.uses:
-        if r.maneuver(u.maneuver).kind is ManeuverKind.MOVEMENT and u.to:
-            zone = u.to
-    if not policy._cached_reservation(state, unit, zone):
+    if not policy.wants_reservation(state, unit, best):
         return best
     n = len(best.uses)
     prices = item.prices[i]
