@@ -190,13 +190,14 @@ class OddsTable:
 
 
 def blow_of(technique: Technique) -> Technique:
-    """``technique`` with only what the enumeration reads of it: its tags, Wounds and critical Wounds,
-    and its effects on a hit and on a Critical Hit (SG.WND.1-3, SG.WND.6, SG.CRT.2-3). Its name, weapon,
-    check parts (the modifier is given), Energy, Aim Focus and id only name or price the attack: two
-    techniques with the same blow have the same odds (``tests/sengoku/test_odds_table.py`` checks every
-    catalog technique at every Defense)."""
+    """``technique`` with only what the enumeration reads of it: its Wounds and critical Wounds, and its
+    effects on a hit and on a Critical Hit (SG.WND.1-3, SG.WND.6, SG.CRT.2-3). Its name, weapon, check
+    parts (the modifier is given), Energy, Aim Focus and id only name or price the attack, and its tags
+    act on a Defense the enumeration does not work out (it is given: no [Pierce] removed, no [Break] to
+    leave, SG.BRK.1): two techniques with the same blow have the same odds
+    (``tests/sengoku/test_odds_table.py`` checks every catalog technique and Aim Focus form at every
+    Defense)."""
     return Technique(
-        tags=technique.tags,
         wounds=technique.wounds,
         critical_wounds=technique.critical_wounds,
         on_hit=technique.on_hit,

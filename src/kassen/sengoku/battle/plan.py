@@ -145,10 +145,12 @@ def breath_turn(state: BattleState, uid: str) -> Unit:
     return unit
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Walked:
     """A legal run of maneuvers from the start of the breath: each planned, and the simulated breath
-    after the last (``after``: its number in the planner's :attr:`Planner._sims`)."""
+    after the last (``after``: its number in the planner's :attr:`Planner._sims`). The planner's own
+    record, never handed out nor changed once made (not frozen: built by plain stores, thousands a
+    battle)."""
 
     planned: tuple[PlannedUse, ...]
     after: int
@@ -419,13 +421,13 @@ class Planner:
             self._sims.append(after)
         number = found
         if not attack:
-            return PlannedUse(use, m, planned.cost, planned.zone, planned.steps), number
+            return (planned if planned.use is use else evolve(planned, use=use)), number
         # the same use at another target (with the weapon the first one was found to be made with)
         weapon = planned.use.weapon
         if target_refusal(rules, self.state, self.unit, m, use.target, planned.zone, weapon) is not None:
             return self._step(use, sim)  # refused: worked out in full, for the exact message
         aimed = use if weapon == use.weapon else evolve(planned.use, target=use.target)
-        return PlannedUse(aimed, m, planned.cost, planned.zone, planned.steps), number
+        return (planned if planned.use is aimed else evolve(planned, use=aimed)), number
 
     def _template_key(self, use: Use, m: Maneuver, sim: int, attack: bool) -> tuple[object, ...]:
         """Everything :func:`_plan_use` reads for ``use`` after simulated breath ``sim`` but the target
