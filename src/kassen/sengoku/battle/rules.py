@@ -33,7 +33,7 @@ from kassen.core.rng import DieSource
 from kassen.sengoku.aim import AimFocusResult, aim_focus, largest_extra_within_breath
 from kassen.sengoku.attack import Attack, AttackResult, DefenseLike, resolve_attack
 from kassen.sengoku.battle.state import BattleState, Unit, Zone
-from kassen.sengoku.catalog import Catalog
+from kassen.sengoku.catalog import Catalog, catalog_skills
 from kassen.sengoku.check import (
     CheckKind,
     CheckOutcome,
@@ -239,6 +239,7 @@ class BattleRules:
         #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
         self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
         self._layout: tuple[object, object, object, int] | None = None
+        self._skills: frozenset[str] | None = None
         #: Exact attack odds under this catalog's tables (:mod:`kassen.sengoku.odds`).
         self.odds = OddsTable(catalog.resolution, defense_rules=catalog.defense, grades=catalog.grades)
         #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
@@ -267,6 +268,14 @@ class BattleRules:
         found = self.numbers.get(value)
         if found is None:
             found = self.numbers[value] = next(self._next_number)
+        return found
+
+    def skills(self) -> frozenset[str]:
+        """The skills a creature of this catalog may have (``catalog.catalog_skills``), read once: every
+        scenario whose units override their template checks its skills against them."""
+        found = self._skills
+        if found is None:
+            found = self._skills = catalog_skills(self.catalog)
         return found
 
     def layout_number(self, state: BattleState) -> int:

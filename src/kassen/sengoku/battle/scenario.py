@@ -73,7 +73,7 @@ from kassen.sengoku.battle.actions import (
 from kassen.sengoku.battle.casting import PLAIN_POLICIES, scenario_policy
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone
-from kassen.sengoku.catalog import Catalog, UnknownEntryError, catalog_skills, unknown_skill
+from kassen.sengoku.catalog import Catalog, UnknownEntryError, unknown_skill
 from kassen.sengoku.entries import Creature
 
 #: The most actions an auto-played battle may take.
@@ -448,7 +448,7 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
             issues.add(f"unit id {uid!r} is given twice (set `id`)", "units", i, "id")
         seen.add(uid)
     units: list[Unit] = []
-    skills = catalog_skills(cat) if any(m.overrides or m.inline for m in model.units) else frozenset()
+    skills = rules.skills() if any(m.overrides or m.inline for m in model.units) else frozenset()
     scripts: dict[str, tuple[Action, ...]] = {}
     policies: dict[str, str] = {}
     for i, m in enumerate(model.units):
