@@ -87,3 +87,26 @@ def test_the_bout_resolves_a_tied_contest_by_the_same_reading(tie: str, hit: boo
     [contest] = find(events, "quick_contest")
     assert contest.data["winner"] == (None if tie == "none" else tie)
     assert find(events, "attack")[0].data["hit"] is hit
+
+
+@pytest.mark.parametrize(
+    "layer",
+    [
+        {"contest": {"tie_winner": "none"}},
+        {"contest": {"tie_winner": "first"}},
+        {"contest": {"tie_winner": "second"}},
+        {"contest": {"defender_critical": "wins_outright"}},
+        {"contest": {"defender_critical": "wins_outright", "tie_winner": "first"}},
+    ],
+)
+def test_attack_roll_tallies_by_pair_class_are_every_pair_resolved(layer: dict[str, object]) -> None:
+    # rule: AR.CORE.2, AR.GAP.2, AR.RD.9 — the fast path (one resolve_attack per class of pair) gives
+    # the very fractions of resolving every pair, at every attack and defence target (and no defence)
+    from kassen.arena.odds import _attack_rolls, _attack_rolls_plain
+
+    rules = load_rules({"checks": layer}).checks
+    for attack in range(-4, 24):
+        for defense in (None, *range(-4, 24)):
+            assert _attack_rolls.__wrapped__(attack, defense, rules) == _attack_rolls_plain(
+                attack, defense, rules
+            ), (attack, defense)

@@ -57,7 +57,62 @@ def attack_roll_odds(attack: int, defense: int | None, rules: ArenaRules | None 
 
 @lru_cache(maxsize=4096)
 def _attack_rolls(attack: int, defense: int | None, r: CheckRules) -> AttackRollOdds:
-    """:func:`attack_roll_odds`, kept by value (the check tables are frozen: hashed by their values)."""
+    """:func:`attack_roll_odds`, kept by value (the check tables are frozen: hashed by their values).
+
+    :func:`~kassen.arena.checks.resolve_attack` reads an attack outcome only through its success, its
+    critical success and its margin, and a defence only through its critical success and its margin,
+    the margins only compared (AR.CORE.2, AR.RD.9): so each pair is tallied by its :func:`_pair_class`,
+    and ``resolve_attack`` decides one representative pair of each class (a handful a table, where every
+    pair resolved in full cost a contest and its words each: the heuristic asks a new table for every new
+    attack/defence pair). :func:`_attack_rolls_plain` resolves every pair; a test compares the two."""
+    hits = crits = defended = missed = total = 0
+    defences = check_outcomes(defense, rules=r) if defense is not None else ()
+    decided: dict[tuple[bool, bool, bool, int], bool] = {}
+    for a, na in check_outcomes(attack, rules=r):
+        if not defences:
+            total += na
+            hit = resolve_attack(a, None, rules=r).hit
+            hits += na if hit else 0
+            crits += na if hit and a.critical_success else 0
+            missed += 0 if hit else na
+            continue
+        success, critical = a.success, a.critical_success
+        if not success or critical:  # no defence is rolled: the whole row goes one way
+            row = sum(nd for _, nd in defences)
+            total += na * row
+            hit = resolve_attack(a, _rolled(defences[0][0]), rules=r).hit
+            hits += na * row if hit else 0
+            crits += na * row if hit and critical else 0
+            missed += na * row if not success else 0
+            defended += na * row if success and not hit else 0
+            continue
+        margin = a.margin
+        for d, nd in defences:
+            n = na * nd
+            total += n
+            key = _pair_class(success, critical, margin, d)
+            known = decided.get(key)
+            if known is None:
+                known = decided[key] = resolve_attack(a, _rolled(d), rules=r).hit
+            if known:
+                hits += n
+            else:
+                defended += n
+    return AttackRollOdds(
+        Fraction(hits, total), Fraction(crits, total), Fraction(defended, total), Fraction(missed, total)
+    )
+
+
+def _pair_class(success: bool, critical: bool, margin: int, d: CheckResult) -> tuple[bool, bool, bool, int]:
+    """What :func:`~kassen.arena.checks.resolve_attack` reads of an attack outcome (its success,
+    critical success and margin) and a defence: the defence's critical success and how the two margins
+    compare (-1, 0, 1)."""
+    diff = margin - d.margin
+    return success, critical, d.critical_success, (diff > 0) - (diff < 0)
+
+
+def _attack_rolls_plain(attack: int, defense: int | None, r: CheckRules) -> AttackRollOdds:
+    """:func:`_attack_rolls` with every pair of outcomes resolved in full (the reference of its test)."""
     hits = crits = defended = missed = total = 0
     defences = check_outcomes(defense, rules=r) if defense is not None else ()
     for a, na in check_outcomes(attack, rules=r):
