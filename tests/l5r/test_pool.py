@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kassen.core.errors import DiceSyntaxError
+from kassen.core.errors import DiceLimitError, DiceSyntaxError
 from kassen.l5r.content import bundled_tables
 from kassen.l5r.pool import Pool, chance, parse_pool, roll_pool, ten_dice
 from kassen.l5r.tables import L5Tables
@@ -109,3 +109,60 @@ def test_parse_pool_errors_are_dice_errors() -> None:
             parse_pool(bad)
     assert parse_pool("10k12") == Pool(10, 12)
     assert parse_pool("6k3+2", unskilled=True) == Pool(6, 3, False, 2)
+
+
+def _fast_and_plain(rolled: int, kept: int, explode: bool, tns: range) -> None:
+    from kassen.dice import probability_at_least
+    from kassen.l5r.pool import _chance_plain, _kept_at_least, _kept_group, pool_dice
+
+    expr = pool_dice(rolled, kept, explode)
+    group = _kept_group(expr)
+    assert group is not None
+    deepest = tns[-1]
+    plain_table = probability_at_least(expr, deepest)
+    assert plain_table.error_bound == 0
+    for tn in tns:
+        # the deepest table reads every lower TN exactly (its cap is past each of them)
+        assert _kept_at_least(group, tn) == plain_table.at_least(tn), (rolled, kept, explode, tn)
+    for tn in (tns[0], (tns[0] + deepest) // 2, deepest):  # and the plain path at its own depth
+        assert (_kept_at_least(group, tn), Fraction(0)) == _chance_plain(expr, tn), (rolled, kept, tn)
+
+
+@pytest.mark.parametrize("explode", [True, False])
+def test_counted_chance_is_the_dice_engines_table_for_every_pool_up_to_ten_dice(explode: bool) -> None:
+    # rule: L5.CORE.1, L5.CORE.2 — the counted chance (the fast path) is the dice engine's exact
+    # table of the same expression, for every pool of the ten dice rule and every TN of up to two
+    # explosions
+    for rolled in range(1, 11):
+        for kept in range(1, rolled + 1):
+            _fast_and_plain(rolled, kept, explode, range(kept + 1, 30 + kept))
+
+
+@pytest.mark.parametrize(("rolled", "kept"), [(1, 1), (3, 2), (6, 3), (10, 5), (10, 9), (10, 10)])
+def test_counted_chance_holds_to_the_deepest_explosion_of_its_domain(rolled: int, kept: int) -> None:
+    # rule: L5.CORE.1, L5.CORE.2 — at the corners of the fast path's domain (FAST_MAX_DEPTH), the dice
+    # engine's table is exact and within its limits, and the counted chance is that table's; beyond
+    # it, the chance is the dice engine's (its answer, or its refusal)
+    from kassen.l5r.pool import FAST_MAX_DEPTH, _chance, _chance_plain, _depth, _kept_group, pool_dice
+
+    expr = pool_dice(rolled, kept, True)
+    group = _kept_group(expr)
+    assert group is not None
+    top = 10 * (FAST_MAX_DEPTH + 1) + kept - 1  # the highest TN of the domain
+    assert _depth(group, top) == FAST_MAX_DEPTH and _depth(group, top + 1) == FAST_MAX_DEPTH + 1
+    _fast_and_plain(rolled, kept, True, range(top - 12, top + 1))
+    try:
+        beyond = _chance_plain(expr, top + 1)
+    except DiceLimitError:
+        with pytest.raises(DiceLimitError):
+            _chance.__wrapped__(rolled, kept, True, top + 1)
+    else:
+        assert _chance.__wrapped__(rolled, kept, True, top + 1) == beyond
+
+
+def test_pools_beyond_ten_dice_are_the_dice_engines_table() -> None:
+    # rule: L5.CORE.1 — a pool the counting does not cover (more than ten dice) reads the engine's table
+    from kassen.l5r.pool import _chance, _chance_plain, _kept_group, pool_dice
+
+    assert _kept_group(pool_dice(11, 3, True)) is None
+    assert _chance.__wrapped__(11, 3, True, 30) == _chance_plain(pool_dice(11, 3, True), 30)

@@ -33,6 +33,7 @@ __all__ = [
     "ten_dice",
 ]
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -42,7 +43,7 @@ from kassen.core.errors import DiceSyntaxError
 from kassen.core.explain import Step
 from kassen.core.rng import DieSource
 from kassen.dice import DieRoll, RollResult, distribution, parse, probability_at_least, roll
-from kassen.dice.ast import Expression
+from kassen.dice.ast import Dice, Expression, Term
 from kassen.l5r.tables import TenDice
 
 _POOL = re.compile(r"^\s*(\d{1,4})\s*k\s*(\d{1,4})\s*(?:([+-])\s*(\d{1,6}))?\s*$", re.IGNORECASE)
@@ -204,8 +205,113 @@ def _chance(rolled: int, kept: int, explode: bool, tn: int) -> tuple[Fraction, F
         return (Fraction(1) if tn <= 0 else Fraction(0)), Fraction(0)
     if tn <= kept:  # every die shows at least 1
         return Fraction(1), Fraction(0)
-    table = probability_at_least(pool_dice(rolled, kept, explode), tn)
+    expr = pool_dice(rolled, kept, explode)
+    group = _kept_group(expr)
+    if group is not None:
+        return _kept_at_least(group, tn), Fraction(0)
+    return _chance_plain(expr, tn)
+
+
+def _chance_plain(expr: Expression, tn: int) -> tuple[Fraction, Fraction]:
+    """The chance and its error bound read from the dice engine's table of the pool's expression (the
+    reference of :func:`_kept_at_least`, and the way beyond its domain)."""
+    table = probability_at_least(expr, tn)
     return table.at_least(tn), table.error_bound
+
+
+#: The domain of :func:`_kept_at_least`: pools of at most this many dice (the ten dice rule's cap)...
+FAST_MAX_ROLLED = 10
+#: ...whose dice explode at most this many times in the dice engine's exact table for the TN. Inside it
+#: that table is exact (error 0) and within the engine's limits, which a test checks at its corners.
+FAST_MAX_DEPTH = 7
+
+
+def _kept_group(expr: Expression) -> Dice | None:
+    """The expression's one group when it is a pool the counting of :func:`_kept_at_least` covers: a
+    single group (added, nothing else) keeping its highest dice, of at most :data:`FAST_MAX_ROLLED`."""
+    if len(expr.terms) != 1 or expr.terms[0].sign != 1:
+        return None
+    group = expr.terms[0].node
+    if not isinstance(group, Dice) or group.keep != "h" or not 0 < group.keep_count <= group.count:
+        return None
+    return group if group.count <= FAST_MAX_ROLLED else None
+
+
+def _depth(group: Dice, tn: int) -> int:
+    """How many times a die explodes at most in the dice engine's exact table for ``P(total >= tn)``: a
+    kept die worth ``tn - kept + 1`` already makes the total (the other kept dice show 1 at least), so the
+    die is capped at the first multiple of its sides from there (:func:`kassen.dice.probability_at_least`)."""
+    cap = max(group.sides, tn - group.keep_count + 1)
+    return -(-cap // group.sides) - 1
+
+
+def _kept_at_least(group: Dice, tn: int) -> Fraction:
+    """``P(the kept dice total >= tn)`` for the pool ``group`` (L5.CORE.1, L5.CORE.2), by counting: the
+    dice engine's exact table of the same expression (one icepool pool evaluation for each pool and
+    exploding depth, tens of milliseconds) gives the very same fraction, but a fight asks it for every
+    new pool and TN. Beyond :data:`FAST_MAX_DEPTH`, that table (:func:`_chance_plain`).
+
+    The die is the one the dice engine rolls, capped where the TN is reached for sure (compounding: a
+    d10 shows ``10k + f`` for a face ``f`` of 1-9 after ``k`` tens, the cap carrying the rest; no tens
+    rerolled unskilled). Values are taken from the highest down: at each value, ``j`` of the dice not
+    placed yet show it (``C(left, j)`` ways); while fewer than ``kept`` dice are placed they are the kept
+    ones, and their sum is followed only up to the TN: once reached, the rest of the dice fall anywhere
+    lower (``lower ** left`` ways: success); once ``kept`` dice are placed short of the TN (or too few
+    kept dice are left to reach it), it is a failure."""
+    depth = _depth(group, tn) if group.explode else None
+    if depth is not None and depth > FAST_MAX_DEPTH:
+        return _chance_plain(Expression((Term(1, group),)), tn)[0]
+    rolled, kept = group.count, group.keep_count
+    weights, denominator = _die(group.sides, depth)
+    lower = denominator
+    won = 0
+    states: dict[tuple[int, int], int] = {(0, 0): 1}  # (dice placed, kept total so far) -> ways
+    for i, (value, weight) in enumerate(weights):
+        lower -= weight
+        # the values still to come are below this one: a total that cannot reach the TN even if every
+        # kept die left showed the next value is a failure already, and is not followed
+        below = weights[i + 1][0] if i + 1 < len(weights) else 0
+        after = {
+            (placed, total): ways
+            for (placed, total), ways in states.items()
+            if total + (kept - placed) * below >= tn
+        }  # j = 0: no die shows this value
+        for (placed, total), ways in states.items():
+            left = rolled - placed
+            room = kept - placed
+            ways_j = ways
+            for j in range(1, left + 1):
+                ways_j *= weight
+                n = _COMB[left][j] * ways_j
+                now = placed + j
+                reached = total + (j if j < room else room) * value
+                if reached >= tn:
+                    won += n * lower ** (rolled - now)
+                elif now < kept and reached + (kept - now) * below >= tn:
+                    key = (now, reached)
+                    after[key] = after.get(key, 0) + n
+        states = after
+    return Fraction(won, denominator**rolled)
+
+
+#: Binomial coefficients C(n, j) for n up to the fast domain's dice.
+_COMB: tuple[tuple[int, ...], ...] = tuple(
+    tuple(math.comb(n, j) for j in range(n + 1)) for n in range(FAST_MAX_ROLLED + 1)
+)
+
+
+@lru_cache(maxsize=16)
+def _die(sides: int, depth: int | None) -> tuple[tuple[tuple[int, int], ...], int]:
+    """A die's values with their weights, highest first, and the weights' total: exploded (compounding)
+    ``depth`` times as the dice engine does (level ``k`` shows ``k * sides + f`` for a face ``f`` below
+    ``sides``, of weight ``sides ** (depth - k)``; the last level's top face, ``sides * (depth + 1)``, of
+    weight 1, stands for everything beyond), or plain (``None``)."""
+    if depth is None:
+        return tuple((v, 1) for v in range(sides, 0, -1)), sides
+    weights = [((depth + 1) * sides, 1)]
+    for k in range(depth, -1, -1):
+        weights += [(k * sides + face, sides ** (depth - k)) for face in range(sides - 1, 0, -1)]
+    return tuple(weights), sides ** (depth + 1)
 
 
 @lru_cache(maxsize=1024)
