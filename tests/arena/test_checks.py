@@ -141,3 +141,32 @@ def test_contest_odds_are_exact_and_brute_force() -> None:
 def test_odds_are_monotone_in_the_target(target: int) -> None:
     # rule: AR.CORE.1
     assert check_odds(target).success <= check_odds(target + 1).success
+
+
+def test_checks_judged_by_total_are_the_checks_judged_afresh() -> None:
+    # rule: AR.CORE.1 — a check remembered by its total's outcome (success, critical) is the very check
+    # judged from its faces, for every roll of 3d6 at every target, in any order of asking
+
+    from kassen.arena.checks import (
+        _JUDGED,
+        _RESOLVED,
+        _check_outcomes,
+        check_is_critical,
+        check_outcomes,
+        check_succeeds,
+    )
+    from kassen.arena.checks import CheckResult as Result
+    from kassen.arena.checks import resolve_check as resolve
+    from kassen.arena.content import load_rules as rules_of
+
+    r = rules_of().checks
+    _RESOLVED.clear()
+    _JUDGED.clear()
+    for target in range(-4, 26):
+        assert check_outcomes(target, rules=r) == _check_outcomes(target, r)
+        for faces in itertools.product(range(1, 7), repeat=3):
+            roll = sum(faces)
+            success = check_succeeds(roll, target, r.criticals)
+            critical = check_is_critical(roll, target, success, r.criticals)
+            plain = Result(faces, roll, target, success, target - roll, critical, "check")
+            assert resolve(faces, target, rules=r) == plain

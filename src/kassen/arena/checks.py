@@ -171,9 +171,16 @@ def _resolved(faces: tuple[int, ...], target: int, r: CheckRules, label: str) ->
     key = (faces, target, label, id(r))
     found = _RESOLVED.peek(key)
     if found is None:
-        roll = sum(faces)
-        success = check_succeeds(roll, target, r.criticals)
-        critical = check_is_critical(roll, target, success, r.criticals)
+        roll = faces[0] + faces[1] + faces[2] if len(faces) == 3 else sum(faces)
+        # the outcome depends on the faces only through their total: a new roll of a known total (most
+        # of them, with 216 face tuples and 16 totals) is only written, not judged again
+        judged = _JUDGED.peek((roll, target, id(r)))
+        if judged is None:
+            success = check_succeeds(roll, target, r.criticals)
+            critical = check_is_critical(roll, target, success, r.criticals)
+            _JUDGED.put((roll, target, id(r)), (r,), (success, critical))
+        else:
+            success, critical = judged  # type: ignore[misc]  # a (success, critical) put above
         found = CheckResult(faces, roll, target, success, target - roll, critical, label)
         _RESOLVED.put(key, (r,), found)
     return found  # type: ignore[return-value]  # put above for this key
@@ -181,6 +188,8 @@ def _resolved(faces: tuple[int, ...], target: int, r: CheckRules, label: str) ->
 
 #: Checks resolved, by (faces, target, label, check rules); bounded.
 _RESOLVED = Memo(4096)
+#: (success, critical) by (roll total, target, check rules); bounded.
+_JUDGED = Memo(1024)
 
 
 def roll_check(
@@ -321,7 +330,17 @@ def check_outcomes(target: int, *, rules: CheckRules | None = None) -> tuple[tup
     (216, 108)
     """
     r = rules or load_rules().checks
+    # A pure function of the target and the check rules (immutable): every exact table the heuristic
+    # builds for a new attack/defence pair asks for the outcomes of both targets again.
+    return _OUTCOMES.get((target, id(r)), (r,), lambda: _check_outcomes(target, r))
+
+
+def _check_outcomes(target: int, r: CheckRules) -> tuple[tuple[CheckResult, int], ...]:
     return tuple((resolve_check(faces, target, rules=r), n) for faces, n in _representatives(r.dice, r.sides))
+
+
+#: check_outcomes by (target, check rules); bounded.
+_OUTCOMES = Memo(256)
 
 
 @dataclass(frozen=True, slots=True)
