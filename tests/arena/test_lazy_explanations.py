@@ -84,6 +84,23 @@ def test_later_data_reads_as_the_eager_data() -> None:
     assert len(built) == 2  # the eager build above, and one for the later data, kept once built
 
 
+def test_later_data_built_from_arguments_reads_as_the_eager_data() -> None:
+    # rule: AR.CORE.1 (a check's event carries its explanation steps) — a module-level builder with its
+    # arguments, as the bout logs its checks, attacks, damage rolls and damage, is the eager data
+    from kassen.arena.bout.turn import _check_data
+    from kassen.arena.checks import resolve_check
+    from kassen.arena.terms import CheckKind
+    from kassen.core.explain import Step
+
+    result = resolve_check((2, 3, 4), 11)
+    steps = (Step(11, "HT", "AR.HP.3"),)
+    later = LaterData(_check_data, "a", CheckKind.DEATH, {"hp": -3}, result, steps)
+    eager = _check_data("a", CheckKind.DEATH, {"hp": -3}, result, steps)
+    assert dict(later) == eager and list(later) == list(eager)
+    assert eager["steps"][0] == steps[0].to_json() and eager["hp"] == -3 and eager["check"] == "death"
+    assert later._args == () and later._build is None  # what it read is let go once built
+
+
 def test_memoized_damage_is_the_plain_pipeline() -> None:
     # rule: AR.DMG.1-7 (basic -> penetration -> multiplier -> reductions -> caps), AR.FAL.1 (half DR)
     cumulative = load_rules({"damage": {"crippling": {"cap": "cumulative"}}})

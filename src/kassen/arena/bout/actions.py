@@ -7,7 +7,8 @@ from __future__ import annotations
 
 __all__ = ["ACTION_HANDLERS", "apply_action", "step_in"]
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from kassen.arena.audience import audience_effect
 from kassen.arena.bout.reading import (
@@ -51,11 +52,12 @@ from kassen.arena.bout.state import (
     Wait,
 )
 from kassen.arena.bout.turn import BoutTurn
-from kassen.arena.checks import CheckResult, resolve_attack
+from kassen.arena.checks import AttackOutcome, CheckResult, resolve_attack
 from kassen.arena.fighter import Cause, CheckBonus, Guard
 from kassen.arena.rules import AudienceEffectKind
 from kassen.arena.terms import CheckKind, Condition
 from kassen.core.engine import Handlers
+from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
 
 
@@ -83,6 +85,28 @@ def step_in(b: BoutTurn, actor: str, target: str, reach: int) -> None:
         return
     to = a.position + (gap if t.position > a.position else -gap)
     _moved(b, actor, to, "a step with the attack")
+
+
+def _attack_data(
+    action: Attack,
+    attacker: str,
+    target: str,
+    location: str,
+    hit: bool,
+    outcome: AttackOutcome,
+    steps: Sequence[Step],
+) -> dict[str, Any]:
+    """An attack event's data (AR.GAP.2): who on whom, where, all-out or not, whether and why it hit,
+    and the steps to the attack's target number."""
+    return {
+        "attacker": attacker,
+        "target": target,
+        "location": location,
+        "all_out": action.all_out,
+        "hit": hit,
+        "reason": outcome.reason,
+        "target_steps": [s.to_json() for s in steps],
+    }
 
 
 def _moved(b: BoutTurn, fid: str, to: int, why: str) -> None:
@@ -139,19 +163,17 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
             winner=contest.winner,
             margin_of_loss=contest.margin_of_loss,
         )
-    attacker, target = a.id, t.id
     b.log_later(
         "attack",
         "AR.GAP.2",
-        lambda: {
-            "attacker": attacker,
-            "target": target,
-            "location": loc.key,
-            "all_out": action.all_out,
-            "hit": hit,
-            "reason": outcome.reason,
-            "target_steps": [s.to_json() for s in atk_steps],
-        },
+        _attack_data,
+        action,
+        a.id,
+        t.id,
+        loc.key,
+        hit,
+        outcome,
+        atk_steps,
         automatic=False,
     )
     if action.all_out:

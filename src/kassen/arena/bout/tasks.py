@@ -8,6 +8,7 @@ from __future__ import annotations
 __all__ = ["TASK_HANDLERS"]
 
 from fractions import Fraction
+from typing import Any
 
 from kassen.arena.audience import popularity
 from kassen.arena.bout.hits import hit_plan
@@ -215,11 +216,7 @@ def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
     rules = b.rules
     f = b.f(hit.victim)
     d = hit.damage
-    b.log_later(
-        "damage",
-        "AR.DMG.5",
-        lambda: {"fighter": hit.victim, "hit": hit.hit_id, "attacker": hit.attacker, **d.to_json()},
-    )
+    b.log_later("damage", "AR.DMG.5", _damage_data, hit)
     if f.has(Condition.DEAD):
         return
     plan = hit_plan(f, hit, rules)
@@ -235,6 +232,11 @@ def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
     if plan.newly_crippled:
         b.log("crippled", "AR.DMG.6", fighter=f.id, location=d.location)
     b.push(*plan.tasks)
+
+
+def _damage_data(hit: HitRecord) -> dict[str, Any]:
+    """A damage event's data (AR.DMG.5): whose, which hit, by whom, and the damage's every value."""
+    return {"fighter": hit.victim, "hit": hit.hit_id, "attacker": hit.attacker, **hit.damage.to_json()}
 
 
 def _t_death_check(b: BoutTurn, task: DeathCheck) -> None:

@@ -22,30 +22,34 @@ from kassen.core.engine import Turn
 from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
-from kassen.dice import roll
+from kassen.dice import RollResult, roll
 
 #: Each kind of check's label in its explanation.
 _LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
 
 
 class LaterData(Mapping[str, Any]):
-    """An event's data, built by ``build`` when first read (explanations on demand): a battle played
-    to its end never reads most of its events' explanation steps, which only its log, report or view
-    shows; those read this mapping like any other, with the very content an eager build would give.
-    ``build`` may only read values that never change (the frozen records of the moment it logs)."""
+    """An event's data, built by ``build(*args)`` when first read (explanations on demand): a battle
+    played to its end never reads most of its events' explanation steps, which only its log, report or
+    view shows; those read this mapping like any other, with the very content an eager build would give.
+    ``build`` may only read values that never change (the frozen records of the moment it logs). A
+    module-level ``build`` with its ``args`` keeps one tuple with the fight's history where a closure
+    would keep a function and a cell for every value it reads (fewer objects for the collector)."""
 
-    __slots__ = ("_build", "_data")
+    __slots__ = ("_args", "_build", "_data")
 
-    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
-        self._build: Callable[[], dict[str, Any]] | None = build
+    def __init__(self, build: Callable[..., dict[str, Any]], *args: Any) -> None:
+        self._build: Callable[..., dict[str, Any]] | None = build
+        self._args = args
         self._data: dict[str, Any] | None = None
 
     def _built(self) -> dict[str, Any]:
         data = self._data
         if data is None:
             assert self._build is not None
-            data = self._data = self._build()
+            data = self._data = self._build(*self._args)
             self._build = None  # what it read is no longer needed
+            self._args = ()
         return data
 
     def __getitem__(self, key: str) -> Any:
@@ -67,10 +71,15 @@ class BoutTurn(Turn[BoutState]):
     __slots__ = ()
 
     def log_later(
-        self, kind: str, rule: str, build: Callable[[], dict[str, Any]], *, automatic: bool = True
+        self,
+        kind: str,
+        rule: str,
+        build: Callable[..., dict[str, Any]],
+        *args: Any,
+        automatic: bool = True,
     ) -> None:
-        """Record an event whose data ``build`` makes when first read (:class:`LaterData`)."""
-        self.events.append(Event(kind, LaterData(build), rule, automatic))
+        """Record an event whose data ``build(*args)`` makes when first read (:class:`LaterData`)."""
+        self.events.append(Event(kind, LaterData(build, *args), rule, automatic))
 
     @property
     def rules(self) -> ArenaRules:
@@ -160,14 +169,9 @@ class BoutTurn(Turn[BoutState]):
     ) -> CheckResult:
         """Roll 3d6 against ``target`` (AR.CORE.1) and log the check with the steps to its target."""
         result = roll_check(target, self.dice, rules=self.rules.checks, label=_LABELS[kind])
-        steps = tuple(target_steps)
-
-        def logged() -> dict[str, Any]:
-            out = result.to_json()
-            out["steps"] = [s.to_json() for s in (*steps, *result.steps)]
-            return {"fighter": fid, "check": kind.value, **data, **out}
-
-        self.log_later("check", rule, logged, automatic=automatic)
+        self.log_later(
+            "check", rule, _check_data, fid, kind, data, result, tuple(target_steps), automatic=automatic
+        )
         return result
 
     def ht_check(self, fid: str, kind: CheckKind, rule: str, mods: Sequence[Step] = ()) -> CheckResult:
@@ -177,7 +181,7 @@ class BoutTurn(Turn[BoutState]):
 
     def roll_damage(self, spec: DiceSpec, bonus: int, label: str, rule: str, fid: str) -> int:
         result = roll(dice_notation(spec.dice, spec.adds + bonus), self.dice)
-        self.log_later("damage_roll", rule, lambda: {"fighter": fid, "what": label, **result.to_json()})
+        self.log_later("damage_roll", rule, _damage_roll_data, fid, label, result)
         return result.total
 
     # FP
@@ -311,3 +315,18 @@ class BoutTurn(Turn[BoutState]):
             return
         self.fall_over(fid, self.incapacity_facing(cause or Cause()), "AR.KNB.7")
         self.lose(fid, "AR.OUT.1", f"{condition} not overridden")
+
+
+def _check_data(
+    fid: str, kind: CheckKind, data: dict[str, Any], result: CheckResult, steps: tuple[Step, ...]
+) -> dict[str, Any]:
+    """A check event's data (AR.CORE.1): who, which check, what was logged with it, the roll, and the
+    steps to the target followed by the roll's own."""
+    out = result.to_json()
+    out["steps"] = [s.to_json() for s in (*steps, *result.steps)]
+    return {"fighter": fid, "check": kind.value, **data, **out}
+
+
+def _damage_roll_data(fid: str, label: str, result: RollResult) -> dict[str, Any]:
+    """A damage roll event's data: who, what for, and the roll."""
+    return {"fighter": fid, "what": label, **result.to_json()}
