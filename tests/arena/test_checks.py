@@ -149,7 +149,6 @@ def test_checks_judged_by_total_are_the_checks_judged_afresh() -> None:
 
     from kassen.arena.checks import (
         _JUDGED,
-        _RESOLVED,
         _check_outcomes,
         check_is_critical,
         check_outcomes,
@@ -160,7 +159,6 @@ def test_checks_judged_by_total_are_the_checks_judged_afresh() -> None:
     from kassen.arena.content import load_rules as rules_of
 
     r = rules_of().checks
-    _RESOLVED.clear()
     _JUDGED.clear()
     for target in range(-4, 26):
         assert check_outcomes(target, rules=r) == _check_outcomes(target, r)

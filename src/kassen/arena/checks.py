@@ -166,28 +166,23 @@ def resolve_check(
 
 def _resolved(faces: tuple[int, ...], target: int, r: CheckRules, label: str) -> CheckResult:
     """:func:`resolve_check` of faces known to fit the dice: a pure function of the faces, the target,
-    the label and the check rules (immutable), remembered (kassen.core.memo: keyed by the values and the
-    rules' identity, the rules kept alive with the entry), for a bout rolls the same checks again."""
-    key = (faces, target, label, id(r))
-    found = _RESOLVED.peek(key)
-    if found is None:
-        roll = faces[0] + faces[1] + faces[2] if len(faces) == 3 else sum(faces)
-        # the outcome depends on the faces only through their total: a new roll of a known total (most
-        # of them, with 216 face tuples and 16 totals) is only written, not judged again
-        judged = _JUDGED.peek((roll, target, id(r)))
-        if judged is None:
-            success = check_succeeds(roll, target, r.criticals)
-            critical = check_is_critical(roll, target, success, r.criticals)
-            _JUDGED.put((roll, target, id(r)), (r,), (success, critical))
-        else:
-            success, critical = judged  # type: ignore[misc]  # a (success, critical) put above
-        found = CheckResult(faces, roll, target, success, target - roll, critical, label)
-        _RESOLVED.put(key, (r,), found)
-    return found  # type: ignore[return-value]  # put above for this key
+    the label and the check rules (immutable). The outcome depends on the faces only through their
+    total, so whether it succeeds and whether it is critical are remembered by the total and the target
+    (kassen.core.memo: keyed by the values and the rules' identity, the rules kept alive with the
+    entry); the record itself is written afresh, cheaper than remembering it by its faces (216 face
+    tuples for 16 totals: with a fight's new dice most were never asked again, yet kept)."""
+    roll = faces[0] + faces[1] + faces[2] if len(faces) == 3 else sum(faces)
+    key = (roll, target, id(r))
+    judged = _JUDGED.peek(key)
+    if judged is None:
+        success = check_succeeds(roll, target, r.criticals)
+        critical = check_is_critical(roll, target, success, r.criticals)
+        _JUDGED.put(key, (r,), (success, critical))
+    else:
+        success, critical = judged  # type: ignore[misc]  # a (success, critical) put above
+    return CheckResult(faces, roll, target, success, target - roll, critical, label)
 
 
-#: Checks resolved, by (faces, target, label, check rules); bounded.
-_RESOLVED = Memo(4096)
 #: (success, critical) by (roll total, target, check rules); bounded.
 _JUDGED = Memo(1024)
 
