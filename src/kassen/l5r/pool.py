@@ -249,32 +249,50 @@ def _kept_at_least(group: Dice, tn: int) -> Fraction:
     """``P(the kept dice total >= tn)`` for the pool ``group`` (L5.CORE.1, L5.CORE.2), by counting: the
     dice engine's exact table of the same expression (one icepool pool evaluation for each pool and
     exploding depth, tens of milliseconds) gives the very same fraction, but a fight asks it for every
-    new pool and TN. Beyond :data:`FAST_MAX_DEPTH`, that table (:func:`_chance_plain`).
-
-    The die is the one the dice engine rolls, capped where the TN is reached for sure (compounding: a
-    d10 shows ``10k + f`` for a face ``f`` of 1-9 after ``k`` tens, the cap carrying the rest; no tens
-    rerolled unskilled). Values are taken from the highest down: at each value, ``j`` of the dice not
-    placed yet show it (``C(left, j)`` ways); while fewer than ``kept`` dice are placed they are the kept
-    ones, and their sum is followed only up to the TN: once reached, the rest of the dice fall anywhere
-    lower (``lower ** left`` ways: success); once ``kept`` dice are placed short of the TN (or too few
-    kept dice are left to reach it), it is a failure."""
+    new pool and TN. Beyond :data:`FAST_MAX_DEPTH`, that table (:func:`_chance_plain`). Every TN that
+    caps the die at the same depth reads one count of the pool at that depth (:func:`_kept_counts`)."""
     depth = _depth(group, tn) if group.explode else None
     if depth is not None and depth > FAST_MAX_DEPTH:
         return _chance_plain(Expression((Term(1, group),)), tn)[0]
-    rolled, kept = group.count, group.keep_count
-    weights, denominator = _die(group.sides, depth)
+    if tn <= group.keep_count:  # every die shows at least 1
+        return Fraction(1)
+    lo, counts, denominator = _kept_counts(group, depth)
+    return Fraction(counts[tn - lo] if tn - lo < len(counts) else 0, denominator)
+
+
+@lru_cache(maxsize=1024)
+def _kept_counts(group: Dice, depth: int | None) -> tuple[int, tuple[int, ...], int]:
+    """For every TN from ``lo`` up to the highest whose die is capped at ``depth`` (every TN up to what
+    the kept dice can show, unexploded), how many of the equally weighted outcomes reach it, and over how
+    many: ``(lo, counts, denominator)``.
+
+    The die is the one the dice engine rolls, capped there (compounding: a d10 shows ``10k + f`` for a
+    face ``f`` of 1-9 after ``k`` tens, the cap carrying the rest; no tens rerolled unskilled). Values
+    are taken from the highest down: at each value, ``j`` of the dice not placed yet show it (``C(left,
+    j)`` ways); while fewer than ``kept`` dice are placed they are the kept ones, and their sum is
+    followed up to the highest TN: once there, the rest of the dice fall anywhere lower (``lower **
+    left`` ways) and every TN is reached; once ``kept`` dice are placed, their total is final (with the
+    rest lower); a total that cannot reach the lowest TN is not followed."""
+    rolled, kept, sides = group.count, group.keep_count, group.sides
+    weights, denominator = _die(sides, depth)
+    if depth is None:
+        lo, hi = kept + 1, kept * sides
+    else:
+        lo = kept + 1 if depth == 0 else sides * depth + kept
+        hi = sides * (depth + 1) + kept - 1
     lower = denominator
-    won = 0
+    top = 0  # ways to reach hi (and so every TN)
+    finals = [0] * (hi - lo)  # ways to end on each total from lo to hi - 1
     states: dict[tuple[int, int], int] = {(0, 0): 1}  # (dice placed, kept total so far) -> ways
     for i, (value, weight) in enumerate(weights):
         lower -= weight
-        # the values still to come are below this one: a total that cannot reach the TN even if every
-        # kept die left showed the next value is a failure already, and is not followed
+        # the values still to come are below this one: a total that cannot reach the lowest TN even if
+        # every kept die left showed the next value reaches none, and is not followed
         below = weights[i + 1][0] if i + 1 < len(weights) else 0
         after = {
             (placed, total): ways
             for (placed, total), ways in states.items()
-            if total + (kept - placed) * below >= tn
+            if total + (kept - placed) * below >= lo
         }  # j = 0: no die shows this value
         for (placed, total), ways in states.items():
             left = rolled - placed
@@ -285,13 +303,19 @@ def _kept_at_least(group: Dice, tn: int) -> Fraction:
                 n = _COMB[left][j] * ways_j
                 now = placed + j
                 reached = total + (j if j < room else room) * value
-                if reached >= tn:
-                    won += n * lower ** (rolled - now)
-                elif now < kept and reached + (kept - now) * below >= tn:
+                if reached >= hi:
+                    top += n * lower ** (rolled - now)
+                elif now >= kept:
+                    if reached >= lo:
+                        finals[reached - lo] += n * lower ** (rolled - now)
+                elif reached + (kept - now) * below >= lo:
                     key = (now, reached)
                     after[key] = after.get(key, 0) + n
         states = after
-    return Fraction(won, denominator**rolled)
+    counts = [top]
+    for ways in reversed(finals):
+        counts.append(counts[-1] + ways)
+    return lo, tuple(reversed(counts)), denominator**rolled
 
 
 #: Binomial coefficients C(n, j) for n up to the fast domain's dice.
