@@ -123,3 +123,22 @@ characters:
     assert first == Declare(FighterId("A"), Act(ActKind.FULL_DEFENSE), (Act(ActKind.REMOVE_WEAPON),))
     [note] = [e for e in fight.events if e.kind == "script_skipped"]
     assert note.rule == "L5.FOT.1" and "is not pinned" in note.data["text"]
+
+
+@pytest.mark.parametrize("name", ["l5r/first-blood", "l5r/bridge-ambush"])
+def test_a_script_declares_the_same_without_the_list_being_made(name: str) -> None:
+    # rule: L5.CORE.8 — the scenario's script policy, asked with the fight's lazily listed legal actions,
+    # chooses what it chooses when the list is made first, and a legal scripted step leaves it unlisted
+    fight = open_fight(name, seed=5)
+    policy = fight.policy
+    assert policy is not None
+    unlisted = 0
+    while not fight.over:
+        lazy = fight.decision()
+        chosen = policy(lazy)
+        unlisted += not lazy.legal.listed  # type: ignore[attr-defined]
+        listed = fight.decision()
+        list(listed.legal)
+        assert policy(listed) == chosen
+        fight.play(chosen)
+    assert unlisted > 0

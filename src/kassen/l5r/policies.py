@@ -28,7 +28,7 @@ from kassen.content.yamlio import StrictModel
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
 from kassen.core.memo import Memo
-from kassen.core.policy import Decision, Policy, Scripted
+from kassen.core.policy import Decision, Listed, Policy, Scripted
 from kassen.l5r.actions import (
     Act,
     Action,
@@ -55,9 +55,9 @@ from kassen.l5r.rolls import (
     skill_pool,
     wound_penalty,
 )
-from kassen.l5r.state import CorpsPending, DuelState, Fighter, InjuryPending
+from kassen.l5r.state import CorpsPending, DuelState, Fighter, InjuryPending, Phase
 from kassen.l5r.tables import L5Tables, SpecialAttackName
-from kassen.l5r.validate import free_raises_for
+from kassen.l5r.validate import free_raises_for, next_declarer
 
 #: Injury preferences of the heuristic, best first (a policy choice, not a rule).
 _INJURIES = {
@@ -381,14 +381,17 @@ class SkippingScript(Scripted[DuelState, Action]):
 
     def __call__(self, decision: Decision[DuelState, Action]) -> Action:
         script = self.scripts.get(decision.actor.id, ())
-        declaring = any(isinstance(a, Declare) for a in decision.legal)
-        if not script or not declaring:
+        if not script or not _declaring(decision):
             return self.fallback(decision)
         at = self.cursor(script, decision.history)
         skipped: list[Declaration] = []
         listed: Action | None = None
+        legal = decision.legal
+        # listed already (by someone else): the step found among them; else the fight tries it on a copy
+        # and keeps what it worked out for the play that follows, and the list is never made
+        known = not isinstance(legal, Listed) or legal.listed
         while at < len(script):
-            listed = _listed(decision.legal, script[at])
+            listed = _listed(legal, script[at]) if known else None
             if listed is not None or decision.is_legal(script[at]):
                 break
             step = script[at]
@@ -399,6 +402,16 @@ class SkippingScript(Scripted[DuelState, Action]):
         if skipped and isinstance(chosen, Declare):
             return replace(chosen, skipped=(*chosen.skipped, *skipped))
         return listed if listed is not None and at < len(script) else chosen
+
+
+def _declaring(decision: Decision[DuelState, Action]) -> bool:
+    """Whether the decision is a declaration (its legal actions are declarations, L5.CORE.8): read from
+    the state when the fight lists the actions lazily, so that a script need not have them listed."""
+    legal = decision.legal
+    if isinstance(legal, Listed) and not legal.listed:
+        state = decision.state
+        return state.phase is Phase.DECLARE and state.pending is None and next_declarer(state) is not None
+    return any(isinstance(a, Declare) for a in legal)
 
 
 def _listed(legal: Sequence[Action], step: Action) -> Action | None:
