@@ -13,7 +13,8 @@ import pytest
 from kassen.arena.bout import Attack
 from kassen.arena.checks import check_outcomes, contest_odds, resolve_attack, resolve_check, resolve_contest
 from kassen.arena.content import load_rules
-from kassen.arena.odds import hit_chance
+from kassen.arena.odds import AttackRollOdds, _rolled, hit_chance
+from kassen.arena.rules import CheckRules
 
 from .helpers import begun, fighter, find, step
 
@@ -102,7 +103,7 @@ def test_the_bout_resolves_a_tied_contest_by_the_same_reading(tie: str, hit: boo
 def test_attack_roll_tallies_by_pair_class_are_every_pair_resolved(layer: dict[str, object]) -> None:
     # rule: AR.CORE.2, AR.GAP.2, AR.RD.9 — the fast path (one resolve_attack per class of pair) gives
     # the very fractions of resolving every pair, at every attack and defence target (and no defence)
-    from kassen.arena.odds import _attack_rolls, _attack_rolls_plain
+    from kassen.arena.odds import _attack_rolls
 
     rules = load_rules({"checks": layer}).checks
     for attack in range(-4, 24):
@@ -110,3 +111,28 @@ def test_attack_roll_tallies_by_pair_class_are_every_pair_resolved(layer: dict[s
             assert _attack_rolls.__wrapped__(attack, defense, rules) == _attack_rolls_plain(
                 attack, defense, rules
             ), (attack, defense)
+
+
+def _attack_rolls_plain(attack: int, defense: int | None, r: CheckRules) -> AttackRollOdds:
+    """:func:`_attack_rolls` with every pair of outcomes resolved in full (the reference of its test)."""
+    hits = crits = defended = missed = total = 0
+    defences = check_outcomes(defense, rules=r) if defense is not None else ()
+    for a, na in check_outcomes(attack, rules=r):
+        if not defences:
+            total += na
+            hit = resolve_attack(a, None, rules=r).hit
+            hits += na if hit else 0
+            crits += na if hit and a.critical_success else 0
+            missed += 0 if hit else na
+            continue
+        for d, nd in defences:
+            n = na * nd
+            total += n
+            hit = resolve_attack(a, _rolled(d), rules=r).hit
+            hits += n if hit else 0
+            crits += n if hit and a.critical_success else 0
+            missed += n if not a.success else 0
+            defended += n if a.success and not hit else 0
+    return AttackRollOdds(
+        Fraction(hits, total), Fraction(crits, total), Fraction(defended, total), Fraction(missed, total)
+    )

@@ -64,7 +64,7 @@ def _attack_rolls(attack: int, defense: int | None, r: CheckRules) -> AttackRoll
     the margins only compared (AR.CORE.2, AR.RD.9): so each pair is tallied by its :func:`_pair_class`,
     and ``resolve_attack`` decides one representative pair of each class (a handful a table, where every
     pair resolved in full cost a contest and its words each: the heuristic asks a new table for every new
-    attack/defence pair). :func:`_attack_rolls_plain` resolves every pair; a test compares the two."""
+    attack/defence pair). ``tests/arena/test_odds_engine.py`` resolves every pair and compares the two."""
     hits = crits = defended = missed = total = 0
     defences = check_outcomes(defense, rules=r) if defense is not None else ()
     decided: dict[tuple[bool, bool, bool, int], bool] = {}
@@ -109,31 +109,6 @@ def _pair_class(success: bool, critical: bool, margin: int, d: CheckResult) -> t
     compare (-1, 0, 1)."""
     diff = margin - d.margin
     return success, critical, d.critical_success, (diff > 0) - (diff < 0)
-
-
-def _attack_rolls_plain(attack: int, defense: int | None, r: CheckRules) -> AttackRollOdds:
-    """:func:`_attack_rolls` with every pair of outcomes resolved in full (the reference of its test)."""
-    hits = crits = defended = missed = total = 0
-    defences = check_outcomes(defense, rules=r) if defense is not None else ()
-    for a, na in check_outcomes(attack, rules=r):
-        if not defences:
-            total += na
-            hit = resolve_attack(a, None, rules=r).hit
-            hits += na if hit else 0
-            crits += na if hit and a.critical_success else 0
-            missed += 0 if hit else na
-            continue
-        for d, nd in defences:
-            n = na * nd
-            total += n
-            hit = resolve_attack(a, _rolled(d), rules=r).hit
-            hits += n if hit else 0
-            crits += n if hit and a.critical_success else 0
-            missed += n if not a.success else 0
-            defended += n if a.success and not hit else 0
-    return AttackRollOdds(
-        Fraction(hits, total), Fraction(crits, total), Fraction(defended, total), Fraction(missed, total)
-    )
 
 
 def hit_chance(attack: int, defense: int | None, rules: ArenaRules | None = None) -> Fraction:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -15,9 +16,9 @@ from kassen.core.errors import ContentError
 from kassen.core.fight import state_codec
 from kassen.core.scenario import ScenarioSource, open_fight
 from kassen.sengoku.battle import Breath, HeuristicPolicy
-from kassen.sengoku.battle.candidates import _grouped, _raw_candidates
+from kassen.sengoku.battle.candidates import _grouped
 from kassen.sengoku.battle.copies import copied_units
-from kassen.sengoku.battle.plan import Planner
+from kassen.sengoku.battle.plan import AttackGroup, Planner
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Use
 from kassen.sengoku.evolve import evolve
 
@@ -26,6 +27,16 @@ def _source(name: str) -> str | ScenarioSource:
     """A bundled battle, or ``NAME*K``: its units copied K times."""
     base, _, k = name.partition("*")
     return copied_units(base, int(k)) if k else base
+
+
+def _raw_candidates(rules: object, state: BattleState, unit: object) -> Iterator[tuple[Use, ...]]:
+    """Every candidate breath in order (each :class:`AttackGroup` spelled out)."""
+    for item in _grouped(rules, state, unit):  # type: ignore[arg-type]
+        if isinstance(item, AttackGroup):
+            for row in item.rows:
+                yield from row
+        else:
+            yield item
 
 
 def _breath_states(name: str, seed: int) -> list[BattleState]:

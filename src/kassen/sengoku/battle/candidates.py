@@ -67,16 +67,6 @@ def _weapons(rules: BattleRules, unit: Unit, m: Maneuver) -> tuple[str | None, .
     return tuple(usable) if len(usable) > 1 else (None,)
 
 
-def _raw_candidates(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...]]:
-    """Every candidate breath in order (each :class:`AttackGroup` spelled out)."""
-    for item in _grouped(rules, state, unit):
-        if isinstance(item, AttackGroup):
-            for row in item.rows:
-                yield from row
-        else:
-            yield item
-
-
 def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...] | AttackGroup]:
     assert unit.zone is not None
     here = unit.zone

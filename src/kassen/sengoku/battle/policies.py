@@ -111,16 +111,26 @@ class HeuristicPolicy(Values):
         foes = sum(1 for u in state.units if u.side != unit.side and u.able)
         return foes > friends
 
+    def falling_back(
+        self, state: BattleState, unit: Unit, breaths: Sequence[Breath], passing: Action
+    ) -> Action | None:
+        """When its rules and situation say so, the unit's retreat (or a step toward a zone it may retreat
+        from; a routed unit with neither passes); None when it stays (of ``breaths``, only the lone
+        movements and Retreats are read)."""
+        if not self.should_retreat(state, unit):
+            return None
+        away = self._retreat(state, unit, breaths)
+        if away is not None:
+            return away
+        return passing if unit.routed else None
+
     def breath(self, state: BattleState, unit: Unit, legal: Sequence[Action]) -> Action:
         r = self.rules
         breaths = [a for a in legal if isinstance(a, Breath)]
         passing = next((a for a in legal if isinstance(a, Pass)), legal[-1])
-        if self.should_retreat(state, unit):
-            away = self._retreat(state, unit, breaths)
-            if away is not None:
-                return away
-            if unit.routed:
-                return passing
+        away = self.falling_back(state, unit, breaths, passing)
+        if away is not None:
+            return away
         aid = self._aid(state, unit, breaths)
         if aid is not None:
             return aid
@@ -411,7 +421,7 @@ class HeuristicPolicy(Values):
                 best, best_key = b, key
         return best
 
-    def _retreat(self, state: BattleState, unit: Unit, breaths: list[Breath]) -> Breath | None:
+    def _retreat(self, state: BattleState, unit: Unit, breaths: Sequence[Breath]) -> Breath | None:
         r = self.rules
         retreats = [
             b

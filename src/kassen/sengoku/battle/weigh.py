@@ -44,14 +44,11 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     plans = planner(r, state, unit)
     listing = listing_of(r, state, plans)
     energy = unit.energy
-    plain = [b for item in listing.items if not isinstance(item, GroupVerdicts) for b in _paid(item, energy)]
+    plain = [i[0] for i in listing.items if not isinstance(i, GroupVerdicts) and i[1] <= energy]
     passing = Pass(unit.id)
-    if policy.should_retreat(state, unit):
-        away = policy._retreat(state, unit, plain)
-        if away is not None:
-            return away
-        if unit.routed:
-            return passing
+    away = policy.falling_back(state, unit, plain, passing)
+    if away is not None:
+        return away
     if _has_aid(policy, listing):
         aid = policy._aid(state, unit, plans.affordable(listing))
         if aid is not None:
@@ -146,10 +143,6 @@ def _shape_value(
     if reserved:
         value += float(policy._cached_reservation(state, unit, unit.zone or ""))
     return value
-
-
-def _paid(item: tuple[Breath, int], energy: int) -> tuple[Breath, ...]:
-    return (item[0],) if item[1] <= energy else ()
 
 
 def _weighed(policy: HeuristicPolicy, b: Breath) -> bool:
