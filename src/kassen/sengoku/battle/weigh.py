@@ -58,6 +58,8 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     scored: list[tuple[Breath, float, int]] = []
     rows: dict[int, tuple[Breath, GroupVerdicts, int]] = {}  # each weighed group breath: its row
     limit = r.breath_limit
+    # each target's class read once a decision (every attack group lists the same targets in reach)
+    class_of: dict[str, tuple[object, ...]] = {}
     for k, item in enumerate(listing.items):
         if not isinstance(item, GroupVerdicts):
             b, spent = item
@@ -71,7 +73,11 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
         for i, (row, prices) in enumerate(zip(group.rows, item.prices, strict=True)):
             if prices is None:
                 continue
-            kind = (policy.target_class(state, unit, group.targets[i]), prices)
+            target = group.targets[i]
+            tclass = class_of.get(target)
+            if tclass is None:
+                tclass = class_of[target] = policy.target_class(state, unit, target)
+            kind = (tclass, prices)
             if kind in classes:
                 continue  # the same values as an earlier target's, which wins any tie
             classes.add(kind)
