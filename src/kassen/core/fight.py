@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from kassen.content.content import Content
 from kassen.core.codec import Bounds, Codec, FormatError
+from kassen.core.collector import paused
 from kassen.core.engine import GM, Actor, DiceNeeded, Outcome, Snapshot, advance
 from kassen.core.errors import ContentError, ContentIssue, IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
@@ -458,14 +459,16 @@ class Fight(Generic[S, A]):
         self, policy: Policy[S, A] | None = None, *, max_actions: int | None = None
     ) -> DiceRequest[A] | None:
         """Let ``policy`` (default: the scenario's) play until the fight is over — or, in table dice
-        mode, until an action waits for dice (returned)."""
+        mode, until an action waits for dice (returned). The cyclic garbage collector is held off while
+        it plays (a fight makes no reference cycles: :mod:`kassen.core.collector`)."""
         limit = self.max_actions if max_actions is None else _count(max_actions, "max_actions")
-        for _ in range(limit):
-            if self.over:
-                return None
-            done = self.step(policy)
-            if isinstance(done, DiceRequest):
-                return done
+        with paused():
+            for _ in range(limit):
+                if self.over:
+                    return None
+                done = self.step(policy)
+                if isinstance(done, DiceRequest):
+                    return done
         if not self.over:
             raise KassenError(f"the fight did not end within {limit} actions")
         return None
