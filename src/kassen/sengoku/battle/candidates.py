@@ -67,6 +67,19 @@ def _weapons(rules: BattleRules, unit: Unit, m: Maneuver) -> tuple[str | None, .
     return tuple(usable) if len(usable) > 1 else (None,)
 
 
+def _row(
+    m: Maneuver, weapon: str | None, target: str, reserves: list[Maneuver], extra: int
+) -> tuple[tuple[Use, ...], ...]:
+    """The shapes of the attack ``m`` (with ``weapon``) at ``target``: alone first (AttackGroup's
+    contract), then with a second blow, with each reservation (once and twice), with Aim Focus."""
+    one = _use(m.id, target, weapon=weapon)
+    row: list[tuple[Use, ...]] = [(one,), (one, one)]
+    for r in reserves:
+        row += [(one, _use(r.id)), (one, one, _use(r.id))]
+    row += [(_use(m.id, target, aim=n, weapon=weapon),) for n in range(extra, 0, -1)]
+    return tuple(row)
+
+
 def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...] | AttackGroup]:
     assert unit.zone is not None
     here = unit.zone
@@ -74,6 +87,7 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
     attacks = [m for m in known if m.attacks]
     reserves = [m for m in known if m.kind is ManeuverKind.DEFENSE and m.reservable]
     stances = [m for m in known if m.grants is not None]
+    reserve_ids = tuple(r.id for r in reserves)
     moves = [m for m in known if m.kind is ManeuverKind.MOVEMENT]
     finesse = rules.attribute(unit, "finesse")
     # whom each range reaches from each zone, worked out once for the decision
@@ -96,16 +110,14 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
             extra = 0
             if m.aim_focus is not AimFocus.NONE:
                 extra = rules.aim_room(rules.technique(unit, m, w), finesse)
+            made = rules.rows
             rows = []
             for t in targets:
-                # the attack alone first (AttackGroup's contract), then with a second blow, a reservation,
-                # Aim Focus
-                one = _use(m.id, t.id, weapon=w)
-                row: list[tuple[Use, ...]] = [(one,), (one, one)]
-                for r in reserves:
-                    row += [(one, _use(r.id)), (one, one, _use(r.id))]
-                row += [(_use(m.id, t.id, aim=n, weapon=w),) for n in range(extra, 0, -1)]
-                rows.append(tuple(row))
+                key = (m.id, w, t.id, reserve_ids, extra)
+                row = made.get(key)
+                if row is None:
+                    row = made[key] = _row(m, w, t.id, reserves, extra)
+                rows.append(row)
             yield AttackGroup(m.id, w, tuple(t.id for t in targets), tuple(rows))
     for aid in (rules.maneuver(a) for a in rules.aids):
         assert aid.aid is not None

@@ -32,7 +32,7 @@ from kassen.core.explain import Step
 from kassen.core.rng import DieSource
 from kassen.sengoku.aim import AimFocusResult, aim_focus, largest_extra_within_breath
 from kassen.sengoku.attack import Attack, AttackResult, DefenseLike, resolve_attack
-from kassen.sengoku.battle.state import BattleState, Unit, Zone
+from kassen.sengoku.battle.state import BattleState, Unit, Use, Zone
 from kassen.sengoku.catalog import Catalog, catalog_skills
 from kassen.sengoku.check import (
     CheckKind,
@@ -238,6 +238,9 @@ class BattleRules:
         #: Every legal breath of a unit's candidates with its price, Energy aside, by everything the
         #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
         self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
+        #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,
+        #: target, reservations known and Aim Focus room: the same few tuples in every state.
+        self.rows: Memo[tuple[object, ...], tuple[tuple[Use, ...], ...]] = Memo()
         self._layout: tuple[object, object, object, int] | None = None
         self._skills: frozenset[str] | None = None
         #: Exact attack odds under this catalog's tables (:mod:`kassen.sengoku.odds`).
