@@ -29,8 +29,9 @@ from __future__ import annotations
 
 __all__ = ["HeuristicPolicy"]
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 from kassen.core.errors import KassenError
 from kassen.core.policy import Decision, Listed
@@ -57,6 +58,14 @@ _LATER = Fraction(4, 5)
 #: How close (relative to the value, at least this much absolute) a breath's floating-point value must
 #: come to the best for the exact value to settle it: a float of these few sums is off by ~1e-15.
 _CLOSE = 1e-9
+
+#: What a weighed entry names its breath by (the breath itself, or what builds it).
+T = TypeVar("T")
+
+
+def _itself(breath: T) -> Breath:
+    assert isinstance(breath, Breath)
+    return breath
 
 
 class HeuristicPolicy(Values):
@@ -268,12 +277,15 @@ class HeuristicPolicy(Values):
         self,
         state: BattleState,
         unit: Unit,
-        scored: list[tuple[Breath, float, int]],
+        scored: Sequence[tuple[T, float, int]],
         memo: dict[tuple[Use, str], Fraction],
-    ) -> Breath | None:
+        breath_of: Callable[[T], Breath] = _itself,
+    ) -> T | None:
         """:meth:`_best` over breaths ranked in floating point: every breath whose rough rate or key
         comes within :data:`_CLOSE` of the best is valued exactly (:meth:`breath_value`) and the exact
-        rule settles among them, so the choice is always the exact one (a float is off by far less)."""
+        rule settles among them, so the choice is always the exact one (a float is off by far less).
+        Each entry names its breath: the breath itself, or what ``breath_of`` builds it from (the
+        grouped weighing builds only the few it values exactly, ``kassen.sengoku.battle.weigh``)."""
         if not scored:
             return None
         rates = [value / max(spent, 1) for _, value, spent in scored]
@@ -281,15 +293,16 @@ class HeuristicPolicy(Values):
         if top_rate <= _CLOSE:
             # nothing clearly worth attacking for: the exact rule decides (rare)
             return self._best(
-                unit, [(b, self._exact(state, unit, b, spent, memo), spent) for b, _, spent in scored]
+                unit,
+                [(x, self._exact(state, unit, breath_of(x), spent, memo), spent) for x, _, spent in scored],
             )
         exact_values: dict[int, Fraction] = {}
 
         def exact(i: int) -> Fraction:
             found = exact_values.get(i)
             if found is None:
-                b, _, spent = scored[i]
-                found = exact_values[i] = self._exact(state, unit, b, spent, memo)
+                x, _, spent = scored[i]
+                found = exact_values[i] = self._exact(state, unit, breath_of(x), spent, memo)
             return found
 
         bar = top_rate - _CLOSE * max(1.0, top_rate)
@@ -305,16 +318,16 @@ class HeuristicPolicy(Values):
         close = [i for i, k in enumerate(keys) if k >= bar]
         if len(close) == 1:
             return scored[close[0]][0]
-        best: Breath | None = None
+        best: T | None = None
         best_key: tuple[Fraction, Fraction] | None = None
         for i in close:
-            b, _, spent = scored[i]
+            x, _, spent = scored[i]
             value = exact(i)
             left = unit.energy - spent
             later = _LATER * rate * left if left >= cheapest else Fraction(0)
             key = (value + later, value / max(spent, 1))
             if best_key is None or key > best_key:
-                best, best_key = b, key
+                best, best_key = x, key
         return best
 
     def _exact(
@@ -322,7 +335,7 @@ class HeuristicPolicy(Values):
     ) -> Fraction:
         return self.breath_value(state, unit, b, memo, spent=spent)[1]
 
-    def _best(self, unit: Unit, scored: list[tuple[Breath, Fraction, int]]) -> Breath | None:
+    def _best(self, unit: Unit, scored: Sequence[tuple[T, Fraction, int]]) -> T | None:
         """The breath with the most expected Wounds now plus what its unspent Energy is worth later: at
         the best rate any of them reaches, discounted by :data:`_LATER`, and nothing for Energy too little
         to pay for another attack (it is lost at the lull)."""
@@ -332,14 +345,14 @@ class HeuristicPolicy(Values):
         if rate <= 0:
             return None
         cheapest = min(spent for _, _, spent in scored)
-        best: Breath | None = None
+        best: T | None = None
         best_key: tuple[Fraction, Fraction] | None = None
-        for b, value, spent in scored:
+        for x, value, spent in scored:
             left = unit.energy - spent
             later = _LATER * rate * left if left >= cheapest else Fraction(0)
             key = (value + later, value / max(spent, 1))
             if best_key is None or key > best_key:
-                best, best_key = b, key
+                best, best_key = x, key
         return best
 
     def _lone_stance(self, state: BattleState, unit: Unit, breaths: Sequence[Breath]) -> Breath | None:

@@ -36,6 +36,9 @@ from kassen.sengoku.entries import ManeuverKind
 if TYPE_CHECKING:
     from kassen.sengoku.battle.policies import HeuristicPolicy
 
+#: An attack group's breath by its place in a listing: item, row (target), shape.
+Shape = tuple[int, int, int]
+
 
 def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Action:
     """:meth:`HeuristicPolicy.breath` of ``unit`` in ``state`` among the legal actions the ruleset lists
@@ -55,8 +58,9 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
             return aid
     memo: dict[tuple[Use, str], Fraction] = {}
     rough: dict[tuple[Use, str], float] = {}
-    scored: list[tuple[Breath, float, int]] = []
-    rows: dict[int, tuple[Breath, GroupVerdicts, int]] = {}  # each weighed group breath: its row
+    # a plain breath is weighed as itself, an attack group's by its place (item, row, shape): built only
+    # if it is valued exactly or chosen
+    scored: list[tuple[Breath | Shape, float, int]] = []
     limit = r.breath_limit
     # each target's class read once a decision (every attack group lists the same targets in reach)
     class_of: dict[str, tuple[object, ...]] = {}
@@ -87,22 +91,26 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
             for j, (uses, spent) in enumerate(zip(row, prices, strict=True)):
                 if not (0 < spent <= energy and spent <= limit):
                     continue
-                b = listing.breath(k, i, j)
                 value: float | None = None
                 if plain_shapes:
                     if lone is None:
                         lone = _lone(policy, state, unit, one, memo, rough)
                     value = _shape_value(policy, state, unit, uses, one, lone)
                 if value is None:
-                    value = policy._rough_value(state, unit, b, memo, rough)
-                scored.append((b, value, spent))
-                rows[id(b)] = (b, item, i)
-    best = policy._best_of(state, unit, scored, memo)
+                    value = policy._rough_value(state, unit, listing.breath(k, i, j), memo, rough)
+                scored.append(((k, i, j), value, spent))
+
+    def breath_of(entry: Breath | Shape) -> Breath:
+        return entry if isinstance(entry, Breath) else listing.breath(*entry)
+
+    best = policy._best_of(state, unit, scored, memo, breath_of)
+    if isinstance(best, Breath):
+        return policy._with_reservation(state, plans, best, plans.affordable(listing))
     if best is not None:
-        found = rows.get(id(best))
-        if found is None or found[0] is not best:
-            return policy._with_reservation(state, plans, best, plans.affordable(listing))
-        return _with_reservation(policy, state, unit, best, found[1], found[2])
+        k, i, _ = best
+        found = listing.items[k]
+        assert isinstance(found, GroupVerdicts)
+        return _with_reservation(policy, state, unit, breath_of(best), found, i)
     return policy.no_attack(state, unit, plain, passing)
 
 
