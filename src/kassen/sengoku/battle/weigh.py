@@ -88,6 +88,7 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
             plain_shapes = group.lead == 0 and not group.zone  # the attack from here, again, reserved
             one = row[0][0]
             lone: float | None = None
+            left = 0.0
             for j, (uses, spent) in enumerate(zip(row, prices, strict=True)):
                 if not (0 < spent <= energy and spent <= limit):
                     continue
@@ -95,7 +96,8 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
                 if plain_shapes:
                     if lone is None:
                         lone = _lone(policy, state, unit, one, memo, rough)
-                    value = _shape_value(policy, state, unit, uses, one, lone)
+                        left = float(state.unit(target).wounds)  # what the row's blows are capped at
+                    value = _shape_value(policy, state, unit, uses, one, lone, left)
                 if value is None:
                     value = policy._rough_value(state, unit, listing.breath(k, i, j), memo, rough)
                 scored.append(((k, i, j), value, spent))
@@ -135,12 +137,18 @@ def _lone(
 
 
 def _shape_value(
-    policy: HeuristicPolicy, state: BattleState, unit: Unit, uses: tuple[Use, ...], one: Use, lone: float
+    policy: HeuristicPolicy,
+    state: BattleState,
+    unit: Unit,
+    uses: tuple[Use, ...],
+    one: Use,
+    lone: float,
+    left: float,
 ) -> float | None:
     """:meth:`HeuristicPolicy._rough_value` of an attack group's shape made of the attack ``one``
     (worth ``lone``) once or twice, perhaps with a reservation last, worked out from ``lone`` by the
-    very sums that method makes (capped at the target's Wounds, the reservation's value added); None for
-    any other shape (Aim Focus: another attack)."""
+    very sums that method makes (capped at the target's ``left`` Wounds, the reservation's value added);
+    None for any other shape (Aim Focus: another attack)."""
     n = len(uses)
     reserved = n > 1 and uses[-1] is not one
     blows = n - 1 if reserved else n
@@ -150,8 +158,6 @@ def _shape_value(
     last = uses[-1]
     if reserved and (last.target is not None or r.maneuver(last.maneuver).kind is not ManeuverKind.DEFENSE):
         return None
-    assert one.target is not None
-    left = float(state.unit(one.target).wounds)
     dealt = lone if blows == 1 else lone + lone
     value = dealt if dealt <= left else left
     if reserved:
