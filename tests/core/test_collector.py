@@ -99,3 +99,10 @@ def test_the_fight_is_the_same_with_the_collector_on_throughout(collector_on: No
         assert gc.isenabled()
         stepped.step()
     assert stepped.to_json() == played.to_json()
+
+
+def test_the_collector_is_back_when_autoplay_stops_for_dice_typed_at_the_table(collector_on: None) -> None:
+    fight = open_fight("arena/duel", seed=2, dice="table")
+    waiting = fight.autoplay()
+    assert waiting is not None and fight.pending is waiting  # the first die the table must roll
+    assert gc.isenabled()
