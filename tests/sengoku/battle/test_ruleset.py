@@ -224,6 +224,14 @@ def test_memos_are_bounded_and_keyed_by_value(tmp_path: Path) -> None:
     for i in range(10):
         memo[i] = i
     assert len(memo) <= 3 and memo[9] == 9
+    # full, it forgets the older half before taking a new reading, and keeps the newer ones
+    memo = Memo(4)
+    for i in range(4):
+        memo[i] = i
+    memo[1] = 10  # a key it holds: rewritten in place, nothing forgotten
+    assert dict(memo) == {0: 0, 1: 10, 2: 2, 3: 3}
+    memo[4] = 4
+    assert dict(memo) == {2: 2, 3: 3, 4: 4}
     (tmp_path / "empty.yaml").write_text("{}\n", encoding="utf-8")
     content = RULESET.load_content([read_layer(tmp_path, "layer 1")])
     s = load_scenario("demo", content)

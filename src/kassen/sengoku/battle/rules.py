@@ -113,8 +113,11 @@ LISTINGS = 2048
 
 
 class Memo(dict[K, V], Generic[K, V]):
-    """A dict of pure readings keyed by value that forgets everything once it holds ``limit`` entries
-    (a bound, not an LRU: the readings are cheap to make again)."""
+    """A dict of pure readings keyed by value that holds at most ``limit`` entries: once full, it forgets
+    the older half (in the order they were made) before it takes a new one. Not an LRU (a reading is not
+    moved when it is read again: every lookup stays a plain dict lookup), but not a clean slate either —
+    forgetting everything at once made a long lab run pay the whole warm-up again every few hundred
+    battles (the demo: 22 ms a battle warm, 35 ms just after the listings were dropped)."""
 
     __slots__ = ("limit",)
 
@@ -124,7 +127,8 @@ class Memo(dict[K, V], Generic[K, V]):
 
     def __setitem__(self, key: K, value: V) -> None:
         if len(self) >= self.limit and key not in self:
-            self.clear()
+            for old in list(itertools.islice(self, max(1, len(self) // 2))):
+                del self[old]
         super().__setitem__(key, value)
 
 
