@@ -1,6 +1,7 @@
 """The odds table shares one enumeration among techniques with the same blow (kassen.sengoku.odds.blow_of):
 the shared tally must be exactly the tally of each technique itself, for every catalog technique (and its
-Aim Focus forms) at every Defense the check can need."""
+Aim Focus forms) at every Defense the check can need. And it resolves each unordered pair of faces once:
+the tally must be the one of every ordered roll resolved in turn."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from dataclasses import replace
 import pytest
 
 from kassen.sengoku.aim import largest_extra_within_breath
+from kassen.sengoku.attack import Attack, AttackOutcome, FixedDefense, resolve_attack
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.catalog import load_catalog
-from kassen.sengoku.odds import OddsTable, blow_of
+from kassen.sengoku.odds import _ATTACKER, _TARGET, OddsTable, _TableDie, blow_of
 from kassen.sengoku.resolution import load_resolution
 from kassen.sengoku.technique import Technique, technique, technique_names
 
@@ -72,3 +74,52 @@ def test_techniques_that_differ_only_in_name_share_one_enumeration(monkeypatch: 
     assert calls == [9]  # the second is the first's tally, not enumerated again
     c = table.attack(3, 12, Technique(name="Heavy", wounds=2))
     assert c.expected_wounds != a.expected_wounds and calls == [9, 9]
+
+
+def _every_ordered_roll(table: OddsTable, need: int, tech: Technique) -> tuple[object, ...]:
+    """The tally of the plain enumeration: all 100 ordered rolls, each resolved (no pair counted twice)."""
+    from fractions import Fraction
+
+    sides = table.rules.check.sides
+    hit = critical = fumble = decisive = mistake = wounds = 0
+    for a in range(1, sides + 1):
+        for b in range(1, sides + 1):
+            r = resolve_attack(
+                _ATTACKER,
+                _TARGET,
+                Attack(tech, modifier=0),
+                FixedDefense(need),
+                (a, b),
+                table_dice=_TableDie(),
+                rules=table.rules,
+            )
+            hit += r.hit
+            critical += r.outcome is AttackOutcome.CRITICAL
+            fumble += r.outcome is AttackOutcome.FUMBLE
+            decisive += r.table is not None and r.table.table == "decisive_moment"
+            mistake += r.table is not None and r.table.table == "critical_mistake"
+            wounds += r.wounds_lost
+    n = sides * sides
+    return tuple(Fraction(x, n) for x in (hit, critical, fumble, decisive, mistake, wounds))
+
+
+def _check_pairs(needs: tuple[int, ...]) -> int:
+    table = OddsTable(load_resolution())
+    compared = 0
+    for tech in _techniques():
+        for need in needs:
+            # rule: SG.CHK.1  rule: SG.CHK.2  rule: SG.CRT.1  rule: SG.FUM.1
+            tally = table._enumerate(need, tech)
+            got = (tally.hit, tally.critical, tally.fumble, tally.heavenly_mandate, tally.karmic_retribution)
+            assert (*got, tally.wounds) == _every_ordered_roll(table, need, tech), (tech.name, need)
+            compared += 1
+    return compared
+
+
+def test_each_pair_of_faces_resolved_once_is_every_roll_resolved() -> None:
+    assert _check_pairs((2, 12, 21)) > 100
+
+
+@pytest.mark.slow
+def test_each_pair_of_faces_resolved_once_is_every_roll_resolved_at_every_defense() -> None:
+    assert _check_pairs(tuple(range(2, 22))) > 500

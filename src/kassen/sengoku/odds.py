@@ -153,14 +153,20 @@ class OddsTable:
         )
 
     def _enumerate(self, need: int, technique: Technique) -> _Tally:
-        """Every roll through :func:`resolve_attack` against Defense ``need`` at modifier 0."""
+        """Every roll through :func:`resolve_attack` against Defense ``need`` at modifier 0.
+
+        Each unordered pair of faces is resolved once and counted twice unless it is a double: with no
+        Fate die moved, the resolution reads the two faces as a pair (their total, whether they match
+        and the double's face, SG.CHK.1-2), never which die showed which — ``tests/sengoku/
+        test_odds_table.py`` checks the tally against every ordered roll for every catalog technique."""
         sides = self.rules.check.sides
         action = Attack(technique, modifier=0)
         defense = FixedDefense(need)
         counts = dict.fromkeys(("hit", "critical", "fumble", "decisive_moment", "critical_mistake"), 0)
         wounds = 0
         for a in range(1, sides + 1):
-            for b in range(1, sides + 1):
+            for b in range(a, sides + 1):
+                weight = 1 if a == b else 2
                 r = resolve_attack(
                     _ATTACKER,
                     _TARGET,
@@ -172,12 +178,12 @@ class OddsTable:
                     grades=self.grades,
                     defense_rules=self.defense_rules,
                 )
-                counts["hit"] += r.hit
-                counts["critical"] += r.outcome is AttackOutcome.CRITICAL
-                counts["fumble"] += r.outcome is AttackOutcome.FUMBLE
+                counts["hit"] += weight * r.hit
+                counts["critical"] += weight * (r.outcome is AttackOutcome.CRITICAL)
+                counts["fumble"] += weight * (r.outcome is AttackOutcome.FUMBLE)
                 if r.table is not None:
-                    counts[r.table.table] += 1
-                wounds += r.wounds_lost
+                    counts[r.table.table] += weight
+                wounds += weight * r.wounds_lost
         n = sides * sides
         return _Tally(
             Fraction(counts["hit"], n),
