@@ -35,8 +35,8 @@ from kassen.sengoku.battle import (
     names,
     run_battle,
 )
+from kassen.sengoku.battle.memo import PLANNERS, Memo
 from kassen.sengoku.battle.plan import planner
-from kassen.sengoku.battle.rules import PLANNERS, Memo
 from kassen.sengoku.battle.state import BattleState
 from kassen.sengoku.catalog import load_catalog
 

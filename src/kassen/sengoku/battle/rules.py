@@ -25,13 +25,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING
 
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
 from kassen.core.rng import DieSource
 from kassen.sengoku.aim import AimFocusResult, aim_focus, largest_extra_within_breath
 from kassen.sengoku.attack import Attack, AttackResult, DefenseLike, resolve_attack
+from kassen.sengoku.battle.memo import LISTINGS, MEMO_LIMIT, PLANNERS, Memo
 from kassen.sengoku.battle.state import BattleState, Unit, Use, Zone
 from kassen.sengoku.catalog import Catalog, catalog_skills
 from kassen.sengoku.check import (
@@ -100,37 +101,6 @@ if TYPE_CHECKING:
     from kassen.sengoku.battle.listing import Listing
     from kassen.sengoku.battle.one_use import PlannedUse, _After
     from kassen.sengoku.battle.plan import Planner
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-#: The most entries one memo of :class:`BattleRules` holds before it starts afresh.
-MEMO_LIMIT = 4096
-#: The most breath planners (one per state and unit) kept.
-PLANNERS = 16
-#: The most listings of a unit's breaths (one per situation) kept.
-LISTINGS = 2048
-
-
-class Memo(dict[K, V], Generic[K, V]):
-    """A dict of pure readings keyed by value that holds at most ``limit`` entries: once full, it forgets
-    the older half (in the order they were made) before it takes a new one. Not an LRU (a reading is not
-    moved when it is read again: every lookup stays a plain dict lookup), but not a clean slate either —
-    forgetting everything at once made a long lab run pay the whole warm-up again every few hundred
-    battles (the demo: 22 ms a battle warm, 35 ms just after the listings were dropped)."""
-
-    __slots__ = ("limit",)
-
-    def __init__(self, limit: int = MEMO_LIMIT) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def __setitem__(self, key: K, value: V) -> None:
-        if len(self) >= self.limit and key not in self:
-            for old in list(itertools.islice(self, max(1, len(self) // 2))):
-                del self[old]
-        super().__setitem__(key, value)
-
 
 #: The ambush condition ids the engine can test (SG.AMB.1); the catalog's list may use only these.
 AMBUSH_CONDITIONS = frozenset({"infiltrating", "unseen-from-the-flank"})
