@@ -210,13 +210,7 @@ class HeuristicPolicy(Values):
             # the commonest breath, one blow (or an aid, valued as nothing): the loop below, unrolled
             m = r.maneuver(uses[0].maneuver)
             if m.attacks and m.kind is not ManeuverKind.MOVEMENT:
-                key = (uses[0], zone)
-                value = rough.get(key)
-                if value is None:
-                    exact = memo.get(key)
-                    if exact is None:
-                        exact = memo[key] = self.attack_value(state, unit, uses[0], zone)
-                    value = rough[key] = float(exact)
+                value = self.rough_attack(state, unit, uses[0], zone, memo, rough)
                 return min(value, float(state.unit(uses[0].target).wounds))
         dealt: dict[str, float] = {}
         reserved = False
@@ -232,13 +226,7 @@ class HeuristicPolicy(Values):
                 sneak = found
                 zone = use.to or zone
             elif m.attacks and use.target is not None:
-                key = (use, zone)
-                value = rough.get(key)
-                if value is None:
-                    exact = memo.get(key)
-                    if exact is None:
-                        exact = memo[key] = self.attack_value(state, unit, use, zone)
-                    value = rough[key] = float(exact)
+                value = self.rough_attack(state, unit, use, zone, memo, rough)
                 if sneak:
                     value = sneak * self._critical(unit, m, use.weapon) + (1 - sneak) * value
                     sneak = 0.0
@@ -254,6 +242,26 @@ class HeuristicPolicy(Values):
         if reserved:
             total += float(self._cached_reservation(state, unit, zone))
         return total
+
+    def rough_attack(
+        self,
+        state: BattleState,
+        unit: Unit,
+        use: Use,
+        zone: str,
+        memo: dict[tuple[Use, str], Fraction],
+        rough: dict[tuple[Use, str], float],
+    ) -> float:
+        """:meth:`attack_value` of ``use`` made from ``zone`` as a float, kept exactly in ``memo`` (for a
+        tie :meth:`_best_of` settles) and rounded in ``rough``, once a decision."""
+        key = (use, zone)
+        value = rough.get(key)
+        if value is None:
+            exact = memo.get(key)
+            if exact is None:
+                exact = memo[key] = self.attack_value(state, unit, use, zone)
+            value = rough[key] = float(exact)
+        return value
 
     def _cached_stance(self, state: BattleState, unit: Unit, m: Maneuver) -> Fraction:
         """:meth:`stance_value` of the unit deciding now, once per state."""

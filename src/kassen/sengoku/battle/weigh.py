@@ -95,7 +95,7 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
                 value: float | None = None
                 if plain_shapes:
                     if lone is None:
-                        lone = _lone(policy, state, unit, one, memo, rough)
+                        lone = policy.rough_attack(state, unit, one, unit.zone or "", memo, rough)
                         left = float(state.unit(target).wounds)  # what the row's blows are capped at
                     value = _shape_value(policy, state, unit, uses, one, lone, left)
                 if value is None:
@@ -114,26 +114,6 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
         assert isinstance(found, GroupVerdicts)
         return _with_reservation(policy, state, unit, breath_of(best), found, i)
     return policy.no_attack(state, unit, plain, passing)
-
-
-def _lone(
-    policy: HeuristicPolicy,
-    state: BattleState,
-    unit: Unit,
-    one: Use,
-    memo: dict[tuple[Use, str], Fraction],
-    rough: dict[tuple[Use, str], float],
-) -> float:
-    """:meth:`HeuristicPolicy._rough_value`'s value of the attack ``one`` from the unit's zone (kept in
-    ``memo`` exactly and in ``rough`` as a float, as it keeps them)."""
-    key = (one, unit.zone or "")
-    value = rough.get(key)
-    if value is None:
-        exact = memo.get(key)
-        if exact is None:
-            exact = memo[key] = policy.attack_value(state, unit, one, key[1])
-        value = rough[key] = float(exact)
-    return value
 
 
 def _shape_value(
