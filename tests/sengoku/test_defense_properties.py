@@ -7,6 +7,7 @@ from dataclasses import replace
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kassen.sengoku.battle.values import guard_of
 from kassen.sengoku.defense import compute_defense
 from kassen.sengoku.grades import load_grades
 from kassen.sengoku.profile import (
@@ -111,3 +112,28 @@ def test_other_reductions_come_after_the_tags(target: CombatProfile, tags: Attac
     assert result.reductions == expected
     assert result.defense == max(2, result.after_tags - expected)
     assert result.after_tags == compute_defense(physical(target), tags).defense or result.after_tags < 2
+
+
+@given(
+    target=profiles,
+    tags=tag_sets,
+    name=st.text(max_size=8),
+    wounds=st.one_of(st.none(), st.integers(0, 40)),
+    wounds_max=st.one_of(st.none(), st.integers(1, 40)),
+    fate_points=st.integers(0, 5),
+)
+def test_defense_reads_no_name_wounds_or_fate(
+    target: CombatProfile,
+    tags: AttackTags,
+    name: str,
+    wounds: int | None,
+    wounds_max: int | None,
+    fate_points: int,
+) -> None:
+    # rule: SG.DEF.5 — the Defense is built from grade, armor, shield, bonuses, tags and reductions alone:
+    # a unit's name, Wounds and Fate Points change nothing of it, steps included. The heuristic's values
+    # are keyed by the profile without them (``guard_of``), so this is what makes that key exact.
+    other = replace(target, name=name, wounds=wounds, wounds_max=wounds_max, fate_points=fate_points)
+    assert guard_of(other) == guard_of(target)
+    assert compute_defense(other, tags) == compute_defense(target, tags)
+    assert compute_defense(guard_of(other), tags) == compute_defense(target, tags)

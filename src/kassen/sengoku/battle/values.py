@@ -29,6 +29,20 @@ _RESERVATION_SHARE = Fraction(1, 2)
 _STANCE_NEXT_ROUND = Fraction(1, 2)
 
 
+#: What :meth:`Values._target` reads of a target once a state: profile, its number but its name,
+#: whether a reaction is ready, the zone's number and zone, the Defense class and its number.
+_Seen = tuple[CombatProfile, int, bool, int, Zone, CombatProfile, int]
+
+
+def guard_of(profile: CombatProfile) -> CombatProfile:
+    """``profile`` as its Defense sees it (SG.DEF.5): without its name, Wounds and Fate Points, which
+    :func:`~kassen.sengoku.defense.compute_defense` never reads. Two profiles of one Defense class get
+    the same Defense against every attack (``tests/sengoku/battle/test_values.py``), so the heuristic's
+    values keyed by the class are shared by every Wound level of a target (a lab run's memos fill once
+    per class, not once per Wound lost)."""
+    return evolve(profile, name="", wounds=None, wounds_max=None, fate_points=0)
+
+
 class Values:
     """The heuristic's exact values of attacks, threats, stances and reservations in one state, each
     worked out once a state (see the policies' module notes)."""
@@ -40,8 +54,9 @@ class Values:
         self._memo_state: BattleState | None = None
         self._profiles: dict[tuple[str, bool], CombatProfile] = {}
         # per target (and whether it is ambushed): its profile, the profile's number, whether a reaction
-        # is ready, and its zone's number and zone; per zone the attacker stands in: the zone's number
-        self._targets: dict[tuple[str, bool], tuple[CombatProfile, int, bool, int, Zone]] = {}
+        # is ready, its zone's number and zone, and its Defense class (:func:`guard_of`) with its number;
+        # per zone the attacker stands in: the zone's number
+        self._targets: dict[tuple[str, bool], _Seen] = {}
         self._zone_numbers: dict[str, int] = {}
         self._defenses: dict[tuple[str, bool, AttackTags], DefenseResult] = {}
         self._threats: dict[tuple[str, str | None, DefenseBonus | None], Fraction] = {}
@@ -72,12 +87,13 @@ class Values:
             return Fraction(0)
         self._fresh(state)
         ambushed = unit.infiltrating and not target.ambushed
-        pt, pnumber, reserved, there_number, there = self._target(state, target, ambushed)
+        pt, _, reserved, there_number, there, guard, guard_number = self._target(state, target, ambushed)
         here_number = self._zone_numbers.get(zone)
         if here_number is None:
             here_number = self._zone_numbers[zone] = r.number(state.zone(zone))
-        # everything the value reads: the attacker's template and blow, the zones, the target's profile
-        # (by its number: a profile is hashed once a state) and whether it has a reaction ready
+        # everything the value reads: the attacker's template and blow, the zones, what the target's
+        # Defense reads of its profile (by its number: hashed once a state; not its Wounds left, which
+        # only cap the blow later) and whether it has a reaction ready
         vkey = (
             unit.creature,
             unit.spec,
@@ -86,7 +102,7 @@ class Values:
             use.aim,
             here_number,
             there_number,
-            pnumber,
+            guard_number,
             reserved,
         )
         found = r.attack_values.get(vkey)
@@ -100,7 +116,7 @@ class Values:
         dkey = (target.id, ambushed, tags)
         defense = self._defenses.get(dkey)
         if defense is None:
-            defense = r.defense_of(pt, tags)
+            defense = r.defense_of(guard, tags)
             self._defenses[dkey] = defense
         if defense.immune:
             value = Fraction(0)
@@ -119,10 +135,10 @@ class Values:
 
     def _target(
         self, state: BattleState, target: Unit, ambushed: bool
-    ) -> tuple[CombatProfile, int, bool, int, Zone]:
+    ) -> _Seen:
         """What an attack's value reads of ``target`` (struck from an ambush or not), once a state: its
-        profile, the number of the profile but its name, whether a reaction is ready, and its zone's
-        number and zone."""
+        profile, the number of the profile but its name, whether a reaction is ready, its zone's number
+        and zone, and its Defense class (:func:`guard_of`) and that class's number."""
         pkey = (target.id, ambushed)
         seen = self._targets.get(pkey)
         if seen is None:
@@ -139,7 +155,9 @@ class Values:
             # numbered without its name: the name only words the explanation (SG.DEF.5 reads none of
             # it), so copies of one template in one situation share their values
             blind = r.number(evolve(pt, name=""))
-            seen = self._targets[pkey] = (pt, blind, reserved, r.number(there), there)
+            guard = guard_of(pt)
+            seen = (pt, blind, reserved, r.number(there), there, guard, r.number(guard))
+            self._targets[pkey] = seen
         return seen
 
     def target_class(self, state: BattleState, unit: Unit, target: str) -> tuple[object, ...]:
@@ -150,8 +168,8 @@ class Values:
         if t.zone is None:
             return ("off the battlefield",)
         self._fresh(state)
-        _, pnumber, reserved, there_number, _ = self._target(state, t, unit.infiltrating and not t.ambushed)
-        return (pnumber, reserved, there_number)
+        seen = self._target(state, t, unit.infiltrating and not t.ambushed)
+        return (seen[1], seen[2], seen[3])
 
     def enemy_near(self, state: BattleState, unit: Unit, zone: str) -> bool:
         return any(
@@ -179,6 +197,8 @@ class Values:
             profile = evolve(profile, bonuses=(*profile.bonuses, bonus))
         total = Fraction(0)
         blows: dict[tuple[str, str], tuple[Fraction, int] | None] = {}
+        guard: CombatProfile | None = None
+        number = 0
         for e in state.units:
             if e.side == unit.side or not e.able or e.zone is None or e.passed:
                 continue
@@ -188,11 +208,15 @@ class Values:
             if template in blows:
                 best = blows[template]
             else:
-                # an enemy's best blow on this profile depends on its template alone: kept by the rules
-                key = (profile, *template)
+                # an enemy's best blow on this profile depends on its template and the profile's
+                # Defense class alone: kept by the rules
+                if guard is None:
+                    guard = guard_of(profile)
+                    number = r.number(guard)
+                key = (number, *template)
                 known = r.best_blows.get(key)
                 if known is None:
-                    known = r.best_blows[key] = (self._best_blow(e, profile),)
+                    known = r.best_blows[key] = (self._best_blow(e, guard),)
                 best = blows[template] = known[0]
             if best is not None:
                 total += best[0] * (e.energy // best[1])
