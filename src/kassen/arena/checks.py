@@ -47,11 +47,13 @@ from kassen.arena.content import load_rules
 from kassen.arena.rules import CheckRules, Criticals, TieWinner
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastinit import fast_init
 from kassen.core.memo import Memo
 from kassen.core.rng import DieSource, ScriptedDice
 from kassen.dice import enumerate_faces
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CheckResult:
     """A resolved check: ``success`` when the roll is at most the target (AR.CORE.1); ``margin`` is
@@ -202,6 +204,7 @@ def roll_check(
     return _resolved((a, b, c), target, r, label)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ContestResult:
     """A quick contest (AR.CORE.2): ``winner`` is ``"first"``, ``"second"`` or ``None`` (a tie), and
@@ -252,6 +255,7 @@ def resolve_contest(
     return ContestResult(first, second, winner, loss, (Step(loss, reason, "AR.CORE.2"),))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AttackOutcome:
     """Whether an attack check hits (the AR.GAP.2 house default), why in words, and the quick contest

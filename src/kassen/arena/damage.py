@@ -37,6 +37,7 @@ from kassen.arena.rules import ArenaRules, DiceSpec, Location, Rounding
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastinit import fast_init
 from kassen.core.memo import Memo
 
 
@@ -79,6 +80,7 @@ def crippling_amount(location: Location, ht: int, rules: ArenaRules | None = Non
     return threshold + 1 if r.damage.crippling.comparison == "over" else threshold
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DamageResult:
     """Every value of one hit's damage, with the steps that produced it.

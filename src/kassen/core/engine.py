@@ -38,6 +38,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from kassen.core.errors import KassenError, TypedDiceError
 from kassen.core.events import Event
+from kassen.core.fastinit import fast_init
 from kassen.core.rng import DieSource, Rng
 
 S = TypeVar("S")
@@ -50,6 +51,7 @@ X = TypeVar("X")
 MAX_AUTOMATIC_STEPS = 20_000
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Actor:
     """Who must decide now: a ``unit`` (``id``, with its ``side``), a ``side``, the ``gm``, or ``chance``."""
@@ -89,6 +91,7 @@ class Outcome:
         return {"winner": self.winner, "reason": self.reason}
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Snapshot(Generic[S]):
     """Everything needed to continue a fight: the ruleset's state and the RNG position."""

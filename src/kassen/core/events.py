@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+from kassen.core.fastinit import fast_init
+
 JSONValue: TypeAlias = Any  # a value json.dumps accepts: None, bool, int, str, list, dict
 
 
@@ -22,6 +24,7 @@ def canonical_json(data: JSONValue) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """One change of state. ``automatic`` marks follow-ups the rules made by themselves (a lull, a

@@ -12,7 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from kassen.core.fastinit import fast_init
 
+
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Step:
     """One line of an explanation."""

@@ -34,6 +34,7 @@ from kassen.core.collector import paused
 from kassen.core.engine import GM, Actor, DiceNeeded, Outcome, Snapshot, advance
 from kassen.core.errors import ContentError, ContentIssue, IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
+from kassen.core.fastinit import fast_init
 from kassen.core.menu import Menu, build_menu, decide, without_hidden_odds
 from kassen.core.policy import Decision, Listed, Policy
 from kassen.core.rng import Rng
@@ -119,6 +120,7 @@ class DiceRequest(Generic[A]):
         }
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LogEntry(Generic[A]):
     """One applied action: its index, the action, who took it (whoever was to move, or the GM making

@@ -27,6 +27,7 @@ from typing import Any, Generic, Protocol, TypeVar, overload
 
 from kassen.core.engine import Actor
 from kassen.core.errors import KassenError
+from kassen.core.fastinit import fast_init
 from kassen.core.rng import Rng
 
 S = TypeVar("S")
@@ -88,6 +89,7 @@ class Listed(Sequence[A]):
         return repr(self.items) if self.listed else "Listed(<not listed yet>)"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Decision(Generic[S, A]):
     """What a policy sees: ``history`` is every action applied so far, oldest first; ``is_legal``

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
+from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
 from kassen.l5r.character import ring
 from kassen.l5r.state import DuelState, Fighter, Status
@@ -49,6 +50,7 @@ from kassen.l5r.tables import L5Tables
 from kassen.l5r.turn import standing
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Speed:
     """How far a fighter may move this turn with its action (``feet``), why (``steps``), what stops it

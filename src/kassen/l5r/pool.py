@@ -41,6 +41,7 @@ from functools import lru_cache
 
 from kassen.core.errors import DiceSyntaxError
 from kassen.core.explain import Step
+from kassen.core.fastinit import fast_init
 from kassen.core.rng import DieSource
 from kassen.dice import DieRoll, RollResult, distribution, parse, probability_at_least, roll
 from kassen.dice.ast import Dice, Expression, Term
@@ -49,6 +50,7 @@ from kassen.l5r.tables import TenDice
 _POOL = re.compile(r"^\s*(\d{1,4})\s*k\s*(\d{1,4})\s*(?:([+-])\s*(\d{1,6}))?\s*$", re.IGNORECASE)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Pool:
     """``rolled`` k ``kept`` (+ ``bonus``); ``explode`` False for unskilled rolls (L5.CORE.1)."""
@@ -127,6 +129,7 @@ def ten_dice(pool: Pool, rule: TenDice) -> tuple[Pool, tuple[Step, ...]]:
     )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PoolRoll:
     """A rolled pool: its total, every die (kept, dropped, exploded) and the steps that explain it."""

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
+from kassen.core.fastinit import fast_init
 from kassen.core.memo import Memo
 from kassen.l5r.actions import Attack
 from kassen.l5r.character import earth, tn_to_be_hit_base
@@ -214,6 +215,7 @@ def _defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tupl
     return tn, tuple(steps)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AttackPool:
     """The attack roll's pool and whether the attacker is unskilled on it (no raises, L5.CORE.3)."""

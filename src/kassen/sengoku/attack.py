@@ -45,6 +45,7 @@ from typing import Any, Protocol
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastinit import fast_init
 from kassen.sengoku.breakage import apply_break
 from kassen.sengoku.check import (
     CheckKind,
@@ -128,6 +129,7 @@ class FixedDefense:
     pierce_removed: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Attack:
     """One attack action.
@@ -173,6 +175,7 @@ class TableResult:
         }
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AttackResult:
     """Everything one attack did. ``attacker`` and ``target`` are the profiles *after* the attack."""
@@ -274,6 +277,7 @@ class _Log:
         self.events.append(Event(kind, data, rule, automatic))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class _Blow:
     """What a hit does before Last Bastion and before it lands: Wounds to the target (with added effects),

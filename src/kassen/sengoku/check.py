@@ -38,6 +38,7 @@ from typing import Any
 
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastinit import fast_init
 from kassen.core.rng import DieSource, ScriptedDice
 from kassen.sengoku.resolution import (
     DoubleOneSuccess,
@@ -72,6 +73,7 @@ class CheckOutcome(StrEnum):
         return self in (CheckOutcome.CRITICAL, CheckOutcome.SUCCESS)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CheckResult:
     """A resolved check: ``total = faces + modifier``, ``success = total >= target`` (SG.CHK.1), and
@@ -140,6 +142,7 @@ def roll_check(modifier: int, target: int, dice: DieSource, *, sides: int = 10) 
     return resolve_check(roll_faces(dice, sides=sides), modifier, target, sides=sides)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Classified:
     """A check's outcome with its double's meaning: Critical Hit (SG.CRT.1), Fumble (SG.FUM.1), and
@@ -151,6 +154,7 @@ class Classified:
     steps: tuple[Step, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DoublesPolicy:
     """The data that decides what a double means (hashable, so odds can be cached per policy)."""

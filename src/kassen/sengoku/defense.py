@@ -67,6 +67,7 @@ from pydantic import Field, field_validator, model_validator
 from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model, require_every
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
+from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace as evolve
 from kassen.sengoku.grades import GradeTable, load_grades
 from kassen.sengoku.profile import (
@@ -238,6 +239,7 @@ def load_defense_rules(path: str | Path | None = None) -> DefenseRules:
 # ------------------------------------------------------------------------------------------ results
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DefenseResult:
     """The Defense an attack rolls against, and how it was reached.

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from kassen.core.fastinit import fast_init
 from kassen.sengoku.attack import Attack, AttackOutcome, FixedDefense, resolve_attack
 from kassen.sengoku.check import resolve_check
 from kassen.sengoku.defense import DefenseRules
@@ -38,6 +39,7 @@ ODDS_KEYS = ("hit", "critical", "fumble", "heavenly_mandate", "karmic_retributio
 TABLE_LIMIT = 2048
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AttackOdds:
     """Exact chances of one attack check. ``hit`` includes Critical Hits; ``fumble`` is among the

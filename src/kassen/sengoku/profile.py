@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
+from kassen.core.fastinit import fast_init
+
 #: ``[Pierce all]`` / ``[Direct all]``.
 ALL: Literal["all"] = "all"
 Amount = int | Literal["all"]
@@ -91,6 +93,7 @@ class Attributes:
     fate: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DefenseBonus:
     """A non-armor Defense bonus (stance, barrier, terrain, spell, evasion) and where it comes from."""

@@ -27,6 +27,7 @@ from typing import Any
 
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace as evolve
 from kassen.sengoku.grades import GradeTable, load_grades
 from kassen.sengoku.profile import CombatProfile, Grade
@@ -98,6 +99,7 @@ class AddedWound:
     source: str = "added effect"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WoundsChange:
     """Wounds before and after a reduction, the updated profile, and what followed (Incapacitated)."""

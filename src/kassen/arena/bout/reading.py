@@ -44,6 +44,7 @@ from kassen.arena.injury import effective_move, guts_penalties, shock_penalty, s
 from kassen.arena.rules import ArenaRules, AudienceEffectKind, DiceSpec
 from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType, Posture
 from kassen.core.explain import Step
+from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
 from kassen.core.memo import Memo
 
@@ -318,6 +319,7 @@ def damage_to(
     )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CheckTerms:
     """What a check is rolled against once its bonuses are taken: the effective ``target`` and the

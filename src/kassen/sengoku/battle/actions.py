@@ -49,6 +49,7 @@ __all__ = [
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from kassen.core.fastinit import fast_init
 from kassen.sengoku.battle.state import UnitId, Use
 
 #: The GM's id where an action or a decision names one (the deciding actor is then
@@ -61,6 +62,7 @@ class Begin:
     """The GM starts the battle."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Breath:
     """One breath of ``unit`` at its count: ``uses`` resolve in order (SG.BRT.1, SG.CNT.3)."""
@@ -76,6 +78,7 @@ class Hold:
     unit: UnitId
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Pass:
     """No more breaths this round; the Energy left serves reserved reactions only (SG.CNT.6, SG.RD.6)."""

@@ -18,6 +18,7 @@ __all__ = ["GroupVerdicts", "Listing", "Priced"]
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kassen.core.fastinit import fast_init
 from kassen.sengoku.battle.actions import Breath
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 Priced = tuple[Breath, int]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GroupVerdicts:
     """An attack group's verdicts: ``prices[i]`` are the Energy of each shape at the group's ``i``-th

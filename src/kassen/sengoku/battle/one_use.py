@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
+from kassen.core.fastinit import fast_init
 from kassen.sengoku.battle.equipment import armed_for, carrier
 from kassen.sengoku.battle.moves import destination
 from kassen.sengoku.battle.rules import BattleRules
@@ -23,6 +24,7 @@ def _illegal(message: str, rule: str) -> IllegalActionError:
     return IllegalActionError(message, rule=rule)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlannedUse:
     """One maneuver of a planned breath: what it costs and where the unit stands when it starts."""

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
+from kassen.core.fastinit import fast_init
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.checks import (
     check_modifier,
@@ -66,6 +67,7 @@ from kassen.sengoku.entries import (
 from kassen.sengoku.evolve import evolve
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Plan:
     """A valid breath: its maneuvers, total Energy and whether it overloads (SG.BRT.2)."""
@@ -88,6 +90,7 @@ class Plan:
 _Refusal = tuple[str, str]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AttackGroup:
     """Candidate breaths of one attack (``maneuver`` with ``weapon``, none: its first carrier) at each

@@ -39,6 +39,7 @@ from functools import lru_cache
 from typing import Literal, TypeAlias
 
 from kassen.core.errors import KassenError
+from kassen.core.fastinit import fast_init
 from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import DefenseDebuff
 
@@ -97,6 +98,7 @@ class Reservation:
     answers: int = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Tally:
     """A counter: uses of a maneuver this round (combo fatigue, SG.BRT.3) or under its limit, with
@@ -108,6 +110,7 @@ class Tally:
     since: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Use:
     """One maneuver in a breath (SG.BRT.1): the maneuver's id, its target unit (attacks), the Aim Focus
@@ -288,6 +291,7 @@ class ZoneCondition:
     until: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PendingAttack:
     """An attack under way inside a breath, kept while someone decides: the target's reaction
@@ -312,6 +316,7 @@ class PendingAttack:
     last_bastion: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Decision:
     """Who must decide now and about what. ``unit`` is ``"gm"`` for the GM's decisions (the environment,
@@ -328,6 +333,7 @@ class Decision:
     weapon: str = ""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BreathInProgress:
     """A breath declared, paid and being resolved maneuver by maneuver; ``index`` is the next use. It

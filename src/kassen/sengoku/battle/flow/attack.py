@@ -23,6 +23,7 @@ from typing import Any
 from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastinit import fast_init
 from kassen.sengoku.attack import Attack, AttackOutcome
 from kassen.sengoku.battle.equipment import carrier, condition_modifiers
 from kassen.sengoku.battle.flow.effects import EffectsPart
@@ -53,6 +54,7 @@ class _Ambush:
 _NO_AMBUSH = _Ambush("none")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class _Context:
     """Everything an attack under way reads from the state, recomputed the same way at each stage."""
