@@ -39,6 +39,7 @@ __all__ = [
     "distribution",
     "enumerate_faces",
     "probability_at_least",
+    "tolerance_depth",
 ]
 
 import itertools
@@ -249,6 +250,13 @@ class _Cap(Record):
 def _tail(group: Dice, depth: int) -> Fraction:
     """Upper bound on the chance that some die of ``group`` explodes past ``depth``."""
     return Fraction(group.count, group.sides ** (depth + 1))
+
+
+def tolerance_depth(group: Dice, tolerance: Fraction = DEFAULT_TOLERANCE) -> int:
+    """How many times :func:`distribution` explodes ``group`` when it is the expression's only exploding
+    group (its tail, the chance that some die explodes further, within ``tolerance``): what a caller
+    that counts the same table another way caps its die at."""
+    return _tolerance_depth(group, tolerance)
 
 
 def _tolerance_depth(group: Dice, tolerance: Fraction) -> int:

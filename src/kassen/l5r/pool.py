@@ -45,6 +45,7 @@ from kassen.core.fastinit import fast_init
 from kassen.core.rng import DieSource
 from kassen.dice import DieRoll, RollResult, distribution, parse, probability_at_least, roll
 from kassen.dice.ast import Dice, Expression, Term
+from kassen.dice.exact import tolerance_depth
 from kassen.l5r.tables import TenDice
 
 _POOL = re.compile(r"^\s*(\d{1,4})\s*k\s*(\d{1,4})\s*(?:([+-])\s*(\d{1,6}))?\s*$", re.IGNORECASE)
@@ -345,4 +346,41 @@ def _die(sides: int, depth: int | None) -> tuple[tuple[tuple[int, int], ...], in
 def _mean(rolled: int, kept: int, explode: bool) -> Fraction:
     if rolled == 0 or kept == 0:
         return Fraction(0)
-    return distribution(pool_dice(rolled, kept, explode)).mean
+    expr = pool_dice(rolled, kept, explode)
+    group = _kept_group(expr)
+    if group is None:
+        return distribution(expr).mean
+    return _kept_mean(group, tolerance_depth(group) if group.explode else None)
+
+
+@lru_cache(maxsize=1024)
+def _kept_mean(group: Dice, depth: int | None) -> Fraction:
+    """The mean of the kept dice's total for the pool ``group`` with its die capped at ``depth`` (the
+    dice engine's die, :func:`_die`), by counting: exactly ``distribution(pool_dice(...)).mean``, the
+    mean of that very table, which costs one icepool pool evaluation (0.15-0.4 s a pool) where this
+    takes about a millisecond (``tests/l5r/test_pool_mean.py`` compares the two).
+
+    The kept dice are the ``kept`` highest, so their total is the sum over the die's values ``v``
+    (ascending) of ``(v - previous value)`` times the number of kept dice showing at least ``v``, which
+    is ``min(N, kept)`` for ``N`` the dice of the pool showing at least ``v`` (binomial: each die does
+    with the weight of the values from ``v`` up). Its expectation is summed in whole numbers over
+    ``denominator ** rolled``."""
+    rolled, kept = group.count, group.keep_count
+    weights, denominator = _die(group.sides, depth)
+    comb = _COMB[rolled]
+    ascending: list[tuple[int, int]] = []  # (value, weight of the values from it up)
+    up = 0
+    for value, weight in weights:  # highest first
+        up += weight
+        ascending.append((value, up))
+    ascending.reverse()
+    total = 0
+    previous = 0
+    for value, s in ascending:
+        f = denominator - s
+        kept_at_least = sum(
+            comb[n] * s**n * f ** (rolled - n) * (n if n < kept else kept) for n in range(1, rolled + 1)
+        )
+        total += (value - previous) * kept_at_least
+        previous = value
+    return Fraction(total, denominator**rolled)
