@@ -10,9 +10,8 @@ import pytest
 
 from kassen.core.errors import DiceLimitError
 from kassen.dice import distribution
-from kassen.dice.exact import DEFAULT_LIMITS
-from kassen.dice.limits import DiceLimits
-from kassen.l5r.pool import Pool, mean, pool_dice
+from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
+from kassen.l5r.pool import Pool, chance, mean, outcomes, pool_dice
 
 # corners of the domain: one die, all dice kept, one kept of ten, the middle, unskilled (no explosion)
 CORNERS = [
@@ -65,3 +64,14 @@ def test_every_pool_of_ten_dice(rolled: int, explode: bool) -> None:
     # rule: L5.CORE.1 — every pool the ten dice rule allows, every number kept, both ways of rolling
     for kept in range(1, rolled + 1):
         assert mean(Pool(rolled, kept, explode)) == _table_mean(rolled, kept, explode), (rolled, kept)
+
+
+def test_the_largest_pools_have_their_tables() -> None:
+    # rule: L5.CORE.1 — the ten dice rule bounds a pool at ten dice, and every such pool has its exact
+    # distribution (an attack's menu preview reads the damage pool's): 8k6, whose table the engine's
+    # default work limit refuses, sums to 1 and has the counted mean; its chance of a high TN is read
+    big = Pool(8, 6, True)
+    table = outcomes(big)
+    assert sum(q for _, q in table) == 1
+    assert sum(v * q for v, q in table) == mean(big)
+    assert 0 < chance(big, 150) < chance(big, 60) < 1

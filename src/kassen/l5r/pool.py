@@ -46,6 +46,7 @@ from kassen.core.rng import DieSource
 from kassen.dice import DieRoll, RollResult, distribution, parse, probability_at_least, roll
 from kassen.dice.ast import Dice, Expression, Term
 from kassen.dice.exact import tolerance_depth
+from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
 from kassen.l5r.tables import TenDice
 
 _POOL = re.compile(r"^\s*(\d{1,4})\s*k\s*(\d{1,4})\s*(?:([+-])\s*(\d{1,6}))?\s*$", re.IGNORECASE)
@@ -200,7 +201,7 @@ def outcomes(pool: Pool) -> tuple[tuple[int, Fraction], ...]:
 def _outcomes(rolled: int, kept: int, explode: bool) -> tuple[tuple[int, Fraction], ...]:
     if rolled == 0 or kept == 0:
         return ((0, Fraction(1)),)
-    return tuple(distribution(pool_dice(rolled, kept, explode)).probabilities.items())
+    return tuple(distribution(pool_dice(rolled, kept, explode), limits=_limits(rolled)).probabilities.items())
 
 
 @lru_cache(maxsize=4096)
@@ -219,12 +220,26 @@ def _chance(rolled: int, kept: int, explode: bool, tn: int) -> tuple[Fraction, F
 def _chance_plain(expr: Expression, tn: int) -> tuple[Fraction, Fraction]:
     """The chance and its error bound read from the dice engine's table of the pool's expression (the
     reference of :func:`_kept_at_least`, and the way beyond its domain)."""
-    table = probability_at_least(expr, tn)
+    rolled = sum(t.node.count for t in expr.terms if isinstance(t.node, Dice))
+    table = probability_at_least(expr, tn, limits=_limits(rolled))
     return table.at_least(tn), table.error_bound
 
 
 #: The domain of :func:`_kept_at_least`: pools of at most this many dice (the ten dice rule's cap)...
 FAST_MAX_ROLLED = 10
+#: The dice engine's limits for the tables of a pool of at most :data:`FAST_MAX_ROLLED` dice: the
+#: default work limit guards against any expression a user types, and refuses the tables of the
+#: largest pools the ten dice rule allows (8k6 to 10k9, exploding: 1.06M to 2.6M steps, up to ~1.5 s
+#: once each); a pool's own rule bounds its work, so it gets room for all of them.
+POOL_LIMITS = DiceLimits(
+    **{name: getattr(DEFAULT_LIMITS, name) for name in DiceLimits.__match_args__}
+    | {"max_exact_work": 3_000_000}
+)
+
+
+def _limits(rolled: int) -> DiceLimits:
+    """:data:`POOL_LIMITS` for a pool within the ten dice rule's cap, the engine's default beyond."""
+    return POOL_LIMITS if rolled <= FAST_MAX_ROLLED else DEFAULT_LIMITS
 #: ...whose dice explode at most this many times in the dice engine's exact table for the TN. Inside it
 #: that table is exact (error 0) and within the engine's limits, which a test checks at its corners.
 FAST_MAX_DEPTH = 7
@@ -349,7 +364,7 @@ def _mean(rolled: int, kept: int, explode: bool) -> Fraction:
     expr = pool_dice(rolled, kept, explode)
     group = _kept_group(expr)
     if group is None:
-        return distribution(expr).mean
+        return distribution(expr, limits=_limits(rolled)).mean
     return _kept_mean(group, tolerance_depth(group) if group.explode else None)
 
 
