@@ -106,3 +106,30 @@ def test_the_collector_is_back_when_autoplay_stops_for_dice_typed_at_the_table(c
     waiting = fight.autoplay()
     assert waiting is not None and fight.pending is waiting  # the first die the table must roll
     assert gc.isenabled()
+
+
+def test_a_lab_batch_holds_the_collector_off_between_its_fights(
+    collector_on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The lab's worker pauses the collector once for the whole batch (no collection after each fight,
+    # while that fight is still alive), puts it back after it, and records the same fights.
+    from importlib import resources
+
+    from kassen.lab import engine
+
+    text = resources.files("kassen.sengoku.data").joinpath("scenarios/demo.yaml").read_text("utf-8")
+    batch = engine.Batch(0, "demo", text, (), (1, 2, 3))
+    original = engine.play_one
+    between: list[bool] = []
+
+    def watching(opener: engine.Opener, seed: int, max_actions: int | None = None) -> engine.FightRecord:
+        between.append(gc.isenabled())
+        return original(opener, seed, max_actions)
+
+    monkeypatch.setattr(engine, "play_one", watching)
+    records = engine.play_batch(batch)
+    assert between == [False, False, False]
+    assert gc.isenabled()
+    monkeypatch.setattr(engine, "play_one", original)
+    opener = engine.opener_for(batch)
+    assert records == [original(opener, seed) for seed in batch.seeds]

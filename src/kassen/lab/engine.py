@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from kassen.content.content import inline_layer, read_layer
+from kassen.core.collector import paused
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight
 from kassen.core.ruleset import Setup, find_ruleset
@@ -116,6 +117,11 @@ def play_one(opener: Opener, seed: int, max_actions: int | None = None) -> Fight
 
 
 def play_batch(batch: Batch) -> list[FightRecord]:
-    """Every fight of ``batch``, in seed order (the worker function of every backend)."""
+    """Every fight of ``batch``, in seed order (the worker function of every backend), with the cyclic
+    garbage collector held off for the whole batch rather than fight by fight: a fight makes no
+    reference cycles (:mod:`kassen.core.collector`) and each is dropped once recorded, so the one
+    collection after the batch finds little to walk — where one after each fight walked that whole
+    fight's history while it was still alive (5 to 20% of a short battle's time)."""
     opener = opener_for(batch)
-    return [play_one(opener, seed, batch.max_actions) for seed in batch.seeds]
+    with paused():
+        return [play_one(opener, seed, batch.max_actions) for seed in batch.seeds]
