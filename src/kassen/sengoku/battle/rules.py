@@ -230,6 +230,9 @@ class BattleRules:
         #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
         self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
         self._next_number = itertools.count(1)
+        #: A profile's Defense class (``values.guard_of``) and that class's number, by the number of the
+        #: profile without its name: worked out once for every state the same profile is met in.
+        self.guards: Memo[int, tuple[CombatProfile, int]] = Memo()
         #: An enemy template's best expected Wounds per Energy on a profile (the heuristic's threats).
         self.best_blows: Memo[tuple[object, ...], tuple[tuple[Fraction, int] | None]] = Memo()
         #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the

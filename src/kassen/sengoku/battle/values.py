@@ -155,8 +155,11 @@ class Values:
             # numbered without its name: the name only words the explanation (SG.DEF.5 reads none of
             # it), so copies of one template in one situation share their values
             blind = r.number(evolve(pt, name=""))
-            guard = guard_of(pt)
-            seen = (pt, blind, reserved, r.number(there), there, guard, r.number(guard))
+            guarded = r.guards.get(blind)
+            if guarded is None:
+                guard = guard_of(pt)
+                guarded = r.guards[blind] = (guard, r.number(guard))
+            seen = (pt, blind, reserved, r.number(there), there, *guarded)
             self._targets[pkey] = seen
         return seen
 
