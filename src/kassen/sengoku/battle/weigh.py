@@ -64,6 +64,10 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     limit = r.breath_limit
     # each target's class read once a decision (every attack group lists the same targets in reach)
     class_of: dict[str, tuple[object, ...]] = {}
+
+    def read(uses: tuple[Use, ...], one: Use) -> int:
+        return describe(policy, uses, one)
+
     for k, item in enumerate(listing.items):
         if not isinstance(item, GroupVerdicts):
             b, spent = item
@@ -85,21 +89,26 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
             if kind in classes:
                 continue  # the same values as an earlier target's, which wins any tie
             classes.add(kind)
-            plain_shapes = group.lead == 0 and not group.zone  # the attack from here, again, reserved
-            one = row[0][0]
-            lone: float | None = None
-            left = 0.0
-            for j, (uses, spent) in enumerate(zip(row, prices, strict=True)):
+            # the attack from here, again, reserved: its shapes' values worked out from the attack's
+            kinds = listing.shapes(k, i, read) if group.lead == 0 and not group.zone else None
+            once: float | None = None
+            twice = 0.0
+            for j, spent in enumerate(prices):
                 if not (0 < spent <= energy and spent <= limit):
                     continue
-                value: float | None = None
-                if plain_shapes:
-                    if lone is None:
-                        lone = policy.rough_attack(state, unit, one, unit.zone or "", memo, rough)
-                        left = float(state.unit(target).wounds)  # what the row's blows are capped at
-                    value = _shape_value(policy, state, unit, uses, one, lone, left)
-                if value is None:
+                shape = kinds[j] if kinds is not None else _OTHER
+                if shape == _OTHER:
                     value = policy._rough_value(state, unit, listing.breath(k, i, j), memo, rough)
+                else:
+                    if once is None:
+                        lone = policy.rough_attack(state, unit, row[0][0], unit.zone or "", memo, rough)
+                        left = float(state.unit(target).wounds)  # what the row's blows are capped at
+                        once = lone if lone <= left else left
+                        dealt = lone + lone
+                        twice = dealt if dealt <= left else left
+                    value = once if shape & _TWICE == 0 else twice
+                    if shape & _RESERVED:
+                        value += float(policy._cached_reservation(state, unit, unit.zone or ""))
                 scored.append(((k, i, j), value, spent))
 
     def breath_of(entry: Breath | Shape) -> Breath:
@@ -116,33 +125,28 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     return policy.no_attack(state, unit, plain, passing)
 
 
-def _shape_value(
-    policy: HeuristicPolicy,
-    state: BattleState,
-    unit: Unit,
-    uses: tuple[Use, ...],
-    one: Use,
-    lone: float,
-    left: float,
-) -> float | None:
-    """:meth:`HeuristicPolicy._rough_value` of an attack group's shape made of the attack ``one``
-    (worth ``lone``) once or twice, perhaps with a reservation last, worked out from ``lone`` by the
-    very sums that method makes (capped at the target's ``left`` Wounds, the reservation's value added);
-    None for any other shape (Aim Focus: another attack)."""
+#: An attack group's shape as :func:`describe` reads it: another form (weighed as a breath), the attack
+#: once, and bits added to it: twice, a defense reservation last.
+_OTHER, _ONCE, _TWICE, _RESERVED = 0, 1, 2, 4
+
+
+def describe(policy: HeuristicPolicy, uses: tuple[Use, ...], one: Use) -> int:
+    """What :meth:`HeuristicPolicy._rough_value` of the shape ``uses`` sums, when it is made of the
+    attack ``one`` once or twice, perhaps with a defense reservation last: ``_ONCE`` with ``_TWICE``
+    and ``_RESERVED`` bits, its value then worked out from ``one``'s by the very sums that method makes
+    (capped at the target's Wounds left, the reservation's value added); ``_OTHER`` for any other
+    shape (Aim Focus: another attack)."""
     n = len(uses)
     reserved = n > 1 and uses[-1] is not one
     blows = n - 1 if reserved else n
     if not 1 <= blows <= 2 or any(u is not one for u in uses[:blows]):
-        return None
-    r = policy.rules
+        return _OTHER
     last = uses[-1]
-    if reserved and (last.target is not None or r.maneuver(last.maneuver).kind is not ManeuverKind.DEFENSE):
-        return None
-    dealt = lone if blows == 1 else lone + lone
-    value = dealt if dealt <= left else left
-    if reserved:
-        value += float(policy._cached_reservation(state, unit, unit.zone or ""))
-    return value
+    if reserved and (
+        last.target is not None or policy.rules.maneuver(last.maneuver).kind is not ManeuverKind.DEFENSE
+    ):
+        return _OTHER
+    return _ONCE | (_TWICE if blows == 2 else 0) | (_RESERVED if reserved else 0)
 
 
 def _weighed(policy: HeuristicPolicy, b: Breath) -> bool:
