@@ -1,7 +1,7 @@
 """The odds table shares one enumeration among techniques with the same blow (kassen.sengoku.odds.blow_of):
 the shared tally must be exactly the tally of each technique itself, for every catalog technique (and its
-Aim Focus forms) at every Defense the check can need. And it resolves each unordered pair of faces once:
-the tally must be the one of every ordered roll resolved in turn."""
+Aim Focus forms) at every Defense the check can need. And it resolves each double and one pair of each
+other total once: the tally must be the one of every ordered roll resolved in turn."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from kassen.sengoku.aim import largest_extra_within_breath
 from kassen.sengoku.attack import Attack, AttackOutcome, FixedDefense, resolve_attack
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.catalog import load_catalog
-from kassen.sengoku.odds import _ATTACKER, _TARGET, OddsTable, _TableDie, blow_of
+from kassen.sengoku.odds import _ATTACKER, _TARGET, OddsTable, _pairs, _TableDie, blow_of
 from kassen.sengoku.resolution import load_resolution
 from kassen.sengoku.technique import Technique, technique, technique_names
 
@@ -123,3 +123,17 @@ def test_each_pair_of_faces_resolved_once_is_every_roll_resolved() -> None:
 @pytest.mark.slow
 def test_each_pair_of_faces_resolved_once_is_every_roll_resolved_at_every_defense() -> None:
     assert _check_pairs(tuple(range(2, 22))) > 500
+
+
+@pytest.mark.parametrize("sides", [6, 10, 12])
+def test_the_resolved_pairs_stand_for_every_ordered_roll(sides: int) -> None:
+    # rule: SG.CHK.1, SG.CHK.2 — every ordered roll of 2dN counted once: each double by itself, each
+    # other total by one pair of it, weighted by how many ordered rolls show that total without a double
+    pairs = _pairs(sides)
+    assert sum(w for _, w in pairs) == sides * sides
+    doubles = [(a, b) for (a, b), _ in pairs if a == b]
+    assert doubles == [(f, f) for f in range(1, sides + 1)]
+    others = {a + b: w for (a, b), w in pairs if a != b}
+    every = {t: sum(1 for a in range(1, sides + 1) for b in range(1, sides + 1) if a != b and a + b == t)
+             for t in range(3, 2 * sides)}
+    assert others == every
