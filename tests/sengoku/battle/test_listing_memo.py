@@ -14,7 +14,7 @@ from kassen.core.scenario import ScenarioSource, open_fight
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.candidates import _grouped, candidate_breaths, has_breath, listing_key
 from kassen.sengoku.battle.copies import copied_units
-from kassen.sengoku.battle.plan import Planner
+from kassen.sengoku.battle.plan import AttackGroup, Planner
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Reservation, Tally, Unit
 
@@ -140,3 +140,27 @@ def test_a_remembered_check_is_the_check_itself() -> None:
                     assert rules.attack_check((a, b), modifier, target) == (plain, outcome)
                 listed = rules.check([a, b], modifier, target)
                 assert listed.faces == [a, b] and listed.total == plain.total
+
+
+@pytest.mark.parametrize(("name", "seeds"), [("demo", range(3)), ("burning-temple", range(1))])
+def test_remembered_group_prices_are_fresh_ones(name: str, seeds: range) -> None:
+    # rule: SG.BRT.1  rule: SG.BRT.3 — an attack made from where the unit stands is priced shape by shape
+    # once per situation (BattleRules.group_prices): at every target, in every state met again, the
+    # verdicts are those of the group planned from nothing on fresh content
+    compared = remembered = 0
+    for rules, state in _states(name, seeds):
+        if state.phase.value != "count":
+            continue
+        for unit in state.units:
+            if not unit.on_battlefield or unit.zone is None:
+                continue
+            clean = BattleRules(rules.catalog)
+            for group in _grouped(rules, state, unit):
+                if not isinstance(group, AttackGroup) or not group.shapes:
+                    continue
+                before = len(rules.group_prices)
+                got = Planner(rules, state, unit)._group(group)
+                remembered += len(rules.group_prices) == before
+                assert got == Planner(clean, state, unit)._group(group), (unit.id, group.maneuver)
+                compared += 1
+    assert compared > 50 and remembered > compared // 2

@@ -118,7 +118,7 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
                 if row is None:
                     row = made[key] = _row(m, w, t.id, reserves, extra)
                 rows.append(row)
-            yield AttackGroup(m.id, w, tuple(t.id for t in targets), tuple(rows))
+            yield AttackGroup(m.id, w, tuple(t.id for t in targets), tuple(rows), shapes=(reserve_ids, extra))
     for aid in (rules.maneuver(a) for a in rules.aids):
         assert aid.aid is not None
         if aid.aid.ends == "dropped-weapon":

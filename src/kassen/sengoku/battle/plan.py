@@ -107,6 +107,10 @@ class AttackGroup:
     #: it is made from.
     lead: int = 0
     zone: str = ""
+    #: What the shapes of an attack made from where the unit stands are built of besides the attack
+    #: (the reservations known, the Aim Focus room: ``candidates._row``); empty for any other group.
+    #: With it, the group's prices are remembered across states (``Planner._group``).
+    shapes: tuple[object, ...] = ()
 
 
 def _illegal(message: str, rule: str) -> IllegalActionError:
@@ -290,7 +294,14 @@ class Planner:
     def _group(self, group: AttackGroup) -> GroupVerdicts:
         """:meth:`entries` of an :class:`AttackGroup`: every shape planned at the first target the
         attack alone may strike (which shows its checks but the target's pass), and at each later
-        target the same verdicts if that target may be struck, none if not."""
+        target the same verdicts if that target may be struck, none if not.
+
+        For an attack made from where the unit stands (``group.shapes``), those verdicts and the
+        weapon the attack is made with are remembered by the content (``BattleRules.group_prices``),
+        by everything the shapes' plans read but the target — what :meth:`_template_key` keys each
+        of their maneuvers by: the unit's template and situation, its uses this round, the breath's
+        start (its zone and stances), the stance collapse surcharge — and the shapes themselves; so
+        in another state with a new listing only the targets are checked."""
         unit, state = self.unit, self.state
         zone = group.zone or unit.zone
         assert zone is not None
@@ -298,15 +309,35 @@ class Planner:
         found: tuple[int, ...] | None = None
         strikable: Callable[[str], bool] | None = None
         prices: list[tuple[int, ...] | None] = []
+        key: tuple[object, ...] | None = None
+        if group.shapes and m is not None:
+            key = (
+                self._situation_number(),
+                self._sim_number(0),
+                unit.used,
+                unit.surcharge,
+                group.maneuver,
+                group.weapon,
+                group.shapes,
+            )
+            known = self.rules.group_prices.get(key)
+            if known is not None:
+                shown, weapon = known
+                reach = _strikable(self.rules, state, unit, m, zone, weapon)
+                kept = shown if any(shown) else None
+                return GroupVerdicts(group, tuple(kept if reach(t) else None for t in group.targets))
         for target, row in zip(group.targets, group.rows, strict=True):
             if found is None or m is None:
-                verdicts: tuple[int, ...] | None = tuple(self._listed(uses) for uses in row)
+                walked = tuple(self._listed(uses) for uses in row)
+                verdicts: tuple[int, ...] | None = walked
                 first = self._walks.get(row[0])
                 if isinstance(first, _Walked):
                     lead = first.planned[group.lead]
                     if lead.use.target == target and lead.zone == zone and m is not None:
-                        found = verdicts
+                        found = walked
                         strikable = _strikable(self.rules, state, unit, m, zone, lead.use.weapon)
+                        if key is not None:
+                            self.rules.group_prices[key] = (walked, lead.use.weapon)
             else:
                 assert strikable is not None
                 verdicts = found if strikable(target) else None
@@ -438,6 +469,26 @@ class Planner:
         only when it is no attack's), the simulated breath, and of the unit its template, the uses of
         this maneuver this round (combo fatigue, SG.BRT.3), its limited uses, rout, reload, dropped and
         broken weapons, Defenseless, and the zones of the battlefield (SG.ZON.1)."""
+        situation = self._situation_number()
+        number = self._sim_number(sim)
+        return (
+            use.maneuver,
+            None if attack else use.target,
+            use.aim,
+            use.to,
+            use.squads,
+            use.release,
+            use.choice,
+            use.weapon,
+            number,
+            self.unit.uses_this_round(m.id),
+            situation,
+        )
+
+    def _situation_number(self) -> int:
+        """The number of what every plan of the unit's maneuvers reads of it but its uses this round:
+        its template, rout, limited uses, reload, dropped and broken weapons, Defenseless, and the
+        zones of the battlefield (SG.ZON.1)."""
         situation = self._situation
         if situation is None:
             u = self.unit
@@ -455,22 +506,14 @@ class Planner:
                     self.rules.layout_number(self.state),
                 )
             )
+        return situation
+
+    def _sim_number(self, sim: int) -> int:
+        """The number of the simulated breath ``sim`` (0: the breath's start)."""
         numbers = self._sim_numbers
         while len(numbers) <= sim:
             numbers.append(self.rules.number(self._sims[len(numbers)]))
-        return (
-            use.maneuver,
-            None if attack else use.target,
-            use.aim,
-            use.to,
-            use.squads,
-            use.release,
-            use.choice,
-            use.weapon,
-            numbers[sim],
-            self.unit.uses_this_round(m.id),
-            situation,
-        )
+        return numbers[sim]
 
     def _step(self, use: Use, sim: int) -> _Refusal | tuple[PlannedUse, int]:
         zone, held, in_breath, limited, left, fired, picked = self._sims[sim]

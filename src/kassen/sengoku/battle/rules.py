@@ -212,6 +212,9 @@ class BattleRules:
         #: Every legal breath of a unit's candidates with its price, Energy aside, by everything the
         #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
         self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
+        #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
+        #: with, by everything the shapes' plans read but the target (``Planner._group``).
+        self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()
         #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,
         #: target, reservations known and Aim Focus room: the same few tuples in every state.
         self.rows: Memo[tuple[object, ...], tuple[tuple[Use, ...], ...]] = Memo()
