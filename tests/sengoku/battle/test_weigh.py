@@ -50,3 +50,26 @@ def test_a_fight_played_through_the_legal_list_is_the_same_fight() -> None:
     while not plain.over:
         plain.play(policy.choose(plain.state, list(plain.legal_actions())))
     assert plain.to_json() == grouped.to_json()
+
+
+def test_every_target_of_an_attack_group_has_the_same_shapes() -> None:
+    # rule: SG.BRT.1 — the heuristic reads the shapes of an attack made from where the unit stands once
+    # per attack (weigh._kinds, from the first target's row): every other target's row has the same
+    from kassen.sengoku.battle.candidates import _grouped
+    from kassen.sengoku.battle.plan import AttackGroup
+    from kassen.sengoku.battle.weigh import describe
+
+    fight = open_fight(_source("demo*3"), seed=2)
+    fight.autoplay()
+    policy = HeuristicPolicy(fight.tables)
+    rows = 0
+    for state in fight.states[::3]:
+        for unit in state.units:
+            if not unit.on_battlefield or unit.zone is None:
+                continue
+            for group in _grouped(fight.tables, state, unit):
+                if isinstance(group, AttackGroup) and group.shapes:
+                    kinds = [tuple(describe(policy, uses, row[0][0]) for uses in row) for row in group.rows]
+                    assert all(k == kinds[0] for k in kinds), (unit.id, group.maneuver)
+                    rows += len(kinds)
+    assert rows > 100

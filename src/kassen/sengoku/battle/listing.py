@@ -15,7 +15,6 @@ from __future__ import annotations
 
 __all__ = ["GroupVerdicts", "Listing", "Priced"]
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,7 +23,6 @@ from kassen.sengoku.battle.actions import Breath
 
 if TYPE_CHECKING:
     from kassen.sengoku.battle.plan import AttackGroup
-    from kassen.sengoku.battle.state import Use
 
 #: A plain legal breath and the Energy it costs.
 Priced = tuple[Breath, int]
@@ -46,27 +44,13 @@ class Listing:
     :meth:`flat` are built on first use and kept (the content remembers a listing for every state in
     the same situation, ``candidates.listing_key``)."""
 
-    __slots__ = ("_flat", "_made", "_shapes", "items", "unit")
+    __slots__ = ("_flat", "_made", "items", "unit")
 
     def __init__(self, unit: str, items: tuple[Priced | GroupVerdicts, ...]) -> None:
         self.unit = unit
         self.items = items
         self._flat: tuple[Priced, ...] | None = None
         self._made: dict[tuple[int, int, int], Breath] = {}
-        self._shapes: dict[tuple[int, int], tuple[int, ...]] = {}
-
-    def shapes(self, item: int, row: int, kind: Callable[[tuple[Use, ...], Use], int]) -> tuple[int, ...]:
-        """``kind(uses, first)`` of each shape at target ``row`` of the group ``items[item]`` (``first``:
-        the row's first use), worked out once: the heuristic's reading of the shapes' form, the same in
-        every state that shares this listing (``kind`` reads the content's maneuvers alone)."""
-        key = (item, row)
-        found = self._shapes.get(key)
-        if found is None:
-            group = self.items[item]
-            assert isinstance(group, GroupVerdicts)
-            shapes = group.group.rows[row]
-            found = self._shapes[key] = tuple(kind(uses, shapes[0][0]) for uses in shapes)
-        return found
 
     def breath(self, item: int, row: int, shape: int) -> Breath:
         """The breath of shape ``shape`` at target ``row`` of the group ``items[item]``, built once."""

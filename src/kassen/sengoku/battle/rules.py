@@ -215,6 +215,8 @@ class BattleRules:
         #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
         #: with, by everything the shapes' plans read but the target (``Planner._group``).
         self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()
+        #: The heuristic's reading of an attack group's shapes (``weigh._kinds``), by attack and shapes.
+        self.shape_kinds: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
         #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,
         #: target, reservations known and Aim Focus room: the same few tuples in every state.
         self.rows: Memo[tuple[object, ...], tuple[tuple[Use, ...], ...]] = Memo()

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from kassen.sengoku.battle.actions import Action, Breath, Pass
 from kassen.sengoku.battle.candidates import listing_of
 from kassen.sengoku.battle.listing import GroupVerdicts, Listing
-from kassen.sengoku.battle.plan import planner
+from kassen.sengoku.battle.plan import AttackGroup, planner
 from kassen.sengoku.battle.state import BattleState, Unit, Use
 from kassen.sengoku.entries import ManeuverKind
 
@@ -65,9 +65,6 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     # each target's class read once a decision (every attack group lists the same targets in reach)
     class_of: dict[str, tuple[object, ...]] = {}
 
-    def read(uses: tuple[Use, ...], one: Use) -> int:
-        return describe(policy, uses, one)
-
     for k, item in enumerate(listing.items):
         if not isinstance(item, GroupVerdicts):
             b, spent = item
@@ -90,7 +87,7 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
                 continue  # the same values as an earlier target's, which wins any tie
             classes.add(kind)
             # the attack from here, again, reserved: its shapes' values worked out from the attack's
-            kinds = listing.shapes(k, i, read) if group.lead == 0 and not group.zone else None
+            kinds = _kinds(policy, group) if group.shapes else None
             once: float | None = None
             twice = 0.0
             for j, spent in enumerate(prices):
@@ -128,6 +125,20 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
 #: An attack group's shape as :func:`describe` reads it: another form (weighed as a breath), the attack
 #: once, and bits added to it: twice, a defense reservation last.
 _OTHER, _ONCE, _TWICE, _RESERVED = 0, 1, 2, 4
+
+
+def _kinds(policy: HeuristicPolicy, group: AttackGroup) -> tuple[int, ...]:
+    """:func:`describe` of each shape of ``group``, an attack made from where the unit stands (its
+    ``shapes`` given): the same at every target (AttackGroup's contract: the same shapes in the same
+    order), so read from its first row, and remembered by the content for every group of the same
+    attack, weapon and shapes (``BattleRules.shape_kinds``)."""
+    key = (group.maneuver, group.weapon, group.shapes)
+    memo = policy.rules.shape_kinds
+    found = memo.get(key)
+    if found is None:
+        row = group.rows[0]
+        found = memo[key] = tuple(describe(policy, uses, row[0][0]) for uses in row)
+    return found
 
 
 def describe(policy: HeuristicPolicy, uses: tuple[Use, ...], one: Use) -> int:
