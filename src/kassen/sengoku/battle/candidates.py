@@ -90,12 +90,16 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
     reserve_ids = tuple(r.id for r in reserves)
     moves = [m for m in known if m.kind is ManeuverKind.MOVEMENT]
     finesse = rules.attribute(unit, "finesse")
-    # whom each range reaches from each zone, worked out once for the decision
+    # whom each range reaches from each zone, worked out once for the decision (and each attack's range
+    # once: the unit's weapons do not change while its candidates are listed)
     reachable: dict[tuple[Range, str], list[Unit]] = {}
+    ranges: dict[str, Range] = {}
     enemies = [t for t in state.units if t.side != unit.side and t.on_battlefield and t.zone is not None]
 
     def _targets(m: Maneuver, zone: str) -> list[Unit]:
-        rng = rules.range(unit, m)
+        rng = ranges.get(m.id)
+        if rng is None:
+            rng = ranges[m.id] = rules.range(unit, m)
         key = (rng, zone)
         found = reachable.get(key)
         if found is None:
