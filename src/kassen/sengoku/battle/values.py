@@ -29,9 +29,9 @@ _RESERVATION_SHARE = Fraction(1, 2)
 _STANCE_NEXT_ROUND = Fraction(1, 2)
 
 
-#: What :meth:`Values._target` reads of a target once a state: profile, its number but its name,
-#: whether a reaction is ready, the zone's number and zone, the Defense class and its number.
-_Seen = tuple[CombatProfile, int, bool, int, Zone, CombatProfile, int]
+#: What :meth:`Values._target` reads of a target once a state: the number of its profile's reading but
+#: its name, whether a reaction is ready, the zone's number and zone, the Defense class and its number.
+_Seen = tuple[int, bool, int, Zone, CombatProfile, int]
 
 
 def guard_of(profile: CombatProfile) -> CombatProfile:
@@ -52,8 +52,7 @@ class Values:
         # One fight's policy remembers the targets' profiles and Defense in the last state it was asked
         # about, compared by value (bounded: one state's worth; a new state starts it afresh).
         self._memo_state: BattleState | None = None
-        self._profiles: dict[tuple[str, bool], CombatProfile] = {}
-        # per target (and whether it is ambushed): its profile, the profile's number, whether a reaction
+        # per target (and whether it is ambushed): the number of its profile's reading, whether a reaction
         # is ready, its zone's number and zone, and its Defense class (:func:`guard_of`) with its number;
         # per zone the attacker stands in: the zone's number
         self._targets: dict[tuple[str, bool], _Seen] = {}
@@ -67,7 +66,6 @@ class Values:
     def _fresh(self, state: BattleState) -> None:
         if self._memo_state is not state and self._memo_state != state:
             self._memo_state = state
-            self._profiles = {}
             self._targets = {}
             self._zone_numbers = {}
             self._defenses = {}
@@ -87,7 +85,7 @@ class Values:
             return Fraction(0)
         self._fresh(state)
         ambushed = unit.infiltrating and not target.ambushed
-        pt, _, reserved, there_number, there, guard, guard_number = self._target(state, target, ambushed)
+        _, reserved, there_number, there, guard, guard_number = self._target(state, target, ambushed)
         here_number = self._zone_numbers.get(zone)
         if here_number is None:
             here_number = self._zone_numbers[zone] = r.number(state.zone(zone))
@@ -126,40 +124,36 @@ class Values:
             for e in r.zone_effects(unit, m, ZoneApplies.CHECK, here, target_zone=there, weapon=use.weapon):
                 modifier += e.amount
             value = r.odds.attack(modifier, defense.defense, tech).expected_wounds
-            if tags.pierce is not None and pt.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE):
+            if tags.pierce is not None and guard.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE):
                 value += _PIERCE_TIE_BREAK
             if reserved:
                 value /= 2
         r.attack_values[vkey] = value
         return value
 
-    def _target(
-        self, state: BattleState, target: Unit, ambushed: bool
-    ) -> _Seen:
-        """What an attack's value reads of ``target`` (struck from an ambush or not), once a state: its
-        profile, the number of the profile but its name, whether a reaction is ready, its zone's number
+    def _target(self, state: BattleState, target: Unit, ambushed: bool) -> _Seen:
+        """What an attack's value reads of ``target`` (struck from an ambush or not), once a state: the
+        number of what its profile reads but its name, whether a reaction is ready, its zone's number
         and zone, and its Defense class (:func:`guard_of`) and that class's number."""
         pkey = (target.id, ambushed)
         seen = self._targets.get(pkey)
         if seen is None:
             r = self.rules
             assert target.zone is not None
-            pt = self._profiles.get(pkey)
-            if pt is None:
-                pt = r.profile(state, target)
-                if ambushed:
-                    pt = evolve(pt, defenseless=True, bonuses=())
-                self._profiles[pkey] = pt
             reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
             there = state.zone(target.zone)
             # numbered without its name: the name only words the explanation (SG.DEF.5 reads none of
-            # it), so copies of one template in one situation share their values
-            blind = r.number(evolve(pt, name=""))
+            # it), so copies of one template in one situation share their values; the profile itself is
+            # built only the first time its reading is met
+            blind = r.number(("profile", ambushed, *r.profile_reading(state, target)))
             guarded = r.guards.get(blind)
             if guarded is None:
+                pt = r.profile(state, target)
+                if ambushed:
+                    pt = evolve(pt, defenseless=True, bonuses=())
                 guard = guard_of(pt)
                 guarded = r.guards[blind] = (guard, r.number(guard))
-            seen = (pt, blind, reserved, r.number(there), there, *guarded)
+            seen = (blind, reserved, r.number(there), there, *guarded)
             self._targets[pkey] = seen
         return seen
 
@@ -172,7 +166,7 @@ class Values:
             return ("off the battlefield",)
         self._fresh(state)
         seen = self._target(state, t, unit.infiltrating and not t.ambushed)
-        return (seen[1], seen[2], seen[3])
+        return (seen[0], seen[1], seen[2])
 
     def enemy_near(self, state: BattleState, unit: Unit, zone: str) -> bool:
         return any(
