@@ -189,9 +189,6 @@ class Values:
     def _threat(self, state: BattleState, unit: Unit, bonus: DefenseBonus | None) -> Fraction:
         r = self.rules
         assert unit.zone is not None
-        profile = r.profile(state, unit)
-        if bonus is not None:
-            profile = evolve(profile, bonuses=(*profile.bonuses, bonus))
         total = Fraction(0)
         blows: dict[tuple[str, str], tuple[Fraction, int] | None] = {}
         guard: CombatProfile | None = None
@@ -208,8 +205,7 @@ class Values:
                 # an enemy's best blow on this profile depends on its template and the profile's
                 # Defense class alone: kept by the rules
                 if guard is None:
-                    guard = guard_of(profile)
-                    number = r.number(guard)
+                    guard, number = self._guard(state, unit, bonus)
                 key = (number, *template)
                 known = r.best_blows.get(key)
                 if known is None:
@@ -218,6 +214,21 @@ class Values:
             if best is not None:
                 total += best[0] * (e.energy // best[1])
         return total
+
+    def _guard(self, state: BattleState, unit: Unit, bonus: DefenseBonus | None) -> tuple[CombatProfile, int]:
+        """The Defense class (:func:`guard_of`) of ``unit``'s profile with ``bonus`` added, and its number:
+        found by the number of the profile's reading (``BattleRules.profile_reading``), the profile built
+        only the first time that reading is met."""
+        r = self.rules
+        reading = r.number(("threatened", bonus, *r.profile_reading(state, unit)))
+        guarded = r.guards.get(reading)
+        if guarded is None:
+            profile = r.profile(state, unit)
+            if bonus is not None:
+                profile = evolve(profile, bonuses=(*profile.bonuses, bonus))
+            guard = guard_of(profile)
+            guarded = r.guards[reading] = (guard, r.number(guard))
+        return guarded
 
     def _best_blow(self, e: Unit, profile: CombatProfile) -> tuple[Fraction, int] | None:
         """``e``'s best expected Wounds per Energy on ``profile`` (its Wounds and cost), if any."""
