@@ -1,12 +1,22 @@
 """The bounded memos the content's :class:`~kassen.sengoku.battle.rules.BattleRules` keeps its pure
-readings in (:class:`Memo`), and their bounds."""
+readings in (:class:`Memo`), their bounds, and the memos of the planner and the heuristic it holds
+(:class:`ContentMemos`, with the numbers that keep their keys small)."""
 
 from __future__ import annotations
 
-__all__ = ["LISTINGS", "MEMO_LIMIT", "PLANNERS", "Memo"]
+__all__ = ["LISTINGS", "MEMO_LIMIT", "PLANNERS", "ContentMemos", "Memo"]
 
 import itertools
-from typing import Generic, TypeVar
+from fractions import Fraction
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from kassen.core.explain import Step
+    from kassen.sengoku.battle.listing import Listing
+    from kassen.sengoku.battle.one_use import PlannedUse, _After
+    from kassen.sengoku.battle.plan import Planner
+    from kassen.sengoku.battle.state import BattleState, Use
+    from kassen.sengoku.profile import CombatProfile
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -37,3 +47,69 @@ class Memo(dict[K, V], Generic[K, V]):
             for old in list(itertools.islice(self, max(1, len(self) // 2))):
                 del self[old]
         super().__setitem__(key, value)
+
+
+class ContentMemos:
+    """What the planner (:mod:`~kassen.sengoku.battle.plan`, :mod:`~kassen.sengoku.battle.candidates`)
+    and the heuristic (:mod:`~kassen.sengoku.battle.values`, :mod:`~kassen.sengoku.battle.weigh`)
+    remember of one content across states and fights, each memo keyed by everything its reading reads
+    and bounded; :class:`~kassen.sengoku.battle.rules.BattleRules` is one."""
+
+    def __init__(self) -> None:
+        #: A maneuver's priced Energy and its steps, by template, maneuver, zone, base cost, earlier uses
+        #: (combo fatigue) and Aim Focus (see ``plan._cost``).
+        self.costs: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo()
+        #: A maneuver planned after a simulated breath, by everything its plan reads but the target
+        #: (``Planner._template_key``): its plan and the simulated breath after it, in any state.
+        self.planned: Memo[tuple[object, ...], tuple[PlannedUse, _After]] = Memo()
+        #: Every legal breath of a unit's candidates with its price, Energy aside, by everything the
+        #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
+        self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
+        #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
+        #: with, by everything the shapes' plans read but the target (``Planner._group``).
+        self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()
+        #: The heuristic's reading of an attack group's shapes (``weigh._kinds``), by attack and shapes.
+        self.shape_kinds: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
+        #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,
+        #: target, reservations known and Aim Focus room: the same few tuples in every state.
+        self.rows: Memo[tuple[object, ...], tuple[tuple[Use, ...], ...]] = Memo()
+        self._layout: tuple[object, object, object, int] | None = None
+        #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
+        #: profiles, the attack and the Defense (the menus' odds, ``battle.table.preview``).
+        self.previews: Memo[tuple[object, ...], tuple[Fraction, Fraction]] = Memo(1024)
+        #: The heuristic's exact expected Wounds of an attack, by everything it reads (see
+        #: ``HeuristicPolicy.attack_value``): the same blow in another state is not worked out again.
+        self.attack_values: Memo[tuple[object, ...], Fraction] = Memo()
+        #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
+        self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
+        self._next_number = itertools.count(1)
+        #: A profile's Defense class (``values.guard_of``) and that class's number, by the number of the
+        #: profile without its name: worked out once for every state the same profile is met in.
+        self.guards: Memo[int, tuple[CombatProfile, int]] = Memo()
+        #: An enemy template's best expected Wounds per Energy on a profile (the heuristic's threats).
+        self.best_blows: Memo[tuple[object, ...], tuple[tuple[Fraction, int] | None]] = Memo()
+        #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
+        #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
+        self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)
+        #: The planner asked for last (found by the state's identity before its value).
+        self.last_planner: Planner | None = None
+
+    def number(self, value: object) -> int:
+        """A number standing for ``value`` (a profile, a zone) in memo keys, so that it is hashed once
+        where it is found: equal values get the same number while it is remembered, and a number is
+        never given to two values (a forgotten value gets a new one), so a key stays exact."""
+        found = self.numbers.get(value)
+        if found is None:
+            found = self.numbers[value] = next(self._next_number)
+        return found
+
+    def layout_number(self, state: BattleState) -> int:
+        """:meth:`number` of the battlefield (its zones, their adjacency and the sides), found by identity
+        while the state keeps the same ones (they are carried over from state to state unchanged)."""
+        last = self._layout
+        zones, adjacent, sides = state.zones, state.adjacent, state.sides
+        if last is not None and last[0] is zones and last[1] is adjacent and last[2] is sides:
+            return last[3]
+        n = self.number((state.zones, state.adjacent, state.sides))
+        self._layout = (state.zones, state.adjacent, state.sides, n)
+        return n

@@ -20,20 +20,18 @@ from __future__ import annotations
 
 __all__ = ["AMBUSH_CONDITIONS", "BattleRules", "Memo", "ZoneEffect"]
 
-import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
 from kassen.core.rng import DieSource
 from kassen.sengoku.aim import AimFocusResult, aim_focus, largest_extra_within_breath
 from kassen.sengoku.attack import Attack, AttackResult, DefenseLike, resolve_attack
-from kassen.sengoku.battle.memo import LISTINGS, MEMO_LIMIT, PLANNERS, Memo
-from kassen.sengoku.battle.state import BattleState, Unit, Use, Zone
+from kassen.sengoku.battle.memo import ContentMemos, Memo
+from kassen.sengoku.battle.state import BattleState, Unit, Zone
 from kassen.sengoku.catalog import Catalog, catalog_skills
 from kassen.sengoku.check import (
     CheckKind,
@@ -97,11 +95,6 @@ from kassen.sengoku.wounds import (
     max_wounds,
 )
 
-if TYPE_CHECKING:
-    from kassen.sengoku.battle.listing import Listing
-    from kassen.sengoku.battle.one_use import PlannedUse, _After
-    from kassen.sengoku.battle.plan import Planner
-
 #: The ambush condition ids the engine can test (SG.AMB.1); the catalog's list may use only these.
 AMBUSH_CONDITIONS = frozenset({"infiltrating", "unseen-from-the-flank"})
 
@@ -115,10 +108,11 @@ class ZoneEffect:
     zone: str
 
 
-class BattleRules:
+class BattleRules(ContentMemos):
     """One catalog as the battle engine reads it (see the module notes)."""
 
     def __init__(self, catalog: Catalog) -> None:
+        super().__init__()
         self.catalog = catalog
         self.defense = catalog.defense
         self.resolution = catalog.resolution
@@ -203,57 +197,11 @@ class BattleRules:
         #: Checks by their faces (and the faces' type), modifier and target: frozen values of them alone.
         self._checks: Memo[tuple[object, ...], CheckResult] = Memo()
         self._attack_checks: Memo[tuple[object, ...], tuple[CheckResult, CheckOutcome]] = Memo()
-        #: A maneuver's priced Energy and its steps, by template, maneuver, zone, base cost, earlier uses
-        #: (combo fatigue) and Aim Focus (see ``plan._cost``).
-        self.costs: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo()
-        #: A maneuver planned after a simulated breath, by everything its plan reads but the target
-        #: (``Planner._template_key``): its plan and the simulated breath after it, in any state.
-        self.planned: Memo[tuple[object, ...], tuple[PlannedUse, _After]] = Memo()
-        #: Every legal breath of a unit's candidates with its price, Energy aside, by everything the
-        #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
-        self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
-        #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
-        #: with, by everything the shapes' plans read but the target (``Planner._group``).
-        self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()
-        #: The heuristic's reading of an attack group's shapes (``weigh._kinds``), by attack and shapes.
-        self.shape_kinds: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
-        #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,
-        #: target, reservations known and Aim Focus room: the same few tuples in every state.
-        self.rows: Memo[tuple[object, ...], tuple[tuple[Use, ...], ...]] = Memo()
-        self._layout: tuple[object, object, object, int] | None = None
         self._skills: frozenset[str] | None = None
-        #: Exact attack odds under this catalog's tables (:mod:`kassen.sengoku.odds`).
-        self.odds = OddsTable(catalog.resolution, defense_rules=catalog.defense, grades=catalog.grades)
-        #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
-        #: profiles, the attack and the Defense (the menus' odds, ``battle.table.preview``).
-        self.previews: Memo[tuple[object, ...], tuple[Fraction, Fraction]] = Memo(1024)
         #: The Defense an attack's tags roll against on a profile (a pure reading of the two).
         self.defenses: Memo[tuple[CombatProfile, AttackTags], DefenseResult] = Memo()
-        #: The heuristic's exact expected Wounds of an attack, by everything it reads (see
-        #: ``HeuristicPolicy.attack_value``): the same blow in another state is not worked out again.
-        self.attack_values: Memo[tuple[object, ...], Fraction] = Memo()
-        #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
-        self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
-        self._next_number = itertools.count(1)
-        #: A profile's Defense class (``values.guard_of``) and that class's number, by the number of the
-        #: profile without its name: worked out once for every state the same profile is met in.
-        self.guards: Memo[int, tuple[CombatProfile, int]] = Memo()
-        #: An enemy template's best expected Wounds per Energy on a profile (the heuristic's threats).
-        self.best_blows: Memo[tuple[object, ...], tuple[tuple[Fraction, int] | None]] = Memo()
-        #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
-        #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
-        self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)
-        #: The planner asked for last (found by the state's identity before its value).
-        self.last_planner: Planner | None = None
-
-    def number(self, value: object) -> int:
-        """A number standing for ``value`` (a profile, a zone) in memo keys, so that it is hashed once
-        where it is found: equal values get the same number while it is remembered, and a number is
-        never given to two values (a forgotten value gets a new one), so a key stays exact."""
-        found = self.numbers.get(value)
-        if found is None:
-            found = self.numbers[value] = next(self._next_number)
-        return found
+        #: Exact attack odds under this catalog's tables (:mod:`kassen.sengoku.odds`).
+        self.odds = OddsTable(catalog.resolution, defense_rules=catalog.defense, grades=catalog.grades)
 
     def skills(self) -> frozenset[str]:
         """The skills a creature of this catalog may have (``catalog.catalog_skills``), read once: every
@@ -262,17 +210,6 @@ class BattleRules:
         if found is None:
             found = self._skills = catalog_skills(self.catalog)
         return found
-
-    def layout_number(self, state: BattleState) -> int:
-        """:meth:`number` of the battlefield (its zones, their adjacency and the sides), found by identity
-        while the state keeps the same ones (they are carried over from state to state unchanged)."""
-        last = self._layout
-        zones, adjacent, sides = state.zones, state.adjacent, state.sides
-        if last is not None and last[0] is zones and last[1] is adjacent and last[2] is sides:
-            return last[3]
-        n = self.number((state.zones, state.adjacent, state.sides))
-        self._layout = (state.zones, state.adjacent, state.sides, n)
-        return n
 
     # -- templates -------------------------------------------------------------------------------------
     def creature(self, unit: Unit) -> Creature:
