@@ -227,6 +227,10 @@ def _chance_plain(expr: Expression, tn: int) -> tuple[Fraction, Fraction]:
 
 #: The domain of :func:`_kept_at_least`: pools of at most this many dice (the ten dice rule's cap)...
 FAST_MAX_ROLLED = 10
+#: ...whose dice explode at most this many times in the dice engine's exact table for the TN. Inside it
+#: that table is exact (error 0) and within the engine's limits, which a test checks at its corners.
+FAST_MAX_DEPTH = 7
+
 #: The dice engine's limits for the tables of a pool of at most :data:`FAST_MAX_ROLLED` dice: the
 #: default work limit guards against any expression a user types, and refuses the tables of the
 #: largest pools the ten dice rule allows (8k6 to 10k9, exploding: 1.06M to 2.6M steps, up to ~1.5 s
@@ -240,9 +244,6 @@ POOL_LIMITS = DiceLimits(
 def _limits(rolled: int) -> DiceLimits:
     """:data:`POOL_LIMITS` for a pool within the ten dice rule's cap, the engine's default beyond."""
     return POOL_LIMITS if rolled <= FAST_MAX_ROLLED else DEFAULT_LIMITS
-#: ...whose dice explode at most this many times in the dice engine's exact table for the TN. Inside it
-#: that table is exact (error 0) and within the engine's limits, which a test checks at its corners.
-FAST_MAX_DEPTH = 7
 
 
 def _kept_group(expr: Expression) -> Dice | None:

@@ -33,6 +33,15 @@ def _states(name: str, seeds: range) -> Iterator[tuple[BattleRules, BattleState]
             yield fight.tables, state
 
 
+def _units_at_count(name: str, seeds: range) -> Iterator[tuple[BattleRules, BattleState, Unit]]:
+    """Every unit on the battlefield in every count-phase state of :func:`_states`."""
+    for rules, state in _states(name, seeds):
+        if state.phase.value == "count":
+            for unit in state.units:
+                if unit.on_battlefield:
+                    yield rules, state, unit
+
+
 def _fresh(rules: BattleRules, state: BattleState, unit: Unit) -> list[tuple[Breath, int]]:
     """The listing worked out from nothing: new content tables, a new planner, no memo."""
     clean = BattleRules(rules.catalog)
@@ -45,19 +54,14 @@ def _fresh(rules: BattleRules, state: BattleState, unit: Unit) -> list[tuple[Bre
 def test_a_remembered_listing_is_a_fresh_one(name: str, seeds: range) -> None:
     # rule: SG.BRT.1  rule: SG.CNT.5  rule: SG.CNT.6
     compared = reused = 0
-    for rules, state in _states(name, seeds):
-        if state.phase.value != "count":
-            continue
-        for unit in state.units:
-            if not unit.on_battlefield:
-                continue
-            reused += listing_key(rules, state, Planner(rules, state, unit)) in rules.listings
-            fresh = _fresh(rules, state, unit)
-            wanted = [b for b, spent in fresh if spent <= unit.energy]
-            assert candidate_breaths(rules, state, unit) == wanted, (unit.id, state.round, state.count)
-            singles = any(len(b.uses) == 1 for b in wanted)
-            assert has_breath(rules, state, unit) == singles
-            compared += 1
+    for rules, state, unit in _units_at_count(name, seeds):
+        reused += listing_key(rules, state, Planner(rules, state, unit)) in rules.listings
+        fresh = _fresh(rules, state, unit)
+        wanted = [b for b, spent in fresh if spent <= unit.energy]
+        assert candidate_breaths(rules, state, unit) == wanted, (unit.id, state.round, state.count)
+        singles = any(len(b.uses) == 1 for b in wanted)
+        assert has_breath(rules, state, unit) == singles
+        compared += 1
     assert compared > 50 and reused > compared // 4  # many listings found remembered, each one checked
 
 
@@ -148,19 +152,16 @@ def test_remembered_group_prices_are_fresh_ones(name: str, seeds: range) -> None
     # once per situation (BattleRules.group_prices): at every target, in every state met again, the
     # verdicts are those of the group planned from nothing on fresh content
     compared = remembered = 0
-    for rules, state in _states(name, seeds):
-        if state.phase.value != "count":
+    for rules, state, unit in _units_at_count(name, seeds):
+        if unit.zone is None:
             continue
-        for unit in state.units:
-            if not unit.on_battlefield or unit.zone is None:
+        clean = BattleRules(rules.catalog)
+        for group in _grouped(rules, state, unit):
+            if not isinstance(group, AttackGroup) or not group.shapes:
                 continue
-            clean = BattleRules(rules.catalog)
-            for group in _grouped(rules, state, unit):
-                if not isinstance(group, AttackGroup) or not group.shapes:
-                    continue
-                before = len(rules.group_prices)
-                got = Planner(rules, state, unit)._group(group)
-                remembered += len(rules.group_prices) == before
-                assert got == Planner(clean, state, unit)._group(group), (unit.id, group.maneuver)
-                compared += 1
+            before = len(rules.group_prices)
+            got = Planner(rules, state, unit)._group(group)
+            remembered += len(rules.group_prices) == before
+            assert got == Planner(clean, state, unit)._group(group), (unit.id, group.maneuver)
+            compared += 1
     assert compared > 50 and remembered > compared // 2

@@ -37,7 +37,7 @@ _Seen = tuple[int, bool, int, Zone, CombatProfile, int]
 def guard_of(profile: CombatProfile) -> CombatProfile:
     """``profile`` as its Defense sees it (SG.DEF.5): without its name, Wounds and Fate Points, which
     :func:`~kassen.sengoku.defense.compute_defense` never reads. Two profiles of one Defense class get
-    the same Defense against every attack (``tests/sengoku/battle/test_values.py``), so the heuristic's
+    the same Defense against every attack (``tests/sengoku/test_defense_properties.py``), so the heuristic's
     values keyed by the class are shared by every Wound level of a target (a lab run's memos fill once
     per class, not once per Wound lost)."""
     return evolve(profile, name="", wounds=None, wounds_max=None, fate_points=0)
@@ -142,18 +142,8 @@ class Values:
             assert target.zone is not None
             reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
             there = state.zone(target.zone)
-            # numbered without its name: the name only words the explanation (SG.DEF.5 reads none of
-            # it), so copies of one template in one situation share their values; the profile itself is
-            # built only the first time its reading is met
-            blind = r.number(("profile", ambushed, *r.profile_reading(state, target)))
-            guarded = r.guards.get(blind)
-            if guarded is None:
-                pt = r.profile(state, target)
-                if ambushed:
-                    pt = evolve(pt, defenseless=True, bonuses=())
-                guard = guard_of(pt)
-                guarded = r.guards[blind] = (guard, r.number(guard))
-            seen = (blind, reserved, r.number(there), there, *guarded)
+            blind, guard, number = self._guard(state, target, ambushed=ambushed)
+            seen = (blind, reserved, r.number(there), there, guard, number)
             self._targets[pkey] = seen
         return seen
 
@@ -205,7 +195,7 @@ class Values:
                 # an enemy's best blow on this profile depends on its template and the profile's
                 # Defense class alone: kept by the rules
                 if guard is None:
-                    guard, number = self._guard(state, unit, bonus)
+                    _, guard, number = self._guard(state, unit, bonus)
                 key = (number, *template)
                 known = r.best_blows.get(key)
                 if known is None:
@@ -215,20 +205,26 @@ class Values:
                 total += best[0] * (e.energy // best[1])
         return total
 
-    def _guard(self, state: BattleState, unit: Unit, bonus: DefenseBonus | None) -> tuple[CombatProfile, int]:
-        """The Defense class (:func:`guard_of`) of ``unit``'s profile with ``bonus`` added, and its number:
-        found by the number of the profile's reading (``BattleRules.profile_reading``), the profile built
-        only the first time that reading is met."""
+    def _guard(
+        self, state: BattleState, unit: Unit, bonus: DefenseBonus | None = None, *, ambushed: bool = False
+    ) -> tuple[int, CombatProfile, int]:
+        """The number of what ``unit``'s profile reads but its name (``BattleRules.profile_reading``),
+        struck from an ambush or with ``bonus`` added, and the Defense class (:func:`guard_of`) of that
+        profile with its number. The name only words the explanation (SG.DEF.5 reads none of it), so
+        copies of one template in one situation share their values; the profile itself is built only
+        the first time its reading is met."""
         r = self.rules
-        reading = r.number(("threatened", bonus, *r.profile_reading(state, unit)))
+        reading = r.number(("profile", ambushed, bonus, *r.profile_reading(state, unit)))
         guarded = r.guards.get(reading)
         if guarded is None:
             profile = r.profile(state, unit)
+            if ambushed:
+                profile = evolve(profile, defenseless=True, bonuses=())
             if bonus is not None:
                 profile = evolve(profile, bonuses=(*profile.bonuses, bonus))
             guard = guard_of(profile)
             guarded = r.guards[reading] = (guard, r.number(guard))
-        return guarded
+        return (reading, *guarded)
 
     def _best_blow(self, e: Unit, profile: CombatProfile) -> tuple[Fraction, int] | None:
         """``e``'s best expected Wounds per Energy on ``profile`` (its Wounds and cost), if any."""
