@@ -176,3 +176,52 @@ def test_any_json_is_read_exactly_or_refused_with_a_format_error(data: object) -
         assert exc.path.startswith(("kind", "unit", "uses", "actor", "arm", "")), exc
     else:  # whatever it accepts survives a round trip
         assert ACTIONS.load(ACTIONS.dump(action)) == action
+
+
+@dataclass(frozen=True)
+class Tagged:
+    name: str
+    notes: dict[str, int]
+
+
+@dataclass
+class Loose:
+    name: str
+
+
+def test_only_types_immutable_all_the_way_down_let_a_value_stand_for_its_round_trip() -> None:
+    # frozen dataclasses, tuples, enums, literals, fractions: a remembered value can never change
+    for codec in (ACTIONS, Codec(Unit), Codec(tuple[int, ...]), Codec(Stance | None)):
+        assert codec._immutable, codec.tp
+    # a mapping, free JSON, a plain (unfrozen) dataclass: a caller could change the value afterwards
+    for codec in (Codec(Tagged), Codec(Loose), Codec(dict[str, int]), Codec(tuple[Use, Tagged])):
+        assert not codec._immutable, codec.tp
+    value = Loose("a")
+    loose = Codec(Loose)
+    loose.remember(value, loose.load(loose.dump(value)))
+    assert not loose.reads_back(value)
+
+
+def test_a_value_reads_back_as_itself_only_once_its_round_trip_gave_an_equal_value() -> None:
+    codec: Codec[Action] = Codec(Action)
+    breath = Breath("kuro", (Use("strike", "ao", 2),))
+    assert not codec.reads_back(breath)
+    codec.remember(breath, codec.load(codec.dump(breath)))
+    assert codec.reads_back(breath)
+    # an equal object is another value: not known until its own round trip
+    assert not codec.reads_back(Breath("kuro", (Use("strike", "ao", 2),)))
+    # a list where the type says tuple reads back as a tuple: not the value itself, never remembered
+    listed = Breath("kuro", [Use("strike")])  # type: ignore[arg-type]
+    loaded = codec.load(codec.dump(listed))
+    assert loaded == Breath("kuro", (Use("strike"),))
+    codec.remember(listed, loaded)
+    assert not codec.reads_back(listed)
+
+
+def test_what_a_codec_remembers_is_bounded() -> None:
+    codec: Codec[Action] = Codec(Action)
+    kept = [Pass(f"u{n}") for n in range(Codec.KNOWN + 1)]
+    for p in kept:
+        codec.remember(p, codec.load(codec.dump(p)))
+    assert len(codec._reads_back) <= Codec.KNOWN
+    assert codec.reads_back(kept[-1])

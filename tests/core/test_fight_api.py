@@ -3,6 +3,7 @@ dice, undo, policies whose place derives from the actions played, snapshots, and
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
@@ -260,3 +261,17 @@ def test_a_fight_needs_two_sides_and_at_most_the_rulesets_units(tmp_path: Path) 
             open_fight(SCENARIO)
     finally:
         coinflip.RULESET.info = original  # type: ignore[misc]
+
+
+def test_an_action_object_is_read_through_the_codec_once_and_then_stands_for_itself() -> None:
+    fight = open_fight("duel", seed=3)
+    legal = fight.legal_actions()
+    # an equal copy, not the listed object: read back through the codec
+    action = copy.deepcopy(legal[0])
+    assert action is not legal[0]
+    first = fight._typed(action)
+    assert first == action
+    assert fight._typed(action) is action  # its round trip gave itself: not read again
+    # an object of another type is still refused, and one the codec cannot write is named
+    with pytest.raises(FormatError, match="is not an action of"):
+        fight._typed(object())  # type: ignore[arg-type]

@@ -200,6 +200,38 @@ def _compile(tp: Any, tagged: bool = False) -> tuple[Reader, Writer]:
     raise TypeError(f"the codec cannot write {tp!r}")
 
 
+@cache
+def _immutable(tp: Any) -> bool:
+    """Whether every value the codec reads as ``tp`` is immutable all the way down: frozen dataclasses,
+    tuples, enums, literals, strings, numbers, None and unions of them (not mappings, pydantic models or
+    free JSON, which a caller could change after the codec has read them)."""
+    if tp is type(None):
+        return True
+    if get_origin(tp) is typing.Annotated:
+        return _immutable(get_args(tp)[0])
+    supertype = getattr(tp, "__supertype__", None)  # NewType
+    if supertype is not None:
+        return _immutable(supertype)
+    members = _union_args(tp)
+    if members is not None:
+        return all(_immutable(m) for m in members)
+    origin = get_origin(tp)
+    if origin is Literal:
+        return True
+    if origin is tuple:
+        return all(a is Ellipsis or _immutable(a) for a in get_args(tp))
+    if isinstance(tp, type):
+        if issubclass(tp, Enum | bool | int | str | Fraction):
+            return True
+        if dataclasses.is_dataclass(tp) and not issubclass(tp, BaseModel):
+            params = getattr(tp, "__dataclass_params__", None)
+            hints = _hints(tp)
+            return bool(params is not None and params.frozen) and all(
+                _immutable(hints[f.name]) for f in dataclasses.fields(tp)
+            )
+    return False
+
+
 def _identity(value: Any) -> Any:
     return value
 
@@ -521,11 +553,18 @@ class Codec(Generic[T]):
     (1, Fraction(1, 2))
     """
 
-    __slots__ = ("_read", "_write", "tp")
+    __slots__ = ("_immutable", "_read", "_reads_back", "_write", "tp")
+
+    #: How many values :meth:`reads_back` remembers (emptied when full).
+    KNOWN = 4096
 
     def __init__(self, tp: Any) -> None:
         self.tp = tp
         self._read, self._write = _compile(tp)
+        self._immutable = _immutable(tp)
+        # values known to read back as themselves, by identity (each kept alive with its entry, so its id
+        # is never another object's while it is remembered)
+        self._reads_back: dict[int, Any] = {}
 
     def dump(self, value: T) -> Any:
         """``value`` as JSON data (dicts, lists, strings, integers, booleans, None)."""
@@ -540,6 +579,22 @@ class Codec(Generic[T]):
         except RecursionError:
             raise FormatError(path, "nested too deeply") from None
         return value
+
+    def reads_back(self, value: Any) -> bool:
+        """Whether ``value`` is known to read back as itself (:meth:`remember`): ``load(dump(value))``
+        would give an equal value of its class, and every value of the type is immutable all the way
+        down, so ``value`` may stand for that round trip's result."""
+        return self._reads_back.get(id(value)) is value
+
+    def remember(self, value: Any, loaded: Any) -> None:
+        """Note that ``load(dump(value))`` gave ``loaded``: when that is ``value`` again (equal, of the
+        same class) and the type is immutable, :meth:`reads_back` answers yes for ``value`` from now on."""
+        if not self._immutable or type(loaded) is not type(value) or loaded != value:
+            return
+        known = self._reads_back
+        if len(known) >= self.KNOWN:
+            known.clear()
+        known[id(value)] = value
 
 
 def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JSON_BYTES) -> Any:

@@ -66,8 +66,10 @@ class ReplayError(KassenError):
 
 
 @cache
+@cache
 def state_codec(tp: Any) -> Codec[Any]:
-    """The codec of a ruleset's state or action type (built once per type)."""
+    """The codec of a ruleset's state or action type (built once per type: the fights of a ruleset
+    share it, and with it the actions it knows read back as themselves, ``Codec.reads_back``)."""
     return Codec(tp)
 
 
@@ -318,13 +320,18 @@ class Fight(Generic[S, A]):
         legal = self._legal
         if legal is not None and legal[0] is self.snapshot and any(action is a for a in legal[1]):
             return action  # listed by the ruleset for this very snapshot: read back like any other
+        codec = self._action_codec
+        if codec.reads_back(action):
+            return action  # its round trip gave itself before (a script's step, a breath the content keeps)
         try:
-            data = self._action_codec.dump(action)
+            data = codec.dump(action)
         except (KassenError, AttributeError, TypeError):
             raise FormatError(
                 "action", f"{type(action).__name__} is not an action of {self.ruleset.info.name}"
             ) from None
-        return self.action(data)
+        typed = self.action(data)
+        codec.remember(action, typed)
+        return typed
 
     def apply(
         self,
