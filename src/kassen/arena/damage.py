@@ -41,6 +41,7 @@ from kassen.core.fastinit import fast_init
 from kassen.core.memo import Memo
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Reduction:
     """A damage-reduction effect (ダメージ軽減効果, AR.GAP.2 house default): divide (rounding down),
@@ -334,6 +335,7 @@ def strength_damage(st: int, kind: Literal["thrust", "swing"], rules: ArenaRules
     return row.thrust if kind == "thrust" else row.swing
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FallPlan:
     """What to roll for falling damage (AR.FAL.1): ``dice`` (None: no falling damage at this height)

@@ -35,9 +35,11 @@ from kassen.arena.content import load_rules
 from kassen.arena.damage import Reduction
 from kassen.arena.rules import ArenaRules, DefenseDefault
 from kassen.arena.terms import CheckKind, Condition, DamageType, Facing, Posture
+from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace as fast_replace
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Weapon:
     """What a fighter strikes with: ``base`` thrust or swing for its ST (CORE table) or ``dice`` alone,
@@ -53,6 +55,7 @@ class Weapon:
     reach: int | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LocationDR:
     """DR at one location (AR.DMG.2): armor hard DR, and bone hard DR and soft DR when they differ from
@@ -64,6 +67,7 @@ class LocationDR:
     soft: int | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GutsBonusPlan:
     """When a fighter spends 1 FP for +3 on an automatic HT check (AR.GUT.3): on these kinds of check,
@@ -80,6 +84,7 @@ class GutsBonusPlan:
         return cls(tuple(g.checks), g.min_fp_after)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fighter:
     """A fighter's profile: ST, DX, IQ, HT, Per, Will, HP, FP, Move, weight, encumbrance level, attack
@@ -213,6 +218,7 @@ def build_fighter(
     )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Shock:
     """A shock (AR.INJ.2) or pain (AR.INJ.3) penalty of ``value`` that ends with subturn ``until``."""
@@ -222,6 +228,7 @@ class Shock:
     until: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Guard:
     """An arm covering a location (庇い, AR.GAP.2 house default)."""
@@ -230,6 +237,7 @@ class Guard:
     location: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Cause:
     """What brought a state about, for the guts penalties (AR.GUT.2): the final damage before the
@@ -242,6 +250,7 @@ class Cause:
     location: str = ""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CheckBonus:
     """A bonus bought with an audience point (AR.AUD.3), used up by the next check of these kinds."""
@@ -251,6 +260,7 @@ class CheckBonus:
     checks: tuple[CheckKind, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Fall:
     """A pending landing of an aerial fighter at the end of the subturn (AR.KNB.2, AR.KNB.6).
@@ -271,6 +281,7 @@ class Fall:
     knocker_st_bonus: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FighterState:
     """What a bout changes about a fighter. ``position`` is where it stands on the line, in metres (the

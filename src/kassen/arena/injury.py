@@ -30,9 +30,11 @@ from kassen.arena.damage import DamageResult, divide_ht, round_ratio
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.explain import Step
+from kassen.core.fastinit import fast_init
 from kassen.core.memo import Memo
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Effect:
     """One consequence of a hit: ``effect`` is its name (shock, pain, stun, knockdown_check, crippled,

@@ -22,6 +22,7 @@ from kassen.arena.content import load_rules
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageType, Facing, Limb, Posture, Tier
 from kassen.core.explain import Step
+from kassen.core.fastinit import fast_init
 
 
 def knockback_distance(
@@ -76,6 +77,7 @@ def posture_factor(
     )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LimbOutcome:
     """What a failed limb-knockback ST check does (AR.KNB.5)."""

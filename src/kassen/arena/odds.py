@@ -33,9 +33,11 @@ from kassen.arena.content import load_rules
 from kassen.arena.damage import DamageResult, Reduction, divide_ht, resolve_damage
 from kassen.arena.rules import ArenaRules, CheckRules, DiceSpec
 from kassen.arena.terms import DamageType
+from kassen.core.fastinit import fast_init
 from kassen.dice import distribution
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AttackRollOdds:
     """Exact odds of an attack's rolls (the attack check, then the defence): it ``hit`` (by a

@@ -29,9 +29,11 @@ from kassen.arena.injury import Effect, death_thresholds, injury_effects
 from kassen.arena.knockback import knockback_distance
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageSource
+from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HitPlan:
     """The victim after ``hit`` (``fighter``), whether the hit newly crippled its location, the injury

@@ -60,14 +60,17 @@ from kassen.arena.fighter import Cause, Fighter, FighterState
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import MatchFormat, Posture
 from kassen.core.errors import KassenError
+from kassen.core.fastinit import fast_init
 
 
 # -- actions -------------------------------------------------------------------------------------------
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Begin:
     """The referee starts the bout: popularity checks (match format), then subturn 1."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Attack:
     """Attack ``target`` at ``location`` (a key of the location table; ``None``: the location the rules
@@ -80,6 +83,7 @@ class Attack:
     all_out: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Grapple:
     """Seize ``target`` (a quick contest of skill against defence)."""
@@ -88,6 +92,7 @@ class Grapple:
     target: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SetGuard:
     """Cover ``location`` with ``arm`` (庇い); an empty location drops that arm's guard."""
@@ -99,6 +104,7 @@ class SetGuard:
     location: str = ""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Move:
     """Move to ``to`` metres on the line, at most the fighter's effective Move away (closing or
@@ -108,6 +114,7 @@ class Move:
     to: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Rise:
     """One step up: lying → sitting → standing."""
@@ -115,6 +122,7 @@ class Rise:
     actor: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Wait:
     """Do nothing this slot (a stunned fighter may only defend: AR.STN.1)."""
@@ -122,6 +130,7 @@ class Wait:
     actor: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GiveUp:
     """Give up (ギブアップ): an incapacitated state (AR.OUT.1)."""
@@ -129,6 +138,7 @@ class GiveUp:
     actor: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Guts:
     """A guts check (AR.GUT.1): 2 FP and a Will check, against an offered state or one's own stun."""
@@ -136,6 +146,7 @@ class Guts:
     actor: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Cheer:
     """Spend an audience point on ``effect`` (AR.AUD.2-3); a free action."""
@@ -144,6 +155,7 @@ class Cheer:
     effect: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Decline:
     """Let an offered state stand."""
@@ -155,6 +167,7 @@ Action = Begin | Attack | Grapple | SetGuard | Move | Rise | Wait | GiveUp | Gut
 
 
 # -- hits, offers, tasks --------------------------------------------------------------------------------
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HitRecord:
     """One hit on its way through the injury rules."""
@@ -171,6 +184,7 @@ class HitRecord:
         return Cause(self.damage.reduced, self.margin_of_loss, self.hit_id, self.damage.location)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Offer:
     """A fighter may override ``condition`` now (``"helpless"``: FP 1). ``automatic`` marks an
@@ -183,99 +197,118 @@ class Offer:
     automatic: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StartSubturn:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class EndSubturn:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PopularityCheck:
     fighter: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FatigueTick:
     fighter: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StunRecovery:
     fighter: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ZeroHpCheck:
     fighter: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Land:
     fighter: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ExpireEffects:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ApplyHit:
     hit: HitRecord
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DeathCheck:
     hit: HitRecord
     threshold: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Death:
     hit: HitRecord
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HeadBlow:
     hit: HitRecord
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class VitalCheck:
     hit: HitRecord
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AutoStun:
     hit: HitRecord
     rule: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KnockdownCheck:
     hit: HitRecord
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FallStunCheck:
     hit: HitRecord
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Knockback:
     hit: HitRecord
     distance: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AddShock:
     hit: HitRecord
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SpendFp:
     fighter: str
@@ -284,6 +317,7 @@ class SpendFp:
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FpThresholds:
     """Look at the FP thresholds (AR.FTG.2-5) crossed on the way from ``before`` to ``after``: both are
@@ -318,6 +352,7 @@ Task = (
 )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Result:
     """How the bout ended: the winning side (None: nobody, a draw), why, and in which subturn."""
@@ -327,6 +362,7 @@ class Result:
     subturn: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BoutState:
     """A bout: the fighters, the acting order, the subturn and slot, the agenda of scheduled tasks,
