@@ -117,3 +117,23 @@ def test_per_and_will_take_shock_only_by_the_other_reading() -> None:
     assert guts_target(s.fighter("b"), Cause(), iq_based)[0] == 10 - 3
     assert [m.value for m in attribute_modifiers(s, "b", "per", iq_based)] == [-3]
     assert attribute_modifiers(s, "b", "per", RULES) == ()
+
+
+def test_modifiers_remembered_by_what_they_read_follow_fp_the_grapple_and_the_shocks() -> None:
+    # rule: AR.GAP.2, AR.FTG.2, AR.INJ.4 — the memo is keyed by the shocks, FP and grapple: fighters and
+    # states that share them share an answer, and a change in any of them is a new one
+    s = held_in_shock()
+    assert [m.value for m in attribute_modifiers(s, "b", "dx", RULES)] == [-3, -4]
+    freed = edit(s, "c", grappling=None)
+    assert [m.value for m in attribute_modifiers(freed, "b", "dx", RULES)] == [-3]
+    assert attribute_modifiers(s, "b", "st", RULES) == ()
+    tired = edit(s, "b", fp=4)
+    assert [(m.value, m.rule) for m in attribute_modifiers(tired, "b", "st", RULES)] == [(-3, "AR.FTG.2")]
+    later = edit(s, "b", shocks=(Shock("pain", 2, 3),))
+    assert [(m.value, m.rule) for m in attribute_modifiers(later, "b", "dx", RULES)] == [
+        (-2, "AR.INJ.4"),
+        (-4, "AR.GAP.2"),
+    ]
+    # another fighter in the same condition reads the same penalties
+    other = edit(edit(freed, "g", shocks=(EARLIER,)), "b", shocks=(EARLIER,))
+    assert attribute_modifiers(other, "g", "dx", RULES) == attribute_modifiers(other, "b", "dx", RULES)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from kassen.arena.bout.state import BoutState
 from kassen.arena.checks import effective_target
 from kassen.arena.damage import DamageResult, resolve_damage, strength_damage
-from kassen.arena.fighter import Cause, CheckBonus, Fighter, FighterState, Guard
+from kassen.arena.fighter import Cause, CheckBonus, Fighter, FighterState, Guard, Shock
 from kassen.arena.injury import effective_move, guts_penalties, shock_penalty, st_check_modifier
 from kassen.arena.rules import ArenaRules, AudienceEffectKind, DiceSpec
 from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType, Posture
@@ -68,8 +68,12 @@ def helpless(f: FighterState, rules: ArenaRules) -> bool:
 
 def shock_modifier(f: FighterState, rules: ArenaRules) -> Step | None:
     """The shock-and-pain penalty in force on DX and IQ (AR.INJ.2-4, AR.RD.1), as a modifier step."""
-    shocks = [s.value for s in f.shocks if s.kind == "shock"]
-    pains = [s.value for s in f.shocks if s.kind == "pain"]
+    return _shock_step(f.shocks, rules)
+
+
+def _shock_step(in_force: tuple[Shock, ...], rules: ArenaRules) -> Step | None:
+    shocks = [s.value for s in in_force if s.kind == "shock"]
+    pains = [s.value for s in in_force if s.kind == "pain"]
     penalty = shock_penalty(shocks, pains, rules)
     if not penalty:
         return None
@@ -85,30 +89,37 @@ def attribute_modifiers(state: BoutState, fid: str, attribute: str, rules: Arena
     """The penalties in force on every check based on ``attribute``: shock and pain on the attributes
     the data names (AR.INJ.2-4: DX and IQ), being held in a grapple on DX (AR.GAP.2), fatigue on ST
     (AR.FTG.2). Every check of the bout takes its attribute's modifiers from here."""
-    # Remembered by the state's identity (kassen.core.memo): the policy weighs every attack of a decision
-    # on the same state, each asking for the attacker's and the defender's modifiers.
+    # Remembered by what it reads (kassen.core.memo): the shocks and pains in force, FP and whether the
+    # fighter is held. The policy weighs every attack of a decision asking for the attacker's and the
+    # defender's modifiers, and most of a bout's fighters carry the same few (keyed by the state's or the
+    # fighter's identity, nearly every lookup missed: each step of an action makes new ones).
+    f = state.fighter(fid)
+    held = held_by(state, f) is not None
+    shocks, fp = f.shocks, f.fp
     return _MODIFIERS.get(
-        (id(state), fid, attribute, id(rules)),
-        (state, rules),
-        lambda: _attribute_modifiers(state, fid, attribute, rules),
+        (shocks, fp, held, attribute, id(rules)),
+        (rules,),
+        lambda: _attribute_modifiers(shocks, fp, held, attribute, rules),
     )
 
 
-#: attribute_modifiers by (state, fighter, attribute, rules); bounded.
+#: attribute_modifiers by (shocks, FP, held, attribute, rules); bounded.
 _MODIFIERS = Memo(512)
 
 
-def _attribute_modifiers(state: BoutState, fid: str, attribute: str, rules: ArenaRules) -> tuple[Step, ...]:
-    f = state.fighter(fid)
+def _attribute_modifiers(
+    shocks: tuple[Shock, ...], fp: int, held: bool, attribute: str, rules: ArenaRules
+) -> tuple[Step, ...]:
+    """attribute_modifiers from exactly what its memo is keyed by."""
     mods: list[Step] = []
     if attribute in rules.injury.shock.attributes:
-        shock = shock_modifier(f, rules)
+        shock = _shock_step(shocks, rules)
         if shock is not None:
             mods.append(shock)
-    if attribute == "dx" and held_by(state, f) is not None:
+    if attribute == "dx" and held:
         mods.append(Step(rules.match.combat.grapple.dx_penalty, "grappled: DX", "AR.GAP.2"))
     if attribute == "st":
-        fatigue = st_check_modifier(f.fp, rules)
+        fatigue = st_check_modifier(fp, rules)
         if fatigue is not None:
             mods.append(fatigue)
     return tuple(mods)
