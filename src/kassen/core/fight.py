@@ -66,7 +66,6 @@ class ReplayError(KassenError):
 
 
 @cache
-@cache
 def state_codec(tp: Any) -> Codec[Any]:
     """The codec of a ruleset's state or action type (built once per type: the fights of a ruleset
     share it, and with it the actions it knows read back as themselves, ``Codec.reads_back``)."""
