@@ -267,7 +267,7 @@ class Values:
         deal the unit (none when no such enemy can reach it)."""
         if unit.reservations:
             return Fraction(0)
-        here = evolve(unit, zone=zone)
+        here = unit if unit.zone == zone else evolve(unit, zone=zone)
         threat = self.threat(state, here)
         if not threat:
             return Fraction(0)

@@ -494,8 +494,9 @@ class AttackPart(EffectsPart):
             )
             self.events.extend(answer)
             return
+        pa = ctx.pa
         res = r.resolve_attack(
-            evolve(ctx.pa, fate_points=attacker.fate_points),
+            pa if pa.fate_points == attacker.fate_points else evolve(pa, fate_points=attacker.fate_points),
             ctx.pt,
             Attack(
                 tech,
@@ -523,9 +524,13 @@ class AttackPart(EffectsPart):
         self.events.extend(answer)
         # the battle says each Defense −N with its value and total (``effects``), not the resolution
         self.events.extend(e for e in res.events if e.kind != "debuff")
-        self.put(evolve(self.u(attacker.id), fate_points=res.attacker.fate_points))
+        # Fate Points spent and armor damaged by the resolution (most attacks change neither: no copy)
+        a = self.u(attacker.id)
+        if a.fate_points != res.attacker.fate_points:
+            self.put(evolve(a, fate_points=res.attacker.fate_points))
         t = self.u(target.id)
-        self.put(evolve(t, fate_points=res.target.fate_points, armor_damage=res.target.armor_damage))
+        if t.fate_points != res.target.fate_points or t.armor_damage != res.target.armor_damage:
+            self.put(evolve(t, fate_points=res.target.fate_points, armor_damage=res.target.armor_damage))
         if res.attacker.defenseless and not ctx.pa.defenseless:
             self.defenseless(attacker.id, "a fumble", "SG.FUM.1", logged=True)
         row = res.table.row if res.table is not None else None
