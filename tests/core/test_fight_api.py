@@ -7,6 +7,7 @@ import copy
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -275,3 +276,72 @@ def test_an_action_object_is_read_through_the_codec_once_and_then_stands_for_its
     # an object of another type is still refused, and one the codec cannot write is named
     with pytest.raises(FormatError, match="is not an action of"):
         fight._typed(object())  # type: ignore[arg-type]
+
+
+def test_bad_viewers_policies_paths_and_actors_are_refused_and_nothing_changes() -> None:
+    from kassen.core.menu import MenuError
+    from kassen.core.view import Viewer
+
+    fight = open_fight("demo", seed=5)
+    fight.step()
+    before = (fight.state_id, len(fight.entries))
+    refused: list[tuple[Any, type[Exception], str]] = [
+        (lambda: fight.view(None), FormatError, "Viewer"),
+        (lambda: fight.view("party"), FormatError, "Viewer"),
+        (lambda: fight.status(None), FormatError, "Viewer"),
+        (lambda: fight.menu(viewer=None), FormatError, "Viewer"),
+        (lambda: fight.menu(viewer=Viewer("nope")), KassenError, "no side 'nope'"),
+        (lambda: fight.menu(None), MenuError, "a path is a list"),
+        (lambda: fight.menu(5), MenuError, "a path is a list"),
+        (lambda: fight.choose(None), MenuError, "a path is a list"),
+        (lambda: fight.step(5), FormatError, "a policy is called"),
+        (lambda: fight.autoplay(5), FormatError, "a policy is called"),
+        (lambda: fight.decide("first"), FormatError, "a policy is called"),
+        (lambda: open_fight("demo", policy=5), FormatError, "a policy is called"),
+        (lambda: fight.apply(fight.legal_actions()[0], by=5), FormatError, "an Actor"),
+    ]
+    for call, error, words in refused:
+        with pytest.raises(error, match=words):
+            call()
+    assert (fight.state_id, len(fight.entries)) == before
+
+
+def test_only_whoever_is_to_move_or_the_gm_takes_an_action() -> None:
+    # a player acts only for their own units: an action "by" another unit is refused, unlogged
+    fight = open_fight("demo", seed=5)
+    fight.step()
+    mover = fight.to_move
+    assert mover is not None and mover.kind == "unit"
+    other = next(u for u, side in fight.units().items() if side != mover.side)
+    before = (fight.state_id, len(fight.entries))
+    with pytest.raises(KassenError, match="only the GM acts out of turn"):
+        fight.apply(fight.legal_actions()[0], by=Actor("unit", other, fight.units()[other]))
+    assert (fight.state_id, len(fight.entries)) == before
+    fight.apply(fight.legal_actions()[0], by=mover)  # the very actor to move: as by=None
+    assert fight.entries[-1].actor == mover and not fight.entries[-1].out_of_turn
+
+
+def test_a_side_sees_only_its_own_menus() -> None:
+    from kassen.core.view import Viewer
+
+    fight = open_fight("demo", seed=5)
+    fight.step()
+    mover = fight.to_move
+    assert mover is not None and mover.side is not None
+    other = next(s for s in fight.sides() if s != mover.side)
+    assert fight.menu(viewer=Viewer(mover.side)).options  # its own decision
+    with pytest.raises(KassenError, match="sees only its own menus"):
+        fight.menu(viewer=Viewer(other))  # the other side's options tell its reserves
+    with pytest.raises(KassenError, match="sees only its own menus"):
+        fight.menu(gm=True, viewer=Viewer(mover.side))  # the GM's moves are the GM's
+    assert fight.menu(gm=True).options
+
+
+def test_faces_typed_over_several_rolls_stay_within_what_a_chronicle_reads_back() -> None:
+    fight = open_fight("l5r/bridge-ambush", seed=2, dice="table")
+    request = fight.step()
+    assert isinstance(request, DiceRequest)
+    with pytest.raises(FormatError, match="at most 1000"):
+        while isinstance(request, DiceRequest):
+            request = fight.roll([10])
+    assert fight.pending is not None and len(fight.pending.faces) == 1000 and not fight.entries

@@ -35,6 +35,7 @@ import dataclasses
 import difflib
 import json
 import re
+import reprlib
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -101,8 +102,15 @@ def _at(path: str, key: str | int) -> str:
 def _show(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
         return f"a {value.bit_length()}-bit integer"  # repr() of a huge int can itself fail
-    text = repr(value)
+    # a bounded repr: a value nested thousands deep (an action object built by hand) or huge must not
+    # fail or take long to name
+    text = _SHOWN.repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel = 3
+_SHOWN.maxstring = _SHOWN.maxother = 40
 
 
 def _no_surrogates(text: str, path: str) -> None:

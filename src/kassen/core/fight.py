@@ -99,6 +99,30 @@ def check_faces(faces: Any, path: str = "dice") -> tuple[int | None, ...]:
     return got
 
 
+def check_policy(policy: Any, path: str = "policy") -> Any:
+    """``policy`` if it is None or can be called with a decision, else a :class:`FormatError` (refused
+    up front, not at the first decision)."""
+    if policy is not None and not callable(policy):
+        wanted = "a policy is called with a decision and returns an action"
+        raise FormatError(path, f"{wanted}, not {_kind(policy)}")
+    return policy
+
+
+def check_viewer(viewer: Any, path: str = "viewer") -> Viewer:
+    """``viewer`` if it is a :class:`~kassen.core.view.Viewer` (``Viewer(side)``, or the GM's
+    ``GM_VIEW``), else a :class:`FormatError`."""
+    if not isinstance(viewer, Viewer):
+        raise FormatError(path, f"who looks is a Viewer (Viewer(side), or GM_VIEW), not {_kind(viewer)}")
+    return viewer
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 @dataclass(frozen=True, slots=True)
 class DiceRequest(Generic[A]):
     """An action waiting for dice rolled at the table: the faces typed so far, and the die wanted now —
@@ -160,7 +184,7 @@ class Fight(Generic[S, A]):
         self.content = content
         self.seed = check_seed(seed)
         self.meta: dict[str, Any] = {**(meta or {}), "content": content.meta()}
-        self.policy = policy
+        self.policy = check_policy(policy)
         self.max_actions = _count(max_actions, "max_actions")
         self._initial_rng = rng
         self._state_codec: Codec[S] = state_codec(ruleset.info.state_type)
@@ -278,7 +302,7 @@ class Fight(Generic[S, A]):
 
     def view(self, viewer: Viewer = GM_VIEW) -> dict[str, Any]:
         """The fight as ``viewer`` sees it (:func:`kassen.core.view.observe`)."""
-        return observe(self, viewer)
+        return observe(self, check_viewer(viewer))
 
     def legal_actions(self) -> Sequence[A]:
         """What the actor to move may do now (see ``RulesetInfo.legal_actions_complete``)."""
@@ -345,24 +369,56 @@ class Fight(Generic[S, A]):
         :class:`~kassen.core.engine.DiceNeeded`), raise a typed error and nothing changes."""
         if self._pending is not None:
             raise KassenError("an action is waiting for dice: roll(...) them, or cancel() it first")
+        self._check_by(by)
         typed = self._typed(action)
         if dice is not None and not isinstance(dice, list | tuple):
             raise FormatError("dice", f"typed dice are a list of faces, not {type(dice).__name__}")
         faces = None if dice is None else check_faces(dice)
         return self._apply(typed, faces, by)
 
+    def _check_by(self, by: Any) -> None:
+        """Who takes an action: whoever is to move (``by`` None, or that very actor), or the GM for the
+        GM's own moves (``GM``, at any time). No one else acts for a unit (a player acts only for their
+        own units), so any other actor is refused and nothing changes."""
+        if by is None or by == GM:
+            return
+        if not isinstance(by, Actor):
+            wanted = "who takes the action is an Actor (GM for the GM's own moves)"
+            raise FormatError("by", f"{wanted}, not {_kind(by)}")
+        to_move = self.to_move
+        if by != to_move:
+            now = "nobody (the fight is over)" if to_move is None else str(to_move)
+            raise KassenError(f"{by} is not to move ({now} decides now): only the GM acts out of turn")
+
     # -- decisions built step by step ----------------------------------------------------------------------
     def menu(self, path: Sequence[str] = (), *, gm: bool = False, viewer: Viewer = GM_VIEW) -> Menu:
         """The menu of next choices after ``path`` for whoever decides now (``gm``: the GM's own moves,
         available at any time), each attack-like choice with its exact odds (:mod:`kassen.core.menu`);
-        for a side's ``viewer``, the odds that depend on what it may not see are left out."""
+        for a side's ``viewer``, the odds that depend on what it may not see are left out. A side sees
+        only its own menus: the GM's moves and another side's decision are refused (their options tell
+        what that side holds in reserve)."""
+        viewer = self._known_viewer(viewer)
+        if not viewer.gm:
+            actor = self.to_move
+            deciding = None if actor is None else actor.id if actor.kind == "side" else actor.side
+            if gm or actor is None or actor.kind not in ("unit", "side") or deciding != viewer.side:
+                whose = "the GM's moves" if gm else "no decision" if actor is None else f"{actor}'s decision"
+                raise KassenError(f"{viewer} sees only its own menus, not {whose}")
         menu = build_menu(self.ruleset, self.state, self.tables, path, gm=gm)
         if viewer.gm:
             return menu
         return without_hidden_odds(menu, visibility_of(self.ruleset, self.tables).odds)
 
+    def _known_viewer(self, viewer: Any) -> Viewer:
+        """``viewer`` checked: a Viewer, of one of the fight's sides (or the GM)."""
+        checked = check_viewer(viewer)
+        if checked.side is not None and checked.side not in self.sides():
+            raise KassenError(f"no side {checked.side!r} in this fight (sides: {', '.join(self.sides())})")
+        return checked
+
     def status(self, viewer: Viewer = GM_VIEW) -> Sequence[str]:
         """The turn order / track as ``viewer`` may see it (the ruleset's ``status`` hook)."""
+        viewer = self._known_viewer(viewer)
         hook = getattr(self.ruleset, "status", None)
         return list(hook(self.state, self.tables, viewer)) if hook is not None else []
 
@@ -386,6 +442,7 @@ class Fight(Generic[S, A]):
             return self.apply(action, by=by)
         if self._pending is not None:
             raise KassenError("an action is waiting for dice: roll(...) them, or cancel() it first")
+        self._check_by(by)
         return self._try(self._typed(action), (), by)
 
     def roll(self, faces: Sequence[int | None]) -> tuple[Event, ...] | DiceRequest[A]:
@@ -395,7 +452,13 @@ class Fight(Generic[S, A]):
             raise KassenError("no action is waiting for dice")
         if not isinstance(faces, list | tuple):
             raise FormatError("dice", f"typed dice are a list of faces, not {type(faces).__name__}")
-        return self._try(self._pending.action, (*self._pending.faces, *check_faces(faces)), self._pending.by)
+        given = (*self._pending.faces, *check_faces(faces))
+        if len(given) > MAX_TYPED_FACES:
+            # the chronicle keeps an action's faces in one list, which a replay reads with this limit
+            raise FormatError(
+                "dice", f"{len(given)} faces in all; at most {MAX_TYPED_FACES} may be typed for one action"
+            )
+        return self._try(self._pending.action, given, self._pending.by)
 
     def cancel(self) -> DiceRequest[A] | None:
         """Drop the action waiting for dice (nothing was applied)."""
@@ -454,7 +517,7 @@ class Fight(Generic[S, A]):
 
     def decide(self, policy: Policy[S, A] | None = None) -> A:
         """The action ``policy`` (default: the scenario's, else the ruleset's heuristic) chooses now."""
-        chosen = policy or self.policy or self.ruleset.heuristic(self.tables)
+        chosen = check_policy(policy) or self.policy or self.ruleset.heuristic(self.tables)
         if self.policy is None and policy is None:
             self.policy = chosen
         return chosen(self.decision())
@@ -470,6 +533,7 @@ class Fight(Generic[S, A]):
         mode, until an action waits for dice (returned). The cyclic garbage collector is held off while
         it plays (a fight makes no reference cycles: :mod:`kassen.core.collector`)."""
         limit = self.max_actions if max_actions is None else _count(max_actions, "max_actions")
+        check_policy(policy)
         with paused():
             for _ in range(limit):
                 if self.over:

@@ -278,7 +278,7 @@ def _derived(
 
 # -- the menu of a fight ------------------------------------------------------------------------------------
 def _check_path(path: Sequence[str]) -> tuple[str, ...]:
-    if isinstance(path, str) or not all(isinstance(p, str) for p in path):
+    if not isinstance(path, list | tuple) or not all(isinstance(p, str) for p in path):
         raise MenuError("a path is a list of choice ids")
     if len(path) > MAX_PATH:
         raise MenuError(f"a path of {len(path)} choices is longer than {MAX_PATH}")

@@ -138,7 +138,7 @@ def _group(cands: Sequence[Candidate], at: int) -> dict[str, list[Candidate]]:
 
 
 def _check_path(path: Sequence[str]) -> tuple[str, ...]:
-    if isinstance(path, str) or not all(isinstance(p, str) for p in path):
+    if not isinstance(path, list | tuple) or not all(isinstance(p, str) for p in path):
         raise MenuError("a path is a list of choice ids")
     return tuple(path)
 
