@@ -136,6 +136,13 @@ def _hide(gm: Any, table: Any, side: str, sides: dict[str, str]) -> Any:
                     for f in rule.fields:
                         if f in event["data"]:
                             event["data"][f] = None
+            for steps in table.steps:
+                owner = event["data"].get(steps.owner)
+                if owner is not None and sides.get(owner) != side:
+                    for value in event["data"].values():
+                        for step in value if isinstance(value, list) else ():
+                            if isinstance(step, dict) and step.get("rule") in steps.rules:
+                                step["reason"] = None
     return out
 
 
@@ -186,3 +193,37 @@ def test_the_table_is_overridable_and_stays_out_of_the_content_hash(tmp_path: Pa
     gm, east = fight.view(GM_VIEW), fight.view(Viewer("east"))
     assert east["state"] == gm["state"]
     assert [e["events"] for e in east["log"]] == [e["events"] for e in gm["log"]]
+
+
+def test_steps_that_name_a_hidden_hp_or_fp_keep_their_value_and_hide_their_words() -> None:
+    # rule: AR.GAP.2, AR.HP.1, AR.FTG.2, AR.FTG.4 — "HP 3: Move halved" and "FP 1 not overridden" named
+    # another side's HP and FP in the explanation of a move and the reason of a lost match
+    fight = open_fight("arena/melee", seed=7)
+    for _ in range(10):
+        fight.step()
+    gm, giant = fight.view(GM_VIEW), fight.view(Viewer("giant"))
+    halved = [
+        (i, j, k)
+        for i, entry in enumerate(gm["log"])
+        for j, event in enumerate(entry["events"])
+        for k, step in enumerate(event["data"].get("steps") or [])
+        if event["kind"] == "moved" and step["rule"] == "AR.HP.1"
+    ]
+    assert halved  # Aki moves at HP 3, Move halved
+    for i, j, k in halved:
+        mine, theirs = gm["log"][i]["events"][j], giant["log"][i]["events"][j]
+        assert mine["data"]["steps"][k]["reason"].startswith("HP ")
+        assert theirs["data"]["steps"][k] == {**mine["data"]["steps"][k], "reason": None}
+    assert "Move halved" not in json.dumps(giant)
+    fight = open_fight("arena/pit", seed=1)
+    fight.autoplay()
+    def lost(viewer: Viewer) -> list[Any]:
+        events = [e for entry in fight.view(viewer)["log"] for e in entry["events"]]
+        kai = [e for e in events if e["kind"] == "match_lost" and e["data"]["fighter"] == "kai"]
+        return [e["data"]["reason"] for e in kai]
+
+    assert lost(Viewer("brute")) == [None]
+    assert lost(Viewer("challengers")) == ["FP 1 not overridden"]  # Kai's own side reads it
+    told = account(fight, viewer=Viewer("brute"))
+    assert "Kai loses the match\n" in told.replace("  [AR.FTG.4]", "") and "(None)" not in told
+    assert "FP 1 not overridden" not in told and "FP 1 not overridden" in account(fight)

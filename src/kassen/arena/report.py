@@ -371,6 +371,11 @@ def _r_move_halved(ctx: Narration, d: Data) -> Line:
     return _said(ctx, f"{who}'s Move is halved ({why}){change}")
 
 
+def _r_match_lost(ctx: Narration, d: Data) -> Line:
+    why = f" ({d['reason']})" if _known(d.get("reason")) else ""
+    return _said(ctx, f"{ctx.name(d.get('fighter'))} loses the match{why}")
+
+
 def _r_moved(ctx: Narration, d: Data) -> Line:
     who = ctx.name(d["fighter"])
     n = int(d["metres"])
@@ -420,7 +425,7 @@ RENDERERS: dict[str, Callable[[Narration, Data], Line]] = {
     "declined": _r_condition("{who} lets {condition} stand"),
     "overridden": _r_condition("{who} overrides {condition}: {now}"),
     "falls": _fighter("{who} falls over, {facing}; lands {lands}"),
-    "match_lost": _fighter("{who} loses the match ({reason})"),
+    "match_lost": _r_match_lost,
     "shock": _fighter(
         "{who} is in shock: -{penalty} on DX and IQ until the end of subturn {until_end_of_subturn}"
     ),

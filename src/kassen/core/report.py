@@ -69,10 +69,15 @@ class Narration:
         """Explanation steps stored in an event's data."""
         raw = data.get(key) or []
         return tuple(
-            Step(int(s.get("value", 0)), str(s.get("reason", "")), str(s.get("rule", "")))
+            Step(int(s.get("value", 0)), _reason(s.get("reason", "")), str(s.get("rule", "")))
             for s in raw
             if isinstance(s, Mapping)
         )
+
+
+def _reason(reason: Any) -> str:
+    """A step's words (None: hidden from the side that reads them, ``kassen.core.view.StepRule``)."""
+    return "(hidden)" if reason is None else str(reason)
 
 
 def _plain(kind: str, data: Mapping[str, Any]) -> str:

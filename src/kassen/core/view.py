@@ -82,6 +82,19 @@ class EventRule(StrictModel):
     why: str = ""
 
 
+class StepRule(StrictModel):
+    """Explanation steps whose words another side does not read: a step of one of ``rules`` names a
+    hidden number in its reason ("HP 3: Move halved"). Its value stays (what it does to a check or a
+    Move is seen); its reason reads None."""
+
+    rules: tuple[str, ...] = Field(
+        min_length=1, description="The rule IDs of the steps whose reason is hidden"
+    )
+    owner: str = Field(min_length=1, description="The data field naming the unit whose side owns them")
+    kind: str = Field("*", min_length=1, description="The event kind, or * for every kind")
+    why: str = ""
+
+
 class VisibilityModel(StrictModel):
     """A ruleset's visibility table (its content section ``visibility``). ``odds`` names the outcomes
     and expected values of a menu's odds that depend on what a side may not see (a chance to kill
@@ -90,6 +103,7 @@ class VisibilityModel(StrictModel):
     house_default: HouseDefault
     state: tuple[StateRule, ...] = ()
     events: tuple[EventRule, ...] = ()
+    steps: tuple[StepRule, ...] = ()
     odds: tuple[str, ...] = ()
 
 
@@ -100,10 +114,11 @@ class Visibility:
     state: tuple[StateRule, ...] = ()
     events: tuple[EventRule, ...] = ()
     odds: tuple[str, ...] = ()
+    steps: tuple[StepRule, ...] = ()
 
     @classmethod
     def of(cls, model: VisibilityModel | None) -> Visibility:
-        return cls() if model is None else cls(model.state, model.events, model.odds)
+        return cls() if model is None else cls(model.state, model.events, model.odds, model.steps)
 
 
 def visibility_of(ruleset: Any, tables: Any) -> Visibility:
@@ -185,7 +200,27 @@ def redact_event(
             for name in rule.fields:
                 if name in data:
                     data[name] = None
+    for steps in rules.steps:
+        if steps.kind not in ("*", out.get("kind")):
+            continue
+        owner = data.get(steps.owner)
+        if owner is None or side_of(owner) == viewer.side:
+            continue
+        _hide_reasons(data, frozenset(steps.rules))
     return out
+
+
+def _hide_reasons(node: Any, rules: frozenset[str]) -> None:
+    """Every explanation step under ``node`` (a dict with a value, a reason and a rule) of one of
+    ``rules``: its reason set to None."""
+    if isinstance(node, dict):
+        if node.get("rule") in rules and "reason" in node and "value" in node:
+            node["reason"] = None
+        for child in node.values():
+            _hide_reasons(child, rules)
+    elif isinstance(node, list):
+        for child in node:
+            _hide_reasons(child, rules)
 
 
 def observe(fight: Fight[Any, Any], viewer: Viewer) -> dict[str, Any]:
