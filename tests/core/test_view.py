@@ -91,3 +91,27 @@ def test_a_sides_menu_leaves_out_the_odds_that_give_hidden_values_away(
         names = {k for k, _ in odds.outcomes} | {k for k, _ in odds.expected}
         seen = {k for k, _ in side_odds[key].outcomes} | {k for k, _ in side_odds[key].expected}
         assert names & hidden and seen == names - hidden
+
+
+def test_a_sides_view_id_follows_what_it_sees_and_nothing_hidden() -> None:
+    # rule: AR.GAP.2 — HP is hidden from the other side: changing it changes the GM's id, not theirs
+    fight = open_fight("arena/duel", seed=4)
+    fight.step()
+    east, west = Viewer("east"), Viewer("west")
+    assert fight.view(east)["state_id"] == fight.view_id(east) != fight.state_id
+    assert fight.view(GM_VIEW)["state_id"] == fight.state_id
+    before = {v.side: fight.view_id(v) for v in (east, west)}
+    state_before = fight.state_id
+    hidden = replace(
+        fight.state,
+        fighters=tuple(
+            replace(f, hp=f.hp - 1) if f.profile.side == "west" else f for f in fight.state.fighters
+        ),
+    )
+    fight._snapshots[-1] = replace(fight.snapshot, state=hidden)
+    fight._ids[-1] = None
+    assert fight.state_id != state_before  # the GM's id names the change
+    assert fight.view_id(east) == before["east"]  # east cannot see west's HP: its id is the same
+    assert fight.view_id(west) != before["west"]  # west sees its own
+    fight.step()
+    assert fight.view_id(east) != before["east"]  # an action is seen

@@ -144,11 +144,12 @@ class Table:
         data: dict[str, Any] = r.json()
         return data
 
-    def now(self) -> str:
-        return str(self.view(log=False)["state_id"])
+    def now(self, token: str | None = None) -> str:
+        """The id the caller chooses on: the state id for the GM, a side's own view id for its token."""
+        return str(self.view(token, log=False)["state_id"])
 
     def act(self, body: dict[str, Any], token: str | None = None) -> Any:
-        return self.post("/actions", token or self.gm, {"state_id": self.now(), **body})
+        return self.post("/actions", token or self.gm, {"state_id": self.now(token), **body})
 
     def first_path(self, token: str | None = None, gm: bool = False) -> list[str]:
         """The path of always the first allowed option (like ``yes 1 | kassen play``)."""

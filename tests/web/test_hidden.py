@@ -199,3 +199,22 @@ def test_a_reservation_waiting_for_dice_stays_behind_the_gms_screen(client: Any)
     assert not t.view(log=False)["pending"]
     log = json.loads(t.get("", t.join["yoma"]).text)["log"]
     assert "parry" not in json.dumps(log).lower()
+
+
+@pytest.mark.parametrize("ruleset", sorted(FIGHTS))
+def test_a_side_never_reads_the_state_id_to_try_hidden_values_on(client: Any, ruleset: str) -> None:
+    # The state id hashes the whole state: a side that knows the seed could try hidden values until
+    # one matches it. A side reads its own view's id instead (Fight.view_id) and chooses on it.
+    t = open_table(client, FIGHTS[ruleset], seed=4)
+    _play(t, 3)
+    state_id = t.now()  # the GM's
+    for side in t.join:
+        own = t.now(t.join[side])
+        assert own != state_id
+        for where, body in side_responses(client, t, side):
+            assert state_id not in body, f"{side} reads the state id in {where}"
+    mover = t.side_of_turn()
+    if mover is not None and t.view(t.join[mover], log=False)["may_decide"]:
+        stale = t.post("/actions", t.join[mover], {"state_id": state_id, "auto": True})
+        assert stale.status_code == 409 and stale.json()["state_id"] == t.now(t.join[mover])
+        assert t.act({"auto": True}, t.join[mover]).status_code == 200  # on its own view's id

@@ -39,7 +39,7 @@ from kassen.core.menu import Menu, build_menu, decide, without_hidden_odds
 from kassen.core.policy import Decision, Listed, Policy
 from kassen.core.rng import Rng
 from kassen.core.ruleset import Ruleset
-from kassen.core.view import GM_VIEW, Viewer, observe, visibility_of
+from kassen.core.view import GM_VIEW, Viewer, observe, redact_state, visibility_of
 
 if TYPE_CHECKING:
     from kassen.core.scenario import ScenarioSource
@@ -249,6 +249,24 @@ class Fight(Generic[S, A]):
             if known is None:
                 self._ids[i] = self.snapshot_id(self._snapshots[i])
         return [i for i in self._ids if i is not None]
+
+    def view_id(self, viewer: Viewer = GM_VIEW) -> str:
+        """The id of the current snapshot as ``viewer`` may know it: the GM's is :attr:`state_id`; a
+        side's is read from what that side sees (the state without what it may not see, and how many
+        actions were played), so it names every change the side can see and, unlike the state id,
+        gives away nothing it may not know (hashing the whole state, the state id would let a side
+        that knows the seed try hidden values until one matches). A side sends it back with a choice
+        (the web table's ``stale`` check)."""
+        checked = self._known_viewer(viewer)
+        if checked.gm:
+            return self.state_id
+        rules = visibility_of(self.ruleset, self.tables)
+        seen = redact_state(self._state_codec.dump(self.state), rules, checked, self.side_of)
+        info = self.ruleset.info
+        text = canonical_json(
+            ["view", info.name, self.content.hash, self.seed, len(self._history), checked.side, seen]
+        )
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
     def snapshot_id(self, snapshot: Snapshot[S]) -> str:
         text = canonical_json(

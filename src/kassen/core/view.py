@@ -249,7 +249,7 @@ def observe(fight: Fight[Any, Any], viewer: Viewer) -> dict[str, Any]:
         "ruleset": rs.info.name,
         "scenario": fight.meta.get("scenario", ""),
         "names": dict(names),
-        "state_id": fight.state_id,
+        "state_id": fight.view_id(viewer),
         "to_move": to_move.to_json() if to_move is not None else None,
         "over": result is not None,
         "result": result.to_json() if result is not None else None,

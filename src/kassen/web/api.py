@@ -46,6 +46,7 @@ from kassen.web.callers import Caller
 from kassen.web.problems import Problem, refused
 from kassen.web.tables import Created, Tables
 from kassen.web.tokens import FIGHT_ID_PATTERN
+from kassen.web.views import for_caller
 
 router = APIRouter(prefix="/api")
 bearer = HTTPBearer(auto_error=False, description="A fight's GM token or a side's join token.")
@@ -339,7 +340,7 @@ def get_narration(
 ) -> dict[str, Any]:
     with tables.reading(fight_id) as live:
         text = account(live.fight, verbose=verbose, viewer=caller.viewer)
-        return {"state_id": live.fight.state_id, "lines": text.splitlines()}
+        return {"state_id": live.fight.view_id(caller.viewer), "lines": text.splitlines()}
 
 
 @router.get(
@@ -363,7 +364,7 @@ async def stream(
     async def events() -> AsyncIterator[str]:
         try:
             yield "retry: 1000\n\n"
-            yield _event(hello)
+            yield _event(for_caller(hello, caller))
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), keepalive)
@@ -374,7 +375,7 @@ async def stream(
                     continue
                 if message is None:  # the server is stopping
                     return
-                yield _event(message)
+                yield _event(for_caller(message, caller))
         finally:
             subscription.__exit__(None, None, None)
 

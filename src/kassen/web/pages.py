@@ -185,7 +185,7 @@ def screen_context(
         "role": "gm" if caller.gm else "player",
         "side": caller.side,
         "side_name": names.get(caller.side or "", caller.side or ""),
-        "state_id": fight.state_id,
+        "state_id": fight.view_id(caller.viewer),
         "seq": live.seq,
         "over": result is not None,
         "result": outcome_text(result, names) if result is not None else "",

@@ -273,9 +273,10 @@ class Tables(Views):
         """Play one step at the table: a complete path of choices, the policy's choice (``auto``) or the
         faces for the action waiting for dice. Returns the new entries, what waits, and the new view."""
 
-        def change(live: Live) -> list[NewAction]:
+        def permit(live: Live) -> None:
+            # who may do this, before the state id is compared: a side asking for what is not its own
+            # is told so (403), whichever id it chose on
             fight = live.fight
-            before = len(fight.entries)
             if dice is not None:
                 p = fight.pending
                 if p is None:
@@ -284,23 +285,25 @@ class Tables(Views):
                     raise Problem(403, "not_yours", "not yours to roll: the dice are for another side")
                 if choices is not None or auto:
                     raise Problem(422, "request", "send one of choices, auto or dice")
-                self._core(lambda: fight.roll(list(dice)))
+                return
+            if fight.pending is not None:
+                raise Problem(409, "pending", "an action is waiting for dice: type them (or undo it) first")
+            if choices is not None and gm:
+                gm_only(caller, "the GM's moves")
+            elif choices is not None or auto:
+                self._may_decide(fight, caller)
             else:
-                if fight.pending is not None:
-                    raise Problem(
-                        409, "pending", "an action is waiting for dice: type them (or undo it) first"
-                    )
-                if choices is not None:
-                    if gm:
-                        gm_only(caller, "the GM's moves")
-                    else:
-                        self._may_decide(fight, caller)
-                    self._core(lambda: fight.choose(list(choices), gm=gm))
-                elif auto:
-                    self._may_decide(fight, caller)
-                    self._core(lambda: fight.step())
-                else:
-                    raise Problem(422, "request", "send one of choices, auto or dice")
+                raise Problem(422, "request", "send one of choices, auto or dice")
+
+        def change(live: Live) -> list[NewAction]:
+            fight = live.fight
+            before = len(fight.entries)
+            if dice is not None:
+                self._core(lambda: fight.roll(list(dice)))
+            elif choices is not None:
+                self._core(lambda: fight.choose(list(choices), gm=gm))
+            else:
+                self._core(lambda: fight.step())
             ids = fight.state_ids()
             return [
                 NewAction(
@@ -314,7 +317,7 @@ class Tables(Views):
                 for e in fight.entries[before:]
             ]
 
-        return self._change(fight_id, caller, state_id, change)
+        return self._change(fight_id, caller, state_id, change, permit)
 
     def undo(self, fight_id: str, caller: Caller, state_id: str) -> dict[str, Any]:
         """Take back the last action (or drop the action waiting for dice): the GM's."""
@@ -366,7 +369,12 @@ class Tables(Views):
         return self._insert(fork_row, live_fork.fight, new, live_fork.scenario)
 
     def _change(
-        self, fight_id: str, caller: Caller, state_id: str, change: Callable[[Live], list[NewAction]]
+        self,
+        fight_id: str,
+        caller: Caller,
+        state_id: str,
+        change: Callable[[Live], list[NewAction]],
+        permit: Callable[[Live], None] | None = None,
     ) -> dict[str, Any]:
         with self._lock(fight_id):
             new: list[NewAction] = []
@@ -375,12 +383,16 @@ class Tables(Views):
                 with self.store.writing() as conn:
                     live = self._load(conn, fight_id, lock=True)
                     fight = live.fight
-                    if state_id != fight.state_id:
+                    if permit is not None:
+                        permit(live)
+                    # a side chose on its own view's id (Fight.view_id), the GM on the state id
+                    now = fight.view_id(caller.viewer)
+                    if state_id != now:
                         raise Problem(
                             409,
                             "stale",
                             "the fight has moved on since this was chosen: look again",
-                            state_id=fight.state_id,
+                            state_id=now,
                         )
                     before = len(fight.entries)
                     pending_before = pending_json(fight)

@@ -38,7 +38,7 @@ def view_without_log(fight: Fight[Any, Any], viewer: Viewer) -> dict[str, Any]:
         "ruleset": rs.info.name,
         "scenario": fight.meta.get("scenario", ""),
         "names": dict(rs.names(fight.initial_state)),
-        "state_id": fight.state_id,
+        "state_id": fight.view_id(viewer),
         "to_move": to_move.to_json() if to_move is not None else None,
         "over": result is not None,
         "result": result.to_json() if result is not None else None,
@@ -129,7 +129,7 @@ class Views:
         except KassenError as exc:
             raise refused(exc) from None
         return {
-            "state_id": fight.state_id,
+            "state_id": fight.view_id(caller.viewer),
             "gm": gm,
             "actor": menu.actor.to_json(),
             "prompt": menu.prompt,
@@ -168,7 +168,8 @@ class Views:
 
     @staticmethod
     def announcement(live: Live) -> dict[str, Any]:
-        """What an event stream says of a new state (nothing any side may not know)."""
+        """What an event stream says of a new state (a side's stream leaves the state id out:
+        :func:`for_caller`)."""
         fight = live.fight
         return {
             "state_id": fight.state_id,
@@ -195,3 +196,11 @@ class Views:
         if actor.kind == "side":
             return names.get(actor.id, actor.id)
         return "the GM" if actor.kind == "gm" else str(actor)
+
+
+def for_caller(message: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    """An event stream's message as ``caller`` may read it: the GM's whole; a side's without the state
+    id (which the side's views replace by its own, ``Fight.view_id``: the seq says a state is new)."""
+    if caller.gm:
+        return message
+    return {k: v for k, v in message.items() if k != "state_id"}

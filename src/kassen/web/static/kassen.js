@@ -250,7 +250,8 @@
     if (!data) return;
     var root = screenRoot();
     if (!root) return;
-    var changed = root.dataset.stateId !== data.state_id ||
+    // a side's stream carries no state id (its screen holds its own view's): the seq says what is new
+    var changed = (data.state_id !== undefined && root.dataset.stateId !== data.state_id) ||
       String(root.dataset.seq) !== String(data.seq) ||
       (root.dataset.pending === "1") !== Boolean(data.pending);
     if (changed) refresh();
