@@ -191,6 +191,13 @@ def test_nothing_is_written_in_out_on_an_error(tmp_path: Path) -> None:
     )
     missing = tmp_path / "a" / "b"
     assert "does not exist" in _one_error_line(run("run", "duel", "-n", "1", "--out", str(missing)))
+    # under a file: refused before any fight is played (it was a NotADirectoryError traceback after)
+    under = file / "sub"
+    assert "is a file, not a directory" in _one_error_line(run("run", "duel", "-n", "1", "--out", str(under)))
+    assert "is a file, not a directory" in _one_error_line(
+        run("odds", "sengoku", "--modifiers", "0", "--defense", "10", "--out", str(under))
+    )
+    assert file.read_text() == "x"
 
 
 class _Terminal(io.StringIO):

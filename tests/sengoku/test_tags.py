@@ -112,3 +112,12 @@ def test_format_then_parse_round_trips(
     # rule: SG.PRC.1 — every tag set reads back as itself.
     tags = AttackTags(pierce=pierce, direct=direct, incorporeal=incorporeal, break_=break_)
     assert parse_tags(format_tags(tags)) == tags
+
+
+@pytest.mark.parametrize("digits", [11, 5000])
+def test_a_tag_number_past_the_bound_is_one_clear_error(digits: int) -> None:
+    # rule: SG.PRC.1 — N is bounded like every number kassen reads (Python refuses to read 5,000 digits)
+    with pytest.raises(TagError, match=r"at most 1,000,000,000") as caught:
+        parse_tag("Pierce " + "9" * digits)
+    assert len(str(caught.value)) < 200  # the input is quoted, shortened
+    assert parse_tag("Pierce 1000000000") == parse_tag("[pierce 1000000000]")

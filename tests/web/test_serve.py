@@ -107,3 +107,15 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         _refused(["--db", f"sqlite:///{tmp_path / 'k.db'}", "--port", str(port)], "in use")
     _refused(["--db", f"sqlite:///{tmp_path / 'k.db'}", "--port", "0"], "--port")
+
+
+def test_a_refused_host_or_port_leaves_no_new_store_behind(tmp_path: Path) -> None:
+    # the address is checked before the store is opened: a typo in --host creates no database
+    db = tmp_path / "k.db"
+    bad_host = ["--host", "no.such.host.invalid", "--port", str(free_port())]
+    _refused(["--db", f"sqlite:///{db}", *bad_host], "--host")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        _refused(["--db", f"sqlite:///{db}", "--port", str(taken.getsockname()[1])], "in use")
+    assert not db.exists()

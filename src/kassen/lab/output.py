@@ -81,6 +81,8 @@ def prepare_out(out: Path, kind: str) -> None:
                 raise LabError(
                     f"--out {str(out)[:120]!r}: the directory {str(parent)[:120]!r} does not exist"
                 )
+            if not parent.is_dir():
+                raise LabError(f"--out {str(out)[:120]!r}: {str(parent)[:120]!r} is a file, not a directory")
             if not os.access(parent, os.W_OK):
                 raise LabError(f"--out {str(out)[:120]!r}: cannot write in {str(parent)[:120]!r}")
         if out.exists() and not os.access(out, os.W_OK):
@@ -90,9 +92,12 @@ def prepare_out(out: Path, kind: str) -> None:
 
 
 def start_out(out: Path, kind: str, spec: Mapping[str, Any]) -> None:
-    """Create ``out`` and write its marker (what wrote it)."""
-    out.mkdir(parents=True, exist_ok=True)
-    write_json(out / MARKER, {"kind": kind, **spec})
+    """Create ``out`` and write its marker (what wrote it); a LabError if the system refuses."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        write_json(out / MARKER, {"kind": kind, **spec})
+    except OSError as exc:
+        raise LabError(f"--out {str(out)[:120]!r}: {exc.strerror or exc}") from None
 
 
 def _atomic(path: Path, data: bytes) -> None:

@@ -24,6 +24,8 @@ from kassen.sengoku.profile import ALL, Amount, AttackTags
 
 _EXPECTED = "expected Pierce N, Direct N (N a number or 'all'), Incorporeal or Break"
 _NUMBER = re.compile(r"[0-9]+")
+#: The largest N a [Pierce N] or [Direct N] reads.
+MAX_AMOUNT = 1_000_000_000
 
 
 class TagError(KassenError):
@@ -34,13 +36,18 @@ class TagError(KassenError):
     def __init__(self, message: str, text: str = "") -> None:
         self.message = message
         self.text = text
-        super().__init__(f"bad tag {text!r}: {message}" if text else message)
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        super().__init__(f"bad tag {shown!r}: {message}" if text else message)
 
 
 def _amount(name: str, arg: str, text: str, rule: str) -> Amount:
     if arg.lower() == ALL:
         return ALL
     if _NUMBER.fullmatch(arg):
+        # bounded like every number kassen reads without a range of its own (and read only when short:
+        # Python refuses to convert a string of thousands of digits)
+        if len(arg) > len(str(MAX_AMOUNT)) or int(arg) > MAX_AMOUNT:
+            raise TagError(f"[{name} N] is at most {MAX_AMOUNT:,} ({rule})", text)
         return int(arg)
     if arg.startswith("-") and _NUMBER.fullmatch(arg[1:]):
         raise TagError(f"[{name} N] cannot be negative; N is a number of at least 0 or 'all' ({rule})", text)

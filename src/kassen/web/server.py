@@ -43,11 +43,13 @@ def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, quie
     from kassen.web.app import create_app
     from kassen.web.store import Store
 
-    store = Store(settings.db)  # opened (and migrated) before the address is printed
+    # the address first: a host or port refused leaves no new database behind; then the store, opened
+    # (and migrated) before the address is printed
+    sock = listen(host, port)
     try:
-        sock = listen(host, port)
-    except WebError:
-        store.close()
+        store = Store(settings.db)
+    except BaseException:
+        sock.close()
         raise
     app = create_app(settings, store=store)
     shown = f"[{host}]" if ":" in host else host
