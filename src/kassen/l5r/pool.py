@@ -213,7 +213,7 @@ def _chance(rolled: int, kept: int, explode: bool, tn: int) -> tuple[Fraction, F
     expr = pool_dice(rolled, kept, explode)
     group = _kept_group(expr)
     if group is not None:
-        return _kept_at_least(group, tn), Fraction(0)
+        return _kept_at_least(group, tn)
     return _chance_plain(expr, tn)
 
 
@@ -265,19 +265,22 @@ def _depth(group: Dice, tn: int) -> int:
     return -(-cap // group.sides) - 1
 
 
-def _kept_at_least(group: Dice, tn: int) -> Fraction:
-    """``P(the kept dice total >= tn)`` for the pool ``group`` (L5.CORE.1, L5.CORE.2), by counting: the
+def _kept_at_least(group: Dice, tn: int) -> tuple[Fraction, Fraction]:
+    """``P(the kept dice total >= tn)`` and its error bound for the pool ``group`` (L5.CORE.1, L5.CORE.2),
+    by counting: the
     dice engine's exact table of the same expression (one icepool pool evaluation for each pool and
     exploding depth, tens of milliseconds) gives the very same fraction, but a fight asks it for every
     new pool and TN. Beyond :data:`FAST_MAX_DEPTH`, that table (:func:`_chance_plain`). Every TN that
     caps the die at the same depth reads one count of the pool at that depth (:func:`_kept_counts`)."""
     depth = _depth(group, tn) if group.explode else None
     if depth is not None and depth > FAST_MAX_DEPTH:
-        return _chance_plain(Expression((Term(1, group),)), tn)[0]
+        # with its error bound: past the engine's work limit the table is cut at its tolerance, and a
+        # TN beyond the cut reads 0 within that bound, not an exact 0
+        return _chance_plain(Expression((Term(1, group),)), tn)
     if tn <= group.keep_count:  # every die shows at least 1
-        return Fraction(1)
+        return Fraction(1), Fraction(0)
     lo, counts, denominator = _kept_counts(group, depth)
-    return Fraction(counts[tn - lo] if tn - lo < len(counts) else 0, denominator)
+    return Fraction(counts[tn - lo] if tn - lo < len(counts) else 0, denominator), Fraction(0)
 
 
 @lru_cache(maxsize=1024)
