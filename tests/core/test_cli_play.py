@@ -81,3 +81,13 @@ def test_bad_options_exit_2_with_one_line() -> None:
     for args in (["--dice", "loaded"], ["--seed", "-1"]):
         code, _, err = run("play", "coinflip/best-of-three", *args)
         assert code == 2 and err.count("\n") == 1
+
+
+def test_a_save_path_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path) -> None:
+    # the whole session used to be played, then lost at "cannot save to ..."
+    for where, words in ((tmp_path / "no" / "x.json", "does not exist"), (tmp_path, "is a directory")):
+        code, out, err = run("play", "coinflip/best-of-three", "--save", str(where), input="1\n" * 50)
+        assert code == 2 and words in err and err.count("\n") == 1
+        assert out == ""  # nothing was played
+        code, out, err = run("resume", str(tmp_path / "missing.json"), "--save", str(where))
+        assert code == 2 and words in err

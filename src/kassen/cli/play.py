@@ -14,6 +14,7 @@ from __future__ import annotations
 __all__ = ["play_command", "register", "resume_command"]
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -219,6 +220,21 @@ class _EndOfInput(Exception):
     pass
 
 
+def check_save(save: Path | None) -> None:
+    """``--save``'s file can be written: checked before the game starts, so a session is never played
+    to its end to find it cannot be kept (a directory, a folder that is not there, no permission)."""
+    if save is None:
+        return
+    where = str(save)[:120]
+    if save.is_dir():
+        raise KassenError(f"--save {where!r} is a directory, not a file")
+    parent = save.parent if str(save.parent) else Path(".")
+    if not parent.is_dir():
+        raise KassenError(f"--save {where!r}: the directory {str(parent)[:120]!r} does not exist")
+    if not os.access(parent, os.W_OK) or (save.exists() and not os.access(save, os.W_OK)):
+        raise KassenError(f"--save {where!r}: not allowed to write there")
+
+
 def _session(fight: Any, humans: list[str], save: Path | None) -> None:
     table = _Table(fight, humans, save, sys.stdout)
     unknown = [h for h in humans if h not in fight.units() and h not in fight.sides() and h != "gm"]
@@ -268,6 +284,7 @@ def play_command(
 
     if dice not in ("auto", "table"):
         raise KassenError(f"--dice is auto or table, not {dice[:20]!r}")
+    check_save(save)
     mode: Literal["auto", "table"] = "table" if dice == "table" else "auto"
     fight = open_fight(scenario, seed=seed, content=list(content or []), dice=mode)
     _session(fight, list(human or []), save)
@@ -289,6 +306,7 @@ def resume_command(
 
     if dice not in ("auto", "table"):
         raise KassenError(f"--dice is auto or table, not {dice[:20]!r}")
+    check_save(save)
     fight = Fight.from_json(
         parse_json(read_text(file, max_bytes=64 * 1024 * 1024), what=str(file)), content=list(content or [])
     )
