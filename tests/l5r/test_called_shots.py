@@ -415,3 +415,23 @@ def test_bad_called_shot_tables_are_content_errors(tmp_path: Path) -> None:
     assert any("called_shots.yaml" in f for f in files) and any("special_attacks.yaml" in f for f in files)
     raises = next(i for i in err.value.issues if "called_shots.yaml" in i.file)
     assert raises.field == "called_shots.locations.torso.raises" and raises.line == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_injury_the_attack_can_never_offer_is_refused_before_the_roll(seed: int) -> None:
+    # rule: L5.CS.1, L5.CS.2 — an injury is chosen for a called shot, among its location's: refused up
+    # front whether the blow would land or not (a miss used to say nothing)
+    from kassen.core.rng import Rng
+    from kassen.l5r.calc import attack_once
+    from kassen.l5r.tables import Location
+
+    from .conftest import char
+
+    a, d = char("a", void=5), char("d")
+    with pytest.raises(IllegalActionError, match=r"'nope' is no injury of the head") as caught:
+        attack_once(a, d, Attack(d.name, called_shot=Location.HEAD), Rng(seed), injury="nope")
+    assert caught.value.rule == "L5.CS.2"
+    with pytest.raises(IllegalActionError, match="only for a called shot") as caught:
+        attack_once(a, d, Attack(d.name), Rng(seed), injury="critical")
+    assert caught.value.rule == "L5.CS.1"
+    attack_once(a, d, Attack(d.name, called_shot=Location.HEAD), Rng(seed), injury="dazed")

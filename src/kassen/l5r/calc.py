@@ -119,6 +119,20 @@ def attack_once(
     :class:`~kassen.core.rng.Rng`, or faces given in advance.
     """
     t = tables or bundled_tables()
+    if injury is not None:
+        # checked before anything is rolled: an injury the attack could never offer was found only
+        # when the blow landed (a miss said nothing)
+        where = attack.called_shot
+        if where is None:
+            raise IllegalActionError(
+                "an injury is chosen only for a called shot, and none is made", rule="L5.CS.1"
+            )
+        names = sorted(t.location(where).injuries)
+        if injury not in names:
+            raise IllegalActionError(
+                f"{injury!r} is no injury of the {where.value} (injuries: {', '.join(names)})",
+                rule="L5.CS.2",
+            )
     if attacker.name == target.name:
         target = replace(target, name=FighterId(target.name + " (target)"))
     a = Fighter(attacker)
