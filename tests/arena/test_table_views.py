@@ -157,9 +157,10 @@ def test_the_gms_view_and_a_sides_differ_exactly_by_the_hidden_fields(side: str)
         assert mine["events"] == theirs["events"]
         actor = theirs["actor"] or {}
         assert ("action" in mine) == (actor.get("side") == side)  # the other side's choices unseen
-    assert {k: v for k, v in seen.items() if k not in ("state", "log", "viewer")} == {
-        k: v for k, v in gm.items() if k not in ("state", "log", "viewer")
-    }
+    shared = ("state", "log", "viewer", "state_id")  # a side's id is its own view's (Fight.view_id)
+    same = {k: v for k, v in seen.items() if k not in shared}
+    assert same == {k: v for k, v in gm.items() if k not in shared}
+    assert seen["state_id"] == fight.view_id(Viewer(side)) != gm["state_id"] == fight.state_id
 
 
 def test_a_side_reads_the_account_and_the_status_without_the_hidden_values() -> None:

@@ -112,6 +112,8 @@ def test_the_gm_view_and_a_sides_view_differ_exactly_by_the_tables_hidden_fields
 
     gm, mine = fight.view(GM_VIEW), fight.view(Viewer(side))
     assert mine.pop("viewer") == {"gm": False, "side": side} and gm.pop("viewer")["gm"]
+    # a side's id is its own view's (Fight.view_id: the state id would let it try hidden values)
+    assert mine.pop("state_id") == fight.view_id(Viewer(side)) != gm.pop("state_id") == fight.state_id
     hidden = 0
     for rule in table.state:  # every hidden field of the state: null for this side, then the same
         for (g, key, element), (m, _, _) in zip(
