@@ -185,10 +185,12 @@ def _unbounded_fields(model: type[BaseModel]) -> tuple[str, ...]:
         for kind in kinds:
             origin = get_origin(kind)
             args = [a for a in get_args(kind) if a is not Ellipsis]
+            if origin is dict:
+                args = args[1:]  # the values (a mapping's keys are names)
             inner = [x for a in args for x in _flat(a)]
-            if kind in (int, float) or (
-                origin in (dict, list, tuple) and inner and inner[-1] in (int, float)
-            ):
+            # a number alone, or among what a mapping or list holds (``armor: {torso: 3, skull: {...}}``)
+            held = any(x in (int, float) for x in inner)
+            if kind in (int, float) or (origin in (dict, list, tuple) and held):
                 numeric = True
         if numeric:
             out.append(info.alias or name)
