@@ -58,6 +58,12 @@ COUNT = bundled("sengoku", "count-example")
             "roundz: 6",
             "roundz: unknown field (not in the format); did you mean 'rounds'?",
         ),
+        (  # a mapping that may hold numbers or records: its numbers are bounded too
+            DUEL,
+            "armor: {torso: 3, vitals: 3",
+            "armor: {torso: 3, vitals: 1180591620717411303424",
+            "armor.vitals: 1180591620717411303424 is out of range (at most ±1,000,000,000)",
+        ),
         (
             COUNT,
             "overrides: {wounds: 8}",
