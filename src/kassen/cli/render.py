@@ -46,4 +46,11 @@ def dice_markup(result: RollResult) -> str:
 
 
 def probability_text(p: Fraction) -> str:
-    return f"{float(p):.6%} ({p.numerator}/{p.denominator})"
+    """``p`` as a percentage and its exact fraction. Never 100% or 0% unless it is exactly that: a
+    chance within a millionth of a percent of either end says how close it is instead."""
+    shown = f"{float(p):.6%}"
+    if 0 < p < 1 and shown == "100.000000%":
+        shown = f"> 99.999999% (1 - {float(1 - p):.3g})"
+    elif 0 < p < 1 and shown == "0.000000%":
+        shown = f"{float(p) * 100:.3g}%"
+    return f"{shown} ({p.numerator}/{p.denominator})"
