@@ -111,6 +111,11 @@ def test_rules_explains_a_cited_id() -> None:
     assert json.loads(out)["ruleset"] == "coinflip"
     code, _, err = run("rules", "CF.FLIP.9")
     assert code == 2 and "CF.FLIP.1" in err  # the nearby ids are named
+    # asked of another ruleset: said so (it read "no rule 'CF.FLIP.1' (nearby: CF.FLIP.1, ...)")
+    code, _, err = run("rules", "CF.FLIP.1", "--ruleset", "sengoku")
+    assert code == 2 and "CF.FLIP.1 is a rule of coinflip, not of sengoku" in err
+    code, _, err = run("rules", "CF.FLIP.9", "--ruleset", "sengoku")
+    assert code == 2 and "nearby" not in err  # none of sengoku's are near
 
 
 def test_version() -> None:

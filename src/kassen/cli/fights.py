@@ -211,12 +211,16 @@ def rules_command(
     if rule is not None:
         key = rule.strip().upper()
         entry = texts.get(key)
+        shown = rule if len(rule) <= 40 else rule[:37] + "..."
         if entry is not None and ruleset is not None and entry["ruleset"] != ruleset:
-            entry = None
+            raise KassenError(f"{entry['id']} is a rule of {entry['ruleset']}, not of {ruleset[:40]}")
         if entry is None:
-            close = [r for r in texts if r.startswith(key.rsplit(".", 1)[0] + ".")][:8]
+            close = [
+                r
+                for r, e in texts.items()
+                if r.startswith(key.rsplit(".", 1)[0] + ".") and (ruleset is None or e["ruleset"] == ruleset)
+            ][:8]
             hint = f" (nearby: {', '.join(close)})" if close else " (see `kassen rules --ruleset NAME`)"
-            shown = rule if len(rule) <= 40 else rule[:37] + "..."
             raise KassenError(f"no rule {shown!r}{hint}")
         if as_json:
             emit_json(entry)
