@@ -127,6 +127,8 @@ def test_last_bastion_from_the_command_line() -> None:
         (("attack", "--target-grade", "boss"), "--target-grade"),
         (("attack", "--fate-die", "3"), "--fate-die"),
         (("attack", "--faces", "4,12"), "--faces"),
+        (("attack", "--faces", "0,5"), "two d10 faces (1 to 10)"),  # one line, the die's own range
+        (("attack", "--faces", "a,b"), "two d10 faces (1 to 10)"),
         (("attack", "--faces", "10,10"), "--d100"),
         (("attack", "--faces", "4,5", "--fate-die", "1"), "SG.FAT.1"),
         (("attack", "--faces", "5,6", "--last-bastion"), "SG.FAT.2"),

@@ -57,9 +57,11 @@ def _faces(issues: OptionIssues, text: str | None, sides: int) -> list[int]:
     if text is None:
         return []
     parts = [p for p in text.replace(" ", ",").split(",") if p]
-    faces = [_int(issues, "--faces", p, low=1) for p in parts]
-    if len(parts) != 2 or any(f is None or f > sides for f in faces):
-        issues.add("--faces", f"expected two d{sides} faces like 4,5, got {text!r}")
+    # one problem for the option, naming the die's own range (not each part's against any number)
+    faces = [whole_problem(p, 1, sides)[0] for p in parts]
+    if len(parts) != 2 or any(f is None for f in faces):
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        issues.add("--faces", f"expected two d{sides} faces (1 to {sides}) like 4,5, got {shown!r}")
         return []
     return [f for f in faces if f is not None]
 
