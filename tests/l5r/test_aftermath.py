@@ -190,6 +190,12 @@ def test_the_cli_prints_the_aftermath_and_the_next_scenario(tmp_path: Path) -> N
     fight = open_fight(load_scenario(str(again)), seed=1)
     t = fight.state.fighter("Hida Tadaka")
     assert t.conditions == ("Lame", "Lame") and t.wounds == 0 and speed(t, fight.tables, 1).feet == 2
+    # a scenario that names none of the duel's characters: said (it was printed back unchanged)
+    other = runner.invoke(app, ["l5r", "aftermath", str(chronicle), "--into", "first-blood"])
+    assert other.exit_code == 2 and "none of the duel's characters" in other.stderr and other.stdout == ""
+    # the docs' own example carries the duel into its rematch
+    rematch = runner.invoke(app, ["l5r", "aftermath", str(chronicle), "--into", "lame-veteran"])
+    assert rematch.exit_code == 0 and "wounds: 58\n  disadvantages:\n  - Lame\n  - Lame\n" in rematch.stdout
     data = json.loads(played.stdout)
     unfinished = dict(data, log=data["log"][:2])
     unfinished.pop("result", None)

@@ -77,11 +77,19 @@ def carry(scenario: ScenarioSource, carried: Sequence[Carried]) -> ScenarioSourc
     """``scenario`` with each carried character (matched by name) starting with the Wounds and the
     disadvantages the duel left: they replace what the scenario gave, the duel's end state being the
     later truth. A dead character cannot be carried (:class:`KassenError`); characters the scenario
-    does not name are left out."""
+    does not name are left out, and a scenario that names none of them is a :class:`KassenError`."""
     by_name = {c.name: c for c in carried}
     characters = scenario.data.get("characters")
     if not isinstance(characters, list):
         raise KassenError(f"{scenario.file}: the scenario has no list of characters to carry into")
+    names = [ch.get("name") for ch in characters if isinstance(ch, dict)]
+    if not any(isinstance(n, str) and n in by_name for n in names):
+        # nothing would be carried: said, not a scenario printed back unchanged as if it were
+        theirs = ", ".join(str(n)[:40] for n in names[:8]) or "none"
+        raise KassenError(
+            f"{scenario.file}: none of the duel's characters ({', '.join(sorted(by_name))}) is in it "
+            f"(its characters: {theirs}); characters are carried by name"
+        )
     out = []
     for ch in characters:
         name = ch.get("name") if isinstance(ch, dict) else None
