@@ -121,3 +121,17 @@ def test_rules_explains_a_cited_id() -> None:
 def test_version() -> None:
     code, out, _ = run("--version")
     assert code == 0 and out.strip() == f"kassen {__version__}"
+
+
+def test_a_scenario_without_a_seed_is_played_from_a_random_one_as_the_help_says() -> None:
+    # --seed: "default: the scenario's, else random" (kassen fight printed seed 0 every time)
+    seeds = set()
+    for _ in range(3):
+        code, out, _ = run("fight", "first-blood", "--brief")
+        assert code == 0
+        seeds.add(out.split("(seed ", 1)[1].split(")", 1)[0])
+    assert len(seeds) > 1
+    code, out, _ = run("fight", "demo", "--brief")  # the demo names seed 167
+    assert code == 0 and "(seed 167)" in out
+    code, out, _ = run("fight", "first-blood", "--brief", "--seed", "5")
+    assert code == 0 and "(seed 5)" in out

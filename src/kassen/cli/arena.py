@@ -14,6 +14,8 @@ so bad input is one line on stderr and exit code 2.
 
 from __future__ import annotations
 
+import secrets
+
 __all__ = ["arena_app"]
 
 from typing import Annotated, Any
@@ -309,7 +311,10 @@ def bout_command(
     from kassen.core.report import account
     from kassen.core.scenario import open_fight, read_scenario
 
-    fight = open_fight(read_scenario(scenario, ruleset="arena"), seed=seed, content=list(content or []))
+    source = read_scenario(scenario, ruleset="arena")
+    if seed is None and source.data.get("seed") is None:
+        seed = secrets.randbits(32)  # as --seed says: the bout's, else random (and printed)
+    fight = open_fight(source, seed=seed, content=list(content or []))
     fight.autoplay()
     if as_json:
         emit_json(fight.to_json())

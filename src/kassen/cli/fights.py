@@ -81,10 +81,15 @@ def fight_command(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every explanation step too.")] = False,
 ) -> None:
     """Play any ruleset's scenario to its end with its policies; every event told in words."""
-    from kassen.core.report import account, outcome_text
-    from kassen.core.scenario import open_fight
+    import secrets
 
-    fight = open_fight(scenario, seed=seed, content=_layers(content))
+    from kassen.core.report import account, outcome_text
+    from kassen.core.scenario import open_fight, read_scenario
+
+    source = read_scenario(scenario)
+    if seed is None and source.data.get("seed") is None:
+        seed = secrets.randbits(32)  # as --seed says: the scenario's, else random (and printed)
+    fight = open_fight(source, seed=seed, content=_layers(content))
     fight.autoplay()
     if as_json:
         sys.stdout.write(fight.log_json() + "\n")
