@@ -135,3 +135,13 @@ def test_a_scenario_without_a_seed_is_played_from_a_random_one_as_the_help_says(
     assert code == 0 and "(seed 167)" in out
     code, out, _ = run("fight", "first-blood", "--brief", "--seed", "5")
     assert code == 0 and "(seed 5)" in out
+
+
+def test_a_scenario_that_is_no_file_says_what_it_is() -> None:
+    # /dev/null read "no such file", an empty name "a directory"
+    code, _, err = run("fight", "/dev/null")
+    assert code == 2 and "not a regular file" in err and err.count("\n") == 1
+    code, _, err = run("fight", "")
+    assert code == 2 and "an empty name" in err
+    code, _, err = run("fight", "no-such-scenario")
+    assert code == 2 and "no such file, and no bundled scenario of that name" in err

@@ -183,10 +183,16 @@ def read_scenario(
         if isinstance(source, str) and not name.endswith((".yaml", ".yml")) and len(name) <= 200:
             bundled = _find_bundled(name, ruleset, broken)
         if bundled is None:
+            if not name.strip():
+                why = "an empty name: give a file or a bundled name"
+                raise ContentError(ContentIssue("(scenario)", "(file)", why))
             try:
                 is_dir = Path(source).is_dir()
+                other = not is_dir and Path(source).exists()  # a device, a pipe, a socket
             except (OSError, ValueError):
-                is_dir = False
+                is_dir = other = False
+            if other:
+                raise ContentError(ContentIssue(shown, "(file)", "not a regular file (a device or a pipe?)"))
             why = "a directory, not a scenario file" if is_dir else "no such file"
             if not is_dir:
                 why += (
