@@ -145,3 +145,10 @@ def test_a_scenario_that_is_no_file_says_what_it_is() -> None:
     assert code == 2 and "an empty name" in err
     code, _, err = run("fight", "no-such-scenario")
     assert code == 2 and "no such file, and no bundled scenario of that name" in err
+
+
+def test_validate_says_an_l5r_scenario() -> None:
+    code, out, _ = run("validate", "l5r/first-blood")
+    assert code == 0 and out.startswith("ok: an l5r scenario")
+    code, out, _ = run("validate", "sengoku/demo")
+    assert code == 0 and out.startswith("ok: a sengoku scenario")

@@ -37,7 +37,10 @@ def _out(line: str) -> None:
 
 
 def _article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
+    """"a" or "an" before ``word`` as it is said: a name with a digit is spelt out letter by letter
+    ("an l5r scenario"), any other by its first letter ("a sengoku", "an arena")."""
+    spelt = any(c.isdigit() for c in word)
+    return "an" if word[:1].lower() in ("aefhilmnorsx" if spelt else "aeiou") else "a"
 
 
 def _layers(content: list[Path] | None) -> list[Path]:
