@@ -345,3 +345,14 @@ def test_faces_typed_over_several_rolls_stay_within_what_a_chronicle_reads_back(
         while isinstance(request, DiceRequest):
             request = fight.roll([10])
     assert fight.pending is not None and len(fight.pending.faces) == 1000 and not fight.entries
+
+
+def test_a_face_the_waiting_die_does_not_have_is_named_against_that_die() -> None:
+    # a d10's 0 read "a face is between 1 and 1000": the die asked for is known
+    fight = open_fight("l5r/bridge-ambush", seed=2, dice="table")
+    request = fight.step()
+    assert isinstance(request, DiceRequest) and request.sides == 10
+    for face in (0, 11, 10**5000):
+        with pytest.raises(TypedDiceError, match=r"is a d10: .* is not one of its faces"):
+            fight.roll([face])
+        assert fight.pending is not None and fight.pending.faces == ()

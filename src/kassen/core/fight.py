@@ -32,7 +32,7 @@ from kassen.content.content import Content
 from kassen.core.codec import Bounds, Codec, FormatError
 from kassen.core.collector import paused
 from kassen.core.engine import GM, Actor, DiceNeeded, Outcome, Snapshot, advance
-from kassen.core.errors import ContentError, ContentIssue, IllegalActionError, KassenError
+from kassen.core.errors import ContentError, ContentIssue, IllegalActionError, KassenError, TypedDiceError
 from kassen.core.events import Event, canonical_json
 from kassen.core.fastinit import fast_init
 from kassen.core.menu import Menu, build_menu, decide, without_hidden_odds
@@ -470,6 +470,13 @@ class Fight(Generic[S, A]):
             raise KassenError("no action is waiting for dice")
         if not isinstance(faces, list | tuple):
             raise FormatError("dice", f"typed dice are a list of faces, not {type(faces).__name__}")
+        first, sides = (faces[0] if faces else None), self._pending.sides
+        if isinstance(first, int) and not isinstance(first, bool) and not 1 <= first <= sides:
+            # the die asked for is known: its own faces, not any face a die may have (1 .. MAX_FACE)
+            index, shown = self._pending.index, first if first.bit_length() <= 64 else "so large a number"
+            raise TypedDiceError(
+                f"die {index + 1} of this action is a d{sides}: {shown} is not one of its faces"
+            )
         given = (*self._pending.faces, *check_faces(faces))
         if len(given) > MAX_TYPED_FACES:
             # the chronicle keeps an action's faces in one list, which a replay reads with this limit
