@@ -221,7 +221,7 @@ MAX_UNITS = 100
 class ScenarioModel(StrictModel):
     """The body of an arena scenario (the header ``ruleset:``/``content:`` is the core's)."""
 
-    name: str
+    name: str = Field(min_length=1)  # a title to print (an empty one read "(seed 7): winner...")
     description: str = ""
     format: MatchFormat = MatchFormat.MATCH
     ground: str | None = None

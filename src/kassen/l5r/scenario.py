@@ -173,7 +173,7 @@ MAX_UNITS = 100
 
 
 class ScenarioModel(StrictModel):
-    name: str
+    name: str = Field(min_length=1)  # a title to print (an empty one read "(seed 7): winner...")
     description: str = ""
     ends_at: Literal["out", "first_blood"] = "out"
     max_turns: int = Field(default=30, ge=1, le=1000)
