@@ -334,7 +334,9 @@ def _check_shape(root: Any, file: str) -> None:
         line = node.start_mark.line + 1
         if count > MAX_YAML_NODES:
             raise ContentError(
-                ContentIssue(file, "(yaml)", f"more than {MAX_YAML_NODES} values once aliases are expanded")
+                ContentIssue(
+                    file, "(yaml)", f"more than {MAX_YAML_NODES:,} values (counted once aliases are expanded)"
+                )
             )
         if depth > MAX_YAML_DEPTH:
             raise ContentError(ContentIssue(file, "(yaml)", f"nested deeper than {MAX_YAML_DEPTH}", line))
