@@ -152,3 +152,10 @@ def test_validate_says_an_l5r_scenario() -> None:
     assert code == 0 and out.startswith("ok: an l5r scenario")
     code, out, _ = run("validate", "sengoku/demo")
     assert code == 0 and out.startswith("ok: a sengoku scenario")
+
+
+def test_no_command_offers_to_edit_the_shells_start_up_files() -> None:
+    # `kassen sengoku --install-completion` wrote ~/.bash_completions and a line in ~/.bashrc
+    for group in ("sengoku", "l5r", "arena", "content", "lab"):
+        code, out, _ = run(group, "--help")
+        assert code == 0 and "--install-completion" not in out, group

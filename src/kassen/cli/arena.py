@@ -28,6 +28,7 @@ from kassen.cli.numbers import NUMBER, SeedOption, whole
 from kassen.core.errors import KassenError
 
 arena_app = typer.Typer(
+    add_completion=False,  # as the top-level kassen: no command edits the shell's start-up files
     name="arena",
     help="Arena (3d6 damage and injury): damage pipeline, checks and bouts.",
     no_args_is_help=True,

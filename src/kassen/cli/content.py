@@ -33,6 +33,7 @@ from kassen.sengoku.resolution import D100Table
 CONTENT_HELP = "A directory (or file) of your own catalog YAML, merged over the bundled catalog (repeatable)."
 
 content_app = typer.Typer(
+    add_completion=False,  # as the top-level kassen: no command edits the shell's start-up files
     name="content",
     help="The Sengoku catalog (weapons, armor, maneuvers, creatures, house defaults): list, show, validate.",
     no_args_is_help=True,

@@ -42,6 +42,7 @@ from kassen.l5r.scenario import load_scenario, run_duel
 from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
 
 l5r_app = typer.Typer(
+    add_completion=False,  # as the top-level kassen: no command edits the shell's start-up files
     name="l5r",
     help="Roll-and-keep (raises, called shots, special attacks): odds, attacks and duels.",
     no_args_is_help=True,
