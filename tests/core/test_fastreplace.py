@@ -64,3 +64,22 @@ def test_other_dataclasses_are_copied_the_plain_way() -> None:
     assert replace(u, b=5) == Unslotted(1, 5)
     with pytest.raises(TypeError):
         replace(object())
+
+
+def test_a_replacer_gives_what_replace_gives_for_its_fields() -> None:
+    from kassen.arena.bout.state import BoutState
+    from kassen.core.fastreplace import replacer
+    from kassen.core.scenario import open_fight
+
+    fight = open_fight("arena/knockback", seed=3)
+    fight.autoplay()
+    for state in fight.states:
+        for name, value in (("agenda", ()), ("slot", state.slot + 1), ("fighters", state.fighters[::-1])):
+            made = replacer(BoutState, name)(state, value)
+            assert type(made) is BoutState and made == replace(state, **{name: value})
+            assert getattr(made, name) == value and made is not state
+    two = replacer(BoutState, "slot", "next_hit")(fight.state, 7, 9)
+    assert (two.slot, two.next_hit) == (7, 9) and two == replace(fight.state, slot=7, next_hit=9)
+    for bad in ((), ("slot", "slot"), ("nonesuch",)):
+        with pytest.raises(TypeError, match="distinct __init__ fields"):
+            replacer(BoutState, *bad)

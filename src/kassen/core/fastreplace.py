@@ -20,7 +20,7 @@ class forbids plain stores): about 0.25 µs a field. This one builds the same ob
 
 from __future__ import annotations
 
-__all__ = ["replace"]
+__all__ = ["replace", "replacer"]
 
 import dataclasses
 from collections.abc import Callable
@@ -98,25 +98,66 @@ def _copier(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> _Copier | 
     for f in fields:
         if not f.init and (f.default is dataclasses.MISSING or f.default_factory is not dataclasses.MISSING):
             return None
+    copy: _Copier = _written(cls, fields, slots, ())
+    return copy if _works(cls, copy) else None
+
+
+def _written(
+    cls: type, fields: tuple[dataclasses.Field[Any], ...], slots: tuple[str, ...], named: tuple[str, ...]
+) -> Any:
+    """The copier's code for ``cls`` (a twin class with its very slots, plain stores, then the record's
+    class): ``copy(r, changes)`` when ``named`` is empty, else ``copy(r, *values)`` storing each of
+    ``named`` from its argument (:func:`replacer`)."""
     twin = type(f"_{cls.__name__}Copy", (), {"__slots__": slots, "__module__": __name__})
     scope: dict[str, Any] = {"_new": object.__new__, "_Twin": twin, "_Class": cls, "_setattr": setattr}
-    lines = ["def copy(r, changes):", "    n = _new(_Twin)"]
+    given = {name: f"v{i}" for i, name in enumerate(named)}
+    params = ", ".join(["r", *given.values()]) if named else "r, changes"
+    lines = [f"def copy({params}):", "    n = _new(_Twin)"]
     for f in fields:
-        if f.init:
+        if f.name in given:
+            lines.append(f"    n.{f.name} = {given[f.name]}")
+        elif f.init:
             lines.append(f"    n.{f.name} = r.{f.name}")
         else:
             scope[f"_default_{f.name}"] = f.default
             lines.append(f"    n.{f.name} = _default_{f.name}")
-    lines += [
-        "    if changes:",
-        "        for name, value in changes.items():",
-        "            _setattr(n, name, value)",
-        "    n.__class__ = _Class",
-        "    return n",
-    ]
+    if not named:
+        lines += [
+            "    if changes:",
+            "        for name, value in changes.items():",
+            "            _setattr(n, name, value)",
+        ]
+    lines += ["    n.__class__ = _Class", "    return n"]
     exec("\n".join(lines), scope)  # written here from the class's own field names
-    copy: Callable[[Any, dict[str, Any]], Any] = scope["copy"]
-    return copy if _works(cls, copy) else None
+    return scope["copy"]
+
+
+def replacer(cls: type[T], *names: str) -> Callable[..., T]:
+    """``with_(obj, *values)``: ``replace(obj, **dict(zip(names, values)))`` for an instance of exactly
+    ``cls``, written once for those fields (no keyword dictionary, no plan lookup: the hottest copies of
+    a ruleset, such as popping a bout's agenda, take it). A class :func:`replace` copies its own way
+    gets a function that calls it.
+
+    >>> from kassen.core.explain import Step
+    >>> with_value = replacer(Step, "value")
+    >>> with_value(Step(1, "a", "R.1"), 2)
+    Step(value=2, reason='a', rule='R.1')
+    """
+    if not dataclasses.is_dataclass(cls) or not isinstance(cls, type):
+        raise TypeError(f"replacer takes a dataclass, not {cls!r}")
+    fields = dataclasses.fields(cls)
+    init = {f.name for f in fields if f.init}
+    if not names or len(set(names)) != len(names) or not set(names) <= init:
+        raise TypeError(f"replacer takes distinct __init__ fields of {cls.__name__}, not {names!r}")
+    slots = cls.__dict__.get("__slots__")
+    if _copier(cls, fields) is None or not isinstance(slots, tuple):
+
+        def slow(obj: T, *values: Any) -> T:
+            return replace(obj, **dict(zip(names, values, strict=True)))
+
+        return slow
+    fast: Callable[..., T] = _written(cls, fields, slots, names)
+    return fast
 
 
 def _works(cls: type, copy: Callable[[Any, dict[str, Any]], Any]) -> bool:

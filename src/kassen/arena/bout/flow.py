@@ -15,7 +15,7 @@ from kassen.arena.bout.legal import validate
 from kassen.arena.bout.reading import can_act, can_guts, helpless, override_effects
 from kassen.arena.bout.state import Action, EndSubturn, Offer, StartSubturn
 from kassen.arena.bout.tasks import TASK_HANDLERS
-from kassen.arena.bout.turn import BoutTurn
+from kassen.arena.bout.turn import BoutTurn, with_agenda, with_slot
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
 from kassen.core.fastreplace import replace
@@ -36,7 +36,7 @@ def follow_up(turn: BoutTurn) -> bool:
         return False
     if s.agenda:
         task = s.agenda[0]
-        turn.state = replace(s, agenda=s.agenda[1:])
+        turn.state = with_agenda(s, s.agenda[1:])
         TASK_HANDLERS(turn, task)
         return True
     if not s.started:  # before the referee's Begin only the referee's own moves come: no slot passes
@@ -56,7 +56,7 @@ def follow_up(turn: BoutTurn) -> bool:
                 turn.put(replace(f, no_defense=False))
         if at == s.slot:
             return False
-        turn.state = replace(turn.state, slot=end)
+        turn.state = with_slot(turn.state, end)
         return True
     if s.subturn >= turn.rules.match.match.max_subturns:
         turn.finish(None, f"no decision after {s.subturn} subturns")

@@ -21,8 +21,14 @@ from kassen.arena.terms import CheckKind, Condition, Facing, MatchFormat, Postur
 from kassen.core.engine import Turn
 from kassen.core.events import Event
 from kassen.core.explain import Step
-from kassen.core.fastreplace import replace
+from kassen.core.fastreplace import replace, replacer
 from kassen.dice import RollResult, roll
+
+#: The bout's hottest copies, each written once for its field (kassen.core.fastreplace.replacer).
+_with_fighters = replacer(BoutState, "fighters")
+with_agenda = replacer(BoutState, "agenda")
+with_slot = replacer(BoutState, "slot")
+_with_next_hit = replacer(BoutState, "next_hit")
 
 #: Each kind of check's label in its explanation.
 _LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
@@ -95,13 +101,13 @@ class BoutTurn(Turn[BoutState]):
         fighters = self.state.fighters
         for i, x in enumerate(fighters):
             if x.profile.id == fid:
-                self.state = replace(self.state, fighters=(*fighters[:i], fs, *fighters[i + 1 :]))
+                self.state = _with_fighters(self.state, (*fighters[:i], fs, *fighters[i + 1 :]))
                 return
         self.state = replace(self.state)  # none of the bout's: the state as it was, copied as before
 
     def push(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything already on the agenda."""
-        self.state = replace(self.state, agenda=(*tasks, *self.state.agenda))
+        self.state = with_agenda(self.state, (*tasks, *self.state.agenda))
 
     def offer(self, offer: Offer) -> None:
         self.state = replace(self.state, offers=(*self.state.offers, offer))
@@ -111,11 +117,11 @@ class BoutTurn(Turn[BoutState]):
 
     def next_hit_id(self) -> int:
         n = self.state.next_hit
-        self.state = replace(self.state, next_hit=n + 1)
+        self.state = _with_next_hit(self.state, n + 1)
         return n
 
     def end_slot(self) -> None:
-        self.state = replace(self.state, slot=self.state.slot + 1)
+        self.state = with_slot(self.state, self.state.slot + 1)
 
     def finish(self, winner: str | None, reason: str) -> None:
         """The bout is over: nothing scheduled or offered is left."""
