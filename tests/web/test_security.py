@@ -137,6 +137,8 @@ def test_state_changing_requests_are_safe_from_cross_site_forgery(client: Any) -
         {"Origin": "http://testserver.evil.example"},
         {"Sec-Fetch-Site": "cross-site"},
         {"Origin": "null"},
+        {"Origin": "http://["},  # no URL at all: it was a 500 (urlsplit's ValueError)
+        {"Origin": "http://[::1"},
     ):
         r = client.post(url, json={"state_id": state, "auto": True}, headers={**t.headers(t.gm), **headers})
         assert r.status_code == 403 and r.json()["code"] == "cross_site"

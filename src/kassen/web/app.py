@@ -182,7 +182,11 @@ def _cross_site(headers: dict[str, str]) -> str | None:
     if origin is None or origin == "null":
         return None if origin is None else "a request from an opaque origin is refused"
     host = headers.get("host", "")
-    if urlsplit(origin).netloc.lower() != host.lower():
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # not a URL at all ("http://["): no origin this server serves
+        return "a request from an origin that is no URL is refused"
+    if netloc.lower() != host.lower():
         return "a request from another origin is refused"
     return None
 
