@@ -219,3 +219,16 @@ def test_the_progress_bar_shows_fights_per_second_on_a_terminal(monkeypatch: pyt
     monkeypatch.setattr("sys.stderr", io.StringIO())
     with progress_bar(10, "fights", True) as not_a_terminal:
         assert not_a_terminal is None
+
+
+def test_a_run_written_again_into_its_directory_leaves_no_file_of_the_earlier_run(tmp_path: Path) -> None:
+    # plots and Parquet tables of seed 0 stayed beside the CSV tables of seed 100
+    out = tmp_path / "o1"
+    where = ("-q", "--out", str(out))
+    assert run("run", "duel", "-n", "3", *where).exit_code == 0
+    assert run("run", "duel", "-n", "3", *where, "--no-plots", "--format", "parquet").exit_code == 0
+    assert run("run", "duel", "-n", "2", "--seed", "100", *where, "--no-plots").exit_code == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert not [n for n in names if n.endswith((".png", ".parquet"))], names
+    marker = json.loads((out / "kassen-lab.json").read_text(encoding="utf-8"))
+    assert marker["seed"] == 100 and sorted([*marker["files"], "kassen-lab.json"]) == names

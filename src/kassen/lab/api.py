@@ -50,7 +50,7 @@ from kassen.lab.limits import (
     check_jobs,
     check_seed_range,
 )
-from kassen.lab.output import CellStore, Format, start_out, write_json, write_table, write_text
+from kassen.lab.output import CellStore, Format, finish_out, start_out, write_json, write_table, write_text
 from kassen.lab.paths import (
     Cell,
     ContentView,
@@ -562,6 +562,7 @@ def write_run(result: RunResult, out: Path, fmt: Format = "csv", *, plots: bool 
         out / "report.html", html_report(f"kassen lab: {result.scenario}", _meta_run(result), sections)
     )
     written.append(out / "report.html")
+    finish_out(out, "run", {"scenario": result.source, "seed": result.seed, "fights": result.fights}, written)
     return written
 
 
@@ -669,4 +670,5 @@ def write_odds(table: Any, out: Path, fmt: Format = "csv", *, plots: bool = True
     ]
     write_text(out / "report.html", html_report(f"kassen lab odds: {table.title}", meta, sections))
     written.append(out / "report.html")
+    finish_out(out, "odds", {"ruleset": table.ruleset}, written)
     return written

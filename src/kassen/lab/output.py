@@ -92,12 +92,43 @@ def prepare_out(out: Path, kind: str) -> None:
 
 
 def start_out(out: Path, kind: str, spec: Mapping[str, Any]) -> None:
-    """Create ``out`` and write its marker (what wrote it); a LabError if the system refuses."""
+    """Create ``out`` and write its marker (what wrote it); a LabError if the system refuses. The files
+    an earlier run listed in the marker (:func:`finish_out`) are removed first, so a directory written
+    again holds one run's results, never plots or tables of another seed beside them."""
     try:
         out.mkdir(parents=True, exist_ok=True)
+        for path in _listed(out):
+            path.unlink(missing_ok=True)
         write_json(out / MARKER, {"kind": kind, **spec})
     except OSError as exc:
         raise LabError(f"--out {str(out)[:120]!r}: {exc.strerror or exc}") from None
+
+
+def finish_out(out: Path, kind: str, spec: Mapping[str, Any], written: list[Path]) -> None:
+    """Record in the marker the files a run wrote in ``out`` (removed when it is written again)."""
+    names = sorted({p.name for p in written if p.parent == out and p.name != MARKER})
+    try:
+        write_json(out / MARKER, {"kind": kind, **spec, "files": names})
+    except OSError as exc:
+        raise LabError(f"--out {str(out)[:120]!r}: {exc.strerror or exc}") from None
+
+
+def _listed(out: Path) -> list[Path]:
+    """The files the marker in ``out`` lists (plain names inside ``out`` only; none if unreadable)."""
+    try:
+        data = json.loads((out / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, list):
+        return []
+    out_paths = []
+    for name in files:
+        if isinstance(name, str) and name and name == Path(name).name and name not in (MARKER, ".", ".."):
+            path = out / name
+            if path.is_file():
+                out_paths.append(path)
+    return out_paths
 
 
 def _atomic(path: Path, data: bytes) -> None:
