@@ -232,3 +232,11 @@ def test_a_run_written_again_into_its_directory_leaves_no_file_of_the_earlier_ru
     assert not [n for n in names if n.endswith((".png", ".parquet"))], names
     marker = json.loads((out / "kassen-lab.json").read_text(encoding="utf-8"))
     assert marker["seed"] == 100 and sorted([*marker["files"], "kassen-lab.json"]) == names
+
+
+def test_every_side_is_listed_even_when_no_fight_ended() -> None:
+    # with every fight timed out the sides vanished ("sides": {}), where a side that never won is listed
+    timed_out = json.loads(run("run", "duel", "-n", "3", "--max-actions", "1", "-q", "--json").stdout)
+    played = json.loads(run("run", "duel", "-n", "3", "-q", "--json").stdout)
+    assert list(timed_out["sides"]) == list(played["sides"]) == ["east", "west"]
+    assert all(s["wins"] == 0 for s in timed_out["sides"].values())

@@ -179,6 +179,9 @@ def _aggregate(
     opener: Opener, source: ScenarioSource, records: Sequence[FightRecord], seed: int
 ) -> RunResult:
     names = dict(opener.ruleset.names(opener.setup.state))
+    hook = getattr(opener.ruleset, "units", None)
+    # every side of the scenario, in the order its units come (listed with 0 wins when no fight ended)
+    sides = tuple(dict.fromkeys(dict(hook(opener.setup.state)).values())) if hook is not None else ()
     return aggregate(
         records,
         scenario=opener.setup.title,
@@ -186,6 +189,7 @@ def _aggregate(
         ruleset=source.ruleset,
         seed=seed,
         names=names,
+        known_sides=sides,
     )
 
 

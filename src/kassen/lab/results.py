@@ -329,13 +329,15 @@ def aggregate(
     ruleset: str,
     seed: int,
     names: Mapping[str, str],
+    known_sides: Sequence[str] = (),
 ) -> RunResult:
-    """The result of ``records`` (fights in seed order); ``names`` are display names by id."""
+    """The result of ``records`` (fights in seed order); ``names`` are display names by id;
+    ``known_sides`` the scenario's, each listed (with 0 wins) even when no fight ended."""
     n = len(records)
     status = Counter(r.status for r in records)
     wins = Counter(r.winner for r in records if r.status == "win")
     ended = [r for r in records if r.summary is not None]
-    side_order: dict[str, None] = {}
+    side_order: dict[str, None] = dict.fromkeys(known_sides)
     unit_order: dict[str, str] = {}
     for r in ended:
         assert r.summary is not None
