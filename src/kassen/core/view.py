@@ -187,11 +187,10 @@ def redact_event(
     data = out.get("data")
     if not isinstance(data, dict):
         return out
+    kind = out.get("kind")
     for rule in rules.events:
-        if rule.kind not in ("*", out.get("kind")):
-            continue
-        owner = data.get(rule.owner)
-        if owner is None or side_of(owner) == viewer.side:
+        owner = _foreign_owner(rule.kind, rule.owner, kind, data, viewer, side_of)
+        if owner is None:
             continue
         if "*" in rule.fields:
             out["data"] = data = {rule.owner: owner}
@@ -201,13 +200,25 @@ def redact_event(
                 if name in data:
                     data[name] = None
     for steps in rules.steps:
-        if steps.kind not in ("*", out.get("kind")):
-            continue
-        owner = data.get(steps.owner)
-        if owner is None or side_of(owner) == viewer.side:
-            continue
-        _hide_reasons(data, frozenset(steps.rules))
+        if _foreign_owner(steps.kind, steps.owner, kind, data, viewer, side_of) is not None:
+            _hide_reasons(data, frozenset(steps.rules))
     return out
+
+
+def _foreign_owner(
+    rule_kind: str,
+    owner_field: str,
+    kind: Any,
+    data: dict[str, Any],
+    viewer: Viewer,
+    side_of: Callable[[Any], Any],
+) -> Any:
+    """The unit (or side) an event's ``owner_field`` names when a rule for ``rule_kind`` applies to the
+    event's ``kind`` and that owner is not ``viewer``'s; else None (the viewer sees it all)."""
+    if rule_kind not in ("*", kind):
+        return None
+    owner = data.get(owner_field)
+    return None if owner is None or side_of(owner) == viewer.side else owner
 
 
 def _hide_reasons(node: Any, rules: frozenset[str]) -> None:
