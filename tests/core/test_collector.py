@@ -133,3 +133,29 @@ def test_a_lab_batch_holds_the_collector_off_between_its_fights(
     monkeypatch.setattr(engine, "play_one", original)
     opener = engine.opener_for(batch)
     assert records == [original(opener, seed) for seed in batch.seeds]
+
+
+def test_what_a_run_made_goes_to_the_oldest_generation(collector_on: None) -> None:
+    # Resuming does not leave the fight's history young, for a collection to walk at the next allocation
+    # (the run made hundreds of thousands of objects; the young generation's count starts again).
+    open_fight("sengoku/demo", seed=1).autoplay()
+    gc.collect()
+    fight = open_fight("sengoku/demo", seed=2)
+    fight.autoplay()
+    young, middle, _ = gc.get_count()
+    assert young < 100 and middle == 0
+    assert gc.get_freeze_count() == 0  # nothing left frozen
+    assert gc.isenabled() and fight.over
+
+
+def test_a_callers_frozen_objects_stay_frozen(collector_on: None) -> None:
+    kept = [object()]
+    gc.freeze()
+    try:
+        assert not any(o is kept for o in gc.get_objects())  # frozen: in no generation
+        open_fight("arena/duel", seed=1).autoplay()
+        assert gc.get_freeze_count() > 0
+        assert not any(o is kept for o in gc.get_objects())  # not thawed by the run
+    finally:
+        gc.unfreeze()
+    assert any(o is kept for o in gc.get_objects())

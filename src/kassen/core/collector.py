@@ -15,6 +15,15 @@ still frees each one), and whatever cycles a policy of the caller's own makes me
 first collection after the run. The collector is only paused if it was on, and only resumed by the call
 that paused it, so nested runs (a policy that plays a fight of its own) and a caller who turned it off
 keep theirs.
+
+What the run leaves behind goes to the collector's oldest generation when it resumes (``gc.freeze()``
+then ``gc.unfreeze()``: two list splices, no walk). Everything a run makes and keeps — the fight's
+history, the content's new memo entries — lives as long as the fight or the content, which is what the
+oldest generation is for; left young, the first allocation after the run would walk all of it (a
+young collection of every object the run made, some 4% of a 72-unit battle) and then once more
+as it moved up a generation. Cycles made meanwhile are still found, by the next full collection. This
+is skipped if the caller has frozen objects of their own (``gc.get_freeze_count()``): unfreezing would
+thaw theirs.
 """
 
 from __future__ import annotations
@@ -28,7 +37,8 @@ from contextlib import contextmanager
 
 @contextmanager
 def paused() -> Iterator[None]:
-    """Hold the cyclic garbage collector off inside the block (see the module notes); as it was after."""
+    """Hold the cyclic garbage collector off inside the block (see the module notes); as it was after,
+    with what the block left moved to the oldest generation."""
     was_on = gc.isenabled()
     if was_on:
         gc.disable()
@@ -36,4 +46,7 @@ def paused() -> Iterator[None]:
         yield
     finally:
         if was_on:
+            if not gc.get_freeze_count():  # a caller's frozen objects stay frozen
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
