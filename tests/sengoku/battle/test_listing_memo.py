@@ -16,7 +16,7 @@ from kassen.sengoku.battle.candidates import _grouped, candidate_breaths, has_br
 from kassen.sengoku.battle.copies import copied_units
 from kassen.sengoku.battle.plan import AttackGroup, Planner
 from kassen.sengoku.battle.rules import BattleRules
-from kassen.sengoku.battle.state import BattleState, Reservation, Tally, Unit
+from kassen.sengoku.battle.state import BattleState, Reservation, Tally, Unit, Use
 
 
 def _source(name: str) -> str | ScenarioSource:
@@ -165,3 +165,55 @@ def test_remembered_group_prices_are_fresh_ones(name: str, seeds: range) -> None
             assert got == Planner(clean, state, unit)._group(group), (unit.id, group.maneuver)
             compared += 1
     assert compared > 50 and remembered > compared // 2
+
+
+def _held_by_hand(state: BattleState, side: str) -> tuple[str, ...]:
+    """The zones where a unit of another side stands able to act, read from the units one by one."""
+    return tuple(
+        z.id
+        for z in state.zones
+        if any(u.zone == z.id and u.side != side and u.on_battlefield and not u.routed for u in state.units)
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("demo", range(3)), ("burning-temple", range(2)), ("demo*2", range(1))]
+)
+def test_the_zones_held_against_a_side_are_read_from_the_units(name: str, seeds: range) -> None:
+    # rule: SG.ZON.2 — what a movement's route reads of the units (a Breakthrough into a zone another
+    # side holds, a Core Zone Exit), kept by each state and carried over by with_unit while the unit
+    # that changed stays where it was, as able as it was: always what the units themselves say
+    compared = changed = 0
+    for _, state in _states(name, seeds):
+        for side in state.sides:
+            assert state.held_against(side.id) == _held_by_hand(state, side.id)
+            compared += 1
+        if state.units[0].zone is not None:  # a unit routed, then put back: each state its own reading
+            first = state.units[0]
+            routed = state.with_unit(dataclasses.replace(first, routed=not first.routed))
+            for side in state.sides:
+                assert routed.held_against(side.id) == _held_by_hand(routed, side.id)
+            changed += first.on_battlefield
+    assert compared > 100 and changed > 10
+
+
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("demo", range(2)), ("burning-temple", range(2)), ("demo*2", range(1))]
+)
+def test_remembered_routes_and_movements_are_fresh_ones(name: str, seeds: range) -> None:
+    # rule: SG.ZON.2 — whether a candidate movement goes, and its plan, are remembered by the zones the
+    # other sides hold: in every state, every movement to every zone is what a fresh planner on fresh
+    # content says (the same plan, or the same refusal)
+    compared = remembered = 0
+    for rules, state, unit in _units_at_count(name, seeds):
+        clean = BattleRules(rules.catalog)
+        moves = [m for m in (rules.maneuver(k) for k in rules.known(unit)) if m.movement is not None]
+        for m in moves:
+            for z in (None, *(z.id for z in state.zones)):
+                use = Use(m.id, to=z)
+                before = len(rules.planned)
+                warm = Planner(rules, state, unit)._walk((use,))
+                remembered += len(rules.planned) == before
+                assert warm == Planner(clean, state, unit)._walk((use,)), (unit.id, m.id, z)
+                compared += 1
+    assert compared > 100 and remembered > compared // 2

@@ -140,13 +140,17 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
                 yield (_use(aid.id, ally.id),)
     for r in reserves:
         yield (_use(r.id),)
-    routes: dict[Use, bool] = {}
+    # whether a movement goes (most do not: SG.ZON.2; one that does not is left out with whatever follows
+    # it), remembered by the content by everything its route reads: the zones and sides, the unit's
+    # side, where it stands and the zones another side holds (``BattleState.held_against``)
+    routes = rules.routes
+    where = (rules.layout_number(state), unit.side, here, state.held_against(unit.side))
 
     def _goes(mv: Maneuver, step: Use) -> bool:
-        # a movement the zones refuse (most of them: SG.ZON.2) is left out with whatever follows it
-        found = routes.get(step)
+        key = (where, step)
+        found = routes.get(key)
         if found is None:
-            found = routes[step] = not isinstance(route(state, unit, mv, step, here), tuple)
+            found = routes[key] = not isinstance(route(state, unit, mv, step, here), tuple)
         return found
 
     for s in stances:

@@ -73,6 +73,9 @@ class ContentMemos:
         #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,
         #: target, reservations known and Aim Focus room: the same few tuples in every state.
         self.rows: Memo[tuple[object, ...], tuple[tuple[Use, ...], ...]] = Memo()
+        #: Whether a candidate movement goes (``candidates._grouped``), by the battlefield, the unit's
+        #: side and zone, the zones another side holds and the movement (all ``moves.route`` reads).
+        self.routes: Memo[tuple[object, ...], bool] = Memo()
         self._layout: tuple[object, object, object, int] | None = None
         #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
         #: profiles, the attack and the Defense (the menus' odds, ``battle.table.preview``).

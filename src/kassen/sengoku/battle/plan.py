@@ -430,14 +430,16 @@ class Planner:
 
     def _aimed(self, use: Use, sim: int) -> _Refusal | tuple[PlannedUse, int]:
         """:meth:`_step` through the content's memo of maneuvers that read nothing of the state but the
-        unit (:meth:`_template_key`): an attack planned before, in any state, by a unit in the same
-        situation after the same simulated breath, is planned at another target by checking only the
-        target (everything else an attack's check reads is the same); a reservation, a stance or a Kata
-        is the same plan. A refusal is always worked out in full, for its exact message."""
+        unit (:meth:`_template_key`) and, for a movement, the zones the other sides hold: an attack
+        planned before, in any state, by a unit in the same situation after the same simulated breath,
+        is planned at another target by checking only the target (everything else an attack's check
+        reads is the same); a reservation, a stance, a Kata or a movement is the same plan. An aid and
+        a Retreat with squads read who stands beside the unit and are always planned afresh. A refusal
+        is always worked out in full, for its exact message."""
         rules = self.rules
         m = rules.catalog.maneuvers.get(use.maneuver)
-        if m is None or m.kind is ManeuverKind.MOVEMENT or m.aid is not None:
-            return self._step(use, sim)  # they read where the others stand
+        if m is None or m.aid is not None or use.squads:
+            return self._step(use, sim)  # they read who stands beside the unit
         attack = m.attacks
         if attack and use.target is None:
             return self._step(use, sim)  # refused: an attack names its target
@@ -465,13 +467,19 @@ class Planner:
 
     def _template_key(self, use: Use, m: Maneuver, sim: int, attack: bool) -> tuple[object, ...]:
         """Everything :func:`_plan_use` reads for ``use`` after simulated breath ``sim`` but the target
-        and where the other units stand (movements and aid are never keyed by it): the use (its target
-        only when it is no attack's), the simulated breath, and of the unit its template, the uses of
-        this maneuver this round (combo fatigue, SG.BRT.3), its limited uses, rout, reload, dropped and
-        broken weapons, Defenseless, and the zones of the battlefield (SG.ZON.1)."""
+        (aid and a Retreat with squads are never keyed by it): the use (its target only when it is no
+        attack's), the simulated breath, and of the unit its template, the uses of this maneuver this
+        round (combo fatigue, SG.BRT.3), its limited uses, rout, reload, dropped and broken weapons,
+        Defenseless, and the zones of the battlefield (SG.ZON.1); for a movement also the unit's side
+        and the zones where another side stands able to act (``BattleState.held_against``: all its
+        route reads of the units, SG.ZON.2)."""
         situation = self._situation_number()
         number = self._sim_number(sim)
+        # a movement's route reads the unit's side and which zones the others hold (``route``)
+        side = self.unit.side
+        held = (side, self.state.held_against(side)) if m.kind is ManeuverKind.MOVEMENT else None
         return (
+            held,
             use.maneuver,
             None if attack else use.target,
             use.aim,

@@ -416,6 +416,7 @@ class BattleState:
     )
     _zones_by_id: dict[str, Zone] | None = field(default=None, init=False, repr=False, compare=False)
     _places: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
+    _held: dict[str, tuple[str, ...]] | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- reading ---------------------------------------------------------------------------------------
     def _units(self) -> dict[str, Unit]:
@@ -456,6 +457,21 @@ class BattleState:
             found = {k: tuple(v) for k, v in placed.items()}
             object.__setattr__(self, "_placed", found)
         return found.get((side, zone), ())
+
+    def held_against(self, side: str) -> tuple[str, ...]:
+        """The zones, in layout order, where a unit of another side than ``side`` stands able to act:
+        all a movement's route reads of where the units stand (SG.ZON.2: a Breakthrough into such a
+        zone, a Core Zone Exit out of it), so that routes can be remembered by it."""
+        held = self._held
+        if held is None:
+            held = {}
+            object.__setattr__(self, "_held", held)
+        found = held.get(side)
+        if found is None:
+            found = held[side] = tuple(
+                z.id for z in self.zones if any(u.side != side and u.able for u in self.in_zone_all(z.id))
+            )
+        return found
 
     def side(self, sid: str) -> Side:
         for s in self.sides:
@@ -514,6 +530,9 @@ class BattleState:
             return self.changed(units=tuple(unit if u.id == unit.id else u for u in units))
         new = self.changed(units=(*units[:at], unit, *units[at + 1 :]))
         object.__setattr__(new, "_places", places)
+        old = units[at]
+        if old.zone == unit.zone and old.able == unit.able and old.side == unit.side:
+            object.__setattr__(new, "_held", self._held)  # the zones held stay as they were
         index = self._by_id
         if index is not None:
             ids = dict(index)
@@ -529,6 +548,8 @@ class BattleState:
             object.__setattr__(new, "_by_id", self._by_id)
             object.__setattr__(new, "_placed", self._placed)
             object.__setattr__(new, "_places", self._places)
+            if "zones" not in changes:
+                object.__setattr__(new, "_held", self._held)
         if "zones" not in changes and "adjacent" not in changes:
             object.__setattr__(new, "_zone_map", self._zone_map)
             object.__setattr__(new, "_zones_by_id", self._zones_by_id)
