@@ -54,10 +54,17 @@ def _use(
     return Use(maneuver, target, aim=aim, to=to, squads=squads, release=release, weapon=weapon)
 
 
-def _after(first: Use, m: Maneuver, targets: list[Unit], zone: str, weapon: str | None = None) -> AttackGroup:
-    """``first`` (a movement to ``zone``, a stance, a pick-up) then ``m`` at each of ``targets``."""
-    rows = tuple(((first, _use(m.id, t.id, weapon=weapon)),) for t in targets)
-    return AttackGroup(m.id, weapon, tuple(t.id for t in targets), rows, lead=1, zone=zone)
+def _after(
+    rules: BattleRules, first: Use, m: Maneuver, targets: list[Unit], zone: str, weapon: str | None = None
+) -> AttackGroup:
+    """``first`` (a movement to ``zone``, a stance, a pick-up) then ``m`` at each of ``targets`` (the
+    rows remembered by the content for the same first use, attack, weapon and targets)."""
+    ids = tuple(t.id for t in targets)
+    key = (first, m.id, weapon, ids)
+    rows = rules.rows_after.get(key)
+    if rows is None:
+        rows = rules.rows_after[key] = tuple(((first, _use(m.id, t, weapon=weapon)),) for t in ids)
+    return AttackGroup(m.id, weapon, ids, rows, lead=1, zone=zone)
 
 
 def _weapons(rules: BattleRules, unit: Unit, m: Maneuver) -> tuple[str | None, ...]:
@@ -133,7 +140,7 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
                     if any(w.id == unit.dropped for w in rules.carriers(unit, m)):
                         targets = _targets(m, here)
                         if targets:  # a group at nobody lists nothing
-                            yield _after(pick, m, targets, here, unit.dropped)
+                            yield _after(rules, pick, m, targets, here, unit.dropped)
             continue
         for ally in state.units:
             if ally.side == unit.side and ally.id != unit.id and ally.zone == here and ally.bleeding:
@@ -165,7 +172,7 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
             for m in attacks:
                 targets = _targets(m, here)
                 if targets:
-                    yield _after(_use(s.id), m, targets, here)
+                    yield _after(rules, _use(s.id), m, targets, here)
     for mv in moves:
         assert mv.movement is not None
         if mv.movement.to is MovementTo.OFF_BATTLEFIELD:
@@ -196,7 +203,7 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
                 for m in attacks:
                     targets = _targets(m, z.id)
                     if targets:
-                        yield _after(step, m, targets, z.id)
+                        yield _after(rules, step, m, targets, z.id)
     for m in known:
         if m.kind is ManeuverKind.KATA and not m.attacks and m.grants is None:
             yield (_use(m.id),)

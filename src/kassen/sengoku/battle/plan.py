@@ -176,6 +176,7 @@ class Planner:
         "_defenseless",
         "_plans",
         "_prefixes",
+        "_reach",
         "_sim_ids",
         "_sim_numbers",
         "_sims",
@@ -202,6 +203,8 @@ class Planner:
         self._spent: dict[tuple[Use, ...], int] = {}
         # each maneuver after each simulated breath, and an attack's checks but its target's
         self._steps: dict[tuple[Use, int], _Refusal | tuple[PlannedUse, int]] = {}
+        # whom an attack may strike, by range, zone, [Incorporeal] and targets (``_reached``)
+        self._reach: dict[tuple[object, ...], tuple[bool, ...]] = {}
         self._defenseless = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
         self._situation: int | None = None
         self._sim_numbers: list[int] = []  # rules.number of each simulated breath, by its index
@@ -323,9 +326,9 @@ class Planner:
             known = self.rules.group_prices.get(key)
             if known is not None:
                 shown, weapon = known
-                reach = _strikable(self.rules, state, unit, m, zone, weapon)
                 kept = shown if any(shown) else None
-                return GroupVerdicts(group, tuple(kept if reach(t) else None for t in group.targets))
+                reached = self._reached(m, zone, weapon, group.targets)
+                return GroupVerdicts(group, tuple(kept if r else None for r in reached))
         for target, row in zip(group.targets, group.rows, strict=True):
             if found is None or m is None:
                 walked = tuple(self._listed(uses) for uses in row)
@@ -343,6 +346,21 @@ class Planner:
                 verdicts = found if strikable(target) else None
             prices.append(verdicts if verdicts is not None and any(verdicts) else None)
         return GroupVerdicts(group, tuple(prices))
+
+    def _reached(
+        self, m: Maneuver, zone: str, weapon: str | None, targets: tuple[str, ...]
+    ) -> tuple[bool, ...]:
+        """Whether ``m`` with ``weapon`` may strike each of ``targets`` from ``zone`` (``_strikable``),
+        worked out once a planner for each range, zone, [Incorporeal] and list of targets: the attack
+        groups of one listing mostly share them."""
+        rules, unit = self.rules, self.unit
+        incorporeal = rules.technique(unit, m, weapon).tags.incorporeal
+        key = (rules.range(unit, m, weapon), zone, incorporeal, targets)
+        found = self._reach.get(key)
+        if found is None:
+            reach = _strikable(rules, self.state, unit, m, zone, weapon)
+            found = self._reach[key] = tuple(reach(t) for t in targets)
+        return found
 
     def spent(self, uses: tuple[Use, ...]) -> int:
         """The Energy the breath ``uses`` costs (:attr:`Plan.spent`; IllegalActionError if illegal): as
