@@ -12,7 +12,8 @@ from kassen.sengoku.entries import Maneuver, MovementTo, Range
 
 
 def _enemy_in(state: BattleState, unit: Unit, zone: str) -> bool:
-    return any(u.side != unit.side and u.able for u in state.in_zone_all(zone))
+    # the one reading of where the others stand that a route makes (routes are remembered by it)
+    return zone in state.held_against(unit.side)
 
 
 def breakthrough_needed(state: BattleState, unit: Unit, dest: str) -> bool:
