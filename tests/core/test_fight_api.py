@@ -278,6 +278,32 @@ def test_an_action_object_is_read_through_the_codec_once_and_then_stands_for_its
         fight._typed(object())  # type: ignore[arg-type]
 
 
+def test_a_scripts_steps_built_afresh_for_each_fight_are_read_through_the_codec_once() -> None:
+    from dataclasses import replace
+
+    from kassen.core.fight import state_codec
+    from kassen.sengoku.battle.actions import Breath
+
+    first = open_fight("count-example", seed=3)
+    first.autoplay()
+    second = open_fight("count-example", seed=4)
+    codec = state_codec(second.ruleset.info.action_type)
+    steps = [a for script in second.policy.scripts.values() for a in script]  # type: ignore[attr-defined]
+    played = [step for step in steps if step in first.history]
+    assert len(played) >= 5
+    for step in played:
+        assert not any(a is step for a in first.history)  # built afresh for this fight
+        # its equal was read back in the first fight: known without a round trip of its own
+        assert codec.knows(step)
+        assert second._typed(step) is step
+    # equal is not enough: a breath with False for an Aim Focus of 0 is still read, and refused
+    breath = next(a for a in played if isinstance(a, Breath))
+    sly = replace(breath, uses=(replace(breath.uses[0], aim=False), *breath.uses[1:]))
+    assert sly == breath
+    with pytest.raises(FormatError, match="aim"):
+        second._typed(sly)
+
+
 def test_bad_viewers_policies_paths_and_actors_are_refused_and_nothing_changes() -> None:
     from kassen.core.menu import MenuError
     from kassen.core.view import Viewer

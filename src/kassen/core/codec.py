@@ -31,6 +31,7 @@ from __future__ import annotations
 
 __all__ = ["MAX_DEPTH", "Bounds", "Codec", "FormatError", "kind_of", "parse_json"]
 
+import contextlib
 import dataclasses
 import difflib
 import json
@@ -561,7 +562,7 @@ class Codec(Generic[T]):
     (1, Fraction(1, 2))
     """
 
-    __slots__ = ("_immutable", "_read", "_reads_back", "_write", "tp")
+    __slots__ = ("_by_value", "_immutable", "_read", "_reads_back", "_write", "tp")
 
     #: How many values :meth:`reads_back` remembers (emptied when full).
     KNOWN = 4096
@@ -573,6 +574,10 @@ class Codec(Generic[T]):
         # values known to read back as themselves, by identity (each kept alive with its entry, so its id
         # is never another object's while it is remembered)
         self._reads_back: dict[int, Any] = {}
+        # round trips' results by value, each with its repr: an equal value of the same class whose repr
+        # is the same too (so no ``True`` where the result has ``1``, no ``1.0``, no enum for its text)
+        # writes the same JSON, so that result is what its own round trip would give
+        self._by_value: dict[Any, tuple[Any, str]] = {}
 
     def dump(self, value: T) -> Any:
         """``value`` as JSON data (dicts, lists, strings, integers, booleans, None)."""
@@ -594,15 +599,41 @@ class Codec(Generic[T]):
         down, so ``value`` may stand for that round trip's result."""
         return self._reads_back.get(id(value)) is value
 
-    def remember(self, value: Any, loaded: Any) -> None:
-        """Note that ``load(dump(value))`` gave ``loaded``: when that is ``value`` again (equal, of the
-        same class) and the type is immutable, :meth:`reads_back` answers yes for ``value`` from now on."""
-        if not self._immutable or type(loaded) is not type(value) or loaded != value:
-            return
+    def knows(self, value: Any) -> bool:
+        """Whether ``value`` is known to read back as itself without the round trip: it
+        :meth:`reads_back`, or an earlier round trip's result (:meth:`remember`) is equal to it, of its
+        class and with the same ``repr`` all the way down (an action built afresh with the same fields:
+        a scenario's scripts in each fight it opens), and from now on it :meth:`reads_back` too.
+        Anything unhashable, or not quite the same, is False: the caller makes the round trip, which
+        judges it."""
         known = self._reads_back
+        if known.get(id(value)) is value:
+            return True
+        try:
+            entry = self._by_value.get(value)
+            if entry is None or type(entry[0]) is not type(value) or repr(value) != entry[1]:
+                return False
+        except Exception:  # a hostile or unhashable value: the round trip reports it
+            return False
         if len(known) >= self.KNOWN:
             known.clear()
         known[id(value)] = value
+        return True
+
+    def remember(self, value: Any, loaded: Any) -> None:
+        """Note that ``load(dump(value))`` gave ``loaded``: when that is ``value`` again (equal, of the
+        same class) and the type is immutable, :meth:`reads_back` answers yes for ``value`` from now on,
+        and :meth:`knows` for a value just like it."""
+        if not self._immutable or type(loaded) is not type(value) or loaded != value:
+            return
+        known, by_value = self._reads_back, self._by_value
+        if len(known) >= self.KNOWN:
+            known.clear()
+        if len(by_value) >= self.KNOWN:
+            by_value.clear()
+        known[id(value)] = value
+        with contextlib.suppress(TypeError):  # unhashable after all: known by identity only
+            by_value[loaded] = (loaded, repr(loaded))
 
 
 def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JSON_BYTES) -> Any:

@@ -362,8 +362,10 @@ class Fight(Generic[S, A]):
         if legal is not None and legal[0] is self.snapshot and any(action is a for a in legal[1]):
             return action  # listed by the ruleset for this very snapshot: read back like any other
         codec = self._action_codec
-        if codec.reads_back(action):
-            return action  # its round trip gave itself before (a script's step, a breath the content keeps)
+        if codec.knows(action):
+            # its round trip gave itself before (a breath the content keeps), or gave a value just like it
+            # (a script's step, built afresh for each fight the scenario opens)
+            return action
         try:
             data = codec.dump(action)
         except (KassenError, AttributeError, TypeError):
