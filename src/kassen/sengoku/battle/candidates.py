@@ -121,15 +121,21 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
             extra = 0
             if m.aim_focus is not AimFocus.NONE:
                 extra = rules.aim_room(rules.technique(unit, m, w), finesse)
-            made = rules.rows
-            rows = []
-            for t in targets:
-                key = (m.id, w, t.id, reserve_ids, extra)
-                row = made.get(key)
-                if row is None:
-                    row = made[key] = _row(m, w, t.id, reserves, extra)
-                rows.append(row)
-            yield AttackGroup(m.id, w, tuple(t.id for t in targets), tuple(rows), shapes=(reserve_ids, extra))
+            ids = tuple(t.id for t in targets)
+            # the rows at all these targets, remembered together (the targets grow with the units)
+            key = (m.id, w, ids, reserve_ids, extra)
+            rows = rules.group_rows.get(key)
+            if rows is None:
+                made = rules.rows
+                built = []
+                for t in ids:
+                    one = (m.id, w, t, reserve_ids, extra)
+                    row = made.get(one)
+                    if row is None:
+                        row = made[one] = _row(m, w, t, reserves, extra)
+                    built.append(row)
+                rows = rules.group_rows[key] = tuple(built)
+            yield AttackGroup(m.id, w, ids, rows, shapes=(reserve_ids, extra))
     for aid in (rules.maneuver(a) for a in rules.aids):
         assert aid.aid is not None
         if aid.aid.ends == "dropped-weapon":

@@ -73,6 +73,9 @@ class ContentMemos:
         #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,
         #: target, reservations known and Aim Focus room: the same few tuples in every state.
         self.rows: Memo[tuple[object, ...], tuple[tuple[Use, ...], ...]] = Memo()
+        #: Those rows at each of a list of targets (an attack group's), by the attack, weapon, targets,
+        #: reservations known and Aim Focus room.
+        self.group_rows: Memo[tuple[object, ...], tuple[tuple[tuple[Use, ...], ...], ...]] = Memo()
         #: The rows of a movement, stance or pick-up then an attack at each of some targets
         #: (``candidates._after``), by the first use, the attack, its weapon and the targets.
         self.rows_after: Memo[tuple[object, ...], tuple[tuple[tuple[Use, ...], ...], ...]] = Memo()

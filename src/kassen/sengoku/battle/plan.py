@@ -328,7 +328,9 @@ class Planner:
                 shown, weapon = known
                 kept = shown if any(shown) else None
                 reached = self._reached(m, zone, weapon, group.targets)
-                return GroupVerdicts(group, tuple(kept if r else None for r in reached))
+                # each target's verdicts: the shapes' prices where it may be struck, none where not
+                # (a bool picks from the pair; one call over every target, which grow with the units)
+                return GroupVerdicts(group, tuple(map((None, kept).__getitem__, reached)))
         for target, row in zip(group.targets, group.rows, strict=True):
             if found is None or m is None:
                 walked = tuple(self._listed(uses) for uses in row)
