@@ -88,7 +88,7 @@ class ContentMemos:
         self.previews: Memo[tuple[object, ...], tuple[Fraction, Fraction]] = Memo(1024)
         #: The heuristic's exact expected Wounds of an attack, by everything it reads (see
         #: ``HeuristicPolicy.attack_value``): the same blow in another state is not worked out again.
-        self.attack_values: Memo[tuple[object, ...], Fraction] = Memo()
+        self.attack_values: Memo[tuple[object, ...], tuple[Fraction, float]] = Memo()
         #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
         self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
         self._next_number = itertools.count(1)

@@ -259,8 +259,11 @@ class HeuristicPolicy(Values):
         if value is None:
             exact = memo.get(key)
             if exact is None:
-                exact = memo[key] = self.attack_value(state, unit, use, zone)
-            value = rough[key] = float(exact)
+                exact, value = self.attack_value_pair(state, unit, use, zone)
+                memo[key] = exact
+            else:
+                value = float(exact)
+            rough[key] = value
         return value
 
     def _cached_stance(self, state: BattleState, unit: Unit, m: Maneuver) -> Fraction:

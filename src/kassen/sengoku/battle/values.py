@@ -23,6 +23,8 @@ from kassen.sengoku.profile import ArmorKind, AttackTags, CombatProfile, Defense
 from kassen.sengoku.technique import attack_modifier
 
 _PIERCE_TIE_BREAK = Fraction(1, 1000)
+#: An attack at a unit off the battlefield: no Wounds.
+_NOTHING = (Fraction(0), 0.0)
 #: The share of an enemy's best blow a reservation is expected to turn away (a policy choice).
 _RESERVATION_SHARE = Fraction(1, 2)
 #: How much of the next round a stance is counted for (it stays until released or Defenseless).
@@ -78,11 +80,17 @@ class Values:
     def attack_value(self, state: BattleState, unit: Unit, use: Use, zone: str) -> Fraction:
         """Expected Wounds of one attack now (exact odds), with the weapon that carries it, with a hair's
         preference for [Pierce] against heavy armor."""
+        return self.attack_value_pair(state, unit, use, zone)[0]
+
+    def attack_value_pair(
+        self, state: BattleState, unit: Unit, use: Use, zone: str
+    ) -> tuple[Fraction, float]:
+        """:meth:`attack_value` and its float (for ranking), remembered together by the content."""
         r = self.rules
         assert use.target is not None
         target = state.unit(use.target)
         if target.zone is None:
-            return Fraction(0)
+            return _NOTHING
         self._fresh(state)
         ambushed = unit.infiltrating and not target.ambushed
         _, reserved, there_number, there, guard, guard_number = self._target(state, target, ambushed)
@@ -128,8 +136,8 @@ class Values:
                 value += _PIERCE_TIE_BREAK
             if reserved:
                 value /= 2
-        r.attack_values[vkey] = value
-        return value
+        both = r.attack_values[vkey] = (value, float(value))
+        return both
 
     def _target(self, state: BattleState, target: Unit, ambushed: bool) -> _Seen:
         """What an attack's value reads of ``target`` (struck from an ambush or not), once a state: the

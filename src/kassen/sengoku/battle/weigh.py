@@ -64,6 +64,7 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     limit = r.breath_limit
     # each target's class read once a decision (every attack group lists the same targets in reach)
     class_of: dict[str, tuple[object, ...]] = {}
+    reserving: float | None = None
 
     for k, item in enumerate(listing.items):
         if not isinstance(item, GroupVerdicts):
@@ -105,7 +106,9 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
                         twice = dealt if dealt <= left else left
                     value = once if shape & _TWICE == 0 else twice
                     if shape & _RESERVED:
-                        value += float(policy._cached_reservation(state, unit, unit.zone or ""))
+                        if reserving is None:  # the same for every reserved shape of the decision
+                            reserving = float(policy._cached_reservation(state, unit, unit.zone or ""))
+                        value += reserving
                 scored.append(((k, i, j), value, spent))
 
     def breath_of(entry: Breath | Shape) -> Breath:
