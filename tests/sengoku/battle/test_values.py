@@ -8,9 +8,11 @@ import pytest
 
 from kassen.core.scenario import ScenarioSource, open_fight
 from kassen.sengoku.battle.copies import copied_units
+from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.state import BattleState, Unit
 from kassen.sengoku.battle.values import guard_of
 from kassen.sengoku.evolve import evolve
-from kassen.sengoku.profile import CombatProfile
+from kassen.sengoku.profile import CombatProfile, DefenseBonus
 
 
 def _source(name: str) -> str | ScenarioSource:
@@ -39,3 +41,57 @@ def test_equal_readings_are_equal_profiles(name: str, seeds: range) -> None:
                 assert known == profile, (unit.id, state.round)
                 assert guard_of(known) == guard_of(profile)
     assert len(seen) > 20 and met_again > 100
+
+
+def _plain_grants(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[tuple[DefenseBonus, ...], int]:
+    """SG.DEF.4 read plainly: every grant of the unit's own stances and Kata, then the zone-wide ones of
+    each ally beside it in the state's order; the Incorporeal Defense of its own (SG.INC.3)."""
+    bonuses: list[DefenseBonus] = []
+    spirit = 0
+    holders = [unit] + [
+        u for u in state.units if u.side == unit.side and u.zone == unit.zone and u.id != unit.id
+    ]
+    for holder in holders if unit.zone is not None else [unit]:
+        for sid in holder.stances:
+            m = rules.maneuver(sid)
+            g = m.grants
+            if g is None:
+                continue
+            own = holder.id == unit.id
+            if not own and g.scope.value != "zone-allies":
+                continue
+            if g.value:
+                bonuses.append(DefenseBonus(g.kind, g.value, m.name))
+            if own:
+                spirit += g.incorporeal_defense
+    return tuple(bonuses), spirit
+
+
+@pytest.mark.parametrize(("name", "seeds"), [("demo*2", range(3)), ("burning-temple", range(2))])
+def test_the_grants_are_the_units_own_stances_and_its_zone_allies(name: str, seeds: range) -> None:
+    # rule: SG.DEF.4  rule: SG.INC.3 — the remembered grants of each set of stances, put together, are
+    # the plain reading, in every state, for every unit, also with formations held beside it
+    held = shared = 0
+    for seed in seeds:
+        fight = open_fight(_source(name), seed=seed)
+        fight.autoplay()
+        rules = fight.tables
+        for n, state in enumerate(fight.states):
+            for unit in state.units:
+                got = rules.grants(state, unit)
+                assert got == _plain_grants(rules, state, unit), (unit.id, state.round)
+                held += bool(got[0])
+            if n % 5 or not state.units[0].zone:
+                continue
+            # an ally of the first unit beside it holds a formation (zone-wide), and one another side's
+            first = state.units[0]
+            for u in state.units[1:]:
+                if u.zone == first.zone:
+                    formed = evolve(u, stances=(*u.stances, "squad-formation", "barrier-formation"))
+                    state = state.with_unit(formed)
+            for unit in state.units:
+                got = rules.grants(state, unit)
+                assert got == _plain_grants(rules, state, unit), (unit.id, state.round)
+                beside = "squad-formation" not in unit.stances
+                shared += beside and any(b.source == "Squad Formation" for b in got[0])
+    assert held > 100 and shared > 5

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from kassen.sengoku.battle.one_use import PlannedUse, _After
     from kassen.sengoku.battle.plan import Planner
     from kassen.sengoku.battle.state import BattleState, Use
-    from kassen.sengoku.profile import CombatProfile
+    from kassen.sengoku.profile import CombatProfile, DefenseBonus
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -89,6 +89,11 @@ class ContentMemos:
         #: The heuristic's exact expected Wounds of an attack, by everything it reads (see
         #: ``HeuristicPolicy.attack_value``): the same blow in another state is not worked out again.
         self.attack_values: Memo[tuple[object, ...], tuple[Fraction, float]] = Memo()
+        #: What a unit holding these stances grants itself (bonuses, Incorporeal Defense) and its allies
+        #: in the zone (``BattleRules.grants``), by the stances held.
+        self.stance_grants: Memo[
+            tuple[str, ...], tuple[tuple[DefenseBonus, ...], int, tuple[DefenseBonus, ...]]
+        ] = Memo()
         #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
         self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
         self._next_number = itertools.count(1)

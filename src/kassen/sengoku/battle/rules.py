@@ -316,24 +316,40 @@ class BattleRules(ContentMemos):
     def grants(self, state: BattleState, unit: Unit) -> tuple[tuple[DefenseBonus, ...], int]:
         """The non-armor Defense bonuses held for the unit (SG.DEF.4): its own stances and Kata, and the
         zone-wide ones of allies in its zone; and the Incorporeal Defense they add (SG.INC.3)."""
-        bonuses: list[DefenseBonus] = []
-        spirit = 0
-        holders: list[Unit] = [unit]
-        if unit.zone is not None:
-            holders += [u for u in state.in_zone(unit.side, unit.zone) if u.id != unit.id and u.stances]
-        for holder in holders:
-            for sid in holder.stances:
-                g = self.maneuver(sid).grants
+        own, spirit, _ = self._held_grants(unit.stances)
+        if unit.zone is None:
+            return own, spirit
+        shared: tuple[DefenseBonus, ...] = ()
+        for holder in state.in_zone(unit.side, unit.zone):
+            if holder.stances and holder.id != unit.id:
+                zone_wide = self._held_grants(holder.stances)[2]
+                if zone_wide:
+                    shared += zone_wide
+        return (own + shared if shared else own), spirit
+
+    def _held_grants(
+        self, stances: tuple[str, ...]
+    ) -> tuple[tuple[DefenseBonus, ...], int, tuple[DefenseBonus, ...]]:
+        """What a holder of ``stances`` grants: itself (every grant with a value, and the Incorporeal
+        Defense), and its allies in the zone (those scoped ``zone-allies``); remembered by the stances."""
+        found = self.stance_grants.get(stances)
+        if found is None:
+            own: list[DefenseBonus] = []
+            zone_wide: list[DefenseBonus] = []
+            spirit = 0
+            for sid in stances:
+                m = self.maneuver(sid)
+                g = m.grants
                 if g is None:
                     continue
-                own = holder.id == unit.id
-                if not own and g.scope.value != "zone-allies":
-                    continue
                 if g.value:
-                    bonuses.append(DefenseBonus(g.kind, g.value, self.maneuver(sid).name))
-                if own:
-                    spirit += g.incorporeal_defense
-        return tuple(bonuses), spirit
+                    bonus = DefenseBonus(g.kind, g.value, m.name)
+                    own.append(bonus)
+                    if g.scope.value == "zone-allies":
+                        zone_wide.append(bonus)
+                spirit += g.incorporeal_defense
+            found = self.stance_grants[stances] = (tuple(own), spirit, tuple(zone_wide))
+        return found
 
     def profile(self, state: BattleState, unit: Unit, *, weapon: str | None = None) -> CombatProfile:
         """The unit's :class:`CombatProfile` now: its template, Wounds, stances and zone grants,
