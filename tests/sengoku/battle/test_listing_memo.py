@@ -151,20 +151,59 @@ def test_remembered_group_prices_are_fresh_ones(name: str, seeds: range) -> None
     # rule: SG.BRT.1  rule: SG.BRT.3 — an attack made from where the unit stands is priced shape by shape
     # once per situation (BattleRules.group_prices): at every target, in every state met again, the
     # verdicts are those of the group planned from nothing on fresh content
-    compared = remembered = 0
+    # — and so is a stance or a movement then an attack (lead 1), by what its first use reads too
+    compared = remembered = then = 0
     for rules, state, unit in _units_at_count(name, seeds):
         if unit.zone is None:
             continue
         clean = BattleRules(rules.catalog)
         for group in _grouped(rules, state, unit):
-            if not isinstance(group, AttackGroup) or not group.shapes:
+            if not isinstance(group, AttackGroup) or not (group.shapes or group.lead == 1):
                 continue
             before = len(rules.group_prices)
             got = Planner(rules, state, unit)._group(group)
             remembered += len(rules.group_prices) == before
             assert got == Planner(clean, state, unit)._group(group), (unit.id, group.maneuver)
             compared += 1
-    assert compared > 50 and remembered > compared // 2
+            then += group.lead == 1
+    assert compared > 50 and remembered > compared // 2 and then > 20
+
+
+@pytest.mark.parametrize(("name", "seeds"), [("demo", range(2)), ("demo*2", range(1))])
+def test_remembered_prices_of_a_first_use_then_an_attack_are_fresh_ones(name: str, seeds: range) -> None:
+    # rule: SG.BRT.1  rule: SG.ZON.2 — every stance and every movement of the catalog to every zone, then
+    # the unit's first attack at the enemies it would reach: the remembered verdicts, with a warm memo
+    # and whatever first use came before, are those planned from nothing (known or not, going or not)
+    from kassen.sengoku.battle.candidates import _after, _targets_from, _use
+    from kassen.sengoku.entries import ManeuverKind
+
+    compared, seen = 0, set()
+    for n, (rules, state, unit) in enumerate(_units_at_count(name, seeds)):
+        if n % 3 or unit.zone is None:
+            continue
+        attacks = [rules.maneuver(k) for k in rules.known(unit) if rules.maneuver(k).attacks]
+        if not attacks:
+            continue
+        m = attacks[0]
+        catalog = rules.catalog.maneuvers.values()
+        firsts = [_use(s.id) for s in catalog if s.grants is not None]
+        firsts += [
+            _use(mv.id, to=z.id) for mv in catalog if mv.kind is ManeuverKind.MOVEMENT for z in state.zones
+        ]
+        enemies = [t for t in state.units if t.side != unit.side and t.on_battlefield and t.zone is not None]
+        clean = BattleRules(rules.catalog)
+        for first in firsts:
+            zone = first.to or unit.zone
+            targets = _targets_from(state, rules.range(unit, m), zone, enemies)
+            if not targets:
+                continue
+            group = _after(rules, first, m, targets, zone)
+            got = Planner(rules, state, unit)._group(group)
+            assert got == Planner(clean, state, unit)._group(group), (unit.id, first)
+            seen.add((first.maneuver, got.prices))
+            compared += 1
+    # many groups, of many stances and movements, with verdicts that differ
+    assert compared > 200 and len({f for f, _ in seen}) > 4 and len({p for _, p in seen}) > 4
 
 
 def _held_by_hand(state: BattleState, side: str) -> tuple[str, ...]:

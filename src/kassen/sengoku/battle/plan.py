@@ -304,7 +304,8 @@ class Planner:
         by everything the shapes' plans read but the target — what :meth:`_template_key` keys each
         of their maneuvers by: the unit's template and situation, its uses this round, the breath's
         start (its zone and stances), the stance collapse surcharge — and the shapes themselves; so
-        in another state with a new listing only the targets are checked."""
+        in another state with a new listing only the targets are checked. So are those of a stance or
+        a movement then an attack, by the same and what the first use reads (:meth:`_first_key`)."""
         unit, state = self.unit, self.state
         zone = group.zone or unit.zone
         assert zone is not None
@@ -313,7 +314,8 @@ class Planner:
         strikable: Callable[[str], bool] | None = None
         prices: list[tuple[int, ...] | None] = []
         key: tuple[object, ...] | None = None
-        if group.shapes and m is not None:
+        shaped = group.shapes or (self._first_key(group) if group.lead == 1 else None)
+        if shaped and m is not None:
             key = (
                 self._situation_number(),
                 self._sim_number(0),
@@ -321,7 +323,7 @@ class Planner:
                 unit.surcharge,
                 group.maneuver,
                 group.weapon,
-                group.shapes,
+                shaped,
             )
             known = self.rules.group_prices.get(key)
             if known is not None:
@@ -348,6 +350,19 @@ class Planner:
                 verdicts = found if strikable(target) else None
             prices.append(verdicts if verdicts is not None and any(verdicts) else None)
         return GroupVerdicts(group, tuple(prices))
+
+    def _first_key(self, group: AttackGroup) -> tuple[object, ...] | None:
+        """What the first use of a stance or movement then an attack reads besides what every plan of
+        the unit reads (:meth:`_template_key`): the use itself and, for a movement, which zones the
+        other sides hold; None for a pick-up, whose plan is always worked out afresh (``_aimed``)."""
+        first = group.rows[0][0][0]
+        m = self.rules.catalog.maneuvers.get(first.maneuver)
+        if m is None or m.aid is not None or first.squads:
+            return None
+        if m.kind is ManeuverKind.MOVEMENT:
+            side = self.unit.side
+            return ("then", first, side, self.state.held_against(side))
+        return ("then", first)
 
     def _reached(
         self, m: Maneuver, zone: str, weapon: str | None, targets: tuple[str, ...]
