@@ -64,7 +64,24 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     limit = r.breath_limit
     # each target's class read once a decision (every attack group lists the same targets in reach)
     class_of: dict[str, tuple[object, ...]] = {}
+    # the first target of each class, by the targets listed (the groups of a listing share a few lists)
+    firsts: dict[tuple[str, ...], tuple[int, ...]] = {}
     reserving: float | None = None
+
+    def first_of_each_class(targets: tuple[str, ...]) -> tuple[int, ...]:
+        found = firsts.get(targets)
+        if found is None:
+            met: set[tuple[object, ...]] = set()
+            out = []
+            for i, target in enumerate(targets):
+                tclass = class_of.get(target)
+                if tclass is None:
+                    tclass = class_of[target] = policy.target_class(state, unit, target)
+                if tclass not in met:
+                    met.add(tclass)
+                    out.append(i)
+            found = firsts[targets] = tuple(out)
+        return found
 
     for k, item in enumerate(listing.items):
         if not isinstance(item, GroupVerdicts):
@@ -76,9 +93,15 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
         if r.maneuver(group.rows[0][0][0].maneuver).aid is not None:
             continue  # a pick-up then an attack: an aid, never weighed as an attack
         classes: set[tuple[object, ...]] = set()
-        for i, (row, prices) in enumerate(zip(group.rows, item.prices, strict=True)):
+        verdicts = item.prices
+        # every target with the very same prices (each may be struck, most often): only the first of
+        # each class can be weighed, the others being worth the same; else every target in turn
+        same = bool(verdicts) and verdicts[0] is not None and verdicts.count(verdicts[0]) == len(verdicts)
+        for i in first_of_each_class(group.targets) if same else range(len(verdicts)):
+            prices = verdicts[i]
             if prices is None:
                 continue
+            row = group.rows[i]
             target = group.targets[i]
             tclass = class_of.get(target)
             if tclass is None:
