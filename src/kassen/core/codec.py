@@ -606,8 +606,7 @@ class Codec(Generic[T]):
         a scenario's scripts in each fight it opens), and from now on it :meth:`reads_back` too.
         Anything unhashable, or not quite the same, is False: the caller makes the round trip, which
         judges it."""
-        known = self._reads_back
-        if known.get(id(value)) is value:
+        if self._reads_back.get(id(value)) is value:
             return True
         try:
             entry = self._by_value.get(value)
@@ -615,9 +614,7 @@ class Codec(Generic[T]):
                 return False
         except Exception:  # a hostile or unhashable value: the round trip reports it
             return False
-        if len(known) >= self.KNOWN:
-            known.clear()
-        known[id(value)] = value
+        self._keep(self._reads_back, id(value), value)
         return True
 
     def remember(self, value: Any, loaded: Any) -> None:
@@ -626,14 +623,15 @@ class Codec(Generic[T]):
         and :meth:`knows` for a value just like it."""
         if not self._immutable or type(loaded) is not type(value) or loaded != value:
             return
-        known, by_value = self._reads_back, self._by_value
-        if len(known) >= self.KNOWN:
-            known.clear()
-        if len(by_value) >= self.KNOWN:
-            by_value.clear()
-        known[id(value)] = value
+        self._keep(self._reads_back, id(value), value)
         with contextlib.suppress(TypeError):  # unhashable after all: known by identity only
-            by_value[loaded] = (loaded, repr(loaded))
+            self._keep(self._by_value, loaded, (loaded, repr(loaded)))
+
+    def _keep(self, table: dict[Any, Any], key: Any, entry: Any) -> None:
+        """``table[key] = entry``, the table emptied first when it holds :attr:`KNOWN` entries."""
+        if len(table) >= self.KNOWN:
+            table.clear()
+        table[key] = entry
 
 
 def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JSON_BYTES) -> Any:

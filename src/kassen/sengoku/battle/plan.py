@@ -113,6 +113,12 @@ class AttackGroup:
     shapes: tuple[object, ...] = ()
 
 
+def _reads_beside(m: Maneuver, use: Use) -> bool:
+    """Whether planning ``use`` of ``m`` reads who stands beside the unit (an aid, a Retreat with squads):
+    such a plan is never remembered across states."""
+    return m.aid is not None or bool(use.squads)
+
+
 def _illegal(message: str, rule: str) -> IllegalActionError:
     return IllegalActionError(message, rule=rule)
 
@@ -357,7 +363,7 @@ class Planner:
         other sides hold; None for a pick-up, whose plan is always worked out afresh (``_aimed``)."""
         first = group.rows[0][0][0]
         m = self.rules.catalog.maneuvers.get(first.maneuver)
-        if m is None or m.aid is not None or first.squads:
+        if m is None or _reads_beside(m, first):
             return None
         if m.kind is ManeuverKind.MOVEMENT:
             side = self.unit.side
@@ -473,8 +479,8 @@ class Planner:
         is always worked out in full, for its exact message."""
         rules = self.rules
         m = rules.catalog.maneuvers.get(use.maneuver)
-        if m is None or m.aid is not None or use.squads:
-            return self._step(use, sim)  # they read who stands beside the unit
+        if m is None or _reads_beside(m, use):
+            return self._step(use, sim)
         attack = m.attacks
         if attack and use.target is None:
             return self._step(use, sim)  # refused: an attack names its target

@@ -68,15 +68,19 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     firsts: dict[tuple[str, ...], tuple[int, ...]] = {}
     reserving: float | None = None
 
+    def class_of_target(target: str) -> tuple[object, ...]:
+        tclass = class_of.get(target)
+        if tclass is None:
+            tclass = class_of[target] = policy.target_class(state, unit, target)
+        return tclass
+
     def first_of_each_class(targets: tuple[str, ...]) -> tuple[int, ...]:
         found = firsts.get(targets)
         if found is None:
             met: set[tuple[object, ...]] = set()
             out = []
             for i, target in enumerate(targets):
-                tclass = class_of.get(target)
-                if tclass is None:
-                    tclass = class_of[target] = policy.target_class(state, unit, target)
+                tclass = class_of_target(target)
                 if tclass not in met:
                     met.add(tclass)
                     out.append(i)
@@ -103,10 +107,7 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
                 continue
             row = group.rows[i]
             target = group.targets[i]
-            tclass = class_of.get(target)
-            if tclass is None:
-                tclass = class_of[target] = policy.target_class(state, unit, target)
-            kind = (tclass, prices)
+            kind = (class_of_target(target), prices)
             if kind in classes:
                 continue  # the same values as an earlier target's, which wins any tie
             classes.add(kind)
