@@ -4,13 +4,15 @@ state of many battles (with copied units, so that many readings are met again)."
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from kassen.core.scenario import ScenarioSource, open_fight
 from kassen.sengoku.battle.copies import copied_units
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit
-from kassen.sengoku.battle.values import guard_of
+from kassen.sengoku.battle.values import Values, guard_of
 from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import CombatProfile, DefenseBonus
 
@@ -67,7 +69,9 @@ def _plain_grants(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[t
     return tuple(bonuses), spirit
 
 
-@pytest.mark.parametrize(("name", "seeds"), [("demo*2", range(3)), ("burning-temple", range(2))])
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("demo*2", range(3)), ("demo*5", range(1)), ("burning-temple", range(2))]
+)
 def test_the_grants_are_the_units_own_stances_and_its_zone_allies(name: str, seeds: range) -> None:
     # rule: SG.DEF.4  rule: SG.INC.3 — the remembered grants of each set of stances, put together, are
     # the plain reading, in every state, for every unit, also with formations held beside it
@@ -95,3 +99,40 @@ def test_the_grants_are_the_units_own_stances_and_its_zone_allies(name: str, see
                 beside = "squad-formation" not in unit.stances
                 shared += beside and any(b.source == "Squad Formation" for b in got[0])
     assert held > 100 and shared > 5
+
+
+def _plain_threat(values: Values, state: BattleState, unit: Unit) -> Fraction:
+    """The heuristic's threat read plainly: every able enemy that has not passed and stands at most one
+    zone away strikes its best blow on the unit's profile as often as its Energy pays for, one by one."""
+    rules = values.rules
+    profile = guard_of(rules.profile(state, unit))
+    total = Fraction(0)
+    assert unit.zone is not None
+    for e in state.units:
+        if e.side == unit.side or not e.able or e.zone is None or e.passed:
+            continue
+        if state.distance(e.zone, unit.zone) > 1:
+            continue
+        best = values._best_blow(e, profile)
+        if best is not None:
+            total += best[0] * (e.energy // best[1])
+    return total
+
+
+@pytest.mark.parametrize(("name", "seeds"), [("demo*3", range(2)), ("burning-temple", range(2))])
+def test_the_threat_is_every_enemy_in_reach_striking_its_best_blow(name: str, seeds: range) -> None:
+    # rule: SG.ZON.2  rule: SG.CNT.5 — the heuristic's threat to a unit (read through the zones in reach,
+    # summed by template) is the plain sum over every enemy of the battle one zone away at most
+    threatened = 0
+    for seed in seeds:
+        fight = open_fight(_source(name), seed=seed)
+        fight.autoplay()
+        values = Values(fight.tables)
+        for state in fight.states[::3]:
+            for unit in state.units:
+                if unit.zone is None:
+                    continue
+                got = values.threat(state, unit)
+                assert got == _plain_threat(values, state, unit), (unit.id, state.round)
+                threatened += got > 0
+    assert threatened > 100

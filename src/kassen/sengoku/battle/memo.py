@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from kassen.sengoku.battle.listing import Listing
     from kassen.sengoku.battle.one_use import PlannedUse, _After
     from kassen.sengoku.battle.plan import Planner
-    from kassen.sengoku.battle.state import BattleState, Use
+    from kassen.sengoku.battle.state import BattleState, Unit, Use
     from kassen.sengoku.profile import CombatProfile, DefenseBonus
 
 K = TypeVar("K")
@@ -94,6 +94,11 @@ class ContentMemos:
         self.stance_grants: Memo[
             tuple[str, ...], tuple[tuple[DefenseBonus, ...], int, tuple[DefenseBonus, ...]]
         ] = Memo()
+        #: The zone-wide grants of the units of one side in one zone, by the identity of the tuple a
+        #: state gives of them (kept with them), for the last few states (``BattleRules.grants``).
+        self._zone_grants_of: dict[
+            int, tuple[tuple[Unit, ...], tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]
+        ] = {}
         #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
         self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
         self._next_number = itertools.count(1)

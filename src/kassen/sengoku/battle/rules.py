@@ -108,6 +108,11 @@ class ZoneEffect:
     zone: str
 
 
+#: The most units of one side in one zone whose zone-wide grants are read one by one for each of them
+#: (``BattleRules.grants``); a crowd larger than this reads them put together once a state.
+_FEW = 6
+
+
 class BattleRules(ContentMemos):
     """One catalog as the battle engine reads it (see the module notes)."""
 
@@ -319,13 +324,46 @@ class BattleRules(ContentMemos):
         own, spirit, _ = self._held_grants(unit.stances)
         if unit.zone is None:
             return own, spirit
+        members = state.in_zone(unit.side, unit.zone)
+        if len(members) <= _FEW:
+            shared: tuple[DefenseBonus, ...] = ()
+            for holder in members:
+                if holder.stances and holder.id != unit.id:
+                    zone_wide = self._held_grants(holder.stances)[2]
+                    if zone_wide:
+                        shared += zone_wide
+            return (own + shared if shared else own), spirit
+        shared, holders = self._zone_grants(members)
+        if unit.id in holders:  # it holds a zone-wide grant itself: the others' only, in their order
+            shared = ()
+            for hid, zone_wide in holders.items():
+                if hid != unit.id:
+                    shared += zone_wide
+        return (own + shared if shared else own), spirit
+
+    def _zone_grants(
+        self, members: tuple[Unit, ...]
+    ) -> tuple[tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]:
+        """The zone-wide grants the units of one side in a crowded zone hold (``members``, in the
+        state's order): all of them together, and each holder's own. Every unit of the zone reads them,
+        so they are put together once for the tuple a state gives (found by identity: a state gives one
+        tuple a side and zone), not once per unit, which would grow with the square of the crowd."""
+        last = self._zone_grants_of.get(id(members))
+        if last is not None and last[0] is members:
+            return last[1], last[2]
         shared: tuple[DefenseBonus, ...] = ()
-        for holder in state.in_zone(unit.side, unit.zone):
-            if holder.stances and holder.id != unit.id:
+        holders: dict[str, tuple[DefenseBonus, ...]] = {}
+        for holder in members:
+            if holder.stances:
                 zone_wide = self._held_grants(holder.stances)[2]
                 if zone_wide:
                     shared += zone_wide
-        return (own + shared if shared else own), spirit
+                    holders[holder.id] = zone_wide
+        found = self._zone_grants_of
+        if len(found) >= 64:
+            found.clear()  # the tuples of the last few states: a state's own come again at once
+        found[id(members)] = (members, shared, holders)  # the tuple kept alive: its id stays its own
+        return shared, holders
 
     def _held_grants(
         self, stances: tuple[str, ...]

@@ -25,6 +25,9 @@ from kassen.sengoku.technique import attack_modifier
 _PIERCE_TIE_BREAK = Fraction(1, 1000)
 #: An attack at a unit off the battlefield: no Wounds.
 _NOTHING = (Fraction(0), 0.0)
+#: The most units a battle may have for a threat to be read off every one of them; a larger battle
+#: reads only the units in the zones in reach (``Values._threat``).
+_MANY = 24
 #: The share of an enemy's best blow a reservation is expected to turn away (a policy choice).
 _RESERVATION_SHARE = Fraction(1, 2)
 #: How much of the next round a stance is counted for (it stays until released or Defenseless).
@@ -187,14 +190,30 @@ class Values:
     def _threat(self, state: BattleState, unit: Unit, bonus: DefenseBonus | None) -> Fraction:
         r = self.rules
         assert unit.zone is not None
-        total = Fraction(0)
         blows: dict[tuple[str, str], tuple[Fraction, int] | None] = {}
+        # how many of its best blows the enemies of each template can still strike: one product a
+        # template at the end, the same exact sum as one for each enemy
+        count: dict[tuple[str, str], int] = {}
         guard: CombatProfile | None = None
         number = 0
-        for e in state.units:
-            if e.side == unit.side or not e.able or e.zone is None or e.passed:
-                continue
-            if state.distance(e.zone, unit.zone) > 1:
+        here, side = unit.zone, unit.side
+        if len(state.units) > _MANY:
+            # the enemies that can reach the unit stand in its zone or a neighbouring one (distance 1
+            # at most): a crowded battle reads them through those zones (each once), not every unit
+            near = [
+                e
+                for zone in dict.fromkeys((here, *state.neighbours(here)))
+                for e in state.in_zone_all(zone)
+                if e.side != side
+            ]
+        else:
+            near = [
+                e
+                for e in state.units
+                if e.side != side and e.zone is not None and state.distance(e.zone, here) <= 1
+            ]
+        for e in near:
+            if not e.able or e.passed:
                 continue
             template = (e.creature, e.spec)
             if template in blows:
@@ -210,7 +229,12 @@ class Values:
                     known = r.best_blows[key] = (self._best_blow(e, guard),)
                 best = blows[template] = known[0]
             if best is not None:
-                total += best[0] * (e.energy // best[1])
+                count[template] = count.get(template, 0) + e.energy // best[1]
+        total = Fraction(0)
+        for template, n in count.items():
+            best = blows[template]
+            assert best is not None
+            total += best[0] * n
         return total
 
     def _guard(
