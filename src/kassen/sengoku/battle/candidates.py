@@ -26,16 +26,17 @@ from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo, Range
 from kassen.sengoku.profile import AimFocus
 
 
-def _targets_from(state: BattleState, rng: Range, here: str, enemies: list[Unit]) -> list[Unit]:
-    """The ``enemies`` (those on the battlefield) a maneuver of range ``rng`` reaches from ``here``, in
-    the state's order: what :func:`~kassen.sengoku.battle.moves.in_range` says of each one's zone, read
-    from the layout's neighbours (a distance of at most one is the zone itself or a neighbour)."""
+def _targets_from(state: BattleState, rng: Range, here: str, enemies: list[Unit]) -> tuple[str, ...]:
+    """The ids of the ``enemies`` (those on the battlefield) a maneuver of range ``rng`` reaches from
+    ``here``, in the state's order: what :func:`~kassen.sengoku.battle.moves.in_range` says of each
+    one's zone, read from the layout's neighbours (a distance of at most one is the zone itself or a
+    neighbour)."""
     if rng is Range.BATTLEFIELD:
-        return list(enemies)
+        return tuple(t.id for t in enemies)
     if rng in (Range.SAME_ZONE, Range.SELF):
-        return [t for t in enemies if t.zone == here]
+        return tuple(t.id for t in enemies if t.zone == here)
     reached = {here, *state.neighbours(here)}
-    return [t for t in enemies if t.zone in reached]
+    return tuple(t.id for t in enemies if t.zone in reached)
 
 
 @lru_cache(maxsize=4096)
@@ -55,11 +56,10 @@ def _use(
 
 
 def _after(
-    rules: BattleRules, first: Use, m: Maneuver, targets: list[Unit], zone: str, weapon: str | None = None
+    rules: BattleRules, first: Use, m: Maneuver, ids: tuple[str, ...], zone: str, weapon: str | None = None
 ) -> AttackGroup:
-    """``first`` (a movement to ``zone``, a stance, a pick-up) then ``m`` at each of ``targets`` (the
-    rows remembered by the content for the same first use, attack, weapon and targets)."""
-    ids = tuple(t.id for t in targets)
+    """``first`` (a movement to ``zone``, a stance, a pick-up) then ``m`` at each of the targets ``ids``
+    (the rows remembered by the content for the same first use, attack, weapon and targets)."""
     key = (first, m.id, weapon, ids)
     rows = rules.rows_after.get(key)
     if rows is None:
@@ -99,11 +99,11 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
     finesse = rules.attribute(unit, "finesse")
     # whom each range reaches from each zone, worked out once for the decision (and each attack's range
     # once: the unit's weapons do not change while its candidates are listed)
-    reachable: dict[tuple[Range, str], list[Unit]] = {}
+    reachable: dict[tuple[Range, str], tuple[str, ...]] = {}
     ranges: dict[str, Range] = {}
     enemies = [t for t in state.units if t.side != unit.side and t.on_battlefield and t.zone is not None]
 
-    def _targets(m: Maneuver, zone: str) -> list[Unit]:
+    def _targets(m: Maneuver, zone: str) -> tuple[str, ...]:
         rng = ranges.get(m.id)
         if rng is None:
             rng = ranges[m.id] = rules.range(unit, m)
@@ -115,13 +115,12 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
 
     for m in attacks:
         for w in _weapons(rules, unit, m):
-            targets = _targets(m, here)
-            if not targets:
+            ids = _targets(m, here)
+            if not ids:
                 continue
             extra = 0
             if m.aim_focus is not AimFocus.NONE:
                 extra = rules.aim_room(rules.technique(unit, m, w), finesse)
-            ids = tuple(t.id for t in targets)
             # the rows at all these targets, remembered together (the targets grow with the units)
             key = (m.id, w, ids, reserve_ids, extra)
             rows = rules.group_rows.get(key)
