@@ -10,6 +10,8 @@ import itertools
 from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from kassen.sengoku.technique import Technique, attack_modifier
+
 if TYPE_CHECKING:
     from kassen.core.explain import Step
     from kassen.sengoku.battle.listing import Listing
@@ -99,6 +101,12 @@ class ContentMemos:
         self._zone_grants_of: dict[
             int, tuple[tuple[Unit, ...], tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]
         ] = {}
+        #: An attack's modifier and its steps (SG.CHK.1) by the identity of what it reads: the attacker's
+        #: attributes and skills (its template's, the same objects in every state) and the technique
+        #: (``attack_modifier``), each kept with it.
+        self._modifiers: dict[
+            tuple[int, int, int], tuple[object, object, object, tuple[int, tuple[Step, ...]]]
+        ] = {}
         #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
         self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
         self._next_number = itertools.count(1)
@@ -112,6 +120,21 @@ class ContentMemos:
         self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)
         #: The planner asked for last (found by the state's identity before its value).
         self.last_planner: Planner | None = None
+
+    def attack_modifier(self, attacker: CombatProfile, tech: Technique) -> tuple[int, tuple[Step, ...]]:
+        """:func:`kassen.sengoku.technique.attack_modifier` of ``attacker`` with ``tech`` (SG.CHK.1),
+        remembered: it reads only the profile's attributes and skills and the technique, found by
+        identity (a profile built afresh in each state carries its template's very objects)."""
+        attributes, skills = attacker.attributes, attacker.skills
+        key = (id(attributes), id(skills), id(tech))
+        found = self._modifiers.get(key)
+        if found is not None:
+            return found[3]
+        made = attack_modifier(attacker, tech)
+        if len(self._modifiers) >= MEMO_LIMIT:
+            self._modifiers.clear()
+        self._modifiers[key] = (attributes, skills, tech, made)  # kept alive: the ids stay theirs
+        return made
 
     def number(self, value: object) -> int:
         """A number standing for ``value`` (a profile, a zone) in memo keys, so that it is hashed once
