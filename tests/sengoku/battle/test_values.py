@@ -167,3 +167,53 @@ def test_a_remembered_attack_modifier_is_the_one_worked_out_afresh(name: str) ->
     assert got == attack_modifier(skilled, tech)
     assert tech.skill is None or got[0] == rules.attack_modifier(profile, tech)[0] + 3
     assert compared > 50
+
+
+@pytest.mark.parametrize(("name", "seeds"), [("demo*3", range(2)), ("burning-temple", range(3))])
+def test_what_is_read_of_a_target_in_an_earlier_state_is_what_a_fresh_reading_gives(
+    name: str, seeds: range
+) -> None:
+    # rule: SG.DEF.4  rule: SG.RES.2  rule: SG.RET.5 — a target's profile, ready reaction and zone, as
+    # one policy remembers them from state to state (by the target, its zone, the round and its grants),
+    # are what a policy that never saw an earlier state reads, for every unit as every enemy's target
+    found_again = 0
+    for seed in seeds:
+        fight = open_fight(_source(name), seed=seed)
+        fight.autoplay()
+        remembering = Values(fight.tables)
+        for state in fight.states:
+            fresh = Values(fight.tables)
+            remembering._fresh(state)  # what it read in this very state is kept apart (target_class)
+            fresh._fresh(state)
+            for target in state.units:
+                if target.zone is None:
+                    continue
+                for ambushed in (False, True):
+                    before = len(remembering._seen_before)
+                    got = remembering._target(state, target, ambushed)
+                    found_again += len(remembering._seen_before) == before
+                    assert got == fresh._target(state, target, ambushed), (target.id, state.round)
+    assert found_again > 1000
+
+
+def test_a_squad_routed_last_round_is_read_again_when_the_round_turns() -> None:
+    # rule: SG.RET.5 — a routed squad counts as Defenseless from the round after its rout (the bundled
+    # reading): the same unit object read in the rout's round and in the next is two readings
+    fight = open_fight("demo", seed=1)
+    rules = fight.tables
+    assert rules.squads.rout_defenseless and rules.squads.rout_pursuit_from_next_round
+    state = fight.states[0]
+    placed = [u for u in state.units if u.zone is not None]
+    target = next((u for u in placed if u.cohesion is not None), placed[0])  # a squad, if the demo has one
+    routed = evolve(target, routed=True, routed_round=state.round)
+    now = state.with_unit(routed)
+    later = now.changed(round=state.round + 1)
+    values = Values(rules)
+    values._fresh(now)
+    first = values._target(now, routed, False)
+    values._fresh(later)
+    second = values._target(later, routed, False)
+    fresh = Values(rules)
+    fresh._fresh(later)
+    assert second == fresh._target(later, routed, False)
+    assert first[0] != second[0]  # the profile's reading: Defenseless from the next round

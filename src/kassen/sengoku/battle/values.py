@@ -28,6 +28,8 @@ _NOTHING = (Fraction(0), 0.0)
 #: The most units a battle may have for a threat to be read off every one of them; a larger battle
 #: reads only the units in the zones in reach (``Values._threat``).
 _MANY = 24
+#: The most targets' readings a policy keeps from earlier states (then it starts afresh).
+_SEEN_BEFORE = 4096
 #: The share of an enemy's best blow a reservation is expected to turn away (a policy choice).
 _RESERVATION_SHARE = Fraction(1, 2)
 #: How much of the next round a stance is counted for (it stays until released or Defenseless).
@@ -67,6 +69,9 @@ class Values:
         self._stances: dict[tuple[str, str], Fraction] = {}
         self._reservations: dict[tuple[str, str], Fraction] = {}
         self._sneaks: dict[tuple[str, str], float] = {}
+        # what was read of a target in an earlier state, by the identity of the target and its zone, the
+        # round and ambush, with the grants held for it then (``_target``)
+        self._seen_before: dict[tuple[int, bool, int, int], tuple[Unit, Zone, object, _Seen]] = {}
 
     def _fresh(self, state: BattleState) -> None:
         if self._memo_state is not state and self._memo_state != state:
@@ -151,10 +156,22 @@ class Values:
         if seen is None:
             r = self.rules
             assert target.zone is not None
-            reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
             there = state.zone(target.zone)
-            blind, guard, number = self._guard(state, target, ambushed=ambushed)
-            seen = (blind, reserved, r.number(there), there, guard, number)
+            # all of it is read from the target itself (a frozen record: the same object while no action
+            # touches it), its zone, the round (a routed squad's Defenseless) and the grants held for it:
+            # found again in a later state while those stay, not worked out in every state
+            grants = r.grants(state, target)
+            okey = (id(target), ambushed, state.round, id(there))
+            kept = self._seen_before.get(okey)
+            if kept is not None and kept[0] is target and kept[1] is there and kept[2] == grants:
+                seen = kept[3]
+            else:
+                reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
+                blind, guard, number = self._guard(state, target, ambushed=ambushed)
+                seen = (blind, reserved, r.number(there), there, guard, number)
+                if len(self._seen_before) >= _SEEN_BEFORE:
+                    self._seen_before.clear()
+                self._seen_before[okey] = (target, there, grants, seen)  # kept alive: the ids stay theirs
             self._targets[pkey] = seen
         return seen
 
