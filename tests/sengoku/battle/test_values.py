@@ -4,11 +4,14 @@ state of many battles (with copied units, so that many readings are met again)."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
 
+from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource, open_fight
+from kassen.sengoku.battle.actions import Action
 from kassen.sengoku.battle.copies import copied_units
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit
@@ -23,15 +26,21 @@ def _source(name: str) -> str | ScenarioSource:
     return copied_units(base, int(k)) if k else base
 
 
+def _played(name: str, seeds: range) -> Iterator[Fight[BattleState, Action]]:
+    """The battle ``name`` (``demo*3``: each unit copied three times) played to its end with each seed."""
+    for seed in seeds:
+        fight = open_fight(_source(name), seed=seed)
+        fight.autoplay()
+        yield fight
+
+
 @pytest.mark.parametrize(("name", "seeds"), [("demo*2", range(3)), ("burning-temple", range(2))])
 def test_equal_readings_are_equal_profiles(name: str, seeds: range) -> None:
     # rule: SG.DEF.4  rule: SG.DEF.5 — a profile is the unit's template, Wounds, stances and zone grants,
     # Defenseless (a rout), Defense -N, armor damage, Fate points and side: nothing else of the state
     seen: dict[tuple[object, ...], CombatProfile] = {}
     met_again = 0
-    for seed in seeds:
-        fight = open_fight(_source(name), seed=seed)
-        fight.autoplay()
+    for fight in _played(name, seeds):
         rules = fight.tables
         for state in fight.states:
             for unit in state.units:
@@ -77,9 +86,7 @@ def test_the_grants_are_the_units_own_stances_and_its_zone_allies(name: str, see
     # rule: SG.DEF.4  rule: SG.INC.3 — the remembered grants of each set of stances, put together, are
     # the plain reading, in every state, for every unit, also with formations held beside it
     held = shared = 0
-    for seed in seeds:
-        fight = open_fight(_source(name), seed=seed)
-        fight.autoplay()
+    for fight in _played(name, seeds):
         rules = fight.tables
         for n, state in enumerate(fight.states):
             for unit in state.units:
@@ -125,9 +132,7 @@ def test_the_threat_is_every_enemy_in_reach_striking_its_best_blow(name: str, se
     # rule: SG.ZON.2  rule: SG.CNT.5 — the heuristic's threat to a unit (read through the zones in reach,
     # summed by template) is the plain sum over every enemy of the battle one zone away at most
     threatened = 0
-    for seed in seeds:
-        fight = open_fight(_source(name), seed=seed)
-        fight.autoplay()
+    for fight in _played(name, seeds):
         values = Values(fight.tables)
         for state in fight.states[::3]:
             for unit in state.units:
@@ -177,9 +182,7 @@ def test_what_is_read_of_a_target_in_an_earlier_state_is_what_a_fresh_reading_gi
     # one policy remembers them from state to state (by the target, its zone, the round and its grants),
     # are what a policy that never saw an earlier state reads, for every unit as every enemy's target
     found_again = 0
-    for seed in seeds:
-        fight = open_fight(_source(name), seed=seed)
-        fight.autoplay()
+    for fight in _played(name, seeds):
         remembering = Values(fight.tables)
         for state in fight.states:
             fresh = Values(fight.tables)
