@@ -65,6 +65,26 @@ def test_a_remembered_listing_is_a_fresh_one(name: str, seeds: range) -> None:
     assert compared > 50 and reused > compared // 4  # many listings found remembered, each one checked
 
 
+@pytest.mark.parametrize(("name", "seeds"), [("demo", range(3)), ("burning-temple", range(2))])
+def test_remembered_candidates_are_fresh_ones(name: str, seeds: range) -> None:
+    # rule: SG.BRT.1 — the candidates of a unit are remembered by what they read (candidates_key: not
+    # its uses this round, Energy or prices): found again in many states, they are always the ones a
+    # fresh content generates there, in the same order
+    from kassen.sengoku.battle.candidates import _candidates, candidates_key
+
+    compared = found = 0
+    for rules, state, unit in _units_at_count(name, seeds):
+        if unit.zone is None:
+            continue
+        plans = Planner(rules, state, unit)
+        remembered = candidates_key(rules, state, unit) in rules.candidate_lists
+        got = list(_candidates(rules, state, plans))
+        assert got == list(_grouped(BattleRules(rules.catalog), state, unit)), (unit.id, state.round)
+        found += remembered
+        compared += 1
+    assert compared > 50 and found > compared // 4
+
+
 def _other(name: str, value: object) -> object | None:
     """Another plausible value of a unit's field (None: none to try)."""
     if isinstance(value, bool):

@@ -12,7 +12,7 @@ legal breath is still accepted when applied.
 
 from __future__ import annotations
 
-__all__ = ["candidate_breaths", "has_breath", "listing_key", "listing_of"]
+__all__ = ["candidate_breaths", "candidates_key", "has_breath", "listing_key", "listing_of"]
 
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -218,13 +218,21 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
 
 class _Generated:
     """The unit's candidates in one state, generated at most once and only as far as they are read:
-    :func:`has_breath` stops at the first affordable maneuver, the listing reads on from there."""
+    :func:`has_breath` stops at the first affordable maneuver, the listing reads on from there. Once
+    read to their end they are remembered by the content under ``key`` (:func:`candidates_key`)."""
 
-    __slots__ = ("_made", "_source")
+    __slots__ = ("_key", "_made", "_memo", "_source")
 
-    def __init__(self, source: Iterator[tuple[Use, ...] | AttackGroup]) -> None:
+    def __init__(
+        self,
+        source: Iterator[tuple[Use, ...] | AttackGroup],
+        memo: dict[tuple[object, ...], tuple[tuple[Use, ...] | AttackGroup, ...]],
+        key: tuple[object, ...],
+    ) -> None:
         self._made: list[tuple[Use, ...] | AttackGroup] = []
         self._source: Iterator[tuple[Use, ...] | AttackGroup] | None = source
+        self._memo = memo
+        self._key = key
 
     def __iter__(self) -> Iterator[tuple[Use, ...] | AttackGroup]:
         made = self._made
@@ -238,6 +246,7 @@ class _Generated:
                 item = next(self._source, None)
                 if item is None:
                     self._source = None
+                    self._memo[self._key] = tuple(made)
                     return
                 made.append(item)
                 yield item
@@ -248,23 +257,30 @@ def _candidates(
     rules: BattleRules, state: BattleState, plans: Planner
 ) -> Iterable[tuple[Use, ...] | AttackGroup]:
     """The unit's candidates in this state, generated once per planner (:func:`has_breath` and the
-    listing read the same ones)."""
+    listing read the same ones), or as the content remembers them for a unit in the same place
+    (:func:`candidates_key`): a unit whose uses this round or Energy changed lists the same candidates
+    at other prices."""
     found = plans.candidates
     if found is None:
         unit = plans.unit
-        source = iter(()) if unit.zone is None or not unit.on_battlefield else _grouped(rules, state, unit)
-        found = plans.candidates = _Generated(source)
+        if unit.zone is None or not unit.on_battlefield:
+            found = ()
+        else:
+            key = listing_key(rules, state, plans)[0]  # candidates_key, made once a planner
+            assert isinstance(key, tuple)
+            memo = rules.candidate_lists
+            known = memo.get(key)
+            found = _Generated(_grouped(rules, state, unit), memo, key) if known is None else known
+        plans.candidates = found
     return found
 
 
 def listing_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[object, ...]:
     """Everything the listing of ``plans.unit``'s breaths reads of the state but its Energy (which only
-    says which of them it can pay for, :meth:`Planner.affordable`): of the unit, its template, zone,
-    stances, weapons on the ground or broken and the pick-up's price, rout, reload, Defenseless, stance
-    collapse surcharge, limited uses, and its uses of each maneuver this round up to the number combo
-    fatigue counts free (SG.BRT.3: more costs the same); of every unit, whom it fights for, where it
-    stands, whether it is on the battlefield, routed, bleeding or a squad, and its template (whom an
-    [Incorporeal] attack may strike); and the battlefield's zones, layout and sides (SG.ZON.1-2).
+    says which of them it can pay for, :meth:`Planner.affordable`): first what its candidates read
+    (:func:`candidates_key`), then what their prices read besides: of the unit, the pick-up's price,
+    its limited uses, reload, Defenseless, stance collapse surcharge, and its uses of each maneuver this
+    round up to the number combo fatigue counts free (SG.BRT.3: more costs the same).
     Two states with the same key list the same breaths at the same prices (``tests/sengoku/battle/
     test_listing_memo.py`` compares the remembered listing with a fresh one on every unit of many
     battles)."""
@@ -273,19 +289,33 @@ def listing_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple
         unit = plans.unit
         free = rules.combo.free_uses
         found = plans.listing_key = (
-            unit.id,
-            unit.creature,
-            unit.spec,
-            unit.zone,
-            unit.stances,
-            unit.dropped,
-            unit.broken,
+            candidates_key(rules, state, plans.unit),
             unit.pickup_cost,
             unit.limited,
             unit.unloaded,
             unit.defenseless,
             unit.surcharge,
             tuple((t.key, min(t.n, free)) for t in unit.used),
+        )
+    return found
+
+
+def candidates_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[object, ...]:
+    """Everything :func:`_grouped` reads (the candidates, before any is priced): of the unit, its
+    template, zone, stances and weapons on the ground or broken; of every unit, whom it fights for,
+    where it stands, whether it is on the battlefield, routed, bleeding or a squad, and its template
+    (whom an [Incorporeal] attack may strike), numbered (:meth:`BattleRules.number`: the key is hashed
+    at every lookup, and the units grow with the battle); and the battlefield's zones, layout and
+    sides (SG.ZON.1-2)."""
+    return (
+        unit.id,
+        unit.creature,
+        unit.spec,
+        unit.zone,
+        unit.stances,
+        unit.dropped,
+        unit.broken,
+        rules.number(
             tuple(
                 (
                     u.id,
@@ -300,10 +330,10 @@ def listing_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple
                     u.spec,
                 )
                 for u in state.units
-            ),
-            rules.layout_number(state),
-        )
-    return found
+            )
+        ),
+        rules.layout_number(state),
+    )
 
 
 def listing_of(rules: BattleRules, state: BattleState, plans: Planner) -> Listing:

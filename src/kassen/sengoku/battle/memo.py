@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from kassen.core.explain import Step
     from kassen.sengoku.battle.listing import Listing
     from kassen.sengoku.battle.one_use import PlannedUse, _After
-    from kassen.sengoku.battle.plan import Planner
+    from kassen.sengoku.battle.plan import AttackGroup, Planner
     from kassen.sengoku.battle.state import BattleState, Unit, Use
     from kassen.sengoku.profile import CombatProfile, DefenseBonus
 
@@ -67,6 +67,11 @@ class ContentMemos:
         #: Every legal breath of a unit's candidates with its price, Energy aside, by everything the
         #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
         self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
+        #: A unit's candidate breaths (``candidates._grouped``), by everything they read
+        #: (``candidates.candidates_key``): the same in every state where only their prices change.
+        self.candidate_lists: Memo[
+            tuple[object, ...], tuple[tuple[Use, ...] | AttackGroup, ...]
+        ] = Memo(LISTINGS)
         #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
         #: with, by everything the shapes' plans read but the target (``Planner._group``).
         self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()
