@@ -287,7 +287,6 @@ def listing_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple
     found = plans.listing_key
     if found is None:
         unit = plans.unit
-        free = rules.combo.free_uses
         found = plans.listing_key = (
             candidates_key(rules, state, plans.unit),
             unit.pickup_cost,
@@ -295,7 +294,7 @@ def listing_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple
             unit.unloaded,
             unit.defenseless,
             unit.surcharge,
-            tuple((t.key, min(t.n, free)) for t in unit.used),
+            plans.priced_uses(),
         )
     return found
 

@@ -189,6 +189,7 @@ class Planner:
         "_situation",
         "_spent",
         "_steps",
+        "_used",
         "_walks",
         "candidates",
         "listing",
@@ -213,6 +214,7 @@ class Planner:
         self._reach: dict[tuple[object, ...], tuple[bool, ...]] = {}
         self._defenseless = unit.defenseless and rules.dfl_timing.restrictions_apply_to_next_breath
         self._situation: int | None = None
+        self._used: tuple[tuple[str, int], ...] | None = None
         self._sim_numbers: list[int] = []  # rules.number of each simulated breath, by its index
         #: The candidates listed from this state (:mod:`~kassen.sengoku.battle.candidates`), once made.
         self.candidates: Iterable[tuple[Use, ...] | AttackGroup] | None = None
@@ -325,7 +327,7 @@ class Planner:
             key = (
                 self._situation_number(),
                 self._sim_number(0),
-                unit.used,
+                self.priced_uses(),
                 unit.surcharge,
                 group.maneuver,
                 group.weapon,
@@ -556,6 +558,15 @@ class Planner:
                 )
             )
         return situation
+
+    def priced_uses(self) -> tuple[tuple[str, int], ...]:
+        """The unit's uses of each maneuver this round, each up to the number combo fatigue counts free
+        (SG.BRT.3: any more cost the same Energy): all the prices of a breath read of them."""
+        found = self._used
+        if found is None:
+            free = self.rules.combo.free_uses
+            found = self._used = tuple((t.key, min(t.n, free)) for t in self.unit.used)
+        return found
 
     def _sim_number(self, sim: int) -> int:
         """The number of the simulated breath ``sim`` (0: the breath's start)."""
