@@ -85,6 +85,24 @@ def test_remembered_candidates_are_fresh_ones(name: str, seeds: range) -> None:
     assert compared > 50 and found > compared // 4
 
 
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("count-example", range(3)), ("demo", range(2)), ("burning-temple", range(1))]
+)
+def test_a_remembered_answer_to_has_breath_is_a_fresh_one(name: str, seeds: range) -> None:
+    # rule: SG.CNT.6 — whether a unit can pay for a maneuver alone is remembered by its listing's key
+    # and its Energy, and asked where no listing is remembered (a scripted unit's breath is never
+    # listed): at every unit of every count, with the listings forgotten, it is the fresh answer
+    compared = remembered = 0
+    for rules, state, unit in _units_at_count(name, seeds):
+        rules.listings.clear()
+        asked = (listing_key(rules, state, Planner(rules, state, unit)), unit.energy)
+        remembered += asked in rules.has_breaths
+        fresh = any(len(b.uses) == 1 and spent <= unit.energy for b, spent in _fresh(rules, state, unit))
+        assert has_breath(rules, state, unit) == fresh, (unit.id, state.round, unit.energy)
+        compared += 1
+    assert compared > 50 and remembered > compared // 4
+
+
 def _other(name: str, value: object) -> object | None:
     """Another plausible value of a unit's field (None: none to try)."""
     if isinstance(value, bool):

@@ -359,14 +359,26 @@ def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
 
     The flow asks it of the state with the unit's breath due: its planner is kept as the rules' last,
     so listing that breath generates none of the candidates and checks none of these maneuvers again;
-    a listing remembered for the same :func:`listing_key` answers at once."""
+    a listing remembered for the same :func:`listing_key` answers at once, and so does the answer
+    remembered for that key and the same Energy (a scripted unit's breath is never listed)."""
     # kept as the last planner only: the listing and the heuristic that follow ask of this very state
     # object, and keying it by value would hash the whole state every breath
     plans = rules.last_planner = Planner(rules, state, unit)
-    known = rules.listings.get(listing_key(rules, state, plans))
+    key = listing_key(rules, state, plans)
+    known = rules.listings.get(key)
     if known is not None:
         plans.listing = known
         return known.has_single(unit.energy)
+    answers = rules.has_breaths
+    asked = (key, unit.energy)
+    found = answers.get(asked)
+    if found is None:
+        found = answers[asked] = _has_single(rules, state, plans)
+    return found
+
+
+def _has_single(rules: BattleRules, state: BattleState, plans: Planner) -> bool:
+    """Whether one of the unit's candidates of a single maneuver is a legal breath now (its Energy read)."""
     for item in _candidates(rules, state, plans):
         if isinstance(item, AttackGroup):
             if any(len(uses) == 1 and plans.legal(uses) for row in item.rows for uses in row):

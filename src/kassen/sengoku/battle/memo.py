@@ -67,6 +67,9 @@ class ContentMemos:
         #: Every legal breath of a unit's candidates with its price, Energy aside, by everything the
         #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
         self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
+        #: Whether a unit can pay for any maneuver alone (``candidates.has_breath``, SG.CNT.6), by its
+        #: listing's key and its Energy: asked at every breath due, of scripted units too.
+        self.has_breaths: Memo[tuple[object, ...], bool] = Memo()
         #: A unit's candidate breaths (``candidates._grouped``), by everything they read
         #: (``candidates.candidates_key``): the same in every state where only their prices change.
         self.candidate_lists: Memo[
