@@ -37,7 +37,9 @@ def count_down(
     if not counted:
         return None
     top = max(v for v, _ in counted)
-    return top, sorted((c for v, c in counted if v == top), key=tie)
+    at = [c for v, c in counted if v == top]
+    # one alone at the count needs no tie broken (``tie`` may be dear: it is not asked)
+    return top, sorted(at, key=tie) if len(at) > 1 else at
 
 
 def initiative(ranking: Iterable[tuple[Sequence[Any], Hashable]]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
