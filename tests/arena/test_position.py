@@ -201,3 +201,57 @@ def test_in_the_pit_fighters_close_are_pushed_away_and_close_again_at_their_move
             e.kind == "damage_roll" and "ST 22 (ST 20 +2 in bonuses)" in e.data["what"] for e in fight.events
         )
     assert all(seen.values()), seen
+
+
+def _closed_on_by_weighing(
+    policy: HeuristicPolicy, state: kassen.arena.bout.BoutState, fid: str, moves: list[Move]
+) -> Move:
+    """The heuristic's closing move with every standing opponent weighed (fewest slots, then the value
+    of an attack at the default location, then the first listed), even when only one stands."""
+    from kassen.arena.bout import Attack, active_targets
+
+    f = state.fighter(fid)
+    step = max(abs(m.to - f.position) for m in moves)
+    foes = active_targets(state, f)
+    standing = [t for t in foes if not t.incapacitated] or foes
+    ranked = sorted(
+        range(len(standing)),
+        key=lambda i: (
+            -(-max(0, abs(standing[i].position - f.position) - f.profile.reach) // step),
+            -policy.value(state, Attack(fid, standing[i].id, None), RULES),
+            i,
+        ),
+    )
+    target = standing[ranked[0]]
+    reach = f.profile.reach
+    return min(
+        moves, key=lambda m: (max(0, abs(target.position - m.to) - reach), abs(m.to - f.position), m.to)
+    )
+
+
+@pytest.mark.parametrize("name", ["arena/knockback", "arena/pit", "arena/melee"])
+def test_the_heuristic_closes_on_the_opponent_it_would_weigh_first(name: str) -> None:
+    # rule: AR.GAP.2 — a fighter with no attack in reach moves toward the opponent fewest slots away
+    # (then the one it would hurt most): with one opponent standing it is not weighed, with several it
+    # is, and either way the move is the one weighing every opponent picks
+    from kassen.arena.bout import Attack, Rise
+
+    policy = HeuristicPolicy(RULES)
+    compared = 0
+    for seed in range(24):
+        fight = kassen.open_fight(name, seed=seed)
+        fight.autoplay()
+        for state in fight.states:
+            actor = RULESET.to_move(state)
+            if actor is None or actor.kind != "unit" or state.offers:
+                continue
+            legal = list(RULESET.legal_actions(state, RULES))
+            moves = [a for a in legal if isinstance(a, Move)]
+            f = state.fighter(actor.id)
+            if not moves or f.stunned or any(isinstance(a, (Attack, Rise)) for a in legal):
+                continue  # the heuristic attacks, rises or waits: it does not close
+            chosen = policy._close(state, actor.id, moves, RULES)
+            if isinstance(chosen, Move):
+                assert chosen == _closed_on_by_weighing(policy, state, actor.id, moves), (name, seed)
+                compared += 1
+    assert compared > 4

@@ -267,7 +267,8 @@ class HeuristicPolicy:
             slots = -(-gap // step)
             return (slots, -self.value(state, Attack(fid, t.id, None), rules), t_index)
 
-        target = standing[min(range(len(standing)), key=key)]
+        # one opponent standing is the one closed on: nothing to weigh (the value is exact, and dear)
+        target = standing[0] if len(standing) == 1 else standing[min(range(len(standing)), key=key)]
         return min(
             moves, key=lambda m: (max(0, abs(target.position - m.to) - reach), abs(m.to - f.position), m.to)
         )
