@@ -101,7 +101,7 @@ def test_two_spends_in_a_row_are_looked_at_once_from_the_first_fp_to_the_last() 
     turn = RULESET.start(edit(begun(A, B), "b", fp=6), ScriptedDice([]), RULES)
     turn.lose_fp("b", 2, "AR.GUT.3", "first")
     turn.lose_fp("b", 2, "AR.GUT.1", "second")
-    assert [t for t in turn.state.agenda if isinstance(t, FpThresholds)] == [FpThresholds("b", 6, 2)]
+    assert [t for t in turn.settled().agenda if isinstance(t, FpThresholds)] == [FpThresholds("b", 6, 2)]
     drain(lambda: RULESET.follow_up(turn))
     told = [e.kind for e in turn.events if (e.kind, e.rule) in THRESHOLDS]
     assert told == ["fatigued", "move_halved"]

@@ -165,14 +165,14 @@ def test_follow_up_is_one_automatic_step_until_someone_decides() -> None:
     # stun recovery and HT-at-0-HP tasks: one step each, then a's slot stops the drain
     turn = RULESET.start(bout(A, B), ScriptedDice([]), RULES)
     RULESET.resolve(turn, Begin())
-    assert turn.state.agenda == (StartSubturn(),)
+    assert turn.settled().agenda == (StartSubturn(),)
     steps = 0
     while RULESET.follow_up(turn):
         steps += 1
     assert steps == 1 + 2 * 2  # start of subturn 1, then 2 tasks for each of the 2 fighters
     assert (
         turn.state.subturn == 1
-        and not turn.state.agenda
+        and not turn.settled().agenda
         and RULESET.to_move(turn.state) == Actor("unit", "a", "east")
     )
     before = (turn.state, list(turn.events))
@@ -185,7 +185,7 @@ def test_an_offer_stops_the_drain_with_tasks_still_scheduled() -> None:
     turn = RULESET.start(begun(A, B), ScriptedDice([3, 3, 3, 6, 6, 6, 6]), RULES)
     RULESET.resolve(turn, Attack("a", "b"))
     drain(lambda: RULESET.follow_up(turn))
-    assert turn.state.offers and turn.state.agenda
+    assert turn.state.offers and turn.settled().agenda
     assert not RULESET.follow_up(turn)
 
 

@@ -116,6 +116,11 @@ class Turn(Generic[S]):
         """Record an event; ``automatic`` marks what the rules did by themselves."""
         self.events.append(Event(kind, data, rule, automatic))
 
+    def settled(self) -> S:
+        """The state the action leaves, once it is done: ``state`` itself, unless a ruleset's turn keeps
+        part of it apart while the action runs (the arena's agenda) and writes it back here."""
+        return self.state
+
 
 class Handlers(Generic[W]):
     """Dispatch by table (DESIGN principle 9): each action (or task) type's handler, added in pairs the
@@ -231,4 +236,4 @@ def advance(
     if isinstance(dice, TableDice) and dice.unused:
         used = len(faces or ()) - dice.unused
         raise TypedDiceError(f"this action rolled {used} dice, but {len(faces or ())} faces were typed")
-    return Snapshot(turn.state, rng.state), tuple(turn.events)
+    return Snapshot(turn.settled(), rng.state), tuple(turn.events)

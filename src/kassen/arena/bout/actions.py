@@ -327,12 +327,11 @@ def _on_guts(b: BoutTurn, action: Guts) -> None:
         )
         exempt = _UNCONSCIOUS_GROUP
     if offer is not None and offer.automatic and cause.hit_id:
-        kept = tuple(
-            t for t in b.state.agenda if not (isinstance(t, exempt) and t.hit.hit_id == cause.hit_id)
-        )
-        dropped = len(b.state.agenda) - len(kept)
+        agenda = b.agenda
+        kept = tuple(t for t in agenda if not (isinstance(t, exempt) and t.hit.hit_id == cause.hit_id))
+        dropped = len(agenda) - len(kept)
         if dropped:
-            b.state = replace(b.state, agenda=kept)
+            b.set_agenda(kept)
             b.log("exempted", "AR.INJ.10", fighter=fid, hit=cause.hit_id, exempted=dropped)
 
 

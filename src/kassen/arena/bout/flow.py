@@ -15,7 +15,7 @@ from kassen.arena.bout.legal import validate
 from kassen.arena.bout.reading import can_act, can_guts, helpless, override_effects
 from kassen.arena.bout.state import Action, EndSubturn, Offer, StartSubturn
 from kassen.arena.bout.tasks import TASK_HANDLERS
-from kassen.arena.bout.turn import BoutTurn, with_agenda, with_slot
+from kassen.arena.bout.turn import BoutTurn, with_slot
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
 from kassen.core.fastreplace import replace
@@ -34,9 +34,8 @@ def follow_up(turn: BoutTurn) -> bool:
     s = turn.state
     if s.result is not None or s.offers:
         return False
-    if s.agenda:
-        task = s.agenda[0]
-        turn.state = with_agenda(s, s.agenda[1:])
+    task = turn.next_task()
+    if task is not None:
         TASK_HANDLERS(turn, task)
         return True
     if not s.started:  # before the referee's Begin only the referee's own moves come: no slot passes

@@ -120,7 +120,7 @@ def _stepped(state: BoutState, actor: str, target: str, reach: int, rules: Arena
     """The bout once ``actor`` has made the step its attack or grapple makes toward ``target``."""
     b = BoutTurn(state, _NoDice(), rules)
     step_in(b, actor, target, reach)
-    return b.state
+    return b.settled()
 
 
 def _contest(

@@ -72,9 +72,47 @@ class LaterData(Mapping[str, Any]):
 
 
 class BoutTurn(Turn[BoutState]):
-    """One action's working copy (see the module notes)."""
+    """One action's working copy (see the module notes). While the action runs, the agenda is kept
+    here, apart from ``state`` (:meth:`next_task`, :meth:`push`, :attr:`agenda`): an action takes and
+    schedules some fifty tasks, each of which would otherwise copy the whole bout; :meth:`settled`
+    writes it back into the state the action leaves."""
 
-    __slots__ = ()
+    __slots__ = ("_tasks",)
+
+    def __init__(self, state: BoutState, dice: Any, tables: ArenaRules) -> None:
+        super().__init__(state, dice, tables)
+        #: The agenda, next task last; None: still the state's own, untouched by this action.
+        self._tasks: list[Task] | None = None
+
+    def _held(self) -> list[Task]:
+        tasks = self._tasks
+        if tasks is None:
+            tasks = self._tasks = list(reversed(self.state.agenda))
+        return tasks
+
+    @property
+    def agenda(self) -> tuple[Task, ...]:
+        """The tasks scheduled, next first."""
+        tasks = self._tasks
+        return self.state.agenda if tasks is None else tuple(reversed(tasks))
+
+    def set_agenda(self, tasks: Sequence[Task]) -> None:
+        self._tasks = list(reversed(tasks))
+
+    def next_task(self) -> Task | None:
+        """The next task, taken off the agenda (None: nothing scheduled)."""
+        if self._tasks is None and not self.state.agenda:
+            return None
+        tasks = self._held()
+        return tasks.pop() if tasks else None
+
+    def settled(self) -> BoutState:
+        """The bout with the agenda this action left."""
+        tasks = self._tasks
+        if tasks is not None:
+            self._tasks = None
+            self.state = with_agenda(self.state, tuple(reversed(tasks)))
+        return self.state
 
     def log_later(
         self,
@@ -107,7 +145,7 @@ class BoutTurn(Turn[BoutState]):
 
     def push(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything already on the agenda."""
-        self.state = with_agenda(self.state, (*tasks, *self.state.agenda))
+        self._held().extend(reversed(tasks))
 
     def offer(self, offer: Offer) -> None:
         self.state = replace(self.state, offers=(*self.state.offers, offer))
@@ -125,6 +163,7 @@ class BoutTurn(Turn[BoutState]):
 
     def finish(self, winner: str | None, reason: str) -> None:
         """The bout is over: nothing scheduled or offered is left."""
+        self._tasks = None
         self.state = replace(
             self.state, result=Result(winner, reason, self.state.subturn), agenda=(), offers=()
         )
@@ -208,9 +247,10 @@ class BoutTurn(Turn[BoutState]):
             g = self.f(fid)
             self.put(replace(g, hp=g.hp - over))
             self.log("fatigue_below_zero", "AR.GAP.2", fighter=fid, hp_lost=over, hp_after=g.hp - over)
-        head = self.state.agenda[0] if self.state.agenda else None
+        tasks = self._held()
+        head = tasks[-1] if tasks else None
         if isinstance(head, FpThresholds) and head.fighter == fid and head.after == before:
-            self.state = replace(self.state, agenda=self.state.agenda[1:])
+            tasks.pop()
             before = head.before
         self.push(FpThresholds(fid, before, fp))
 
