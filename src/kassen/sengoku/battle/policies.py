@@ -292,9 +292,10 @@ class HeuristicPolicy(Values):
         memo: dict[tuple[Use, str], Fraction],
         breath_of: Callable[[T], Breath] = _itself,
     ) -> T | None:
-        """:meth:`_best` over breaths ranked in floating point: every breath whose rough rate or key
-        comes within :data:`_CLOSE` of the best is valued exactly (:meth:`breath_value`) and the exact
-        rule settles among them, so the choice is always the exact one (a float is off by far less).
+        """:meth:`_best` over breaths ranked in floating point: a breath whose key stands clear of every
+        other's by more than :data:`_CLOSE` is chosen as it is; else every breath whose rough rate or
+        key comes within :data:`_CLOSE` of the best is valued exactly (:meth:`breath_value`) and the
+        exact rule settles among them, so the choice is always the exact one (a float is off by far less).
         Each entry names its breath: the breath itself, or what ``breath_of`` builds it from (the
         grouped weighing builds only the few it values exactly, ``kassen.sengoku.battle.weigh``)."""
         if not scored:
@@ -316,8 +317,6 @@ class HeuristicPolicy(Values):
                 found = exact_values[i] = self._exact(state, unit, breath_of(x), spent, memo)
             return found
 
-        bar = top_rate - _CLOSE * max(1.0, top_rate)
-        rate = max(exact(i) / max(scored[i][2], 1) for i, x in enumerate(rates) if x >= bar)
         cheapest = min(spent for _, _, spent in scored)
         later_rate = float(_LATER) * top_rate
         keys = [
@@ -328,7 +327,9 @@ class HeuristicPolicy(Values):
         bar = top_key - _CLOSE * max(1.0, abs(top_key))
         close = [i for i, k in enumerate(keys) if k >= bar]
         if len(close) == 1:
-            return scored[close[0]][0]
+            return scored[close[0]][0]  # clearly the best: the exact rate below is only for near ties
+        bar = top_rate - _CLOSE * max(1.0, top_rate)
+        rate = max(exact(i) / max(scored[i][2], 1) for i, x in enumerate(rates) if x >= bar)
         best: T | None = None
         best_key: tuple[Fraction, Fraction] | None = None
         for i in close:
