@@ -328,8 +328,15 @@ class HeuristicPolicy(Values):
         close = [i for i, k in enumerate(keys) if k >= bar]
         if len(close) == 1:
             return scored[close[0]][0]  # clearly the best: the exact rate below is only for near ties
-        bar = top_rate - _CLOSE * max(1.0, top_rate)
-        rate = max(exact(i) / max(scored[i][2], 1) for i, x in enumerate(rates) if x >= bar)
+        # the Energy left over is worth the same later to every near-best breath that leaves as much
+        # (or too little for another attack): adding the same to each ranks them as their values do, so
+        # the exact best rate is needed only when what they leave differs
+        lefts = {unit.energy - scored[i][2] if unit.energy - scored[i][2] >= cheapest else -1 for i in close}
+        if len(lefts) == 1:
+            rate = Fraction(0)
+        else:
+            bar = top_rate - _CLOSE * max(1.0, top_rate)
+            rate = max(exact(i) / max(scored[i][2], 1) for i, x in enumerate(rates) if x >= bar)
         best: T | None = None
         best_key: tuple[Fraction, Fraction] | None = None
         for i in close:
