@@ -10,7 +10,7 @@ content it was last called with.
 
 from __future__ import annotations
 
-__all__ = ["HeuristicPolicy", "ListedScripted"]
+__all__ = ["HeuristicPolicy"]
 
 from collections.abc import Sequence
 from fractions import Fraction
@@ -42,7 +42,7 @@ from kassen.arena.rules import ArenaRules, DiceSpec
 from kassen.arena.terms import DamageType
 from kassen.core.errors import KassenError
 from kassen.core.memo import Memo
-from kassen.core.policy import Decision, Scripted
+from kassen.core.policy import Decision
 
 #: Most memoized values of each kind one policy keeps.
 MEMO_SIZE = 4096
@@ -395,26 +395,3 @@ def _attack_base(state: BoutState, actor: str, all_out: bool, rules: ArenaRules)
     for m in attribute_modifiers(state, a.id, combat.attack_skill_default, rules):
         total += m.value
     return total
-
-
-class ListedScripted(Scripted[BoutState, Action]):
-    """:class:`kassen.core.policy.Scripted` for a bout: a script's next step is looked for among the
-    legal actions, which the arena lists completely (``RulesetInfo.legal_actions_complete``), and
-    played as the *listed* action, the equal object the fight knows it listed for this very state;
-    a step not listed is not legal and waits. The core's way tries every step on a copy of the state
-    first and reads the action back through the codec twice; the choices are the same either way
-    (``test_listed_scripts_play_as_the_core_scripts``). The one action the list names another way, an
-    attack naming no location (AR.DMG.1: the default location, listed by its key), is still tried."""
-
-    def __call__(self, decision: Decision[BoutState, Action]) -> Action:
-        script = self.scripts.get(decision.actor.id, ())
-        if script:
-            at = self.cursor(script, decision.history)
-            if at < len(script):
-                step = script[at]
-                for listed in decision.legal:
-                    if listed == step:
-                        return listed
-                if isinstance(step, Attack) and step.location is None and decision.is_legal(step):
-                    return step
-        return self.fallback(decision)

@@ -17,10 +17,11 @@ the scenario's own, merged over the bundled data and any ``--content`` layers) a
 
 The body is validated like all content (unknown keys, bad values, unknown hit locations and grounds,
 bad script steps: every problem at once, with file, line and field) against the content in force.
-Scripts are played by :class:`kassen.arena.policies.ListedScripted` (the core's
-:class:`~kassen.core.policy.Scripted`, reading the legal list): each step is stored exactly as it will be
-applied (an attack naming no location aims at the data's default location, AR.DMG.1; a location named
-by an alias is its key), so undo rewinds a script. Play one with :func:`kassen.open_fight`:
+Scripts are played by the core's :class:`~kassen.core.policy.Scripted` (a step is tried on a copy
+of the state, and what that worked out is kept for the play that follows): each step is stored
+exactly as it will be applied (an attack naming no location aims at the data's default location,
+AR.DMG.1; a location named by an alias is its key), so undo rewinds a script. Play one with
+:func:`kassen.open_fight`:
 
 >>> import kassen
 >>> fight = kassen.open_fight("arena/duel", seed=7)
@@ -48,7 +49,7 @@ from kassen.arena.bout.state import Grapple, SetGuard
 from kassen.arena.content import load_rules
 from kassen.arena.damage import Reduction
 from kassen.arena.fighter import Fighter, GutsBonusPlan, LocationDR, Weapon, build_fighter
-from kassen.arena.policies import HeuristicPolicy, ListedScripted
+from kassen.arena.policies import HeuristicPolicy
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import CheckKind, DamageType, MatchFormat, Posture
 from kassen.content.content import Content
@@ -56,7 +57,7 @@ from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issue
 from kassen.core.codec import FormatError
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import state_codec
-from kassen.core.policy import ByActor, FirstLegal, Policy
+from kassen.core.policy import ByActor, FirstLegal, Policy, Scripted
 from kassen.core.ruleset import Setup
 from kassen.core.scenario import ScenarioSource
 
@@ -361,6 +362,6 @@ def setup_scenario(scenario: ScenarioSource, content: Content[ArenaRules]) -> Se
 
     def policy() -> Policy[BoutState, Action]:
         per: dict[str, Policy[BoutState, Action]] = {fid: FirstLegal() for fid in plain}
-        return ListedScripted(scripts, ByActor(per, HeuristicPolicy(rules)))
+        return Scripted(scripts, ByActor(per, HeuristicPolicy(rules)))
 
     return Setup(state, model.name, model.seed, model.max_actions, policy)
