@@ -141,3 +141,21 @@ def test_the_demo_copied_k_times_fields_k_times_its_units() -> None:
         copied_units("demo", 0)
     with pytest.raises(ContentError):
         copied_units("count-example", 2)  # its units play scripts that name their targets
+
+
+def test_every_fight_of_a_scenario_plays_the_same_script_step_objects() -> None:
+    # rule: SG.BRT.1 (a scripted breath is a legal breath or it waits), SG.LUL.3 (the GM's choices)
+    first = open_fight("sengoku/count-example", seed=1)
+    again = open_fight("sengoku/count-example", seed=2)
+    temple = open_fight("sengoku/burning-temple", seed=1)
+    scripts = first.policy.scripts  # type: ignore[union-attr]
+    assert scripts and all(len(steps) > 0 for steps in scripts.values())
+    for actor, steps in scripts.items():
+        other = again.policy.scripts[actor]  # type: ignore[union-attr]
+        # the very objects (the codec knows them by identity), and still equal to a fresh build
+        assert all(a is b for a, b in zip(steps, other, strict=True))
+    assert "gm" in temple.policy.scripts  # type: ignore[union-attr]
+    # the steps are played as written, and read back from the log as equal actions
+    first.autoplay()
+    played = [a for a in first.history if any(a is s for steps in scripts.values() for s in steps)]
+    assert played and [first.action(first.action_json(a)) for a in played] == played

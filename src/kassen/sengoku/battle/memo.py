@@ -7,6 +7,7 @@ from __future__ import annotations
 __all__ = ["LISTINGS", "MEMO_LIMIT", "PLANNERS", "ContentMemos", "Memo"]
 
 import itertools
+from collections.abc import Hashable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 K = TypeVar("K")
 V = TypeVar("V")
+H = TypeVar("H", bound=Hashable)
 
 #: The most entries one memo of ``BattleRules`` holds (then it forgets the older half).
 MEMO_LIMIT = 4096
@@ -123,6 +125,12 @@ class ContentMemos:
         self.guards: Memo[int, tuple[CombatProfile, int]] = Memo()
         #: An enemy template's best expected Wounds per Energy on a profile (the heuristic's threats).
         self.best_blows: Memo[tuple[object, ...], tuple[tuple[Fraction, int] | None]] = Memo()
+        #: The actions of the scenarios' scripts, by value (``scenario.build_battle``): every fight of a
+        #: scenario plays the very same step objects, which the fights' shared action codec then knows by
+        #: identity, instead of comparing each fight's new copy with the one it read back before (by
+        #: its ``repr``, ``Codec.knows``). A step is built from the validated scenario, so equal steps
+        #: are equal all the way down.
+        self.script_actions: Memo[Hashable, Hashable] = Memo()
         #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
         #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
         self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)
@@ -143,6 +151,14 @@ class ContentMemos:
             self._modifiers.clear()
         self._modifiers[key] = (attributes, skills, tech, made)  # kept alive: the ids stay theirs
         return made
+
+    def interned(self, action: H) -> H:
+        """The script step equal to ``action`` that an earlier fight of this content was given, else
+        ``action`` itself, remembered (see :attr:`script_actions`)."""
+        found = self.script_actions.get(action)
+        if found is None or type(found) is not type(action):
+            self.script_actions[action] = found = action
+        return found
 
     def number(self, value: object) -> int:
         """A number standing for ``value`` (a profile, a zone) in memo keys, so that it is hashed once

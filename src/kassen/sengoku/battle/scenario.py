@@ -493,7 +493,7 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
             )
         )
         if m.policy == "scripted":
-            scripts[uid] = tuple(step.action(uid) for step in m.script)
+            scripts[uid] = tuple(rules.interned(step.action(uid)) for step in m.script)
         elif m.policy in PLAIN_POLICIES:
             policies[uid] = m.policy
     _check_gm(model, rules, zone_ids, issues)
@@ -511,7 +511,7 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
         changes=model.changes,
     )
     if model.gm:
-        scripts[GM] = tuple(_gm_action(g) for g in model.gm)
+        scripts[GM] = tuple(rules.interned(_gm_action(g)) for g in model.gm)
     return Scenario(source, content, state, scripts, model.seed, model.description, policies)
 
 
