@@ -159,3 +159,33 @@ def test_every_fight_of_a_scenario_plays_the_same_script_step_objects() -> None:
     first.autoplay()
     played = [a for a in first.history if any(a is s for steps in scripts.values() for s in steps)]
     assert played and [first.action(first.action_json(a)) for a in played] == played
+
+
+def test_every_legal_aid_alone_is_a_candidate_and_no_aid_for_nobody_is() -> None:
+    # rule: SG.INP.3 (an aid names the ally it helps)  rule: SG.FUM.2 (picking up a dropped weapon)
+    # aids are generated with their ally (or alone, for a pick-up with a weapon on the ground), never
+    # alone for nobody: whatever aid alone a fresh planner accepts is still among the candidates, and
+    # an aid alone that it refuses is not one
+    legal = refused = 0
+    for name, seed in (("burning-temple", 1), ("burning-temple", 2), ("demo", 3)):
+        fight = open_fight(name, seed=seed)
+        rules = fight.tables
+        aids = [rules.maneuver(a) for a in rules.aids]
+        assert aids
+        for state in _breath_states(name, seed):
+            assert state.decision is not None
+            unit = state.unit(state.decision.unit)
+            candidates = set(_raw_candidates(rules, state, unit))
+            for m in aids:
+                assert m.aid is not None
+                # a pick-up is the unit's own (naming itself is the same breath): alone, or nothing
+                whom = (None,) if m.aid.ends == "dropped-weapon" else (None, *(u.id for u in state.units))
+                for target in whom:
+                    uses = (Use(m.id, target),)
+                    if Planner(rules, state, unit).legal(uses):
+                        assert uses in candidates, (unit.id, uses)
+                        legal += 1
+                    else:
+                        assert uses not in candidates, (unit.id, uses)
+                        refused += 1
+    assert legal > 0 and refused > 0

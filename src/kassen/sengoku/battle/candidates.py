@@ -210,7 +210,9 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
                     if targets:
                         yield _after(rules, step, m, targets, z.id)
     for m in known:
-        if m.kind is ManeuverKind.KATA and not m.attacks and m.grants is None:
+        # an aid is listed above, with its ally (or, for a pick-up, alone when a weapon lies on the
+        # ground): alone it helps nobody, a refusal to work out at every breath (SG.INP.3, SG.FUM.2)
+        if m.kind is ManeuverKind.KATA and not m.attacks and m.grants is None and m.aid is None:
             yield (_use(m.id),)
         if m.kind is ManeuverKind.UPKEEP and m.upkeep is not None and m.upkeep.count_cost is not None:
             yield (_use(m.id),)
