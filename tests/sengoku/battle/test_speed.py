@@ -20,6 +20,7 @@ from kassen.sengoku.battle.candidates import _grouped
 from kassen.sengoku.battle.copies import copied_units
 from kassen.sengoku.battle.plan import AttackGroup, Planner
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Use
+from kassen.sengoku.entries import ManeuverKind
 from kassen.sengoku.evolve import evolve
 
 
@@ -189,3 +190,28 @@ def test_every_legal_aid_alone_is_a_candidate_and_no_aid_for_nobody_is() -> None
                         assert uses not in candidates, (unit.id, uses)
                         refused += 1
     assert legal > 0 and refused > 0
+
+
+def test_a_stance_that_forbids_movement_leaves_no_movement_candidate_and_no_legal_breath_out() -> None:
+    # rule: SG.BRT.1 (a maintained stance may forbid a kind of maneuver; releasing it is allowed)
+    barred = 0
+    for name, seed in (("demo", 1), ("demo", 2), ("burning-temple", 1)):
+        fight = open_fight(name, seed=seed)
+        rules = fight.tables
+        for state in _breath_states(name, seed):
+            assert state.decision is not None
+            unit = state.unit(state.decision.unit)
+            grants = [rules.maneuver(s).grants for s in unit.stances]
+            if not any(g is not None and ManeuverKind.MOVEMENT in g.forbids for g in grants):
+                continue
+            barred += 1
+            firsts = [rules.maneuver(c[0].maneuver) for c in _raw_candidates(rules, state, unit)]
+            # no candidate starts with a movement (releasing the stance first is one that may) ...
+            assert not any(m.kind is ManeuverKind.MOVEMENT for m in firsts)
+            # ... and none that did could be legal: the planner refuses a movement first, to anywhere
+            moves = [rules.maneuver(k) for k in rules.known(unit)]
+            for m in (m for m in moves if m.kind is ManeuverKind.MOVEMENT):
+                for to in (None, *(z.id for z in state.zones)):
+                    assert not Planner(rules, state, unit).legal((Use(m.id, to=to),))
+            assert any(m.kind is ManeuverKind.STANCE for m in firsts)  # it may still let the stance go
+    assert barred > 0

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.listing import Listing
+from kassen.sengoku.battle.one_use import barring_stance
 from kassen.sengoku.battle.plan import AttackGroup, Planner, planner, route
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Use
@@ -180,6 +181,8 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
                     yield _after(rules, _use(s.id), m, targets, here)
     for mv in moves:
         assert mv.movement is not None
+        if barring_stance(rules, unit.stances, mv, _use(mv.id)) is not None:
+            continue  # a stance held forbids it (SG.BRT.1): nothing that starts with it is legal
         if mv.movement.to is MovementTo.OFF_BATTLEFIELD:
             if not _goes(mv, _use(mv.id)):
                 continue

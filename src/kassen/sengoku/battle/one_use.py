@@ -5,8 +5,9 @@ maneuver by maneuver and re-exports :class:`PlannedUse`."""
 
 from __future__ import annotations
 
-__all__ = ["PlannedUse"]
+__all__ = ["PlannedUse", "barring_stance"]
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
@@ -132,6 +133,16 @@ def _limits(m: Maneuver, unit: Unit, sim: _Sim) -> None:
             sim.limited[key] = used + 1
 
 
+def barring_stance(rules: BattleRules, held: Iterable[str], m: Maneuver, use: Use) -> str | None:
+    """The first of the ``held`` stances that forbids ``use`` of ``m`` while maintained (SG.BRT.1:
+    releasing that very stance is allowed), or None. It reads only the use's maneuver and release."""
+    for stance in held:
+        g = rules.maneuver(stance).grants
+        if g is not None and m.kind in g.forbids and not (use.release and use.maneuver == stance):
+            return stance
+    return None
+
+
 def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim: _Sim) -> PlannedUse:
     if sim.left:
         raise _illegal("nothing follows a Retreat: the unit has left the battlefield", "SG.RET.1")
@@ -146,10 +157,9 @@ def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim:
     zone = state.zone(here)
     if not rules.unlocked(unit, m, zone):
         raise _illegal(f"{m.name} is not unlocked in {here}", "SG.ZON.1")
-    for held in sim.held:
-        g = rules.maneuver(held).grants
-        if g is not None and m.kind in g.forbids and not (use.release and use.maneuver == held):
-            raise _illegal(f"{rules.maneuver(held).name} forbids {m.kind.value} while maintained", "SG.BRT.1")
+    barring = barring_stance(rules, sim.held, m, use)
+    if barring is not None:
+        raise _illegal(f"{rules.maneuver(barring).name} forbids {m.kind.value} while maintained", "SG.BRT.1")
     if use.aim and not (m.attacks and m.kind in (ManeuverKind.ATTACK, ManeuverKind.KATA)):
         raise _illegal(f"{m.name} is not a technique Aim Focus can scale", "SG.AIM.1")
     if use.squads and (m.movement is None or m.movement.to is not MovementTo.OFF_BATTLEFIELD):
