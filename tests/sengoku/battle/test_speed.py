@@ -18,6 +18,7 @@ from kassen.core.scenario import ScenarioSource, open_fight
 from kassen.sengoku.battle import Breath, HeuristicPolicy
 from kassen.sengoku.battle.candidates import _grouped
 from kassen.sengoku.battle.copies import copied_units
+from kassen.sengoku.battle.one_use import attack_refused_as_is
 from kassen.sengoku.battle.plan import AttackGroup, Planner
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Use
 from kassen.sengoku.entries import ManeuverKind
@@ -215,3 +216,30 @@ def test_a_stance_that_forbids_movement_leaves_no_movement_candidate_and_no_lega
                     assert not Planner(rules, state, unit).legal((Use(m.id, to=to),))
             assert any(m.kind is ManeuverKind.STANCE for m in firsts)  # it may still let the stance go
     assert barred > 0
+
+
+def test_an_attack_refused_at_anyone_has_no_candidate_and_no_legal_target() -> None:
+    # rule: SG.LUL.1 (limited uses)  rule: SG.LUL.2 (reload)  rule: SG.FUM.2 (a weapon on the ground)
+    refused = 0
+    for name, seed in (("demo", 0), ("demo", 3), ("burning-temple", 2)):
+        fight = open_fight(name, seed=seed)
+        rules = fight.tables
+        for state in _breath_states(name, seed):
+            assert state.decision is not None
+            unit = state.unit(state.decision.unit)
+            candidates = list(_raw_candidates(rules, state, unit))
+            for k in rules.known(unit):
+                m = rules.maneuver(k)
+                if not m.attacks or not attack_refused_as_is(rules, unit, m, None):
+                    continue
+                refused += 1
+                # never generated alone, twice, reserved or after a movement or a stance ...
+                assert not any(
+                    u.maneuver == m.id and rules.maneuver(c[0].maneuver).aid is None
+                    for c in candidates
+                    for u in c
+                ), (unit.id, m.id)
+                # ... and no plan of it at any unit is legal
+                for t in state.units:
+                    assert not Planner(rules, state, unit).legal((Use(m.id, t.id),)), (unit.id, m.id, t.id)
+    assert refused > 0

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.listing import Listing
-from kassen.sengoku.battle.one_use import barring_stance
+from kassen.sengoku.battle.one_use import attack_refused_as_is, barring_stance
 from kassen.sengoku.battle.plan import AttackGroup, Planner, planner, route
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Use
@@ -114,8 +114,13 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
             found = reachable[key] = _targets_from(state, rng, zone, enemies)
         return found
 
+    # an attack the unit cannot make at anyone now (its limit, its weapon lost or to reload), from here or
+    # after a movement or a stance: none of its candidates is legal (``one_use.attack_refused_as_is``)
+    refused = {m.id for m in attacks if attack_refused_as_is(rules, unit, m, None)}
     for m in attacks:
         for w in _weapons(rules, unit, m):
+            if (w is None and m.id in refused) or (w is not None and attack_refused_as_is(rules, unit, m, w)):
+                continue
             ids = _targets(m, here)
             if not ids:
                 continue
@@ -176,7 +181,7 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
         else:
             yield (_use(s.id),)
             for m in attacks:
-                targets = _targets(m, here)
+                targets = _targets(m, here) if m.id not in refused else ()
                 if targets:
                     yield _after(rules, _use(s.id), m, targets, here)
     for mv in moves:
@@ -209,7 +214,7 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
             yield (step,)
             if reach == 1:
                 for m in attacks:
-                    targets = _targets(m, z.id)
+                    targets = _targets(m, z.id) if m.id not in refused else ()
                     if targets:
                         yield _after(rules, step, m, targets, z.id)
     for m in known:
@@ -306,11 +311,11 @@ def listing_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple
 
 def candidates_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[object, ...]:
     """Everything :func:`_grouped` reads (the candidates, before any is priced): of the unit, its
-    template, zone, stances and weapons on the ground or broken; of every unit, whom it fights for,
-    where it stands, whether it is on the battlefield, routed, bleeding or a squad, and its template
-    (whom an [Incorporeal] attack may strike), numbered (:meth:`BattleRules.number`: the key is hashed
-    at every lookup, and the units grow with the battle); and the battlefield's zones, layout and
-    sides (SG.ZON.1-2)."""
+    template, zone, stances, weapons on the ground or broken, limited uses and reload; of every unit,
+    whom it fights for, where it stands, whether it is on the battlefield, routed, bleeding or a squad,
+    and its template (whom an [Incorporeal] attack may strike), numbered (:meth:`BattleRules.number`:
+    the key is hashed at every lookup, and the units grow with the battle); and the battlefield's
+    zones, layout and sides (SG.ZON.1-2)."""
     return (
         unit.id,
         unit.creature,
@@ -319,6 +324,9 @@ def candidates_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[
         unit.stances,
         unit.dropped,
         unit.broken,
+        # the attacks it cannot make at anyone (``one_use.attack_refused_as_is``)
+        unit.limited,
+        unit.unloaded,
         rules.number(
             tuple(
                 (

@@ -5,7 +5,7 @@ maneuver by maneuver and re-exports :class:`PlannedUse`."""
 
 from __future__ import annotations
 
-__all__ = ["PlannedUse", "barring_stance"]
+__all__ = ["PlannedUse", "attack_refused_as_is", "barring_stance"]
 
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -141,6 +141,20 @@ def barring_stance(rules: BattleRules, held: Iterable[str], m: Maneuver, use: Us
         if g is not None and m.kind in g.forbids and not (use.release and use.maneuver == stance):
             return stance
     return None
+
+
+def attack_refused_as_is(rules: BattleRules, unit: Unit, m: Maneuver, weapon: str | None) -> bool:
+    """Whether the attack ``m`` (with ``weapon``) is refused at whatever target, as the unit's first
+    maneuver of a breath or after a movement or a stance, by what :func:`_plan_use` checks of the unit
+    alone: its uses up to its limit (SG.LUL.1), its weapon on the ground or broken (SG.FUM.2-3), a weapon
+    to reload (SG.LUL.2). None of these is changed by a movement or a stance before it; a pick-up is."""
+    sim = _Sim(unit.zone or "", list(unit.stances), {}, {}, False)
+    try:
+        _limits(m, unit, sim)
+        carried = carrier(rules, unit, m, weapon)
+    except IllegalActionError:
+        return True
+    return carried is not None and carried.reload and bool(unit.unloaded)
 
 
 def _plan_use(rules: BattleRules, state: BattleState, unit: Unit, use: Use, sim: _Sim) -> PlannedUse:
