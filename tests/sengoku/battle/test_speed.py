@@ -20,7 +20,8 @@ from kassen.sengoku.battle.candidates import _grouped
 from kassen.sengoku.battle.copies import copied_units
 from kassen.sengoku.battle.one_use import attack_refused_as_is
 from kassen.sengoku.battle.plan import AttackGroup, Planner
-from kassen.sengoku.battle.state import BattleState, DecisionKind, Use
+from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.state import BattleState, DecisionKind, Unit, Use
 from kassen.sengoku.entries import ManeuverKind
 from kassen.sengoku.evolve import evolve
 
@@ -46,6 +47,15 @@ def _breath_states(name: str, seed: int) -> list[BattleState]:
     fight = open_fight(_source(name), seed=seed)
     fight.autoplay()
     return [s for s in fight.states if s.decision is not None and s.decision.kind is DecisionKind.BREATH]
+
+
+def _deciding(battles: tuple[tuple[str, int], ...]) -> Iterator[tuple[BattleRules, BattleState, Unit]]:
+    """The content, state and unit at every breath of these bundled battles (name, seed)."""
+    for name, seed in battles:
+        rules = open_fight(name, seed=seed).tables
+        for state in _breath_states(name, seed):
+            assert state.decision is not None
+            yield rules, state, state.unit(state.decision.unit)
 
 
 @pytest.mark.parametrize(("name", "seed"), [("demo", 0), ("burning-temple", 1)])
@@ -169,77 +179,62 @@ def test_every_legal_aid_alone_is_a_candidate_and_no_aid_for_nobody_is() -> None
     # alone for nobody: whatever aid alone a fresh planner accepts is still among the candidates, and
     # an aid alone that it refuses is not one
     legal = refused = 0
-    for name, seed in (("burning-temple", 1), ("burning-temple", 2), ("demo", 3)):
-        fight = open_fight(name, seed=seed)
-        rules = fight.tables
+    for rules, state, unit in _deciding((("burning-temple", 1), ("burning-temple", 2), ("demo", 3))):
         aids = [rules.maneuver(a) for a in rules.aids]
         assert aids
-        for state in _breath_states(name, seed):
-            assert state.decision is not None
-            unit = state.unit(state.decision.unit)
-            candidates = set(_raw_candidates(rules, state, unit))
-            for m in aids:
-                assert m.aid is not None
-                # a pick-up is the unit's own (naming itself is the same breath): alone, or nothing
-                whom = (None,) if m.aid.ends == "dropped-weapon" else (None, *(u.id for u in state.units))
-                for target in whom:
-                    uses = (Use(m.id, target),)
-                    if Planner(rules, state, unit).legal(uses):
-                        assert uses in candidates, (unit.id, uses)
-                        legal += 1
-                    else:
-                        assert uses not in candidates, (unit.id, uses)
-                        refused += 1
+        candidates = set(_raw_candidates(rules, state, unit))
+        for m in aids:
+            assert m.aid is not None
+            # a pick-up is the unit's own (naming itself is the same breath): alone, or nothing
+            whom = (None,) if m.aid.ends == "dropped-weapon" else (None, *(u.id for u in state.units))
+            for target in whom:
+                uses = (Use(m.id, target),)
+                if Planner(rules, state, unit).legal(uses):
+                    assert uses in candidates, (unit.id, uses)
+                    legal += 1
+                else:
+                    assert uses not in candidates, (unit.id, uses)
+                    refused += 1
     assert legal > 0 and refused > 0
 
 
 def test_a_stance_that_forbids_movement_leaves_no_movement_candidate_and_no_legal_breath_out() -> None:
     # rule: SG.BRT.1 (a maintained stance may forbid a kind of maneuver; releasing it is allowed)
     barred = 0
-    for name, seed in (("demo", 1), ("demo", 2), ("burning-temple", 1)):
-        fight = open_fight(name, seed=seed)
-        rules = fight.tables
-        for state in _breath_states(name, seed):
-            assert state.decision is not None
-            unit = state.unit(state.decision.unit)
-            grants = [rules.maneuver(s).grants for s in unit.stances]
-            if not any(g is not None and ManeuverKind.MOVEMENT in g.forbids for g in grants):
-                continue
-            barred += 1
-            firsts = [rules.maneuver(c[0].maneuver) for c in _raw_candidates(rules, state, unit)]
-            # no candidate starts with a movement (releasing the stance first is one that may) ...
-            assert not any(m.kind is ManeuverKind.MOVEMENT for m in firsts)
-            # ... and none that did could be legal: the planner refuses a movement first, to anywhere
-            moves = [rules.maneuver(k) for k in rules.known(unit)]
-            for m in (m for m in moves if m.kind is ManeuverKind.MOVEMENT):
-                for to in (None, *(z.id for z in state.zones)):
-                    assert not Planner(rules, state, unit).legal((Use(m.id, to=to),))
-            assert any(m.kind is ManeuverKind.STANCE for m in firsts)  # it may still let the stance go
+    for rules, state, unit in _deciding((("demo", 1), ("demo", 2), ("burning-temple", 1))):
+        grants = [rules.maneuver(s).grants for s in unit.stances]
+        if not any(g is not None and ManeuverKind.MOVEMENT in g.forbids for g in grants):
+            continue
+        barred += 1
+        firsts = [rules.maneuver(c[0].maneuver) for c in _raw_candidates(rules, state, unit)]
+        # no candidate starts with a movement (releasing the stance first is one that may) ...
+        assert not any(m.kind is ManeuverKind.MOVEMENT for m in firsts)
+        # ... and none that did could be legal: the planner refuses a movement first, to anywhere
+        moves = [rules.maneuver(k) for k in rules.known(unit)]
+        for m in (m for m in moves if m.kind is ManeuverKind.MOVEMENT):
+            for to in (None, *(z.id for z in state.zones)):
+                assert not Planner(rules, state, unit).legal((Use(m.id, to=to),))
+        assert any(m.kind is ManeuverKind.STANCE for m in firsts)  # it may still let the stance go
     assert barred > 0
 
 
 def test_an_attack_refused_at_anyone_has_no_candidate_and_no_legal_target() -> None:
     # rule: SG.LUL.1 (limited uses)  rule: SG.LUL.2 (reload)  rule: SG.FUM.2 (a weapon on the ground)
     refused = 0
-    for name, seed in (("demo", 0), ("demo", 3), ("burning-temple", 2)):
-        fight = open_fight(name, seed=seed)
-        rules = fight.tables
-        for state in _breath_states(name, seed):
-            assert state.decision is not None
-            unit = state.unit(state.decision.unit)
-            candidates = list(_raw_candidates(rules, state, unit))
-            for k in rules.known(unit):
-                m = rules.maneuver(k)
-                if not m.attacks or not attack_refused_as_is(rules, unit, m, None):
-                    continue
-                refused += 1
-                # never generated alone, twice, reserved or after a movement or a stance ...
-                assert not any(
-                    u.maneuver == m.id and rules.maneuver(c[0].maneuver).aid is None
-                    for c in candidates
-                    for u in c
-                ), (unit.id, m.id)
-                # ... and no plan of it at any unit is legal
-                for t in state.units:
-                    assert not Planner(rules, state, unit).legal((Use(m.id, t.id),)), (unit.id, m.id, t.id)
+    for rules, state, unit in _deciding((("demo", 0), ("demo", 3), ("burning-temple", 2))):
+        candidates = list(_raw_candidates(rules, state, unit))
+        for k in rules.known(unit):
+            m = rules.maneuver(k)
+            if not m.attacks or not attack_refused_as_is(rules, unit, m, None):
+                continue
+            refused += 1
+            # never generated alone, twice, reserved or after a movement or a stance ...
+            assert not any(
+                u.maneuver == m.id and rules.maneuver(c[0].maneuver).aid is None
+                for c in candidates
+                for u in c
+            ), (unit.id, m.id)
+            # ... and no plan of it at any unit is legal
+            for t in state.units:
+                assert not Planner(rules, state, unit).legal((Use(m.id, t.id),)), (unit.id, m.id, t.id)
     assert refused > 0

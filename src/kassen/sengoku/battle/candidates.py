@@ -119,7 +119,7 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
     refused = {m.id for m in attacks if attack_refused_as_is(rules, unit, m, None)}
     for m in attacks:
         for w in _weapons(rules, unit, m):
-            if (w is None and m.id in refused) or (w is not None and attack_refused_as_is(rules, unit, m, w)):
+            if m.id in refused if w is None else attack_refused_as_is(rules, unit, m, w):
                 continue
             ids = _targets(m, here)
             if not ids:
