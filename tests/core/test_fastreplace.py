@@ -83,3 +83,48 @@ def test_a_replacer_gives_what_replace_gives_for_its_fields() -> None:
     for bad in ((), ("slot", "slot"), ("nonesuch",)):
         with pytest.raises(TypeError, match="distinct __init__ fields"):
             replacer(BoutState, *bad)
+
+
+def test_a_keeper_copies_the_readings_replace_starts_afresh() -> None:
+    from kassen.core.fastreplace import keeper
+
+    r = Record(1, "y", (1, 2))
+    object.__setattr__(r, "_cached", 99)
+    copy = keeper(Record)(r, {"a": 5})
+    assert type(copy) is Record and copy == replace(r, a=5) and copy is not r
+    assert copy._cached == 99  # kept, unlike replace
+    fresh = keeper(Record)(r, {"b": "z", "_cached": 0})  # a reading given afresh by the caller
+    assert fresh == Record(1, "z", (1, 2)) and fresh._cached == 0
+    named = keeper(Record, "items", "_cached")(r, (3,), 7)
+    assert named == Record(1, "y", (3,)) and named._cached == 7 and r == Record(1, "y", (1, 2))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        copy.a = 3  # type: ignore[misc]  # still frozen
+    for bad in (("a", "a"), ("nonesuch",)):
+        with pytest.raises(TypeError, match="distinct fields"):
+            keeper(Record, *bad)
+    with pytest.raises(TypeError, match="not copied with a twin"):
+        keeper(Derived)
+
+
+def test_the_battle_state_keeps_only_the_readings_a_change_leaves_true() -> None:
+    from kassen.core.scenario import open_fight
+
+    fight = open_fight("sengoku/demo", seed=2)
+    fight.autoplay()
+    for state in fight.states[::5]:
+        if not state.units:
+            continue
+        first = state.units[0]
+        state.unit(first.id), state.in_zone_all(first.zone or ""), state.neighbours(first.zone or "")
+        same = state.changed(count=state.count + 1)
+        assert same._by_id is state._by_id and same._zone_map is state._zone_map  # kept
+        assert same == replace(state, count=state.count + 1)
+        moved = state.with_unit(replace(first, zone=None, wounds=0))
+        assert moved.unit(first.id).zone is None and moved._placed is None  # started afresh
+        assert moved.in_zone_all(first.zone or "") == tuple(
+            u for u in moved.units if u.zone == first.zone and first.zone is not None
+        )
+        assert moved == replace(state, units=(moved.unit(first.id), *state.units[1:]))
+        assert state.unit(first.id) is first  # the state it came from is as it was
+        with pytest.raises(TypeError):
+            state.changed(nonesuch=1)

@@ -20,7 +20,7 @@ class forbids plain stores): about 0.25 µs a field. This one builds the same ob
 
 from __future__ import annotations
 
-__all__ = ["replace", "replacer"]
+__all__ = ["keeper", "replace", "replacer"]
 
 import dataclasses
 from collections.abc import Callable
@@ -103,11 +103,17 @@ def _copier(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> _Copier | 
 
 
 def _written(
-    cls: type, fields: tuple[dataclasses.Field[Any], ...], slots: tuple[str, ...], named: tuple[str, ...]
+    cls: type,
+    fields: tuple[dataclasses.Field[Any], ...],
+    slots: tuple[str, ...],
+    named: tuple[str, ...],
+    *,
+    keep: bool = False,
 ) -> Any:
     """The copier's code for ``cls`` (a twin class with its very slots, plain stores, then the record's
     class): ``copy(r, changes)`` when ``named`` is empty, else ``copy(r, *values)`` storing each of
-    ``named`` from its argument (:func:`replacer`)."""
+    ``named`` from its argument (:func:`replacer`). ``keep``: the fields ``__init__`` does not take are
+    copied too, not started afresh (:func:`keeper`)."""
     twin = type(f"_{cls.__name__}Copy", (), {"__slots__": slots, "__module__": __name__})
     scope: dict[str, Any] = {"_new": object.__new__, "_Twin": twin, "_Class": cls, "_setattr": setattr}
     given = {name: f"v{i}" for i, name in enumerate(named)}
@@ -116,7 +122,7 @@ def _written(
     for f in fields:
         if f.name in given:
             lines.append(f"    n.{f.name} = {given[f.name]}")
-        elif f.init:
+        elif f.init or keep:
             lines.append(f"    n.{f.name} = r.{f.name}")
         else:
             scope[f"_default_{f.name}"] = f.default
@@ -158,6 +164,27 @@ def replacer(cls: type[T], *names: str) -> Callable[..., T]:
         return slow
     fast: Callable[..., T] = _written(cls, fields, slots, names)
     return fast
+
+
+def keeper(cls: type[T], *names: str) -> Callable[..., T]:
+    """A copier of exactly ``cls`` that keeps the readings a record makes of itself (its fields
+    ``__init__`` does not take, which :func:`replace` starts afresh): ``copy(obj, changes)`` with a dict
+    of changes when no ``names`` are given, else ``copy(obj, *values)`` storing each of ``names``. The
+    changes may name those readings too, to start them afresh (their default) or give them a value the
+    caller knows still holds; nothing is checked (the caller's own fields, from its own code). For the
+    hottest state copies, whose readings mostly survive a change (a battle's units by id while the units
+    stay). TypeError for a class :func:`replace` does not copy with a twin (see the module notes)."""
+    if not dataclasses.is_dataclass(cls) or not isinstance(cls, type):
+        raise TypeError(f"keeper takes a dataclass, not {cls!r}")
+    fields = dataclasses.fields(cls)
+    slots = cls.__dict__.get("__slots__")
+    every = {f.name for f in fields}
+    if len(set(names)) != len(names) or not set(names) <= every:
+        raise TypeError(f"keeper takes distinct fields of {cls.__name__}, not {names!r}")
+    if _copier(cls, fields) is None or not isinstance(slots, tuple):
+        raise TypeError(f"{cls.__name__} is not copied with a twin: keeper cannot keep its readings")
+    copy: Callable[..., T] = _written(cls, fields, slots, names, keep=True)
+    return copy
 
 
 def _works(cls: type, copy: Callable[[Any, dict[str, Any]], Any]) -> bool:

@@ -33,6 +33,7 @@ __all__ = [
     "ZoneCondition",
 ]
 
+import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -40,6 +41,7 @@ from typing import Literal, TypeAlias
 
 from kassen.core.errors import KassenError
 from kassen.core.fastinit import fast_init
+from kassen.core.fastreplace import keeper
 from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import DefenseDebuff
 
@@ -528,33 +530,36 @@ class BattleState:
         at = places.get(unit.id)
         if at is None:
             return self.changed(units=tuple(unit if u.id == unit.id else u for u in units))
-        new = self.changed(units=(*units[:at], unit, *units[at + 1 :]))
-        object.__setattr__(new, "_places", places)
         old = units[at]
-        if old.zone == unit.zone and old.able == unit.able and old.side == unit.side:
-            object.__setattr__(new, "_held", self._held)  # the zones held stay as they were
+        # the zones held stay as they were while the unit stands where it stood, as able, on its side
+        same_place = old.zone == unit.zone and old.able == unit.able and old.side == unit.side
+        held = self._held if same_place else None
         index = self._by_id
         if index is not None:
-            ids = dict(index)
-            ids[unit.id] = unit
-            object.__setattr__(new, "_by_id", ids)
-        return new
+            index = dict(index)
+            index[unit.id] = unit
+        return _with_units(self, (*units[:at], unit, *units[at + 1 :]), index, None, places, held)
 
     def changed(self, **changes: object) -> BattleState:
         """``dataclasses.replace(self, **changes)``, keeping the readings made of this state that the
         changes leave true (the units by id while the units stay; the layout's while the zones stay)."""
-        new = evolve(self, **changes)
-        if "units" not in changes:
-            object.__setattr__(new, "_by_id", self._by_id)
-            object.__setattr__(new, "_placed", self._placed)
-            object.__setattr__(new, "_places", self._places)
-            if "zones" not in changes:
-                object.__setattr__(new, "_held", self._held)
-        if "zones" not in changes and "adjacent" not in changes:
-            object.__setattr__(new, "_zone_map", self._zone_map)
-            object.__setattr__(new, "_zones_by_id", self._zones_by_id)
-        return new
+        if not _FIELDS.issuperset(changes):
+            return evolve(self, **changes)  # dataclasses.replace's own error
+        if "units" in changes:
+            changes.update(_by_id=None, _placed=None, _places=None, _held=None)
+        if "zones" in changes:
+            changes["_held"] = None
+        if "zones" in changes or "adjacent" in changes:
+            changes.update(_zone_map=None, _zones_by_id=None)
+        return _changed(self, changes)
 
     @property
     def over(self) -> bool:
         return self.phase is Phase.OVER
+
+
+#: The battle state's own copies, which keep its readings (``kassen.core.fastreplace.keeper``): any
+#: changes (``changed``), and a unit replaced (``with_unit``: the units and the readings that follow).
+_FIELDS = frozenset(f.name for f in dataclasses.fields(BattleState) if f.init)
+_changed = keeper(BattleState)
+_with_units = keeper(BattleState, "units", "_by_id", "_placed", "_places", "_held")
