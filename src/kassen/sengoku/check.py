@@ -193,10 +193,10 @@ def classify(
     ``doubles.double_one_success``; checks other than attacks have no criticals or fumbles unless
     ``check.doubles_scope`` is ``every_check`` (SG.RD.4).
     """
-    d = policy or DoublesPolicy.from_rules(rules)
     plain = CheckOutcome.SUCCESS if check.success else CheckOutcome.FAILURE
     if not check.double:
         return Classified(plain, False, False, ())
+    d = policy or DoublesPolicy.from_rules(rules)  # only a double reads it (most checks have none)
     if kind is not CheckKind.ATTACK and d.scope is DoublesScope.ATTACK:
         step = Step(check.faces[0], f"a double on a {kind.value} check counts only as its total", "SG.RD.4")
         return Classified(plain, False, False, (step,))

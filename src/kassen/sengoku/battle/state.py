@@ -543,6 +543,11 @@ class BattleState:
     def changed(self, **changes: object) -> BattleState:
         """``dataclasses.replace(self, **changes)``, keeping the readings made of this state that the
         changes leave true (the units by id while the units stay; the layout's while the zones stay)."""
+        return self.changed_by(changes)
+
+    def changed_by(self, changes: dict[str, object]) -> BattleState:
+        """:meth:`changed` with the changes in a dict of the caller's that it may take over (a turn's
+        ``set``: no second keyword dict made)."""
         if not _FIELDS.issuperset(changes):
             return evolve(self, **changes)  # dataclasses.replace's own error
         if "units" in changes:

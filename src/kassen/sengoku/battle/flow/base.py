@@ -64,7 +64,7 @@ class TurnBase(Turn[BattleState]):
         self.state = self.state.with_unit(unit)
 
     def set(self, **changes: Any) -> None:
-        self.state = self.state.changed(**changes)
+        self.state = self.state.changed_by(changes)
 
     def faces(self) -> Faces:
         return roll_faces(self.dice, sides=self.rules.resolution.check.sides)
