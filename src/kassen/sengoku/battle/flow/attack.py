@@ -177,12 +177,14 @@ class AttackPart(EffectsPart):
         assert p is not None and b is not None
         reads = (s.units, b, s.conditions, s.round, p.attacker, p.target, p.maneuver, p.weapon, p.ambush)
         memo = self.context_memo
-        if memo is not None and all(x is y or x == y for x, y in zip(memo[:-1], reads, strict=True)):
-            found = memo[-1]
+        # a tuple comparison takes each pair of items that are the same object as equal first (one C
+        # loop, no equality called for the states' own records): what it reads is as it was
+        if memo is not None and memo[0] == reads:
+            found = memo[1]
             assert isinstance(found, _Context)
             return found
         ctx = self._context()
-        self.context_memo = (*reads, ctx)
+        self.context_memo = (reads, ctx)
         return ctx
 
     def _context(self) -> _Context:
