@@ -334,8 +334,14 @@ class FighterState:
 
     @property
     def incapacitated(self) -> bool:
-        """Unconscious, dead, gave up or lost the will to fight (AR.OUT.1)."""
-        return any(c.incapacitating for c in self.conditions)
+        """Unconscious, dead, gave up or lost the will to fight (AR.OUT.1): any condition but a stun."""
+        conditions = self.conditions
+        # read many times an action: most fighters have no condition, or only a stun (no generator made)
+        if not conditions:
+            return False
+        if len(conditions) == 1:
+            return conditions[0].incapacitating
+        return any(c.incapacitating for c in conditions)
 
     @property
     def stunned(self) -> bool:

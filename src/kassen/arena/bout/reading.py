@@ -82,7 +82,11 @@ def _shock_step(in_force: tuple[Shock, ...], rules: ArenaRules) -> Step | None:
 
 def held_by(state: BoutState, f: FighterState) -> FighterState | None:
     """The fighter holding ``f`` in a grapple, if any."""
-    return next((o for o in state.fighters if o.id != f.id and o.grappling == f.id), None)
+    fid = f.profile.id
+    for o in state.fighters:
+        if o.grappling == fid and o.profile.id != fid:
+            return o
+    return None
 
 
 def attribute_modifiers(state: BoutState, fid: str, attribute: str, rules: ArenaRules) -> tuple[Step, ...]:
