@@ -80,6 +80,9 @@ class ContentMemos:
         #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
         #: with, by everything the shapes' plans read but the target (``Planner._group``).
         self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()
+        #: The maneuvers in a row of an attack group's shapes, by the row's identity (kept with it): what
+        #: of the unit's uses this round the group's prices read (``Planner._priced_uses_in``).
+        self.shape_maneuvers: dict[int, tuple[tuple[tuple[Use, ...], ...], frozenset[str]]] = {}
         #: The heuristic's reading of an attack group's shapes (``weigh._kinds``), by attack and shapes.
         self.shape_kinds: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
         #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,

@@ -55,6 +55,7 @@ from kassen.sengoku.battle.checks import (
     usable_reservations,
 )
 from kassen.sengoku.battle.listing import GroupVerdicts, Listing, Priced
+from kassen.sengoku.battle.memo import MEMO_LIMIT
 from kassen.sengoku.battle.moves import breakthrough_needed, core_exit_needed, destination, in_range, route
 from kassen.sengoku.battle.one_use import PlannedUse, _After, _plan_use, _Sim
 from kassen.sengoku.battle.rules import BattleRules
@@ -327,7 +328,7 @@ class Planner:
             key = (
                 self._situation_number(),
                 self._sim_number(0),
-                self.priced_uses(),
+                self._priced_uses_in(group.rows[0]),
                 unit.surcharge,
                 group.maneuver,
                 group.weapon,
@@ -567,6 +568,23 @@ class Planner:
             free = self.rules.combo.free_uses
             found = self._used = tuple((t.key, min(t.n, free)) for t in self.unit.used)
         return found
+
+    def _priced_uses_in(self, shapes: tuple[tuple[Use, ...], ...]) -> tuple[tuple[str, int], ...]:
+        """:meth:`priced_uses` of the maneuvers in ``shapes`` alone: the only uses this round a plan of
+        them reads (combo fatigue counts each maneuver's own, SG.BRT.3; ``one_use._cost``), so a group's
+        prices are found again after a breath of other maneuvers. The maneuvers of a row of shapes are
+        remembered by the content, by the row's identity (the rows are the content's own tuples)."""
+        used = self.priced_uses()
+        if not used:
+            return used
+        memo = self.rules.shape_maneuvers
+        found = memo.get(id(shapes))
+        if found is None or found[0] is not shapes:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            found = memo[id(shapes)] = (shapes, frozenset(u.maneuver for uses in shapes for u in uses))
+        maneuvers = found[1]
+        return tuple(p for p in used if p[0] in maneuvers)
 
     def _sim_number(self, sim: int) -> int:
         """The number of the simulated breath ``sim`` (0: the breath's start)."""
