@@ -336,12 +336,8 @@ class FighterState:
     def incapacitated(self) -> bool:
         """Unconscious, dead, gave up or lost the will to fight (AR.OUT.1): any condition but a stun."""
         conditions = self.conditions
-        # read many times an action: most fighters have no condition, or only a stun (no generator made)
-        if not conditions:
-            return False
-        if len(conditions) == 1:
-            return conditions[0].incapacitating
-        return any(c.incapacitating for c in conditions)
+        # read many times an action, of fighters that mostly have no condition: no generator made then
+        return bool(conditions) and any(c.incapacitating for c in conditions)
 
     @property
     def stunned(self) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from kassen.core.memo import Memo as IdentityMemo
 from kassen.sengoku.technique import Technique, attack_modifier
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class ContentMemos:
         self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()
         #: The maneuvers in a row of an attack group's shapes, by the row's identity (kept with it): what
         #: of the unit's uses this round the group's prices read (``Planner._priced_uses_in``).
-        self.shape_maneuvers: dict[int, tuple[tuple[tuple[Use, ...], ...], frozenset[str]]] = {}
+        self.shape_maneuvers = IdentityMemo(MEMO_LIMIT)
         #: The heuristic's reading of an attack group's shapes (``weigh._kinds``), by attack and shapes.
         self.shape_kinds: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
         #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,

@@ -55,7 +55,6 @@ from kassen.sengoku.battle.checks import (
     usable_reservations,
 )
 from kassen.sengoku.battle.listing import GroupVerdicts, Listing, Priced
-from kassen.sengoku.battle.memo import MEMO_LIMIT
 from kassen.sengoku.battle.moves import breakthrough_needed, core_exit_needed, destination, in_range, route
 from kassen.sengoku.battle.one_use import PlannedUse, _After, _plan_use, _Sim
 from kassen.sengoku.battle.rules import BattleRules
@@ -578,12 +577,12 @@ class Planner:
         if not used:
             return used
         memo = self.rules.shape_maneuvers
-        found = memo.get(id(shapes))
-        if found is None or found[0] is not shapes:
-            if len(memo) >= MEMO_LIMIT:
-                memo.clear()
-            found = memo[id(shapes)] = (shapes, frozenset(u.maneuver for uses in shapes for u in uses))
-        maneuvers = found[1]
+        key = (id(shapes),)
+        maneuvers = memo.peek(key)
+        if maneuvers is None:
+            maneuvers = frozenset(u.maneuver for uses in shapes for u in uses)
+            memo.put(key, (shapes,), maneuvers)
+        assert isinstance(maneuvers, frozenset)
         return tuple(p for p in used if p[0] in maneuvers)
 
     def _sim_number(self, sim: int) -> int:
