@@ -73,3 +73,36 @@ def test_every_target_of_an_attack_group_has_the_same_shapes() -> None:
                     assert all(k == kinds[0] for k in kinds), (unit.id, group.maneuver)
                     rows += len(kinds)
     assert rows > 100
+
+
+@pytest.mark.parametrize(("name", "seed"), [("demo", 3), ("demo", 8), ("burning-temple", 1), ("demo*3", 1)])
+def test_every_breath_weighed_is_valued_as_the_breath_itself(name: str, seed: int) -> None:
+    # rule: SG.BRT.1  rule: SG.AMB.2 — the heuristic values a group's breaths without building them (an
+    # attack's shapes from its value alone, a movement or a stance then a blow by the same sums): each
+    # weighed breath's rough value is what HeuristicPolicy._rough_value gives for the breath itself
+    from fractions import Fraction
+
+    from kassen.sengoku.battle.candidates import listing_of
+    from kassen.sengoku.battle.plan import planner
+    from kassen.sengoku.battle.weigh import _MOVE, _STANCE, _scored, _weighing
+
+    fight = open_fight(_source(name), seed=seed)
+    fight.autoplay()
+    policy = HeuristicPolicy(fight.tables)
+    leads: set[int] = set()
+    compared = 0
+    for state in fight.states:
+        d = state.decision
+        if d is None or d.kind is not DecisionKind.BREATH:
+            continue
+        unit = state.unit(d.unit)
+        listing = listing_of(fight.tables, state, planner(fight.tables, state, unit))
+        w = _weighing(policy, listing)
+        leads |= {e[5] for e in w.entries if len(e) > 2}
+        memo: dict[object, Fraction] = {}
+        for entry, value, _ in _scored(policy, state, unit, listing, w, memo):  # type: ignore[arg-type]
+            breath = entry if not isinstance(entry, tuple) else listing.breath(*entry)
+            assert value == policy._rough_value(state, unit, breath, {}, {}), (state.count, breath)
+            compared += 1
+    assert compared > 100
+    assert {_MOVE, _STANCE} <= leads or name == "burning-temple"

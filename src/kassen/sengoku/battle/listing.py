@@ -44,13 +44,16 @@ class Listing:
     :meth:`flat` are built on first use and kept (the content remembers a listing for every state in
     the same situation, ``candidates.listing_key``)."""
 
-    __slots__ = ("_flat", "_made", "items", "unit")
+    __slots__ = ("_flat", "_made", "items", "unit", "weighing")
 
     def __init__(self, unit: str, items: tuple[Priced | GroupVerdicts, ...]) -> None:
         self.unit = unit
         self.items = items
         self._flat: tuple[Priced, ...] | None = None
         self._made: dict[tuple[int, int, int], Breath] = {}
+        #: What the heuristic reads of the listing the same way in every state it is met in, worked out
+        #: on its first weighing (``kassen.sengoku.battle.weigh``); a reading of the listing, not state.
+        self.weighing: object | None = None
 
     def breath(self, item: int, row: int, shape: int) -> Breath:
         """The breath of shape ``shape`` at target ``row`` of the group ``items[item]``, built once."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 __all__ = ["weigh_breath"]
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,7 @@ from kassen.sengoku.battle.candidates import listing_of
 from kassen.sengoku.battle.listing import GroupVerdicts, Listing
 from kassen.sengoku.battle.plan import AttackGroup, planner
 from kassen.sengoku.battle.state import BattleState, Unit, Use
-from kassen.sengoku.entries import ManeuverKind
+from kassen.sengoku.entries import Maneuver, ManeuverKind
 
 if TYPE_CHECKING:
     from kassen.sengoku.battle.policies import HeuristicPolicy
@@ -46,22 +47,55 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     r = policy.rules
     plans = planner(r, state, unit)
     listing = listing_of(r, state, plans)
+    w = listing.weighing
+    if not isinstance(w, _Weighing):
+        w = listing.weighing = _weighing(policy, listing)
     energy = unit.energy
-    plain = [i[0] for i in listing.items if not isinstance(i, GroupVerdicts) and i[1] <= energy]
+    plain = [b for b, spent in w.plain if spent <= energy]
     passing = Pass(unit.id)
     away = policy.falling_back(state, unit, plain, passing)
     if away is not None:
         return away
-    if _has_aid(policy, listing):
+    if w.aid:
         aid = policy._aid(state, unit, plans.affordable(listing))
         if aid is not None:
             return aid
     memo: dict[tuple[Use, str], Fraction] = {}
+    scored = _scored(policy, state, unit, listing, w, memo)
+
+    def breath_of(entry: Breath | Shape) -> Breath:
+        return entry if isinstance(entry, Breath) else listing.breath(*entry)
+
+    best = policy._best_of(state, unit, scored, memo, breath_of)
+    if isinstance(best, Breath):
+        return policy._with_reservation(state, plans, best, plans.affordable(listing))
+    if best is not None:
+        k, i, _ = best
+        found = listing.items[k]
+        assert isinstance(found, GroupVerdicts)
+        return _with_reservation(policy, state, unit, breath_of(best), found, i)
+    return policy.no_attack(state, unit, plain, passing)
+
+
+def _scored(
+    policy: HeuristicPolicy,
+    state: BattleState,
+    unit: Unit,
+    listing: Listing,
+    w: _Weighing,
+    memo: dict[tuple[Use, str], Fraction],
+) -> list[tuple[Breath | Shape, float, int]]:
+    """Every breath of ``listing`` the heuristic weighs as an attack with its rough value — what
+    :meth:`HeuristicPolicy._rough_value` gives for it, each attack's exact value kept in ``memo`` — and
+    its price, in listing order: a plain breath as itself, an attack group's by its place (item, row,
+    shape), built only if it is valued exactly or chosen; of the targets of a class with the same
+    prices, only the first."""
+    r = policy.rules
+    energy = unit.energy
     rough: dict[tuple[Use, str], float] = {}
-    # a plain breath is weighed as itself, an attack group's by its place (item, row, shape): built only
-    # if it is valued exactly or chosen
     scored: list[tuple[Breath | Shape, float, int]] = []
     limit = r.breath_limit
+    here = unit.zone or ""
     # each target's class read once a decision (every attack group lists the same targets in reach)
     class_of: dict[str, tuple[object, ...]] = {}
     # the first target of each class, by the targets listed (the groups of a listing share a few lists)
@@ -87,32 +121,43 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
             found = firsts[targets] = tuple(out)
         return found
 
-    for k, item in enumerate(listing.items):
-        if not isinstance(item, GroupVerdicts):
-            b, spent = item
-            if spent <= energy and spent <= limit and _weighed(policy, b):
+    for entry in w.entries:
+        if len(entry) == 2:  # a plain breath weighed as an attack, in its place
+            b, spent = entry
+            if spent <= energy:
                 scored.append((b, policy._rough_value(state, unit, b, memo, rough), spent))
             continue
-        group = item.group
-        if r.maneuver(group.rows[0][0][0].maneuver).aid is not None:
-            continue  # a pick-up then an attack: an aid, never weighed as an attack
+        k, group, verdicts, same, kinds, lead, first, attack = entry
         classes: set[tuple[object, ...]] = set()
-        verdicts = item.prices
+        # what the lead use adds, the same at every target: a movement's stealth chance and the zone the
+        # attack is made from, a stance's value (read as :meth:`HeuristicPolicy._rough_value` reads them)
+        sneak = extra = 0.0
+        zone = here
+        if lead == _MOVE:
+            assert first is not None
+            policy._fresh(state)
+            skey = (unit.id, first.id)
+            chance = policy._sneaks.get(skey)
+            if chance is None:
+                chance = policy._sneaks[skey] = float(policy.stealth_chance(state, unit, first))
+            sneak = chance
+            zone = group.zone
+        elif lead == _STANCE:
+            assert first is not None
+            extra = float(policy._cached_stance(state, unit, first))
         # every target with the very same prices (each may be struck, most often): only the first of
         # each class can be weighed, the others being worth the same; else every target in turn
-        same = bool(verdicts) and verdicts[0] is not None and verdicts.count(verdicts[0]) == len(verdicts)
         for i in first_of_each_class(group.targets) if same else range(len(verdicts)):
             prices = verdicts[i]
             if prices is None:
                 continue
-            row = group.rows[i]
             target = group.targets[i]
             kind = (class_of_target(target), prices)
             if kind in classes:
                 continue  # the same values as an earlier target's, which wins any tie
             classes.add(kind)
+            row = group.rows[i]
             # the attack from here, again, reserved: its shapes' values worked out from the attack's
-            kinds = _kinds(policy, group) if group.shapes else None
             once: float | None = None
             twice = 0.0
             for j, spent in enumerate(prices):
@@ -120,10 +165,19 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
                     continue
                 shape = kinds[j] if kinds is not None else _OTHER
                 if shape == _OTHER:
-                    value = policy._rough_value(state, unit, listing.breath(k, i, j), memo, rough)
+                    if lead:
+                        # the lead use then the attack, valued by _rough_value's very sums
+                        use = row[j][1]
+                        value = policy.rough_attack(state, unit, use, zone, memo, rough)
+                        if sneak:
+                            value = sneak * policy._critical(unit, attack, use.weapon) + (1 - sneak) * value
+                        left = float(state.unit(target).wounds)
+                        value = (value if value <= left else left) + extra
+                    else:
+                        value = policy._rough_value(state, unit, listing.breath(k, i, j), memo, rough)
                 else:
                     if once is None:
-                        lone = policy.rough_attack(state, unit, row[0][0], unit.zone or "", memo, rough)
+                        lone = policy.rough_attack(state, unit, row[0][0], here, memo, rough)
                         left = float(state.unit(target).wounds)  # what the row's blows are capped at
                         once = lone if lone <= left else left
                         dealt = lone + lone
@@ -131,22 +185,89 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
                     value = once if shape & _TWICE == 0 else twice
                     if shape & _RESERVED:
                         if reserving is None:  # the same for every reserved shape of the decision
-                            reserving = float(policy._cached_reservation(state, unit, unit.zone or ""))
+                            reserving = float(policy._cached_reservation(state, unit, here))
                         value += reserving
                 scored.append(((k, i, j), value, spent))
+    return scored
 
-    def breath_of(entry: Breath | Shape) -> Breath:
-        return entry if isinstance(entry, Breath) else listing.breath(*entry)
 
-    best = policy._best_of(state, unit, scored, memo, breath_of)
-    if isinstance(best, Breath):
-        return policy._with_reservation(state, plans, best, plans.affordable(listing))
-    if best is not None:
-        k, i, _ = best
-        found = listing.items[k]
-        assert isinstance(found, GroupVerdicts)
-        return _with_reservation(policy, state, unit, breath_of(best), found, i)
-    return policy.no_attack(state, unit, plain, passing)
+#: How an attack group's breaths start: with the attack (none), a movement or a stance first, valued
+#: without building the breath; any other lead use (a pick-up: an aid) is weighed as a breath.
+_NONE, _MOVE, _STANCE, _LEAD = 0, 1, 2, 3
+
+#: One attack group as the heuristic weighs it: its place in the listing, the group, its verdicts,
+#: whether every target has the very same verdicts, its shapes' kinds (:func:`describe`; None: each
+#: weighed as a breath), how its breaths start, that lead use's maneuver and the attack's.
+_Group = tuple[
+    int, AttackGroup, tuple[tuple[int, ...] | None, ...], bool, tuple[int, ...] | None, int,
+    Maneuver | None, Maneuver,
+]
+
+
+@dataclass(frozen=True, slots=True)
+class _Weighing:
+    """What :func:`weigh_breath` reads of a listing the same way in every state: its plain breaths with
+    their prices, whether any breath starts with an aid (:func:`_has_aid`), and in listing order (the
+    first of equal breaths wins) what is weighed: the plain breaths that attack (:func:`_weighed`) and
+    do not overload, with their prices, and the attack groups (an aid's never are)."""
+
+    plain: tuple[tuple[Breath, int], ...]
+    aid: bool
+    entries: tuple[tuple[Breath, int] | _Group, ...]
+
+
+def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
+    """The listing's :class:`_Weighing`, kept on the listing (which the content keeps for every state
+    in the same situation)."""
+    r = policy.rules
+    limit = r.breath_limit
+    plain: list[tuple[Breath, int]] = []
+    entries: list[tuple[Breath, int] | _Group] = []
+    for k, item in enumerate(listing.items):
+        if not isinstance(item, GroupVerdicts):
+            plain.append(item)
+            if item[1] <= limit and _weighed(policy, item[0]):
+                entries.append(item)
+            continue
+        group = item.group
+        if r.maneuver(group.rows[0][0][0].maneuver).aid is not None:
+            continue  # a pick-up then an attack: an aid, never weighed as an attack
+        verdicts = item.prices
+        same = bool(verdicts) and verdicts[0] is not None and verdicts.count(verdicts[0]) == len(verdicts)
+        kinds = _kinds(policy, group) if group.shapes else None
+        attack = r.maneuver(group.maneuver)
+        lead, first = _lead(policy, group, attack) if kinds is None else (_NONE, None)
+        entries.append((k, group, verdicts, same, kinds, lead, first, attack))
+    return _Weighing(tuple(plain), _has_aid(policy, listing), tuple(entries))
+
+
+def _lead(policy: HeuristicPolicy, group: AttackGroup, attack: Maneuver) -> tuple[int, Maneuver | None]:
+    """How every breath of ``group`` starts, when each is its lead use then its attack at the row's
+    target and :meth:`HeuristicPolicy._rough_value` adds them up as a movement then a blow from the
+    group's zone (_MOVE) or a stance then a blow (_STANCE); else (_LEAD, None): each is weighed as a
+    breath."""
+    r = policy.rules
+    if group.lead != 1 or attack.kind is ManeuverKind.MOVEMENT or not attack.attacks:
+        return _LEAD, None
+    first = group.rows[0][0][0]
+    for target, row in zip(group.targets, group.rows, strict=True):
+        for uses in row:
+            if len(uses) != 2 or uses[0] != first or uses[1].target != target:
+                return _LEAD, None
+            if uses[1].maneuver != group.maneuver or uses[1].aim:
+                return _LEAD, None
+    m = r.maneuver(first.maneuver)
+    if m.kind is ManeuverKind.MOVEMENT and first.to == group.zone and first.to:
+        return _MOVE, m
+    if (
+        m.kind is not ManeuverKind.DEFENSE
+        and not m.attacks
+        and m.grants is not None
+        and not first.release
+        and first.target is None
+    ):
+        return _STANCE, m
+    return _LEAD, None
 
 
 #: An attack group's shape as :func:`describe` reads it: another form (weighed as a breath), the attack
