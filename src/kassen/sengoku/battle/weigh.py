@@ -97,16 +97,31 @@ def _scored(
     limit = r.breath_limit
     here = unit.zone or ""
     # each target's class read once a decision (every attack group lists the same targets in reach)
-    class_of: dict[str, tuple[object, ...]] = {}
+    # each target read once a decision (every attack group lists the same targets in reach): its class,
+    # what an attack's value reads of it (``Values.attack_value_pair``'s key: the target's zone number,
+    # Defense class number and whether a reaction is ready; None off the battlefield) and its Wounds left
+    read_of: dict[str, tuple[tuple[object, ...], tuple[int, int, bool] | None, float]] = {}
     # the first target of each class, by the targets listed (the groups of a listing share a few lists)
     firsts: dict[tuple[str, ...], tuple[int, ...]] = {}
+    # the number of each zone an attack is made from (``Values.attack_value_pair``'s)
+    zone_numbers: dict[str, int] = {}
+    values = r.attack_values
+    template = (unit.creature, unit.spec)
     reserving: float | None = None
+    policy._fresh(state)
 
-    def class_of_target(target: str) -> tuple[object, ...]:
-        tclass = class_of.get(target)
-        if tclass is None:
-            tclass = class_of[target] = policy.target_class(state, unit, target)
-        return tclass
+    def reading(target: str) -> tuple[tuple[object, ...], tuple[int, int, bool] | None, float]:
+        found = read_of.get(target)
+        if found is None:
+            t = state.unit(target)
+            if t.zone is None:
+                found = (("off the battlefield",), None, float(t.wounds))
+            else:
+                # as :meth:`Values.target_class` and :meth:`Values.attack_value_pair` read it
+                seen = policy._target(state, t, unit.infiltrating and not t.ambushed)
+                found = ((seen[0], seen[1], seen[2]), (seen[2], seen[5], seen[1]), float(t.wounds))
+            read_of[target] = found
+        return found
 
     def first_of_each_class(targets: tuple[str, ...]) -> tuple[int, ...]:
         found = firsts.get(targets)
@@ -114,12 +129,23 @@ def _scored(
             met: set[tuple[object, ...]] = set()
             out = []
             for i, target in enumerate(targets):
-                tclass = class_of_target(target)
+                tclass = reading(target)[0]
                 if tclass not in met:
                     met.add(tclass)
                     out.append(i)
             found = firsts[targets] = tuple(out)
         return found
+
+    def attack_value(use: Use, zone: str, seen: tuple[int, int, bool] | None) -> float:
+        """:meth:`Values.attack_value_pair`'s float, found by its own key (the content keeps it)."""
+        if seen is not None:
+            number = zone_numbers.get(zone)
+            if number is None:
+                number = zone_numbers[zone] = r.number(state.zone(zone))
+            found = values.get((*template, use.maneuver, use.weapon, use.aim, number, *seen))
+            if found is not None:
+                return found[1]
+        return policy.attack_value_pair(state, unit, use, zone)[1]
 
     for entry in w.entries:
         if len(entry) == 2:  # a plain breath weighed as an attack, in its place
@@ -135,7 +161,6 @@ def _scored(
         zone = here
         if lead == _MOVE:
             assert first is not None
-            policy._fresh(state)
             skey = (unit.id, first.id)
             chance = policy._sneaks.get(skey)
             if chance is None:
@@ -151,11 +176,12 @@ def _scored(
             prices = verdicts[i]
             if prices is None:
                 continue
-            target = group.targets[i]
-            kind = (class_of_target(target), prices)
-            if kind in classes:
-                continue  # the same values as an earlier target's, which wins any tie
-            classes.add(kind)
+            tclass, seen, left = reading(group.targets[i])
+            if not same:
+                kind = (tclass, prices)
+                if kind in classes:
+                    continue  # the same values as an earlier target's, which wins any tie
+                classes.add(kind)
             row = group.rows[i]
             # the attack from here, again, reserved: its shapes' values worked out from the attack's
             once: float | None = None
@@ -168,17 +194,15 @@ def _scored(
                     if lead:
                         # the lead use then the attack, valued by _rough_value's very sums
                         use = row[j][1]
-                        value = policy.rough_attack(state, unit, use, zone, memo, rough)
+                        value = attack_value(use, zone, seen)
                         if sneak:
                             value = sneak * policy._critical(unit, attack, use.weapon) + (1 - sneak) * value
-                        left = float(state.unit(target).wounds)
                         value = (value if value <= left else left) + extra
                     else:
                         value = policy._rough_value(state, unit, listing.breath(k, i, j), memo, rough)
                 else:
                     if once is None:
-                        lone = policy.rough_attack(state, unit, row[0][0], here, memo, rough)
-                        left = float(state.unit(target).wounds)  # what the row's blows are capped at
+                        lone = attack_value(row[0][0], here, seen)  # the row's blows are capped at left
                         once = lone if lone <= left else left
                         dealt = lone + lone
                         twice = dealt if dealt <= left else left
