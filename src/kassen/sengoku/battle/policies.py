@@ -29,6 +29,7 @@ from __future__ import annotations
 
 __all__ = ["HeuristicPolicy"]
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TypeVar
@@ -55,6 +56,7 @@ from kassen.sengoku.entries import HonorClass, Maneuver, ManeuverKind, MovementT
 #: target may fall or move, the unit may be struck down, and Energy unspent at the lull is lost), so a
 #: breath that does more now (Aim Focus, a dearer technique) can beat one that only does it cheaper.
 _LATER = Fraction(4, 5)
+_LATER_FLOAT = float(_LATER)
 #: How close (relative to the value, at least this much absolute) a breath's floating-point value must
 #: come to the best for the exact value to settle it: a float of these few sums is off by ~1e-15.
 _CLOSE = 1e-9
@@ -300,8 +302,16 @@ class HeuristicPolicy(Values):
         grouped weighing builds only the few it values exactly, ``kassen.sengoku.battle.weigh``)."""
         if not scored:
             return None
-        rates = [value / max(spent, 1) for _, value, spent in scored]
-        top_rate = max(rates)
+        # the best rate and the cheapest price in one pass (a price is at least 1 but for a lone
+        # reservation's 0, rated as if it cost 1)
+        top_rate = -math.inf
+        cheapest = math.inf
+        for _, v, paid in scored:
+            per = v / paid if paid > 1 else v
+            if per > top_rate:
+                top_rate = per
+            if paid < cheapest:
+                cheapest = paid
         if top_rate <= _CLOSE:
             # nothing clearly worth attacking for: the exact rule decides (rare)
             return self._best(
@@ -317,11 +327,12 @@ class HeuristicPolicy(Values):
                 found = exact_values[i] = self._exact(state, unit, breath_of(x), spent, memo)
             return found
 
-        cheapest = min(spent for _, _, spent in scored)
-        later_rate = float(_LATER) * top_rate
+        later_rate = _LATER_FLOAT * top_rate
+        energy = unit.energy
+        # what the Energy left is worth later counts only where it pays for another attack
         keys = [
-            value + (later_rate * (unit.energy - spent) if unit.energy - spent >= cheapest else 0.0)
-            for _, value, spent in scored
+            v + later_rate * (energy - paid) if energy - paid >= cheapest else v
+            for _, v, paid in scored
         ]
         top_key = max(keys)
         bar = top_key - _CLOSE * max(1.0, abs(top_key))
@@ -336,7 +347,11 @@ class HeuristicPolicy(Values):
             rate = Fraction(0)
         else:
             bar = top_rate - _CLOSE * max(1.0, top_rate)
-            rate = max(exact(i) / max(scored[i][2], 1) for i, x in enumerate(rates) if x >= bar)
+            rate = max(
+                exact(i) / max(paid, 1)
+                for i, (_, rough, paid) in enumerate(scored)
+                if (rough / paid if paid > 1 else rough) >= bar
+            )
         best: T | None = None
         best_key: tuple[Fraction, Fraction] | None = None
         for i in close:
