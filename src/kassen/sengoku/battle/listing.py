@@ -44,13 +44,15 @@ class Listing:
     :meth:`flat` are built on first use and kept (the content remembers a listing for every state in
     the same situation, ``candidates.listing_key``)."""
 
-    __slots__ = ("_flat", "_made", "items", "unit", "weighing")
+    __slots__ = ("_flat", "_known", "_made", "items", "unit", "weighing")
 
     def __init__(self, unit: str, items: tuple[Priced | GroupVerdicts, ...]) -> None:
         self.unit = unit
         self.items = items
         self._flat: tuple[Priced, ...] | None = None
         self._made: dict[tuple[int, int, int], Breath] = {}
+        # every breath object of the listing by its id (each kept alive by the listing): :meth:`has`
+        self._known: dict[int, Breath] = {id(i[0]): i[0] for i in items if not isinstance(i, GroupVerdicts)}
         #: What the heuristic reads of the listing the same way in every state it is met in, worked out
         #: on its first weighing (``kassen.sengoku.battle.weigh``); a reading of the listing, not state.
         self.weighing: object | None = None
@@ -63,6 +65,7 @@ class Listing:
             group = self.items[item]
             assert isinstance(group, GroupVerdicts)
             found = self._made[key] = Breath(self.unit, group.group.rows[row][shape])
+            self._known[id(found)] = found
         return found
 
     def flat(self) -> tuple[Priced, ...]:
@@ -80,6 +83,11 @@ class Listing:
                     out.append(item)
             found = self._flat = tuple(out)
         return found
+
+    def has(self, breath: Breath) -> bool:
+        """Whether ``breath`` is one of this listing's own breath objects (a plain one, or one
+        :meth:`breath` built): a breath it lists, found by identity."""
+        return self._known.get(id(breath)) is breath
 
     def has_single(self, energy: int) -> bool:
         """Whether one maneuver alone is a breath the unit can pay for with ``energy`` (SG.CNT.6)."""

@@ -135,6 +135,10 @@ class ContentMemos:
         #: its ``repr``, ``Codec.knows``). A step is built from the validated scenario, so equal steps
         #: are equal all the way down.
         self.script_actions: Memo[Hashable, Hashable] = Memo()
+        #: A breath of a unit's listing planned (its maneuvers planned and its Energy, ``planned.
+        #: planned_breath``), by the listing's key, the breath and the unit's uses this round of its
+        #: maneuvers (combo fatigue's steps count them): every state with the same key plans it alike.
+        self.breath_plans: Memo[tuple[object, ...], tuple[tuple[PlannedUse, ...], int]] = Memo()
         #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
         #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
         self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)

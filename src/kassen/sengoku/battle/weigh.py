@@ -71,9 +71,7 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
         return policy._with_reservation(state, plans, best, plans.affordable(listing))
     if best is not None:
         k, i, _ = best
-        found = listing.items[k]
-        assert isinstance(found, GroupVerdicts)
-        return _with_reservation(policy, state, unit, breath_of(best), found, i)
+        return _with_reservation(policy, state, unit, breath_of(best), listing, k, i)
     return policy.no_attack(state, unit, plain, passing)
 
 
@@ -356,19 +354,22 @@ def _has_aid(policy: HeuristicPolicy, listing: Listing) -> bool:
 
 
 def _with_reservation(
-    policy: HeuristicPolicy, state: BattleState, unit: Unit, best: Breath, item: GroupVerdicts, i: int
+    policy: HeuristicPolicy, state: BattleState, unit: Unit, best: Breath, listing: Listing, k: int, i: int
 ) -> Breath:
-    """:meth:`HeuristicPolicy._with_reservation` for a breath of ``item``'s ``i``-th row: the first
-    shape of that row that adds a defense reservation to ``best``, is paid for and does not overload."""
+    """:meth:`HeuristicPolicy._with_reservation` for a breath of the ``i``-th row of the group
+    ``listing.items[k]``: the first shape of that row that adds a defense reservation to ``best``, is
+    paid for and does not overload (the listing's own breath)."""
     r = policy.rules
     if not policy.wants_reservation(state, unit, best):
         return best
+    item = listing.items[k]
+    assert isinstance(item, GroupVerdicts)
     n = len(best.uses)
     prices = item.prices[i]
     assert prices is not None
-    for uses, spent in zip(item.group.rows[i], prices, strict=True):
+    for j, (uses, spent) in enumerate(zip(item.group.rows[i], prices, strict=True)):
         if not 0 < spent <= unit.energy or len(uses) != n + 1 or uses[:n] != best.uses:
             continue
         if r.maneuver(uses[-1].maneuver).kind is ManeuverKind.DEFENSE and spent <= r.breath_limit:
-            return Breath(unit.id, uses)
+            return listing.breath(k, i, j)
     return best

@@ -18,7 +18,8 @@ from kassen.core.explain import steps_to_json
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.flow.attack import AttackPart
 from kassen.sengoku.battle.flow.base import use_json
-from kassen.sengoku.battle.plan import check_modifier, destination, plan_breath
+from kassen.sengoku.battle.plan import check_modifier, destination
+from kassen.sengoku.battle.planned import planned_breath
 from kassen.sengoku.battle.state import BreathInProgress, Reservation, Unit, Use, bump
 from kassen.sengoku.check import TieRule
 from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo
@@ -31,7 +32,7 @@ class BreathPart(AttackPart):
     __slots__ = ()
 
     def begin_breath(self, breath: Breath) -> None:
-        plan = plan_breath(self.rules, self.state, breath)
+        plan = planned_breath(self.rules, self.state, breath)
         unit = self.action_starts(plan.unit)
         used, limited = unit.used, unit.limited
         for pu in plan.uses:
