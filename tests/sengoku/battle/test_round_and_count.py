@@ -245,3 +245,24 @@ def test_a_unit_that_cannot_pay_for_any_maneuver_passes() -> None:
     auto = [e for e in f.of("pass", events) if e.automatic]
     assert [(e.data["unit"], e.data["reason"]) for e in auto] == [("monk", "cannot pay for any maneuver")]
     assert f.kinds(events).index("pass", 1) < f.kinds(events).index("lull")
+
+
+def test_a_remembered_tie_key_is_the_catalogs_own() -> None:
+    # rule: SG.CNT.4 — the content remembers a unit's place among units at the same count by all the
+    # catalog's keys read of it; for every unit of every state of these battles (copies of one template
+    # among them, told apart by their setup order) it is what BattleRules.tie_key gives on fresh content
+    from kassen.core.scenario import open_fight
+    from kassen.sengoku.battle.copies import copied_units
+    from kassen.sengoku.battle.flow.rounds import tie_key
+    from kassen.sengoku.battle.rules import BattleRules
+
+    compared = 0
+    for source, seed in (("demo", 1), (copied_units("demo", 3), 2), ("burning-temple", 0)):
+        fight = open_fight(source, seed=seed)
+        fight.autoplay()
+        fresh = BattleRules(fight.tables.catalog)
+        for state in fight.states[::2]:
+            for unit in state.units:
+                assert tie_key(fight.tables, state, unit) == fresh.tie_key(state, unit), unit.id
+                compared += 1
+    assert compared > 500

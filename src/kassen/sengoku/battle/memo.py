@@ -139,6 +139,9 @@ class ContentMemos:
         #: planned_breath``), by the listing's key, the breath and the unit's uses this round of its
         #: maneuvers (combo fatigue's steps count them): every state with the same key plans it alike.
         self.breath_plans: Memo[tuple[object, ...], tuple[tuple[PlannedUse, ...], int]] = Memo()
+        #: A unit's place among units at the same count (``BattleRules.tie_key``, SG.CNT.4), by all the
+        #: catalog's keys read of it: its template, its side's allies-first, maximum Energy and setup.
+        self.tie_keys: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
         #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
         #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
         self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-__all__ = ["RoundPart"]
+__all__ = ["RoundPart", "tie_key"]
 
 from typing import Any
 
@@ -13,7 +13,8 @@ from kassen.core.explain import steps_to_json
 from kassen.core.order import count_down
 from kassen.sengoku.battle.flow.breath import BreathPart
 from kassen.sengoku.battle.plan import acting_value
-from kassen.sengoku.battle.state import DeathRecord, HonorFlag, Phase, Result, Unit
+from kassen.sengoku.battle.rules import BattleRules
+from kassen.sengoku.battle.state import BattleState, DeathRecord, HonorFlag, Phase, Result, Unit
 from kassen.sengoku.defense import end_round_debuffs
 from kassen.sengoku.entries import HonorClass
 from kassen.sengoku.evolve import evolve
@@ -100,11 +101,11 @@ class RoundPart(BreathPart):
     def next_unit(self) -> Unit | None:
         """The unit that breathes now: the highest acting value (Energy + a pending initiative), ties in
         the catalog's order (SG.CNT.1, SG.CNT.3-5)."""
-        s = self.state
+        s, rules = self.state, self.rules
         found = count_down(
             s.units,
             lambda u: acting_value(u) if u.on_battlefield and not u.passed else None,
-            tie=lambda u: self.rules.tie_key(s, u),
+            tie=lambda u: tie_key(rules, s, u),
         )
         if found is None:
             return None
@@ -296,3 +297,13 @@ class RoundPart(BreathPart):
                 data["when"] = "only if its condition applied (GM)"
             self.log("honor_follow_up", "SG.RET.4", **data)
         self.set(deaths=tuple(deaths), honor=tuple(flags))
+
+
+def tie_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[int, ...]:
+    """:meth:`BattleRules.tie_key` (SG.CNT.4), remembered by the content by everything the catalog's
+    keys read of the unit: its template, its side's allies-first, its maximum Energy and setup order."""
+    key = (unit.creature, unit.spec, state.side(unit.side).allies, unit.max_energy, unit.setup)
+    found = rules.tie_keys.get(key)
+    if found is None:
+        found = rules.tie_keys[key] = rules.tie_key(state, unit)
+    return found
