@@ -127,10 +127,13 @@ def _plain_threat(values: Values, state: BattleState, unit: Unit) -> Fraction:
     return total
 
 
-@pytest.mark.parametrize(("name", "seeds"), [("demo*3", range(2)), ("burning-temple", range(2))])
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("demo*3", range(2)), ("burning-temple", range(2)), ("demo", range(3))]
+)
 def test_the_threat_is_every_enemy_in_reach_striking_its_best_blow(name: str, seeds: range) -> None:
     # rule: SG.ZON.2  rule: SG.CNT.5 — the heuristic's threat to a unit (read through the zones in reach,
-    # summed by template) is the plain sum over every enemy of the battle one zone away at most
+    # summed by template, the sum remembered by the content) is the plain sum over every enemy of the
+    # battle one zone away at most
     threatened = 0
     for fight in _played(name, seeds):
         values = Values(fight.tables)

@@ -127,6 +127,9 @@ class ContentMemos:
         #: A profile's Defense class (``values.guard_of``) and that class's number, by the number of the
         #: profile without its name: worked out once for every state the same profile is met in.
         self.guards: Memo[int, tuple[CombatProfile, int]] = Memo()
+        #: The Wounds the enemies in reach threaten (``Values._threat``), by the Defense class's number
+        #: and how many best blows the enemies of each template can still strike.
+        self.threat_sums: Memo[tuple[object, ...], Fraction] = Memo()
         #: An enemy template's best expected Wounds per Energy on a profile (the heuristic's threats).
         self.best_blows: Memo[tuple[object, ...], tuple[tuple[Fraction, int] | None]] = Memo()
         #: The actions of the scenarios' scripts, by value (``scenario.build_battle``): every fight of a

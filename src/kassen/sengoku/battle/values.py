@@ -23,6 +23,7 @@ from kassen.sengoku.profile import ArmorKind, AttackTags, CombatProfile, Defense
 from kassen.sengoku.technique import attack_modifier
 
 _PIERCE_TIE_BREAK = Fraction(1, 1000)
+_ZERO = Fraction(0)
 #: An attack at a unit off the battlefield: no Wounds.
 _NOTHING = (Fraction(0), 0.0)
 #: The most units a battle may have for a threat to be read off every one of them; a larger battle
@@ -247,12 +248,20 @@ class Values:
                 best = blows[template] = known[0]
             if best is not None:
                 count[template] = count.get(template, 0) + e.energy // best[1]
-        total = Fraction(0)
-        for template, n in count.items():
-            best = blows[template]
-            assert best is not None
-            total += best[0] * n
-        return total
+        if not count:
+            return _ZERO
+        # the sum is the same wherever the same Defense class meets as many blows of each template:
+        # remembered by the content (exact Fractions are dear to add up)
+        tkey = (number, tuple(count.items()))
+        found = r.threat_sums.get(tkey)
+        if found is None:
+            total = _ZERO
+            for template, n in count.items():
+                best = blows[template]
+                assert best is not None
+                total += best[0] * n
+            found = r.threat_sums[tkey] = total
+        return found
 
     def _guard(
         self, state: BattleState, unit: Unit, bonus: DefenseBonus | None = None, *, ambushed: bool = False
