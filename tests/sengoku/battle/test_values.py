@@ -55,6 +55,24 @@ def test_equal_readings_are_equal_profiles(name: str, seeds: range) -> None:
     assert len(seen) > 20 and met_again > 100
 
 
+@pytest.mark.parametrize(("name", "seeds"), [("demo*2", range(2)), ("burning-temple", range(1))])
+def test_a_remembered_profile_is_the_one_built_afresh(name: str, seeds: range) -> None:
+    # rule: SG.DEF.4  rule: SG.INC.3  rule: SG.RET.5 — the content remembers a unit's profile by its
+    # template's profile and all the unit and the state add to it: for every unit of every state (with
+    # each of its weapons) it is the profile new content builds
+    compared = 0
+    for fight in _played(name, seeds):
+        rules = fight.tables
+        fresh = BattleRules(rules.catalog)
+        for state in fight.states[::2]:
+            for unit in state.units:
+                for weapon in (None, *rules.creature(unit).weapons):
+                    got = rules.profile(state, unit, weapon=weapon)
+                    assert got == fresh.profile(state, unit, weapon=weapon), (unit.id, weapon, state.round)
+                    compared += 1
+    assert compared > 500
+
+
 def _plain_grants(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[tuple[DefenseBonus, ...], int]:
     """SG.DEF.4 read plainly: every grant of the unit's own stances and Kata, then the zone-wide ones of
     each ally beside it in the state's order; the Incorporeal Defense of its own (SG.INC.3)."""

@@ -130,6 +130,9 @@ class ContentMemos:
         #: The Wounds the enemies in reach threaten (``Values._threat``), by the Defense class's number
         #: and how many best blows the enemies of each template can still strike.
         self.threat_sums: Memo[tuple[object, ...], Fraction] = Memo()
+        #: A unit's profile (``BattleRules.profile``) by its template's profile (by identity, kept with
+        #: it) and everything the unit and the state add to it.
+        self.profiles_made: Memo[tuple[object, ...], tuple[CombatProfile, CombatProfile]] = Memo()
         #: An enemy template's best expected Wounds per Energy on a profile (the heuristic's threats).
         self.best_blows: Memo[tuple[object, ...], tuple[tuple[Fraction, int] | None]] = Memo()
         #: The actions of the scenarios' scripts, by value (``scenario.build_battle``): every fight of a

@@ -30,7 +30,8 @@ from kassen.core.explain import Step
 from kassen.core.rng import DieSource
 from kassen.sengoku.aim import AimFocusResult, aim_focus, largest_extra_within_breath
 from kassen.sengoku.attack import Attack, AttackResult, DefenseLike, resolve_attack
-from kassen.sengoku.battle.memo import ContentMemos, Memo
+from kassen.sengoku.battle.memo import Memo
+from kassen.sengoku.battle.readings import UnitReadings
 from kassen.sengoku.battle.state import BattleState, Unit, Zone
 from kassen.sengoku.catalog import Catalog, catalog_skills
 from kassen.sengoku.check import (
@@ -56,7 +57,6 @@ from kassen.sengoku.entries import (
     Weapon,
     ZoneKind,
 )
-from kassen.sengoku.evolve import evolve
 from kassen.sengoku.house import (
     AmbushImmunity,
     AmbushReadings,
@@ -81,7 +81,7 @@ from kassen.sengoku.house import (
     ZoneTactics,
 )
 from kassen.sengoku.odds import OddsTable, check_chance
-from kassen.sengoku.profile import AttackTags, CombatProfile, DefenseBonus, DefenseDebuff
+from kassen.sengoku.profile import AttackTags, CombatProfile, DefenseDebuff
 from kassen.sengoku.resolution import TableEffect
 from kassen.sengoku.table_effects import EffectDone, apply_effect
 from kassen.sengoku.technique import Technique, from_maneuver
@@ -108,12 +108,7 @@ class ZoneEffect:
     zone: str
 
 
-#: The most units of one side in one zone whose zone-wide grants are read one by one for each of them
-#: (``BattleRules.grants``); a crowd larger than this reads them put together once a state.
-_FEW = 6
-
-
-class BattleRules(ContentMemos):
+class BattleRules(UnitReadings):
     """One catalog as the battle engine reads it (see the module notes)."""
 
     def __init__(self, catalog: Catalog) -> None:
@@ -317,124 +312,6 @@ class BattleRules(ContentMemos):
             found = self.catalog.profile(self.creature(unit), weapon=weapon)
             self._profiles[key] = found
         return found
-
-    def grants(self, state: BattleState, unit: Unit) -> tuple[tuple[DefenseBonus, ...], int]:
-        """The non-armor Defense bonuses held for the unit (SG.DEF.4): its own stances and Kata, and the
-        zone-wide ones of allies in its zone; and the Incorporeal Defense they add (SG.INC.3)."""
-        own, spirit, _ = self._held_grants(unit.stances)
-        if unit.zone is None:
-            return own, spirit
-        members = state.in_zone(unit.side, unit.zone)
-        if len(members) <= _FEW:
-            shared: tuple[DefenseBonus, ...] = ()
-            for holder in members:
-                if holder.stances and holder.id != unit.id:
-                    zone_wide = self._held_grants(holder.stances)[2]
-                    if zone_wide:
-                        shared += zone_wide
-            return (own + shared if shared else own), spirit
-        shared, holders = self._zone_grants(members)
-        if unit.id in holders:  # it holds a zone-wide grant itself: the others' only, in their order
-            shared = ()
-            for hid, zone_wide in holders.items():
-                if hid != unit.id:
-                    shared += zone_wide
-        return (own + shared if shared else own), spirit
-
-    def _zone_grants(
-        self, members: tuple[Unit, ...]
-    ) -> tuple[tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]:
-        """The zone-wide grants the units of one side in a crowded zone hold (``members``, in the
-        state's order): all of them together, and each holder's own. Every unit of the zone reads them,
-        so they are put together once for the tuple a state gives (found by identity: a state gives one
-        tuple a side and zone), not once per unit, which would grow with the square of the crowd."""
-        last = self._zone_grants_of.get(id(members))
-        if last is not None and last[0] is members:
-            return last[1], last[2]
-        shared: tuple[DefenseBonus, ...] = ()
-        holders: dict[str, tuple[DefenseBonus, ...]] = {}
-        for holder in members:
-            if holder.stances:
-                zone_wide = self._held_grants(holder.stances)[2]
-                if zone_wide:
-                    shared += zone_wide
-                    holders[holder.id] = zone_wide
-        found = self._zone_grants_of
-        if len(found) >= 64:
-            found.clear()  # the tuples of the last few states: a state's own come again at once
-        found[id(members)] = (members, shared, holders)  # the tuple kept alive: its id stays its own
-        return shared, holders
-
-    def _held_grants(
-        self, stances: tuple[str, ...]
-    ) -> tuple[tuple[DefenseBonus, ...], int, tuple[DefenseBonus, ...]]:
-        """What a holder of ``stances`` grants: itself (every grant with a value, and the Incorporeal
-        Defense), and its allies in the zone (those scoped ``zone-allies``); remembered by the stances."""
-        found = self.stance_grants.get(stances)
-        if found is None:
-            own: list[DefenseBonus] = []
-            zone_wide: list[DefenseBonus] = []
-            spirit = 0
-            for sid in stances:
-                m = self.maneuver(sid)
-                g = m.grants
-                if g is None:
-                    continue
-                if g.value:
-                    bonus = DefenseBonus(g.kind, g.value, m.name)
-                    own.append(bonus)
-                    if g.scope.value == "zone-allies":
-                        zone_wide.append(bonus)
-                spirit += g.incorporeal_defense
-            found = self.stance_grants[stances] = (tuple(own), spirit, tuple(zone_wide))
-        return found
-
-    def profile(self, state: BattleState, unit: Unit, *, weapon: str | None = None) -> CombatProfile:
-        """The unit's :class:`CombatProfile` now: its template, Wounds, stances and zone grants,
-        Defenseless (a routed squad counts as Defenseless from the round after its rout, SG.RET.5),
-        Defense −N, armor damage, Fate points, and its side as its faction (SG.INP.2)."""
-        base = self.base_profile(unit, weapon)
-        bonuses, spirit = self.grants(state, unit)
-        routed = self.rout_defenseless(state, unit)
-        return evolve(
-            base,
-            name=unit.name,
-            wounds=unit.wounds,
-            wounds_max=unit.wounds_max,
-            bonuses=bonuses,
-            debuffs=unit.debuffs,
-            defenseless=unit.defenseless or routed,
-            incorporeal_defense=base.incorporeal_defense + spirit,
-            armor_damage=unit.armor_damage,
-            fate_points=unit.fate_points,
-            faction=unit.side,
-        )
-
-    def profile_reading(self, state: BattleState, unit: Unit) -> tuple[object, ...]:
-        """Everything :meth:`profile` (without a weapon) reads of the state but the unit's name: two
-        units with equal readings have profiles equal but for the name (``tests/sengoku/battle/
-        test_values.py`` checks it on every unit of many battles). Cheaper to number than the profile."""
-        bonuses, spirit = self.grants(state, unit)
-        return (
-            unit.creature,
-            unit.spec,
-            unit.wounds,
-            unit.wounds_max,
-            bonuses,
-            spirit,
-            unit.debuffs,
-            unit.defenseless or self.rout_defenseless(state, unit),
-            unit.armor_damage,
-            unit.fate_points,
-            unit.side,
-        )
-
-    def rout_defenseless(self, state: BattleState, unit: Unit) -> bool:
-        """Whether the unit counts as Defenseless because it is routed (SG.RET.5's default: from the round
-        after its rout when pursuit waits for the next round, else at once)."""
-        if not (unit.routed and self.squads.rout_defenseless):
-            return False
-        return state.round > unit.routed_round if self.squads.rout_pursuit_from_next_round else True
 
     def wounds_max(self, unit: Unit) -> int:
         return max_wounds(self.base_profile(unit), self.grades)

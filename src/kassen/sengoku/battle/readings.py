@@ -1,0 +1,171 @@
+"""What the content's rules read of a unit in a state, for its Defense and its profile: the Defense
+bonuses held for it (its own stances and the zone-wide ones of its allies beside it, SG.DEF.4, SG.INC.3),
+whether a rout leaves it Defenseless (SG.RET.5), and its :class:`~kassen.sengoku.profile.CombatProfile`
+(with what the heuristic numbers of it). A part of :class:`~kassen.sengoku.battle.rules.BattleRules`,
+apart from the tables it reads."""
+
+from __future__ import annotations
+
+__all__ = ["UnitReadings"]
+
+from typing import TYPE_CHECKING
+
+from kassen.sengoku.battle.memo import ContentMemos
+from kassen.sengoku.battle.state import BattleState, Unit
+from kassen.sengoku.evolve import evolve
+from kassen.sengoku.profile import CombatProfile, DefenseBonus
+
+if TYPE_CHECKING:
+    from kassen.sengoku.entries import Maneuver
+    from kassen.sengoku.house import SquadRules
+
+#: The most units of one side in one zone whose zone-wide grants are read one by one for each of them
+#: (``BattleRules.grants``); a crowd larger than this reads them put together once a state.
+_FEW = 6
+
+
+class UnitReadings(ContentMemos):
+    """The unit readings of :class:`~kassen.sengoku.battle.rules.BattleRules` (see the module notes)."""
+
+    if TYPE_CHECKING:  # what BattleRules provides
+        squads: SquadRules
+
+        def maneuver(self, key: str) -> Maneuver: ...
+
+        def base_profile(self, unit: Unit, weapon: str | None = None) -> CombatProfile: ...
+
+    def grants(self, state: BattleState, unit: Unit) -> tuple[tuple[DefenseBonus, ...], int]:
+        """The non-armor Defense bonuses held for the unit (SG.DEF.4): its own stances and Kata, and the
+        zone-wide ones of allies in its zone; and the Incorporeal Defense they add (SG.INC.3)."""
+        own, spirit, _ = self._held_grants(unit.stances)
+        if unit.zone is None:
+            return own, spirit
+        members = state.in_zone(unit.side, unit.zone)
+        if len(members) <= _FEW:
+            shared: tuple[DefenseBonus, ...] = ()
+            for holder in members:
+                if holder.stances and holder.id != unit.id:
+                    zone_wide = self._held_grants(holder.stances)[2]
+                    if zone_wide:
+                        shared += zone_wide
+            return (own + shared if shared else own), spirit
+        shared, holders = self._zone_grants(members)
+        if unit.id in holders:  # it holds a zone-wide grant itself: the others' only, in their order
+            shared = ()
+            for hid, zone_wide in holders.items():
+                if hid != unit.id:
+                    shared += zone_wide
+        return (own + shared if shared else own), spirit
+
+    def _zone_grants(
+        self, members: tuple[Unit, ...]
+    ) -> tuple[tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]:
+        """The zone-wide grants the units of one side in a crowded zone hold (``members``, in the
+        state's order): all of them together, and each holder's own. Every unit of the zone reads them,
+        so they are put together once for the tuple a state gives (found by identity: a state gives one
+        tuple a side and zone), not once per unit, which would grow with the square of the crowd."""
+        last = self._zone_grants_of.get(id(members))
+        if last is not None and last[0] is members:
+            return last[1], last[2]
+        shared: tuple[DefenseBonus, ...] = ()
+        holders: dict[str, tuple[DefenseBonus, ...]] = {}
+        for holder in members:
+            if holder.stances:
+                zone_wide = self._held_grants(holder.stances)[2]
+                if zone_wide:
+                    shared += zone_wide
+                    holders[holder.id] = zone_wide
+        found = self._zone_grants_of
+        if len(found) >= 64:
+            found.clear()  # the tuples of the last few states: a state's own come again at once
+        found[id(members)] = (members, shared, holders)  # the tuple kept alive: its id stays its own
+        return shared, holders
+
+    def _held_grants(
+        self, stances: tuple[str, ...]
+    ) -> tuple[tuple[DefenseBonus, ...], int, tuple[DefenseBonus, ...]]:
+        """What a holder of ``stances`` grants: itself (every grant with a value, and the Incorporeal
+        Defense), and its allies in the zone (those scoped ``zone-allies``); remembered by the stances."""
+        found = self.stance_grants.get(stances)
+        if found is None:
+            own: list[DefenseBonus] = []
+            zone_wide: list[DefenseBonus] = []
+            spirit = 0
+            for sid in stances:
+                m = self.maneuver(sid)
+                g = m.grants
+                if g is None:
+                    continue
+                if g.value:
+                    bonus = DefenseBonus(g.kind, g.value, m.name)
+                    own.append(bonus)
+                    if g.scope.value == "zone-allies":
+                        zone_wide.append(bonus)
+                spirit += g.incorporeal_defense
+            found = self.stance_grants[stances] = (tuple(own), spirit, tuple(zone_wide))
+        return found
+
+    def profile(self, state: BattleState, unit: Unit, *, weapon: str | None = None) -> CombatProfile:
+        """The unit's :class:`CombatProfile` now: its template, Wounds, stances and zone grants,
+        Defenseless (a routed squad counts as Defenseless from the round after its rout, SG.RET.5),
+        Defense −N, armor damage, Fate points, and its side as its faction (SG.INP.2)."""
+        base = self.base_profile(unit, weapon)
+        bonuses, spirit = self.grants(state, unit)
+        defenseless = unit.defenseless or self.rout_defenseless(state, unit)
+        key = (
+            id(base),
+            unit.name,
+            unit.wounds,
+            unit.wounds_max,
+            bonuses,
+            unit.debuffs,
+            defenseless,
+            spirit,
+            unit.armor_damage,
+            unit.fate_points,
+            unit.side,
+        )
+        kept = self.profiles_made.get(key)
+        if kept is not None and kept[0] is base:
+            return kept[1]
+        made = evolve(
+            base,
+            name=unit.name,
+            wounds=unit.wounds,
+            wounds_max=unit.wounds_max,
+            bonuses=bonuses,
+            debuffs=unit.debuffs,
+            defenseless=defenseless,
+            incorporeal_defense=base.incorporeal_defense + spirit,
+            armor_damage=unit.armor_damage,
+            fate_points=unit.fate_points,
+            faction=unit.side,
+        )
+        self.profiles_made[key] = (base, made)
+        return made
+
+    def profile_reading(self, state: BattleState, unit: Unit) -> tuple[object, ...]:
+        """Everything :meth:`profile` (without a weapon) reads of the state but the unit's name: two
+        units with equal readings have profiles equal but for the name (``tests/sengoku/battle/
+        test_values.py`` checks it on every unit of many battles). Cheaper to number than the profile."""
+        bonuses, spirit = self.grants(state, unit)
+        return (
+            unit.creature,
+            unit.spec,
+            unit.wounds,
+            unit.wounds_max,
+            bonuses,
+            spirit,
+            unit.debuffs,
+            unit.defenseless or self.rout_defenseless(state, unit),
+            unit.armor_damage,
+            unit.fate_points,
+            unit.side,
+        )
+
+    def rout_defenseless(self, state: BattleState, unit: Unit) -> bool:
+        """Whether the unit counts as Defenseless because it is routed (SG.RET.5's default: from the round
+        after its rout when pursuit waits for the next round, else at once)."""
+        if not (unit.routed and self.squads.rout_defenseless):
+            return False
+        return state.round > unit.routed_round if self.squads.rout_pursuit_from_next_round else True
