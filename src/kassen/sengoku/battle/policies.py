@@ -50,7 +50,7 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Unit, Use
 from kassen.sengoku.battle.values import Values
 from kassen.sengoku.battle.weigh import weigh_breath
-from kassen.sengoku.entries import HonorClass, Maneuver, ManeuverKind, MovementTo
+from kassen.sengoku.entries import HonorClass, ManeuverKind, MovementTo
 
 #: What Energy left after a breath is worth, per point, against what it buys now: a little less (the
 #: target may fall or move, the unit may be struck down, and Energy unspent at the lull is lost), so a
@@ -267,24 +267,6 @@ class HeuristicPolicy(Values):
                 value = float(exact)
             rough[key] = value
         return value
-
-    def _cached_stance(self, state: BattleState, unit: Unit, m: Maneuver) -> Fraction:
-        """:meth:`stance_value` of the unit deciding now, once per state."""
-        self._fresh(state)
-        key = (unit.id, m.id)
-        found = self._stances.get(key)
-        if found is None:
-            found = self._stances[key] = self.stance_value(state, unit, m)
-        return found
-
-    def _cached_reservation(self, state: BattleState, unit: Unit, zone: str) -> Fraction:
-        """:meth:`reservation_value` of the unit deciding now, once per state and zone."""
-        self._fresh(state)
-        key = (unit.id, zone)
-        found = self._reservations.get(key)
-        if found is None:
-            found = self._reservations[key] = self.reservation_value(state, unit, zone)
-        return found
 
     def _best_of(
         self,

@@ -302,6 +302,24 @@ class Values:
                 best = (ew, m.cost)
         return best
 
+    def _cached_stance(self, state: BattleState, unit: Unit, m: Maneuver) -> Fraction:
+        """:meth:`stance_value` of the unit deciding now, once per state."""
+        self._fresh(state)
+        key = (unit.id, m.id)
+        found = self._stances.get(key)
+        if found is None:
+            found = self._stances[key] = self.stance_value(state, unit, m)
+        return found
+
+    def _cached_reservation(self, state: BattleState, unit: Unit, zone: str) -> Fraction:
+        """:meth:`reservation_value` of the unit deciding now, once per state and zone."""
+        self._fresh(state)
+        key = (unit.id, zone)
+        found = self._reservations.get(key)
+        if found is None:
+            found = self._reservations[key] = self.reservation_value(state, unit, zone)
+        return found
+
     def stance_value(self, state: BattleState, unit: Unit, m: Maneuver) -> Fraction:
         """The Wounds a stance (or a held Kata) is expected to turn away: from the unit, or from each ally
         in its zone for a zone-wide grant, this round and half of the next (it stays until released or
@@ -385,7 +403,7 @@ class Values:
             elif m.kind is ManeuverKind.DEFENSE:
                 reserved = True
             elif m.grants is not None and not use.release:
-                extra += self.stance_value(state, unit, m)
+                extra += self._cached_stance(state, unit, m)
         # the same exact sum as sum(min(v, Fraction(wounds)) ...), without the Fraction(0) start
         total: Fraction | None = None
         for t, v in dealt.items():
@@ -396,7 +414,7 @@ class Values:
             total = Fraction(0)
         total += extra
         if reserved:
-            total += self.reservation_value(state, unit, zone)
+            total += self._cached_reservation(state, unit, zone)
         return (total / max(cost if spent is None else spent, 1), total)
 
     def _critical(self, unit: Unit, m: Maneuver, weapon: str | None = None) -> int:
