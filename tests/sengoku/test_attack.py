@@ -3,6 +3,7 @@ its steps and events; replay from a seed; inputs never change."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -110,3 +111,34 @@ def test_roll_attack_draws_from_any_die_source() -> None:
     # rule: SG.CHK.1
     r = roll_attack(SHINOBI, OYOROI, Attack(modifier=0), FixedDefense(14), ScriptedDice([9, 5]))
     assert r.check.faces == (9, 5) and r.outcome is AttackOutcome.HIT
+
+
+def test_remembered_checks_resolve_the_attack_as_fresh_ones_do() -> None:
+    # rule: SG.CHK.1  rule: SG.RD.4  rule: SG.CRT.1  rule: SG.FUM.1 — a battle hands resolve_attack its
+    # content's remembered attack checks (BattleRules.classified_check): every faces, modifier and
+    # Defense give the very result the check worked out afresh gives, doubles and Fate's shift included
+    from kassen.core.scenario import open_fight
+
+    rules = open_fight("demo", seed=0).tables
+    defense = compute_defense(OYOROI, parse_tag("Pierce 2"))
+    fated = dataclasses.replace(SHINOBI, fate_points=2)  # Fate shifts some rolls (SG.FAT.1)
+
+    def resolved(action: Attack, faces: tuple[int, int], checks: object) -> object:
+        try:
+            return resolve_attack(
+                fated, OYOROI, action, defense, faces, rules=rules.resolution, table_dice=Rng(5),
+                checks=checks,  # type: ignore[arg-type]
+            )
+        except IllegalActionError as e:  # a Fate shift the roll does not allow: the same refusal
+            return e.message
+
+    compared = 0
+    for first in range(1, 11):
+        for second in range(1, 11):
+            for tech, fate in ((technique("thrust"), None), (technique("horizontal-cut"), 1)):
+                action = Attack(tech, fate_die=fate)
+                plain = resolved(action, (first, second), None)
+                for _ in range(2):  # worked out, then found again
+                    assert resolved(action, (first, second), rules.classified_check) == plain
+                    compared += 1
+    assert compared == 400

@@ -38,6 +38,7 @@ __all__ = [
     "roll_attack",
 ]
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
@@ -51,6 +52,7 @@ from kassen.sengoku.check import (
     CheckKind,
     CheckOutcome,
     CheckResult,
+    Classified,
     DieSource,
     Faces,
     classify,
@@ -400,13 +402,17 @@ def resolve_attack(
     rules: ResolutionRules | None = None,
     grades: GradeTable | None = None,
     defense_rules: DefenseRules | None = None,
+    checks: Callable[[Faces, int, int], tuple[CheckResult, Classified]] | None = None,
 ) -> AttackResult:
     """Resolve ``action`` by ``attacker`` on ``target`` against ``defense`` with the rolled ``faces``.
 
     ``table_dice`` rolls the d100 of a Heavenly Mandate or Karmic Retribution (needed only then);
     ``defense_rules`` are the grades a [Break] compares (SG.BRK.2-3) and a fumble's Defenseless
     (SG.DFL.2). ``rules``, ``grades`` and ``defense_rules`` left out are the bundled data (a calculator's
-    convenience); a battle passes its content's (``BattleRules.resolve_attack``).
+    convenience); a battle passes its content's (``BattleRules.resolve_attack``), and ``checks``: the
+    attack check (SG.CHK.1) and what its double means (SG.RD.4) of its faces, modifier and Defense, as
+    :func:`~kassen.sengoku.check.resolve_check` and :func:`~kassen.sengoku.check.classify` give them
+    with ``rules`` (remembered: a check is a frozen value of those alone).
     Raises :class:`~kassen.core.errors.IllegalActionError` (nothing changes) when the attacker or target
     is Incapacitated (SG.INP.1) or a Fate use is illegal (SG.FAT.1, SG.FAT.2).
     """
@@ -431,8 +437,11 @@ def resolve_attack(
         log.steps.extend(shift.steps)
         log.events.extend(shift.events)
 
-    check = resolve_check(faces, modifier, defense.defense, sides=r.check.sides)
-    kind = classify(check, kind=CheckKind.ATTACK, rules=r)
+    if checks is not None:
+        check, kind = checks(faces, modifier, defense.defense)
+    else:
+        check = resolve_check(faces, modifier, defense.defense, sides=r.check.sides)
+        kind = classify(check, kind=CheckKind.ATTACK, rules=r)
     log.steps.extend(check.steps + kind.steps)
     outcome = _FROM_CHECK[kind.outcome]
     log.event(

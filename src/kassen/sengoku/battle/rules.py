@@ -38,6 +38,7 @@ from kassen.sengoku.check import (
     CheckKind,
     CheckOutcome,
     CheckResult,
+    Classified,
     Faces,
     OpposedResult,
     TieRule,
@@ -196,7 +197,7 @@ class BattleRules(UnitReadings):
         self._zone_effects: Memo[tuple[object, ...], tuple[ZoneEffect, ...]] = Memo()
         #: Checks by their faces (and the faces' type), modifier and target: frozen values of them alone.
         self._checks: Memo[tuple[object, ...], CheckResult] = Memo()
-        self._attack_checks: Memo[tuple[object, ...], tuple[CheckResult, CheckOutcome]] = Memo()
+        self._attack_checks: Memo[tuple[object, ...], tuple[CheckResult, Classified]] = Memo()
         self._skills: frozenset[str] | None = None
         #: The Defense an attack's tags roll against on a profile (a pure reading of the two).
         self.defenses: Memo[tuple[CombatProfile, AttackTags], DefenseResult] = Memo()
@@ -384,12 +385,18 @@ class BattleRules(UnitReadings):
         SG.CRT.1, SG.FUM.1)."""
         if len(faces) != 2:
             return self.check(faces, modifier, defense), CheckOutcome.FAILURE  # refused by check
+        check, kind = self.classified_check(faces, modifier, defense)
+        return check, kind.outcome
+
+    def classified_check(self, faces: Faces, modifier: int, defense: int) -> tuple[CheckResult, Classified]:
+        """An attack check (SG.CHK.1) and all its double means under this content's SG.RD.4 readings,
+        remembered by its faces, modifier and Defense (frozen values of those alone)."""
         key = (type(faces), faces[0], faces[1], modifier, defense)
         found = self._attack_checks.get(key)
         if found is None:
             check = self.check(faces, modifier, defense)
-            found = (check, classify(check, kind=CheckKind.ATTACK, rules=self.resolution).outcome)
-            self._attack_checks[key] = found
+            kind = classify(check, kind=CheckKind.ATTACK, rules=self.resolution)
+            found = self._attack_checks[key] = (check, kind)
         return found
 
     def opposed(
@@ -451,6 +458,7 @@ class BattleRules(UnitReadings):
             rules=self.resolution,
             grades=self.grades,
             defense_rules=self.defense,
+            checks=self.classified_check,
         )
 
     def cohesion_max(self, creature: Creature) -> int | None:
