@@ -58,7 +58,7 @@ class Values:
     def __init__(self, rules: BattleRules) -> None:
         self.rules = rules
         # One fight's policy remembers the targets' profiles and Defense in the last state it was asked
-        # about, compared by value (bounded: one state's worth; a new state starts it afresh).
+        # about, found by identity (bounded: one state's worth; a new state object starts it afresh).
         self._memo_state: BattleState | None = None
         # per target (and whether it is ambushed): the number of its profile's reading, whether a reaction
         # is ready, its zone's number and zone, and its Defense class (:func:`guard_of`) with its number;
@@ -75,7 +75,9 @@ class Values:
         self._seen_before: dict[tuple[int, bool, int, int], tuple[Unit, Zone, object, _Seen]] = {}
 
     def _fresh(self, state: BattleState) -> None:
-        if self._memo_state is not state and self._memo_state != state:
+        # by identity: a decision asks of one state object throughout, and each decision's state is a
+        # new one (comparing it with the last by value, field by field, found it different anyway)
+        if self._memo_state is not state:
             self._memo_state = state
             self._targets = {}
             self._zone_numbers = {}
