@@ -141,6 +141,19 @@ def test_cached_readings_stay_out_of_a_states_value_and_json() -> None:
     hash(use)
     again = pickle.loads(pickle.dumps(use))
     assert again == use and hash(again) == hash(Use("straight-cut", "kuro"))
+    zone = state.zone("own-front")
+    hash(zone)
+    copy = pickle.loads(pickle.dumps(zone))
+    assert copy == zone and hash(copy) == hash(dataclasses.replace(zone))
+    assert "_hash" not in state_codec(BattleState).dump(state)["zones"][0]
+
+
+def test_every_fight_of_a_content_stands_on_the_same_zone_records() -> None:
+    # rule: SG.ZON.2 — the zones are the scenario's, equal in every fight; the very same records (the
+    # content's memos find them by identity)
+    first, second = open_fight("demo", seed=1), open_fight("demo", seed=2)
+    assert first.tables is second.tables
+    assert all(a is b for a, b in zip(first.state.zones, second.state.zones, strict=True))
 
 
 def test_the_demo_copied_k_times_fields_k_times_its_units() -> None:

@@ -499,7 +499,10 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
     _check_gm(model, rules, zone_ids, issues)
     if issues.items:
         raise ContentError(issues.items)
-    zones = tuple(Zone(z.id, z.kind, z.side, z.id in model.high_ground) for z in tactics.zones)
+    # every fight of the content stands on the very same zone records (found by identity in its memos)
+    zones = tuple(
+        rules.interned(Zone(z.id, z.kind, z.side, z.id in model.high_ground)) for z in tactics.zones
+    )
     state = BattleState(
         name=model.name,
         sides=sides,

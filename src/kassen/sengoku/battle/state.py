@@ -90,6 +90,19 @@ class Zone:
     kind: Literal["front", "core", "rear", "flank"]
     side: View
     high_ground: bool = False
+    # The hash, worked out once: a zone keys the content's memos (its number, its rows), hundreds of
+    # lookups a battle (0: not yet; never pickled, as a string's hash differs between processes).
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if not h:
+            h = hash((self.id, self.kind, self.side, self.high_ground)) or 1
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __reduce__(self) -> tuple[type[Zone], tuple[object, ...]]:
+        return (Zone, (self.id, self.kind, self.side, self.high_ground))
 
 
 @dataclass(frozen=True, slots=True)
