@@ -114,9 +114,10 @@ def test_roll_attack_draws_from_any_die_source() -> None:
 
 
 def test_remembered_checks_resolve_the_attack_as_fresh_ones_do() -> None:
-    # rule: SG.CHK.1  rule: SG.RD.4  rule: SG.CRT.1  rule: SG.FUM.1 — a battle hands resolve_attack its
-    # content's remembered attack checks (BattleRules.classified_check): every faces, modifier and
-    # Defense give the very result the check worked out afresh gives, doubles and Fate's shift included
+    # rule: SG.CHK.1  rule: SG.RD.4  rule: SG.CRT.1  rule: SG.FUM.1  rule: SG.WND.3  rule: SG.CRT.2 — a
+    # battle hands resolve_attack its content's remembered attack checks and blows
+    # (BattleRules.classified_check, BattleRules.blow): every faces, modifier and Defense give the very
+    # result worked out afresh, doubles, Fate's shift and a weapon's own Wounds included
     from kassen.core.scenario import open_fight
 
     rules = open_fight("demo", seed=0).tables
@@ -128,17 +129,19 @@ def test_remembered_checks_resolve_the_attack_as_fresh_ones_do() -> None:
             return resolve_attack(
                 fated, OYOROI, action, defense, faces, rules=rules.resolution, table_dice=Rng(5),
                 checks=checks,  # type: ignore[arg-type]
+                blows=rules.blow if checks is not None else None,
             )
         except IllegalActionError as e:  # a Fate shift the roll does not allow: the same refusal
             return e.message
 
+    big = dataclasses.replace(technique("thrust"), wounds=2, critical_wounds=3)  # its own Wounds
     compared = 0
     for first in range(1, 11):
         for second in range(1, 11):
-            for tech, fate in ((technique("thrust"), None), (technique("horizontal-cut"), 1)):
+            for tech, fate in ((technique("thrust"), None), (technique("horizontal-cut"), 1), (big, None)):
                 action = Attack(tech, fate_die=fate)
                 plain = resolved(action, (first, second), None)
                 for _ in range(2):  # worked out, then found again
                     assert resolved(action, (first, second), rules.classified_check) == plain
                     compared += 1
-    assert compared == 400
+    assert compared == 600

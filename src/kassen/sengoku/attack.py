@@ -297,12 +297,20 @@ _NO_BLOW = _Blow(0, "SG.WND.1", 0, ())
 
 
 def _blow(
-    tech: Technique, outcome: AttackOutcome, action: Attack, rules: ResolutionRules, log: _Log
+    tech: Technique,
+    outcome: AttackOutcome,
+    action: Attack,
+    rules: ResolutionRules,
+    log: _Log,
+    blows: Callable[[Technique, bool], tuple[int, tuple[Step, ...]]] | None = None,
 ) -> _Blow:
-    """The blow's Wounds (SG.WND.1-3, SG.CRT.1-2, SG.RD.1), then added Wound effects after the check
-    (SG.CRT.3, SG.WND.6)."""
+    """The blow's Wounds (SG.WND.1-3, SG.CRT.1-2, SG.RD.1; ``blows`` gives them when the caller
+    remembers them), then added Wound effects after the check (SG.CRT.3, SG.WND.6)."""
     critical = outcome is AttackOutcome.CRITICAL
-    wounds, wound_steps = critical_wounds(tech, rules) if critical else hit_wounds(tech, rules)
+    if blows is not None:
+        wounds, wound_steps = blows(tech, critical)
+    else:
+        wounds, wound_steps = critical_wounds(tech, rules) if critical else hit_wounds(tech, rules)
     log.steps.extend(wound_steps)
     on_critical = tech.on_critical if critical else ()
     added = [
@@ -403,6 +411,7 @@ def resolve_attack(
     grades: GradeTable | None = None,
     defense_rules: DefenseRules | None = None,
     checks: Callable[[Faces, int, int], tuple[CheckResult, Classified]] | None = None,
+    blows: Callable[[Technique, bool], tuple[int, tuple[Step, ...]]] | None = None,
 ) -> AttackResult:
     """Resolve ``action`` by ``attacker`` on ``target`` against ``defense`` with the rolled ``faces``.
 
@@ -412,7 +421,9 @@ def resolve_attack(
     convenience); a battle passes its content's (``BattleRules.resolve_attack``), and ``checks``: the
     attack check (SG.CHK.1) and what its double means (SG.RD.4) of its faces, modifier and Defense, as
     :func:`~kassen.sengoku.check.resolve_check` and :func:`~kassen.sengoku.check.classify` give them
-    with ``rules`` (remembered: a check is a frozen value of those alone).
+    with ``rules`` (remembered: a check is a frozen value of those alone), and ``blows``: the Wounds of
+    a hit or a Critical Hit with a technique and their steps, as :func:`~kassen.sengoku.wounds.
+    hit_wounds` and :func:`~kassen.sengoku.wounds.critical_wounds` give them with ``rules``.
     Raises :class:`~kassen.core.errors.IllegalActionError` (nothing changes) when the attacker or target
     is Incapacitated (SG.INP.1) or a Fate use is illegal (SG.FAT.1, SG.FAT.2).
     """
@@ -459,7 +470,7 @@ def resolve_attack(
     )
 
     before = current_wounds(target, grades)
-    blow = _blow(tech, outcome, action, r, log) if outcome.hit else _NO_BLOW
+    blow = _blow(tech, outcome, action, r, log, blows) if outcome.hit else _NO_BLOW
 
     target_after = target
     if action.last_bastion:
@@ -485,7 +496,7 @@ def resolve_attack(
         if kind.karmic_retribution:
             table = _consult(r.critical_mistake, "critical_mistake", "SG.FUM.3", table_dice)
     pending: tuple[TableEffect, ...] = ()
-    hit_wounds = hit_wounds_of(tech, r)
+    hit_wounds = blows(tech, False)[0] if blows is not None else hit_wounds_of(tech, r)
     if table is not None:
         log.step(table.roll, f"d100 {table.roll}: {table.name}: {table.effect}", table.rule)
         log.event(table.table, table.to_json(), table.rule)
