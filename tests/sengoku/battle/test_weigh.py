@@ -79,18 +79,19 @@ def test_every_target_of_an_attack_group_has_the_same_shapes() -> None:
 def test_every_breath_weighed_is_valued_as_the_breath_itself(name: str, seed: int) -> None:
     # rule: SG.BRT.1  rule: SG.AMB.2 — the heuristic values a group's breaths without building them (an
     # attack's shapes from its value alone, a movement or a stance then a blow by the same sums): each
-    # weighed breath's rough value is what HeuristicPolicy._rough_value gives for the breath itself
+    # weighed breath's rough value is what HeuristicPolicy._rough_value gives for the breath itself, and
+    # its exact value what Values.breath_value gives
     from fractions import Fraction
 
     from kassen.sengoku.battle.candidates import listing_of
     from kassen.sengoku.battle.plan import planner
-    from kassen.sengoku.battle.weigh import _MOVE, _STANCE, _scored, _weighing
+    from kassen.sengoku.battle.weigh import _MOVE, _STANCE, _exact, _scored, _weighing
 
     fight = open_fight(_source(name), seed=seed)
     fight.autoplay()
     policy = HeuristicPolicy(fight.tables)
     leads: set[int] = set()
-    compared = 0
+    compared = exacts = 0
     for state in fight.states:
         d = state.decision
         if d is None or d.kind is not DecisionKind.BREATH:
@@ -104,5 +105,11 @@ def test_every_breath_weighed_is_valued_as_the_breath_itself(name: str, seed: in
             breath = entry if not isinstance(entry, tuple) else listing.breath(*entry)
             assert value == policy._rough_value(state, unit, breath, {}, {}), (state.count, breath)
             compared += 1
-    assert compared > 100
+            # and its exact value (a near tie's), when read from the group's shape, is breath_value's
+            if isinstance(entry, tuple):
+                exact = _exact(policy, state, unit, w, entry)
+                if exact is not None:
+                    assert exact == policy.breath_value(state, unit, breath)[1], (state.count, breath)
+                    exacts += 1
+    assert compared > 100 and exacts > 100
     assert {_MOVE, _STANCE} <= leads or name == "burning-temple"

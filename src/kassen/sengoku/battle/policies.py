@@ -275,13 +275,15 @@ class HeuristicPolicy(Values):
         scored: Sequence[tuple[T, float, int]],
         memo: dict[tuple[Use, str], Fraction],
         breath_of: Callable[[T], Breath] = _itself,
+        exact_of: Callable[[T, int], Fraction] | None = None,
     ) -> T | None:
         """:meth:`_best` over breaths ranked in floating point: a breath whose key stands clear of every
         other's by more than :data:`_CLOSE` is chosen as it is; else every breath whose rough rate or
         key comes within :data:`_CLOSE` of the best is valued exactly (:meth:`breath_value`) and the
         exact rule settles among them, so the choice is always the exact one (a float is off by far less).
         Each entry names its breath: the breath itself, or what ``breath_of`` builds it from (the
-        grouped weighing builds only the few it values exactly, ``kassen.sengoku.battle.weigh``)."""
+        grouped weighing builds only the few it values exactly, ``kassen.sengoku.battle.weigh``), and
+        ``exact_of`` (when given) values one exactly as :meth:`breath_value` does, without building it."""
         if not scored:
             return None
         # the best rate and the cheapest price in one pass (a price is at least 1 but for a lone
@@ -306,7 +308,10 @@ class HeuristicPolicy(Values):
             found = exact_values.get(i)
             if found is None:
                 x, _, spent = scored[i]
-                found = exact_values[i] = self._exact(state, unit, breath_of(x), spent, memo)
+                if exact_of is not None:
+                    found = exact_values[i] = exact_of(x, spent)
+                else:
+                    found = exact_values[i] = self._exact(state, unit, breath_of(x), spent, memo)
             return found
 
         later_rate = _LATER_FLOAT * top_rate

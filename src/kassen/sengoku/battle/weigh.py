@@ -66,7 +66,14 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
     def breath_of(entry: Breath | Shape) -> Breath:
         return entry if isinstance(entry, Breath) else listing.breath(*entry)
 
-    best = policy._best_of(state, unit, scored, memo, breath_of)
+    def exact_of(entry: Breath | Shape, spent: int) -> Fraction:
+        if not isinstance(entry, Breath):
+            found = _exact(policy, state, unit, w, entry)
+            if found is not None:
+                return found
+        return policy._exact(state, unit, breath_of(entry), spent, memo)
+
+    best = policy._best_of(state, unit, scored, memo, breath_of, exact_of)
     if isinstance(best, Breath):
         return policy._with_reservation(state, plans, best, plans.affordable(listing))
     if best is not None:
@@ -213,6 +220,48 @@ def _scored(
     return scored
 
 
+def _exact(
+    policy: HeuristicPolicy, state: BattleState, unit: Unit, w: _Weighing, entry: Shape
+) -> Fraction | None:
+    """:meth:`Values.breath_value`'s exact value of the attack group breath at ``entry`` (item, row,
+    shape) by the very sums it makes, read from the group's shape as :func:`_scored` reads it: the
+    attack once or twice from where the unit stands (a reservation's value added), or a movement or a
+    stance then a blow; None for any other shape (valued as a breath)."""
+    k, i, j = entry
+    group_entry = w.groups.get(k)
+    if group_entry is None:
+        return None
+    _, group, _, _, kinds, lead, first, attack = group_entry
+    row = group.rows[i]
+    wounds = state.unit(group.targets[i]).wounds
+    here = unit.zone or ""
+    if kinds is not None:
+        shape = kinds[j]
+        if shape == _OTHER:
+            return None
+        lone = policy.attack_value_pair(state, unit, row[0][0], here)[0]
+        dealt = lone + lone if shape & _TWICE else lone
+        total = Fraction(wounds) if wounds < dealt else dealt
+        if shape & _RESERVED:
+            total += policy._cached_reservation(state, unit, here)
+        return total
+    if not lead or lead == _LEAD:
+        return None
+    assert first is not None
+    use = row[j][1]
+    zone = group.zone if lead == _MOVE else here
+    value = policy.attack_value_pair(state, unit, use, zone)[0]
+    if lead == _MOVE:
+        sneak = policy.stealth_chance(state, unit, first)
+        if sneak:
+            crit = Fraction(policy._critical(unit, attack, use.weapon))
+            value = sneak * crit + (1 - sneak) * value
+    total = Fraction(wounds) if wounds < value else value
+    if lead == _STANCE:
+        total += policy._cached_stance(state, unit, first)
+    return total
+
+
 #: How an attack group's breaths start: with the attack (none), a movement or a stance first, valued
 #: without building the breath; any other lead use (a pick-up: an aid) is weighed as a breath.
 _NONE, _MOVE, _STANCE, _LEAD = 0, 1, 2, 3
@@ -236,6 +285,8 @@ class _Weighing:
     plain: tuple[tuple[Breath, int], ...]
     aid: bool
     entries: tuple[tuple[Breath, int] | _Group, ...]
+    #: The attack groups of ``entries`` by their place in the listing.
+    groups: dict[int, _Group]
 
 
 def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
@@ -260,7 +311,8 @@ def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
         attack = r.maneuver(group.maneuver)
         lead, first = _lead(policy, group, attack) if kinds is None else (_NONE, None)
         entries.append((k, group, verdicts, same, kinds, lead, first, attack))
-    return _Weighing(tuple(plain), _has_aid(policy, listing), tuple(entries))
+    groups = {e[0]: e for e in entries if len(e) > 2}
+    return _Weighing(tuple(plain), _has_aid(policy, listing), tuple(entries), groups)
 
 
 def _lead(policy: HeuristicPolicy, group: AttackGroup, attack: Maneuver) -> tuple[int, Maneuver | None]:
