@@ -110,10 +110,14 @@ class ContentMemos:
         self.stance_grants: Memo[
             tuple[str, ...], tuple[tuple[DefenseBonus, ...], int, tuple[DefenseBonus, ...]]
         ] = Memo()
-        #: The zone-wide grants of the units of one side in one zone, by the identity of the tuple a
-        #: state gives of them (kept with them), for the last few states (``BattleRules.grants``).
+        #: The zone-wide grants held in each zone for each side, by the identity of a state's units
+        #: (kept with them), for the last few states (``BattleRules.grants``).
         self._zone_grants_of: dict[
-            int, tuple[tuple[Unit, ...], tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]
+            int,
+            tuple[
+                tuple[Unit, ...],
+                dict[tuple[str, str], tuple[tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]],
+            ],
         ] = {}
         #: An attack's modifier and its steps (SG.CHK.1) by the identity of what it reads: the attacker's
         #: attributes and skills (its template's, the same objects in every state) and the technique

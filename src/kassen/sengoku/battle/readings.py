@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from kassen.sengoku.entries import Maneuver
     from kassen.sengoku.house import SquadRules
 
-#: The most units of one side in one zone whose zone-wide grants are read one by one for each of them
-#: (``BattleRules.grants``); a crowd larger than this reads them put together once a state.
-_FEW = 6
+#: The zone-wide grants held in each zone for each side (by side and zone): all of them together, in the
+#: state's order, and each holder's own.
+_ZoneGrants = dict[tuple[str, str], tuple[tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]]
 
 
 class UnitReadings(ContentMemos):
@@ -36,20 +36,15 @@ class UnitReadings(ContentMemos):
 
     def grants(self, state: BattleState, unit: Unit) -> tuple[tuple[DefenseBonus, ...], int]:
         """The non-armor Defense bonuses held for the unit (SG.DEF.4): its own stances and Kata, and the
-        zone-wide ones of allies in its zone; and the Incorporeal Defense they add (SG.INC.3)."""
+        zone-wide ones of allies in its zone, in the state's order; and the Incorporeal Defense they add
+        (SG.INC.3)."""
         own, spirit, _ = self._held_grants(unit.stances)
         if unit.zone is None:
             return own, spirit
-        members = state.in_zone(unit.side, unit.zone)
-        if len(members) <= _FEW:
-            shared: tuple[DefenseBonus, ...] = ()
-            for holder in members:
-                if holder.stances and holder.id != unit.id:
-                    zone_wide = self._held_grants(holder.stances)[2]
-                    if zone_wide:
-                        shared += zone_wide
-            return (own + shared if shared else own), spirit
-        shared, holders = self._zone_grants(members)
+        held = self._zone_grants(state.units).get((unit.side, unit.zone))
+        if held is None:
+            return own, spirit
+        shared, holders = held
         if unit.id in holders:  # it holds a zone-wide grant itself: the others' only, in their order
             shared = ()
             for hid, zone_wide in holders.items():
@@ -58,28 +53,29 @@ class UnitReadings(ContentMemos):
         return (own + shared if shared else own), spirit
 
     def _zone_grants(
-        self, members: tuple[Unit, ...]
-    ) -> tuple[tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]:
-        """The zone-wide grants the units of one side in a crowded zone hold (``members``, in the
-        state's order): all of them together, and each holder's own. Every unit of the zone reads them,
-        so they are put together once for the tuple a state gives (found by identity: a state gives one
-        tuple a side and zone), not once per unit, which would grow with the square of the crowd."""
-        last = self._zone_grants_of.get(id(members))
-        if last is not None and last[0] is members:
-            return last[1], last[2]
-        shared: tuple[DefenseBonus, ...] = ()
-        holders: dict[str, tuple[DefenseBonus, ...]] = {}
-        for holder in members:
-            if holder.stances:
+        self, units: tuple[Unit, ...]
+    ) -> _ZoneGrants:
+        """The zone-wide grants held in each zone for each side (``units``, in the state's order): all of
+        them together, and each holder's own. Every unit of the zone reads them, so they are put together
+        once for the units a state holds (found by identity: a state passes its tuple of units on to
+        the next while no unit changes), not once per unit, and most units hold no stance at all."""
+        last = self._zone_grants_of.get(id(units))
+        if last is not None and last[0] is units:
+            return last[1]
+        found: _ZoneGrants = {}
+        for holder in units:
+            if holder.stances and holder.zone is not None:
                 zone_wide = self._held_grants(holder.stances)[2]
                 if zone_wide:
-                    shared += zone_wide
+                    key = (holder.side, holder.zone)
+                    shared, holders = found.get(key) or ((), {})
                     holders[holder.id] = zone_wide
-        found = self._zone_grants_of
-        if len(found) >= 64:
-            found.clear()  # the tuples of the last few states: a state's own come again at once
-        found[id(members)] = (members, shared, holders)  # the tuple kept alive: its id stays its own
-        return shared, holders
+                    found[key] = (shared + zone_wide, holders)
+        memo = self._zone_grants_of
+        if len(memo) >= 64:
+            memo.clear()  # the units of the last few states: a state's own come again at once
+        memo[id(units)] = (units, found)  # the tuple kept alive: its id stays its own
+        return found
 
     def _held_grants(
         self, stances: tuple[str, ...]
