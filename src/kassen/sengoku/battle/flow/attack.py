@@ -158,14 +158,15 @@ class AttackPart(EffectsPart):
                 target=target.id,
                 condition=ambush.condition,
             )
-        self.set(attack=PendingAttack(attacker.id, target.id, m.id, wid or "", ambush.kind, ambush.condition))
+        pending = PendingAttack(attacker.id, target.id, m.id, wid or "", ambush.kind, ambush.condition)
         ambushed = ambush.kind == "basic" and self.rules.ambush.target_defenseless
         target = self.u(target.id)
         if usable_reservations(self.rules, self.state, target, ambushed=ambushed):
-            self.set(decision=Decision(DecisionKind.REACTION, target.id, attacker.id, m.id, ambushed))
+            offer = Decision(DecisionKind.REACTION, target.id, attacker.id, m.id, ambushed)
+            self.set(attack=pending, decision=offer)
             self.log("reaction_offered", "SG.RES.2", unit=target.id, attacker=attacker.id, maneuver=m.id)
             return True
-        return self.roll(None)
+        return self.roll(None, pending)
 
     def context(self) -> _Context:
         """The attack under way as the state has it now: modifier (technique, situation, zone rows,
@@ -240,10 +241,11 @@ class AttackPart(EffectsPart):
             attacker, target, m, use, weapon, tech, tags, aim_steps, pa, pt, modifier, tuple(steps), defense
         )
 
-    def roll(self, reaction: str | None) -> bool:
-        """The attack check's two d10; then the attacker's Fate Intervention when it may make a Critical
-        Hit (SG.FAT.1). True while it waits for a decision."""
-        p = self.state.attack
+    def roll(self, reaction: str | None, pending: PendingAttack | None = None) -> bool:
+        """The attack check's two d10 (of ``pending``, the attack just declared, else the one waiting in
+        the state); then the attacker's Fate Intervention when it may make a Critical Hit (SG.FAT.1).
+        True while it waits for a decision."""
+        p = pending if pending is not None else self.state.attack
         assert p is not None
         self.set(attack=evolve(p, reaction=reaction or "", faces=tuple(self.faces())))
         ctx = self.context()
