@@ -247,7 +247,14 @@ class AttackPart(EffectsPart):
         True while it waits for a decision."""
         p = pending if pending is not None else self.state.attack
         assert p is not None
-        self.set(attack=evolve(p, reaction=reaction or "", faces=tuple(self.faces())))
+        try:
+            faces = tuple(self.faces())
+        except BaseException:
+            # the dice are not rolled here (typed at the table, a preview): the attack waits declared
+            if pending is not None:
+                self.set(attack=pending)
+            raise
+        self.set(attack=evolve(p, reaction=reaction or "", faces=faces))
         ctx = self.context()
         p = self.state.attack
         assert p is not None
