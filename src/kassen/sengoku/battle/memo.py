@@ -105,6 +105,10 @@ class ContentMemos:
         #: The heuristic's exact expected Wounds of an attack, by everything it reads (see
         #: ``HeuristicPolicy.attack_value``): the same blow in another state is not worked out again.
         self.attack_values: Memo[tuple[object, ...], tuple[Fraction, float]] = Memo()
+        #: Those values' floats of one blow (template, attack, weapon, Aim Focus, zone number) by what the
+        #: target is read as (its zone's and Defense class's numbers, a reaction ready): an attack
+        #: group's blow at every target in one lookup of the blow (``weigh._scored``).
+        self.attack_rows: Memo[tuple[object, ...], dict[tuple[int, int, bool], float]] = Memo()
         #: What a unit holding these stances grants itself (bonuses, Incorporeal Defense) and its allies
         #: in the zone (``BattleRules.grants``), by the stances held.
         self.stance_grants: Memo[

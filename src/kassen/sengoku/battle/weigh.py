@@ -110,7 +110,7 @@ def _scored(
     firsts: dict[tuple[str, ...], tuple[int, ...]] = {}
     # the number of each zone an attack is made from (``Values.attack_value_pair``'s)
     zone_numbers: dict[str, int] = {}
-    values = r.attack_values
+    rows = r.attack_rows
     template = (unit.creature, unit.spec)
     reserving: float | None = None
     policy._fresh(state)
@@ -141,16 +141,30 @@ def _scored(
             found = firsts[targets] = tuple(out)
         return found
 
-    def attack_value(use: Use, zone: str, seen: tuple[int, int, bool] | None) -> float:
-        """:meth:`Values.attack_value_pair`'s float, found by its own key (the content keeps it)."""
-        if seen is not None:
-            number = zone_numbers.get(zone)
-            if number is None:
-                number = zone_numbers[zone] = r.number(state.zone(zone))
-            found = values.get((*template, use.maneuver, use.weapon, use.aim, number, *seen))
-            if found is not None:
-                return found[1]
-        return policy.attack_value_pair(state, unit, use, zone)[1]
+    def values_of(use: Use, zone: str) -> dict[tuple[int, int, bool], float]:
+        """What the content keeps of :meth:`Values.attack_value_pair`'s floats of ``use`` (its maneuver,
+        weapon and Aim Focus) made by the unit's template from ``zone``, by what each target is read
+        as (``seen``): an attack group's blows at every target (they differ by the target alone)."""
+        number = zone_numbers.get(zone)
+        if number is None:
+            number = zone_numbers[zone] = r.number(state.zone(zone))
+        key = (*template, use.maneuver, use.weapon, use.aim, number)
+        found = rows.get(key)
+        if found is None:
+            found = rows[key] = {}
+        return found
+
+    def attack_value(
+        use: Use, zone: str, seen: tuple[int, int, bool] | None, known: dict[tuple[int, int, bool], float]
+    ) -> float:
+        """:meth:`Values.attack_value_pair`'s float of ``use`` from ``zone`` at a target read as
+        ``seen``, found in ``known`` (:func:`values_of` the use and zone), else worked out and kept."""
+        if seen is None:
+            return policy.attack_value_pair(state, unit, use, zone)[1]
+        found = known.get(seen)
+        if found is None:
+            found = known[seen] = policy.attack_value_pair(state, unit, use, zone)[1]
+        return found
 
     for entry in w.entries:
         if len(entry) == 2:  # a plain breath weighed as an attack, in its place
@@ -175,6 +189,8 @@ def _scored(
         elif lead == _STANCE:
             assert first is not None
             extra = float(policy._cached_stance(state, unit, first))
+        # the group's blow at each target (every row's blow is the same but for its target)
+        known = values_of(group.rows[0][0][1 if lead else 0], zone)
         # every target with the very same prices (each may be struck, most often): only the first of
         # each class can be weighed, the others being worth the same; else every target in turn
         for i in first_of_each_class(group.targets) if same else range(len(verdicts)):
@@ -199,7 +215,7 @@ def _scored(
                     if lead:
                         # the lead use then the attack, valued by _rough_value's very sums
                         use = row[j][1]
-                        value = attack_value(use, zone, seen)
+                        value = attack_value(use, zone, seen, known)
                         if sneak:
                             value = sneak * policy._critical(unit, attack, use.weapon) + (1 - sneak) * value
                         value = (value if value <= left else left) + extra
@@ -207,7 +223,7 @@ def _scored(
                         value = policy._rough_value(state, unit, listing.breath(k, i, j), memo, rough)
                 else:
                     if once is None:
-                        lone = attack_value(row[0][0], here, seen)  # the row's blows are capped at left
+                        lone = attack_value(row[0][0], here, seen, known)  # capped at left below
                         once = lone if lone <= left else left
                         dealt = lone + lone
                         twice = dealt if dealt <= left else left
