@@ -113,6 +113,11 @@ class Figure:
 
     @property
     def ratio(self) -> float | None:
+        """The speed-up: the median of the rounds' own ratios when they were paired (each round measures
+        both sides back to back, so a machine whose load drifts between rounds moves both alike), else
+        the ratio of the two medians."""
+        if "paired" in self.extra:
+            return self.extra["paired"]
         if self.base is None or self.now is None or not self.base or not self.now:
             return None
         return self.now / self.base if self.unit == "per s" else self.base / self.now
@@ -274,6 +279,13 @@ def per_second_figure(name: str, base: list[dict[str, Any]], now: list[dict[str,
     b, w = median_of(base), median_of(now)
     fig = Figure(name, "per s", 1 / b if b else None, 1 / w if w else None)
     fig.note = errors_of(base + now)
+    # each round's own speed-up (both sides asked in turn, the same seeds): their median, and their spread
+    paired = [x["seconds"] / y["seconds"] for x, y in zip(base, now, strict=False)
+              if x.get("seconds") and y.get("seconds")]
+    if len(paired) == len(base) == len(now) and paired:
+        fig.extra["paired"] = statistics.median(paired)
+        if not fig.note and len(paired) > 1:
+            fig.note = f"rounds {min(paired):.2f}x-{max(paired):.2f}x"
     if b:
         fig.extra["base_seconds"] = b
     if w:
@@ -389,7 +401,7 @@ def report(figures: Sequence[Figure], title: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-targets", action="store_true", help="only print; never fail on a target")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per figure (median)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per figure (median)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the work per round")
     parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
     parser.add_argument("--d20-python", default=os.environ.get("KASSEN_D20_PYTHON"), help="d20's python")
@@ -427,8 +439,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     worker.close()
     report(
         figures,
-        f"kassen speed (issue 15): CPU time, median of {args.rounds} interleaved rounds; "
-        f"baseline {args.baseline[:10]} vs the working tree",
+        f"kassen speed (issue 15): CPU time, median of {args.rounds} interleaved rounds (speed-up: the "
+        f"median of the rounds' own); baseline {args.baseline[:10]} vs the working tree",
     )
     missed = [f.name for f in figures if f.ok is False]
     if missed and not args.no_targets:
