@@ -17,6 +17,14 @@ lone reservation and approach choices read only plain breaths, as they always di
 breath is a lone movement, stance or reservation); a listing with aid in it is spelled out for
 :meth:`HeuristicPolicy._aid`. ``tests/sengoku/battle/test_weigh.py`` compares the two at every breath of
 many battles.
+
+How it is cheap. What it reads of a listing the same way in every state (which breaths and groups are
+weighed, each group's shape kinds and how its breaths start) is worked out once and kept on the listing
+(:class:`_Weighing`); each target in reach is read once a decision; a group's breaths are valued from its
+shapes — the attack once, twice, reserved, or a movement or a stance then the blow — by the very sums
+:meth:`HeuristicPolicy._rough_value` and :meth:`Values.breath_value` make, without building the breaths
+(only the one chosen, and any a near tie values exactly, are built); the test checks every value
+against those methods.
 """
 
 from __future__ import annotations
