@@ -65,38 +65,76 @@ def test_a_remembered_listing_is_a_fresh_one(name: str, seeds: range) -> None:
     assert compared > 50 and reused > compared // 4  # many listings found remembered, each one checked
 
 
-@pytest.mark.parametrize(("name", "seeds"), [("demo", range(3)), ("burning-temple", range(2))])
-def test_remembered_candidates_are_fresh_ones(name: str, seeds: range) -> None:
-    # rule: SG.BRT.1 — the candidates of a unit are remembered by what they read (candidates_key: not
-    # its uses this round, Energy or prices): found again in many states, they are always the ones a
-    # fresh content generates there, in the same order
-    from kassen.sengoku.battle.candidates import _candidates, candidates_key
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("demo", range(3)), ("burning-temple", range(2)), ("demo*3", range(1))]
+)
+def test_remembered_skeletons_are_fresh_ones(name: str, seeds: range) -> None:
+    # rule: SG.BRT.1 — the candidates of a unit before the enemies are read are remembered by what they
+    # read (candidates._skeleton_key: not its id, its uses this round, Energy or prices, nor where the
+    # enemies stand): found again in many states, by copies of the unit too, they are always the ones a
+    # fresh content generates there, in the same order, and filled in they are the fresh candidates
+    from kassen.sengoku.battle.candidates import _filled, _skeleton, _skeleton_key, _skeleton_of
 
-    compared = found = 0
+    compared = found = across = 0
+    made_by: dict[tuple[object, ...], str] = {}
     for rules, state, unit in _units_at_count(name, seeds):
         if unit.zone is None:
             continue
-        plans = Planner(rules, state, unit)
-        remembered = candidates_key(rules, state, unit) in rules.candidate_lists
-        got = list(_candidates(rules, state, plans))
-        assert got == list(_grouped(BattleRules(rules.catalog), state, unit)), (unit.id, state.round)
+        key = _skeleton_key(rules, state, unit)
+        remembered = key in rules.skeletons
+        got = _skeleton_of(rules, key, state, unit)
+        clean = BattleRules(rules.catalog)
+        assert got == tuple(_skeleton(clean, state, unit)), (unit.id, state.round)
+        assert list(_filled(rules, state, unit, got)) == list(_grouped(clean, state, unit))
         found += remembered
+        across += remembered and made_by.get(key, unit.id) != unit.id
+        made_by.setdefault(key, unit.id)
         compared += 1
     assert compared > 50 and found > compared // 4
+    assert across > 0 or "*" not in name
+
+
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("demo", range(3)), ("burning-temple", range(2)), ("demo*3", range(1))]
+)
+def test_a_listing_filled_in_from_a_remembered_frame_is_a_fresh_one(name: str, seeds: range) -> None:
+    # rule: SG.BRT.1  rule: SG.CNT.5  rule: SG.ZON.2  rule: SG.INC.2 — a listing not remembered is filled
+    # in from the frame remembered for the unit's situation (candidates._frame_key: everything but the
+    # enemies), perhaps made for another unit of the same template in the same place: at every unit of
+    # every count, with the listings forgotten, it is the listing worked out from nothing
+    from kassen.sengoku.battle.candidates import _frame_key, _listing
+
+    compared = remembered = across = 0
+    made_by: dict[tuple[object, ...], str] = {}
+    for rules, state, unit in _units_at_count(name, seeds):
+        plans = Planner(rules, state, unit)
+        key = _frame_key(rules, state, plans)
+        known = key in rules.frames
+        assert list(_listing(rules, state, plans).flat()) == _fresh(rules, state, unit), (
+            unit.id,
+            state.count,
+        )
+        remembered += known
+        across += known and made_by.get(key, unit.id) != unit.id
+        made_by.setdefault(key, unit.id)
+        compared += 1
+    assert compared > 50 and remembered > compared // 4
+    assert across > 0 or "*" not in name
 
 
 @pytest.mark.parametrize(
     ("name", "seeds"), [("count-example", range(3)), ("demo", range(2)), ("burning-temple", range(1))]
 )
-def test_a_remembered_answer_to_has_breath_is_a_fresh_one(name: str, seeds: range) -> None:
-    # rule: SG.CNT.6 — whether a unit can pay for a maneuver alone is remembered by its listing's key
-    # and its Energy, and asked where no listing is remembered (a scripted unit's breath is never
-    # listed): at every unit of every count, with the listings forgotten, it is the fresh answer
+def test_has_breath_is_the_fresh_answer(name: str, seeds: range) -> None:
+    # rule: SG.CNT.6 — whether a unit can pay for a maneuver alone is read from its listing (remembered,
+    # filled in from a frame, or worked out): at every unit of every count, with the listings forgotten,
+    # it is the fresh answer
+    from kassen.sengoku.battle.candidates import _frame_key
+
     compared = remembered = 0
     for rules, state, unit in _units_at_count(name, seeds):
         rules.listings.clear()
-        asked = (listing_key(rules, state, Planner(rules, state, unit)), unit.energy)
-        remembered += asked in rules.has_breaths
+        remembered += _frame_key(rules, state, Planner(rules, state, unit)) in rules.frames
         fresh = any(len(b.uses) == 1 and spent <= unit.energy for b, spent in _fresh(rules, state, unit))
         assert has_breath(rules, state, unit) == fresh, (unit.id, state.round, unit.energy)
         compared += 1
@@ -120,9 +158,25 @@ def _other(name: str, value: object) -> object | None:
 
 #: The unit fields the listing key reads (a change to any of them may change a listing).
 _KEYED = {
-    "id", "creature", "spec", "zone", "stances", "dropped", "broken", "pickup_cost", "limited",
-    "unloaded", "defenseless", "surcharge", "used", "side", "incapacitated", "retreated", "routed",
-    "bleeding", "cohesion",
+    "id",
+    "creature",
+    "spec",
+    "zone",
+    "stances",
+    "dropped",
+    "broken",
+    "pickup_cost",
+    "limited",
+    "unloaded",
+    "defenseless",
+    "surcharge",
+    "used",
+    "side",
+    "incapacitated",
+    "retreated",
+    "routed",
+    "bleeding",
+    "cohesion",
 }
 
 
@@ -162,6 +216,52 @@ def test_no_field_left_out_of_the_key_changes_a_listing(name: str, seed: int) ->
             assert listing_key(rules, other, Planner(rules, other, unit)) == key
             assert _fresh(rules, other, unit) == base
     assert tried > 100
+
+
+@pytest.mark.parametrize(("name", "seed"), [("demo", 7), ("burning-temple", 4), ("demo*2", 3)])
+def test_no_field_left_out_of_the_frame_key_changes_a_filled_listing(name: str, seed: int) -> None:
+    # rule: SG.BRT.1  rule: SG.ZON.2  rule: SG.RET.5 — every field of the acting unit, of its allies and of
+    # its enemies changed one at a time (a unit moved to each other zone): where the frame key stays, the
+    # listing filled in from the frame made before the change is the fresh listing after it (the
+    # enemies' part read from the new state), and the frame key changes where it must
+    from kassen.sengoku.battle.candidates import _filled_frame, _frame_key, _listing
+
+    fight = open_fight(_source(name), seed=seed)
+    fight.autoplay()
+    rules = fight.tables
+    states = [s for s in fight.states if s.decision is not None and s.decision.kind.value == "breath"]
+    tried = moved = keyed = 0
+    for state in states[:: max(1, len(states) // 8)]:
+        assert state.decision is not None
+        unit = state.unit(state.decision.unit)
+        plans = Planner(rules, state, unit)
+        key = _frame_key(rules, state, plans)
+        _listing(rules, state, plans)
+        frame = rules.frames[key]
+        for who in dict.fromkeys((*state.units[:5], *state.units[-3:], unit)):
+            for f in dataclasses.fields(Unit):
+                if f.name in ("id", "name", "creature", "spec"):
+                    continue  # ids and words; an unknown template is no unit
+                value = getattr(who, f.name)
+                if f.name == "zone":
+                    tries: list[object] = [z.id for z in state.zones if z.id != value]
+                else:
+                    changed = _other(f.name, value)
+                    tries = [] if changed is None else [changed]
+                for changed in tries:
+                    other = state.with_unit(dataclasses.replace(who, **{f.name: changed}))
+                    acting = other.unit(unit.id)
+                    if not acting.on_battlefield:
+                        continue  # lists nothing, before any frame is read
+                    again = Planner(rules, other, acting)
+                    if _frame_key(rules, other, again) != key:
+                        keyed += 1
+                        continue
+                    filled = list(_filled_frame(rules, other, again, frame).flat())
+                    assert filled == _fresh(rules, other, acting), (who.id, f.name, changed)
+                    tried += 1
+                    moved += f.name == "zone"
+    assert tried > 300 and moved > 20 and keyed > 50
 
 
 def test_a_remembered_check_is_the_check_itself() -> None:

@@ -8,6 +8,14 @@ Retreat with or without the squads in the zone, and keeps the legal ones (throug
 :class:`~kassen.sengoku.battle.plan.Planner`, so the maneuvers they share are checked once). Any other
 legal breath is still accepted when applied.
 :func:`has_breath` says whether the unit can pay for any maneuver at all (SG.CNT.6).
+
+Why in two parts. A listing is remembered by everything it reads (:func:`listing_key`), every unit's place
+among it, so any unit moving or falling makes every unit's listing new. Most of it reads only the unit and
+what stands beside it: which candidates there are (:func:`_skeleton`, an attack group a :class:`_Slot` whose
+targets are read last) and their prices, an attack group's the same at every target it may strike
+(``Planner.group_verdicts``). That part, the listing's frame, is remembered by what it reads
+(:func:`_frame_key`; not the unit's id, so a copy of the unit in the same place finds it too), and a
+listing not remembered is the frame filled in with the enemies in reach now (:func:`_filled_frame`).
 """
 
 from __future__ import annotations
@@ -15,10 +23,11 @@ from __future__ import annotations
 __all__ = ["candidate_breaths", "candidates_key", "has_breath", "listing_key", "listing_of"]
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 
 from kassen.sengoku.battle.actions import Breath
-from kassen.sengoku.battle.listing import Listing
+from kassen.sengoku.battle.listing import GroupVerdicts, Listing, Priced
 from kassen.sengoku.battle.one_use import attack_refused_as_is, barring_stance
 from kassen.sengoku.battle.plan import AttackGroup, Planner, planner, route
 from kassen.sengoku.battle.rules import BattleRules
@@ -88,7 +97,30 @@ def _row(
     return tuple(row)
 
 
-def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...] | AttackGroup]:
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    """An attack group of a unit's skeleton (:func:`_skeleton`), its targets still to be read from the
+    state: the attack ``m`` (with ``weapon``) at the enemies its range ``rng`` (read without the weapon,
+    as the targets always were) reaches from ``zone``; after ``first`` (a movement, a stance or a
+    pick-up: lead 1), or made from where the unit stands (``first`` None: ``reserves`` are the
+    reservations known and ``shapes`` what its rows are built of besides the attack, ``_row``)."""
+
+    m: Maneuver
+    weapon: str | None
+    rng: Range
+    zone: str
+    first: Use | None = None
+    reserves: tuple[Maneuver, ...] = ()
+    shapes: tuple[object, ...] = ()
+
+
+#: A unit's candidates before the enemies are read: plain candidates and attack groups to be.
+Skeleton = tuple[tuple[Use, ...] | _Slot, ...]
+
+
+def _skeleton(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...] | _Slot]:
+    """The unit's candidates, in their order, with each attack group left a :class:`_Slot` whatever the
+    enemies in reach (:func:`_filled` reads them): everything this reads is in :func:`_skeleton_key`."""
     assert unit.zone is not None
     here = unit.zone
     known = [rules.maneuver(k) for k in rules.known(unit)]
@@ -98,22 +130,8 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
     reserve_ids = tuple(r.id for r in reserves)
     moves = [m for m in known if m.kind is ManeuverKind.MOVEMENT]
     finesse = rules.attribute(unit, "finesse")
-    # whom each range reaches from each zone, worked out once for the decision (and each attack's range
-    # once: the unit's weapons do not change while its candidates are listed)
-    reachable: dict[tuple[Range, str], tuple[str, ...]] = {}
-    ranges: dict[str, Range] = {}
-    enemies = [t for t in state.units if t.side != unit.side and t.on_battlefield and t.zone is not None]
-
-    def _targets(m: Maneuver, zone: str) -> tuple[str, ...]:
-        rng = ranges.get(m.id)
-        if rng is None:
-            rng = ranges[m.id] = rules.range(unit, m)
-        key = (rng, zone)
-        found = reachable.get(key)
-        if found is None:
-            found = reachable[key] = _targets_from(state, rng, zone, enemies)
-        return found
-
+    # each attack's range, read without the weapon (whom its candidates are made at)
+    ranges = {m.id: rules.range(unit, m) for m in attacks}
     # an attack the unit cannot make at anyone now (its limit, its weapon lost or to reload), from here or
     # after a movement or a stance: none of its candidates is legal (``one_use.attack_refused_as_is``)
     refused = {m.id for m in attacks if attack_refused_as_is(rules, unit, m, None)}
@@ -121,26 +139,11 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
         for w in _weapons(rules, unit, m):
             if m.id in refused if w is None else attack_refused_as_is(rules, unit, m, w):
                 continue
-            ids = _targets(m, here)
-            if not ids:
-                continue
             extra = 0
             if m.aim_focus is not AimFocus.NONE:
                 extra = rules.aim_room(rules.technique(unit, m, w), finesse)
-            # the rows at all these targets, remembered together (the targets grow with the units)
-            key = (m.id, w, ids, reserve_ids, extra)
-            rows = rules.group_rows.get(key)
-            if rows is None:
-                made = rules.rows
-                built = []
-                for t in ids:
-                    one = (m.id, w, t, reserve_ids, extra)
-                    row = made.get(one)
-                    if row is None:
-                        row = made[one] = _row(m, w, t, reserves, extra)
-                    built.append(row)
-                rows = rules.group_rows[key] = tuple(built)
-            yield AttackGroup(m.id, w, ids, rows, shapes=(reserve_ids, extra))
+            yield _Slot(m, w, ranges[m.id], here, None, tuple(reserves), (reserve_ids, extra))
+    beside = state.in_zone(unit.side, here)
     for aid in (rules.maneuver(a) for a in rules.aids):
         assert aid.aid is not None
         if aid.aid.ends == "dropped-weapon":
@@ -149,12 +152,10 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
                 yield (pick,)
                 for m in attacks:
                     if any(w.id == unit.dropped for w in rules.carriers(unit, m)):
-                        targets = _targets(m, here)
-                        if targets:  # a group at nobody lists nothing
-                            yield _after(rules, pick, m, targets, here, unit.dropped)
+                        yield _Slot(m, unit.dropped, ranges[m.id], here, pick)
             continue
-        for ally in state.units:
-            if ally.side == unit.side and ally.id != unit.id and ally.zone == here and ally.bleeding:
+        for ally in beside:
+            if ally.id != unit.id and ally.bleeding:
                 yield (_use(aid.id, ally.id),)
     for r in reserves:
         yield (_use(r.id),)
@@ -181,9 +182,8 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
         else:
             yield (_use(s.id),)
             for m in attacks:
-                targets = _targets(m, here) if m.id not in refused else ()
-                if targets:
-                    yield _after(rules, _use(s.id), m, targets, here)
+                if m.id not in refused:
+                    yield _Slot(m, None, ranges[m.id], here, _use(s.id))
     for mv in moves:
         assert mv.movement is not None
         if barring_stance(rules, unit.stances, mv, _use(mv.id)) is not None:
@@ -193,13 +193,7 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
                 continue
             yield (_use(mv.id),)
             squads = tuple(
-                s.id
-                for s in state.units
-                if s.side == unit.side
-                and s.id != unit.id
-                and s.zone == here
-                and s.cohesion is not None
-                and s.on_battlefield
+                s.id for s in beside if s.id != unit.id and s.cohesion is not None and s.on_battlefield
             )
             if squads:
                 yield (_use(mv.id, squads=squads),)
@@ -214,9 +208,8 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
             yield (step,)
             if reach == 1:
                 for m in attacks:
-                    targets = _targets(m, z.id) if m.id not in refused else ()
-                    if targets:
-                        yield _after(rules, step, m, targets, z.id)
+                    if m.id not in refused:
+                        yield _Slot(m, None, ranges[m.id], z.id, step)
     for m in known:
         # an aid is listed above, with its ally (or, for a pick-up, alone when a weapon lies on the
         # ground): alone it helps nobody, a refusal to work out at every breath (SG.INP.3, SG.FUM.2)
@@ -226,63 +219,114 @@ def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tup
             yield (_use(m.id),)
 
 
-class _Generated:
-    """The unit's candidates in one state, generated at most once and only as far as they are read:
-    :func:`has_breath` stops at the first affordable maneuver, the listing reads on from there. Once
-    read to their end they are remembered by the content under ``key`` (:func:`candidates_key`)."""
-
-    __slots__ = ("_key", "_made", "_memo", "_source")
-
-    def __init__(
-        self,
-        source: Iterator[tuple[Use, ...] | AttackGroup],
-        memo: dict[tuple[object, ...], tuple[tuple[Use, ...] | AttackGroup, ...]],
-        key: tuple[object, ...],
-    ) -> None:
-        self._made: list[tuple[Use, ...] | AttackGroup] = []
-        self._source: Iterator[tuple[Use, ...] | AttackGroup] | None = source
-        self._memo = memo
-        self._key = key
-
-    def __iter__(self) -> Iterator[tuple[Use, ...] | AttackGroup]:
-        made = self._made
-        i = 0
-        while True:
-            if i < len(made):
-                yield made[i]
-            elif self._source is None:
-                return
-            else:
-                item = next(self._source, None)
-                if item is None:
-                    self._source = None
-                    self._memo[self._key] = tuple(made)
-                    return
-                made.append(item)
-                yield item
-            i += 1
+def _skeleton_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[object, ...]:
+    """Everything :func:`_skeleton` reads: of the unit, its template, side, zone, stances, weapons on the
+    ground or broken, limited uses and reload (not its id: a copy of it in the same place has the same
+    skeleton); of the allies beside it (in its zone, itself left out), those bleeding (an aid's ally,
+    SG.AIM.5) or squads (Retreat takes them, SG.RET.2), by id and what their plans read of them; the
+    zones the other sides hold (``BattleState.held_against``: all a route reads of the units, SG.ZON.2)
+    and the battlefield (SG.ZON.1)."""
+    here = unit.zone
+    assert here is not None
+    uid = unit.id
+    beside = tuple(
+        (a.id, a.bleeding, a.on_battlefield, a.cohesion is not None)
+        for a in state.in_zone(unit.side, here)
+        if (a.bleeding or a.cohesion is not None) and a.id != uid
+    )
+    return (
+        unit.creature,
+        unit.spec,
+        unit.side,
+        here,
+        unit.stances,
+        unit.dropped,
+        unit.broken,
+        unit.limited,
+        unit.unloaded,
+        beside,
+        state.held_against(unit.side),
+        rules.layout_number(state),
+    )
 
 
-def _candidates(
-    rules: BattleRules, state: BattleState, plans: Planner
-) -> Iterable[tuple[Use, ...] | AttackGroup]:
-    """The unit's candidates in this state, generated once per planner (:func:`has_breath` and the
-    listing read the same ones), or as the content remembers them for a unit in the same place
-    (:func:`candidates_key`): a unit whose uses this round or Energy changed lists the same candidates
-    at other prices."""
-    found = plans.candidates
+def _skeleton_of(rules: BattleRules, key: tuple[object, ...], state: BattleState, unit: Unit) -> Skeleton:
+    """:func:`_skeleton`, remembered by the content by its key (:func:`_skeleton_key`)."""
+    found = rules.skeletons.get(key)
     if found is None:
-        unit = plans.unit
-        if unit.zone is None or not unit.on_battlefield:
-            found = ()
-        else:
-            key = listing_key(rules, state, plans)[0]  # candidates_key, made once a planner
-            assert isinstance(key, tuple)
-            memo = rules.candidate_lists
-            known = memo.get(key)
-            found = _Generated(_grouped(rules, state, unit), memo, key) if known is None else known
-        plans.candidates = found
+        found = rules.skeletons[key] = tuple(_skeleton(rules, state, unit))
     return found
+
+
+class _Reach:
+    """Whom each range reaches from each zone (the ids of the enemies on the battlefield, in the state's
+    order), read once a listing: the attack groups of a unit share a few lists."""
+
+    __slots__ = ("_enemies", "_found", "_state", "_unit")
+
+    def __init__(self, state: BattleState, unit: Unit) -> None:
+        self._state = state
+        self._unit = unit
+        self._enemies: list[Unit] | None = None
+        self._found: dict[tuple[Range, str], tuple[str, ...]] = {}
+
+    def __call__(self, rng: Range, zone: str) -> tuple[str, ...]:
+        key = (rng, zone)
+        found = self._found.get(key)
+        if found is None:
+            enemies = self._enemies
+            if enemies is None:
+                side = self._unit.side
+                enemies = self._enemies = [
+                    t for t in self._state.units if t.side != side and t.on_battlefield and t.zone is not None
+                ]
+            found = self._found[key] = _targets_from(self._state, rng, zone, enemies)
+        return found
+
+
+def _group_of(rules: BattleRules, slot: _Slot, ids: tuple[str, ...]) -> AttackGroup:
+    """The attack group of ``slot`` at the targets ``ids``, its rows as the content remembers them."""
+    m = slot.m
+    first = slot.first
+    if first is not None:
+        return _after(rules, first, m, ids, slot.zone, slot.weapon)
+    w = slot.weapon
+    reserve_ids, extra = slot.shapes
+    assert isinstance(extra, int)
+    # the rows at all these targets, remembered together (the targets grow with the units)
+    key = (m.id, w, ids, reserve_ids, extra)
+    rows = rules.group_rows.get(key)
+    if rows is None:
+        made = rules.rows
+        built = []
+        for t in ids:
+            one = (m.id, w, t, reserve_ids, extra)
+            row = made.get(one)
+            if row is None:
+                row = made[one] = _row(m, w, t, list(slot.reserves), extra)
+            built.append(row)
+        rows = rules.group_rows[key] = tuple(built)
+    return AttackGroup(m.id, w, ids, rows, shapes=slot.shapes)
+
+
+def _filled(
+    rules: BattleRules, state: BattleState, unit: Unit, skeleton: Iterable[tuple[Use, ...] | _Slot]
+) -> Iterator[tuple[Use, ...] | AttackGroup]:
+    """The candidates of ``skeleton`` in ``state``: each slot an attack group at the enemies in reach,
+    left out when there are none (a group at nobody lists nothing)."""
+    reach = _Reach(state, unit)
+    for item in skeleton:
+        if isinstance(item, _Slot):
+            ids = reach(item.rng, item.zone)
+            if ids:
+                yield _group_of(rules, item, ids)
+        else:
+            yield item
+
+
+def _grouped(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tuple[Use, ...] | AttackGroup]:
+    """The unit's candidates in this state, worked out from nothing."""
+    return _filled(rules, state, unit, _skeleton(rules, state, unit))
 
 
 def listing_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[object, ...]:
@@ -350,15 +394,129 @@ def candidates_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[
 
 def listing_of(rules: BattleRules, state: BattleState, plans: Planner) -> Listing:
     """:meth:`Planner.entries` of the unit's candidates: as remembered by the content for a state with
-    the same :func:`listing_key`, else worked out (and remembered)."""
+    the same :func:`listing_key`, else made from the frame remembered for the unit's situation
+    (:func:`_frame_key`) and the enemies in reach now, else worked out (and both remembered)."""
     found = plans.listing
     if found is None:
         key = listing_key(rules, state, plans)
         found = rules.listings.get(key)
         if found is None:
-            found = rules.listings[key] = plans.entries(_candidates(rules, state, plans))
+            found = rules.listings[key] = _listing(rules, state, plans)
         plans.listing = found
     return found
+
+
+#: A unit's listing with the enemies in reach left out (:func:`_frame_key`): each legal plain breath's
+#: maneuvers and price, and each attack group to be with its prices and the weapon its attack is made
+#: with, whom that weapon's range reaches and whether it is [Incorporeal] (None: not known whatever
+#: the target, its verdicts planned afresh in each state, ``Planner._group``).
+_Frame = tuple[
+    tuple[tuple[Use, ...], int] | tuple[_Slot, tuple[tuple[int, ...] | None, str | None, Range, bool] | None],
+    ...,
+]
+
+
+def _frame_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[object, ...]:
+    """Everything a listing reads but the enemies (who they are, where, whether they may be struck):
+    what its skeleton reads (:func:`_skeleton_key`: not the unit's id, each breath is the unit's own
+    once the frame is filled) and what the prices read besides — of the unit, rout (SG.RET.5),
+    Defenseless (SG.DFL.2), the pick-up's price (SG.FUM.2), the stance collapse surcharge and its uses
+    this round up to the number combo fatigue counts free (SG.BRT.3)."""
+    unit = plans.unit
+    return (
+        _skeleton_key(rules, state, unit),
+        unit.routed,
+        unit.defenseless,
+        unit.pickup_cost,
+        unit.surcharge,
+        plans.priced_uses(),
+    )
+
+
+def _listing(rules: BattleRules, state: BattleState, plans: Planner) -> Listing:
+    """The unit's listing in this state (:meth:`Planner.entries` of its candidates): filled in from the
+    frame the content remembers for the same :func:`_frame_key`, else worked out with its frame."""
+    unit = plans.unit
+    if unit.zone is None or not unit.on_battlefield:
+        return Listing(unit.id, ())
+    key = _frame_key(rules, state, plans)
+    frame = rules.frames.get(key)
+    if frame is not None:
+        return _filled_frame(rules, state, plans, frame)
+    skeleton = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
+    listing, rules.frames[key] = _framed(rules, state, plans, skeleton)
+    return listing
+
+
+def _framed(
+    rules: BattleRules, state: BattleState, plans: Planner, skeleton: Skeleton
+) -> tuple[Listing, _Frame]:
+    """:meth:`Planner.entries` of the candidates :func:`_filled` makes of ``skeleton``, and its frame:
+    what of it holds for any enemies in reach (an attack group's verdicts known whatever its targets
+    only when ``Planner.group_verdicts`` says so)."""
+    unit = plans.unit
+    uid = unit.id
+    reach = _Reach(state, unit)
+    seen: set[tuple[Use, ...]] = set()
+    out: list[Priced | GroupVerdicts] = []
+    frame: list[object] = []
+    for item in skeleton:
+        if isinstance(item, _Slot):
+            ids = reach(item.rng, item.zone)
+            if not ids:
+                frame.append((item, None))
+                continue
+            verdicts, prices = plans.group_verdicts(_group_of(rules, item, ids))
+            out.append(verdicts)
+            if prices is None:
+                frame.append((item, None))
+            else:
+                m, weapon = item.m, prices[1]
+                strike = rules.range(unit, m, weapon)
+                frame.append((item, (*prices, strike, rules.technique(unit, m, weapon).tags.incorporeal)))
+            continue
+        before = len(seen)
+        seen.add(item)
+        if len(seen) == before or not item:
+            continue
+        spent = plans._listed(item)
+        if spent:
+            out.append((Breath(uid, item), spent))
+            frame.append((item, spent))
+    return Listing(uid, tuple(out)), tuple(frame)  # type: ignore[arg-type]
+
+
+def _filled_frame(rules: BattleRules, state: BattleState, plans: Planner, frame: _Frame) -> Listing:
+    """The listing of ``frame`` in ``state``: its plain breaths the unit's own, each attack group at the
+    enemies in reach, with the prices the frame knows at each target it may strike (``_strikable``:
+    every enemy in reach when the weapon's range is the one the targets were read with and the attack
+    is not [Incorporeal]), else planned (``Planner._group``)."""
+    uid = plans.unit.id
+    reach = _Reach(state, plans.unit)
+    out: list[Priced | GroupVerdicts] = []
+    for item, known in frame:
+        if not isinstance(item, _Slot):
+            assert isinstance(known, int)
+            out.append((Breath(uid, item), known))
+            continue
+        ids = reach(item.rng, item.zone)
+        if not ids:
+            continue
+        group = _group_of(rules, item, ids)
+        if known is None:
+            out.append(plans._group(group))
+            continue
+        assert not isinstance(known, int)
+        kept, weapon, strike, incorporeal = known
+        if kept is None:
+            prices: tuple[tuple[int, ...] | None, ...] = (None,) * len(ids)
+        elif strike is item.rng and not incorporeal:
+            prices = (kept,) * len(ids)
+        else:
+            reached = plans._reached(item.m, item.zone, weapon, ids)
+            prices = tuple(map((None, kept).__getitem__, reached))
+        out.append(GroupVerdicts(group, prices))
+    return Listing(uid, tuple(out))
 
 
 def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> list[Breath]:
@@ -368,34 +526,12 @@ def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> lis
 
 
 def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
-    """Whether the unit can pay for any maneuver now (SG.CNT.6: a unit that cannot, passes).
+    """Whether the unit can pay for any maneuver now (SG.CNT.6: a unit that cannot, passes): whether its
+    listing (:func:`listing_of`) has a single maneuver it can pay for.
 
     The flow asks it of the state with the unit's breath due: its planner is kept as the rules' last,
-    so listing that breath generates none of the candidates and checks none of these maneuvers again;
-    a listing remembered for the same :func:`listing_key` answers at once, and so does the answer
-    remembered for that key and the same Energy (a scripted unit's breath is never listed)."""
+    so listing that breath finds the listing made here."""
     # kept as the last planner only: the listing and the heuristic that follow ask of this very state
     # object, and keying it by value would hash the whole state every breath
     plans = rules.last_planner = Planner(rules, state, unit)
-    key = listing_key(rules, state, plans)
-    known = rules.listings.get(key)
-    if known is not None:
-        plans.listing = known
-        return known.has_single(unit.energy)
-    answers = rules.has_breaths
-    asked = (key, unit.energy)
-    found = answers.get(asked)
-    if found is None:
-        found = answers[asked] = _has_single(rules, state, plans)
-    return found
-
-
-def _has_single(rules: BattleRules, state: BattleState, plans: Planner) -> bool:
-    """Whether one of the unit's candidates of a single maneuver is a legal breath now (its Energy read)."""
-    for item in _candidates(rules, state, plans):
-        if isinstance(item, AttackGroup):
-            if any(len(uses) == 1 and plans.legal(uses) for row in item.rows for uses in row):
-                return True
-        elif len(item) == 1 and plans.legal(item):
-            return True
-    return False
+    return listing_of(rules, state, plans).has_single(unit.energy)

@@ -16,9 +16,10 @@ from kassen.sengoku.technique import Technique, attack_modifier
 
 if TYPE_CHECKING:
     from kassen.core.explain import Step
+    from kassen.sengoku.battle.candidates import Skeleton, _Frame
     from kassen.sengoku.battle.listing import Listing
     from kassen.sengoku.battle.one_use import PlannedUse, _After
-    from kassen.sengoku.battle.plan import AttackGroup, Planner
+    from kassen.sengoku.battle.plan import Planner
     from kassen.sengoku.battle.state import BattleState, Unit, Use
     from kassen.sengoku.profile import CombatProfile, DefenseBonus
 
@@ -70,14 +71,13 @@ class ContentMemos:
         #: Every legal breath of a unit's candidates with its price, Energy aside, by everything the
         #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
         self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
-        #: Whether a unit can pay for any maneuver alone (``candidates.has_breath``, SG.CNT.6), by its
-        #: listing's key and its Energy: asked at every breath due, of scripted units too.
-        self.has_breaths: Memo[tuple[object, ...], bool] = Memo()
-        #: A unit's candidate breaths (``candidates._grouped``), by everything they read
-        #: (``candidates.candidates_key``): the same in every state where only their prices change.
-        self.candidate_lists: Memo[
-            tuple[object, ...], tuple[tuple[Use, ...] | AttackGroup, ...]
-        ] = Memo(LISTINGS)
+        #: A unit's candidates with each attack group's targets left out (``candidates._skeleton``), by
+        #: everything they read (``candidates._skeleton_key``): the same wherever the enemies stand.
+        self.skeletons: Memo[tuple[object, ...], Skeleton] = Memo(LISTINGS)
+        #: A unit's listing with the enemies in reach left out (``candidates._framed``), by everything it
+        #: reads but the enemies (``candidates._frame_key``): filled in, it is the listing of any state in
+        #: that situation, wherever the enemies stand, and of the unit's copies in the same place.
+        self.frames: Memo[tuple[object, ...], _Frame] = Memo(LISTINGS)
         #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
         #: with, by everything the shapes' plans read but the target (``Planner._group``).
         self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()

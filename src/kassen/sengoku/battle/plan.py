@@ -191,7 +191,6 @@ class Planner:
         "_steps",
         "_used",
         "_walks",
-        "candidates",
         "listing",
         "listing_key",
         "rules",
@@ -216,8 +215,6 @@ class Planner:
         self._situation: int | None = None
         self._used: tuple[tuple[str, int], ...] | None = None
         self._sim_numbers: list[int] = []  # rules.number of each simulated breath, by its index
-        #: The candidates listed from this state (:mod:`~kassen.sengoku.battle.candidates`), once made.
-        self.candidates: Iterable[tuple[Use, ...] | AttackGroup] | None = None
         #: Every legal breath of the candidates with its price, Energy aside (``candidates._listing``),
         #: and what it depends on (``candidates.listing_key``), once made.
         self.listing: Listing | None = None
@@ -303,6 +300,12 @@ class Planner:
         return spent if spent >= 1 else 0
 
     def _group(self, group: AttackGroup) -> GroupVerdicts:
+        """:meth:`entries` of an :class:`AttackGroup` (:meth:`group_verdicts`)."""
+        return self.group_verdicts(group)[0]
+
+    def group_verdicts(
+        self, group: AttackGroup
+    ) -> tuple[GroupVerdicts, tuple[tuple[int, ...] | None, str | None] | None]:
         """:meth:`entries` of an :class:`AttackGroup`: every shape planned at the first target the
         attack alone may strike (which shows its checks but the target's pass), and at each later
         target the same verdicts if that target may be struck, none if not.
@@ -313,7 +316,11 @@ class Planner:
         of their maneuvers by: the unit's template and situation, its uses this round, the breath's
         start (its zone and stances), the stance collapse surcharge — and the shapes themselves; so
         in another state with a new listing only the targets are checked. So are those of a stance or
-        a movement then an attack, by the same and what the first use reads (:meth:`_first_key`)."""
+        a movement then an attack, by the same and what the first use reads (:meth:`_first_key`).
+
+        With the verdicts, when they are those remembered prices (None: none at any shape) at every
+        target the attack may strike and none elsewhere, and those prices are remembered so, the
+        prices and the weapon (``candidates._filled_frame`` fills them in at other targets); else None."""
         unit, state = self.unit, self.state
         zone = group.zone or unit.zone
         assert zone is not None
@@ -322,6 +329,7 @@ class Planner:
         strikable: Callable[[str], bool] | None = None
         prices: list[tuple[int, ...] | None] = []
         key: tuple[object, ...] | None = None
+        lead_weapon: str | None = None
         shaped = group.shapes or (self._first_key(group) if group.lead == 1 else None)
         if shaped and m is not None:
             key = (
@@ -340,7 +348,7 @@ class Planner:
                 reached = self._reached(m, zone, weapon, group.targets)
                 # each target's verdicts: the shapes' prices where it may be struck, none where not
                 # (a bool picks from the pair; one call over every target, which grow with the units)
-                return GroupVerdicts(group, tuple(map((None, kept).__getitem__, reached)))
+                return GroupVerdicts(group, tuple(map((None, kept).__getitem__, reached))), (kept, weapon)
         for target, row in zip(group.targets, group.rows, strict=True):
             if found is None or m is None:
                 walked = tuple(self._listed(uses) for uses in row)
@@ -350,14 +358,18 @@ class Planner:
                     lead = first.planned[group.lead]
                     if lead.use.target == target and lead.zone == zone and m is not None:
                         found = walked
-                        strikable = _strikable(self.rules, state, unit, m, zone, lead.use.weapon)
+                        lead_weapon = lead.use.weapon
+                        strikable = _strikable(self.rules, state, unit, m, zone, lead_weapon)
                         if key is not None:
                             self.rules.group_prices[key] = (walked, lead.use.weapon)
             else:
                 assert strikable is not None
                 verdicts = found if strikable(target) else None
             prices.append(verdicts if verdicts is not None and any(verdicts) else None)
-        return GroupVerdicts(group, tuple(prices))
+        made = GroupVerdicts(group, tuple(prices))
+        if key is None or found is None or strikable is None:
+            return made, None
+        return made, (found if any(found) else None, lead_weapon)
 
     def _first_key(self, group: AttackGroup) -> tuple[object, ...] | None:
         """What the first use of a stance or movement then an attack reads besides what every plan of
