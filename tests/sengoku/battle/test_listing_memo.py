@@ -374,6 +374,51 @@ def test_the_zones_held_against_a_side_are_read_from_the_units(name: str, seeds:
     assert compared > 100 and changed > 10
 
 
+def _roster_by_hand(state: BattleState) -> tuple[tuple[object, ...], ...]:
+    """Every unit's place as candidates_key reads it, read from the units one by one."""
+    return tuple(
+        (
+            u.id,
+            u.side,
+            u.zone,
+            u.incapacitated,
+            u.retreated,
+            u.routed,
+            u.bleeding,
+            u.cohesion is not None,
+            u.creature,
+            u.spec,
+        )
+        for u in state.units
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("demo", range(3)), ("burning-temple", range(2)), ("demo*2", range(1))]
+)
+def test_the_roster_carried_from_state_to_state_is_read_from_the_units(name: str, seeds: range) -> None:
+    # rule: SG.BRT.1 — every unit's place (what a listing's key reads of every unit), kept by each state
+    # and carried over by with_unit while the unit put back keeps its place, numbered by identity: always
+    # what the units themselves say, and the same number as the value's own
+    compared = shared = changed = 0
+    last: object = None
+    for rules, state in _states(name, seeds):
+        roster = state.roster()
+        assert roster == _roster_by_hand(state)
+        assert rules.roster_number(state) == rules.number(_roster_by_hand(state))
+        shared += roster is last
+        last = roster
+        compared += 1
+        for f, value in (("zone", None), ("bleeding", True), ("routed", True), ("cohesion", 3)):
+            first = state.units[0]
+            if getattr(first, f) == value:
+                continue
+            other = state.with_unit(dataclasses.replace(first, **{f: value}))
+            assert other.roster() == _roster_by_hand(other) != roster
+            changed += 1
+    assert compared > 50 and shared > compared // 2 and changed > 50
+
+
 @pytest.mark.parametrize(
     ("name", "seeds"), [("demo", range(2)), ("burning-temple", range(2)), ("demo*2", range(1))]
 )

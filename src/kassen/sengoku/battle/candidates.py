@@ -357,9 +357,10 @@ def candidates_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[
     """Everything :func:`_grouped` reads (the candidates, before any is priced): of the unit, its
     template, zone, stances, weapons on the ground or broken, limited uses and reload; of every unit,
     whom it fights for, where it stands, whether it is on the battlefield, routed, bleeding or a squad,
-    and its template (whom an [Incorporeal] attack may strike), numbered (:meth:`BattleRules.number`:
-    the key is hashed at every lookup, and the units grow with the battle); and the battlefield's
-    zones, layout and sides (SG.ZON.1-2)."""
+    and its template (whom an [Incorporeal] attack may strike): the state's roster, numbered by its
+    identity (``ContentMemos.roster_number``: the key is hashed at every lookup, the units grow with
+    the battle, and most states share their roster); and the battlefield's zones, layout and sides
+    (SG.ZON.1-2)."""
     return (
         unit.id,
         unit.creature,
@@ -371,23 +372,7 @@ def candidates_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[
         # the attacks it cannot make at anyone (``one_use.attack_refused_as_is``)
         unit.limited,
         unit.unloaded,
-        rules.number(
-            tuple(
-                (
-                    u.id,
-                    u.side,
-                    u.zone,
-                    u.incapacitated,
-                    u.retreated,
-                    u.routed,
-                    u.bleeding,
-                    u.cohesion is not None,
-                    u.creature,
-                    u.spec,
-                )
-                for u in state.units
-            )
-        ),
+        rules.roster_number(state),
         rules.layout_number(state),
     )
 

@@ -99,6 +99,7 @@ class ContentMemos:
         #: side and zone, the zones another side holds and the movement (all ``moves.route`` reads).
         self.routes: Memo[tuple[object, ...], bool] = Memo()
         self._layout: tuple[object, object, object, int] | None = None
+        self._roster: tuple[object, int] | None = None
         #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
         #: profiles, the attack and the Defense (the menus' odds, ``battle.table.preview``).
         self.previews: Memo[tuple[object, ...], tuple[Fraction, Fraction]] = Memo(1024)
@@ -203,4 +204,15 @@ class ContentMemos:
             return last[3]
         n = self.number((state.zones, state.adjacent, state.sides))
         self._layout = (state.zones, state.adjacent, state.sides, n)
+        return n
+
+    def roster_number(self, state: BattleState) -> int:
+        """:meth:`number` of the state's roster (``BattleState.roster``), found by identity while states
+        share the same one (``with_unit`` carries it over while no unit changes its place)."""
+        roster = state.roster()
+        last = self._roster
+        if last is not None and last[0] is roster:
+            return last[1]
+        n = self.number(roster)
+        self._roster = (roster, n)
         return n

@@ -432,6 +432,9 @@ class BattleState:
     _zones_by_id: dict[str, Zone] | None = field(default=None, init=False, repr=False, compare=False)
     _places: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
     _held: dict[str, tuple[str, ...]] | None = field(default=None, init=False, repr=False, compare=False)
+    _roster: tuple[tuple[object, ...], ...] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     # -- reading ---------------------------------------------------------------------------------------
     def _units(self) -> dict[str, Unit]:
@@ -486,6 +489,18 @@ class BattleState:
             found = held[side] = tuple(
                 z.id for z in self.zones if any(u.side != side and u.able for u in self.in_zone_all(z.id))
             )
+        return found
+
+    def roster(self) -> tuple[tuple[object, ...], ...]:
+        """Every unit's place (:func:`_place`: who it is, whom it fights for, where it stands, its
+        statuses, whether it is a squad, its template), in the state's order: what a unit's listing
+        reads of every unit (``candidates.candidates_key``). Made once and carried over by
+        :meth:`with_unit` while the unit put back has the same place, so that most states share the
+        very same tuple (numbered by identity, ``ContentMemos.roster_number``)."""
+        found = self._roster
+        if found is None:
+            found = tuple(map(_place, self.units))
+            object.__setattr__(self, "_roster", found)
         return found
 
     def side(self, sid: str) -> Side:
@@ -551,7 +566,13 @@ class BattleState:
         if index is not None:
             index = dict(index)
             index[unit.id] = unit
-        return _with_units(self, (*units[:at], unit, *units[at + 1 :]), index, None, places, held)
+        # the roster stays the same tuple while the unit's place does (most changes: Energy, Wounds, uses)
+        roster = self._roster
+        if roster is not None:
+            place = _place(unit)
+            if place != roster[at]:
+                roster = (*roster[:at], place, *roster[at + 1 :])
+        return _with_units(self, (*units[:at], unit, *units[at + 1 :]), index, None, places, held, roster)
 
     def changed(self, **changes: object) -> BattleState:
         """``dataclasses.replace(self, **changes)``, keeping the readings made of this state that the
@@ -564,7 +585,7 @@ class BattleState:
         if not _FIELDS.issuperset(changes):
             return evolve(self, **changes)  # dataclasses.replace's own error
         if "units" in changes:
-            changes.update(_by_id=None, _placed=None, _places=None, _held=None)
+            changes.update(_by_id=None, _placed=None, _places=None, _held=None, _roster=None)
         if "zones" in changes:
             changes["_held"] = None
         if "zones" in changes or "adjacent" in changes:
@@ -580,4 +601,21 @@ class BattleState:
 #: changes (``changed``), and a unit replaced (``with_unit``: the units and the readings that follow).
 _FIELDS = frozenset(f.name for f in dataclasses.fields(BattleState) if f.init)
 _changed = keeper(BattleState)
-_with_units = keeper(BattleState, "units", "_by_id", "_placed", "_places", "_held")
+_with_units = keeper(BattleState, "units", "_by_id", "_placed", "_places", "_held", "_roster")
+
+
+def _place(u: Unit) -> tuple[object, ...]:
+    """A unit's place in :meth:`BattleState.roster`: its id, side, zone, whether it is incapacitated,
+    retreated, routed or bleeding, whether it is a squad, and its template."""
+    return (
+        u.id,
+        u.side,
+        u.zone,
+        u.incapacitated,
+        u.retreated,
+        u.routed,
+        u.bleeding,
+        u.cohesion is not None,
+        u.creature,
+        u.spec,
+    )
