@@ -123,6 +123,37 @@ def test_a_listing_filled_in_from_a_remembered_frame_is_a_fresh_one(name: str, s
 
 
 @pytest.mark.parametrize(
+    ("name", "seeds"), [("demo", range(3)), ("burning-temple", range(2)), ("demo*3", range(1))]
+)
+def test_a_frame_made_of_remembered_items_is_a_fresh_one(name: str, seeds: range) -> None:
+    # rule: SG.BRT.1  rule: SG.BRT.3 — a frame not remembered is made item by item, each item's verdict
+    # remembered by the situation, its place and the uses this round of its own maneuvers: at every unit
+    # of every count, with the frames forgotten, the listing made is the fresh one and so is the frame
+    # (the one fresh content makes), many items found remembered after a breath of other maneuvers
+    from kassen.sengoku.battle.candidates import _frame_key, _framed, _skeleton_of
+
+    compared = remembered = 0
+    for rules, state, unit in _units_at_count(name, seeds):
+        if unit.zone is None:
+            continue
+        rules.frames.clear()
+        plans = Planner(rules, state, unit)
+        key = _frame_key(rules, state, plans)
+        skeleton = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
+        before = len(rules.frame_items)
+        listing, frame = _framed(rules, state, plans, skeleton, rules.number(key[:-1]))
+        remembered += len(rules.frame_items) - before < len(skeleton) // 2
+        assert list(listing.flat()) == _fresh(rules, state, unit), (unit.id, state.round, state.count)
+        clean = BattleRules(rules.catalog)
+        again = Planner(clean, state, unit)
+        fresh = _framed(clean, state, again, skeleton, clean.number(key[:-1]))[1]
+        # a group known whatever its targets now may have been known before, where it had targets
+        assert all(a == b or b is None for a, b in zip(frame[1], fresh[1], strict=True)), unit.id
+        compared += 1
+    assert compared > 50 and remembered > compared // 2
+
+
+@pytest.mark.parametrize(
     ("name", "seeds"), [("count-example", range(3)), ("demo", range(2)), ("burning-temple", range(1))]
 )
 def test_has_breath_is_the_fresh_answer(name: str, seeds: range) -> None:

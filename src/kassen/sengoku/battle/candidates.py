@@ -112,6 +112,8 @@ class _Slot:
     first: Use | None = None
     reserves: tuple[Maneuver, ...] = ()
     shapes: tuple[object, ...] = ()
+    #: The maneuvers of its shapes: all of the unit's uses this round their plans read (SG.BRT.3).
+    names: frozenset[str] = frozenset()
 
 
 #: A unit's candidates before the enemies are read: plain candidates and attack groups to be.
@@ -136,13 +138,14 @@ def _skeleton(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tu
     # after a movement or a stance: none of its candidates is legal (``one_use.attack_refused_as_is``)
     refused = {m.id for m in attacks if attack_refused_as_is(rules, unit, m, None)}
     for m in attacks:
+        names = frozenset((m.id, *reserve_ids))
         for w in _weapons(rules, unit, m):
             if m.id in refused if w is None else attack_refused_as_is(rules, unit, m, w):
                 continue
             extra = 0
             if m.aim_focus is not AimFocus.NONE:
                 extra = rules.aim_room(rules.technique(unit, m, w), finesse)
-            yield _Slot(m, w, ranges[m.id], here, None, tuple(reserves), (reserve_ids, extra))
+            yield _Slot(m, w, ranges[m.id], here, None, tuple(reserves), (reserve_ids, extra), names)
     beside = state.in_zone(unit.side, here)
     for aid in (rules.maneuver(a) for a in rules.aids):
         assert aid.aid is not None
@@ -152,7 +155,9 @@ def _skeleton(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tu
                 yield (pick,)
                 for m in attacks:
                     if any(w.id == unit.dropped for w in rules.carriers(unit, m)):
-                        yield _Slot(m, unit.dropped, ranges[m.id], here, pick)
+                        yield _Slot(
+                            m, unit.dropped, ranges[m.id], here, pick, names=frozenset((pick.maneuver, m.id))
+                        )
             continue
         for ally in beside:
             if ally.id != unit.id and ally.bleeding:
@@ -183,7 +188,7 @@ def _skeleton(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tu
             yield (_use(s.id),)
             for m in attacks:
                 if m.id not in refused:
-                    yield _Slot(m, None, ranges[m.id], here, _use(s.id))
+                    yield _Slot(m, None, ranges[m.id], here, _use(s.id), names=frozenset((s.id, m.id)))
     for mv in moves:
         assert mv.movement is not None
         if barring_stance(rules, unit.stances, mv, _use(mv.id)) is not None:
@@ -209,7 +214,7 @@ def _skeleton(rules: BattleRules, state: BattleState, unit: Unit) -> Iterator[tu
             if reach == 1:
                 for m in attacks:
                     if m.id not in refused:
-                        yield _Slot(m, None, ranges[m.id], z.id, step)
+                        yield _Slot(m, None, ranges[m.id], z.id, step, names=frozenset((mv.id, m.id)))
     for m in known:
         # an aid is listed above, with its ally (or, for a pick-up, alone when a weapon lies on the
         # ground): alone it helps nobody, a refusal to work out at every breath (SG.INP.3, SG.FUM.2)
@@ -391,22 +396,23 @@ def listing_of(rules: BattleRules, state: BattleState, plans: Planner) -> Listin
     return found
 
 
-#: A unit's listing with the enemies in reach left out (:func:`_frame_key`): each legal plain breath's
-#: maneuvers and price, and each attack group to be with its prices and the weapon its attack is made
-#: with, whom that weapon's range reaches and whether it is [Incorporeal] (None: not known whatever
-#: the target, its verdicts planned afresh in each state, ``Planner._group``).
-_Frame = tuple[
-    tuple[tuple[Use, ...], int] | tuple[_Slot, tuple[tuple[int, ...] | None, str | None, Range, bool] | None],
-    ...,
-]
+#: What an attack group's verdicts are at any targets (``Planner.group_verdicts``): its prices (None:
+#: none at any shape), the weapon its attack is made with, whom that weapon's range reaches and whether
+#: it is [Incorporeal].
+_Known = tuple[tuple[int, ...] | None, str | None, Range, bool]
+
+#: A unit's listing with the enemies in reach left out (:func:`_frame_key`): its skeleton and, item by
+#: item, a plain candidate's price (0: not listed) or an attack group's :data:`_Known` verdicts (None:
+#: not known whatever the targets, planned afresh in each state, ``Planner._group``).
+_Frame = tuple[Skeleton, tuple[int | _Known | None, ...]]
 
 
 def _frame_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[object, ...]:
     """Everything a listing reads but the enemies (who they are, where, whether they may be struck):
     what its skeleton reads (:func:`_skeleton_key`: not the unit's id, each breath is the unit's own
     once the frame is filled) and what the prices read besides — of the unit, rout (SG.RET.5),
-    Defenseless (SG.DFL.2), the pick-up's price (SG.FUM.2), the stance collapse surcharge and its uses
-    this round up to the number combo fatigue counts free (SG.BRT.3)."""
+    Defenseless (SG.DFL.2), the pick-up's price (SG.FUM.2), the stance collapse surcharge — and last
+    its uses this round up to the number combo fatigue counts free (SG.BRT.3)."""
     unit = plans.unit
     return (
         _skeleton_key(rules, state, unit),
@@ -429,78 +435,101 @@ def _listing(rules: BattleRules, state: BattleState, plans: Planner) -> Listing:
     if frame is not None:
         return _filled_frame(rules, state, plans, frame)
     skeleton = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
-    listing, rules.frames[key] = _framed(rules, state, plans, skeleton)
+    listing, rules.frames[key] = _framed(rules, state, plans, skeleton, rules.number(key[:-1]))
     return listing
 
 
+def _priced_in(priced: tuple[tuple[str, int], ...], names: frozenset[str]) -> tuple[tuple[str, int], ...]:
+    """The unit's uses this round (``Planner.priced_uses``) of the maneuvers ``names`` only."""
+    return tuple(p for p in priced if p[0] in names) if priced else priced
+
+
 def _framed(
-    rules: BattleRules, state: BattleState, plans: Planner, skeleton: Skeleton
+    rules: BattleRules, state: BattleState, plans: Planner, skeleton: Skeleton, situation: int
 ) -> tuple[Listing, _Frame]:
-    """:meth:`Planner.entries` of the candidates :func:`_filled` makes of ``skeleton``, and its frame:
-    what of it holds for any enemies in reach (an attack group's verdicts known whatever its targets
-    only when ``Planner.group_verdicts`` says so)."""
+    """:meth:`Planner.entries` of the candidates :func:`_filled` makes of ``skeleton``, and its frame.
+
+    Each item's verdict is remembered by the content (``BattleRules.frame_items``) by the number of the
+    frame key but the uses this round (``situation``), the item's place in the skeleton and the uses
+    this round of its own maneuvers (its plans read no others, SG.BRT.3), so a frame made after a breath
+    of some maneuvers works out again only the items that have them; an attack group's, only when it
+    is known whatever its targets (``Planner.group_verdicts``)."""
     unit = plans.unit
     uid = unit.id
     reach = _Reach(state, unit)
+    priced = plans.priced_uses()
+    memo = rules.frame_items
     seen: set[tuple[Use, ...]] = set()
     out: list[Priced | GroupVerdicts] = []
-    frame: list[object] = []
-    for item in skeleton:
+    frame: list[int | _Known | None] = []
+    for i, item in enumerate(skeleton):
         if isinstance(item, _Slot):
             ids = reach(item.rng, item.zone)
-            if not ids:
-                frame.append((item, None))
-                continue
-            verdicts, prices = plans.group_verdicts(_group_of(rules, item, ids))
-            out.append(verdicts)
-            if prices is None:
-                frame.append((item, None))
-            else:
-                m, weapon = item.m, prices[1]
-                strike = rules.range(unit, m, weapon)
-                frame.append((item, (*prices, strike, rules.technique(unit, m, weapon).tags.incorporeal)))
+            key = (situation, i, _priced_in(priced, item.names))
+            known = memo.get(key)
+            if known is None and ids:
+                verdicts, prices = plans.group_verdicts(_group_of(rules, item, ids))
+                out.append(verdicts)
+                if prices is not None:
+                    m, weapon = item.m, prices[1]
+                    incorporeal = rules.technique(unit, m, weapon).tags.incorporeal
+                    known = memo[key] = (*prices, rules.range(unit, m, weapon), incorporeal)
+            elif known is not None and ids:
+                out.append(_verdicts(plans, item, ids, known))  # type: ignore[arg-type]
+            frame.append(known)
             continue
         before = len(seen)
         seen.add(item)
         if len(seen) == before or not item:
+            frame.append(0)
             continue
-        spent = plans._listed(item)
+        key = (situation, i, _priced_in(priced, frozenset(u.maneuver for u in item)))
+        spent = memo.get(key)
+        if spent is None:
+            spent = memo[key] = plans._listed(item)
+        assert isinstance(spent, int)
         if spent:
             out.append((Breath(uid, item), spent))
-            frame.append((item, spent))
-    return Listing(uid, tuple(out)), tuple(frame)  # type: ignore[arg-type]
+        frame.append(spent)
+    return Listing(uid, tuple(out)), (skeleton, tuple(frame))
+
+
+def _verdicts(plans: Planner, slot: _Slot, ids: tuple[str, ...], known: _Known) -> GroupVerdicts:
+    """The verdicts of the attack group of ``slot`` at ``ids``, known whatever its targets: its prices at
+    each target it may strike (``_strikable``: every enemy in reach when the weapon's range is the one
+    the targets were read with and the attack is not [Incorporeal]), none at the others."""
+    group = _group_of(plans.rules, slot, ids)
+    kept, weapon, strike, incorporeal = known
+    if kept is None:
+        prices: tuple[tuple[int, ...] | None, ...] = (None,) * len(ids)
+    elif strike is slot.rng and not incorporeal:
+        prices = (kept,) * len(ids)
+    else:
+        reached = plans._reached(slot.m, slot.zone, weapon, ids)
+        prices = tuple(map((None, kept).__getitem__, reached))
+    return GroupVerdicts(group, prices)
 
 
 def _filled_frame(rules: BattleRules, state: BattleState, plans: Planner, frame: _Frame) -> Listing:
     """The listing of ``frame`` in ``state``: its plain breaths the unit's own, each attack group at the
-    enemies in reach, with the prices the frame knows at each target it may strike (``_strikable``:
-    every enemy in reach when the weapon's range is the one the targets were read with and the attack
-    is not [Incorporeal]), else planned (``Planner._group``)."""
+    enemies in reach with the verdicts the frame knows (:func:`_verdicts`), else planned
+    (``Planner._group``)."""
     uid = plans.unit.id
     reach = _Reach(state, plans.unit)
     out: list[Priced | GroupVerdicts] = []
-    for item, known in frame:
+    skeleton, verdicts = frame
+    for item, known in zip(skeleton, verdicts, strict=True):
         if not isinstance(item, _Slot):
-            assert isinstance(known, int)
-            out.append((Breath(uid, item), known))
+            if known:
+                out.append((Breath(uid, item), known))  # type: ignore[arg-type]
             continue
         ids = reach(item.rng, item.zone)
         if not ids:
             continue
-        group = _group_of(rules, item, ids)
         if known is None:
-            out.append(plans._group(group))
-            continue
-        assert not isinstance(known, int)
-        kept, weapon, strike, incorporeal = known
-        if kept is None:
-            prices: tuple[tuple[int, ...] | None, ...] = (None,) * len(ids)
-        elif strike is item.rng and not incorporeal:
-            prices = (kept,) * len(ids)
+            out.append(plans._group(_group_of(rules, item, ids)))
         else:
-            reached = plans._reached(item.m, item.zone, weapon, ids)
-            prices = tuple(map((None, kept).__getitem__, reached))
-        out.append(GroupVerdicts(group, prices))
+            out.append(_verdicts(plans, item, ids, known))  # type: ignore[arg-type]
     return Listing(uid, tuple(out))
 
 

@@ -16,7 +16,7 @@ from kassen.sengoku.technique import Technique, attack_modifier
 
 if TYPE_CHECKING:
     from kassen.core.explain import Step
-    from kassen.sengoku.battle.candidates import Skeleton, _Frame
+    from kassen.sengoku.battle.candidates import Skeleton, _Frame, _Known
     from kassen.sengoku.battle.listing import Listing
     from kassen.sengoku.battle.one_use import PlannedUse, _After
     from kassen.sengoku.battle.plan import Planner
@@ -78,6 +78,10 @@ class ContentMemos:
         #: reads but the enemies (``candidates._frame_key``): filled in, it is the listing of any state in
         #: that situation, wherever the enemies stand, and of the unit's copies in the same place.
         self.frames: Memo[tuple[object, ...], _Frame] = Memo(LISTINGS)
+        #: The verdict of one item of a frame (``candidates._framed``): a plain candidate's price, an
+        #: attack group's prices known whatever its targets, by the number of the frame's key but the
+        #: uses this round, the item's place in the skeleton and the uses this round of its maneuvers.
+        self.frame_items: Memo[tuple[object, ...], int | _Known] = Memo()
         #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
         #: with, by everything the shapes' plans read but the target (``Planner._group``).
         self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()
