@@ -104,22 +104,60 @@ def test_a_listing_filled_in_from_a_remembered_frame_is_a_fresh_one(name: str, s
     # every count, with the listings forgotten, it is the listing worked out from nothing
     from kassen.sengoku.battle.candidates import _frame_key, _listing
 
-    compared = remembered = across = 0
+    compared = remembered = across = filled = 0
     made_by: dict[tuple[object, ...], str] = {}
     for rules, state, unit in _units_at_count(name, seeds):
         plans = Planner(rules, state, unit)
         key = _frame_key(rules, state, plans)
         known = key in rules.frames
+        fills = len(rules.fills)
         assert list(_listing(rules, state, plans).flat()) == _fresh(rules, state, unit), (
             unit.id,
             state.count,
         )
         remembered += known
+        filled += known and len(rules.fills) == fills  # its filling found remembered too
         across += known and made_by.get(key, unit.id) != unit.id
         made_by.setdefault(key, unit.id)
         compared += 1
-    assert compared > 50 and remembered > compared // 4
+    assert compared > 50 and remembered > compared // 4 and filled > remembered // 4
     assert across > 0 or "*" not in name
+
+
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("demo", range(2)), ("burning-temple", range(2)), ("demo*3", range(1))]
+)
+def test_whom_a_range_reaches_is_read_from_the_units(name: str, seeds: range) -> None:
+    # rule: SG.ZON.2 — the enemies a range reaches from a zone, remembered by the content by the state's
+    # roster, the battlefield and the side: for every unit of every state, every range from every zone
+    # is what the units themselves say (each enemy on the battlefield, in the state's order)
+    from kassen.sengoku.battle.candidates import _Reach
+    from kassen.sengoku.entries import Range
+
+    compared = remembered = 0
+    for rules, state in _states(name, seeds):
+        for unit in state.units[::2]:
+            reach = _Reach(rules, state, unit)
+            for rng in Range:
+                for zone in state.zones:
+                    before = len(rules.reaches)
+                    got = reach(rng, zone.id)
+                    remembered += len(rules.reaches) == before
+                    near = {zone.id, *state.neighbours(zone.id)}
+                    wanted = tuple(
+                        t.id
+                        for t in state.units
+                        if t.side != unit.side
+                        and t.on_battlefield
+                        and (
+                            rng is Range.BATTLEFIELD
+                            or t.zone == zone.id
+                            or (rng not in (Range.SAME_ZONE, Range.SELF) and t.zone in near)
+                        )
+                    )
+                    assert got == wanted, (unit.id, rng, zone.id)
+                    compared += 1
+    assert compared > 1000 and remembered > compared // 2
 
 
 @pytest.mark.parametrize(
@@ -148,7 +186,7 @@ def test_a_frame_made_of_remembered_items_is_a_fresh_one(name: str, seeds: range
         again = Planner(clean, state, unit)
         fresh = _framed(clean, state, again, skeleton, clean.number(key[:-1]))[1]
         # a group known whatever its targets now may have been known before, where it had targets
-        assert all(a == b or b is None for a, b in zip(frame[1], fresh[1], strict=True)), unit.id
+        assert all(a == b or b is None for a, b in zip(frame, fresh, strict=True)), unit.id
         compared += 1
     assert compared > 50 and remembered > compared // 2
 
@@ -261,7 +299,7 @@ def test_no_field_left_out_of_the_frame_key_changes_a_filled_listing(name: str, 
     fight.autoplay()
     rules = fight.tables
     states = [s for s in fight.states if s.decision is not None and s.decision.kind.value == "breath"]
-    tried = moved = keyed = 0
+    tried = moved = keyed = swapped = 0
     for state in states[:: max(1, len(states) // 8)]:
         assert state.decision is not None
         unit = state.unit(state.decision.unit)
@@ -269,18 +307,22 @@ def test_no_field_left_out_of_the_frame_key_changes_a_filled_listing(name: str, 
         key = _frame_key(rules, state, plans)
         _listing(rules, state, plans)
         frame = rules.frames[key]
+        templates = {(u.creature, u.spec) for u in state.units}
         for who in dict.fromkeys((*state.units[:5], *state.units[-3:], unit)):
             for f in dataclasses.fields(Unit):
-                if f.name in ("id", "name", "creature", "spec"):
-                    continue  # ids and words; an unknown template is no unit
+                if f.name in ("id", "name", "spec"):
+                    continue  # ids and words (a template is changed with its creature)
                 value = getattr(who, f.name)
                 if f.name == "zone":
-                    tries: list[object] = [z.id for z in state.zones if z.id != value]
+                    tries: list[dict[str, object]] = [{"zone": z.id} for z in state.zones if z.id != value]
+                elif f.name == "creature":  # another template of the battle (whom [Incorporeal] strikes)
+                    mine = (who.creature, who.spec)
+                    tries = [{"creature": c, "spec": sp} for c, sp in sorted(templates - {mine})]
                 else:
                     changed = _other(f.name, value)
-                    tries = [] if changed is None else [changed]
-                for changed in tries:
-                    other = state.with_unit(dataclasses.replace(who, **{f.name: changed}))
+                    tries = [] if changed is None else [{f.name: changed}]
+                for change in tries:
+                    other = state.with_unit(dataclasses.replace(who, **change))
                     acting = other.unit(unit.id)
                     if not acting.on_battlefield:
                         continue  # lists nothing, before any frame is read
@@ -289,10 +331,11 @@ def test_no_field_left_out_of_the_frame_key_changes_a_filled_listing(name: str, 
                         keyed += 1
                         continue
                     filled = list(_filled_frame(rules, other, again, frame).flat())
-                    assert filled == _fresh(rules, other, acting), (who.id, f.name, changed)
+                    assert filled == _fresh(rules, other, acting), (who.id, change)
                     tried += 1
                     moved += f.name == "zone"
-    assert tried > 300 and moved > 20 and keyed > 50
+                    swapped += f.name == "creature"
+    assert tried > 300 and moved > 20 and keyed > 50 and swapped > 20
 
 
 def test_a_remembered_check_is_the_check_itself() -> None:

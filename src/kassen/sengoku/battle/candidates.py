@@ -265,27 +265,39 @@ def _skeleton_of(rules: BattleRules, key: tuple[object, ...], state: BattleState
 
 class _Reach:
     """Whom each range reaches from each zone (the ids of the enemies on the battlefield, in the state's
-    order), read once a listing: the attack groups of a unit share a few lists."""
+    order), read once a listing (the attack groups of a unit share a few lists) and remembered by the
+    content (``BattleRules.reaches``) by all it reads: the state's roster (who stands where, on the
+    battlefield or not: ``BattleState.roster``), the battlefield, the unit's side, the range and zone —
+    most states share their roster, and the units of one side their enemies."""
 
-    __slots__ = ("_enemies", "_found", "_state", "_unit")
+    __slots__ = ("_enemies", "_found", "_rules", "_shared", "_state", "_unit")
 
-    def __init__(self, state: BattleState, unit: Unit) -> None:
+    def __init__(self, rules: BattleRules, state: BattleState, unit: Unit) -> None:
+        self._rules = rules
         self._state = state
         self._unit = unit
         self._enemies: list[Unit] | None = None
         self._found: dict[tuple[Range, str], tuple[str, ...]] = {}
+        self._shared = (rules.roster_number(state), rules.layout_number(state), unit.side)
 
     def __call__(self, rng: Range, zone: str) -> tuple[str, ...]:
         key = (rng, zone)
         found = self._found.get(key)
         if found is None:
-            enemies = self._enemies
-            if enemies is None:
-                side = self._unit.side
-                enemies = self._enemies = [
-                    t for t in self._state.units if t.side != side and t.on_battlefield and t.zone is not None
-                ]
-            found = self._found[key] = _targets_from(self._state, rng, zone, enemies)
+            shared = (*self._shared, rng, zone)
+            memo = self._rules.reaches
+            found = memo.get(shared)
+            if found is None:
+                enemies = self._enemies
+                if enemies is None:
+                    side = self._unit.side
+                    enemies = self._enemies = [
+                        t
+                        for t in self._state.units
+                        if t.side != side and t.on_battlefield and t.zone is not None
+                    ]
+                found = memo[shared] = _targets_from(self._state, rng, zone, enemies)
+            self._found[key] = found
         return found
 
 
@@ -319,7 +331,7 @@ def _filled(
 ) -> Iterator[tuple[Use, ...] | AttackGroup]:
     """The candidates of ``skeleton`` in ``state``: each slot an attack group at the enemies in reach,
     left out when there are none (a group at nobody lists nothing)."""
-    reach = _Reach(state, unit)
+    reach = _Reach(rules, state, unit)
     for item in skeleton:
         if isinstance(item, _Slot):
             ids = reach(item.rng, item.zone)
@@ -401,10 +413,32 @@ def listing_of(rules: BattleRules, state: BattleState, plans: Planner) -> Listin
 #: it is [Incorporeal].
 _Known = tuple[tuple[int, ...] | None, str | None, Range, bool]
 
-#: A unit's listing with the enemies in reach left out (:func:`_frame_key`): its skeleton and, item by
-#: item, a plain candidate's price (0: not listed) or an attack group's :data:`_Known` verdicts (None:
-#: not known whatever the targets, planned afresh in each state, ``Planner._group``).
-_Frame = tuple[Skeleton, tuple[int | _Known | None, ...]]
+
+class _Frame:
+    """A unit's listing with the enemies in reach left out (:func:`_frame_key`): its ``skeleton`` and,
+    item by item, its ``verdicts``: a plain candidate's price (0: not listed) or an attack group's
+    :data:`_Known` verdicts (None: not known whatever the targets, planned afresh in each state,
+    ``Planner._group``). Never changed once made; numbered (``number``, never another frame's) so that
+    its fillings are remembered by it (:func:`_filled_frame`)."""
+
+    __slots__ = ("number", "pairs", "skeleton", "special", "verdicts")
+
+    def __init__(self, number: int, skeleton: Skeleton, verdicts: tuple[int | _Known | None, ...]) -> None:
+        self.number = number
+        self.skeleton = skeleton
+        self.verdicts = verdicts
+        slots = [
+            (i, item, v)
+            for i, (item, v) in enumerate(zip(skeleton, verdicts, strict=True))
+            if isinstance(item, _Slot)
+        ]
+        #: whom its attack groups are made at: each range and zone read, in the order first read
+        self.pairs = tuple(dict.fromkeys((item.rng, item.zone) for _, item, _ in slots))
+        #: the attack groups whose verdicts read more of the targets than who they are: planned afresh,
+        #: or struck by another range than the targets were read with, or [Incorporeal]
+        self.special = tuple(
+            i for i, item, v in slots if not isinstance(v, tuple) or v[2] is not item.rng or v[3]
+        )
 
 
 def _frame_key(rules: BattleRules, state: BattleState, plans: Planner) -> tuple[object, ...]:
@@ -435,7 +469,8 @@ def _listing(rules: BattleRules, state: BattleState, plans: Planner) -> Listing:
     if frame is not None:
         return _filled_frame(rules, state, plans, frame)
     skeleton = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
-    listing, rules.frames[key] = _framed(rules, state, plans, skeleton, rules.number(key[:-1]))
+    listing, verdicts = _framed(rules, state, plans, skeleton, rules.number(key[:-1]))
+    rules.frames[key] = _Frame(rules.fresh_number(), skeleton, verdicts)
     return listing
 
 
@@ -446,8 +481,9 @@ def _priced_in(priced: tuple[tuple[str, int], ...], names: frozenset[str]) -> tu
 
 def _framed(
     rules: BattleRules, state: BattleState, plans: Planner, skeleton: Skeleton, situation: int
-) -> tuple[Listing, _Frame]:
-    """:meth:`Planner.entries` of the candidates :func:`_filled` makes of ``skeleton``, and its frame.
+) -> tuple[Listing, tuple[int | _Known | None, ...]]:
+    """:meth:`Planner.entries` of the candidates :func:`_filled` makes of ``skeleton``, and its frame's
+    verdicts.
 
     Each item's verdict is remembered by the content (``BattleRules.frame_items``) by the number of the
     frame key but the uses this round (``situation``), the item's place in the skeleton and the uses
@@ -456,7 +492,7 @@ def _framed(
     is known whatever its targets (``Planner.group_verdicts``)."""
     unit = plans.unit
     uid = unit.id
-    reach = _Reach(state, unit)
+    reach = _Reach(rules, state, unit)
     priced = plans.priced_uses()
     memo = rules.frame_items
     seen: set[tuple[Use, ...]] = set()
@@ -491,7 +527,7 @@ def _framed(
         if spent:
             out.append((Breath(uid, item), spent))
         frame.append(spent)
-    return Listing(uid, tuple(out)), (skeleton, tuple(frame))
+    return Listing(uid, tuple(out)), tuple(frame)
 
 
 def _verdicts(plans: Planner, slot: _Slot, ids: tuple[str, ...], known: _Known) -> GroupVerdicts:
@@ -513,24 +549,44 @@ def _verdicts(plans: Planner, slot: _Slot, ids: tuple[str, ...], known: _Known) 
 def _filled_frame(rules: BattleRules, state: BattleState, plans: Planner, frame: _Frame) -> Listing:
     """The listing of ``frame`` in ``state``: its plain breaths the unit's own, each attack group at the
     enemies in reach with the verdicts the frame knows (:func:`_verdicts`), else planned
-    (``Planner._group``)."""
+    (``Planner._group``).
+
+    Filled in, the frame's items but whose breaths they are are remembered by the content
+    (``BattleRules.fills``) by all they read: the frame, the enemies each of its ranges reaches from each
+    of its zones, and the verdicts of its :attr:`_Frame.special` groups — the same for the unit's copies
+    in the same place, and in any state with the same enemies in reach."""
     uid = plans.unit.id
-    reach = _Reach(state, plans.unit)
-    out: list[Priced | GroupVerdicts] = []
-    skeleton, verdicts = frame
-    for item, known in zip(skeleton, verdicts, strict=True):
-        if not isinstance(item, _Slot):
-            if known:
-                out.append((Breath(uid, item), known))  # type: ignore[arg-type]
-            continue
+    reach = _Reach(rules, state, plans.unit)
+    skeleton, verdicts = frame.skeleton, frame.verdicts
+    reached = tuple([reach(rng, zone) for rng, zone in frame.pairs])
+    special: dict[int, GroupVerdicts] = {}
+    for i in frame.special:
+        item, known = skeleton[i], verdicts[i]
+        assert isinstance(item, _Slot)
         ids = reach(item.rng, item.zone)
-        if not ids:
-            continue
-        if known is None:
-            out.append(plans._group(_group_of(rules, item, ids)))
-        else:
-            out.append(_verdicts(plans, item, ids, known))  # type: ignore[arg-type]
-    return Listing(uid, tuple(out))
+        if ids:
+            if known is None:
+                special[i] = plans._group(_group_of(rules, item, ids))
+            else:
+                special[i] = _verdicts(plans, item, ids, known)  # type: ignore[arg-type]
+    key = (frame.number, reached, tuple([(i, v.prices) for i, v in special.items()]))
+    items = rules.fills.get(key)
+    if items is None:
+        out: list[tuple[tuple[Use, ...], int] | GroupVerdicts] = []
+        for i, (item, known) in enumerate(zip(skeleton, verdicts, strict=True)):
+            if not isinstance(item, _Slot):
+                if known:
+                    out.append((item, known))  # type: ignore[arg-type]
+                continue
+            found = special.get(i)
+            if found is not None:
+                out.append(found)
+                continue
+            ids = reach(item.rng, item.zone)
+            if ids and i not in frame.special:
+                out.append(_verdicts(plans, item, ids, known))  # type: ignore[arg-type]
+        items = rules.fills[key] = tuple(out)
+    return Listing(uid, tuple([(Breath(uid, x[0]), x[1]) if x.__class__ is tuple else x for x in items]))  # type: ignore[misc]
 
 
 def candidate_breaths(rules: BattleRules, state: BattleState, unit: Unit) -> list[Breath]:

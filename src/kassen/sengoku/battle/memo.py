@@ -17,7 +17,7 @@ from kassen.sengoku.technique import Technique, attack_modifier
 if TYPE_CHECKING:
     from kassen.core.explain import Step
     from kassen.sengoku.battle.candidates import Skeleton, _Frame, _Known
-    from kassen.sengoku.battle.listing import Listing
+    from kassen.sengoku.battle.listing import GroupVerdicts, Listing
     from kassen.sengoku.battle.one_use import PlannedUse, _After
     from kassen.sengoku.battle.plan import Planner
     from kassen.sengoku.battle.state import BattleState, Unit, Use
@@ -78,6 +78,13 @@ class ContentMemos:
         #: reads but the enemies (``candidates._frame_key``): filled in, it is the listing of any state in
         #: that situation, wherever the enemies stand, and of the unit's copies in the same place.
         self.frames: Memo[tuple[object, ...], _Frame] = Memo(LISTINGS)
+        #: A frame filled in (``candidates._filled_frame``): its items but whose breaths they are (a
+        #: plain breath's maneuvers and price, an attack group's verdicts), by the frame's number, the
+        #: enemies each of its ranges reaches from each of its zones and its special groups' verdicts.
+        self.fills: Memo[tuple[object, ...], tuple[tuple[tuple[Use, ...], int] | GroupVerdicts, ...]] = Memo()
+        #: Whom a range reaches from a zone (``candidates._Reach``): the ids of the enemies of a side on
+        #: the battlefield, by the roster's number, the battlefield's, the side, the range and the zone.
+        self.reaches: Memo[tuple[object, ...], tuple[str, ...]] = Memo()
         #: The verdict of one item of a frame (``candidates._framed``): a plain candidate's price, an
         #: attack group's prices known whatever its targets, by the number of the frame's key but the
         #: uses this round, the item's place in the skeleton and the uses this round of its maneuvers.
@@ -198,6 +205,10 @@ class ContentMemos:
         if found is None:
             found = self.numbers[value] = next(self._next_number)
         return found
+
+    def fresh_number(self) -> int:
+        """A number no value nor anything else was given (:meth:`number`'s count goes on)."""
+        return next(self._next_number)
 
     def layout_number(self, state: BattleState) -> int:
         """:meth:`number` of the battlefield (its zones, their adjacency and the sides), found by identity
