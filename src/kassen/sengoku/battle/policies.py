@@ -330,6 +330,16 @@ class HeuristicPolicy(Values):
         # (or too little for another attack): adding the same to each ranks them as their values do, so
         # the exact best rate is needed only when what they leave differs
         lefts = {unit.energy - scored[i][2] if unit.energy - scored[i][2] >= cheapest else -1 for i in close}
+        if len({scored[i][2] for i in close}) == 1:
+            # one price (most near ties: the same blow at targets of other classes): the keys below rank
+            # them as their exact values do, the first of equals kept
+            found: T | None = None
+            top: Fraction | None = None
+            for i in close:
+                value = exact(i)
+                if top is None or value > top:
+                    found, top = scored[i][0], value
+            return found
         if len(lefts) == 1:
             rate = Fraction(0)
         else:
