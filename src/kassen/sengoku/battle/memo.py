@@ -95,6 +95,9 @@ class ContentMemos:
         #: The maneuvers in a row of an attack group's shapes, by the row's identity (kept with it): what
         #: of the unit's uses this round the group's prices read (``Planner._priced_uses_in``).
         self.shape_maneuvers = IdentityMemo(MEMO_LIMIT)
+        #: What the heuristic reads of an attack group's verdicts (``weigh._weighed_group``), by their
+        #: identity (kept with them): the same verdicts fill many listings.
+        self.weighed_groups = IdentityMemo(MEMO_LIMIT)
         #: The heuristic's reading of an attack group's shapes (``weigh._kinds``), by attack and shapes.
         self.shape_kinds: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
         #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,

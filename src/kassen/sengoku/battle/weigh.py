@@ -302,9 +302,10 @@ _Group = tuple[
 @dataclass(frozen=True, slots=True)
 class _Weighing:
     """What :func:`weigh_breath` reads of a listing the same way in every state: its plain breaths with
-    their prices, whether any breath starts with an aid (:func:`_has_aid`), and in listing order (the
-    first of equal breaths wins) what is weighed: the plain breaths that attack (:func:`_weighed`) and
-    do not overload, with their prices, and the attack groups (an aid's never are)."""
+    their prices, whether any breath starts with an aid (binding a wound, picking up a weapon), and in
+    listing order (the first of equal breaths wins) what is weighed: the plain breaths that attack
+    (:func:`_weighed`) and do not overload, with their prices, and the attack groups (an aid's never
+    are)."""
 
     plain: tuple[tuple[Breath, int], ...]
     aid: bool
@@ -320,23 +321,48 @@ def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
     limit = r.breath_limit
     plain: list[tuple[Breath, int]] = []
     entries: list[tuple[Breath, int] | _Group] = []
+    aid = False
+    memo = r.weighed_groups
     for k, item in enumerate(listing.items):
         if not isinstance(item, GroupVerdicts):
             plain.append(item)
+            aid = aid or r.maneuver(item[0].uses[0].maneuver).aid is not None
             if item[1] <= limit and _weighed(policy, item[0]):
                 entries.append(item)
             continue
-        group = item.group
-        if r.maneuver(group.rows[0][0][0].maneuver).aid is not None:
-            continue  # a pick-up then an attack: an aid, never weighed as an attack
-        verdicts = item.prices
-        same = bool(verdicts) and verdicts[0] is not None and verdicts.count(verdicts[0]) == len(verdicts)
-        kinds = _kinds(policy, group) if group.shapes else None
-        attack = r.maneuver(group.maneuver)
-        lead, first = _lead(policy, group, attack) if kinds is None else (_NONE, None)
-        entries.append((k, group, verdicts, same, kinds, lead, first, attack))
+        # an attack group's verdicts are the same object in every listing filled in with them
+        # (``candidates``): what is read of them is remembered by their identity
+        key = (id(item),)
+        weighed = memo.peek(key)
+        if weighed is None:
+            weighed = _weighed_group(policy, item)
+            memo.put(key, (item,), weighed)
+        assert isinstance(weighed, tuple)
+        if weighed[0]:
+            aid = True  # a pick-up then an attack: an aid, never weighed as an attack
+        else:
+            entries.append((k, *weighed[1:]))
     groups = {e[0]: e for e in entries if len(e) > 2}
-    return _Weighing(tuple(plain), _has_aid(policy, listing), tuple(entries), groups)
+    return _Weighing(tuple(plain), aid, tuple(entries), groups)
+
+
+def _weighed_group(
+    policy: HeuristicPolicy, item: GroupVerdicts
+) -> tuple[bool, AttackGroup, tuple[tuple[int, ...] | None, ...], bool, tuple[int, ...] | None, int,
+           Maneuver | None, Maneuver]:
+    """What :func:`_weighing` reads of an attack group's verdicts: whether its breaths start with an
+    aid (then nothing else), the group, its verdicts, whether every target has the very same
+    verdicts, its shapes' kinds, how its breaths start and that lead use's maneuver, and the attack."""
+    r = policy.rules
+    group = item.group
+    attack = r.maneuver(group.maneuver)
+    verdicts = item.prices
+    if r.maneuver(group.rows[0][0][0].maneuver).aid is not None:
+        return (True, group, verdicts, False, None, _LEAD, None, attack)
+    same = bool(verdicts) and verdicts[0] is not None and verdicts.count(verdicts[0]) == len(verdicts)
+    kinds = _kinds(policy, group) if group.shapes else None
+    lead, first = _lead(policy, group, attack) if kinds is None else (_NONE, None)
+    return (False, group, verdicts, same, kinds, lead, first, attack)
 
 
 def _lead(policy: HeuristicPolicy, group: AttackGroup, attack: Maneuver) -> tuple[int, Maneuver | None]:
@@ -347,13 +373,13 @@ def _lead(policy: HeuristicPolicy, group: AttackGroup, attack: Maneuver) -> tupl
     r = policy.rules
     if group.lead != 1 or attack.kind is ManeuverKind.MOVEMENT or not attack.attacks:
         return _LEAD, None
-    first = group.rows[0][0][0]
-    for target, row in zip(group.targets, group.rows, strict=True):
-        for uses in row:
-            if len(uses) != 2 or uses[0] != first or uses[1].target != target:
-                return _LEAD, None
-            if uses[1].maneuver != group.maneuver or uses[1].aim:
-                return _LEAD, None
+    # read from the first row: every row has the same shapes at its own target (AttackGroup's contract)
+    first, target = group.rows[0][0][0], group.targets[0]
+    for uses in group.rows[0]:
+        if len(uses) != 2 or uses[1].target != target or (uses[0] is not first and uses[0] != first):
+            return _LEAD, None
+        if uses[1].maneuver != group.maneuver or uses[1].aim:
+            return _LEAD, None
     m = r.maneuver(first.maneuver)
     if m.kind is ManeuverKind.MOVEMENT and first.to == group.zone and first.to:
         return _MOVE, m
@@ -417,16 +443,6 @@ def _weighed(policy: HeuristicPolicy, b: Breath) -> bool:
         aids |= m.aid is not None
         released |= u.release
     return attacks and not aids and not released
-
-
-def _has_aid(policy: HeuristicPolicy, listing: Listing) -> bool:
-    """Whether any breath of the listing starts with an aid (binding a wound, picking up a weapon)."""
-    r = policy.rules
-    for item in listing.items:
-        uses = item.group.rows[0][0] if isinstance(item, GroupVerdicts) else item[0].uses
-        if r.maneuver(uses[0].maneuver).aid is not None:
-            return True
-    return False
 
 
 def _with_reservation(
