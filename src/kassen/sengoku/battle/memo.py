@@ -98,6 +98,9 @@ class ContentMemos:
         #: What the heuristic reads of an attack group's verdicts (``weigh._weighed_group``), by their
         #: identity (kept with them): the same verdicts fill many listings.
         self.weighed_groups = IdentityMemo(MEMO_LIMIT)
+        #: What the heuristic reads of a plain breath (whether it starts with an aid, whether it is
+        #: weighed as an attack: ``weigh._weighing``), by its uses.
+        self.weighed_plains: Memo[tuple[Use, ...], tuple[bool, bool]] = Memo()
         #: The heuristic's reading of an attack group's shapes (``weigh._kinds``), by attack and shapes.
         self.shape_kinds: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
         #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,

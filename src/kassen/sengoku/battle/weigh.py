@@ -323,11 +323,16 @@ def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
     entries: list[tuple[Breath, int] | _Group] = []
     aid = False
     memo = r.weighed_groups
+    plains = r.weighed_plains
     for k, item in enumerate(listing.items):
         if not isinstance(item, GroupVerdicts):
             plain.append(item)
-            aid = aid or r.maneuver(item[0].uses[0].maneuver).aid is not None
-            if item[1] <= limit and _weighed(policy, item[0]):
+            uses = item[0].uses
+            kind = plains.get(uses)
+            if kind is None:
+                kind = plains[uses] = (r.maneuver(uses[0].maneuver).aid is not None, _weighed(policy, uses))
+            aid = aid or kind[0]
+            if kind[1] and item[1] <= limit:
                 entries.append(item)
             continue
         # an attack group's verdicts are the same object in every listing filled in with them
@@ -432,12 +437,12 @@ def describe(policy: HeuristicPolicy, uses: tuple[Use, ...], one: Use) -> int:
     return _ONCE | (_TWICE if blows == 2 else 0) | (_RESERVED if reserved else 0)
 
 
-def _weighed(policy: HeuristicPolicy, b: Breath) -> bool:
-    """Whether :meth:`HeuristicPolicy.breath` weighs ``b`` as an attack: it attacks, is no aid and lets
-    no stance go."""
+def _weighed(policy: HeuristicPolicy, uses: tuple[Use, ...]) -> bool:
+    """Whether :meth:`HeuristicPolicy.breath` weighs a breath of ``uses`` as an attack: it attacks, is no
+    aid and lets no stance go."""
     r = policy.rules
     attacks = aids = released = False
-    for u in b.uses:
+    for u in uses:
         m = r.maneuver(u.maneuver)
         attacks |= m.attacks
         aids |= m.aid is not None
