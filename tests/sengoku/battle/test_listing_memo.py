@@ -12,7 +12,13 @@ import pytest
 
 from kassen.core.scenario import ScenarioSource, open_fight
 from kassen.sengoku.battle.actions import Breath
-from kassen.sengoku.battle.candidates import _grouped, candidate_breaths, has_breath, listing_key
+from kassen.sengoku.battle.candidates import (
+    Skeleton,
+    _grouped,
+    candidate_breaths,
+    has_breath,
+    listing_key,
+)
 from kassen.sengoku.battle.copies import copied_units
 from kassen.sengoku.battle.plan import AttackGroup, Planner
 from kassen.sengoku.battle.rules import BattleRules
@@ -179,16 +185,74 @@ def test_a_frame_made_of_remembered_items_is_a_fresh_one(name: str, seeds: range
         key = _frame_key(rules, state, plans)
         skeleton = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
         before = len(rules.frame_items)
-        listing, frame = _framed(rules, state, plans, skeleton, rules.number(key[:-1]))
+        listing, frame = _framed(rules, state, plans, skeleton)
         remembered += len(rules.frame_items) - before < len(skeleton) // 2
         assert list(listing.flat()) == _fresh(rules, state, unit), (unit.id, state.round, state.count)
         clean = BattleRules(rules.catalog)
         again = Planner(clean, state, unit)
-        fresh = _framed(clean, state, again, skeleton, clean.number(key[:-1]))[1]
+        fresh = _framed(clean, state, again, skeleton)[1]
         # a group known whatever its targets now may have been known before, where it had targets
         assert all(a == b or b is None for a, b in zip(frame, fresh, strict=True)), unit.id
         compared += 1
     assert compared > 50 and remembered > compared // 2
+
+
+@pytest.mark.parametrize(("name", "seed"), [("demo", 7), ("burning-temple", 4), ("demo*2", 3)])
+def test_no_field_left_out_of_an_items_key_changes_its_verdict(name: str, seed: int) -> None:
+    # rule: SG.BRT.1  rule: SG.ZON.2  rule: SG.RET.2  rule: SG.AIM.5 — the items of one skeleton planned in
+    # a state where a field of any unit changed (a unit moved to each other zone, bleeding or not, a
+    # squad or not; the acting unit's own fields too): the verdicts remembered before the change are
+    # used only where they are the verdicts planned afresh after it (each item keyed by all it reads)
+    from kassen.sengoku.battle.candidates import _framed, _skeleton
+
+    fight = open_fight(_source(name), seed=seed)
+    fight.autoplay()
+    rules = fight.tables
+    states = [s for s in fight.states if s.decision is not None and s.decision.kind.value == "breath"]
+    tried = bound = 0
+    for at in states[:: max(1, len(states) // 8)]:
+        assert at.decision is not None
+        unit = at.unit(at.decision.unit)
+        # and the same with an ally beside it bleeding (its wound to bind, SG.AIM.5)
+        beside = [a for a in at.units if a.side == unit.side and a.id != unit.id and a.zone == unit.zone]
+        bases = [at] + [at.with_unit(dataclasses.replace(a, bleeding=True)) for a in beside[:1]]
+        for state in bases:
+            unit = state.unit(unit.id)
+            skeleton = tuple(_skeleton(rules, state, unit))
+            _framed(rules, state, Planner(rules, state, unit), skeleton)
+            tried += _changed_items_are_planned_afresh(rules, state, unit, skeleton)
+            bound += any(isinstance(i, tuple) and len(i) == 1 and i[0].target for i in skeleton)
+    assert tried > 300 and bound > 3
+
+
+def _changed_items_are_planned_afresh(
+    rules: BattleRules, state: BattleState, unit: Unit, skeleton: Skeleton
+) -> int:
+    """How many changed states the frame of ``skeleton`` (its verdicts remembered in ``state``) was made
+    in and found to list what a fresh planner on fresh content lists there."""
+    from kassen.sengoku.battle.candidates import _filled, _framed
+
+    tried = 0
+    near = state.in_zone(unit.side, unit.zone or "")
+    for who in dict.fromkeys((*state.units[:5], *state.units[-3:], *near, unit)):
+        changes: list[dict[str, object]] = [{"bleeding": not who.bleeding}, {"routed": not who.routed}]
+        if who is unit:  # what the skeleton does not read (it is made for where the unit stands)
+            changes += [{"defenseless": not who.defenseless}, {"surcharge": who.surcharge + 2}]
+            changes += [{"pickup_cost": who.pickup_cost + 2}]
+        else:
+            changes += [{"zone": z.id} for z in state.zones if z.id != who.zone]
+            changes += [{"cohesion": None if who.cohesion else 5}, {"incapacitated": True}]
+        for change in changes:
+            other = state.with_unit(dataclasses.replace(who, **change))
+            acting = other.unit(unit.id)
+            if not acting.on_battlefield:
+                continue
+            got = _framed(rules, other, Planner(rules, other, acting), skeleton)[0]
+            clean = BattleRules(rules.catalog)
+            fresh = Planner(clean, other, acting).entries(list(_filled(clean, other, acting, skeleton)))
+            assert list(got.flat()) == list(fresh.flat()), (who.id, change)
+            tried += 1
+    return tried
 
 
 @pytest.mark.parametrize(

@@ -233,12 +233,6 @@ def _skeleton_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[o
     and the battlefield (SG.ZON.1)."""
     here = unit.zone
     assert here is not None
-    uid = unit.id
-    beside = tuple(
-        (a.id, a.bleeding, a.on_battlefield, a.cohesion is not None)
-        for a in state.in_zone(unit.side, here)
-        if (a.bleeding or a.cohesion is not None) and a.id != uid
-    )
     return (
         unit.creature,
         unit.spec,
@@ -249,9 +243,22 @@ def _skeleton_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[o
         unit.broken,
         unit.limited,
         unit.unloaded,
-        beside,
+        _beside(state, unit),
         state.held_against(unit.side),
         rules.layout_number(state),
+    )
+
+
+def _beside(state: BattleState, unit: Unit) -> tuple[tuple[str, bool, bool, bool], ...]:
+    """The allies in the unit's zone (itself left out) its candidates read: those bleeding (an aid's ally,
+    SG.AIM.5) or squads (Retreat takes them, SG.RET.2), by id, whether bleeding, on the battlefield, a
+    squad."""
+    uid = unit.id
+    assert unit.zone is not None
+    return tuple(
+        (a.id, a.bleeding, a.on_battlefield, a.cohesion is not None)
+        for a in state.in_zone(unit.side, unit.zone)
+        if (a.bleeding or a.cohesion is not None) and a.id != uid
     )
 
 
@@ -469,7 +476,7 @@ def _listing(rules: BattleRules, state: BattleState, plans: Planner) -> Listing:
     if frame is not None:
         return _filled_frame(rules, state, plans, frame)
     skeleton = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
-    listing, verdicts = _framed(rules, state, plans, skeleton, rules.number(key[:-1]))
+    listing, verdicts = _framed(rules, state, plans, skeleton)
     rules.frames[key] = _Frame(rules.fresh_number(), skeleton, verdicts)
     return listing
 
@@ -480,29 +487,35 @@ def _priced_in(priced: tuple[tuple[str, int], ...], names: frozenset[str]) -> tu
 
 
 def _framed(
-    rules: BattleRules, state: BattleState, plans: Planner, skeleton: Skeleton, situation: int
+    rules: BattleRules, state: BattleState, plans: Planner, skeleton: Skeleton
 ) -> tuple[Listing, tuple[int | _Known | None, ...]]:
     """:meth:`Planner.entries` of the candidates :func:`_filled` makes of ``skeleton``, and its frame's
     verdicts.
 
-    Each item's verdict is remembered by the content (``BattleRules.frame_items``) by the number of the
-    frame key but the uses this round (``situation``), the item's place in the skeleton and the uses
-    this round of its own maneuvers (its plans read no others, SG.BRT.3), so a frame made after a breath
-    of some maneuvers works out again only the items that have them; an attack group's, only when it
-    is known whatever its targets (``Planner.group_verdicts``)."""
+    Each item's verdict is remembered by the content (``BattleRules.frame_items``) by the item itself
+    and all its plans read: of the unit, its template, side, place, stances, weapons, limited uses,
+    reload, rout, Defenseless, the pick-up's price, the surcharge and the battlefield (:func:`_core`),
+    and its uses this round of the item's own maneuvers (combo fatigue counts each maneuver's own,
+    SG.BRT.3); for a movement also the zones held against it (its route, SG.ZON.2), for an aid or a
+    Retreat with squads those beside it. So a frame made after a breath of some maneuvers, or after an
+    enemy's move changed the zones held, plans again only the items that read what changed; an attack
+    group's verdicts are remembered only when known whatever its targets (``Planner.group_verdicts``)."""
     unit = plans.unit
     uid = unit.id
     reach = _Reach(rules, state, unit)
     priced = plans.priced_uses()
+    core = _core(rules, state, unit)
+    # what beyond the core each item's plans read: the zones held against the unit, who is beside it
+    held, beside = state.held_against(unit.side), _beside(state, unit)
+    reads = (None, held, beside, (held, beside))
     memo = rules.frame_items
-    seen: set[tuple[Use, ...]] = set()
     out: list[Priced | GroupVerdicts] = []
     frame: list[int | _Known | None] = []
-    for i, item in enumerate(skeleton):
+    for item, (what, names, more, listed) in zip(skeleton, _items_read(rules, skeleton), strict=True):
+        key = (core, what, _priced_in(priced, names), reads[more])
+        known = memo.get(key)
         if isinstance(item, _Slot):
             ids = reach(item.rng, item.zone)
-            key = (situation, i, _priced_in(priced, item.names))
-            known = memo.get(key)
             if known is None and ids:
                 verdicts, prices = plans.group_verdicts(_group_of(rules, item, ids))
                 out.append(verdicts)
@@ -514,20 +527,76 @@ def _framed(
                 out.append(_verdicts(plans, item, ids, known))  # type: ignore[arg-type]
             frame.append(known)
             continue
-        before = len(seen)
-        seen.add(item)
-        if len(seen) == before or not item:
+        if not listed:
             frame.append(0)
             continue
-        key = (situation, i, _priced_in(priced, frozenset(u.maneuver for u in item)))
-        spent = memo.get(key)
-        if spent is None:
-            spent = memo[key] = plans._listed(item)
-        assert isinstance(spent, int)
-        if spent:
-            out.append((Breath(uid, item), spent))
-        frame.append(spent)
+        if known is None:
+            known = memo[key] = plans._listed(item)
+        assert isinstance(known, int)
+        if known:
+            out.append((Breath(uid, item), known))
+        frame.append(known)
     return Listing(uid, tuple(out)), tuple(frame)
+
+
+#: What one item of a skeleton is to the content's memo of its verdicts (``candidates._framed``): itself
+#: as a value, the maneuvers whose uses this round its plans read, what else they read beyond the
+#: unit's core (0: nothing, 1: the zones held against it, 2: who is beside it, 3: both), and whether it is
+#: listed at all (a plain candidate met before is not).
+_Read = tuple[tuple[object, ...], frozenset[str], int, bool]
+
+
+def _items_read(rules: BattleRules, skeleton: Skeleton) -> tuple[_Read, ...]:
+    """:data:`_Read` of each item of ``skeleton``, worked out once a skeleton (kept with it)."""
+    found = rules.skeleton_reads.peek((id(skeleton),))
+    if found is None:
+        out: list[_Read] = []
+        seen: set[tuple[Use, ...]] = set()
+        for item in skeleton:
+            if isinstance(item, _Slot):
+                first = item.first
+                more = 0
+                if first is not None:
+                    lead = rules.maneuver(first.maneuver)
+                    more = 1 if lead.kind is ManeuverKind.MOVEMENT else 2 if lead.aid is not None else 0
+                out.append(((item.m.id, item.weapon, item.zone, first, item.shapes), item.names, more, True))
+                continue
+            before = len(seen)
+            seen.add(item)
+            moves = near = False
+            for u in item:
+                m = rules.maneuver(u.maneuver)
+                moves |= m.kind is ManeuverKind.MOVEMENT
+                near |= m.aid is not None or bool(u.squads)
+            more = moves + 2 * near
+            out.append((item, frozenset(u.maneuver for u in item), more, len(seen) > before and bool(item)))
+        found = tuple(out)
+        rules.skeleton_reads.put((id(skeleton),), (skeleton,), found)
+    return found  # type: ignore[return-value]
+
+
+def _core(rules: BattleRules, state: BattleState, unit: Unit) -> int:
+    """The number of what every plan of the unit's candidates reads of it and the battlefield: its
+    template, side, zone, stances, weapons on the ground or broken and the pick-up's price, limited
+    uses, reload, rout, Defenseless, the stance collapse surcharge, and the battlefield (SG.ZON.1)."""
+    return rules.number(
+        (
+            unit.creature,
+            unit.spec,
+            unit.side,
+            unit.zone,
+            unit.stances,
+            unit.dropped,
+            unit.broken,
+            unit.pickup_cost,
+            unit.limited,
+            unit.unloaded,
+            unit.routed,
+            unit.defenseless,
+            unit.surcharge,
+            rules.layout_number(state),
+        )
+    )
 
 
 def _verdicts(plans: Planner, slot: _Slot, ids: tuple[str, ...], known: _Known) -> GroupVerdicts:

@@ -82,12 +82,14 @@ class ContentMemos:
         #: plain breath's maneuvers and price, an attack group's verdicts), by the frame's number, the
         #: enemies each of its ranges reaches from each of its zones and its special groups' verdicts.
         self.fills: Memo[tuple[object, ...], tuple[tuple[tuple[Use, ...], int] | GroupVerdicts, ...]] = Memo()
+        #: What each item of a skeleton is to ``frame_items`` (``candidates._items_read``), by the
+        #: skeleton's identity (kept with it).
+        self.skeleton_reads = IdentityMemo(MEMO_LIMIT)
         #: Whom a range reaches from a zone (``candidates._Reach``): the ids of the enemies of a side on
         #: the battlefield, by the roster's number, the battlefield's, the side, the range and the zone.
         self.reaches: Memo[tuple[object, ...], tuple[str, ...]] = Memo()
         #: The verdict of one item of a frame (``candidates._framed``): a plain candidate's price, an
-        #: attack group's prices known whatever its targets, by the number of the frame's key but the
-        #: uses this round, the item's place in the skeleton and the uses this round of its maneuvers.
+        #: attack group's prices known whatever its targets, by the item and all its plans read.
         self.frame_items: Memo[tuple[object, ...], int | _Known] = Memo()
         #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
         #: with, by everything the shapes' plans read but the target (``Planner._group``).
