@@ -45,3 +45,13 @@ def test_illegal_action_error_keeps_the_bare_message_and_the_rule() -> None:
     err = IllegalActionError("not your count", rule="SG.CNT.3")
     assert err.message == "not your count" and err.rule == "SG.CNT.3"
     assert str(err) == "not your count (SG.CNT.3)"
+
+
+def test_steps_to_json_is_each_steps_own_json() -> None:
+    # Explainability, not a ledger rule: the log's steps are each step's own JSON, in order
+    from kassen.core.explain import Step, steps_to_json
+
+    steps = (Step(12, "Defense", "SG.CHK.1"), Step(-2, "Defense -2", ""), Step(0, "", "L5.CORE.1"))
+    assert steps_to_json(steps) == [s.to_json() for s in steps]
+    assert steps_to_json(iter(steps)) == [s.to_json() for s in steps]
+    assert steps_to_json(()) == []
