@@ -280,12 +280,11 @@ def per_second_figure(name: str, base: list[dict[str, Any]], now: list[dict[str,
     fig = Figure(name, "per s", 1 / b if b else None, 1 / w if w else None)
     fig.note = errors_of(base + now)
     # each round's own speed-up (both sides asked in turn, the same seeds): their median, and their spread
-    paired = [x["seconds"] / y["seconds"] for x, y in zip(base, now, strict=False)
-              if x.get("seconds") and y.get("seconds")]
+    paired = _paired(base, now)
     if len(paired) == len(base) == len(now) and paired:
         fig.extra["paired"] = statistics.median(paired)
         if not fig.note and len(paired) > 1:
-            fig.note = f"rounds {min(paired):.2f}x-{max(paired):.2f}x"
+            fig.note = f"rounds {spread(base, now)}"
     if b:
         fig.extra["base_seconds"] = b
     if w:
@@ -294,6 +293,22 @@ def per_second_figure(name: str, base: list[dict[str, Any]], now: list[dict[str,
     if units:
         fig.extra["units"] = units
     return fig
+
+
+def _paired(slow: Sequence[dict[str, Any]], fast: Sequence[dict[str, Any]]) -> list[float]:
+    """Each round's ratio of ``slow``'s seconds to ``fast``'s (both asked in that round)."""
+    return [x["seconds"] / y["seconds"] for x, y in zip(slow, fast, strict=False)
+            if x.get("seconds") and y.get("seconds")]
+
+
+def paired_median(slow: Sequence[dict[str, Any]], fast: Sequence[dict[str, Any]]) -> float | None:
+    ratios = _paired(slow, fast)
+    return statistics.median(ratios) if ratios else None
+
+
+def spread(slow: Sequence[dict[str, Any]], fast: Sequence[dict[str, Any]]) -> str:
+    ratios = _paired(slow, fast)
+    return f"{min(ratios):.2f}x-{max(ratios):.2f}x" if ratios else "-"
 
 
 def ok_ratio(fig: Figure, at_least: float) -> bool | None:
@@ -315,11 +330,13 @@ def dice_figures(base: Worker, now: Worker, d20: Worker | None, rounds: int, sca
         )
     else:
         d20_rate = 1 / (median_of(d) or math.inf)
-        rate = 1 / (median_of(w) or math.inf)
-        base_rate = 1 / (median_of(b) or math.inf)
         figures.append(Figure("rolls/s: d20.roll('2d10+5')", "per s", None, d20_rate))
-        ratio = Figure("kassen 2d10+5 / d20", "x", base_rate / d20_rate, rate / d20_rate, ">= 5x")
-        ratio.ok = rate >= 5 * d20_rate
+        # each round's own ratio (kassen and d20 asked in turn), as for the battles: their median
+        ratio = Figure(
+            "kassen 2d10+5 / d20", "x", paired_median(d, b), paired_median(d, w), ">= 5x",
+            note=f"rounds {spread(d, w)}",
+        )
+        ratio.ok = ratio.now is not None and ratio.now >= 5
         figures.append(ratio)
     keep = {"kind": "roll", "expr": "7k3", "n": n}
     b, w = interleaved([base, now], keep, rounds)
