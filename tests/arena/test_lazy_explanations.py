@@ -114,7 +114,7 @@ def test_memoized_damage_is_the_plain_pipeline() -> None:
                 (0, 3),
                 (DamageSource.ATTACK, DamageSource.FALLING, DamageSource.KNOCKBACK),
                 reductions,
-                (0, 4),
+                (0, 4, 6, 7, 30),  # the prior is keyed as far as it counts (left arm: crippled at 7)
             ):
                 got = resolve_damage(
                     basic,

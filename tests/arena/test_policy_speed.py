@@ -6,11 +6,12 @@ legal step is tried on a copy and played, never looked for in the list of every 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 
 from kassen.arena.bout import Attack, BoutState, attack_target
 from kassen.arena.policies import HeuristicPolicy, _attack_base
-from kassen.arena.rules import ArenaRules
+from kassen.arena.rules import ArenaRules, DiceSpec
 from kassen.core.policy import FirstLegal, Listed, Scripted
 from kassen.core.scenario import bundled_scenarios, open_fight
 
@@ -74,6 +75,52 @@ def test_best_attack_is_the_plain_maximum() -> None:
             assert fast == plain_best(policy, state, attacks, rules)
             compared += 1
     assert compared > 100
+
+
+def test_the_mean_damage_weighed_is_the_table_of_the_whole_prior_damage() -> None:
+    # rule: AR.DMG.6 (crippling cap), AR.RD.2 (per hit, or cumulative): the heuristic's mean damage,
+    # remembered by the part of a location's prior damage that counts, is the mean of the exact table
+    # of the whole prior damage, with either reading, for every fighter on every other, everywhere
+    from kassen.arena.content import load_rules
+    from kassen.arena.damage import strength_damage
+    from kassen.arena.odds import damage_table, expected_final
+
+    cumulative = load_rules({"damage": {"crippling": {"cap": "cumulative"}}})
+    compared = 0
+    for scenario in bundled_scenarios("arena"):
+        fight = open_fight(f"arena/{scenario.name}", seed=0)
+        fight.autoplay()
+        state = fight.state  # fighters with damage here and there
+        for rules in (fight.tables, cumulative):
+            policy = HeuristicPolicy(rules)
+            for a in state.fighters:
+                w = a.profile.weapon
+                base = strength_damage(a.profile.st, w.base, rules) if w.base != "none" else None
+                dice = base.dice if base is not None else w.dice
+                spec = DiceSpec(dice=dice, adds=(base.adds if base is not None else 0) + w.adds)
+                for t in state.fighters:
+                    if t.id == a.id:
+                        continue
+                    for where in rules.locations.locations:
+                        dr = t.profile.dr_at(where)
+                        for prior in sorted({t.damage_at(where), 0, 3, 6, 7, 9, 20}):
+                            hurt = replace(t, location_damage=((where, prior),))
+                            mean, _ = policy._mean_pair(a, hurt, where, rules)
+                            table = damage_table(
+                                spec,
+                                w.damage_type,
+                                t.profile.ht,
+                                where,
+                                dr.armor,
+                                dr.bone,
+                                dr.soft,
+                                t.profile.reductions,
+                                prior,
+                                rules,
+                            )
+                            assert mean == expected_final(table)
+                            compared += 1
+    assert compared > 1000
 
 
 def test_a_legal_script_step_is_played_without_listing_every_legal_action() -> None:

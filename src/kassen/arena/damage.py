@@ -17,6 +17,7 @@ __all__ = [
     "DamageResult",
     "FallPlan",
     "Reduction",
+    "counted_prior",
     "crippling_amount",
     "divide_ht",
     "fall_modifiers",
@@ -33,7 +34,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from kassen.arena.content import load_rules
-from kassen.arena.rules import ArenaRules, DiceSpec, Location, Rounding
+from kassen.arena.rules import ArenaRules, CripplingCap, DiceSpec, Location, Rounding
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
@@ -163,8 +164,11 @@ def resolve_damage(
     r = rules or load_rules()
     # A pure function of its arguments and the rules (immutable), asked for every hit and every damage
     # the odds weigh; a bout's hits repeat the same few (kassen.core.memo: keyed by the values and the
-    # rules' identity, the rules kept alive with the entry). An error is raised, never kept.
-    reds, prior = tuple(reductions), prior_location_damage
+    # rules' identity, the rules kept alive with the entry). An error is raised, never kept. The prior
+    # damage is keyed (and passed on) as the part of it the result reads (counted_prior): the same
+    # result, found again after more damage at a location that damage cannot change.
+    reds = tuple(reductions)
+    prior = counted_prior(location, ht, prior_location_damage, r) if prior_location_damage else 0
     return _DAMAGE.get(
         (basic, damage_type, ht, location, armor_dr, bone_dr, soft_dr, reds, source, prior, id(r)),
         (r,),
@@ -176,6 +180,21 @@ def resolve_damage(
 
 #: resolve_damage by its arguments and the rules; bounded.
 _DAMAGE = Memo(2048)
+
+
+def counted_prior(location: str | None, ht: int, prior: int, rules: ArenaRules) -> int:
+    """The part of ``prior`` damage at ``location`` that a hit's damage there depends on (AR.DMG.6 with
+    the AR.RD.2 reading): none under the per-hit crippling cap (the house default) or where nothing
+    cripples, else at most the crippling amount (a location at or past it has no room left, and is
+    crippled by any hit, whatever its total). :func:`resolve_damage` gives the same result for the
+    counted prior as for the whole one, so what remembers a damage (or its exact odds) is keyed by it."""
+    if rules.damage.crippling.cap is not CripplingCap.CUMULATIVE:
+        return 0
+    loc = rules.locations.find(location) if location is not None else None
+    if loc is None:
+        loc = rules.locations.locations[rules.damage.basic.default_location]
+    amount = crippling_amount(loc, ht, rules)
+    return 0 if amount is None else min(prior, amount)
 
 
 def _resolve_damage(

@@ -35,7 +35,7 @@ from kassen.arena.bout import (
     guts_target,
 )
 from kassen.arena.checks import check_odds
-from kassen.arena.damage import DamageResult, Reduction, strength_damage
+from kassen.arena.damage import DamageResult, Reduction, counted_prior, strength_damage
 from kassen.arena.fighter import FighterState, Weapon
 from kassen.arena.odds import damage_table, expected_final, hit_chance
 from kassen.arena.rules import ArenaRules, DiceSpec
@@ -316,8 +316,12 @@ class HeuristicPolicy:
         function of the two profiles (immutable, one object each for the whole fight), ``where`` and the
         damage already there, remembered by the profiles' identity (the table's own key, a pydantic
         DiceSpec and the DR, costs more to hash than the memo saves)."""
-        prior = target.damage_at(where)
         a, t = attacker.profile, target.profile
+        # keyed by the part of the damage there the table reads (none under the per-hit crippling cap):
+        # a location hit before is weighed with the table it had
+        prior = target.damage_at(where)
+        if prior:
+            prior = counted_prior(where, t.ht, prior, rules)
         key = (id(a), id(t), where, prior)
         pair = self._means.peek(key)
         if pair is None:
