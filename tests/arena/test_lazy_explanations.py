@@ -18,9 +18,10 @@ from kassen.arena.checks import (
     roll_check,
 )
 from kassen.arena.content import load_rules
-from kassen.arena.damage import Reduction, _resolve_damage, resolve_damage
+from kassen.arena.damage import Reduction, _resolve_damage, damage_finals, resolve_damage
 from kassen.arena.fighter import FighterState, LocationDR, build_fighter
 from kassen.arena.injury import _effective_move, effective_move
+from kassen.arena.odds import damage_table, expected_final, mean_final
 from kassen.arena.rules import DiceSpec, dice_notation
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.engine import Actor
@@ -112,7 +113,7 @@ def test_memoized_damage_is_the_plain_pipeline() -> None:
                 (DamageType.CUTTING, DamageType.CRUSHING, "imp"),
                 (None, "torso", "skull", "left_arm", "vitals"),
                 (0, 3),
-                (DamageSource.ATTACK, DamageSource.FALLING, DamageSource.KNOCKBACK),
+                tuple(DamageSource),
                 reductions,
                 (0, 4, 6, 7, 30),  # the prior is keyed as far as it counts (left arm: crippled at 7)
             ):
@@ -131,6 +132,40 @@ def test_memoized_damage_is_the_plain_pipeline() -> None:
                     basic, kind, 11, location, armor, None, None, reds, source, prior, rules
                 )
                 assert got == plain and got.to_json() == plain.to_json()
+                (alone,) = damage_finals(
+                    [basic],
+                    kind,
+                    ht=11,
+                    location=location,
+                    armor_dr=armor,
+                    reductions=reds,
+                    source=source,
+                    prior_location_damage=prior,
+                    rules=rules,
+                )
+                assert alone == plain.final
+
+
+def test_the_mean_final_damage_is_the_mean_of_the_exact_table() -> None:
+    # rule: AR.DMG.1-7 (every basic damage of the roll through the pipeline), AR.RD.2 (crippling cap)
+    cumulative = load_rules({"damage": {"crippling": {"cap": "cumulative"}}})
+    reductions = ((), (Reduction("tough skin", 2, 1),))
+    compared = 0
+    for rules in (RULES, cumulative):
+        for dice, kind, location, armor, bone, reds, prior in product(
+            (DiceSpec(dice=1, adds=-3), DiceSpec(dice=2, adds=1), DiceSpec(dice=3, adds=4)),
+            (DamageType.CUTTING, DamageType.CRUSHING, DamageType.IMPALING),
+            tuple(rules.locations.locations),
+            (0, 4),
+            (None, 1),
+            reductions,
+            (0, 3, 9),
+        ):
+            mean = mean_final(dice, kind, 12, location, armor, bone, None, reds, prior, rules)
+            table = damage_table(dice, kind, 12, location, armor, bone, None, reds, prior, rules)
+            assert mean == expected_final(table)
+            compared += 1
+    assert compared > 3000
 
 
 def test_dice_notation_is_the_spec_notation() -> None:

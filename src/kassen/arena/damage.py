@@ -19,6 +19,7 @@ __all__ = [
     "Reduction",
     "counted_prior",
     "crippling_amount",
+    "damage_finals",
     "divide_ht",
     "fall_modifiers",
     "plan_fall",
@@ -28,10 +29,10 @@ __all__ = [
 ]
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from kassen.arena.content import load_rules
 from kassen.arena.rules import ArenaRules, CripplingCap, DiceSpec, Location, Rounding
@@ -210,37 +211,20 @@ def _resolve_damage(
     prior_location_damage: int,
     r: ArenaRules,
 ) -> DamageResult:
-    dtype = _damage_type(damage_type)
-    if ht < 1:
-        raise KassenError(f"HT must be at least 1, got {ht}")
-    loc = (
-        r.locations.find(location)
-        if location is not None
-        else r.locations.locations[r.damage.basic.default_location]
-    )
-    armor = armor_dr
-    bone = loc.bone_dr if bone_dr is None else bone_dr
-    soft = loc.soft_dr if soft_dr is None else soft_dr
-    for name, value in (("armor DR", armor), ("bone DR", bone), ("soft DR", soft)):
-        if value < 0:
-            raise KassenError(f"{name} cannot be negative, got {value}")
-    steps: list[Step] = []
-
-    raw = basic
-    basic = max(basic, r.damage.basic.minimum)
-    steps.append(Step(raw, f"basic damage (damage roll), {dtype.value}", "AR.DMG.1"))
-    if basic != raw:
+    t = _damage_terms(damage_type, ht, location, armor_dr, bone_dr, soft_dr, source, r)
+    v = _damage_values(basic, t, reductions, source, prior_location_damage, r)
+    dtype, loc, basic, armor, bone, soft = t.dtype, t.loc, v.basic, t.armor, t.bone, t.soft
+    steps: list[Step] = [Step(v.raw, f"basic damage (damage roll), {dtype.value}", "AR.DMG.1")]
+    if basic != v.raw:
         steps.append(Step(basic, f"basic damage is at least {r.damage.basic.minimum}", "AR.DMG.1"))
     where = f"to the {loc.name}" + (" (no location named)" if location is None else "")
     steps.append(Step(basic, f"applies {where}", "AR.DMG.1"))
 
     if source is DamageSource.SELF:
-        armor = bone = soft = 0
         steps.append(Step(0, "self-inflicted damage ignores DR", "AR.SLF.1"))
     elif source in (DamageSource.FALLING, DamageSource.KNOCKBACK):
         fr = r.falling.falling
         rounding = fr.readings.dr_rounding
-        armor, bone, soft = (_halve(v, fr.dr_factor, rounding) for v in (armor, bone, soft))
         steps.append(
             Step(
                 armor + bone + soft,
@@ -254,60 +238,49 @@ def _resolve_damage(
         Step(armor + bone + soft, f"DR: hard {armor} (armor) + hard {bone} (bone), soft {soft}", "AR.DMG.2")
     )
 
-    minimum = r.damage.penetration.minimum
-    primary = max(basic - armor, minimum)
+    primary, penetrating = v.primary, v.penetrating
     steps.append(Step(primary, f"primary penetration = {basic} - armor hard DR {armor}", "AR.DMG.3"))
-    penetrating = max(primary - soft - bone, minimum)
     steps.append(
         Step(penetrating, f"penetrating = {primary} - soft DR {soft} - bone hard DR {bone}", "AR.DMG.4")
     )
 
     at = r.damage.attack_types
-    multiplier = at.types[dtype].multiplier
-    steps.append(Step(penetrating, f"{at.types[dtype].name} x{multiplier}", "AR.DMG.5"))
+    multiplier = t.multiplier
+    steps.append(Step(penetrating, f"{at.types[dtype].name} x{at.types[dtype].multiplier}", "AR.DMG.5"))
     if dtype in loc.wounding:
-        multiplier = loc.wounding[dtype]
         steps.append(Step(penetrating, f"{loc.name}: {dtype.value} x{multiplier} instead", "AR.DMG.6"))
-    multiplied = round_ratio(penetrating * multiplier, at.rounding)
-    if penetrating > 0 and multiplied < at.minimum_when_penetrating:
-        multiplied = at.minimum_when_penetrating
     steps.append(
         Step(
-            multiplied,
+            v.multiplied,
             f"{penetrating} x{multiplier}, rounded {at.rounding.value}"
             + (f", at least {at.minimum_when_penetrating} when any penetrated" if penetrating else ""),
             "AR.DMG.5",
         )
     )
 
-    reduced = multiplied
     if source is DamageSource.SELF and reductions:
-        steps.append(Step(reduced, "self-inflicted damage cannot be reduced", "AR.SLF.1"))
+        steps.append(Step(v.reduced, "self-inflicted damage cannot be reduced", "AR.SLF.1"))
     else:
-        for red in reductions:
-            reduced = max(reduced // max(red.divisor, 1) - red.subtract, r.damage.reduction.minimum)
+        for red, reduced in zip(reductions, v.reduced_each, strict=True):
             steps.append(Step(reduced, f"damage reduction: {red.name}", "AR.DMG.5"))
 
-    final = reduced
-    amount = crippling_amount(loc, ht, r)
-    crippled = False
+    amount = t.crippling_amount
     if amount is not None:
-        cumulative = r.damage.crippling.cap.value == "cumulative"
-        room = max(amount - prior_location_damage, 0) if cumulative else amount
-        crippled = (prior_location_damage + reduced if cumulative else reduced) >= amount
-        if final > room:
-            final = room
+        if v.room_capped:
             steps.append(
-                Step(final, f"pass-through: {loc.name} crippled at {amount}, the rest is ignored", "AR.DMG.6")
+                Step(
+                    v.within_room,
+                    f"pass-through: {loc.name} crippled at {amount}, the rest is ignored",
+                    "AR.DMG.6",
+                )
             )
         steps.append(Step(amount, f"crippling cap {r.damage.crippling.cap.value}", "AR.RD.2"))
-    limit = r.damage.pass_through.ht_multiple * ht
-    if final > limit:
-        final = limit
+    final = v.final
+    if v.ht_capped:
         steps.append(
             Step(
                 final,
-                f"pass-through: at most {r.damage.pass_through.ht_multiple} x HT = {limit} from one hit",
+                f"pass-through: at most {r.damage.pass_through.ht_multiple} x HT = {final} from one hit",
                 "AR.DMG.6",
             )
         )
@@ -323,14 +296,172 @@ def _resolve_damage(
         primary,
         penetrating,
         multiplier,
-        multiplied,
-        reduced,
+        v.multiplied,
+        v.reduced,
         final,
-        final < reduced,
-        crippled,
+        final < v.reduced,
+        v.crippled,
         amount,
         tuple(steps),
     )
+
+
+class _Values(NamedTuple):
+    """The numbers of one hit through AR.DMG.1-7 under its :class:`_Terms` (:func:`_damage_values`)."""
+
+    raw: int
+    basic: int
+    primary: int
+    penetrating: int
+    multiplied: int
+    reduced_each: tuple[int, ...]
+    reduced: int
+    crippled: bool
+    room_capped: bool
+    within_room: int
+    ht_capped: bool
+    final: int
+
+
+class _Terms(NamedTuple):
+    """What a hit's damage at one place is worked out from besides its basic damage (AR.DMG.2-7): the
+    attack type, the location, the DR layers as they count for the source, the wounding multiplier,
+    the crippling amount (None: nothing cripples there) and the pass-through limit (a multiple of HT)."""
+
+    dtype: DamageType
+    loc: Location
+    armor: int
+    bone: int
+    soft: int
+    multiplier: Fraction
+    crippling_amount: int | None
+    limit: int
+
+
+def _damage_terms(
+    damage_type: DamageType | str,
+    ht: int,
+    location: str | None,
+    armor_dr: int,
+    bone_dr: int | None,
+    soft_dr: int | None,
+    source: DamageSource,
+    r: ArenaRules,
+) -> _Terms:
+    """The :class:`_Terms` of a hit (checked: a known type and location, HT at least 1, no negative DR):
+    the same for every basic damage of a roll, so the exact odds work them out once a roll."""
+    dtype = _damage_type(damage_type)
+    if ht < 1:
+        raise KassenError(f"HT must be at least 1, got {ht}")
+    loc = (
+        r.locations.find(location)
+        if location is not None
+        else r.locations.locations[r.damage.basic.default_location]
+    )
+    armor = armor_dr
+    bone = loc.bone_dr if bone_dr is None else bone_dr
+    soft = loc.soft_dr if soft_dr is None else soft_dr
+    for name, value in (("armor DR", armor), ("bone DR", bone), ("soft DR", soft)):
+        if value < 0:
+            raise KassenError(f"{name} cannot be negative, got {value}")
+    if source is DamageSource.SELF:
+        armor = bone = soft = 0
+    elif source in (DamageSource.FALLING, DamageSource.KNOCKBACK):
+        fr = r.falling.falling
+        rounding = fr.readings.dr_rounding
+        armor, bone, soft = (_halve(v, fr.dr_factor, rounding) for v in (armor, bone, soft))
+    at = r.damage.attack_types
+    multiplier = loc.wounding[dtype] if dtype in loc.wounding else at.types[dtype].multiplier
+    amount = crippling_amount(loc, ht, r)
+    return _Terms(dtype, loc, armor, bone, soft, multiplier, amount, r.damage.pass_through.ht_multiple * ht)
+
+
+def _damage_values(
+    basic: int,
+    t: _Terms,
+    reductions: Sequence[Reduction],
+    source: DamageSource,
+    prior_location_damage: int,
+    r: ArenaRules,
+) -> _Values:
+    """The numbers of :func:`resolve_damage` (the pipeline of the module notes) for ``basic`` damage
+    under the terms ``t``, without the words: :func:`_resolve_damage` explains them step by step,
+    :func:`damage_finals` reads the final damage alone."""
+    raw = basic
+    basic = max(basic, r.damage.basic.minimum)
+    armor, bone, soft = t.armor, t.bone, t.soft
+    minimum = r.damage.penetration.minimum
+    primary = max(basic - armor, minimum)
+    penetrating = max(primary - soft - bone, minimum)
+    at = r.damage.attack_types
+    multiplier = t.multiplier
+    if multiplier.denominator == 1:  # a whole multiple: nothing to round
+        multiplied = penetrating * multiplier.numerator
+    else:
+        multiplied = round_ratio(penetrating * multiplier, at.rounding)
+    if penetrating > 0 and multiplied < at.minimum_when_penetrating:
+        multiplied = at.minimum_when_penetrating
+    reduced = multiplied
+    reduced_each: list[int] = []
+    if not (source is DamageSource.SELF and reductions):
+        for red in reductions:
+            reduced = max(reduced // max(red.divisor, 1) - red.subtract, r.damage.reduction.minimum)
+            reduced_each.append(reduced)
+    final = reduced
+    amount = t.crippling_amount
+    crippled = room_capped = False
+    if amount is not None:
+        cumulative = r.damage.crippling.cap is CripplingCap.CUMULATIVE
+        room = max(amount - prior_location_damage, 0) if cumulative else amount
+        crippled = (prior_location_damage + reduced if cumulative else reduced) >= amount
+        if final > room:
+            final = room
+            room_capped = True
+    within_room = final
+    ht_capped = final > t.limit
+    if ht_capped:
+        final = t.limit
+    return _Values(
+        raw,
+        basic,
+        primary,
+        penetrating,
+        multiplied,
+        tuple(reduced_each),
+        reduced,
+        crippled,
+        room_capped,
+        within_room,
+        ht_capped,
+        final,
+    )
+
+
+def damage_finals(
+    basics: Iterable[int],
+    damage_type: DamageType | str,
+    *,
+    ht: int,
+    location: str | None = None,
+    armor_dr: int = 0,
+    bone_dr: int | None = None,
+    soft_dr: int | None = None,
+    reductions: Sequence[Reduction] = (),
+    source: DamageSource = DamageSource.ATTACK,
+    prior_location_damage: int = 0,
+    rules: ArenaRules | None = None,
+) -> list[int]:
+    """``resolve_damage(basic, ...).final`` (AR.DMG.1-7) of each of ``basics``, without the steps that
+    explain it, nor a record, the terms of the hit worked out once: the exact odds read only the final
+    damage of every basic damage of a roll.
+
+    >>> damage_finals([5, 6], "cr", ht=10, location="skull")
+    [12, 16]
+    """
+    r = rules or load_rules()
+    t = _damage_terms(damage_type, ht, location, armor_dr, bone_dr, soft_dr, source, r)
+    reds = tuple(reductions)
+    return [_damage_values(basic, t, reds, source, prior_location_damage, r).final for basic in basics]
 
 
 def _damage_type(value: DamageType | str) -> DamageType:

@@ -21,8 +21,10 @@ __all__ = [
     "expected_final",
     "hit_chance",
     "knockout_chance",
+    "mean_final",
 ]
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,7 +32,7 @@ from functools import lru_cache
 
 from kassen.arena.checks import CheckResult, check_outcomes, resolve_attack
 from kassen.arena.content import load_rules
-from kassen.arena.damage import DamageResult, Reduction, divide_ht, resolve_damage
+from kassen.arena.damage import DamageResult, Reduction, damage_finals, divide_ht, resolve_damage
 from kassen.arena.rules import ArenaRules, CheckRules, DiceSpec
 from kassen.arena.terms import DamageType
 from kassen.core.fastinit import fast_init
@@ -173,6 +175,43 @@ def damage_table(
 def expected_final(table: tuple[tuple[Fraction, DamageResult], ...]) -> Fraction:
     """The mean final damage of a :func:`damage_table`."""
     return sum((p * d.final for p, d in table), Fraction(0))
+
+
+def mean_final(
+    dice: DiceSpec,
+    damage_type: DamageType,
+    ht: int,
+    location: str,
+    armor: int,
+    bone: int | None,
+    soft: int | None,
+    reductions: tuple[Reduction, ...],
+    prior: int,
+    rules: ArenaRules | None = None,
+) -> Fraction:
+    """``expected_final(damage_table(...))``, exact, without the table: each basic damage's final
+    damage alone (:func:`~kassen.arena.damage.damage_finals`, the pipeline without its words), summed
+    over the roll's distribution as whole numbers over one common denominator. What the heuristic
+    weighs every attack by: the table's records, steps and fractions were made and thrown away."""
+    r = rules or load_rules()
+    outcomes = _probabilities(dice.notation)
+    finals = damage_finals(
+        (basic for basic, _ in outcomes),
+        damage_type,
+        ht=ht,
+        location=location,
+        armor_dr=armor,
+        bone_dr=bone,
+        soft_dr=soft,
+        reductions=reductions,
+        prior_location_damage=prior,
+        rules=r,
+    )
+    common = math.lcm(*(p.denominator for _, p in outcomes))
+    total = 0
+    for (_, p), final in zip(outcomes, finals, strict=True):
+        total += p.numerator * (common // p.denominator) * final
+    return Fraction(total, common)
 
 
 def knockout_chance(

@@ -35,9 +35,9 @@ from kassen.arena.bout import (
     guts_target,
 )
 from kassen.arena.checks import check_odds
-from kassen.arena.damage import DamageResult, Reduction, counted_prior, strength_damage
+from kassen.arena.damage import Reduction, counted_prior, strength_damage
 from kassen.arena.fighter import FighterState, Weapon
-from kassen.arena.odds import damage_table, expected_final, hit_chance
+from kassen.arena.odds import hit_chance, mean_final
 from kassen.arena.rules import ArenaRules, DiceSpec
 from kassen.arena.terms import DamageType
 from kassen.core.errors import KassenError
@@ -49,23 +49,11 @@ MEMO_SIZE = 4096
 
 
 class _Memos:
-    """The exact values a policy weighs, memoized for one tables object: each damage table, its mean
-    final damage, each chance to hit. Pure functions of their arguments and the tables."""
+    """The exact values a policy weighs, memoized for one tables object: each mean final damage (of a
+    damage table it never builds, :func:`~kassen.arena.odds.mean_final`), each chance to hit. Pure
+    functions of their arguments and the tables."""
 
     def __init__(self, tables: ArenaRules) -> None:
-        def table(
-            spec: DiceSpec,
-            kind: DamageType,
-            ht: int,
-            where: str,
-            armor: int,
-            bone: int | None,
-            soft: int | None,
-            reductions: tuple[Reduction, ...],
-            prior: int,
-        ) -> tuple[tuple[Fraction, DamageResult], ...]:
-            return damage_table(spec, kind, ht, where, armor, bone, soft, reductions, prior, tables)
-
         def hits(attack: int, defense: int | None) -> Fraction:
             return hit_chance(attack, defense, tables)
 
@@ -80,11 +68,10 @@ class _Memos:
             reductions: tuple[Reduction, ...],
             prior: int,
         ) -> Fraction:
-            return expected_final(self.table(spec, kind, ht, where, armor, bone, soft, reductions, prior))
+            return mean_final(spec, kind, ht, where, armor, bone, soft, reductions, prior, tables)
 
-        self.table = lru_cache(maxsize=MEMO_SIZE)(table)
         self.hits = lru_cache(maxsize=MEMO_SIZE)(hits)
-        # The mean final damage of each table, kept with it: the table's key decides it.
+        # The mean final damage by the key its table would have (the table itself is never built).
         self.expected = lru_cache(maxsize=MEMO_SIZE)(expected)
         #: expected() and its float by the identity of the attacker's and target's profiles, where,
         #: damage there; hits() and its float.
@@ -141,7 +128,7 @@ class HeuristicPolicy:
         playing under the same tables: every fight of a scenario plays under one tables object."""
         self._tables = tables
         memos = _MEMOS.get((id(tables),), (tables,), lambda: _Memos(tables))
-        self._table, self._hits, self._expected = memos.table, memos.hits, memos.expected
+        self._hits, self._expected = memos.hits, memos.expected
         self._means, self._hit_pairs = memos.means, memos.hit_pairs
         self._means_by_value = memos.means_by_value
         self._targets_of: BoutState | None = None
