@@ -25,6 +25,7 @@ __all__ = [
 ]
 
 import math
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -65,54 +66,89 @@ def _attack_rolls(attack: int, defense: int | None, r: CheckRules) -> AttackRoll
 
     :func:`~kassen.arena.checks.resolve_attack` reads an attack outcome only through its success, its
     critical success and its margin, and a defence only through its critical success and its margin,
-    the margins only compared (AR.CORE.2, AR.RD.9): so each pair is tallied by its :func:`_pair_class`,
-    and ``resolve_attack`` decides one representative pair of each class (a handful a table, where every
-    pair resolved in full cost a contest and its words each: the heuristic asks a new table for every new
-    attack/defence pair). ``tests/arena/test_odds_engine.py`` resolves every pair and compares the two."""
+    the margins only compared (AR.CORE.2, AR.RD.9): so each pair is tallied by its class (the attack's
+    success and critical success, the defence's critical success, how the margins compare), and
+    ``resolve_attack`` decides one representative pair of each class (a handful a table, where every
+    pair resolved in full cost a contest and its words each: the heuristic asks a new table for every
+    new attack/defence pair). Within an attack row the class changes only where the defence's margin
+    passes the attack's: the defences of each critical-or-not kind are sorted by margin once, and a row
+    takes the counts of those below, at and above its margin by bisection, instead of one look per pair.
+    ``tests/arena/test_odds_engine.py`` resolves every pair and compares the two."""
     hits = crits = defended = missed = total = 0
     defences = check_outcomes(defense, rules=r) if defense is not None else ()
-    decided: dict[tuple[bool, bool, bool, int], bool] = {}
+    groups = _by_margin(defences)
+    row = sum(nd for _, nd in defences)
+    decided: dict[tuple[bool, int], bool] = {}
+    #: a row no defence is rolled against (none at all, or the attack failed or is critical) goes one
+    #: way, by the attack's success and critical success (all resolve_attack reads of it then)
+    undefended: dict[tuple[bool, bool], bool] = {}
     for a, na in check_outcomes(attack, rules=r):
+        success, critical = a.success, a.critical_success
+        known = undefended.get((success, critical))
         if not defences:
             total += na
-            hit = resolve_attack(a, None, rules=r).hit
-            hits += na if hit else 0
-            crits += na if hit and a.critical_success else 0
-            missed += 0 if hit else na
+            if known is None:
+                known = undefended[(success, critical)] = resolve_attack(a, None, rules=r).hit
+            hits += na if known else 0
+            crits += na if known and critical else 0
+            missed += 0 if known else na
             continue
-        success, critical = a.success, a.critical_success
         if not success or critical:  # no defence is rolled: the whole row goes one way
-            row = sum(nd for _, nd in defences)
             total += na * row
-            hit = resolve_attack(a, _rolled(defences[0][0]), rules=r).hit
+            if known is None:
+                known = undefended[(success, critical)] = resolve_attack(
+                    a, _rolled(defences[0][0]), rules=r
+                ).hit
+            hit = known
             hits += na * row if hit else 0
             crits += na * row if hit and critical else 0
             missed += na * row if not success else 0
             defended += na * row if success and not hit else 0
             continue
+        # a success, not critical: the class of a pair is the defence's critical success and how the two
+        # margins compare (the attack's success and critical success are the same all row long)
         margin = a.margin
-        for d, nd in defences:
-            n = na * nd
-            total += n
-            key = _pair_class(success, critical, margin, d)
-            known = decided.get(key)
-            if known is None:
-                known = decided[key] = resolve_attack(a, _rolled(d), rules=r).hit
-            if known:
-                hits += n
-            else:
-                defended += n
+        for critical_defence, margins, below, outcomes in groups:
+            at = bisect_left(margins, margin)
+            past = at + 1 if at < len(margins) and margins[at] == margin else at
+            for lo, hi, compared in ((0, at, 1), (at, past, 0), (past, len(margins), -1)):
+                n = below[hi] - below[lo]
+                if not n:
+                    continue
+                key = (critical_defence, compared)
+                known = decided.get(key)
+                if known is None:  # one representative pair of the class decides it
+                    known = decided[key] = resolve_attack(a, _rolled(outcomes[lo]), rules=r).hit
+                total += na * n
+                if known:
+                    hits += na * n
+                else:
+                    defended += na * n
     return AttackRollOdds(
         Fraction(hits, total), Fraction(crits, total), Fraction(defended, total), Fraction(missed, total)
     )
 
 
-def _pair_class(success: bool, critical: bool, margin: int, d: CheckResult) -> tuple[bool, bool, bool, int]:
-    """What :func:`~kassen.arena.checks.resolve_attack` reads of an attack outcome (its success,
-    critical success and margin) and a defence: the defence's critical success and how the two margins
-    compare (-1, 0, 1)."""
-    diff = margin - d.margin
-    return success, critical, d.critical_success, (diff > 0) - (diff < 0)
+_Group = tuple[bool, list[int], list[int], list[CheckResult]]
+
+
+def _by_margin(defences: tuple[tuple[CheckResult, int], ...]) -> tuple[_Group, ...]:
+    """The defence outcomes split by critical success, each kind sorted by margin: whether critical, the
+    margins, how many face tuples lie below each index (a running count, one longer), the outcomes."""
+    groups: list[_Group] = []
+    for critical in (False, True):
+        kind = sorted(
+            ((d.margin, nd, d) for d, nd in defences if d.critical_success == critical), key=_margin
+        )
+        below = [0]
+        for _, nd, _ in kind:
+            below.append(below[-1] + nd)
+        groups.append((critical, [m for m, _, _ in kind], below, [d for _, _, d in kind]))
+    return tuple(groups)
+
+
+def _margin(entry: tuple[int, int, CheckResult]) -> int:
+    return entry[0]
 
 
 def hit_chance(attack: int, defense: int | None, rules: ArenaRules | None = None) -> Fraction:
