@@ -137,7 +137,8 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
     rules = b.rules
     step_in(b, action.actor, action.target, b.f(action.actor).profile.reach)
     a, t = b.f(action.actor), b.f(action.target)
-    b.put(replace(a, idle_slots=0))
+    if a.idle_slots:  # an attack ends a run of idle slots (AR.OUT.1); none to end: nothing to copy
+        b.put(replace(a, idle_slots=0))
     loc = rules.locations.find(attack_location(action.location, rules))
     atk_target, atk_steps = attack_target(b.state, a.id, t.id, loc.key, action.all_out, rules=rules)
     attack = b.check(a.id, CheckKind.ATTACK, atk_target, "effective skill", (), "AR.GAP.2", automatic=False)
