@@ -9,21 +9,23 @@ from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 
+from kassen.arena.bout.reading import CheckTerms, check_terms
 from kassen.arena.bout.turn import LaterData
 from kassen.arena.checks import (
     CheckResult,
     check_is_critical,
     check_succeeds,
+    effective_target,
     resolve_check,
     roll_check,
 )
 from kassen.arena.content import load_rules
-from kassen.arena.damage import Reduction, _resolve_damage, damage_finals, resolve_damage
+from kassen.arena.damage import Reduction, _resolve_damage, damage_finals, resolve_damage, strength_damage
 from kassen.arena.fighter import FighterState, LocationDR, build_fighter
 from kassen.arena.injury import _effective_move, effective_move
 from kassen.arena.odds import damage_table, expected_final, mean_final
-from kassen.arena.rules import DiceSpec, dice_notation
-from kassen.arena.terms import DamageSource, DamageType
+from kassen.arena.rules import ArenaRules, DiceSpec, dice_notation
+from kassen.arena.terms import CheckKind, DamageSource, DamageType
 from kassen.core.engine import Actor
 from kassen.core.events import Event, canonical_json
 from kassen.core.explain import Step
@@ -232,3 +234,67 @@ def test_memoized_targets_and_effects_are_the_plain_ones() -> None:
     for height, weight in product((Fraction(1, 2), 1, 3, 7), (60, 150)):
         assert plan_fall(height, weight, "sand", RULES) == _plan_fall(height, weight, "sand", RULES)
         assert fall_modifiers(2, weight, None, RULES) == _fall_modifiers(2, weight, None, RULES)
+
+
+def test_memoized_strength_damage_is_the_table_row() -> None:
+    # rule: AR.KNB.3 (thrust and swing for ST, the CORE table)
+    for _ in range(2):  # the second pass reads the memo
+        for st, kind in product(range(-1, 45), ("thrust", "swing")):
+            row = RULES.falling.strength.row(st)
+            assert strength_damage(st, kind, RULES) == (row.thrust if kind == "thrust" else row.swing)
+
+
+def _plain_check_terms(
+    f: FighterState,
+    kind: CheckKind,
+    base: int,
+    base_reason: str,
+    mods: tuple[Step, ...],
+    rule: str,
+    ht_based: bool,
+    rules: ArenaRules,
+) -> CheckTerms:
+    """check_terms as it was before its memo: every bonus looked at, every step written anew."""
+    steps = list(mods)
+    g = rules.injury.guts
+    audience = next((b for b in f.check_bonuses if kind in b.checks), None)
+    plan = f.profile.guts_bonus
+    guts_bonus = (
+        ht_based
+        and kind in plan.checks
+        and f.fp - g.bonus_fp_cost >= plan.min_fp_after
+        and f.fp >= g.bonus_fp_cost
+    )
+    if audience is not None and guts_bonus and g.one_bonus_per_check == "any":
+        if audience.amount >= g.bonus:
+            guts_bonus = False
+            steps.append(Step(0, "one bonus per check: the audience bonus, no guts bonus", "AR.RD.6"))
+        else:
+            audience = None
+            steps.append(Step(0, "one bonus per check: the guts bonus, the audience bonus kept", "AR.RD.6"))
+    if audience is not None:
+        steps.append(Step(audience.amount, f"audience: {audience.source}", "AR.AUD.3"))
+    if guts_bonus:
+        steps.append(Step(g.bonus, f"guts bonus: {g.bonus_fp_cost} FP for +{g.bonus}", "AR.GUT.3"))
+    target, explained = effective_target(base, base_reason, steps, rule)
+    return CheckTerms(target, explained, audience, g.bonus_fp_cost if guts_bonus else 0)
+
+
+def test_memoized_check_terms_are_the_plain_terms() -> None:
+    # rule: AR.CORE.1 (target and modifiers), AR.AUD.3 (audience bonus), AR.GUT.3 (guts bonus), AR.RD.6
+    shock = (Step(-3, "shock -3", "AR.INJ.4"),)
+    compared = guts = 0
+    for name, seed in product(("knockback", "duel", "pit"), range(3)):
+        fight = open_fight(f"arena/{name}", seed=seed)
+        fight.autoplay()
+        for state in fight.states:
+            for f, kind, (base, reason), mods, ht_based in product(
+                state.fighters, CheckKind, ((12, "HT"), (12, "DX"), (9, "DX")), ((), shock), (False, True)
+            ):
+                for _ in range(2):  # the second look reads the memo
+                    got = check_terms(f, kind, base, reason, mods, "AR.X.1", ht_based=ht_based, rules=RULES)
+                    plain = _plain_check_terms(f, kind, base, reason, mods, "AR.X.1", ht_based, RULES)
+                    assert got == plain
+                guts += plain.guts_fp > 0
+                compared += 1
+    assert compared > 10_000 and guts > 100

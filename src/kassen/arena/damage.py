@@ -481,6 +481,16 @@ def strength_damage(st: int, kind: Literal["thrust", "swing"], rules: ArenaRules
     ('1d-1', '1d+2')
     """
     r = rules or load_rules()
+    # the table's row is found by a scan of its rows; every attack and knockback landing asks again for
+    # the same few ST (kassen.core.memo: keyed by the values and the rules' identity)
+    return _STRENGTH.get((st, kind, id(r)), (r,), lambda: _strength_damage(st, kind, r))
+
+
+#: strength_damage by ST, thrust or swing, and the rules; bounded.
+_STRENGTH = Memo(256)
+
+
+def _strength_damage(st: int, kind: Literal["thrust", "swing"], r: ArenaRules) -> DiceSpec:
     row = r.falling.strength.row(st)
     return row.thrust if kind == "thrust" else row.swing
 

@@ -371,9 +371,7 @@ def check_terms(
     of check (AR.AUD.3) and, on an HT check its guts-bonus plan names while it keeps the FP the plan
     asks, the guts bonus (AR.GUT.3; one bonus per check by the data's AR.RD.6 reading). The bout rolls
     every check against these terms; the odds read them too."""
-    mods = list(mods)
     g = rules.injury.guts
-    audience = next((b for b in f.check_bonuses if kind in b.checks), None)
     plan = f.profile.guts_bonus
     guts_bonus = (
         ht_based
@@ -381,6 +379,35 @@ def check_terms(
         and f.fp - g.bonus_fp_cost >= plan.min_fp_after
         and f.fp >= g.bonus_fp_cost
     )
+    if not f.check_bonuses:
+        # No audience bonus: the terms are a pure function of these values and the rules, and a bout
+        # rolls the same few checks again and again (HT at each death check...): remembered by them
+        # (kassen.core.memo: keyed by the values and the rules' identity).
+        given = tuple(mods)
+        return _TERMS.get(
+            (base, base_reason, given, rule, guts_bonus, id(rules)),
+            (rules,),
+            lambda: _terms(base, base_reason, list(given), rule, None, guts_bonus, rules),
+        )
+    audience = next((b for b in f.check_bonuses if kind in b.checks), None)
+    return _terms(base, base_reason, list(mods), rule, audience, guts_bonus, rules)
+
+
+#: check_terms without an audience bonus, by what they read; bounded.
+_TERMS = Memo(1024)
+
+
+def _terms(
+    base: int,
+    base_reason: str,
+    mods: list[Step],
+    rule: str,
+    audience: CheckBonus | None,
+    guts_bonus: bool,
+    rules: ArenaRules,
+) -> CheckTerms:
+    """check_terms once the bonuses that apply are known (``mods`` is extended here)."""
+    g = rules.injury.guts
     if audience is not None and guts_bonus and g.one_bonus_per_check == "any":
         if audience.amount >= g.bonus:
             guts_bonus = False
