@@ -136,3 +136,22 @@ def _attack_rolls_plain(attack: int, defense: int | None, r: CheckRules) -> Atta
     return AttackRollOdds(
         Fraction(hits, total), Fraction(crits, total), Fraction(defended, total), Fraction(missed, total)
     )
+
+
+@pytest.mark.parametrize(
+    "layer",
+    [
+        {},
+        {"criticals": {"automatic_success_at_most": 6, "automatic_failure_at_least": 15}},
+        {"criticals": {"automatic_success_at_most": 2, "automatic_failure_at_least": 19}},
+    ],
+)
+def test_a_success_chance_is_the_check_odds_at_its_own_target(layer: dict[str, object]) -> None:
+    # rule: AR.CORE.1 — 3-4 always succeed, 17-18 always fail: the chance read at the nearest target
+    # with the same chance is the chance of the target itself, however far out (a guts check's)
+    from kassen.arena.checks import check_odds, success_chance
+
+    rules = load_rules({"checks": layer}).checks
+    for _ in range(2):  # the second pass reads the memo
+        for target in range(-45, 45):
+            assert success_chance(target, rules=rules) == check_odds(target, rules=rules).success, target

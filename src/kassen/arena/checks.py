@@ -35,6 +35,7 @@ __all__ = [
     "resolve_contest",
     "roll_check",
     "roll_distribution",
+    "success_chance",
 ]
 
 from collections.abc import Callable, Sequence
@@ -382,6 +383,20 @@ def check_odds(target: int, *, rules: CheckRules | None = None) -> CheckOdds:
 
 #: check_odds by (target, check rules); bounded.
 _ODDS = Memo(256)
+
+
+def success_chance(target: int, *, rules: CheckRules | None = None) -> Fraction:
+    """``check_odds(target).success`` (AR.CORE.1), read at the nearest target with the same chance: a
+    roll at most ``automatic_success_at_most`` always succeeds and one at least
+    ``automatic_failure_at_least`` always fails (:func:`check_succeeds`), so every target below the
+    first (above the last but one) succeeds as often as that one. A guts check's target falls far below
+    (AR.GUT.2): each new one would have its whole odds worked out for the same chance."""
+    r = rules or load_rules().checks
+    c = r.criticals
+    low, high = c.automatic_success_at_most, c.automatic_failure_at_least - 1
+    if low <= high:
+        target = low if target < low else high if target > high else target
+    return check_odds(target, rules=r).success
 
 
 def _check_odds(target: int, rules: CheckRules) -> CheckOdds:

@@ -34,7 +34,7 @@ from kassen.arena.bout import (
     defense_target,
     guts_target,
 )
-from kassen.arena.checks import check_odds
+from kassen.arena.checks import success_chance
 from kassen.arena.damage import Reduction, counted_prior, strength_damage
 from kassen.arena.fighter import FighterState, Weapon
 from kassen.arena.odds import hit_chance, mean_final
@@ -156,7 +156,7 @@ class HeuristicPolicy:
             return self._offer(state, legal, rules)
         if f.stunned:
             guts = [a for a in legal if isinstance(a, Guts)]
-            chance = check_odds(guts_target(f, f.stun_cause, rules)[0], rules=rules.checks).success
+            chance = success_chance(guts_target(f, f.stun_cause, rules)[0], rules=rules.checks)
             if (
                 guts
                 and chance >= self.stun_guts_at_least
@@ -268,7 +268,7 @@ class HeuristicPolicy:
             return cheers[0] if cheers else next(a for a in legal if isinstance(a, Decline))
         guts = [a for a in legal if isinstance(a, Guts)]
         if guts:
-            chance = check_odds(guts_target(f, o.cause, rules)[0], rules=rules.checks).success
+            chance = success_chance(guts_target(f, o.cause, rules)[0], rules=rules.checks)
             losing = o.condition != "stunned"
             if losing and cheers and chance < Fraction(1, 2):
                 return cheers[0]
