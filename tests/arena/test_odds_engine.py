@@ -155,3 +155,13 @@ def test_a_success_chance_is_the_check_odds_at_its_own_target(layer: dict[str, o
     for _ in range(2):  # the second pass reads the memo
         for target in range(-45, 45):
             assert success_chance(target, rules=rules) == check_odds(target, rules=rules).success, target
+
+
+@pytest.mark.parametrize("layer", [{}, {"criticals": {"automatic_success_at_most": 6}}])
+def test_an_undefended_hit_chance_is_every_attack_roll_resolved(layer: dict[str, object]) -> None:
+    # rule: AR.GAP.2 — no defence: a failed roll misses, any success hits, at every attack target
+    from kassen.arena.odds import attack_roll_odds
+
+    rules = load_rules({"checks": layer})
+    for attack in range(-40, 41):
+        assert hit_chance(attack, None, rules) == attack_roll_odds(attack, None, rules).hit, attack

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from kassen.arena.checks import CheckResult, check_outcomes, resolve_attack
+from kassen.arena.checks import CheckResult, check_outcomes, resolve_attack, success_chance
 from kassen.arena.content import load_rules
 from kassen.arena.damage import DamageResult, Reduction, damage_finals, divide_ht, resolve_damage
 from kassen.arena.rules import ArenaRules, CheckRules, DiceSpec
@@ -154,7 +154,12 @@ def _margin(entry: tuple[int, int, CheckResult]) -> int:
 def hit_chance(attack: int, defense: int | None, rules: ArenaRules | None = None) -> Fraction:
     """P(an attack at effective skill ``attack`` hits a defender at effective ``defense``; None: no
     defence): every outcome of the attack check and of the defence check, resolved by
-    :func:`~kassen.arena.checks.resolve_attack` (:func:`attack_roll_odds`)."""
+    :func:`~kassen.arena.checks.resolve_attack` (:func:`attack_roll_odds`). With no defence an attack
+    hits exactly when its roll succeeds (``resolve_attack``: a failed roll misses, any success hits), so
+    its chance is the check's own, read at the nearest target with the same chance
+    (:func:`~kassen.arena.checks.success_chance`)."""
+    if defense is None:
+        return success_chance(attack, rules=(rules or load_rules()).checks)
     return attack_roll_odds(attack, defense, rules).hit
 
 
