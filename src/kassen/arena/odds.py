@@ -37,6 +37,7 @@ from kassen.arena.damage import DamageResult, Reduction, damage_finals, divide_h
 from kassen.arena.rules import ArenaRules, CheckRules, DiceSpec
 from kassen.arena.terms import DamageType
 from kassen.core.fastinit import fast_init
+from kassen.core.memo import Memo
 from kassen.dice import distribution
 
 
@@ -76,7 +77,7 @@ def _attack_rolls(attack: int, defense: int | None, r: CheckRules) -> AttackRoll
     ``tests/arena/test_odds_engine.py`` resolves every pair and compares the two."""
     hits = crits = defended = missed = total = 0
     defences = check_outcomes(defense, rules=r) if defense is not None else ()
-    groups = _by_margin(defences)
+    groups = _by_margin(defense, r) if defense is not None else ()
     row = sum(nd for _, nd in defences)
     decided: dict[tuple[bool, int], bool] = {}
     #: a row no defence is rolled against (none at all, or the attack failed or is critical) goes one
@@ -132,9 +133,19 @@ def _attack_rolls(attack: int, defense: int | None, r: CheckRules) -> AttackRoll
 _Group = tuple[bool, list[int], list[int], list[CheckResult]]
 
 
-def _by_margin(defences: tuple[tuple[CheckResult, int], ...]) -> tuple[_Group, ...]:
-    """The defence outcomes split by critical success, each kind sorted by margin: whether critical, the
-    margins, how many face tuples lie below each index (a running count, one longer), the outcomes."""
+def _by_margin(defense: int, r: CheckRules) -> tuple[_Group, ...]:
+    """The outcomes of a defence against ``defense`` split by critical success, each kind sorted by
+    margin: whether critical, the margins, how many face tuples lie below each index (a running count,
+    one longer), the outcomes. A pure function of the target and the check rules, asked again by every
+    new attack target against the same defence (kassen.core.memo: keyed by the rules' identity)."""
+    return _GROUPS.get((defense, id(r)), (r,), lambda: _grouped(check_outcomes(defense, rules=r)))
+
+
+#: _by_margin by (defence target, check rules); bounded.
+_GROUPS = Memo(256)
+
+
+def _grouped(defences: tuple[tuple[CheckResult, int], ...]) -> tuple[_Group, ...]:
     groups: list[_Group] = []
     for critical in (False, True):
         kind = sorted(
