@@ -22,6 +22,7 @@ __all__ = [
     "damage_finals",
     "divide_ht",
     "fall_modifiers",
+    "finals_key",
     "plan_fall",
     "resolve_damage",
     "round_ratio",
@@ -435,6 +436,26 @@ def _damage_values(
         ht_capped,
         final,
     )
+
+
+def finals_key(
+    damage_type: DamageType | str,
+    *,
+    ht: int,
+    location: str | None = None,
+    armor_dr: int = 0,
+    bone_dr: int | None = None,
+    soft_dr: int | None = None,
+    source: DamageSource = DamageSource.ATTACK,
+    rules: ArenaRules | None = None,
+) -> tuple[object, ...]:
+    """What :func:`damage_finals` reads of a hit besides its basic damages, reductions, source and prior
+    damage: the DR layers as they count, the wounding multiplier, the crippling amount and the HT limit
+    (not the location's name: both arms, both legs... take the same final damage). Checked as
+    :func:`resolve_damage` checks its arguments."""
+    r = rules or load_rules()
+    t = _damage_terms(damage_type, ht, location, armor_dr, bone_dr, soft_dr, source, r)
+    return (t.armor, t.bone, t.soft, t.multiplier, t.crippling_amount, t.limit)
 
 
 def damage_finals(

@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from kassen.arena.checks import CheckResult, check_outcomes, resolve_attack, success_chance
 from kassen.arena.content import load_rules
-from kassen.arena.damage import DamageResult, Reduction, damage_finals, divide_ht, resolve_damage
+from kassen.arena.damage import DamageResult, Reduction, damage_finals, divide_ht, finals_key, resolve_damage
 from kassen.arena.rules import ArenaRules, CheckRules, DiceSpec
 from kassen.arena.terms import DamageType
 from kassen.core.fastinit import fast_init
@@ -246,6 +246,35 @@ def mean_final(
     over the roll's distribution as whole numbers over one common denominator. What the heuristic
     weighs every attack by: the table's records, steps and fractions were made and thrown away."""
     r = rules or load_rules()
+    # remembered by what the finals read (finals_key): a location whose terms another had already (the
+    # other arm, leg, hand...) is weighed with its mean (kassen.core.memo: the rules' identity)
+    terms = finals_key(
+        damage_type, ht=ht, location=location, armor_dr=armor, bone_dr=bone, soft_dr=soft, rules=r
+    )
+    key = (dice.notation, terms, reductions, prior, id(r))
+    return _MEANS.get(
+        key,
+        (r,),
+        lambda: _mean_final(dice, damage_type, ht, location, armor, bone, soft, reductions, prior, r),
+    )
+
+
+#: mean_final by the dice, what the finals read, reductions, prior damage and rules; bounded.
+_MEANS = Memo(1024)
+
+
+def _mean_final(
+    dice: DiceSpec,
+    damage_type: DamageType,
+    ht: int,
+    location: str,
+    armor: int,
+    bone: int | None,
+    soft: int | None,
+    reductions: tuple[Reduction, ...],
+    prior: int,
+    r: ArenaRules,
+) -> Fraction:
     outcomes = _probabilities(dice.notation)
     finals = damage_finals(
         (basic for basic, _ in outcomes),
