@@ -301,3 +301,19 @@ def test_memoized_check_terms_are_the_plain_terms() -> None:
                 guts += plain.guts_fp > 0
                 compared += 1
     assert compared > 10_000 and guts > 100
+
+
+def test_a_damage_roll_of_a_remembered_expression_is_the_roll_of_its_text() -> None:
+    # rule: AR.DMG.1 (the damage roll), AR.KNB.3 (knockback thrust), AR.FAL.1 (falling damage)
+    from kassen.arena.bout.turn import BoutTurn
+    from kassen.dice import roll
+
+    state = open_fight("arena/duel", seed=1).state
+    for _ in range(2):  # the second pass reads the memo
+        for dice, adds, bonus in product(range(5), range(-4, 5), (0, 2)):
+            faces = [(3 * dice + i) % 6 + 1 for i in range(dice)]
+            turn = BoutTurn(state, ScriptedDice(faces), RULES)
+            total = turn.roll_damage(DiceSpec(dice=dice, adds=adds), bonus, "club", "AR.DMG.1", "a")
+            plain = roll(dice_notation(dice, adds + bonus), ScriptedDice(faces))
+            assert total == plain.total
+            assert dict(turn.events[-1].data) == {"fighter": "a", "what": "club", **plain.to_json()}

@@ -22,7 +22,8 @@ from kassen.core.engine import Turn
 from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace, replacer
-from kassen.dice import RollResult, roll
+from kassen.core.memo import Memo
+from kassen.dice import RollResult, parse, roll
 
 #: The bout's hottest copies, each written once for its field (kassen.core.fastreplace.replacer).
 _with_fighters = replacer(BoutState, "fighters")
@@ -32,6 +33,9 @@ _with_next_hit = replacer(BoutState, "next_hit")
 
 #: Each kind of check's label in its explanation.
 _LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
+
+#: The parsed damage expression by its number of d6 and adds (immutable values); bounded.
+_EXPRESSIONS = Memo(256)
 
 
 class LaterData(Mapping[str, Any]):
@@ -229,7 +233,11 @@ class BoutTurn(Turn[BoutState]):
         return self._roll_terms(fid, kind, terms, rule)
 
     def roll_damage(self, spec: DiceSpec, bonus: int, label: str, rule: str, fid: str) -> int:
-        result = roll(dice_notation(spec.dice, spec.adds + bonus), self.dice)
+        dice, adds = spec.dice, spec.adds + bonus
+        # the expression parsed once for its dice and adds (a bounded memo), where roll() would look the
+        # text up in the dice parser's cache at every roll, hashing its limits record twice
+        expression = _EXPRESSIONS.get((dice, adds), (), lambda: parse(dice_notation(dice, adds)))
+        result = roll(expression, self.dice)
         self.log_later("damage_roll", rule, _damage_roll_data, fid, label, result)
         return result.total
 
