@@ -116,7 +116,8 @@ class ArenaRuleset:
             resolve(_bout_turn(turn), action)
 
     def follow_up(self, turn: Turn[BoutState]) -> bool:
-        return follow_up(_bout_turn(turn))
+        # one automatic step at a time, some fifty an action: the turn start() made is let through at once
+        return follow_up(turn if type(turn) is BoutTurn else _bout_turn(turn))
 
     def result(self, state: BoutState) -> Outcome | None:
         """The winning side (None: nobody) and why, in words with names."""

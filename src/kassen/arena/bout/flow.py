@@ -30,7 +30,8 @@ def resolve(turn: BoutTurn, action: Action) -> None:
 
 def follow_up(turn: BoutTurn) -> bool:
     """One automatic step; False when a fighter must decide (a slot or an offer) or the bout is over."""
-    _drop_stale_offers(turn)
+    if turn.state.offers:  # most steps have none to look at
+        _drop_stale_offers(turn)
     s = turn.state
     if s.result is not None or s.offers:
         return False

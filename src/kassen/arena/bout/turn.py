@@ -105,9 +105,11 @@ class BoutTurn(Turn[BoutState]):
 
     def next_task(self) -> Task | None:
         """The next task, taken off the agenda (None: nothing scheduled)."""
-        if self._tasks is None and not self.state.agenda:
-            return None
-        tasks = self._held()
+        tasks = self._tasks
+        if tasks is None:
+            if not self.state.agenda:
+                return None
+            tasks = self._held()
         return tasks.pop() if tasks else None
 
     def settled(self) -> BoutState:
