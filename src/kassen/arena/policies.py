@@ -144,7 +144,7 @@ class HeuristicPolicy:
         return tables
 
     def __call__(self, decision: Decision[BoutState, Action]) -> Action:
-        legal = decision.legal
+        legal = tuple(decision.legal)  # listed once, read as a plain tuple from here on
         if not legal:
             raise KassenError("no legal action to choose from")
         if isinstance(legal[0], Begin) or decision.actor.kind != "unit":
@@ -164,12 +164,21 @@ class HeuristicPolicy:
             ):
                 return guts[0]
             return next(a for a in legal if isinstance(a, Wait))
-        rise = [a for a in legal if isinstance(a, Rise)]
-        if rise:
-            return rise[0]
-        attacks = [a for a in legal if isinstance(a, Attack)]
+        # one pass over the listing sorts out what is weighed (the actions are exactly these classes)
+        rise: Rise | None = None
+        attacks: list[Attack] = []
+        moves: list[Move] = []
+        for a in legal:
+            kind = type(a)
+            if kind is Attack:
+                attacks.append(a)  # type: ignore[arg-type]  # its type is Attack
+            elif kind is Move:
+                moves.append(a)  # type: ignore[arg-type]  # its type is Move
+            elif kind is Rise and rise is None:
+                rise = a  # type: ignore[assignment]  # its type is Rise
+        if rise is not None:
+            return rise
         if not attacks:
-            moves = [a for a in legal if isinstance(a, Move)]
             if moves:
                 return self._close(state, decision.actor.id, moves, rules)
             return next(a for a in legal if isinstance(a, Wait))
