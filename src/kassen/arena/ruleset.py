@@ -101,7 +101,11 @@ class ArenaRuleset:
             return None
         side = state.fighter(fid).profile.side
         # asked several times per action: each fighter's Actor (immutable) made once (bounded memo)
-        return _ACTORS.get((fid, side), (), lambda: Actor("unit", fid, side))
+        actor = _ACTORS.peek((fid, side))
+        if actor is None:
+            actor = Actor("unit", fid, side)
+            _ACTORS.put((fid, side), (), actor)
+        return actor  # type: ignore[return-value]  # an Actor, put above for this key
 
     def legal_actions(self, state: BoutState, tables: ArenaRules) -> Sequence[Action]:
         return legal_actions(state, tables)

@@ -81,10 +81,12 @@ class BoutTurn(Turn[BoutState]):
     schedules some fifty tasks, each of which would otherwise copy the whole bout; :meth:`settled`
     writes it back into the state the action leaves."""
 
-    __slots__ = ("_tasks",)
+    __slots__ = ("_tasks", "rules")
 
     def __init__(self, state: BoutState, dice: Any, tables: ArenaRules) -> None:
         super().__init__(state, dice, tables)
+        #: ``tables``, typed: the content's rules (read a hundred times an action: a slot, no property)
+        self.rules = tables
         #: The agenda, next task last; None: still the state's own, untouched by this action.
         self._tasks: list[Task] | None = None
 
@@ -130,11 +132,6 @@ class BoutTurn(Turn[BoutState]):
     ) -> None:
         """Record an event whose data ``build(*args)`` makes when first read (:class:`LaterData`)."""
         self.events.append(Event(kind, LaterData(build, *args), rule, automatic))
-
-    @property
-    def rules(self) -> ArenaRules:
-        rules: ArenaRules = self.tables
-        return rules
 
     # small helpers
     def f(self, fid: str) -> FighterState:
