@@ -17,6 +17,7 @@ from kassen.arena.bout.state import (
     AddShock,
     ApplyHit,
     AutoStun,
+    BoutState,
     Death,
     DeathCheck,
     EndSubturn,
@@ -46,13 +47,18 @@ from kassen.arena.knockback import landing_facing, limb_knockback_outcome, postu
 from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Posture
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
-from kassen.core.fastreplace import replace
+from kassen.core.fastreplace import replace, replacer
 from kassen.core.memo import Memo
+
+#: The hottest copies of the automatic rules, each written once for its fields (fastreplace.replacer).
+_with_subturn = replacer(BoutState, "subturn", "slot")
+_with_death_check = replacer(FighterState, "death_checks_done", "last_death_check_hp")
+_with_shocks = replacer(FighterState, "shocks")
 
 
 def _t_start_subturn(b: BoutTurn, _: StartSubturn) -> None:
     n = b.state.subturn + 1
-    b.state = replace(b.state, subturn=n, slot=0)
+    b.state = _with_subturn(b.state, n, 0)
     b.log("subturn", "AR.CORE.3", subturn=n)
     every = b.rules.injury.fatigue.every_subturns
     fatigue = n > 1 and (n - 1) % every == 0
@@ -244,7 +250,7 @@ def _t_death_check(b: BoutTurn, task: DeathCheck) -> None:
     f = b.f(hit.victim)
     if f.has(Condition.DEAD):
         return
-    b.put(replace(f, death_checks_done=(*f.death_checks_done, task.threshold), last_death_check_hp=f.hp))
+    b.put(_with_death_check(f, (*f.death_checks_done, task.threshold), f.hp))
     b.log("death_check_due", "AR.HP.3", fighter=f.id, threshold=task.threshold, hp=f.hp)
     if not b.ht_check(f.id, CheckKind.DEATH, "AR.HP.3").success:
         b.incapacitate(f.id, Condition.DEAD, "AR.HP.3", hit.cause)
@@ -418,7 +424,7 @@ def _t_add_shock(b: BoutTurn, task: AddShock) -> None:
     new = [Shock("shock", hit.damage.final, until)]
     if hit.painful:
         new.append(Shock("pain", hit.damage.final, until))
-    b.put(replace(f, shocks=(*f.shocks, *new)))
+    b.put(_with_shocks(f, (*f.shocks, *new)))
     b.log("shock", "AR.INJ.2", fighter=f.id, penalty=hit.damage.final, until_end_of_subturn=until)
     if hit.painful:
         b.log("pain", "AR.INJ.3", fighter=f.id, penalty=hit.damage.final, until_end_of_subturn=until)

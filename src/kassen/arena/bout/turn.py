@@ -30,6 +30,9 @@ _with_fighters = replacer(BoutState, "fighters")
 with_agenda = replacer(BoutState, "agenda")
 with_slot = replacer(BoutState, "slot")
 _with_next_hit = replacer(BoutState, "next_hit")
+with_offers = replacer(BoutState, "offers")
+_with_fp = replacer(FighterState, "fp")
+_with_position = replacer(FighterState, "position")
 
 #: Each kind of check's label in its explanation.
 _LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
@@ -155,7 +158,7 @@ class BoutTurn(Turn[BoutState]):
         self._held().extend(reversed(tasks))
 
     def offer(self, offer: Offer) -> None:
-        self.state = replace(self.state, offers=(*self.state.offers, offer))
+        self.state = with_offers(self.state, (*self.state.offers, offer))
 
     def match(self) -> bool:
         return self.state.format is MatchFormat.MATCH
@@ -252,7 +255,7 @@ class BoutTurn(Turn[BoutState]):
         if fp < 0:
             over = -fp
             fp = 0
-        self.put(replace(f, fp=fp))
+        self.put(_with_fp(f, fp))
         self.log("fatigue", rule, fighter=fid, fp_before=before, fp_after=fp, reason=reason)
         if over and self.rules.injury.fatigue.below_zero.reading == "hp":
             g = self.f(fid)
@@ -283,7 +286,7 @@ class BoutTurn(Turn[BoutState]):
     def place(self, fid: str, position: int) -> None:
         """Put ``fid`` at ``position`` metres; holds whose two fighters end up farther apart than the
         grapple reach are released."""
-        self.put(replace(self.f(fid), position=position))
+        self.put(_with_position(self.f(fid), position))
         reach = self.rules.match.position.grapple_reach
         for g in self.state.fighters:
             if g.grappling is not None and abs(g.position - self.f(g.grappling).position) > reach:
