@@ -80,9 +80,11 @@ def test_best_attack_is_the_plain_maximum() -> None:
 def test_the_mean_damage_weighed_is_the_table_of_the_whole_prior_damage() -> None:
     # rule: AR.DMG.6 (crippling cap), AR.RD.2 (per hit, or cumulative): the heuristic's mean damage,
     # remembered by the part of a location's prior damage that counts, is the mean of the exact table
-    # of the whole prior damage, with either reading, for every fighter on every other, everywhere
+    # of the whole prior damage, with either reading, for every fighter on every other, everywhere (a key
+    # missing the weapon, ST, HT, DR or reductions fails it)
     from kassen.arena.content import load_rules
-    from kassen.arena.damage import strength_damage
+    from kassen.arena.damage import Reduction, strength_damage
+    from kassen.arena.fighter import LocationDR
     from kassen.arena.odds import damage_table, expected_final
 
     cumulative = load_rules({"damage": {"crippling": {"cap": "cumulative"}}})
@@ -91,19 +93,36 @@ def test_the_mean_damage_weighed_is_the_table_of_the_whole_prior_damage() -> Non
         fight = open_fight(f"arena/{scenario.name}", seed=0)
         fight.autoplay()
         state = fight.state  # fighters with damage here and there
+        # and each fighter again with other values of what the mean reads (a new profile, as in a new
+        # fight): another ST and weapon attacking, another HT, DR and reductions struck
+        stronger = [
+            replace(
+                f, profile=replace(f.profile, st=f.profile.st + 3, weapon=replace(f.profile.weapon, adds=1))
+            )
+            for f in state.fighters
+        ]
+        tougher = [
+            replace(f, profile=replace(f.profile, **change))
+            for f in state.fighters
+            for change in (
+                {"ht": f.profile.ht + 2},
+                {"dr": (LocationDR("torso", 2), LocationDR("left_arm", 1, 1))},
+                {"reductions": (Reduction("tough", 2, 0),)},
+            )
+        ]
         for rules in (fight.tables, cumulative):
             policy = HeuristicPolicy(rules)
-            for a in state.fighters:
+            for a in (*state.fighters, *stronger):
                 w = a.profile.weapon
                 base = strength_damage(a.profile.st, w.base, rules) if w.base != "none" else None
                 dice = base.dice if base is not None else w.dice
                 spec = DiceSpec(dice=dice, adds=(base.adds if base is not None else 0) + w.adds)
-                for t in state.fighters:
+                for t in (*state.fighters, *tougher):
                     if t.id == a.id:
                         continue
                     for where in rules.locations.locations:
                         dr = t.profile.dr_at(where)
-                        for prior in sorted({t.damage_at(where), 0, 3, 6, 7, 9, 20}):
+                        for prior in sorted({t.damage_at(where), 0, 3, 7, 20}):
                             hurt = replace(t, location_damage=((where, prior),))
                             mean, _ = policy._mean_pair(a, hurt, where, rules)
                             table = damage_table(

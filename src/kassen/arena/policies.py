@@ -73,12 +73,15 @@ class _Memos:
         self.hits = lru_cache(maxsize=MEMO_SIZE)(hits)
         # The mean final damage by the key its table would have (the table itself is never built).
         self.expected = lru_cache(maxsize=MEMO_SIZE)(expected)
-        #: expected() and its float by the identity of the attacker's and target's profiles, where,
-        #: damage there; hits() and its float.
+        #: What the mean damage reads of an attacker's and a target's profiles (the weapon and ST; HT,
+        #: DR and reductions), by the two profiles' identity, as one shared tuple: a new fight's profiles
+        #: are new objects with the same values, found once a fight instead of once a location weighed.
+        self.pair_values = Memo(MEMO_SIZE)
+        #: The shared tuple of each such value (the first met): the means are keyed by its identity.
+        self.interned = Memo(MEMO_SIZE)
+        #: expected() and its float by the shared tuple's identity (kept alive with the entry), where
+        #: the attack lands and the damage there that counts; hits() and its float.
         self.means = Memo(MEMO_SIZE)
-        #: The same pairs by the values they depend on (weapon, ST, HT, where, DR there, reductions,
-        #: damage there): a new fight's profiles are new objects with the same values.
-        self.means_by_value = Memo(MEMO_SIZE)
         self.hit_pairs = Memo(MEMO_SIZE)
 
 
@@ -130,7 +133,7 @@ class HeuristicPolicy:
         memos = _MEMOS.get((id(tables),), (tables,), lambda: _Memos(tables))
         self._hits, self._expected = memos.hits, memos.expected
         self._means, self._hit_pairs = memos.means, memos.hit_pairs
-        self._means_by_value = memos.means_by_value
+        self._pair_values, self._interned = memos.pair_values, memos.interned
         self._targets_of: BoutState | None = None
         self._targets: dict[tuple[object, ...], tuple[int, int | None]] = {}
         self._bases: dict[tuple[str, bool], int] = {}
@@ -308,25 +311,28 @@ class HeuristicPolicy:
         self, attacker: FighterState, target: FighterState, where: str, rules: ArenaRules
     ) -> tuple[Fraction, float]:
         """The expected final damage of ``attacker``'s weapon landing on ``target`` at ``where`` (and its
-        nearest float): a pure
-        function of the two profiles (immutable, one object each for the whole fight), ``where`` and the
-        damage already there, remembered by the profiles' identity (the table's own key, a pydantic
-        DiceSpec and the DR, costs more to hash than the memo saves)."""
+        nearest float): a pure function of what it reads of the two profiles (immutable, one object each
+        for the whole fight), ``where`` and the damage that counts there, remembered by those (the
+        profiles' values found once a fight by their identity, as one shared tuple)."""
         a, t = attacker.profile, target.profile
         # keyed by the part of the damage there the table reads (none under the per-hit crippling cap):
         # a location hit before is weighed with the table it had
         prior = target.damage_at(where)
         if prior:
             prior = counted_prior(where, t.ht, prior, rules)
-        key = (id(a), id(t), where, prior)
+        shared = self._pair_values.peek((id(a), id(t)))
+        if shared is None:
+            value = (a.weapon, a.st, t.ht, t.dr, t.reductions)
+            shared = self._interned.peek(value)
+            if shared is None:
+                shared = value
+                self._interned.put(value, (), value)
+            self._pair_values.put((id(a), id(t)), (a, t), shared)
+        key = (id(shared), where, prior)
         pair = self._means.peek(key)
         if pair is None:
-            by_value = (a.weapon, a.st, t.ht, where, t.dr_at(where), t.reductions, prior)
-            pair = self._means_by_value.peek(by_value)
-            if pair is None:
-                pair = _with_float(self._expected_at(attacker, target, where, prior, rules))
-                self._means_by_value.put(by_value, (), pair)
-            self._means.put(key, (a, t), pair)
+            pair = _with_float(self._expected_at(attacker, target, where, prior, rules))
+            self._means.put(key, (shared,), pair)
         return pair  # type: ignore[return-value]  # put above for this key
 
     def _expected_at(
