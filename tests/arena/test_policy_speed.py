@@ -179,3 +179,21 @@ def test_a_script_tries_an_attack_naming_no_location() -> None:
     policy = Scripted({actor.id: (step,)}, FirstLegal())
     assert step not in fight.legal_actions() and fight.is_legal(step)
     assert policy(fight.decision()) is step
+
+
+def test_every_fight_of_a_scenario_plays_the_same_script_steps() -> None:
+    # rule: AR.CORE.3 (a script's steps, played in order): the steps are the scenario's, one object
+    # each for every fight, equal to the steps read afresh from its script
+    from kassen.arena.scenario import script_steps
+
+    first, second = open_fight("arena/knockback", seed=1), open_fight("arena/knockback", seed=2)
+    assert isinstance(first.policy, Scripted) and isinstance(second.policy, Scripted)
+    scripts = first.policy.scripts
+    assert scripts.keys() == {"tetsu", "bo"}
+    for fid, steps in scripts.items():
+        again = second.policy.scripts[fid]
+        assert all(a is b for a, b in zip(steps, again, strict=True))
+        entries = [dict(first.action_json(step)) for step in steps]
+        for entry in entries:
+            entry.pop("actor", None)
+        assert steps == script_steps(fid, entries, first.tables)

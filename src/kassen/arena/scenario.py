@@ -57,6 +57,7 @@ from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issue
 from kassen.core.codec import FormatError
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import state_codec
+from kassen.core.memo import Memo
 from kassen.core.policy import ByActor, FirstLegal, Policy, Scripted
 from kassen.core.ruleset import Setup
 from kassen.core.scenario import ScenarioSource
@@ -251,6 +252,19 @@ class ScenarioModel(StrictModel):
         return self
 
 
+def _interned(step: Action) -> Action:
+    """The script step equal to ``step`` (of its class) an earlier setup was given, else ``step``,
+    remembered (a bounded memo): every fight of a scenario plays the same step objects, which the
+    fights' shared action codec then knows by identity, where each fight's fresh copies were compared
+    with the one read back before by hash, class and repr."""
+    found: Action = _STEPS.get((type(step), step), (), lambda: step)
+    return found
+
+
+#: Script steps by class and value (immutable actions); bounded.
+_STEPS = Memo(512)
+
+
 def script_steps(fighter: str, entries: Sequence[Mapping[str, Any]], rules: ArenaRules) -> tuple[Action, ...]:
     """A fighter's script as the actions it will apply: each entry is an action's JSON without its
     ``actor`` (``{"kind": "attack", "target": "ken", "location": "skull"}``); an attack naming no
@@ -344,7 +358,7 @@ def setup_scenario(scenario: ScenarioSource, content: Content[ArenaRules]) -> Se
         found, steps = _script(f.id, f.script, rules, scenario, ("fighters", i, "script"), ids)
         issues += found
         if f.policy == "scripted":
-            scripts[f.id] = steps
+            scripts[f.id] = tuple(_interned(step) for step in steps)
     if issues:
         raise ContentError(issues)
     state = initial_state(
