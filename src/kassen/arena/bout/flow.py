@@ -103,11 +103,12 @@ def _over(turn: BoutTurn) -> bool:
     s = turn.state
     if not s.started:
         return False
-    sides: dict[str, bool] = {}
+    match, rules = turn.match(), turn.rules
+    standing: list[str] = []  # each side with someone still standing (the order only read when one)
     for f in s.fighters:
-        alive = not f.lost if turn.match() else not (f.incapacitated or helpless(f, turn.rules))
-        sides[f.profile.side] = sides.get(f.profile.side, False) or alive
-    standing = [side for side, ok in sides.items() if ok]
+        side = f.profile.side
+        if side not in standing and (not f.lost if match else not (f.incapacitated or helpless(f, rules))):
+            standing.append(side)
     if len(standing) > 1:
         return False
     if standing:

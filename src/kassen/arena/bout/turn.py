@@ -147,6 +147,9 @@ class BoutTurn(Turn[BoutState]):
     def put(self, fs: FighterState) -> None:
         fid = fs.profile.id
         fighters = self.state.fighters
+        if fighters and fighters[0].profile.id == fid:  # the first (of two, mostly): no search, no slices
+            self.state = _with_fighters(self.state, (fs, *fighters[1:]))
+            return
         for i, x in enumerate(fighters):
             if x.profile.id == fid:
                 self.state = _with_fighters(self.state, (*fighters[:i], fs, *fighters[i + 1 :]))
