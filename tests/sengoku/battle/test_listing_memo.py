@@ -100,6 +100,26 @@ def test_remembered_skeletons_are_fresh_ones(name: str, seeds: range) -> None:
     assert across > 0 or "*" not in name
 
 
+def test_a_remembered_skeleton_is_the_fresh_one_when_the_units_equipment_changes() -> None:
+    # rule: SG.BRT.1  rule: SG.FUM.2  rule: SG.FUM.3  rule: SG.LUL.1 — a unit's stances, weapons broken or
+    # on the ground and limited uses change what it may attempt: the skeleton remembered for it before
+    # each change is never taken for the one after it (each is the fresh one)
+    from kassen.sengoku.battle.candidates import _skeleton, _skeleton_key, _skeleton_of
+
+    compared = 0
+    for rules, state, unit in _units_at_count("demo", range(2)):
+        if unit.zone is None or state.round > 1:
+            continue
+        _skeleton_of(rules, _skeleton_key(rules, state, unit), state, unit)  # remembered as it stands
+        for change in _equipment_changes(rules, unit):
+            other = state.with_unit(dataclasses.replace(unit, **change))
+            acting = other.unit(unit.id)
+            got = _skeleton_of(rules, _skeleton_key(rules, other, acting), other, acting)
+            assert got == tuple(_skeleton(BattleRules(rules.catalog), other, acting)), (unit.id, change)
+            compared += 1
+    assert compared > 30
+
+
 @pytest.mark.parametrize(
     ("name", "seeds"), [("demo", range(3)), ("burning-temple", range(2)), ("demo*3", range(1))]
 )
@@ -225,6 +245,26 @@ def test_no_field_left_out_of_an_items_key_changes_its_verdict(name: str, seed: 
     assert tried > 300 and bound > 3
 
 
+def _equipment_changes(rules: BattleRules, unit: Unit) -> list[dict[str, object]]:
+    """The unit's stances, weapons and limited uses changed (each read by some plan, SG.BRT.1, SG.FUM.2-3,
+    SG.LUL.1): a stance it knows held, its first weapon broken or on the ground, each limited maneuver
+    of its spent."""
+    known = [rules.maneuver(k) for k in rules.known(unit)]
+    weapons = rules.creature(unit).weapons
+    out: list[dict[str, object]] = []
+    held = [m.id for m in known if m.grants is not None and m.id not in unit.stances]
+    if held:
+        out.append({"stances": (*unit.stances, held[0])})
+    if unit.stances:
+        out.append({"stances": ()})
+    if weapons:
+        out += [{"broken": (*unit.broken, weapons[0])}, {"dropped": weapons[0]}]
+    spent = tuple(Tally(f"{m.id}#0", 99, since=0) for m in known if m.limits)
+    if spent:
+        out.append({"limited": spent})
+    return out
+
+
 def _changed_items_are_planned_afresh(
     rules: BattleRules, state: BattleState, unit: Unit, skeleton: Skeleton
 ) -> int:
@@ -239,6 +279,7 @@ def _changed_items_are_planned_afresh(
         if who is unit:  # what the skeleton does not read (it is made for where the unit stands)
             changes += [{"defenseless": not who.defenseless}, {"surcharge": who.surcharge + 2}]
             changes += [{"pickup_cost": who.pickup_cost + 2}]
+            changes += _equipment_changes(rules, who)
         else:
             changes += [{"zone": z.id} for z in state.zones if z.id != who.zone]
             changes += [{"cohesion": None if who.cohesion else 5}, {"incapacitated": True}]

@@ -17,7 +17,7 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit
 from kassen.sengoku.battle.values import Values, guard_of
 from kassen.sengoku.evolve import evolve
-from kassen.sengoku.profile import CombatProfile, DefenseBonus
+from kassen.sengoku.profile import CombatProfile, DefenseBonus, DefenseDebuff
 from kassen.sengoku.technique import attack_modifier
 
 
@@ -57,19 +57,23 @@ def test_equal_readings_are_equal_profiles(name: str, seeds: range) -> None:
 
 @pytest.mark.parametrize(("name", "seeds"), [("demo*2", range(2)), ("burning-temple", range(1))])
 def test_a_remembered_profile_is_the_one_built_afresh(name: str, seeds: range) -> None:
-    # rule: SG.DEF.4  rule: SG.INC.3  rule: SG.RET.5 — the content remembers a unit's profile by its
-    # template's profile and all the unit and the state add to it: for every unit of every state (with
-    # each of its weapons) it is the profile new content builds
+    # rule: SG.DEF.4  rule: SG.INC.3  rule: SG.RET.5  rule: SG.DBF.1 — the content remembers a unit's
+    # profile by its template's profile and all the unit and the state add to it: for every unit of
+    # every state (with each of its weapons, and with a Defense -N) it is the profile new content builds
     compared = 0
     for fight in _played(name, seeds):
         rules = fight.tables
-        fresh = BattleRules(rules.catalog)
         for state in fight.states[::2]:
+            fresh = BattleRules(rules.catalog)  # nothing remembered from another state
             for unit in state.units:
                 for weapon in (None, *rules.creature(unit).weapons):
                     got = rules.profile(state, unit, weapon=weapon)
                     assert got == fresh.profile(state, unit, weapon=weapon), (unit.id, weapon, state.round)
                     compared += 1
+                # and with a Defense -N on it (SG.DBF.1), after its profile without was remembered
+                hurt = state.with_unit(evolve(unit, debuffs=(*unit.debuffs, DefenseDebuff(2, "test"))))
+                debuffed = hurt.unit(unit.id)
+                assert rules.profile(hurt, debuffed) == BattleRules(rules.catalog).profile(hurt, debuffed)
     assert compared > 500
 
 

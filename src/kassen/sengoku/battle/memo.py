@@ -105,7 +105,7 @@ class ContentMemos:
         self.weighed_plains: Memo[tuple[Use, ...], tuple[bool, bool]] = Memo()
         #: The heuristic's reading of an attack group's shapes (``weigh._kinds``), by attack and shapes.
         self.shape_kinds: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
-        #: An attack's candidate shapes at one target (``candidates._grouped``), by the attack, weapon,
+        #: An attack's candidate shapes at one target (``candidates._group_of``), by the attack, weapon,
         #: target, reservations known and Aim Focus room: the same few tuples in every state.
         self.rows: Memo[tuple[object, ...], tuple[tuple[Use, ...], ...]] = Memo()
         #: Those rows at each of a list of targets (an attack group's), by the attack, weapon, targets,
@@ -114,7 +114,7 @@ class ContentMemos:
         #: The rows of a movement, stance or pick-up then an attack at each of some targets
         #: (``candidates._after``), by the first use, the attack, its weapon and the targets.
         self.rows_after: Memo[tuple[object, ...], tuple[tuple[tuple[Use, ...], ...], ...]] = Memo()
-        #: Whether a candidate movement goes (``candidates._grouped``), by the battlefield, the unit's
+        #: Whether a candidate movement goes (``candidates._skeleton``), by the battlefield, the unit's
         #: side and zone, the zones another side holds and the movement (all ``moves.route`` reads).
         self.routes: Memo[tuple[object, ...], bool] = Memo()
         self._layout: tuple[object, object, object, int] | None = None
@@ -198,8 +198,9 @@ class ContentMemos:
         return made
 
     def interned(self, action: H) -> H:
-        """The script step equal to ``action`` that an earlier fight of this content was given, else
-        ``action`` itself, remembered (see :attr:`script_actions`)."""
+        """The script step (or zone record) equal to ``action`` that an earlier fight of this content was
+        given, else ``action`` itself, remembered (see :attr:`script_actions`): every fight of the content
+        then holds the very same objects, found by identity in the memos."""
         found = self.script_actions.get(action)
         if found is None or type(found) is not type(action):
             self.script_actions[action] = found = action

@@ -402,7 +402,11 @@ class BattleRules(UnitReadings):
 
     def classified_check(self, faces: Faces, modifier: int, defense: int) -> tuple[CheckResult, Classified]:
         """An attack check (SG.CHK.1) and all its double means under this content's SG.RD.4 readings,
-        remembered by its faces, modifier and Defense (frozen values of those alone)."""
+        remembered by its faces, modifier and Defense (frozen values of those alone); faces that are not
+        two are refused by the check itself, every time."""
+        if len(faces) != 2:
+            check = self.check(faces, modifier, defense)  # raises, with its message
+            return check, classify(check, kind=CheckKind.ATTACK, rules=self.resolution)
         key = (type(faces), faces[0], faces[1], modifier, defense)
         found = self._attack_checks.get(key)
         if found is None:

@@ -171,6 +171,8 @@ def _scored(
             return policy.attack_value_pair(state, unit, use, zone)[1]
         found = known.get(seen)
         if found is None:
+            if len(known) >= _KNOWN:
+                known.clear()  # bounded (the targets' numbers are renumbered in a long run)
             found = known[seen] = policy.attack_value_pair(state, unit, use, zone)[1]
         return found
 
@@ -198,7 +200,9 @@ def _scored(
             assert first is not None
             extra = float(policy._cached_stance(state, unit, first))
         # the group's blow at each target (every row's blow is the same but for its target)
-        known = values_of(group.rows[0][0][1 if lead else 0], zone)
+        known = values_of(group.rows[0][0][1], zone) if lead in (_MOVE, _STANCE) else (
+            values_of(group.rows[0][0][0], zone) if kinds is not None else {}
+        )
         # every target with the very same prices (each may be struck, most often): only the first of
         # each class can be weighed, the others being worth the same; else every target in turn
         for i in first_of_each_class(group.targets) if same else range(len(verdicts)):
@@ -220,7 +224,7 @@ def _scored(
                     continue
                 shape = kinds[j] if kinds is not None else _OTHER
                 if shape == _OTHER:
-                    if lead:
+                    if lead in (_MOVE, _STANCE):
                         # the lead use then the attack, valued by _rough_value's very sums
                         use = row[j][1]
                         value = attack_value(use, zone, seen, known)
@@ -285,6 +289,9 @@ def _exact(
         total += policy._cached_stance(state, unit, first)
     return total
 
+
+#: The most targets' readings one blow's table of values holds (``BattleRules.attack_rows``).
+_KNOWN = 512
 
 #: How an attack group's breaths start: with the attack (none), a movement or a stance first, valued
 #: without building the breath; any other lead use (a pick-up: an aid) is weighed as a breath.
