@@ -52,9 +52,11 @@ SCENARIOS: tuple[tuple[str, int], ...] = (
     ("l5r/kakita-vs-hida", 20),
     ("l5r/lame-veteran", 20),
     ("sengoku/burning-temple", 8),
-    ("sengoku/count-example", 8),
-    ("sengoku/demo", 8),
+    ("sengoku/count-example", 16),
+    ("sengoku/demo", 16),
 )
+#: Rounds' worth of untimed battles each worker plays of a battle task before its first timed round.
+WARM_ROUNDS = 3
 #: (copies of each demo unit, battles per round).
 SCALED: tuple[tuple[int, int], ...] = ((2, 3), (4, 2), (8, 1))
 
@@ -140,10 +142,15 @@ def interleaved(
     """Each worker's answers to ``task``, asked of every worker in turn (the order reversed every other
     round), ``rounds`` times. A battle task gets new seeds each round (the same for every worker): a fight
     replayed with the seeds of an earlier round would find every state-keyed memo warm, which no lab run of
-    new seeds does."""
+    new seeds does. Before its first round a battle task is played untimed :data:`WARM_ROUNDS` rounds' worth
+    (other seeds), by every worker alike: a lab run plays thousands of fights, and what a process keeps
+    between fights (content, memos) is warm after its first few dozen, which a figure of a few rounds
+    would otherwise mostly miss."""
     answers: list[list[dict[str, Any]]] = [[] for _ in workers]
     for r in range(rounds):
         asked = dict(task, first=r * int(task["n"])) if task.get("kind") == "battle" else task
+        if r == 0 and task.get("kind") == "battle":
+            asked["warm"] = WARM_ROUNDS * int(task["n"])
         # each round asks them in the other order, so that going first or last favours nobody
         order = list(enumerate(workers))
         for i, worker in order if r % 2 == 0 else reversed(order):

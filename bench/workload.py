@@ -62,13 +62,15 @@ def _scenario(task: dict[str, Any]) -> str:
 
 def battle(task: dict[str, Any]) -> dict[str, Any]:
     """CPU seconds per battle of ``Fight.autoplay`` (the fight opened before the clock starts), over
-    seeds ``first .. first + n - 1``; one untimed warm-up battle first."""
+    seeds ``first .. first + n - 1``; ``warm`` untimed warm-up battles first (at least one), on seeds
+    from ``10_000 + first`` (never timed ones)."""
     from kassen.core.scenario import open_fight
 
     scenario = _scenario(task)
     first, n = int(task.get("first", 0)), int(task["n"])
-    warm = open_fight(scenario, seed=10_000 + first)
-    warm.autoplay()
+    for seed in range(10_000 + first, 10_000 + first + max(1, int(task.get("warm", 1)))):
+        warm = open_fight(scenario, seed=seed)
+        warm.autoplay()
     spent = 0.0
     actions = 0
     for seed in range(first, first + n):
