@@ -37,7 +37,7 @@ from kassen.core.memo import Memo
 from kassen.l5r.actions import Attack
 from kassen.l5r.character import earth, tn_to_be_hit_base
 from kassen.l5r.pool import Pool, ten_dice
-from kassen.l5r.state import Fighter
+from kassen.l5r.state import Fighter, Status
 from kassen.l5r.tables import L5Tables, RollKind
 from kassen.l5r.wounds import RankState, wound_rank
 
@@ -94,6 +94,15 @@ def dice_change(fighter: Fighter, turn: int, kinds: Iterable[RollKind]) -> tuple
             total += s.amount
             steps.append(Step(s.amount, f"{s.source}: {s.amount:+d} die on {s.applies_to} rolls", s.rule))
     return total, tuple(steps)
+
+
+def active_now(fighter: Fighter, turn: int) -> tuple[Status, ...]:
+    """The fighter's statuses active on ``turn`` (compared by value): all that the pools and the TN to be
+    hit read of its statuses and the turn, where none reads a fading amount (``Status.amount_on``)."""
+    statuses = fighter.statuses
+    if not statuses:
+        return statuses
+    return tuple(s for s in statuses if s.active(turn))
 
 
 def is_blacked_out(fighter: Fighter, turn: int) -> bool:
@@ -182,11 +191,13 @@ def initiative_pool(fighter: Fighter, tables: L5Tables, turn: int) -> tuple[Pool
 def defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple[Step, ...]]:
     """The target's TN to be hit this turn: base (L5.CORE.2), Full Defense bonus and Full Attack
     (L5.CORE.7), blood in eyes (L5.HED.1), prone (L5.FOT.1, L5.GAP.1)."""
-    return _FIGHTERS.get(
-        ("defense_tn", id(target), id(tables), turn),
-        (target, tables),
-        lambda: _defense_tn(target, tables, turn),
-    )
+    # It reads of the target only its character, the statuses active this turn, its Full Defense bonus
+    # and whether it declared a Full Attack: keyed by them, not the fighter object (a new one after any
+    # change) nor the turn, it is worked out once for them.
+    c, declared = target.character, target.declared
+    full = isinstance(declared, Attack) and declared.full_attack
+    key = ("defense_tn", id(c), active_now(target, turn), target.full_defense_bonus, full, id(tables))
+    return _FIGHTERS.get(key, (c, tables), lambda: _defense_tn(target, tables, turn))
 
 def _defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple[Step, ...]]:
     tn, base_steps = tn_to_be_hit_base(target.character, tables)
@@ -229,9 +240,11 @@ class AttackPool:
 def attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: bool) -> AttackPool:
     """Agility + weapon skill, keep Agility (L5.CORE.9), with Full Attack's +2k1 (L5.CORE.7) and the
     injuries and binds that touch attack rolls (L5.ARM.1, L5.HND.1, L5.TOR.1, L5.BND.1)."""
+    # It reads of the attacker only its character and the statuses active this turn (as defense_tn).
+    c = attacker.character
     return _FIGHTERS.get(
-        ("attack_pool", id(attacker), id(tables), turn, full_attack),
-        (attacker, tables),
+        ("attack_pool", id(c), active_now(attacker, turn), id(tables), full_attack),
+        (c, tables),
         lambda: _attack_pool(attacker, tables, turn, full_attack=full_attack),
     )
 
@@ -440,9 +453,11 @@ def damage_pool(
     """Weapon XkY with Strength added to the dice rolled (L5.CORE.5), +1k0 per raise for damage
     (L5.DMG.1), one less die per deep gash (L5.ARM.1, L5.HND.1), Subdue -1k0 (L5.SUB.1)."""
     # Of the attack only its special matters (the pool reads nothing else of it).
+    # Of the attacker only its character and the statuses active this turn (as defense_tn).
+    c = attacker.character
     return _FIGHTERS.get(
-        ("damage_pool", id(attacker), id(tables), turn, attack.special, damage_raises),
-        (attacker, tables),
+        ("damage_pool", id(c), active_now(attacker, turn), id(tables), attack.special, damage_raises),
+        (c, tables),
         lambda: _damage_pool(attacker, attack, tables, turn, damage_raises=damage_raises),
     )
 

@@ -1,0 +1,81 @@
+"""The pools and the TN to be hit are remembered by what they read (issue 15, speed): the character, the
+statuses active this turn, the Full Defense bonus and a declared Full Attack; never by the fighter object
+or the turn. Each remembered answer must be the rules' own for the fighter as it stands on that turn."""
+
+from __future__ import annotations
+
+from kassen.core.fastreplace import replace
+from kassen.core.scenario import open_fight
+from kassen.l5r.actions import Attack
+from kassen.l5r.rolls import (
+    _attack_pool,
+    _damage_pool,
+    _defense_tn,
+    attack_pool,
+    damage_pool,
+    defense_tn,
+)
+from kassen.l5r.state import DuelState, Fighter, Status
+from kassen.l5r.tables import L5Tables, SpecialAttackName
+
+
+def _duel() -> tuple[DuelState, L5Tables]:
+    fight = open_fight("l5r/kakita-vs-hida", seed=0)
+    return fight.state, fight.tables  # type: ignore[return-value]
+
+
+def _variants(f: Fighter, foe: str) -> list[Fighter]:
+    """The fighter as each thing the answers read changes: a status active on turn 1 only, for each
+    kind the pools and the TN read; a Full Defense bonus; a declared Full Attack or a plain attack."""
+    one_turn = [
+        Status("tn_to_be_hit", "a test", "L5.CORE.2", amount=5, start_turn=1, end_turn=1),
+        Status("prone", "a test", "L5.FOT.1", start_turn=1, end_turn=1),
+        Status("blackout", "a test", "L5.HED.1", amount=1, start_turn=1, end_turn=1),
+        Status("dice", "a test", "L5.ARM.1", amount=-1, applies_to="damage", start_turn=1, end_turn=1),
+        Status("dice", "a test", "L5.TOR.1", amount=-1, applies_to="attack", start_turn=1, end_turn=1),
+        Status("bound", "a test", "L5.BND.1", amount=1, start_turn=1, end_turn=1, other=foe),
+        Status("no_skill_dice", "a test", "L5.HND.1", start_turn=1, end_turn=1),
+        Status("no_reroll_tens", "a test", "L5.HND.1", start_turn=1, end_turn=1),
+    ]
+    out = [f]
+    out += [replace(f, statuses=(s,)) for s in one_turn]
+    out.append(replace(f, full_defense_bonus=7))
+    out.append(replace(f, full_defense_bonus=7, statuses=(one_turn[2],)))
+    out.append(replace(f, declared=Attack(foe, full_attack=True)))
+    out.append(replace(f, declared=Attack(foe)))
+    return out
+
+
+def test_remembered_pools_and_tns_are_the_rules_own_on_every_turn() -> None:
+    # rule: L5.CORE.2 (TN to be hit), L5.CORE.7 (Full Attack, Full Defense), L5.CORE.9 (attack roll),
+    # rule: L5.CORE.5 (damage roll), L5.DMG.1 (raises for damage), L5.BND.1, L5.FOT.1, L5.HED.1
+    state, tables = _duel()
+    a, b = state.fighters[0], state.fighters[1]
+    compared = 0
+    for f in _variants(a, b.name):
+        # turn 1 then turn 2 (the one-turn statuses gone), then turn 1 again: each asked of the memo in turn
+        for turn in (1, 2, 1):
+            assert defense_tn(f, tables, turn) == _defense_tn(f, tables, turn)
+            for full in (False, True):
+                assert attack_pool(f, tables, turn, full_attack=full) == _attack_pool(
+                    f, tables, turn, full_attack=full
+                )
+            for special in (None, SpecialAttackName.SUBDUE, SpecialAttackName.MARK):
+                for raises in (0, 2):
+                    attack = Attack(b.name, damage_raises=raises, special=special)
+                    assert damage_pool(f, attack, tables, turn, damage_raises=raises) == _damage_pool(
+                        f, attack, tables, turn, damage_raises=raises
+                    )
+            compared += 1
+    assert compared == 3 * len(_variants(a, b.name))
+    # and the answers really differ where what they read does (else the comparison above proves little)
+    blind = _variants(a, b.name)
+    assert defense_tn(blind[1], tables, 1)[0] != defense_tn(blind[1], tables, 2)[0]  # +5 on turn 1 only
+    assert defense_tn(blind[9], tables, 1)[0] != defense_tn(blind[0], tables, 1)[0]  # Full Defense
+    assert defense_tn(blind[11], tables, 1)[0] != defense_tn(blind[12], tables, 1)[0]  # Full Attack declared
+    assert damage_pool(blind[4], Attack(b.name), tables, 1, damage_raises=0)[0] != damage_pool(
+        blind[4], Attack(b.name), tables, 2, damage_raises=0
+    )[0]
+    assert attack_pool(blind[5], tables, 1, full_attack=False).pool != attack_pool(
+        blind[5], tables, 2, full_attack=False
+    ).pool
