@@ -20,7 +20,7 @@ __all__ = ["Heuristic", "Preferences", "Prefers", "SkippingScript", "heuristic"]
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import Field
 
@@ -206,9 +206,18 @@ class _Weigher:
             if special is SpecialAttackName.MARK and self.first_blood:
                 worth = Fraction(100)
             key: tuple[object, ...] = ("special", hit, tn, worth.numerator, worth.denominator)
-            return _VALUES.get(key, (), lambda: _exact(chance(pool, tn) * worth))
+            found = _VALUES.peek(key)
+            if found is None:
+                found = _exact(chance(pool, tn) * worth)
+                _VALUES.put(key, (), found)
+            return cast(_Value, found)  # put there just so
         if self.first_blood:  # whatever the damage: first blood is worth the duel
-            return _VALUES.get(("first_blood", hit, tn), (), lambda: _exact(chance(pool, tn) * 100))
+            key = ("first_blood", hit, tn)
+            found = _VALUES.peek(key)
+            if found is None:
+                found = _exact(chance(pool, tn) * 100)
+                _VALUES.put(key, (), found)
+            return cast(_Value, found)
         raises = attack.damage_raises
         dmg = self.damage.get((special, raises))
         if dmg is None:
@@ -226,10 +235,18 @@ class _Weigher:
             risk = self.risk
         damage = (dmg.rolled, dmg.kept, dmg.explode, dmg.bonus)
         key = ("damage", hit, tn, damage, bonus, risk.numerator, risk.denominator)
-        return _VALUES.get(key, (), lambda: _exact(chance(pool, tn) * (mean(dmg) + bonus - risk)))
+        found = _VALUES.peek(key)
+        if found is None:
+            found = _exact(chance(pool, tn) * (mean(dmg) + bonus - risk))
+            _VALUES.put(key, (), found)
+        return cast(_Value, found)
 
 
-def _exact(value: Fraction) -> tuple[Fraction, float]:
+#: An attack's exact value and its nearest float.
+_Value = tuple[Fraction, float]
+
+
+def _exact(value: Fraction) -> _Value:
     return value, float(value)
 
 

@@ -278,14 +278,17 @@ def act_allowed(
     lock_acts = kind is ActKind.STRUGGLE or kind is ActKind.DISENGAGE
     if (locked and not lock_acts and not blacked) or (lock_acts and not locked):
         return False
+    # check_act's checks must all pass, so the cheap need (a dropped weapon to recover, most often not)
+    # goes first: no move worked out, no refusal built, where it already says no
+    need = _NEEDS.get(kind)
+    if need is not None and not need[0](state, f):
+        return False
     if kind in (ActKind.MEDICAL_AID, ActKind.CLOSE, ActKind.RETREAT, ActKind.RECOVER_WEAPON):
         try:
             check_act(state, f, act, tables)
         except IllegalActionError:
             return False
-        return True
-    need = _NEEDS.get(kind)
-    return need is None or need[0](state, f)
+    return True
 
 
 def _check_aid(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> None:
