@@ -14,7 +14,7 @@ from kassen.arena.bout.actions import apply_action
 from kassen.arena.bout.legal import validate
 from kassen.arena.bout.reading import can_act, can_guts, helpless, override_effects
 from kassen.arena.bout.state import Action, EndSubturn, Offer, StartSubturn
-from kassen.arena.bout.tasks import TASK_HANDLERS
+from kassen.arena.bout.tasks import TASK_TABLE
 from kassen.arena.bout.turn import BoutTurn, with_slot
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
@@ -37,7 +37,7 @@ def follow_up(turn: BoutTurn) -> bool:
         return False
     task = turn.next_task()
     if task is not None:
-        TASK_HANDLERS(turn, task)
+        TASK_TABLE[type(task)](turn, task)
         return True
     if not s.started:  # before the referee's Begin only the referee's own moves come: no slot passes
         return False
