@@ -11,7 +11,7 @@ __all__ = ["BoutTurn"]
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from kassen.arena.bout.reading import CheckTerms, can_guts, check_terms, ht_check_terms
+from kassen.arena.bout.reading import CheckTerms, can_guts, check_terms, fighter_ht_terms
 from kassen.arena.bout.state import BoutState, FpThresholds, Offer, Result, Task
 from kassen.arena.checks import CheckResult, roll_check
 from kassen.arena.fighter import Cause, Fall, FighterState
@@ -201,10 +201,10 @@ class BoutTurn(Turn[BoutState]):
         terms = check_terms(
             self.f(fid), kind, base, base_reason, mods, rule, ht_based=ht_based, rules=self.rules
         )
-        return self._roll_terms(fid, kind, terms, rule, automatic=automatic, **data)
+        return self._roll_terms(fid, kind, terms, rule, automatic, data)
 
     def _roll_terms(
-        self, fid: str, kind: CheckKind, terms: CheckTerms, rule: str, *, automatic: bool = True, **data: Any
+        self, fid: str, kind: CheckKind, terms: CheckTerms, rule: str, automatic: bool, data: dict[str, Any]
     ) -> CheckResult:
         """Take the check's bonuses (the audience bonus used up, the guts bonus paid), then roll it."""
         if terms.audience is not None:
@@ -212,7 +212,7 @@ class BoutTurn(Turn[BoutState]):
             self.put(replace(f, check_bonuses=tuple(b for b in f.check_bonuses if b is not terms.audience)))
         if terms.guts_fp:
             self.lose_fp(fid, terms.guts_fp, "AR.GUT.3", "guts bonus")
-        return self.roll_check(fid, kind, terms.target, terms.steps, rule, automatic=automatic, **data)
+        return self._roll(fid, kind, terms.target, terms.steps, rule, automatic, data)
 
     def roll_check(
         self,
@@ -226,16 +226,27 @@ class BoutTurn(Turn[BoutState]):
         **data: Any,
     ) -> CheckResult:
         """Roll 3d6 against ``target`` (AR.CORE.1) and log the check with the steps to its target."""
+        return self._roll(fid, kind, target, tuple(target_steps), rule, automatic, data)
+
+    def _roll(
+        self,
+        fid: str,
+        kind: CheckKind,
+        target: int,
+        steps: tuple[Step, ...],
+        rule: str,
+        automatic: bool,
+        data: dict[str, Any],
+    ) -> CheckResult:
+        """:meth:`roll_check` with the data to log as a dict (passed on, not unpacked at every call)."""
         result = roll_check(target, self.dice, rules=self.rules.checks, label=_LABELS[kind])
-        self.log_later(
-            "check", rule, _check_data, fid, kind, data, result, tuple(target_steps), automatic=automatic
-        )
+        self.log_later("check", rule, _check_data, fid, kind, data, result, steps, automatic=automatic)
         return result
 
     def ht_check(self, fid: str, kind: CheckKind, rule: str, mods: Sequence[Step] = ()) -> CheckResult:
         """An HT check, with the penalties in force on HT (none by default: shock is on DX and IQ)."""
-        terms = ht_check_terms(self.state, fid, kind, rule, self.rules, mods)
-        return self._roll_terms(fid, kind, terms, rule)
+        terms = fighter_ht_terms(self.state, self.f(fid), kind, rule, self.rules, mods)
+        return self._roll_terms(fid, kind, terms, rule, True, {})
 
     def roll_damage(self, spec: DiceSpec, bonus: int, label: str, rule: str, fid: str) -> int:
         dice, adds = spec.dice, spec.adds + bonus
