@@ -202,25 +202,50 @@ class HeuristicPolicy:
         seen: set[tuple[object, ...]] = set()
         fighters = {x.profile.id: x for x in state.fighters}
         landings: dict[tuple[str, str, str | None], tuple[str, Fraction, float]] = {}
+        # _effective's sums and _hit_pair's memo, read here without a call for each of some thirty attacks
+        if self._targets_of is not state:
+            self._targets_of, self._targets, self._bases, self._defenses = state, {}, {}, {}
+        bases, defenses, to_hits, hit_pairs = self._bases, self._defenses, self._to_hit, self._hit_pairs
+        low_fp = f.fp < self.all_out_min_fp
+        hit: Fraction
+        hit_float: float
         for i, a in enumerate(attacks):
-            if a.all_out and f.fp < self.all_out_min_fp:
+            all_out = a.all_out
+            if all_out and low_fp:
                 continue
-            target = fighters[a.target]
-            atk, dfn = self._effective(state, a, target, rules)
+            actor, tid, location = a.actor, a.target, a.location
+            target = fighters[tid]
+            # the attack's effective skill and the target's defence: _effective's very sums
+            base = bases.get((actor, all_out))
+            if base is None:
+                base = bases[(actor, all_out)] = _attack_base(state, actor, all_out, rules)
+            to_hit = to_hits.get(location)
+            if to_hit is None:
+                to_hit = to_hits[location] = rules.locations.find(attack_location(location, rules)).to_hit
+            atk = base + to_hit
+            if tid in defenses:
+                dfn = defenses[tid]
+            else:
+                dfn = defenses[tid] = (
+                    defense_target(state, tid, rules=rules)[0] if can_defend(target, rules) else None
+                )
             # where it lands and the mean damage there: the same for the plain and the all-out attack
-            aim = (a.actor, a.target, a.location)
+            aim = (actor, tid, location)
             landing = landings.get(aim)
             if landing is None:
                 where = self._lands_on(a, target, rules)
-                landing = landings[aim] = (where, *self._mean_pair(fighters[a.actor], target, where, rules))
+                landing = landings[aim] = (where, *self._mean_pair(fighters[actor], target, where, rules))
             where, mean, mean_float = landing
-            key = (a.actor, a.target, where, atk, dfn, a.all_out)
+            key = (actor, tid, where, atk, dfn, all_out)
             if key in seen:
                 continue
             seen.add(key)
-            hit, hit_float = self._hit_pair(atk, dfn)
+            pair = hit_pairs.peek((atk, dfn))
+            if pair is None:
+                pair = self._hit_pair(atk, dfn)
+            hit, hit_float = pair  # type: ignore[misc]  # a (Fraction, float) put by _hit_pair
             value_float = hit_float * mean_float
-            if a.all_out:
+            if all_out:
                 value_float = value_float / gain
             # Each float is within a few units in the last place of its exact value (the factors are
             # correctly rounded, then one product and one quotient): a gap wider than 1e-9 of the larger
@@ -229,11 +254,11 @@ class HeuristicPolicy:
             if abs(gap) > 1e-9 * max(abs(value_float), abs(best_float)):
                 better = gap > 0
             else:
-                better = self._exact(hit, mean, a.all_out) > (
+                better = self._exact(hit, mean, all_out) > (
                     Fraction(-1) if best_parts is None else self._exact(*best_parts)
                 )
             if better:
-                best, best_float, best_parts = i, value_float, (hit, mean, a.all_out)
+                best, best_float, best_parts = i, value_float, (hit, mean, all_out)
         return best
 
     def _exact(self, hit: Fraction, mean: Fraction, all_out: bool) -> Fraction:

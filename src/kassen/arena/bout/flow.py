@@ -13,11 +13,12 @@ __all__ = ["follow_up", "resolve"]
 from kassen.arena.bout.actions import apply_action
 from kassen.arena.bout.legal import validate
 from kassen.arena.bout.reading import can_act, can_guts, helpless, override_effects
-from kassen.arena.bout.state import Action, EndSubturn, Offer, StartSubturn
+from kassen.arena.bout.state import Action, BoutState, EndSubturn, Offer, StartSubturn
 from kassen.arena.bout.tasks import TASK_TABLE
-from kassen.arena.bout.turn import BoutTurn, with_slot
+from kassen.arena.bout.turn import BoutTurn, as_bout_turn, with_slot
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
+from kassen.core.engine import Turn
 from kassen.core.fastreplace import replace
 from kassen.core.order import slots
 
@@ -28,8 +29,12 @@ def resolve(turn: BoutTurn, action: Action) -> None:
     apply_action(turn, action)
 
 
-def follow_up(turn: BoutTurn) -> bool:
-    """One automatic step; False when a fighter must decide (a slot or an offer) or the bout is over."""
+def follow_up(turn: Turn[BoutState]) -> bool:
+    """One automatic step; False when a fighter must decide (a slot or an offer) or the bout is over.
+    The ruleset's own hook (:meth:`kassen.arena.ruleset.ArenaRuleset.follow_up`, some sixty steps an
+    action): ``turn`` must be the one its start() made."""
+    if type(turn) is not BoutTurn:
+        turn = as_bout_turn(turn)
     if turn.state.offers:  # most steps have none to look at
         _drop_stale_offers(turn)
     s = turn.state

@@ -6,7 +6,7 @@ content's :class:`~kassen.arena.rules.ArenaRules`; only ``turn.state`` and ``tur
 
 from __future__ import annotations
 
-__all__ = ["BoutTurn"]
+__all__ = ["BoutTurn", "as_bout_turn"]
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -19,6 +19,7 @@ from kassen.arena.knockback import landing_facing
 from kassen.arena.rules import ArenaRules, DiceSpec, dice_notation
 from kassen.arena.terms import CheckKind, Condition, Facing, MatchFormat, Posture
 from kassen.core.engine import Turn
+from kassen.core.errors import KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace, replacer
@@ -389,6 +390,13 @@ class BoutTurn(Turn[BoutState]):
             return
         self.fall_over(fid, self.incapacity_facing(cause or Cause()), "AR.KNB.7")
         self.lose(fid, "AR.OUT.1", f"{condition} not overridden")
+
+
+def as_bout_turn(turn: Turn[BoutState]) -> BoutTurn:
+    """``turn``, which must be the :class:`BoutTurn` the arena's start() made."""
+    if not isinstance(turn, BoutTurn):
+        raise KassenError("an arena action is resolved in the turn the arena's start() made")
+    return turn
 
 
 def _check_data(
