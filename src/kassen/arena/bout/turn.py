@@ -35,6 +35,12 @@ with_offers = replacer(BoutState, "offers")
 _with_fp = replacer(FighterState, "fp")
 _with_position = replacer(FighterState, "position")
 
+#: An event of every field given, written once for the class (kassen.core.fastreplace.replacer: plain
+#: stores, where Event(...) goes through the class call and a descriptor call for each field), over
+#: :data:`_EVENT`, whose fields it all replaces.
+_event = replacer(Event, "kind", "data", "rule", "automatic")
+_EVENT = Event("")
+
 #: Each kind of check's label in its explanation.
 _LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
 
@@ -126,6 +132,11 @@ class BoutTurn(Turn[BoutState]):
             self.state = with_agenda(self.state, tuple(reversed(tasks)))
         return self.state
 
+    def log(self, kind: str, rule: str = "", *, automatic: bool = True, **data: Any) -> None:
+        """Record an event (the core's :meth:`~kassen.core.engine.Turn.log`), the record written by
+        :data:`_event`: some eighty events a battle."""
+        self.events.append(_event(_EVENT, kind, data, rule, automatic))
+
     def log_later(
         self,
         kind: str,
@@ -135,7 +146,7 @@ class BoutTurn(Turn[BoutState]):
         automatic: bool = True,
     ) -> None:
         """Record an event whose data ``build(*args)`` makes when first read (:class:`LaterData`)."""
-        self.events.append(Event(kind, LaterData(build, *args), rule, automatic))
+        self.events.append(_event(_EVENT, kind, LaterData(build, *args), rule, automatic))
 
     # small helpers
     def f(self, fid: str) -> FighterState:
