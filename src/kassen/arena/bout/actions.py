@@ -61,6 +61,7 @@ from kassen.core.fastreplace import replace, replacer
 
 #: An all-out attack's "no defence" (AR.FTG.1), copied for its one field (fastreplace.replacer).
 _with_no_defense = replacer(FighterState, "no_defense")
+_with_guards = replacer(FighterState, "guards")
 
 
 def apply_action(turn: BoutTurn, action: Action) -> None:
@@ -222,7 +223,7 @@ def _on_guard(b: BoutTurn, action: SetGuard) -> None:
     guards = tuple(g for g in f.guards if g.arm != action.arm and g.location != action.location)
     if action.location:
         guards = (*guards, Guard(action.arm, action.location))
-    b.put(replace(f, guards=guards))
+    b.put(_with_guards(f, guards))
     b.log(
         "guard", "AR.GAP.2", automatic=False, fighter=f.id, arm=action.arm, location=action.location or None
     )

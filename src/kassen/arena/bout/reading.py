@@ -101,11 +101,12 @@ def attribute_modifiers(state: BoutState, fid: str, attribute: str, rules: Arena
     f = state.fighter(fid)
     held = held_by(state, f) is not None
     shocks, fp = f.shocks, f.fp
-    return _MODIFIERS.get(
-        (shocks, fp, held, attribute, id(rules)),
-        (rules,),
-        lambda: _attribute_modifiers(shocks, fp, held, attribute, rules),
-    )
+    key = (shocks, fp, held, attribute, id(rules))
+    mods = _MODIFIERS.peek(key)
+    if mods is None:
+        mods = _attribute_modifiers(shocks, fp, held, attribute, rules)
+        _MODIFIERS.put(key, (rules,), mods)
+    return mods  # type: ignore[return-value]  # the modifiers, put above for this key
 
 
 #: attribute_modifiers by (shocks, FP, held, attribute, rules); bounded.

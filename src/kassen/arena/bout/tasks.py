@@ -55,6 +55,12 @@ from kassen.core.memo import Memo
 _with_subturn = replacer(BoutState, "subturn", "slot")
 _with_death_check = replacer(FighterState, "death_checks_done", "last_death_check_hp")
 _with_shocks = replacer(FighterState, "shocks")
+_with_landing = replacer(FighterState, "posture", "facing", "fall", "altitude")
+_with_posture_fall = replacer(FighterState, "posture", "fall")
+_with_audience_points = replacer(FighterState, "audience_points")
+
+#: The altitude of a fighter on the ground (a Fraction, made once: an immutable value).
+_GROUND = Fraction(0)
 
 
 def _t_start_subturn(b: BoutTurn, _: StartSubturn) -> None:
@@ -109,7 +115,7 @@ def _t_popularity(b: BoutTurn, task: PopularityCheck) -> None:
     if result.success:
         points = b.rules.match.audience.points_on_success
         g = b.f(fid)
-        b.put(replace(g, audience_points=g.audience_points + points))
+        b.put(_with_audience_points(g, g.audience_points + points))
         b.log("audience_points", "AR.AUD.2", fighter=fid, points=points)
 
 
@@ -157,7 +163,7 @@ def _t_land(b: BoutTurn, task: Land) -> None:
     landing = rules.falling.knockback.landing
     height = f.altitude
     if fall.falls:
-        b.put(replace(f, posture=Posture.LYING, facing=fall.facing, fall=None, altitude=Fraction(0)))
+        b.put(_with_landing(f, Posture.LYING, fall.facing, None, _GROUND))
         b.log(
             "landed",
             "AR.KNB.6",
@@ -168,7 +174,7 @@ def _t_land(b: BoutTurn, task: Land) -> None:
             height=str(height),
         )
     else:
-        b.put(replace(f, posture=fall.land_posture, fall=None))
+        b.put(_with_posture_fall(f, fall.land_posture, None))
         b.log("landed", "AR.KNB.2", fighter=fid, posture=fall.land_posture.value, on_its_feet=True)
     tasks: list[Task] = []
     p = f.profile
@@ -213,7 +219,7 @@ def _t_expire(b: BoutTurn, _: ExpireEffects) -> None:
     for f in b.state.fighters:
         ended = [s for s in f.shocks if s.until <= n]
         if ended:
-            b.put(replace(f, shocks=tuple(s for s in f.shocks if s.until > n)))
+            b.put(_with_shocks(f, tuple(s for s in f.shocks if s.until > n)))
             b.log(
                 "shock_expired",
                 "AR.INJ.2",
@@ -339,7 +345,10 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
     to = f.position
     if hit.attacker is not None:
         a = b.f(hit.attacker)
-        away = 1 if (f.position, _side_rank(b, f)) > (a.position, _side_rank(b, a)) else -1
+        sides = _sides(b)
+        away = (
+            1 if (f.position, sides.index(f.profile.side)) > (a.position, sides.index(a.profile.side)) else -1
+        )
         to = f.position + away * distance
     b.log(
         "knocked_back",
@@ -383,7 +392,7 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
             factor,
             st_bonus,
         )
-    b.put(replace(f, posture=Posture.AERIAL, fall=fall))
+    b.put(_with_posture_fall(f, Posture.AERIAL, fall))
     b.log(
         "aerial",
         "AR.KNB.2",
@@ -395,11 +404,10 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
     )
 
 
-def _side_rank(b: BoutTurn, f: FighterState) -> int:
+def _sides(b: BoutTurn) -> list[str]:
     """Which way a knockback pushes when two fighters stand at the same point: by the order the sides
-    were listed in."""
-    sides = list(dict.fromkeys(x.profile.side for x in b.state.fighters))
-    return sides.index(f.profile.side)
+    were listed in (a fighter's rank is its side's index here)."""
+    return list(dict.fromkeys(x.profile.side for x in b.state.fighters))
 
 
 def _limb_knockback(b: BoutTurn, f: FighterState, location: str, distance: int) -> None:

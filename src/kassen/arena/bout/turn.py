@@ -34,6 +34,10 @@ _with_next_hit = replacer(BoutState, "next_hit")
 with_offers = replacer(BoutState, "offers")
 _with_fp = replacer(FighterState, "fp")
 _with_position = replacer(FighterState, "position")
+_with_lost = replacer(FighterState, "lost")
+_with_posture_fall = replacer(FighterState, "posture", "fall")
+_with_guards = replacer(FighterState, "guards")
+_with_stun_cause = replacer(FighterState, "stun_cause")
 
 #: An event of every field given, written once for the class (kassen.core.fastreplace.replacer: plain
 #: stores, where Event(...) goes through the class call and a descriptor call for each field), over
@@ -299,7 +303,7 @@ class BoutTurn(Turn[BoutState]):
         f = self.f(fid)
         if f.lost or not self.match():
             return
-        self.put(replace(f, lost=True))
+        self.put(_with_lost(f, True))
         self.log("match_lost", rule, fighter=fid, reason=reason)
 
     def release_holds(self, fid: str, rule: str = "AR.STN.1") -> None:
@@ -325,7 +329,7 @@ class BoutTurn(Turn[BoutState]):
             return
         before = f.fall.from_posture if f.fall is not None else f.posture
         fall = Fall(True, facing, Posture.LYING, self.rules.damage.basic.default_location, before)
-        self.put(replace(f, posture=Posture.AERIAL, fall=fall))
+        self.put(_with_posture_fall(f, Posture.AERIAL, fall))
         self.log("falls", rule, fighter=fid, facing=facing.value, lands="at the end of the subturn")
 
     def incapacity_facing(self, cause: Cause) -> Facing:
@@ -357,7 +361,7 @@ class BoutTurn(Turn[BoutState]):
                 already=[c.value for c in f.conditions],
             )
             return
-        self.put(replace(f.with_condition(condition), guards=()))
+        self.put(_with_guards(f.with_condition(condition), ()))
         self.log("incapacitated", rule, fighter=fid, condition=condition.value)
         self.release_holds(fid)
         if can_guts(self.f(fid), self.rules):
@@ -385,7 +389,7 @@ class BoutTurn(Turn[BoutState]):
                     margin_of_loss=cause.margin_of_loss,
                 )
             return
-        self.put(replace(f.with_condition(Condition.STUNNED), stun_cause=cause))
+        self.put(_with_stun_cause(f.with_condition(Condition.STUNNED), cause))
         self.log("stunned", rule, fighter=fid)
         self.release_holds(fid)
         if can_guts(self.f(fid), self.rules):
