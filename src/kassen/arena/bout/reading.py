@@ -29,6 +29,7 @@ __all__ = [
     "in_reach",
     "move_allowance",
     "override_effects",
+    "reach_step",
     "shock_modifier",
     "struck_location",
     "weapon_damage",
@@ -153,11 +154,12 @@ def attack_target(
     # A pure function of these values and the rules (immutable): attacks repeat them all bout long
     # (kassen.core.memo: keyed by the values and the rules' identity).
     skill, posture = a.profile.skill, a.posture
-    return _TARGETS.get(
-        ("attack", skill, location, posture, all_out, held, id(rules)),
-        (rules,),
-        lambda: _attack_target(skill, location, posture, all_out, held, rules),
-    )
+    key = ("attack", skill, location, posture, all_out, held, id(rules))
+    found = _TARGETS.peek(key)
+    if found is None:
+        found = _attack_target(skill, location, posture, all_out, held, rules)
+        _TARGETS.put(key, (rules,), found)
+    return found  # type: ignore[return-value]  # the target and its steps, put above for this key
 
 
 #: attack_target and defense_target by the values they are made of and the rules; bounded.
@@ -190,11 +192,12 @@ def defense_target(state: BoutState, defender: str, *, rules: ArenaRules) -> tup
     d = state.fighter(defender)
     held = attribute_modifiers(state, d.id, "dx", rules)
     defense, posture, stunned = d.profile.defense, d.posture, d.stunned
-    return _TARGETS.get(
-        ("defense", defense, posture, stunned, held, id(rules)),
-        (rules,),
-        lambda: _defense_target(defense, posture, stunned, held, rules),
-    )
+    key = ("defense", defense, posture, stunned, held, id(rules))
+    found = _TARGETS.peek(key)
+    if found is None:
+        found = _defense_target(defense, posture, stunned, held, rules)
+        _TARGETS.put(key, (rules,), found)
+    return found  # type: ignore[return-value]  # the target and its steps, put above for this key
 
 
 def _defense_target(
@@ -269,10 +272,12 @@ def in_reach(state: BoutState, actor: str, target: str, rules: ArenaRules, *, gr
     reach (the grapple reach), plus the data's ``attack_step`` when its Move allows that step."""
     a = state.fighter(actor)
     reach = rules.match.position.grapple_reach if grapple else a.profile.reach
-    return distance(state, actor, target) <= reach + _step(state, a, rules)
+    return distance(state, actor, target) <= reach + reach_step(state, a, rules)
 
 
-def _step(state: BoutState, a: FighterState, rules: ArenaRules) -> int:
+def reach_step(state: BoutState, a: FighterState, rules: ArenaRules) -> int:
+    """The metres ``a`` may step with an attack (the data's ``attack_step``, as far as its Move allows),
+    which :func:`in_reach` adds to its reach: the same for every target."""
     step = rules.match.position.attack_step
     return min(step, move_allowance(state, a, rules)[0]) if step else 0
 

@@ -268,8 +268,11 @@ class BoutTurn(Turn[BoutState]):
         dice, adds = spec.dice, spec.adds + bonus
         # the expression parsed once for its dice and adds (a bounded memo), where roll() would look the
         # text up in the dice parser's cache at every roll, hashing its limits record twice
-        expression = _EXPRESSIONS.get((dice, adds), (), lambda: parse(dice_notation(dice, adds)))
-        result = roll(expression, self.dice)
+        expression = _EXPRESSIONS.peek((dice, adds))
+        if expression is None:
+            expression = parse(dice_notation(dice, adds))
+            _EXPRESSIONS.put((dice, adds), (), expression)
+        result = roll(expression, self.dice)  # type: ignore[arg-type]  # an Expression, put above
         self.log_later("damage_roll", rule, _damage_roll_data, fid, label, result)
         return result.total
 
