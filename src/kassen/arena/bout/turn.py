@@ -43,6 +43,7 @@ _with_stun_cause = replacer(FighterState, "stun_cause")
 #: stores, where Event(...) goes through the class call and a descriptor call for each field), over
 #: :data:`_EVENT`, whose fields it all replaces.
 _event = replacer(Event, "kind", "data", "rule", "automatic")
+_new = object.__new__
 _EVENT = Event("")
 
 #: Each kind of check's label in its explanation.
@@ -150,7 +151,11 @@ class BoutTurn(Turn[BoutState]):
         automatic: bool = True,
     ) -> None:
         """Record an event whose data ``build(*args)`` makes when first read (:class:`LaterData`)."""
-        self.events.append(_event(_EVENT, kind, LaterData(build, *args), rule, automatic))
+        # LaterData(build, *args), its three stores made here on the arguments as packed for this call
+        # (the class call would unpack and pack them again): some thirty a battle
+        data = _new(LaterData)
+        data._build, data._args, data._data = build, args, None
+        self.events.append(_event(_EVENT, kind, data, rule, automatic))
 
     # small helpers
     def f(self, fid: str) -> FighterState:
