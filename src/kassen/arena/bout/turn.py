@@ -168,7 +168,15 @@ class BoutTurn(Turn[BoutState]):
     def put(self, fs: FighterState) -> None:
         fid = fs.profile.id
         fighters = self.state.fighters
-        if fighters and fighters[0].profile.id == fid:  # the first (of two, mostly): no search, no slices
+        if len(fighters) == 2:  # most bouts: either of the two, no search, no slices
+            first, second = fighters
+            if first.profile.id == fid:
+                self.state = _with_fighters(self.state, (fs, second))
+                return
+            if second.profile.id == fid:
+                self.state = _with_fighters(self.state, (first, fs))
+                return
+        elif fighters and fighters[0].profile.id == fid:  # the first: no search
             self.state = _with_fighters(self.state, (fs, *fighters[1:]))
             return
         for i, x in enumerate(fighters):
@@ -179,7 +187,10 @@ class BoutTurn(Turn[BoutState]):
 
     def push(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything already on the agenda."""
-        self._held().extend(reversed(tasks))
+        held = self._tasks
+        if held is None:
+            held = self._held()
+        held.extend(reversed(tasks))
 
     def offer(self, offer: Offer) -> None:
         self.state = with_offers(self.state, (*self.state.offers, offer))
@@ -304,7 +315,7 @@ class BoutTurn(Turn[BoutState]):
         if isinstance(head, FpThresholds) and head.fighter == fid and head.after == before:
             tasks.pop()
             before = head.before
-        self.push(FpThresholds(fid, before, fp))
+        tasks.append(FpThresholds(fid, before, fp))  # push(), on the agenda already in hand
 
     # conditions
     def lose(self, fid: str, rule: str, reason: str) -> None:
