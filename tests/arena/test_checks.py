@@ -168,3 +168,21 @@ def test_checks_judged_by_total_are_the_checks_judged_afresh() -> None:
             critical = check_is_critical(roll, target, success, r.criticals)
             plain = Result(faces, roll, target, success, target - roll, critical, "check")
             assert resolve(faces, target, rules=r) == plain
+
+
+def test_a_resolved_check_is_the_record_of_its_own_fields() -> None:
+    # rule: AR.CORE.1 — the result written over a template (checks._check_result) is the very record the
+    # class call makes, for every total against every target, and leaves the template as it was
+    from kassen.arena import checks
+    from kassen.arena.checks import CheckResult
+
+    criticals = load_rules().checks.criticals
+    for faces in itertools.product(range(1, 7), repeat=3):
+        for target in (3, 9, 10, 16, 18):
+            got = resolve_check(faces, target, label="death check")
+            roll = sum(faces)
+            success = checks.check_succeeds(roll, target, criticals)
+            critical = checks.check_is_critical(roll, target, success, criticals)
+            assert type(got) is CheckResult
+            assert got == CheckResult(faces, roll, target, success, target - roll, critical, "death check")
+    assert CheckResult((), 0, 0, False, 0, False) == checks._CHECK

@@ -9,9 +9,15 @@ import pytest
 
 from kassen.arena.audience import audience_effect, popularity
 from kassen.arena.content import load_rules
-from kassen.arena.knockback import knockback_distance, landing_facing, limb_knockback_outcome, posture_factor
+from kassen.arena.knockback import (
+    knockback_distance,
+    knockback_metres,
+    landing_facing,
+    limb_knockback_outcome,
+    posture_factor,
+)
 from kassen.arena.rules import AudienceEffectKind
-from kassen.arena.terms import Facing, Limb, Posture, Tier
+from kassen.arena.terms import DamageType, Facing, Limb, Posture, Tier
 from kassen.core.errors import KassenError
 
 
@@ -25,6 +31,23 @@ def test_knockback_distance_per_full_st_minus_two() -> None:
     )  # cutting that fails to penetrate
     assert knockback_distance(20, "cut", penetrating=1, target_st=12)[0] == 0
     assert knockback_distance(20, "imp", penetrating=0, target_st=12)[0] == 0
+
+
+def test_knockback_metres_is_the_distance() -> None:
+    # rule: AR.KNB.1 (the bout's metres without the explanation: the same number, under both readings
+    # of cutting blows that fail to penetrate)
+    for rules in (
+        load_rules(),
+        load_rules({"falling": {"knockback": {"cutting_without_penetration": False}}}),
+    ):
+        for dtype in DamageType:
+            for basic in (-1, 0, 5, 9, 10, 20, 31):
+                for penetrating in (0, 1):
+                    for st in (1, 3, 4, 12):
+                        expected = knockback_distance(
+                            basic, dtype, penetrating=penetrating, target_st=st, rules=rules
+                        )[0]
+                        assert knockback_metres(basic, dtype, penetrating, st, rules) == expected
 
 
 @pytest.mark.parametrize(

@@ -73,11 +73,12 @@ def injury_effects(
     # A pure function of the (immutable) hit, four values and the rules; the damage pipeline hands out
     # one DamageResult per set of inputs (its memo), so a hit like an earlier one is found by identity
     # (kassen.core.memo: the hit and the rules kept alive with the entry).
-    return _EFFECTS.get(
-        (id(hit), ht, painful, prior_head_damage, already_crippled, id(r)),
-        (hit, r),
-        lambda: _injury_effects(hit, ht, painful, prior_head_damage, already_crippled, r),
-    )
+    key = (id(hit), ht, painful, prior_head_damage, already_crippled, id(r))
+    effects = _EFFECTS.peek(key)
+    if effects is None:
+        effects = _injury_effects(hit, ht, painful, prior_head_damage, already_crippled, r)
+        _EFFECTS.put(key, (hit, r), effects)
+    return effects  # type: ignore[return-value]  # the effects, put above for this key
 
 
 #: injury_effects by (hit, HT, painful, head damage before, already crippled, rules); bounded.
@@ -208,11 +209,12 @@ def effective_move(
     r = rules or load_rules()
     # A pure function of five numbers and the rules (immutable), asked whenever a slot's moves are
     # listed or checked (kassen.core.memo: keyed by the values and the rules' identity).
-    return _MOVES.get(
-        (move, encumbrance, hp, fp, rooted, id(r)),
-        (r,),
-        lambda: _effective_move(move, encumbrance, hp, fp, rooted, r),
-    )
+    key = (move, encumbrance, hp, fp, rooted, id(r))
+    found = _MOVES.peek(key)
+    if found is None:
+        found = _effective_move(move, encumbrance, hp, fp, rooted, r)
+        _MOVES.put(key, (r,), found)
+    return found  # type: ignore[return-value]  # the Move and its steps, put above for this key
 
 
 #: effective_move by its arguments and the rules; bounded.

@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "LimbOutcome",
     "knockback_distance",
+    "knockback_metres",
     "landing_facing",
     "limb_knockback_outcome",
     "posture_factor",
@@ -38,13 +39,9 @@ def knockback_distance(
     r = rules or load_rules()
     kb = r.falling.knockback
     dtype = DamageType(damage_type)
-    pushes = dtype in kb.types or (
-        kb.cutting_without_penetration and dtype is DamageType.CUTTING and penetrating == 0
-    )
-    if not pushes:
+    if not _pushes(dtype, penetrating, r):
         return 0, ()
-    divisor = max(target_st - kb.st_offset, kb.minimum_divisor)
-    distance = max(basic, 0) // divisor
+    distance = knockback_metres(basic, dtype, penetrating, target_st, r)
     return distance, (
         Step(
             distance,
@@ -52,6 +49,25 @@ def knockback_distance(
             f"{kb.minimum_divisor}) = {distance} m",
             "AR.KNB.1",
         ),
+    )
+
+
+def knockback_metres(
+    basic: int, dtype: DamageType, penetrating: int, target_st: int, rules: ArenaRules
+) -> int:
+    """:func:`knockback_distance`'s metres alone, of a damage type already parsed: the bout asks it of
+    every hit and reads no explanation (``test_knockback_metres_is_the_distance`` compares them)."""
+    if not _pushes(dtype, penetrating, rules):
+        return 0
+    kb = rules.falling.knockback
+    return max(basic, 0) // max(target_st - kb.st_offset, kb.minimum_divisor)
+
+
+def _pushes(dtype: DamageType, penetrating: int, rules: ArenaRules) -> bool:
+    """Whether a blow of ``dtype`` knocks back at all (AR.KNB.1)."""
+    kb = rules.falling.knockback
+    return dtype in kb.types or (
+        kb.cutting_without_penetration and dtype is DamageType.CUTTING and penetrating == 0
     )
 
 

@@ -202,25 +202,62 @@ class HeuristicPolicy:
         seen: set[tuple[object, ...]] = set()
         fighters = {x.profile.id: x for x in state.fighters}
         landings: dict[tuple[str, str, str | None], tuple[str, Fraction, float]] = {}
+        # _effective's sums, read here without a call for each of some thirty attacks
+        if self._targets_of is not state:
+            self._targets_of, self._targets, self._bases, self._defenses = state, {}, {}, {}
+        bases, defenses, to_hits = self._bases, self._defenses, self._to_hit
+        low_fp = f.fp < self.all_out_min_fp
+        default_location = rules.damage.basic.default_location
+        shared_of: dict[tuple[str, str], object] = {}  # _shared of each attacker and target, this call
+        # the hit chances asked in this call (a few, asked again at every location): the memo's pairs
+        hits: dict[tuple[int, int | None], tuple[Fraction, float]] = {}
+        hit: Fraction
+        hit_float: float
         for i, a in enumerate(attacks):
-            if a.all_out and f.fp < self.all_out_min_fp:
+            all_out = a.all_out
+            if all_out and low_fp:
                 continue
-            target = fighters[a.target]
-            atk, dfn = self._effective(state, a, target, rules)
+            actor, tid, location = a.actor, a.target, a.location
+            target = fighters[tid]
+            # the attack's effective skill and the target's defence: _effective's very sums
+            base = bases.get((actor, all_out))
+            if base is None:
+                base = bases[(actor, all_out)] = _attack_base(state, actor, all_out, rules)
+            to_hit = to_hits.get(location)
+            if to_hit is None:
+                to_hit = to_hits[location] = rules.locations.find(attack_location(location, rules)).to_hit
+            atk = base + to_hit
+            if tid in defenses:
+                dfn = defenses[tid]
+            else:
+                dfn = defenses[tid] = (
+                    defense_target(state, tid, rules=rules)[0] if can_defend(target, rules) else None
+                )
             # where it lands and the mean damage there: the same for the plain and the all-out attack
-            aim = (a.actor, a.target, a.location)
+            aim = (actor, tid, location)
             landing = landings.get(aim)
             if landing is None:
-                where = self._lands_on(a, target, rules)
-                landing = landings[aim] = (where, *self._mean_pair(fighters[a.actor], target, where, rules))
+                # _lands_on: with no guard up, where the attack aims
+                if target.guards:
+                    where = self._lands_on(a, target, rules)
+                else:
+                    where = default_location if location is None else location
+                attacker = fighters[actor]
+                shared = shared_of.get((actor, tid))
+                if shared is None:
+                    shared = shared_of[(actor, tid)] = self._shared(attacker, target)
+                landing = landings[aim] = (where, *self._mean_at(shared, attacker, target, where, rules))
             where, mean, mean_float = landing
-            key = (a.actor, a.target, where, atk, dfn, a.all_out)
+            key = (actor, tid, where, atk, dfn, all_out)
             if key in seen:
                 continue
             seen.add(key)
-            hit, hit_float = self._hit_pair(atk, dfn)
+            pair = hits.get((atk, dfn))
+            if pair is None:
+                pair = hits[(atk, dfn)] = self._hit_pair(atk, dfn)
+            hit, hit_float = pair
             value_float = hit_float * mean_float
-            if a.all_out:
+            if all_out:
                 value_float = value_float / gain
             # Each float is within a few units in the last place of its exact value (the factors are
             # correctly rounded, then one product and one quotient): a gap wider than 1e-9 of the larger
@@ -229,11 +266,11 @@ class HeuristicPolicy:
             if abs(gap) > 1e-9 * max(abs(value_float), abs(best_float)):
                 better = gap > 0
             else:
-                better = self._exact(hit, mean, a.all_out) > (
+                better = self._exact(hit, mean, all_out) > (
                     Fraction(-1) if best_parts is None else self._exact(*best_parts)
                 )
             if better:
-                best, best_float, best_parts = i, value_float, (hit, mean, a.all_out)
+                best, best_float, best_parts = i, value_float, (hit, mean, all_out)
         return best
 
     def _exact(self, hit: Fraction, mean: Fraction, all_out: bool) -> Fraction:
@@ -314,12 +351,11 @@ class HeuristicPolicy:
         nearest float): a pure function of what it reads of the two profiles (immutable, one object each
         for the whole fight), ``where`` and the damage that counts there, remembered by those (the
         profiles' values found once a fight by their identity, as one shared tuple)."""
+        return self._mean_at(self._shared(attacker, target), attacker, target, where, rules)
+
+    def _shared(self, attacker: FighterState, target: FighterState) -> object:
+        """The one shared tuple of what the mean damage reads of the two profiles (see _mean_pair)."""
         a, t = attacker.profile, target.profile
-        # keyed by the part of the damage there the table reads (none under the per-hit crippling cap):
-        # a location hit before is weighed with the table it had
-        prior = target.damage_at(where)
-        if prior:
-            prior = counted_prior(where, t.ht, prior, rules)
         shared = self._pair_values.peek((id(a), id(t)))
         if shared is None:
             value = (a.weapon, a.st, t.ht, t.dr, t.reductions)
@@ -328,6 +364,18 @@ class HeuristicPolicy:
                 shared = value
                 self._interned.put(value, (), value)
             self._pair_values.put((id(a), id(t)), (a, t), shared)
+        return shared
+
+    def _mean_at(
+        self, shared: object, attacker: FighterState, target: FighterState, where: str, rules: ArenaRules
+    ) -> tuple[Fraction, float]:
+        """:meth:`_mean_pair` of the two profiles' shared tuple (:meth:`_shared`), found once for the
+        pair by :meth:`_best` rather than at every location."""
+        # keyed by the part of the damage there the table reads (none under the per-hit crippling cap):
+        # a location hit before is weighed with the table it had
+        prior = target.damage_at(where)
+        if prior:
+            prior = counted_prior(where, target.profile.ht, prior, rules)
         key = (id(shared), where, prior)
         pair = self._means.peek(key)
         if pair is None:

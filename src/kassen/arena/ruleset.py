@@ -32,13 +32,15 @@ from kassen.arena.bout import (
     Action,
     BoutState,
     BoutTurn,
-    deciding_fighter,
-    follow_up,
     legal_actions,
     resolve,
 )
+from kassen.arena.bout import (
+    follow_up as bout_follow_up,
+)
 from kassen.arena.bout.forecast import choice_odds
 from kassen.arena.bout.gm import GM_ACTIONS, REFEREE, GmAction, apply_gm, gm_actions
+from kassen.arena.bout.turn import as_bout_turn
 from kassen.arena.content import load_content
 from kassen.arena.policies import HeuristicPolicy
 from kassen.arena.report import RENDERERS, names
@@ -47,7 +49,6 @@ from kassen.arena.scenario import MAX_UNITS, ScenarioModel, setup_scenario
 from kassen.arena.table import menus, views
 from kassen.content.content import Content, Layer
 from kassen.core.engine import GM, Actor, Outcome, Turn
-from kassen.core.errors import KassenError
 from kassen.core.memo import Memo
 from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
@@ -96,8 +97,12 @@ class ArenaRuleset:
             return None
         if not state.started:
             return GM
-        fid = deciding_fighter(state)
-        if fid is None:
+        # deciding_fighter(state), its first two tests made above: asked a dozen times a battle
+        if state.offers:
+            fid = state.offers[0].fighter
+        elif state.slot < len(state.order):
+            fid = state.order[state.slot]
+        else:
             return None
         side = state.fighter(fid).profile.side
         # asked several times per action: each fighter's Actor (immutable) made once (bounded memo)
@@ -115,13 +120,13 @@ class ArenaRuleset:
 
     def resolve(self, turn: Turn[BoutState], action: BoutAction) -> None:
         if isinstance(action, GM_ACTIONS):
-            apply_gm(_bout_turn(turn), action)
+            apply_gm(as_bout_turn(turn), action)
         else:
-            resolve(_bout_turn(turn), action)
+            resolve(as_bout_turn(turn), action)
 
-    def follow_up(self, turn: Turn[BoutState]) -> bool:
-        # one automatic step at a time, some fifty an action: the turn start() made is let through at once
-        return follow_up(turn if type(turn) is BoutTurn else _bout_turn(turn))
+    #: One automatic step at a time, some sixty an action: the bout's own function, called with no method
+    #: of the ruleset's in between (it checks the turn is the one start() made).
+    follow_up = staticmethod(bout_follow_up)
 
     def result(self, state: BoutState) -> Outcome | None:
         """The winning side (None: nobody) and why, in words with names."""
@@ -170,12 +175,6 @@ class ArenaRuleset:
     def status(self, state: BoutState, tables: ArenaRules, viewer: Viewer) -> Sequence[str]:
         """The order of play above each menu, as ``viewer`` may see it."""
         return views.status(state, tables, viewer)
-
-
-def _bout_turn(turn: Turn[BoutState]) -> BoutTurn:
-    if not isinstance(turn, BoutTurn):
-        raise KassenError("an arena action is resolved in the turn the arena's start() made")
-    return turn
 
 
 RULESET = ArenaRuleset()

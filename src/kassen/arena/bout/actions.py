@@ -8,7 +8,7 @@ from __future__ import annotations
 __all__ = ["ACTION_HANDLERS", "apply_action", "step_in"]
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from kassen.arena.audience import audience_effect
 from kassen.arena.bout.reading import (
@@ -19,7 +19,6 @@ from kassen.arena.bout.reading import (
     can_defend,
     damage_to,
     defense_target,
-    distance,
     guts_target,
     helpless,
     move_allowance,
@@ -62,11 +61,12 @@ from kassen.core.fastreplace import replace, replacer
 
 #: An all-out attack's "no defence" (AR.FTG.1), copied for its one field (fastreplace.replacer).
 _with_no_defense = replacer(FighterState, "no_defense")
+_with_guards = replacer(FighterState, "guards")
 
 
 def apply_action(turn: BoutTurn, action: Action) -> None:
     """Run ``action``'s handler (it has been validated)."""
-    ACTION_HANDLERS(turn, action)
+    _ACTION_TABLE[type(action)](turn, action)
 
 
 def _on_begin(b: BoutTurn, action: Begin) -> None:
@@ -83,7 +83,7 @@ def step_in(b: BoutTurn, actor: str, target: str, reach: int) -> None:
     """The attack's step toward its target (the data's ``attack_step``, 0 by default): just far enough
     to reach it, when it stands beyond reach (validation made sure the step is allowed)."""
     a, t = b.f(actor), b.f(target)
-    gap = distance(b.state, actor, target) - reach
+    gap = abs(a.position - t.position) - reach  # distance(), of the two already found
     if gap <= 0:
         return
     to = a.position + (gap if t.position > a.position else -gap)
@@ -138,23 +138,24 @@ def _moved(b: BoutTurn, fid: str, to: int, why: str) -> None:
 
 def _on_attack(b: BoutTurn, action: Attack) -> None:
     rules = b.rules
-    step_in(b, action.actor, action.target, b.f(action.actor).profile.reach)
-    a, t = b.f(action.actor), b.f(action.target)
+    aid, tid = action.actor, action.target  # the ids of a and t, read once
+    step_in(b, aid, tid, b.f(aid).profile.reach)
+    a, t = b.f(aid), b.f(tid)
     if a.idle_slots:  # an attack ends a run of idle slots (AR.OUT.1); none to end: nothing to copy
         b.put(replace(a, idle_slots=0))
     loc = rules.locations.find(attack_location(action.location, rules))
-    atk_target, atk_steps = attack_target(b.state, a.id, t.id, loc.key, action.all_out, rules=rules)
-    attack = b.check(a.id, CheckKind.ATTACK, atk_target, "effective skill", (), "AR.GAP.2", automatic=False)
+    atk_target, atk_steps = attack_target(b.state, aid, tid, loc.key, action.all_out, rules=rules)
+    attack = b.check(aid, CheckKind.ATTACK, atk_target, "effective skill", (), "AR.GAP.2", automatic=False)
 
     def defend() -> CheckResult:
-        target, _ = defense_target(b.state, t.id, rules=rules)
-        return b.check(t.id, CheckKind.DEFENSE, target, "effective defence", (), "AR.GAP.2")
+        target, _ = defense_target(b.state, tid, rules=rules)
+        return b.check(tid, CheckKind.DEFENSE, target, "effective defence", (), "AR.GAP.2")
 
     outcome = resolve_attack(
         attack,
         defend if can_defend(t, rules) else None,
         rules=rules.checks,
-        undefended=f"{t.id} cannot defend",
+        undefended=f"{tid} cannot defend",
     )
     hit, contest = outcome.hit, outcome.contest
     margin_of_loss = contest.margin_of_loss if contest is not None and hit else 0
@@ -162,8 +163,8 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         b.log(
             "quick_contest",
             "AR.CORE.2",
-            attacker=a.id,
-            defender=t.id,
+            attacker=aid,
+            defender=tid,
             winner=contest.winner,
             margin_of_loss=contest.margin_of_loss,
         )
@@ -172,8 +173,8 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         "AR.GAP.2",
         _attack_data,
         action,
-        a.id,
-        t.id,
+        aid,
+        tid,
         loc.key,
         hit,
         outcome,
@@ -181,20 +182,20 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         automatic=False,
     )
     if action.all_out:
-        b.put(_with_no_defense(b.f(a.id), True))
+        b.put(_with_no_defense(b.f(aid), True))
     b.end_slot()
     tasks: list[Task] = []
     if hit:
         where, guard = struck_location(t, loc.key, rules)
         if guard is not None:
-            b.log("guarded", "AR.GAP.2", fighter=t.id, location=loc.key, arm=guard.arm)
+            b.log("guarded", "AR.GAP.2", fighter=tid, location=loc.key, arm=guard.arm)
         weapon = a.profile.weapon
-        basic = b.roll_damage(weapon_damage(a.profile, rules), weapon.adds, weapon.name, "AR.DMG.1", a.id)
+        basic = b.roll_damage(weapon_damage(a.profile, rules), weapon.adds, weapon.name, "AR.DMG.1", aid)
         damage = damage_to(t, basic, weapon.damage_type, where, rules=rules)
-        record = HitRecord(b.next_hit_id(), t.id, damage, a.id, weapon.painful, margin_of_loss)
+        record = HitRecord(b.next_hit_id(), tid, damage, aid, weapon.painful, margin_of_loss)
         tasks.append(ApplyHit(record))
     if action.all_out:
-        tasks.append(SpendFp(a.id, rules.injury.fatigue.all_out_cost, "AR.FTG.1", "all-out attack"))
+        tasks.append(SpendFp(aid, rules.injury.fatigue.all_out_cost, "AR.FTG.1", "all-out attack"))
     b.push(*tasks)
 
 
@@ -222,7 +223,7 @@ def _on_guard(b: BoutTurn, action: SetGuard) -> None:
     guards = tuple(g for g in f.guards if g.arm != action.arm and g.location != action.location)
     if action.location:
         guards = (*guards, Guard(action.arm, action.location))
-    b.put(replace(f, guards=guards))
+    b.put(_with_guards(f, guards))
     b.log(
         "guard", "AR.GAP.2", automatic=False, fighter=f.id, arm=action.arm, location=action.location or None
     )
@@ -362,21 +363,36 @@ def _on_decline(b: BoutTurn, action: Decline) -> None:
     b.stays(o.fighter, o.condition, o.rule, o.cause)
 
 
-#: Action type → handler (each handler's signature names its own action type).
-ACTION_HANDLERS: Handlers[BoutTurn] = (
-    Handlers[BoutTurn]()
-    .add(Begin, _on_begin)
-    .add(Attack, _on_attack)
-    .add(Grapple, _on_grapple)
-    .add(SetGuard, _on_guard)
-    .add(Move, _on_move)
-    .add(Rise, _on_rise)
-    .add(Wait, _on_wait)
-    .add(GiveUp, _on_give_up)
-    .add(Guts, _on_guts)
-    .add(Cheer, _on_cheer)
-    .add(Decline, _on_decline)
+_Handler = Callable[[BoutTurn, Any], None]
+_A = TypeVar("_A")
+
+
+def _entry(kind: type[_A], handler: Callable[[BoutTurn, _A], None]) -> tuple[type, _Handler]:
+    """One action type and its handler, checked the way :meth:`Handlers.add` checks the pair."""
+    return kind, handler
+
+
+_PAIRS = (
+    _entry(Begin, _on_begin),
+    _entry(Attack, _on_attack),
+    _entry(Grapple, _on_grapple),
+    _entry(SetGuard, _on_guard),
+    _entry(Move, _on_move),
+    _entry(Rise, _on_rise),
+    _entry(Wait, _on_wait),
+    _entry(GiveUp, _on_give_up),
+    _entry(Guts, _on_guts),
+    _entry(Cheer, _on_cheer),
+    _entry(Decline, _on_decline),
 )
+
+#: Action type → handler (each handler's signature names its own action type).
+ACTION_HANDLERS: Handlers[BoutTurn] = Handlers[BoutTurn]()
+for _kind, _handler in _PAIRS:
+    ACTION_HANDLERS.add(_kind, _handler)
+
+#: The same table as a plain dict, for :func:`apply_action`: the handler found by one lookup.
+_ACTION_TABLE: dict[type, _Handler] = dict(_PAIRS)
 
 
 # -- audience effects (AR.AUD.3), dispatched by kind ------------------------------------------------------

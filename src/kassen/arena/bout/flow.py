@@ -13,13 +13,17 @@ __all__ = ["follow_up", "resolve"]
 from kassen.arena.bout.actions import apply_action
 from kassen.arena.bout.legal import validate
 from kassen.arena.bout.reading import can_act, can_guts, helpless, override_effects
-from kassen.arena.bout.state import Action, EndSubturn, Offer, StartSubturn
-from kassen.arena.bout.tasks import TASK_HANDLERS
-from kassen.arena.bout.turn import BoutTurn, with_slot
+from kassen.arena.bout.state import Action, BoutState, EndSubturn, Offer, StartSubturn
+from kassen.arena.bout.tasks import TASK_TABLE
+from kassen.arena.bout.turn import BoutTurn, as_bout_turn, with_slot
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
-from kassen.core.fastreplace import replace
+from kassen.core.engine import Turn
+from kassen.core.fastreplace import replace, replacer
 from kassen.core.order import slots
+
+#: An all-out attack's "no defence" ended, copied for its one field (fastreplace.replacer).
+_with_no_defense = replacer(FighterState, "no_defense")
 
 
 def resolve(turn: BoutTurn, action: Action) -> None:
@@ -28,8 +32,12 @@ def resolve(turn: BoutTurn, action: Action) -> None:
     apply_action(turn, action)
 
 
-def follow_up(turn: BoutTurn) -> bool:
-    """One automatic step; False when a fighter must decide (a slot or an offer) or the bout is over."""
+def follow_up(turn: Turn[BoutState]) -> bool:
+    """One automatic step; False when a fighter must decide (a slot or an offer) or the bout is over.
+    The ruleset's own hook (:meth:`kassen.arena.ruleset.ArenaRuleset.follow_up`, some sixty steps an
+    action): ``turn`` must be the one its start() made."""
+    if type(turn) is not BoutTurn:
+        turn = as_bout_turn(turn)
     if turn.state.offers:  # most steps have none to look at
         _drop_stale_offers(turn)
     s = turn.state
@@ -37,7 +45,7 @@ def follow_up(turn: BoutTurn) -> bool:
         return False
     task = turn.next_task()
     if task is not None:
-        TASK_HANDLERS(turn, task)
+        TASK_TABLE[type(task)](turn, task)
         return True
     if not s.started:  # before the referee's Begin only the referee's own moves come: no slot passes
         return False
@@ -53,7 +61,7 @@ def follow_up(turn: BoutTurn) -> bool:
         for fid in s.order[s.slot : end + 1 if at is not None else end]:
             f = turn.f(fid)
             if f.no_defense:
-                turn.put(replace(f, no_defense=False))
+                turn.put(_with_no_defense(f, False))
         if at == s.slot:
             return False
         turn.state = with_slot(turn.state, end)

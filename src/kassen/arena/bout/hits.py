@@ -26,7 +26,7 @@ from kassen.arena.bout.state import (
 )
 from kassen.arena.fighter import FighterState
 from kassen.arena.injury import Effect, death_thresholds, injury_effects
-from kassen.arena.knockback import knockback_distance
+from kassen.arena.knockback import knockback_metres
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageSource
 from kassen.core.fastinit import fast_init
@@ -93,9 +93,7 @@ def hit_plan(f: FighterState, hit: HitRecord, rules: ArenaRules) -> HitPlan:
     if "fall_stun_check" in names:
         tasks.append(FallStunCheck(hit))
     if d.source is DamageSource.ATTACK:
-        distance, _ = knockback_distance(
-            d.basic, d.damage_type, penetrating=d.penetrating, target_st=f.profile.st, rules=rules
-        )
+        distance = knockback_metres(d.basic, d.damage_type, d.penetrating, f.profile.st, rules)
         if distance >= 1:
             tasks.append(Knockback(hit, distance))
     if d.final >= 1:

@@ -17,9 +17,9 @@ from kassen.arena.bout.reading import (
     deciding_fighter,
     distance,
     free_arms,
-    in_reach,
     move_allowance,
     override_effects,
+    reach_step,
 )
 from kassen.arena.bout.state import (
     Action,
@@ -76,11 +76,17 @@ def legal_actions(state: BoutState, rules: ArenaRules) -> list[Action]:
         return out + cheers + [GiveUp(fid)]
     # The actions are immutable values: the same objects are listed whenever they are legal again
     # (built once per fighter, target, position or arm: see _ACTION_LISTS).
+    # in_reach for each target, its fighters in hand: the gap to each against the reach and the grapple
+    # reach, each with the step an attack may take (the same for every target)
+    step = reach_step(state, f, rules)
+    reach, grapple_reach = f.profile.reach + step, rules.match.position.grapple_reach + step
     for t in active_targets(state, f):
-        if in_reach(state, fid, t.id, rules):
-            out += _attacks(fid, t.id, rules)
-        if f.grappling != t.id and in_reach(state, fid, t.id, rules, grapple=True):
-            out.append(Grapple(fid, t.id))
+        tid = t.profile.id
+        gap = abs(f.position - t.position)
+        if gap <= reach:
+            out += _attacks(fid, tid, rules)
+        if f.grappling != tid and gap <= grapple_reach:
+            out.append(Grapple(fid, tid))
     metres, _ = move_allowance(state, f, rules)
     out += _moves(fid, f.position, metres)
     for arm in free_arms(f, rules):
@@ -242,8 +248,8 @@ def _validate_target(state: BoutState, f: FighterState, action: Attack | Grapple
     elif f.grappling == action.target:
         raise IllegalActionError(f"{f.id} already holds {action.target}", rule="AR.GAP.2")
     grapple = isinstance(action, Grapple)
-    if not in_reach(state, f.id, t.id, rules, grapple=grapple):
-        reach = rules.match.position.grapple_reach if grapple else f.profile.reach
+    reach = rules.match.position.grapple_reach if grapple else f.profile.reach
+    if abs(f.position - t.position) > reach + reach_step(state, f, rules):  # in_reach, of f and t in hand
         raise IllegalActionError(
             f"{action.target} is {distance(state, f.id, t.id)} m from {f.id}, beyond its reach of "
             f"{reach} m: close first",

@@ -20,6 +20,7 @@ __all__ = [
     "deciding_fighter",
     "defense_target",
     "distance",
+    "fighter_ht_terms",
     "free_arms",
     "guts_target",
     "held_by",
@@ -28,6 +29,7 @@ __all__ = [
     "in_reach",
     "move_allowance",
     "override_effects",
+    "reach_step",
     "shock_modifier",
     "struck_location",
     "weapon_damage",
@@ -100,11 +102,12 @@ def attribute_modifiers(state: BoutState, fid: str, attribute: str, rules: Arena
     f = state.fighter(fid)
     held = held_by(state, f) is not None
     shocks, fp = f.shocks, f.fp
-    return _MODIFIERS.get(
-        (shocks, fp, held, attribute, id(rules)),
-        (rules,),
-        lambda: _attribute_modifiers(shocks, fp, held, attribute, rules),
-    )
+    key = (shocks, fp, held, attribute, id(rules))
+    mods = _MODIFIERS.peek(key)
+    if mods is None:
+        mods = _attribute_modifiers(shocks, fp, held, attribute, rules)
+        _MODIFIERS.put(key, (rules,), mods)
+    return mods  # type: ignore[return-value]  # the modifiers, put above for this key
 
 
 #: attribute_modifiers by (shocks, FP, held, attribute, rules); bounded.
@@ -151,11 +154,12 @@ def attack_target(
     # A pure function of these values and the rules (immutable): attacks repeat them all bout long
     # (kassen.core.memo: keyed by the values and the rules' identity).
     skill, posture = a.profile.skill, a.posture
-    return _TARGETS.get(
-        ("attack", skill, location, posture, all_out, held, id(rules)),
-        (rules,),
-        lambda: _attack_target(skill, location, posture, all_out, held, rules),
-    )
+    key = ("attack", skill, location, posture, all_out, held, id(rules))
+    found = _TARGETS.peek(key)
+    if found is None:
+        found = _attack_target(skill, location, posture, all_out, held, rules)
+        _TARGETS.put(key, (rules,), found)
+    return found  # type: ignore[return-value]  # the target and its steps, put above for this key
 
 
 #: attack_target and defense_target by the values they are made of and the rules; bounded.
@@ -188,11 +192,12 @@ def defense_target(state: BoutState, defender: str, *, rules: ArenaRules) -> tup
     d = state.fighter(defender)
     held = attribute_modifiers(state, d.id, "dx", rules)
     defense, posture, stunned = d.profile.defense, d.posture, d.stunned
-    return _TARGETS.get(
-        ("defense", defense, posture, stunned, held, id(rules)),
-        (rules,),
-        lambda: _defense_target(defense, posture, stunned, held, rules),
-    )
+    key = ("defense", defense, posture, stunned, held, id(rules))
+    found = _TARGETS.peek(key)
+    if found is None:
+        found = _defense_target(defense, posture, stunned, held, rules)
+        _TARGETS.put(key, (rules,), found)
+    return found  # type: ignore[return-value]  # the target and its steps, put above for this key
 
 
 def _defense_target(
@@ -267,10 +272,12 @@ def in_reach(state: BoutState, actor: str, target: str, rules: ArenaRules, *, gr
     reach (the grapple reach), plus the data's ``attack_step`` when its Move allows that step."""
     a = state.fighter(actor)
     reach = rules.match.position.grapple_reach if grapple else a.profile.reach
-    return distance(state, actor, target) <= reach + _step(state, a, rules)
+    return distance(state, actor, target) <= reach + reach_step(state, a, rules)
 
 
-def _step(state: BoutState, a: FighterState, rules: ArenaRules) -> int:
+def reach_step(state: BoutState, a: FighterState, rules: ArenaRules) -> int:
+    """The metres ``a`` may step with an attack (the data's ``attack_step``, as far as its Move allows),
+    which :func:`in_reach` adds to its reach: the same for every target."""
     step = rules.match.position.attack_step
     return min(step, move_allowance(state, a, rules)[0]) if step else 0
 
@@ -371,26 +378,28 @@ def check_terms(
     of check (AR.AUD.3) and, on an HT check its guts-bonus plan names while it keeps the FP the plan
     asks, the guts bonus (AR.GUT.3; one bonus per check by the data's AR.RD.6 reading). The bout rolls
     every check against these terms; the odds read them too."""
-    g = rules.injury.guts
-    plan = f.profile.guts_bonus
-    guts_bonus = (
-        ht_based
-        and kind in plan.checks
-        and f.fp - g.bonus_fp_cost >= plan.min_fp_after
-        and f.fp >= g.bonus_fp_cost
-    )
+    guts_bonus = ht_based and _guts_bonus(f, kind, rules)
     if not f.check_bonuses:
         # No audience bonus: the terms are a pure function of these values and the rules, and a bout
         # rolls the same few checks again and again (HT at each death check...): remembered by them
         # (kassen.core.memo: keyed by the values and the rules' identity).
         given = tuple(mods)
-        return _TERMS.get(
-            (base, base_reason, given, rule, guts_bonus, id(rules)),
-            (rules,),
-            lambda: _terms(base, base_reason, list(given), rule, None, guts_bonus, rules),
-        )
+        key = (base, base_reason, given, rule, guts_bonus, id(rules))
+        terms = _TERMS.peek(key)
+        if terms is None:
+            terms = _terms(base, base_reason, list(given), rule, None, guts_bonus, rules)
+            _TERMS.put(key, (rules,), terms)
+        return terms  # type: ignore[return-value]  # CheckTerms, put above for this key
     audience = next((b for b in f.check_bonuses if kind in b.checks), None)
     return _terms(base, base_reason, list(mods), rule, audience, guts_bonus, rules)
+
+
+def _guts_bonus(f: FighterState, kind: CheckKind, rules: ArenaRules) -> bool:
+    """Whether an HT check of ``kind`` takes ``f``'s guts bonus: its plan names the kind and ``f`` keeps
+    the FP the plan asks after paying (AR.GUT.3)."""
+    g = rules.injury.guts
+    plan = f.profile.guts_bonus
+    return kind in plan.checks and f.fp - g.bonus_fp_cost >= plan.min_fp_after and f.fp >= g.bonus_fp_cost
 
 
 #: check_terms without an audience bonus, by what they read; bounded.
@@ -428,9 +437,38 @@ def ht_check_terms(
 ) -> CheckTerms:
     """The terms of an HT check of ``fid``: HT with the penalties in force on HT (none by default: shock
     is on DX and IQ) and the bonuses of :func:`check_terms`."""
-    f = state.fighter(fid)
-    mods = (*mods, *attribute_modifiers(state, fid, "ht", rules))
-    return check_terms(f, kind, f.profile.ht, "HT", mods, rule, ht_based=True, rules=rules)
+    return fighter_ht_terms(state, state.fighter(fid), kind, rule, rules, mods)
+
+
+def fighter_ht_terms(
+    state: BoutState,
+    f: FighterState,
+    kind: CheckKind,
+    rule: str,
+    rules: ArenaRules,
+    mods: Sequence[Step] = (),
+) -> CheckTerms:
+    """:func:`ht_check_terms` of ``f``, a fighter of ``state`` already found."""
+    if f.check_bonuses:
+        mods = (*mods, *attribute_modifiers(state, f.profile.id, "ht", rules))
+        return check_terms(f, kind, f.profile.ht, "HT", mods, rule, ht_based=True, rules=rules)
+    # No audience bonus: check_terms's memoized case, the penalties in force on HT found with the terms.
+    # Those read only the shocks in force (being held is a DX penalty, FP an ST one: _attribute_modifiers),
+    # so the terms are remembered by HT, the modifiers given, the shocks, the rule, whether the guts bonus
+    # is taken and the rules (``test_ht_terms_memo_reads_what_the_terms_read`` holds every part).
+    ht, shocks, given = f.profile.ht, f.shocks, tuple(mods)
+    guts_bonus = _guts_bonus(f, kind, rules)
+    key = (ht, given, shocks, rule, guts_bonus, id(rules))
+    terms = _HT_TERMS.peek(key)
+    if terms is None:
+        steps = [*given, *_attribute_modifiers(shocks, 0, False, "ht", rules)]
+        terms = _terms(ht, "HT", steps, rule, None, guts_bonus, rules)
+        _HT_TERMS.put(key, (rules,), terms)
+    return terms  # type: ignore[return-value]  # CheckTerms, put above for this key
+
+
+#: The HT check terms of a fighter without an audience bonus, by what they read; bounded.
+_HT_TERMS = Memo(1024)
 
 
 def struck_location(t: FighterState, aimed: str, rules: ArenaRules) -> tuple[str, Guard | None]:

@@ -5,10 +5,11 @@ checks, knockback, FP thresholds). :func:`kassen.arena.bout.flow.follow_up` runs
 
 from __future__ import annotations
 
-__all__ = ["TASK_HANDLERS"]
+__all__ = ["TASK_HANDLERS", "TASK_TABLE"]
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from kassen.arena.audience import popularity
 from kassen.arena.bout.hits import hit_plan
@@ -54,6 +55,12 @@ from kassen.core.memo import Memo
 _with_subturn = replacer(BoutState, "subturn", "slot")
 _with_death_check = replacer(FighterState, "death_checks_done", "last_death_check_hp")
 _with_shocks = replacer(FighterState, "shocks")
+_with_landing = replacer(FighterState, "posture", "facing", "fall", "altitude")
+_with_posture_fall = replacer(FighterState, "posture", "fall")
+_with_audience_points = replacer(FighterState, "audience_points")
+
+#: The altitude of a fighter on the ground (a Fraction, made once: an immutable value).
+_GROUND = Fraction(0)
 
 
 def _t_start_subturn(b: BoutTurn, _: StartSubturn) -> None:
@@ -88,7 +95,8 @@ def _t_end_subturn(b: BoutTurn, _: EndSubturn) -> None:
 
 
 def _t_popularity(b: BoutTurn, task: PopularityCheck) -> None:
-    f = b.f(task.fighter)
+    fid = task.fighter
+    f = b.f(fid)
     p = f.profile
     value, steps = popularity(
         champion=p.champion,
@@ -98,26 +106,27 @@ def _t_popularity(b: BoutTurn, task: PopularityCheck) -> None:
         reactions=p.reactions,
         rules=b.rules,
     )
-    fid = f.id
     b.log_later(
         "popularity",
         "AR.AUD.1",
         lambda: {"fighter": fid, "popularity": value, "steps": [s.to_json() for s in steps]},
     )
-    result = b.check(f.id, CheckKind.POPULARITY, value, "popularity", (), "AR.AUD.2")
+    result = b.check(fid, CheckKind.POPULARITY, value, "popularity", (), "AR.AUD.2")
     if result.success:
         points = b.rules.match.audience.points_on_success
-        b.put(replace(b.f(f.id), audience_points=b.f(f.id).audience_points + points))
-        b.log("audience_points", "AR.AUD.2", fighter=f.id, points=points)
+        g = b.f(fid)
+        b.put(_with_audience_points(g, g.audience_points + points))
+        b.log("audience_points", "AR.AUD.2", fighter=fid, points=points)
 
 
 def _t_fatigue(b: BoutTurn, task: FatigueTick) -> None:
-    f = b.f(task.fighter)
+    fid = task.fighter
+    f = b.f(fid)
     if f.has(Condition.DEAD):
         return
     every = b.rules.injury.fatigue.every_subturns
     b.lose_fp(
-        f.id,
+        fid,
         f.profile.encumbrance + 1,
         "AR.FTG.1",
         f"{every} subturns passed: encumbrance level {f.profile.encumbrance} + 1",
@@ -125,25 +134,28 @@ def _t_fatigue(b: BoutTurn, task: FatigueTick) -> None:
 
 
 def _t_stun_recovery(b: BoutTurn, task: StunRecovery) -> None:
-    f = b.f(task.fighter)
+    fid = task.fighter
+    f = b.f(fid)
     if not f.stunned or f.incapacitated or f.lost:
         return
-    result = b.ht_check(f.id, CheckKind.STUN_RECOVERY, "AR.STN.2")
+    result = b.ht_check(fid, CheckKind.STUN_RECOVERY, "AR.STN.2")
     if result.success:
-        b.put(b.f(f.id).without_condition(Condition.STUNNED))
-        b.log("stun_ended", "AR.STN.2", fighter=f.id)
+        b.put(b.f(fid).without_condition(Condition.STUNNED))
+        b.log("stun_ended", "AR.STN.2", fighter=fid)
 
 
 def _t_zero_hp(b: BoutTurn, task: ZeroHpCheck) -> None:
-    f = b.f(task.fighter)
+    fid = task.fighter
+    f = b.f(fid)
     if f.hp > b.rules.injury.hp.ht_check_at_or_below or f.incapacitated or f.lost:
         return
-    if not b.ht_check(f.id, CheckKind.ZERO_HP, "AR.HP.2").success:
-        b.incapacitate(f.id, Condition.UNCONSCIOUS, "AR.HP.2", Cause())
+    if not b.ht_check(fid, CheckKind.ZERO_HP, "AR.HP.2").success:
+        b.incapacitate(fid, Condition.UNCONSCIOUS, "AR.HP.2", Cause())
 
 
 def _t_land(b: BoutTurn, task: Land) -> None:
-    f = b.f(task.fighter)
+    fid = task.fighter
+    f = b.f(fid)
     fall = f.fall
     if fall is None:
         return
@@ -151,25 +163,25 @@ def _t_land(b: BoutTurn, task: Land) -> None:
     landing = rules.falling.knockback.landing
     height = f.altitude
     if fall.falls:
-        b.put(replace(f, posture=Posture.LYING, facing=fall.facing, fall=None, altitude=Fraction(0)))
+        b.put(_with_landing(f, Posture.LYING, fall.facing, None, _GROUND))
         b.log(
             "landed",
             "AR.KNB.6",
-            fighter=f.id,
+            fighter=fid,
             posture="lying",
             facing=fall.facing.value,
             location=fall.location,
             height=str(height),
         )
     else:
-        b.put(replace(f, posture=fall.land_posture, fall=None))
-        b.log("landed", "AR.KNB.2", fighter=f.id, posture=fall.land_posture.value, on_its_feet=True)
+        b.put(_with_posture_fall(f, fall.land_posture, None))
+        b.log("landed", "AR.KNB.2", fighter=fid, posture=fall.land_posture.value, on_its_feet=True)
     tasks: list[Task] = []
     p = f.profile
     if fall.falls and landing.fall_over_damage:
         plan = plan_fall(height, p.weight_kg, b.state.ground, rules)
         if plan.dice is not None:
-            basic = b.roll_damage(plan.dice, plan.bonus, f"falling {height} m", "AR.FAL.1", f.id)
+            basic = b.roll_damage(plan.dice, plan.bonus, f"falling {height} m", "AR.FAL.1", fid)
             tasks.append(ApplyHit(_fall_hit(b, f, basic, fall.location, DamageSource.FALLING)))
     if fall.knocker_st is not None and (fall.falls or landing.knockback_damage == "every_landing"):
         spec = strength_damage(fall.knocker_st, "thrust", rules)
@@ -179,12 +191,12 @@ def _t_land(b: BoutTurn, task: Land) -> None:
         sb = fall.knocker_st_bonus
         with_bonus = f" (ST {fall.knocker_st - sb} {sb:+d} in bonuses)" if sb else ""
         label = f"knockback: thrust for ST {fall.knocker_st}{with_bonus}"
-        raw = b.roll_damage(spec, bonus, label, "AR.KNB.3", f.id)
+        raw = b.roll_damage(spec, bonus, label, "AR.KNB.3", fid)
         basic = round_ratio(max(raw, 0) * fall.knockback_factor, landing.halving)
         b.log(
             "knockback_damage",
             "AR.KNB.4",
-            fighter=f.id,
+            fighter=fid,
             rolled=raw,
             factor=str(fall.knockback_factor),
             basic=basic,
@@ -207,7 +219,7 @@ def _t_expire(b: BoutTurn, _: ExpireEffects) -> None:
     for f in b.state.fighters:
         ended = [s for s in f.shocks if s.until <= n]
         if ended:
-            b.put(replace(f, shocks=tuple(s for s in f.shocks if s.until > n)))
+            b.put(_with_shocks(f, tuple(s for s in f.shocks if s.until > n)))
             b.log(
                 "shock_expired",
                 "AR.INJ.2",
@@ -220,7 +232,8 @@ def _t_expire(b: BoutTurn, _: ExpireEffects) -> None:
 def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
     hit: HitRecord = task.hit
     rules = b.rules
-    f = b.f(hit.victim)
+    fid = hit.victim
+    f = b.f(fid)
     d = hit.damage
     b.log_later("damage", "AR.DMG.5", _damage_data, hit)
     if f.has(Condition.DEAD):
@@ -229,14 +242,14 @@ def _t_apply_hit(b: BoutTurn, task: ApplyHit) -> None:
     before, f = f.hp, plan.fighter
     after = f.hp
     b.put(f)
-    b.log("injury", "AR.INJ.1", fighter=f.id, hit=hit.hit_id, final=d.final, hp_before=before, hp_after=after)
+    b.log("injury", "AR.INJ.1", fighter=fid, hit=hit.hit_id, final=d.final, hp_before=before, hp_after=after)
     hp = rules.injury.hp
     if before > hp.move_halved_at_or_below >= after:
         _log_move_halved(b, f, "AR.HP.1", hp_before=before, fp_before=f.fp)
     if before > hp.ht_check_at_or_below >= after:
-        b.log("ht_checks_each_subturn", "AR.HP.2", fighter=f.id, hp=after)
+        b.log("ht_checks_each_subturn", "AR.HP.2", fighter=fid, hp=after)
     if plan.newly_crippled:
-        b.log("crippled", "AR.DMG.6", fighter=f.id, location=d.location)
+        b.log("crippled", "AR.DMG.6", fighter=fid, location=d.location)
     b.push(*plan.tasks)
 
 
@@ -247,13 +260,14 @@ def _damage_data(hit: HitRecord) -> dict[str, Any]:
 
 def _t_death_check(b: BoutTurn, task: DeathCheck) -> None:
     hit: HitRecord = task.hit
-    f = b.f(hit.victim)
+    fid = hit.victim
+    f = b.f(fid)
     if f.has(Condition.DEAD):
         return
     b.put(_with_death_check(f, (*f.death_checks_done, task.threshold), f.hp))
-    b.log("death_check_due", "AR.HP.3", fighter=f.id, threshold=task.threshold, hp=f.hp)
-    if not b.ht_check(f.id, CheckKind.DEATH, "AR.HP.3").success:
-        b.incapacitate(f.id, Condition.DEAD, "AR.HP.3", hit.cause)
+    b.log("death_check_due", "AR.HP.3", fighter=fid, threshold=task.threshold, hp=f.hp)
+    if not b.ht_check(fid, CheckKind.DEATH, "AR.HP.3").success:
+        b.incapacitate(fid, Condition.DEAD, "AR.HP.3", hit.cause)
 
 
 def _t_death(b: BoutTurn, task: Death) -> None:
@@ -280,18 +294,20 @@ def _t_auto_stun(b: BoutTurn, task: AutoStun) -> None:
 
 def _t_knockdown(b: BoutTurn, task: KnockdownCheck) -> None:
     hit: HitRecord = task.hit
-    f = b.f(hit.victim)
+    fid = hit.victim
+    f = b.f(fid)
     if f.incapacitated or f.posture is Posture.LYING:
         return
-    if not b.ht_check(f.id, CheckKind.KNOCKDOWN, "AR.INJ.6").success:
+    if not b.ht_check(fid, CheckKind.KNOCKDOWN, "AR.INJ.6").success:
         tier = b.rules.locations.locations[hit.damage.location].tier
-        b.fall_over(f.id, landing_facing(tier), "AR.INJ.6")
-        b.log("lands_facing", "AR.KNB.7", fighter=f.id, tier=tier.value, facing=landing_facing(tier).value)
+        b.fall_over(fid, landing_facing(tier), "AR.INJ.6")
+        b.log("lands_facing", "AR.KNB.7", fighter=fid, tier=tier.value, facing=landing_facing(tier).value)
 
 
 def _t_fall_stun(b: BoutTurn, task: FallStunCheck) -> None:
     hit: HitRecord = task.hit
-    f = b.f(hit.victim)
+    fid = hit.victim
+    f = b.f(fid)
     if f.incapacitated:
         return
     which = b.rules.falling.falling.readings.stun_check_attribute
@@ -300,27 +316,28 @@ def _t_fall_stun(b: BoutTurn, task: FallStunCheck) -> None:
     base = p.ht if attr == "ht" else p.per
     mod = Step(-hit.damage.final, f"falling damage {hit.damage.final}", "AR.FAL.2")
     rule_step = Step(0, f"stun check on {attr.upper()} ({which})", "AR.RD.4")
-    mods = (rule_step, mod, *attribute_modifiers(b.state, f.id, attr, b.rules))
-    result = b.check(f.id, CheckKind.FALL_STUN, base, attr.upper(), mods, "AR.FAL.2", ht_based=attr == "ht")
+    mods = (rule_step, mod, *attribute_modifiers(b.state, fid, attr, b.rules))
+    result = b.check(fid, CheckKind.FALL_STUN, base, attr.upper(), mods, "AR.FAL.2", ht_based=attr == "ht")
     if result.success:
         return
     if result.margin_of_failure >= b.rules.falling.falling.stun_check.unconscious_margin:
-        b.incapacitate(f.id, Condition.UNCONSCIOUS, "AR.FAL.2", hit.cause)
+        b.incapacitate(fid, Condition.UNCONSCIOUS, "AR.FAL.2", hit.cause)
     else:
-        b.stun(f.id, "AR.FAL.2", hit.cause, automatic=False)
+        b.stun(fid, "AR.FAL.2", hit.cause, automatic=False)
 
 
 def _t_knockback(b: BoutTurn, task: Knockback) -> None:
     hit: HitRecord = task.hit
     rules = b.rules
-    f = b.f(hit.victim)
+    fid = hit.victim
+    f = b.f(fid)
     if f.incapacitated:
         return
     distance: int = task.distance
     loc = rules.locations.locations[hit.damage.location]
     knocker = b.f(hit.attacker).profile if hit.attacker else None
     if loc.limb is not None:
-        b.log("knocked_back", "AR.KNB.1", fighter=f.id, metres=distance, location=loc.key)
+        b.log("knocked_back", "AR.KNB.1", fighter=fid, metres=distance, location=loc.key)
         _limb_knockback(b, f, loc.key, distance)
         return
     # knocked back: pushed away from the attacker along the line (the AR.GAP.2 position model), once the
@@ -328,12 +345,15 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
     to = f.position
     if hit.attacker is not None:
         a = b.f(hit.attacker)
-        away = 1 if (f.position, _side_rank(b, f)) > (a.position, _side_rank(b, a)) else -1
+        sides = _sides(b)
+        away = (
+            1 if (f.position, sides.index(f.profile.side)) > (a.position, sides.index(a.profile.side)) else -1
+        )
         to = f.position + away * distance
     b.log(
         "knocked_back",
         "AR.KNB.1",
-        fighter=f.id,
+        fighter=fid,
         metres=distance,
         location=loc.key,
         position_from=f.position,
@@ -346,10 +366,10 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
     # the check takes the DX penalties in force: shock and pain left from earlier hits (this hit's shock
     # comes after its effects, AR.INJ.2) and being held (AR.GAP.2)
     mods = [Step(-distance, f"knocked back {distance} m", "AR.KNB.2")]
-    mods += attribute_modifiers(b.state, f.id, "dx", rules)
-    result = b.check(f.id, CheckKind.KNOCKBACK, f.profile.dx, "DX", mods, "AR.KNB.2")
-    b.place(f.id, to)
-    f = b.f(f.id)
+    mods += attribute_modifiers(b.state, fid, "dx", rules)
+    result = b.check(fid, CheckKind.KNOCKBACK, f.profile.dx, "DX", mods, "AR.KNB.2")
+    b.place(fid, to)
+    f = b.f(fid)
     st = knocker.knockback_st if knocker is not None else 0
     st_bonus = knocker.st_bonus if knocker is not None else 0
     knockdown_stands = rules.falling.knockback.facing.knockdown_and_failed_knockback == "knockdown"
@@ -372,11 +392,11 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
             factor,
             st_bonus,
         )
-    b.put(replace(f, posture=Posture.AERIAL, fall=fall))
+    b.put(_with_posture_fall(f, Posture.AERIAL, fall))
     b.log(
         "aerial",
         "AR.KNB.2",
-        fighter=f.id,
+        fighter=fid,
         falls=fall.falls,
         lands_on=fall.location if fall.falls else None,
         knockback_factor=str(factor),
@@ -384,11 +404,10 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
     )
 
 
-def _side_rank(b: BoutTurn, f: FighterState) -> int:
+def _sides(b: BoutTurn) -> list[str]:
     """Which way a knockback pushes when two fighters stand at the same point: by the order the sides
-    were listed in."""
-    sides = list(dict.fromkeys(x.profile.side for x in b.state.fighters))
-    return sides.index(f.profile.side)
+    were listed in (a fighter's rank is its side's index here)."""
+    return list(dict.fromkeys(x.profile.side for x in b.state.fighters))
 
 
 def _limb_knockback(b: BoutTurn, f: FighterState, location: str, distance: int) -> None:
@@ -417,7 +436,8 @@ def _limb_knockback(b: BoutTurn, f: FighterState, location: str, distance: int) 
 
 def _t_add_shock(b: BoutTurn, task: AddShock) -> None:
     hit: HitRecord = task.hit
-    f = b.f(hit.victim)
+    fid = hit.victim
+    f = b.f(fid)
     if f.has(Condition.DEAD):
         return
     until = b.state.subturn + b.rules.checks.subturns.until_end_of_next
@@ -425,9 +445,9 @@ def _t_add_shock(b: BoutTurn, task: AddShock) -> None:
     if hit.painful:
         new.append(Shock("pain", hit.damage.final, until))
     b.put(_with_shocks(f, (*f.shocks, *new)))
-    b.log("shock", "AR.INJ.2", fighter=f.id, penalty=hit.damage.final, until_end_of_subturn=until)
+    b.log("shock", "AR.INJ.2", fighter=fid, penalty=hit.damage.final, until_end_of_subturn=until)
     if hit.painful:
-        b.log("pain", "AR.INJ.3", fighter=f.id, penalty=hit.damage.final, until_end_of_subturn=until)
+        b.log("pain", "AR.INJ.3", fighter=fid, penalty=hit.damage.final, until_end_of_subturn=until)
 
 
 def _t_spend_fp(b: BoutTurn, task: SpendFp) -> None:
@@ -438,24 +458,25 @@ def _t_fp_thresholds(b: BoutTurn, task: FpThresholds) -> None:
     """The FP thresholds crossed from ``before`` to ``after`` (both taken when the FP were spent, so
     each crossing is told once): ST checks at −3 (AR.FTG.2), Move halved unless injury already halved
     it (AR.FTG.3), FP 1 (AR.FTG.4), FP 0 (AR.FTG.5)."""
-    f = b.f(task.fighter)
+    fid = task.fighter
+    f = b.f(fid)
     fat = b.rules.injury.fatigue
     before, fp = task.before, task.after
     if before > fat.st_penalty_at_or_below >= fp:
-        b.log("fatigued", "AR.FTG.2", fighter=f.id, fp=fp, st_checks=fat.st_penalty)
+        b.log("fatigued", "AR.FTG.2", fighter=fid, fp=fp, st_checks=fat.st_penalty)
     injured = f.hp <= b.rules.injury.hp.move_halved_at_or_below
     if before > fat.move_halved_at_or_below >= fp and not injured:
         _log_move_halved(b, f, "AR.FTG.3", fp_before=before, fp_after=fp)
     if fp <= fat.unconscious_at_or_below < before:
-        b.incapacitate(f.id, Condition.UNCONSCIOUS, "AR.FTG.5", Cause())
+        b.incapacitate(fid, Condition.UNCONSCIOUS, "AR.FTG.5", Cause())
     elif fp == fat.helpless_at != before and not f.incapacitated and not f.lost:
-        b.log("helpless", "AR.FTG.4", fighter=f.id, fp=fp)
+        b.log("helpless", "AR.FTG.4", fighter=fid, fp=fp)
         if b.match():
             if override_effects(f, "helpless", b.rules):
-                b.offer(Offer(f.id, "helpless", "AR.FTG.4"))
-                b.log("override_offered", "AR.RD.6", fighter=f.id, condition="helpless")
+                b.offer(Offer(fid, "helpless", "AR.FTG.4"))
+                b.log("override_offered", "AR.RD.6", fighter=fid, condition="helpless")
             else:
-                b.stays(f.id, "helpless", "AR.FTG.4")
+                b.stays(fid, "helpless", "AR.FTG.4")
 
 
 def _log_move_halved(
@@ -482,27 +503,43 @@ def _log_move_halved(
         b.log("move_halved", rule, fighter=f.id, fp=fp1, move_before=old, move_after=new)
 
 
-#: Task type → handler (each handler's signature names its own task type).
-TASK_HANDLERS: Handlers[BoutTurn] = (
-    Handlers[BoutTurn]()
-    .add(StartSubturn, _t_start_subturn)
-    .add(EndSubturn, _t_end_subturn)
-    .add(PopularityCheck, _t_popularity)
-    .add(FatigueTick, _t_fatigue)
-    .add(StunRecovery, _t_stun_recovery)
-    .add(ZeroHpCheck, _t_zero_hp)
-    .add(Land, _t_land)
-    .add(ExpireEffects, _t_expire)
-    .add(ApplyHit, _t_apply_hit)
-    .add(DeathCheck, _t_death_check)
-    .add(Death, _t_death)
-    .add(HeadBlow, _t_head_blow)
-    .add(VitalCheck, _t_vital)
-    .add(AutoStun, _t_auto_stun)
-    .add(KnockdownCheck, _t_knockdown)
-    .add(FallStunCheck, _t_fall_stun)
-    .add(Knockback, _t_knockback)
-    .add(AddShock, _t_add_shock)
-    .add(SpendFp, _t_spend_fp)
-    .add(FpThresholds, _t_fp_thresholds)
+_Handler = Callable[[BoutTurn, Any], None]
+_T = TypeVar("_T")
+
+
+def _entry(kind: type[_T], handler: Callable[[BoutTurn, _T], None]) -> tuple[type, _Handler]:
+    """One task type and its handler, checked the way :meth:`Handlers.add` checks the pair."""
+    return kind, handler
+
+
+_PAIRS = (
+    _entry(StartSubturn, _t_start_subturn),
+    _entry(EndSubturn, _t_end_subturn),
+    _entry(PopularityCheck, _t_popularity),
+    _entry(FatigueTick, _t_fatigue),
+    _entry(StunRecovery, _t_stun_recovery),
+    _entry(ZeroHpCheck, _t_zero_hp),
+    _entry(Land, _t_land),
+    _entry(ExpireEffects, _t_expire),
+    _entry(ApplyHit, _t_apply_hit),
+    _entry(DeathCheck, _t_death_check),
+    _entry(Death, _t_death),
+    _entry(HeadBlow, _t_head_blow),
+    _entry(VitalCheck, _t_vital),
+    _entry(AutoStun, _t_auto_stun),
+    _entry(KnockdownCheck, _t_knockdown),
+    _entry(FallStunCheck, _t_fall_stun),
+    _entry(Knockback, _t_knockback),
+    _entry(AddShock, _t_add_shock),
+    _entry(SpendFp, _t_spend_fp),
+    _entry(FpThresholds, _t_fp_thresholds),
 )
+
+#: Task type → handler (each handler's signature names its own task type).
+TASK_HANDLERS: Handlers[BoutTurn] = Handlers[BoutTurn]()
+for _kind, _handler in _PAIRS:
+    TASK_HANDLERS.add(_kind, _handler)
+
+#: The same table as a plain dict, for :func:`~kassen.arena.bout.flow.follow_up` (some sixty tasks an
+#: action): the handler found by one lookup, without the generic dispatcher's call in between.
+TASK_TABLE: dict[type, _Handler] = dict(_PAIRS)

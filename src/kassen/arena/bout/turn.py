@@ -6,12 +6,12 @@ content's :class:`~kassen.arena.rules.ArenaRules`; only ``turn.state`` and ``tur
 
 from __future__ import annotations
 
-__all__ = ["BoutTurn"]
+__all__ = ["BoutTurn", "as_bout_turn"]
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from kassen.arena.bout.reading import CheckTerms, can_guts, check_terms, ht_check_terms
+from kassen.arena.bout.reading import CheckTerms, can_guts, check_terms, fighter_ht_terms
 from kassen.arena.bout.state import BoutState, FpThresholds, Offer, Result, Task
 from kassen.arena.checks import CheckResult, roll_check
 from kassen.arena.fighter import Cause, Fall, FighterState
@@ -19,6 +19,7 @@ from kassen.arena.knockback import landing_facing
 from kassen.arena.rules import ArenaRules, DiceSpec, dice_notation
 from kassen.arena.terms import CheckKind, Condition, Facing, MatchFormat, Posture
 from kassen.core.engine import Turn
+from kassen.core.errors import KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace, replacer
@@ -33,6 +34,17 @@ _with_next_hit = replacer(BoutState, "next_hit")
 with_offers = replacer(BoutState, "offers")
 _with_fp = replacer(FighterState, "fp")
 _with_position = replacer(FighterState, "position")
+_with_lost = replacer(FighterState, "lost")
+_with_posture_fall = replacer(FighterState, "posture", "fall")
+_with_guards = replacer(FighterState, "guards")
+_with_stun_cause = replacer(FighterState, "stun_cause")
+
+#: An event of every field given, written once for the class (kassen.core.fastreplace.replacer: plain
+#: stores, where Event(...) goes through the class call and a descriptor call for each field), over
+#: :data:`_EVENT`, whose fields it all replaces.
+_event = replacer(Event, "kind", "data", "rule", "automatic")
+_new = object.__new__
+_EVENT = Event("")
 
 #: Each kind of check's label in its explanation.
 _LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
@@ -125,6 +137,11 @@ class BoutTurn(Turn[BoutState]):
             self.state = with_agenda(self.state, tuple(reversed(tasks)))
         return self.state
 
+    def log(self, kind: str, rule: str = "", *, automatic: bool = True, **data: Any) -> None:
+        """Record an event (the core's :meth:`~kassen.core.engine.Turn.log`), the record written by
+        :data:`_event`: some eighty events a battle."""
+        self.events.append(_event(_EVENT, kind, data, rule, automatic))
+
     def log_later(
         self,
         kind: str,
@@ -134,7 +151,11 @@ class BoutTurn(Turn[BoutState]):
         automatic: bool = True,
     ) -> None:
         """Record an event whose data ``build(*args)`` makes when first read (:class:`LaterData`)."""
-        self.events.append(Event(kind, LaterData(build, *args), rule, automatic))
+        # LaterData(build, *args), its three stores made here on the arguments as packed for this call
+        # (the class call would unpack and pack them again): some thirty a battle
+        data = _new(LaterData)
+        data._build, data._args, data._data = build, args, None
+        self.events.append(_event(_EVENT, kind, data, rule, automatic))
 
     # small helpers
     def f(self, fid: str) -> FighterState:
@@ -147,7 +168,15 @@ class BoutTurn(Turn[BoutState]):
     def put(self, fs: FighterState) -> None:
         fid = fs.profile.id
         fighters = self.state.fighters
-        if fighters and fighters[0].profile.id == fid:  # the first (of two, mostly): no search, no slices
+        if len(fighters) == 2:  # most bouts: either of the two, no search, no slices
+            first, second = fighters
+            if first.profile.id == fid:
+                self.state = _with_fighters(self.state, (fs, second))
+                return
+            if second.profile.id == fid:
+                self.state = _with_fighters(self.state, (first, fs))
+                return
+        elif fighters and fighters[0].profile.id == fid:  # the first: no search
             self.state = _with_fighters(self.state, (fs, *fighters[1:]))
             return
         for i, x in enumerate(fighters):
@@ -158,7 +187,10 @@ class BoutTurn(Turn[BoutState]):
 
     def push(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything already on the agenda."""
-        self._held().extend(reversed(tasks))
+        held = self._tasks
+        if held is None:
+            held = self._held()
+        held.extend(reversed(tasks))
 
     def offer(self, offer: Offer) -> None:
         self.state = with_offers(self.state, (*self.state.offers, offer))
@@ -201,10 +233,10 @@ class BoutTurn(Turn[BoutState]):
         terms = check_terms(
             self.f(fid), kind, base, base_reason, mods, rule, ht_based=ht_based, rules=self.rules
         )
-        return self._roll_terms(fid, kind, terms, rule, automatic=automatic, **data)
+        return self._roll_terms(fid, kind, terms, rule, automatic, data)
 
     def _roll_terms(
-        self, fid: str, kind: CheckKind, terms: CheckTerms, rule: str, *, automatic: bool = True, **data: Any
+        self, fid: str, kind: CheckKind, terms: CheckTerms, rule: str, automatic: bool, data: dict[str, Any]
     ) -> CheckResult:
         """Take the check's bonuses (the audience bonus used up, the guts bonus paid), then roll it."""
         if terms.audience is not None:
@@ -212,7 +244,7 @@ class BoutTurn(Turn[BoutState]):
             self.put(replace(f, check_bonuses=tuple(b for b in f.check_bonuses if b is not terms.audience)))
         if terms.guts_fp:
             self.lose_fp(fid, terms.guts_fp, "AR.GUT.3", "guts bonus")
-        return self.roll_check(fid, kind, terms.target, terms.steps, rule, automatic=automatic, **data)
+        return self._roll(fid, kind, terms.target, terms.steps, rule, automatic, data)
 
     def roll_check(
         self,
@@ -226,23 +258,37 @@ class BoutTurn(Turn[BoutState]):
         **data: Any,
     ) -> CheckResult:
         """Roll 3d6 against ``target`` (AR.CORE.1) and log the check with the steps to its target."""
+        return self._roll(fid, kind, target, tuple(target_steps), rule, automatic, data)
+
+    def _roll(
+        self,
+        fid: str,
+        kind: CheckKind,
+        target: int,
+        steps: tuple[Step, ...],
+        rule: str,
+        automatic: bool,
+        data: dict[str, Any],
+    ) -> CheckResult:
+        """:meth:`roll_check` with the data to log as a dict (passed on, not unpacked at every call)."""
         result = roll_check(target, self.dice, rules=self.rules.checks, label=_LABELS[kind])
-        self.log_later(
-            "check", rule, _check_data, fid, kind, data, result, tuple(target_steps), automatic=automatic
-        )
+        self.log_later("check", rule, _check_data, fid, kind, data, result, steps, automatic=automatic)
         return result
 
     def ht_check(self, fid: str, kind: CheckKind, rule: str, mods: Sequence[Step] = ()) -> CheckResult:
         """An HT check, with the penalties in force on HT (none by default: shock is on DX and IQ)."""
-        terms = ht_check_terms(self.state, fid, kind, rule, self.rules, mods)
-        return self._roll_terms(fid, kind, terms, rule)
+        terms = fighter_ht_terms(self.state, self.f(fid), kind, rule, self.rules, mods)
+        return self._roll_terms(fid, kind, terms, rule, True, {})
 
     def roll_damage(self, spec: DiceSpec, bonus: int, label: str, rule: str, fid: str) -> int:
         dice, adds = spec.dice, spec.adds + bonus
         # the expression parsed once for its dice and adds (a bounded memo), where roll() would look the
         # text up in the dice parser's cache at every roll, hashing its limits record twice
-        expression = _EXPRESSIONS.get((dice, adds), (), lambda: parse(dice_notation(dice, adds)))
-        result = roll(expression, self.dice)
+        expression = _EXPRESSIONS.peek((dice, adds))
+        if expression is None:
+            expression = parse(dice_notation(dice, adds))
+            _EXPRESSIONS.put((dice, adds), (), expression)
+        result = roll(expression, self.dice)  # type: ignore[arg-type]  # an Expression, put above
         self.log_later("damage_roll", rule, _damage_roll_data, fid, label, result)
         return result.total
 
@@ -269,14 +315,14 @@ class BoutTurn(Turn[BoutState]):
         if isinstance(head, FpThresholds) and head.fighter == fid and head.after == before:
             tasks.pop()
             before = head.before
-        self.push(FpThresholds(fid, before, fp))
+        tasks.append(FpThresholds(fid, before, fp))  # push(), on the agenda already in hand
 
     # conditions
     def lose(self, fid: str, rule: str, reason: str) -> None:
         f = self.f(fid)
         if f.lost or not self.match():
             return
-        self.put(replace(f, lost=True))
+        self.put(_with_lost(f, True))
         self.log("match_lost", rule, fighter=fid, reason=reason)
 
     def release_holds(self, fid: str, rule: str = "AR.STN.1") -> None:
@@ -302,7 +348,7 @@ class BoutTurn(Turn[BoutState]):
             return
         before = f.fall.from_posture if f.fall is not None else f.posture
         fall = Fall(True, facing, Posture.LYING, self.rules.damage.basic.default_location, before)
-        self.put(replace(f, posture=Posture.AERIAL, fall=fall))
+        self.put(_with_posture_fall(f, Posture.AERIAL, fall))
         self.log("falls", rule, fighter=fid, facing=facing.value, lands="at the end of the subturn")
 
     def incapacity_facing(self, cause: Cause) -> Facing:
@@ -334,7 +380,7 @@ class BoutTurn(Turn[BoutState]):
                 already=[c.value for c in f.conditions],
             )
             return
-        self.put(replace(f.with_condition(condition), guards=()))
+        self.put(_with_guards(f.with_condition(condition), ()))
         self.log("incapacitated", rule, fighter=fid, condition=condition.value)
         self.release_holds(fid)
         if can_guts(self.f(fid), self.rules):
@@ -362,7 +408,7 @@ class BoutTurn(Turn[BoutState]):
                     margin_of_loss=cause.margin_of_loss,
                 )
             return
-        self.put(replace(f.with_condition(Condition.STUNNED), stun_cause=cause))
+        self.put(_with_stun_cause(f.with_condition(Condition.STUNNED), cause))
         self.log("stunned", rule, fighter=fid)
         self.release_holds(fid)
         if can_guts(self.f(fid), self.rules):
@@ -378,6 +424,13 @@ class BoutTurn(Turn[BoutState]):
             return
         self.fall_over(fid, self.incapacity_facing(cause or Cause()), "AR.KNB.7")
         self.lose(fid, "AR.OUT.1", f"{condition} not overridden")
+
+
+def as_bout_turn(turn: Turn[BoutState]) -> BoutTurn:
+    """``turn``, which must be the :class:`BoutTurn` the arena's start() made."""
+    if not isinstance(turn, BoutTurn):
+        raise KassenError("an arena action is resolved in the turn the arena's start() made")
+    return turn
 
 
 def _check_data(
