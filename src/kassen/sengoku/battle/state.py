@@ -544,8 +544,19 @@ class BattleState:
             return 0
         return self._zones()[1].get((a, b), len(self.zones) + 1)
 
-    def with_unit(self, unit: Unit) -> BattleState:
-        """This state with ``unit`` in place of the unit of its id (the readings that still hold kept)."""
+    def with_unit(self, unit: Unit, changes: dict[str, object] | None = None) -> BattleState:
+        """This state with ``unit`` in place of the unit of its id (the readings that still hold kept),
+        and ``changes`` (fields other than the units and the layout) made in the same copy: what
+        ``with_unit(unit).changed_by(changes)`` gives, one copy instead of two (a breath declared, an
+        attack landed: the unit and the flow's bookkeeping change together)."""
+        if changes:
+            if not _PLAIN.issuperset(changes):
+                return self.with_unit(unit).changed_by(changes)
+            new = self.with_unit(unit)
+            # the copy is this call's own, seen by nobody yet: its fields are still being filled in
+            for name, value in changes.items():
+                object.__setattr__(new, name, value)
+            return new
         units = self.units
         places = self._places
         if places is None:
@@ -601,6 +612,8 @@ class BattleState:
 #: changes (``changed``), and a unit replaced (``with_unit``: the units and the readings that follow).
 _FIELDS = frozenset(f.name for f in dataclasses.fields(BattleState) if f.init)
 _changed = keeper(BattleState)
+#: The fields :meth:`BattleState.with_unit` sets along with a unit (no reading of the state follows them).
+_PLAIN = _FIELDS - {"units", "zones", "adjacent"}
 _with_units = keeper(BattleState, "units", "_by_id", "_placed", "_places", "_held", "_roster")
 
 

@@ -108,6 +108,7 @@ def _scored(
     rough: dict[tuple[Use, str], float] = {}
     scored: list[tuple[Breath | Shape, float, int]] = []
     limit = r.breath_limit
+    top = energy if energy <= limit else limit
     here = unit.zone or ""
     # each target's class read once a decision (every attack group lists the same targets in reach)
     # each target read once a decision (every attack group lists the same targets in reach): its class,
@@ -200,8 +201,10 @@ def _scored(
             assert first is not None
             extra = float(policy._cached_stance(state, unit, first))
         # the group's blow at each target (every row's blow is the same but for its target)
-        known = values_of(group.rows[0][0][1], zone) if lead in (_MOVE, _STANCE) else (
-            values_of(group.rows[0][0][0], zone) if kinds is not None else {}
+        known = (
+            values_of(group.rows[0][0][1], zone)
+            if lead in (_MOVE, _STANCE)
+            else (values_of(group.rows[0][0][0], zone) if kinds is not None else {})
         )
         # every target with the very same prices (each may be struck, most often): only the first of
         # each class can be weighed, the others being worth the same; else every target in turn
@@ -220,7 +223,7 @@ def _scored(
             once: float | None = None
             twice = 0.0
             for j, spent in enumerate(prices):
-                if not (0 < spent <= energy and spent <= limit):
+                if not 0 < spent <= top:  # paid for, and within the breath's limit
                     continue
                 shape = kinds[j] if kinds is not None else _OTHER
                 if shape == _OTHER:
@@ -301,8 +304,14 @@ _NONE, _MOVE, _STANCE, _LEAD = 0, 1, 2, 3
 #: whether every target has the very same verdicts, its shapes' kinds (:func:`describe`; None: each
 #: weighed as a breath), how its breaths start, that lead use's maneuver and the attack's.
 _Group = tuple[
-    int, AttackGroup, tuple[tuple[int, ...] | None, ...], bool, tuple[int, ...] | None, int,
-    Maneuver | None, Maneuver,
+    int,
+    AttackGroup,
+    tuple[tuple[int, ...] | None, ...],
+    bool,
+    tuple[int, ...] | None,
+    int,
+    Maneuver | None,
+    Maneuver,
 ]
 
 
@@ -360,8 +369,16 @@ def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
 
 def _weighed_group(
     policy: HeuristicPolicy, item: GroupVerdicts
-) -> tuple[bool, AttackGroup, tuple[tuple[int, ...] | None, ...], bool, tuple[int, ...] | None, int,
-           Maneuver | None, Maneuver]:
+) -> tuple[
+    bool,
+    AttackGroup,
+    tuple[tuple[int, ...] | None, ...],
+    bool,
+    tuple[int, ...] | None,
+    int,
+    Maneuver | None,
+    Maneuver,
+]:
     """What :func:`_weighing` reads of an attack group's verdicts: whether its breaths start with an
     aid (then nothing else), the group, its verdicts, whether every target has the very same
     verdicts, its shapes' kinds, how its breaths start and that lead use's maneuver, and the attack."""

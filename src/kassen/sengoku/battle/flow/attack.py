@@ -489,8 +489,7 @@ class AttackPart(EffectsPart):
             infiltrating=False,
             unloaded=attacker.unloaded or (weapon is not None and weapon.reload),
         )
-        self.put(attacker)
-        self.set(attack=None)
+        self.put_set(attacker, attack=None)
         if nullified:
             outcome = "critical" if check.double else "hit"
             self.log(

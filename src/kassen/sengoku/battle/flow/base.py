@@ -66,6 +66,10 @@ class TurnBase(Turn[BattleState]):
     def set(self, **changes: Any) -> None:
         self.state = self.state.changed_by(changes)
 
+    def put_set(self, unit: Unit, **changes: Any) -> None:
+        """``put(unit)`` then ``set(**changes)``, in one copy of the state."""
+        self.state = self.state.with_unit(unit, changes)
+
     def faces(self) -> Faces:
         return roll_faces(self.dice, sides=self.rules.resolution.check.sides)
 

@@ -44,17 +44,15 @@ class BreathPart(AttackPart):
                     limited = bump(limited, f"{m.id}#{i}", since=self.state.round)
         before = unit.energy
         after = before - plan.spent
-        self.put(
-            evolve(
-                unit,
-                energy=after,
-                initiative=0,
-                breaths=unit.breaths + 1,
-                count_reached=True,
-                used=used,
-                limited=limited,
-                surcharge=0,
-            )
+        paid = evolve(
+            unit,
+            energy=after,
+            initiative=0,
+            breaths=unit.breaths + 1,
+            count_reached=True,
+            used=used,
+            limited=limited,
+            surcharge=0,
         )
         self.log(
             "breath",
@@ -72,7 +70,9 @@ class BreathPart(AttackPart):
         if unit.initiative:
             self.log("initiative_used", "SG.CNT.2", unit=unit.id, initiative=unit.initiative, energy=after)
         self.log("energy_spent", "SG.CNT.5", unit=unit.id, before=before, after=after, spent=plan.spent)
-        self.set(
+        # the unit paid and the breath under way, in one copy of the state (nothing above reads it)
+        self.put_set(
+            paid,
             decision=None,
             breath=BreathInProgress(unit.id, breath.uses, plan.costs, plan.spent, self.state.count),
         )

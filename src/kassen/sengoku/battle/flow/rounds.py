@@ -241,11 +241,15 @@ class RoundPart(BreathPart):
     def check_end(self) -> bool:
         """SG.END.1 house default: the combat ends when one side has no unit left able to act (with more
         than two sides, when at most one side has)."""
-        standing = [
-            s.id
-            for s in self.state.sides
-            if any(u.side == s.id and not self.out(u) for u in self.state.units)
-        ]
+        # the sides with a unit not :meth:`out`, in one pass over the units (asked before every breath)
+        states = self.rules.end.out_states
+        inc, ret, rout = "incapacitated" in states, "retreated" in states, "routed" in states
+        up = {
+            u.side
+            for u in self.state.units
+            if not ((u.incapacitated and inc) or (u.retreated and ret) or (u.routed and rout))
+        }
+        standing = [s.id for s in self.state.sides if s.id in up]
         if len(standing) == len(self.state.sides) or (len(self.state.sides) > 2 and len(standing) > 1):
             return False
         winner = standing[0] if len(standing) == 1 else None
