@@ -32,7 +32,7 @@ __all__ = [
     "drain",
 ]
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
@@ -141,6 +141,13 @@ class Handlers(Generic[W]):
 
     def kinds(self) -> tuple[type, ...]:
         return tuple(self._table)
+
+    @property
+    def table(self) -> Mapping[type, Callable[[W, Any], None]]:
+        """Type → handler, for a hot loop that dispatches by one lookup (``table[type(item)](target,
+        item)``) rather than through :meth:`__call__`; the pairs are those :meth:`add` checked. Read it,
+        never write to it."""
+        return self._table
 
     def __call__(self, target: W, item: object) -> None:
         """Run ``item``'s handler on ``target`` (a KeyError for a type without one: check first)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 __all__ = ["ACTION_HANDLERS", "apply_action", "step_in"]
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from kassen.arena.audience import audience_effect
 from kassen.arena.bout.reading import (
@@ -66,7 +66,7 @@ _with_guards = replacer(FighterState, "guards")
 
 def apply_action(turn: BoutTurn, action: Action) -> None:
     """Run ``action``'s handler (it has been validated)."""
-    _ACTION_TABLE[type(action)](turn, action)
+    _ACTIONS[type(action)](turn, action)
 
 
 def _on_begin(b: BoutTurn, action: Begin) -> None:
@@ -363,36 +363,25 @@ def _on_decline(b: BoutTurn, action: Decline) -> None:
     b.stays(o.fighter, o.condition, o.rule, o.cause)
 
 
-_Handler = Callable[[BoutTurn, Any], None]
-_A = TypeVar("_A")
-
-
-def _entry(kind: type[_A], handler: Callable[[BoutTurn, _A], None]) -> tuple[type, _Handler]:
-    """One action type and its handler, checked the way :meth:`Handlers.add` checks the pair."""
-    return kind, handler
-
-
-_PAIRS = (
-    _entry(Begin, _on_begin),
-    _entry(Attack, _on_attack),
-    _entry(Grapple, _on_grapple),
-    _entry(SetGuard, _on_guard),
-    _entry(Move, _on_move),
-    _entry(Rise, _on_rise),
-    _entry(Wait, _on_wait),
-    _entry(GiveUp, _on_give_up),
-    _entry(Guts, _on_guts),
-    _entry(Cheer, _on_cheer),
-    _entry(Decline, _on_decline),
+#: Action type → handler (each handler's signature names its own action type).
+ACTION_HANDLERS: Handlers[BoutTurn] = (
+    Handlers[BoutTurn]()
+    .add(Begin, _on_begin)
+    .add(Attack, _on_attack)
+    .add(Grapple, _on_grapple)
+    .add(SetGuard, _on_guard)
+    .add(Move, _on_move)
+    .add(Rise, _on_rise)
+    .add(Wait, _on_wait)
+    .add(GiveUp, _on_give_up)
+    .add(Guts, _on_guts)
+    .add(Cheer, _on_cheer)
+    .add(Decline, _on_decline)
 )
 
-#: Action type → handler (each handler's signature names its own action type).
-ACTION_HANDLERS: Handlers[BoutTurn] = Handlers[BoutTurn]()
-for _kind, _handler in _PAIRS:
-    ACTION_HANDLERS.add(_kind, _handler)
 
-#: The same table as a plain dict, for :func:`apply_action`: the handler found by one lookup.
-_ACTION_TABLE: dict[type, _Handler] = dict(_PAIRS)
+#: Action type → handler, read by one lookup (:func:`apply_action`).
+_ACTIONS = ACTION_HANDLERS.table
 
 
 # -- audience effects (AR.AUD.3), dispatched by kind ------------------------------------------------------

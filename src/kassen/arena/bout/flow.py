@@ -14,7 +14,7 @@ from kassen.arena.bout.actions import apply_action
 from kassen.arena.bout.legal import validate
 from kassen.arena.bout.reading import can_act, can_guts, helpless, override_effects
 from kassen.arena.bout.state import Action, BoutState, EndSubturn, Offer, StartSubturn
-from kassen.arena.bout.tasks import TASK_TABLE
+from kassen.arena.bout.tasks import TASK_HANDLERS
 from kassen.arena.bout.turn import BoutTurn, as_bout_turn, with_slot
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
@@ -24,6 +24,10 @@ from kassen.core.order import slots
 
 #: An all-out attack's "no defence" ended, copied for its one field (fastreplace.replacer).
 _with_no_defense = replacer(FighterState, "no_defense")
+
+
+#: Task type → handler, read by one lookup: some sixty tasks an action run through it.
+_TASKS = TASK_HANDLERS.table
 
 
 def resolve(turn: BoutTurn, action: Action) -> None:
@@ -45,7 +49,7 @@ def follow_up(turn: Turn[BoutState]) -> bool:
         return False
     task = turn.next_task()
     if task is not None:
-        TASK_TABLE[type(task)](turn, task)
+        _TASKS[type(task)](turn, task)
         return True
     if not s.started:  # before the referee's Begin only the referee's own moves come: no slot passes
         return False

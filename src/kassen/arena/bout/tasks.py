@@ -5,11 +5,10 @@ checks, knockback, FP thresholds). :func:`kassen.arena.bout.flow.follow_up` runs
 
 from __future__ import annotations
 
-__all__ = ["TASK_HANDLERS", "TASK_TABLE"]
+__all__ = ["TASK_HANDLERS"]
 
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 from kassen.arena.audience import popularity
 from kassen.arena.bout.hits import hit_plan
@@ -503,43 +502,27 @@ def _log_move_halved(
         b.log("move_halved", rule, fighter=f.id, fp=fp1, move_before=old, move_after=new)
 
 
-_Handler = Callable[[BoutTurn, Any], None]
-_T = TypeVar("_T")
-
-
-def _entry(kind: type[_T], handler: Callable[[BoutTurn, _T], None]) -> tuple[type, _Handler]:
-    """One task type and its handler, checked the way :meth:`Handlers.add` checks the pair."""
-    return kind, handler
-
-
-_PAIRS = (
-    _entry(StartSubturn, _t_start_subturn),
-    _entry(EndSubturn, _t_end_subturn),
-    _entry(PopularityCheck, _t_popularity),
-    _entry(FatigueTick, _t_fatigue),
-    _entry(StunRecovery, _t_stun_recovery),
-    _entry(ZeroHpCheck, _t_zero_hp),
-    _entry(Land, _t_land),
-    _entry(ExpireEffects, _t_expire),
-    _entry(ApplyHit, _t_apply_hit),
-    _entry(DeathCheck, _t_death_check),
-    _entry(Death, _t_death),
-    _entry(HeadBlow, _t_head_blow),
-    _entry(VitalCheck, _t_vital),
-    _entry(AutoStun, _t_auto_stun),
-    _entry(KnockdownCheck, _t_knockdown),
-    _entry(FallStunCheck, _t_fall_stun),
-    _entry(Knockback, _t_knockback),
-    _entry(AddShock, _t_add_shock),
-    _entry(SpendFp, _t_spend_fp),
-    _entry(FpThresholds, _t_fp_thresholds),
-)
-
 #: Task type → handler (each handler's signature names its own task type).
-TASK_HANDLERS: Handlers[BoutTurn] = Handlers[BoutTurn]()
-for _kind, _handler in _PAIRS:
-    TASK_HANDLERS.add(_kind, _handler)
-
-#: The same table as a plain dict, for :func:`~kassen.arena.bout.flow.follow_up` (some sixty tasks an
-#: action): the handler found by one lookup, without the generic dispatcher's call in between.
-TASK_TABLE: dict[type, _Handler] = dict(_PAIRS)
+TASK_HANDLERS: Handlers[BoutTurn] = (
+    Handlers[BoutTurn]()
+    .add(StartSubturn, _t_start_subturn)
+    .add(EndSubturn, _t_end_subturn)
+    .add(PopularityCheck, _t_popularity)
+    .add(FatigueTick, _t_fatigue)
+    .add(StunRecovery, _t_stun_recovery)
+    .add(ZeroHpCheck, _t_zero_hp)
+    .add(Land, _t_land)
+    .add(ExpireEffects, _t_expire)
+    .add(ApplyHit, _t_apply_hit)
+    .add(DeathCheck, _t_death_check)
+    .add(Death, _t_death)
+    .add(HeadBlow, _t_head_blow)
+    .add(VitalCheck, _t_vital)
+    .add(AutoStun, _t_auto_stun)
+    .add(KnockdownCheck, _t_knockdown)
+    .add(FallStunCheck, _t_fall_stun)
+    .add(Knockback, _t_knockback)
+    .add(AddShock, _t_add_shock)
+    .add(SpendFp, _t_spend_fp)
+    .add(FpThresholds, _t_fp_thresholds)
+)

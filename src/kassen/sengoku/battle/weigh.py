@@ -110,7 +110,6 @@ def _scored(
     limit = r.breath_limit
     top = energy if energy <= limit else limit
     here = unit.zone or ""
-    # each target's class read once a decision (every attack group lists the same targets in reach)
     # each target read once a decision (every attack group lists the same targets in reach): its class,
     # what an attack's value reads of it (``Values.attack_value_pair``'s key: the target's zone number,
     # Defense class number and whether a reaction is ready; None off the battlefield) and its Wounds left
