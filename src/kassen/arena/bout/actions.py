@@ -50,18 +50,14 @@ from kassen.arena.bout.state import (
     VitalCheck,
     Wait,
 )
-from kassen.arena.bout.turn import BoutTurn, with_offers
+from kassen.arena.bout.turn import BoutTurn, with_guards, with_no_defense, with_offers
 from kassen.arena.checks import AttackOutcome, CheckResult, resolve_attack
-from kassen.arena.fighter import Cause, CheckBonus, FighterState, Guard
+from kassen.arena.fighter import Cause, CheckBonus, Guard
 from kassen.arena.rules import AudienceEffectKind
 from kassen.arena.terms import CheckKind, Condition
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
-from kassen.core.fastreplace import replace, replacer
-
-#: An all-out attack's "no defence" (AR.FTG.1), copied for its one field (fastreplace.replacer).
-_with_no_defense = replacer(FighterState, "no_defense")
-_with_guards = replacer(FighterState, "guards")
+from kassen.core.fastreplace import replace
 
 
 def apply_action(turn: BoutTurn, action: Action) -> None:
@@ -182,7 +178,7 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         automatic=False,
     )
     if action.all_out:
-        b.put(_with_no_defense(b.f(aid), True))
+        b.put(with_no_defense(b.f(aid), True))
     b.end_slot()
     tasks: list[Task] = []
     if hit:
@@ -223,7 +219,7 @@ def _on_guard(b: BoutTurn, action: SetGuard) -> None:
     guards = tuple(g for g in f.guards if g.arm != action.arm and g.location != action.location)
     if action.location:
         guards = (*guards, Guard(action.arm, action.location))
-    b.put(_with_guards(f, guards))
+    b.put(with_guards(f, guards))
     b.log(
         "guard", "AR.GAP.2", automatic=False, fighter=f.id, arm=action.arm, location=action.location or None
     )

@@ -15,16 +15,12 @@ from kassen.arena.bout.legal import validate
 from kassen.arena.bout.reading import can_act, can_guts, helpless, override_effects
 from kassen.arena.bout.state import Action, BoutState, EndSubturn, Offer, StartSubturn
 from kassen.arena.bout.tasks import TASK_HANDLERS
-from kassen.arena.bout.turn import BoutTurn, as_bout_turn, with_slot
+from kassen.arena.bout.turn import BoutTurn, as_bout_turn, with_no_defense, with_slot
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
 from kassen.core.engine import Turn
-from kassen.core.fastreplace import replace, replacer
+from kassen.core.fastreplace import replace
 from kassen.core.order import slots
-
-#: An all-out attack's "no defence" ended, copied for its one field (fastreplace.replacer).
-_with_no_defense = replacer(FighterState, "no_defense")
-
 
 #: Task type → handler, read by one lookup: some sixty tasks an action run through it.
 _TASKS = TASK_HANDLERS.table
@@ -65,7 +61,7 @@ def follow_up(turn: Turn[BoutState]) -> bool:
         for fid in s.order[s.slot : end + 1 if at is not None else end]:
             f = turn.f(fid)
             if f.no_defense:
-                turn.put(_with_no_defense(f, False))
+                turn.put(with_no_defense(f, False))
         if at == s.slot:
             return False
         turn.state = with_slot(turn.state, end)

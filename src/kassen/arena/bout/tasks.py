@@ -39,7 +39,7 @@ from kassen.arena.bout.state import (
     VitalCheck,
     ZeroHpCheck,
 )
-from kassen.arena.bout.turn import BoutTurn
+from kassen.arena.bout.turn import BoutTurn, with_posture_fall
 from kassen.arena.damage import fall_modifiers, plan_fall, round_ratio, strength_damage
 from kassen.arena.fighter import Cause, Fall, FighterState, Shock
 from kassen.arena.injury import effective_move
@@ -55,7 +55,6 @@ _with_subturn = replacer(BoutState, "subturn", "slot")
 _with_death_check = replacer(FighterState, "death_checks_done", "last_death_check_hp")
 _with_shocks = replacer(FighterState, "shocks")
 _with_landing = replacer(FighterState, "posture", "facing", "fall", "altitude")
-_with_posture_fall = replacer(FighterState, "posture", "fall")
 _with_audience_points = replacer(FighterState, "audience_points")
 
 #: The altitude of a fighter on the ground (a Fraction, made once: an immutable value).
@@ -173,7 +172,7 @@ def _t_land(b: BoutTurn, task: Land) -> None:
             height=str(height),
         )
     else:
-        b.put(_with_posture_fall(f, fall.land_posture, None))
+        b.put(with_posture_fall(f, fall.land_posture, None))
         b.log("landed", "AR.KNB.2", fighter=fid, posture=fall.land_posture.value, on_its_feet=True)
     tasks: list[Task] = []
     p = f.profile
@@ -391,7 +390,7 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
             factor,
             st_bonus,
         )
-    b.put(_with_posture_fall(f, Posture.AERIAL, fall))
+    b.put(with_posture_fall(f, Posture.AERIAL, fall))
     b.log(
         "aerial",
         "AR.KNB.2",

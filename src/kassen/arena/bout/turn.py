@@ -35,8 +35,10 @@ with_offers = replacer(BoutState, "offers")
 _with_fp = replacer(FighterState, "fp")
 _with_position = replacer(FighterState, "position")
 _with_lost = replacer(FighterState, "lost")
-_with_posture_fall = replacer(FighterState, "posture", "fall")
-_with_guards = replacer(FighterState, "guards")
+#: Fighter copies for the fields the bout's hot rules change (shared by the flow, actions and tasks).
+with_posture_fall = replacer(FighterState, "posture", "fall")
+with_guards = replacer(FighterState, "guards")
+with_no_defense = replacer(FighterState, "no_defense")
 _with_stun_cause = replacer(FighterState, "stun_cause")
 
 #: An event of every field given, written once for the class (kassen.core.fastreplace.replacer: plain
@@ -348,7 +350,7 @@ class BoutTurn(Turn[BoutState]):
             return
         before = f.fall.from_posture if f.fall is not None else f.posture
         fall = Fall(True, facing, Posture.LYING, self.rules.damage.basic.default_location, before)
-        self.put(_with_posture_fall(f, Posture.AERIAL, fall))
+        self.put(with_posture_fall(f, Posture.AERIAL, fall))
         self.log("falls", rule, fighter=fid, facing=facing.value, lands="at the end of the subturn")
 
     def incapacity_facing(self, cause: Cause) -> Facing:
@@ -380,7 +382,7 @@ class BoutTurn(Turn[BoutState]):
                 already=[c.value for c in f.conditions],
             )
             return
-        self.put(_with_guards(f.with_condition(condition), ()))
+        self.put(with_guards(f.with_condition(condition), ()))
         self.log("incapacitated", rule, fighter=fid, condition=condition.value)
         self.release_holds(fid)
         if can_guts(self.f(fid), self.rules):
