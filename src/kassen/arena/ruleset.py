@@ -32,6 +32,7 @@ from kassen.arena.bout import (
     Action,
     BoutState,
     BoutTurn,
+    deciding_fighter,
     legal_actions,
     resolve,
 )
@@ -97,12 +98,8 @@ class ArenaRuleset:
             return None
         if not state.started:
             return GM
-        # deciding_fighter(state), its first two tests made above: asked a dozen times a battle
-        if state.offers:
-            fid = state.offers[0].fighter
-        elif state.slot < len(state.order):
-            fid = state.order[state.slot]
-        else:
+        fid = deciding_fighter(state)
+        if fid is None:
             return None
         side = state.fighter(fid).profile.side
         # asked several times per action: each fighter's Actor (immutable) made once (bounded memo)

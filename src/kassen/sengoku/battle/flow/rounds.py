@@ -230,18 +230,11 @@ class RoundPart(BreathPart):
         self.start_round()
 
     # -- the end ---------------------------------------------------------------------------------------
-    def out(self, unit: Unit) -> bool:
-        states = self.rules.end.out_states
-        return (
-            (unit.incapacitated and "incapacitated" in states)
-            or (unit.retreated and "retreated" in states)
-            or (unit.routed and "routed" in states)
-        )
-
     def check_end(self) -> bool:
         """SG.END.1 house default: the combat ends when one side has no unit left able to act (with more
         than two sides, when at most one side has)."""
-        # the sides with a unit not :meth:`out`, in one pass over the units (asked before every breath)
+        # the sides with a unit in none of the catalog's out states, in one pass over the units (asked
+        # before every breath)
         states = self.rules.end.out_states
         inc, ret, rout = "incapacitated" in states, "retreated" in states, "routed" in states
         up = {
