@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -122,9 +123,11 @@ def test_a_lab_batch_holds_the_collector_off_between_its_fights(
     original = engine.play_one
     between: list[bool] = []
 
-    def watching(opener: engine.Opener, seed: int, max_actions: int | None = None) -> engine.FightRecord:
+    def watching(
+        opener: engine.Opener, seed: int, max_actions: int | None = None, policies: Any = ()
+    ) -> engine.FightRecord:
         between.append(gc.isenabled())
-        return original(opener, seed, max_actions)
+        return original(opener, seed, max_actions, policies)
 
     monkeypatch.setattr(engine, "play_one", watching)
     records = engine.play_batch(batch)

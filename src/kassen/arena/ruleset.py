@@ -28,6 +28,7 @@ __all__ = ["RULESET", "ArenaRuleset", "BoutAction"]
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
+from kassen.arena import guess
 from kassen.arena.bout import (
     Action,
     BoutState,
@@ -53,7 +54,7 @@ from kassen.core.engine import GM, Actor, Outcome, Turn
 from kassen.core.memo import Memo
 from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
-from kassen.core.rng import DieSource
+from kassen.core.rng import DieSource, Rng
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
 from kassen.core.view import Viewer, Visibility
@@ -141,6 +142,22 @@ class ArenaRuleset:
         return names(state)
 
     # -- playing at the table (issue 11) ------------------------------------------------------------------
+    # -- the search's hooks (:mod:`~kassen.arena.guess`) ---------------------------------------------------
+    def value(self, state: BoutState, tables: ArenaRules) -> Mapping[str, float]:
+        """Each side's share of the strength its fighters have left (a house default)."""
+        return guess.value(state, tables)
+
+    def determinize(
+        self,
+        seen: dict[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        tables: ArenaRules,
+        side: str,
+        rng: Rng,
+    ) -> BoutState:
+        """A whole bout from what ``side`` sees, the hidden values guessed (a house default)."""
+        return guess.determinize(seen, events, tables, side, rng)
+
     def units(self, state: BoutState) -> Mapping[str, str]:
         """Every fighter's side, by its id."""
         return views.units(state)

@@ -95,6 +95,7 @@ def read_chronicle(
     elif result is not None:
         raise ReplayError("result: the fight is over after these actions, but the log records no result")
     fight.policy, fight.max_actions = _policy(ruleset, built, meta, fight.initial_state, policy, scenario)
+    _side_policies(fight, policy)
     return fight
 
 
@@ -120,6 +121,7 @@ def read_snapshot(
     if top["state_id"] != fight.state_id:
         raise ReplayError("state_id: the snapshot's state is not the one its id was made of")
     fight.policy, fight.max_actions = _policy(ruleset, built, meta, None, policy, scenario)
+    _side_policies(fight, policy)
     return fight
 
 
@@ -226,6 +228,22 @@ def _policy(
             raise KassenError(f"{src.file} is not the scenario this fight was played from")
         return None, DEFAULT_MAX_ACTIONS
     return setup.policy(), setup.max_actions
+
+
+def _side_policies(fight: Fight[Any, Any], given: Policy[Any, Any] | None) -> None:
+    """The named policies the chronicle records for its sides (``meta.policies``), over the resumed
+    fight's own; a policy given to the reader replaces them all."""
+    fight.base_policy = fight.policy
+    recorded = fight.meta.get("policies")
+    if recorded is None:
+        return
+    if not isinstance(recorded, dict):
+        raise FormatError("meta.policies", "expected an object of side -> policy spec")
+    if given is None:
+        try:
+            fight.use_policies(recorded)
+        except KassenError as exc:
+            raise FormatError("meta.policies", str(exc)) from None
 
 
 def _same(recorded: Any, replayed: Any, path: str) -> None:

@@ -185,6 +185,8 @@ class Fight(Generic[S, A]):
         self.seed = check_seed(seed)
         self.meta: dict[str, Any] = {**(meta or {}), "content": content.meta()}
         self.policy = check_policy(policy)
+        #: The scenario's own policy (or the one given), which every side without a named one keeps.
+        self.base_policy: Policy[S, A] | None = self.policy
         self.max_actions = _count(max_actions, "max_actions")
         self._initial_rng = rng
         self._state_codec: Codec[S] = state_codec(ruleset.info.state_type)
@@ -291,6 +293,9 @@ class Fight(Generic[S, A]):
 
     @property
     def events(self) -> tuple[Event, ...]:
+        return self._events()
+
+    def _events(self) -> tuple[Event, ...]:
         return tuple(e for entry in self._entries for e in entry.events)
 
     @property
@@ -534,13 +539,38 @@ class Fight(Generic[S, A]):
         self._history.pop()
         return self._entries.pop()
 
+    def use_policies(self, specs: Mapping[str, Any]) -> None:
+        """Play each side in ``specs`` (side id → a policy spec such as ``"search:iterations=800"``,
+        :mod:`kassen.core.named`) by its named policy from now on, the other sides and the GM by the
+        fight's own policy (the scenario's). Recorded in the chronicle's meta (``policies``), so a replay
+        or a resumed fight keeps them; an empty mapping goes back to the scenario's. Every spec and side
+        is checked first: on an error nothing changes."""
+        from kassen.core.named import parse_policies, side_policies
+
+        parsed = parse_policies(specs)
+        base = self.base_policy
+        scenario = (lambda: base) if base is not None else None
+        policy = side_policies(parsed, self.ruleset, self.tables, self.sides(), scenario)
+        self.policy = policy if parsed else base
+        if parsed:
+            self.meta["policies"] = {side: str(spec) for side, spec in parsed.items()}
+        else:
+            self.meta.pop("policies", None)
+
+    def policy_specs(self) -> dict[str, str]:
+        """Each side's named policy (side id → spec); a side not listed plays the scenario's."""
+        found = self.meta.get("policies")
+        return dict(found) if isinstance(found, dict) else {}
+
     def decision(self) -> Decision[S, A]:
         """What a policy sees now."""
         actor = self.to_move
         if actor is None:
             raise KassenError("the fight is over: nobody decides")
         legal = Listed(self.legal_actions)  # listed when a policy first reads it
-        return Decision(self.state, actor, legal, self._history, self.seed, self.tables, self.is_legal)
+        return Decision(
+            self.state, actor, legal, self._history, self.seed, self.tables, self.is_legal, self._events
+        )
 
     def decide(self, policy: Policy[S, A] | None = None) -> A:
         """The action ``policy`` (default: the scenario's, else the ruleset's heuristic) chooses now."""

@@ -27,6 +27,7 @@ from typing import Any, Generic, Protocol, TypeVar, overload
 
 from kassen.core.engine import Actor
 from kassen.core.errors import KassenError
+from kassen.core.events import Event
 from kassen.core.fastinit import fast_init
 from kassen.core.rng import Rng
 
@@ -93,7 +94,8 @@ class Listed(Sequence[A]):
 @dataclass(frozen=True, slots=True)
 class Decision(Generic[S, A]):
     """What a policy sees: ``history`` is every action applied so far, oldest first; ``is_legal``
-    answers whether an action would be accepted now (without applying it)."""
+    answers whether an action would be accepted now (without applying it); ``log``, when given, lists
+    every event so far (a search reads it through the deciding side's view, never whole)."""
 
     state: S
     actor: Actor
@@ -102,6 +104,7 @@ class Decision(Generic[S, A]):
     seed: int
     tables: Any
     is_legal: Callable[[A], bool]
+    log: Callable[[], Sequence[Event]] | None = None
 
 
 class Policy(Protocol[S, A]):

@@ -251,13 +251,16 @@ def open_fight(
     policy: Policy[Any, Any] | None = None,
     ruleset: str | None = None,
     dice: Literal["auto", "table"] = "auto",
+    policies: Mapping[str, Any] | None = None,
 ) -> Fight[Any, Any]:
     """A fight at the start of ``scenario`` (a bundled name, ``ruleset/name``, a path, or a read
     :class:`ScenarioSource`): its ruleset from the file's header, the ruleset's bundled content with
     each ``content`` layer and the scenario's own merged over it, ``seed`` (default: the scenario's),
     ``policy`` (default: the scenario's policies) for :meth:`~kassen.core.fight.Fight.step` and
-    :meth:`~kassen.core.fight.Fight.autoplay`, and ``dice``: ``auto`` (the seeded RNG) or ``table``
-    (:meth:`~kassen.core.fight.Fight.play` asks for every die the players roll).
+    :meth:`~kassen.core.fight.Fight.autoplay`, ``dice``: ``auto`` (the seeded RNG) or ``table``
+    (:meth:`~kassen.core.fight.Fight.play` asks for every die the players roll), and ``policies``: a
+    named policy for each side it names (``{"party": "search:iterations=800"}``,
+    :mod:`kassen.core.named`; the other sides and the GM keep the scenario's).
 
     >>> fight = open_fight("count-example", seed=1)
     >>> fight.autoplay()
@@ -275,7 +278,7 @@ def open_fight(
     setup = rs.setup(src, built)
     used = setup.seed if seed is None else check_seed(seed)
     meta = {"scenario": setup.title, "source": src.name}
-    return Fight(
+    fight: Fight[Any, Any] = Fight(
         rs,
         built,
         setup.state,
@@ -285,3 +288,6 @@ def open_fight(
         max_actions=setup.max_actions,
         dice=dice,
     )
+    if policies:
+        fight.use_policies(policies)
+    return fight

@@ -31,11 +31,11 @@ from kassen.core.fastreplace import replace
 from kassen.core.fight import state_codec
 from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
-from kassen.core.rng import DieSource
+from kassen.core.rng import DieSource, Rng
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
 from kassen.core.view import Viewer, Visibility
-from kassen.l5r import flow, menus, views
+from kassen.l5r import flow, guess, menus, views
 from kassen.l5r.actions import (
     Action,
     Begin,
@@ -202,6 +202,22 @@ class L5Ruleset:
     def gm_actions(self, state: DuelState, tables: L5Tables) -> Sequence[GmAction]:
         """The GM's own moves, open at any point of the duel (:mod:`kassen.l5r.gm`)."""
         return gm_actions(state, tables)
+
+    # -- the search's hooks (:mod:`~kassen.l5r.guess`) -----------------------------------------------------
+    def value(self, state: DuelState, tables: L5Tables) -> Mapping[str, float]:
+        """Each side's share of the Wounds its standing fighters can still take (a house default)."""
+        return guess.value(state, tables)
+
+    def determinize(
+        self,
+        seen: dict[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        tables: L5Tables,
+        side: str,
+        rng: Rng,
+    ) -> DuelState:
+        """A whole duel from what ``side`` sees, the hidden values guessed (a house default)."""
+        return guess.determinize(seen, events, tables, side, rng)
 
     def units(self, state: DuelState) -> Mapping[str, str]:
         return views.units(state)

@@ -48,11 +48,14 @@ def batches(
     cell: int = 0,
     start: int = 0,
     size: int | None = None,
+    policies: Sequence[tuple[str, str]] = (),
 ) -> list[Batch]:
-    """``seeds`` cut into batches (indexes from ``start``)."""
+    """``seeds`` cut into batches (indexes from ``start``), each side in ``policies`` played by its
+    named policy."""
     step = size or batch_size(len(seeds), jobs)
+    named = tuple(policies)
     return [
-        Batch(start + i, name, text, tuple(content), tuple(seeds[j : j + step]), max_actions, cell)
+        Batch(start + i, name, text, tuple(content), tuple(seeds[j : j + step]), max_actions, cell, named)
         for i, j in enumerate(range(0, len(seeds), step))
     ]
 

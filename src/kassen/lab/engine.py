@@ -36,7 +36,8 @@ Status = Literal["win", "draw", "timeout", "error"]
 class Batch:
     """Fights to play: ``seeds`` of the scenario ``text`` (named ``name`` in messages), over the
     ``content`` layer paths; ``max_actions`` (None: the scenario's limit) bounds each fight; ``index``
-    orders batches when results are combined."""
+    orders batches when results are combined; ``policies`` names the policy of each side that does not
+    play the scenario's own (side id, spec: :mod:`kassen.core.named`)."""
 
     index: int
     name: str
@@ -45,6 +46,7 @@ class Batch:
     seeds: tuple[int, ...]
     max_actions: int | None = None
     cell: int = 0
+    policies: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +77,10 @@ class Opener:
         self.content = self.ruleset.load_content(layers)
         self.setup: Setup[Any, Any] = self.ruleset.setup(source, self.content)
 
-    def open(self, seed: int) -> Fight[Any, Any]:
+    def open(self, seed: int, policies: Sequence[tuple[str, str]] = ()) -> Fight[Any, Any]:
+        """A fight of ``seed``, each side in ``policies`` played by its named policy."""
         setup = self.setup
-        return Fight(
+        fight: Fight[Any, Any] = Fight(
             self.ruleset,
             self.content,
             setup.state,
@@ -86,6 +89,9 @@ class Opener:
             policy=setup.policy(),
             max_actions=setup.max_actions,
         )
+        if policies:
+            fight.use_policies(dict(policies))
+        return fight
 
 
 @lru_cache(maxsize=16)
@@ -99,9 +105,12 @@ def opener_for(batch: Batch) -> Opener:
     return _opener(batch.name, digest, batch.text, batch.content)
 
 
-def play_one(opener: Opener, seed: int, max_actions: int | None = None) -> FightRecord:
-    """Play the fight of ``seed`` to its end with the scenario's policies and record it."""
-    fight = opener.open(seed)
+def play_one(
+    opener: Opener, seed: int, max_actions: int | None = None, policies: Sequence[tuple[str, str]] = ()
+) -> FightRecord:
+    """Play the fight of ``seed`` to its end with the scenario's policies (or those named for its
+    sides) and record it."""
+    fight = opener.open(seed, policies)
     limit = fight.max_actions if max_actions is None else max_actions
     try:
         fight.autoplay(max_actions=limit)
@@ -124,4 +133,4 @@ def play_batch(batch: Batch) -> list[FightRecord]:
     fight's history while it was still alive (5 to 20% of a short battle's time)."""
     opener = opener_for(batch)
     with paused():
-        return [play_one(opener, seed, batch.max_actions) for seed in batch.seeds]
+        return [play_one(opener, seed, batch.max_actions, batch.policies) for seed in batch.seeds]

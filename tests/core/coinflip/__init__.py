@@ -21,6 +21,7 @@ from kassen.content.loader import tables_content
 from kassen.content.yamlio import validation_issues
 from kassen.core.engine import GM, Actor, Outcome, Turn
 from kassen.core.errors import ContentError, IllegalActionError
+from kassen.core.fight import state_codec
 from kassen.core.policy import ByActor, FirstLegal, Policy, RandomPolicy, Scripted
 from kassen.core.report import Line, Narration
 from kassen.core.rng import DieSource
@@ -239,6 +240,21 @@ class CoinFlip:
 
     def visibility(self, tables: Tables) -> Visibility:
         return Visibility.of(tables.visibility)
+
+    # the search's hooks: a side guesses the other's tokens are as many as its own (all it can know)
+    def value(self, state: CoinState, tables: Tables) -> Mapping[str, float]:
+        total = sum(max(0, p.tokens) for p in state.players) or 1
+        return {p.side: max(0, p.tokens) / total for p in state.players}
+
+    def determinize(
+        self, seen: dict[str, Any], events: Sequence[Mapping[str, Any]], tables: Tables, side: str, rng: Any
+    ) -> CoinState:
+        mine = next((p["tokens"] for p in seen["players"] if p["side"] == side), 1)
+        for p in seen["players"]:
+            if p["tokens"] is None:
+                p["tokens"] = mine
+        state: CoinState = state_codec(CoinState).load(seen, "the side's view")
+        return state
 
     def names(self, state: CoinState) -> Mapping[str, str]:
         out = {p.id: p.name for p in state.players}

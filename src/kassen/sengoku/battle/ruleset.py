@@ -41,10 +41,11 @@ from kassen.core.engine import GM, Actor, Outcome, Turn
 from kassen.core.errors import KassenError
 from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
-from kassen.core.rng import DieSource
+from kassen.core.rng import DieSource, Rng
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
 from kassen.core.view import Viewer, Visibility
+from kassen.sengoku.battle import guess
 from kassen.sengoku.battle.actions import GM as GM_ID
 from kassen.sengoku.battle.actions import (
     Action,
@@ -223,6 +224,22 @@ class SengokuRuleset:
     def label(self, state: BattleState, tables: BattleRules, field: str, value: Any) -> str | None:
         """Words for the GM's menus, which the core derives from :meth:`gm_actions`."""
         return gm.gm_label(state, tables, field, value)
+
+    # -- the search's hooks (:mod:`~kassen.sengoku.battle.guess`) ---------------------------------------
+    def value(self, state: BattleState, tables: BattleRules) -> Mapping[str, float]:
+        """Each side's share of the Wounds left on units still able to fight (a house default)."""
+        return guess.value(state, tables)
+
+    def determinize(
+        self,
+        seen: dict[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        tables: BattleRules,
+        side: str,
+        rng: Rng,
+    ) -> BattleState:
+        """A whole state from what ``side`` sees, the hidden values guessed (a house default)."""
+        return guess.determinize(seen, events, tables, side, rng)
 
     def units(self, state: BattleState) -> Mapping[str, str]:
         """Every unit's side, by id."""

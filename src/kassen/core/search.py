@@ -1,0 +1,421 @@
+"""Strong play: a Monte Carlo tree search over the fight's own rules, for every ruleset.
+
+:class:`SearchPolicy` is a :class:`~kassen.core.policy.Policy` built only on the core's interface — a
+:class:`~kassen.core.sim.Simulator` (the ruleset's ``to_move``, legal actions and resolution), its
+``heuristic``, and two optional hooks, ``value`` and ``determinize`` — so it plays any registered
+ruleset, a plug-in's included, with no code of its own there.
+
+How it decides (open-loop information-set MCTS with PUCT):
+
+* **Iterations.** Each iteration starts from the decision's state as the deciding side may know it
+  (below), walks down the tree choosing actions, adds one new node, plays on from there with a fast
+  *rollout* policy (the ruleset's heuristic by default) to the end or to ``depth`` actions, and scores
+  the state it reached for every side (1 for a win, 0 for a loss, ½ for a fight nobody won; before the
+  end, the ruleset's ``value`` hook). Each side's choices along the way are credited with its own score,
+  so every side in the tree plays for itself.
+* **Chance.** Dice are not branches: every iteration rolls its own dice (open loop), drawn from the
+  search's own generator — never the fight's RNG position — so the statistics of an action average over
+  its outcomes with their true probabilities, and a node is a sequence of choices, not a state.
+* **Choosing.** At a node, each action's score is its mean result plus an exploration term weighted by
+  a prior: the heuristic's choice gets ``prior`` of the weight, the rest share the remainder (PUCT).
+  Only the first ``ceil(widening_base * visits ** widening)`` actions in prior order are open
+  (progressive widening): a Sengoku breath has up to a few hundred candidates, and most are never
+  worth a visit. An action not legal in an iteration's state is skipped there (availability counts).
+  The GM's decisions are followed, not searched: the heuristic makes them.
+* **The answer** is the root action visited most (ties: the better mean, then prior order).
+
+Budget: ``iterations`` (reproducible: the search's generator is seeded from ``seed`` — by default the
+fight's seed — the decision's index and the deciding side, so the same fight and decision give the
+same choice) or ``time`` in CPU seconds (for the table; a fight's chronicle records the actions chosen,
+so a replay never runs the search again).
+
+Fairness. By default the search sees only what the deciding side may know: the state as that side's
+view has it (:func:`~kassen.core.view.redact_state`, the ruleset's visibility table), with every hidden
+value filled in by the ruleset's ``determinize`` hook from that view and the side's view of the log.
+The hook never receives the true state, so the search cannot read a hidden value. ``omniscient=True``
+searches the true state instead (the lab's upper bound: every report of it says so). A ruleset that
+hides values in its state and has no ``determinize`` hook can only be searched omnisciently.
+"""
+
+from __future__ import annotations
+
+__all__ = ["SearchConfig", "SearchPolicy", "decision_seed"]
+
+import copy
+import hashlib
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
+
+from kassen.core.engine import Actor
+from kassen.core.errors import IllegalActionError, KassenError
+from kassen.core.policy import Decision, Listed, Policy
+from kassen.core.rng import Rng
+from kassen.core.sim import Simulator
+from kassen.core.view import Viewer, redact_event, redact_state, visibility_of
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+#: A rollout that has not ended after this many actions is scored where it stands.
+MAX_ROLLOUT = 2_000
+#: The most iterations one decision may be given, and the most CPU seconds.
+MAX_ITERATIONS = 1_000_000
+MAX_TIME = 3_600.0
+
+Rollout = Literal["heuristic", "random", "first-legal"]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """The search's budget and knobs (see the module notes); ``time`` wins over ``iterations``."""
+
+    iterations: int = 200
+    time: float | None = None
+    omniscient: bool = False
+    seed: int | None = None
+    exploration: float = 1.0
+    prior: float = 0.5
+    widening: float = 0.5
+    widening_base: float = 2.0
+    depth: int | None = None
+    rollout: Rollout = "heuristic"
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.iterations <= MAX_ITERATIONS:
+            raise KassenError(f"iterations is a whole number from 1 to {MAX_ITERATIONS}")
+        if self.time is not None and not 0 < self.time <= MAX_TIME:
+            raise KassenError(f"time is a number of CPU seconds above 0 and at most {MAX_TIME:g}")
+        if not 0 <= self.prior <= 1:
+            raise KassenError(f"prior is a weight from 0 to 1, not {self.prior}")
+        if not 0 <= self.exploration <= 100:
+            raise KassenError(f"exploration is from 0 to 100, not {self.exploration}")
+        if not 0 <= self.widening <= 1:
+            raise KassenError(f"widening is an exponent from 0 to 1, not {self.widening}")
+        if not 1 <= self.widening_base <= 1000:
+            raise KassenError(f"widening_base is from 1 to 1000, not {self.widening_base}")
+        if self.depth is not None and not 1 <= self.depth <= MAX_ROLLOUT:
+            raise KassenError(f"depth is a number of actions from 1 to {MAX_ROLLOUT}, not {self.depth}")
+        if self.seed is not None and not 0 <= self.seed < 1 << 64:
+            raise KassenError("a search seed is between 0 and 2**64 - 1")
+
+
+def decision_seed(seed: int, index: int, side: str) -> int:
+    """The seed of the search's own generator for one decision: the fight's (or the search's) seed, the
+    decision's index in the fight and the deciding side, mixed (never the fight's RNG position)."""
+    digest = hashlib.blake2b(f"search|{seed}|{index}|{side}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def side_of(actor: Actor | None) -> str | None:
+    """The side that decides for ``actor`` (a unit's side, a side itself); None for the GM or chance."""
+    if actor is None:
+        return None
+    if actor.kind == "unit":
+        return actor.side
+    if actor.kind == "side":
+        return actor.id
+    return None
+
+
+class _Edge:
+    """One action at a node: visits, summed score of the side that chose it, how often it could be
+    chosen (availability), its prior, and the node below it."""
+
+    __slots__ = ("available", "child", "prior", "score", "visits")
+
+    def __init__(self, prior: float) -> None:
+        self.visits = 0
+        self.score = 0.0
+        self.available = 0
+        self.prior = prior
+        self.child: _Node | None = None
+
+
+class _Node:
+    """A sequence of choices from the root (open loop: its states vary with the dice)."""
+
+    __slots__ = ("edges", "order", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.order: list[Any] = []
+        self.edges: dict[Any, _Edge] = {}
+
+
+class SearchPolicy(Generic[S, A]):
+    """Monte Carlo tree search as a policy (see the module notes).
+
+    >>> from kassen.core.scenario import open_fight
+    >>> fight = open_fight("duel", seed=4)
+    >>> search = SearchPolicy(fight.ruleset, fight.tables, SearchConfig(iterations=30))
+    >>> fight.autoplay(search)
+    >>> fight.over
+    True
+    """
+
+    def __init__(self, ruleset: Any, tables: Any, config: SearchConfig | None = None) -> None:
+        self.ruleset = ruleset
+        self.tables = tables
+        self.config = config or SearchConfig()
+        self.sim: Simulator[S, A] = Simulator(ruleset, tables)
+        self.heuristic: Policy[S, A] = ruleset.heuristic(tables)
+        self._visibility = visibility_of(ruleset, tables)
+        self._determinize: Callable[..., Any] | None = getattr(ruleset, "determinize", None)
+        self._value: Callable[[S, Any], Mapping[str, float]] | None = getattr(ruleset, "value", None)
+        if self._visibility.state and self._determinize is None and not self.config.omniscient:
+            raise KassenError(
+                f"the {ruleset.info.name} ruleset hides values in its state but has no determinize hook: "
+                "its search can only be omniscient (search:omniscient)"
+            )
+        from kassen.core.fight import state_codec
+
+        self._codec = state_codec(ruleset.info.state_type)
+
+    # -- the policy ------------------------------------------------------------------------------------
+    def __call__(self, decision: Decision[S, A]) -> A:
+        side = side_of(decision.actor)
+        if side is None:  # the GM is no player: it makes its moves as the heuristic does
+            return self.heuristic(decision)
+        legal = tuple(decision.legal)
+        if not legal:
+            raise KassenError(f"no legal action for {decision.actor} to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        seed = decision.seed if self.config.seed is None else self.config.seed
+        rng = Rng(decision_seed(seed, len(decision.history), side))
+        start = self._starting_state(decision, side)
+        # the prior's head: the heuristic's choice on the state as the side may know it
+        first = self._choose(self.heuristic, start(rng), decision.actor, legal, rng)
+        return self.search(start, decision.actor, legal, first, rng)
+
+    def _starting_state(self, decision: Decision[S, A], side: str) -> Callable[[Rng], S]:
+        """A maker of the state an iteration starts from: the true state when omniscient (or when the
+        ruleset hides nothing in its state), else one filled in from the side's view."""
+        if self.config.omniscient or not self._visibility.state:
+            state = decision.state
+            return lambda rng: state
+        units = dict(self.ruleset.units(decision.state))
+
+        def side_of_unit(unit: Any) -> str | None:
+            return units.get(unit) if isinstance(unit, str) else None
+
+        viewer = Viewer(side)
+        seen = redact_state(self._codec.dump(decision.state), self._visibility, viewer, side_of_unit)
+        events = [
+            redact_event(e.to_json(), self._visibility, viewer, side_of_unit)
+            for e in (decision.log() if decision.log is not None else ())
+        ]
+        hook = self._determinize
+        assert hook is not None
+        tables = self.tables
+
+        def make(rng: Rng) -> S:
+            # each guess works on its own copy of the view: the hook may fill it in place
+            state: S = hook(copy.deepcopy(seen), events, tables, side, rng)
+            return state
+
+        return make
+
+    # -- the search ------------------------------------------------------------------------------------
+    def search(self, start: Callable[[Rng], S], actor: Actor, legal: tuple[A, ...], first: A, rng: Rng) -> A:
+        """The action the search chooses among ``legal`` (``first``, the heuristic's, at the head of the
+        prior order) for ``actor``, from states ``start`` makes."""
+        cfg = self.config
+        root = _Node()
+        root.order = [first, *(a for a in _shuffled(legal, rng) if a != first)]
+        deadline = None if cfg.time is None else time.process_time() + cfg.time
+        done = 0
+        while True:
+            if deadline is not None:
+                if done and time.process_time() >= deadline:
+                    break
+            elif done >= cfg.iterations:
+                break
+            dice = Rng(rng.next_u64())
+            self._iterate(root, start(dice), dice, legal)
+            done += 1
+        return self._best(root, first)
+
+    def _best(self, root: _Node, first: A) -> A:
+        best: A = first
+        key = (-1, -1.0)
+        for action in root.order:
+            edge = root.edges.get(action)
+            if edge is None or not edge.visits:
+                continue
+            mine = (edge.visits, edge.score / edge.visits)
+            if mine > key:
+                best, key = action, mine
+        return best
+
+    def _iterate(self, root: _Node, state: S, dice: Rng, root_legal: tuple[A, ...]) -> None:
+        sim = self.sim
+        path: list[tuple[_Edge, str]] = []
+        node = root
+        while True:
+            if sim.result(state) is not None:
+                break
+            actor = sim.to_move(state)
+            side = side_of(actor)
+            if actor is None:
+                break
+            if side is None:
+                after = self._follow(state, actor, dice)
+                if after is None:
+                    break
+                state = after
+                continue
+            if node.visits == 0 and node is not root:
+                node.visits = 1
+                state = self._rollout(state, dice)
+                break
+            node.visits += 1
+            legal = root_legal if node is root else tuple(sim.legal(state))
+            if not legal:
+                break
+            if node is not root:
+                self._extend_order(node, state, actor, legal, dice)
+            chosen = self._select(node, legal)
+            if chosen is None:
+                break
+            action, edge = chosen
+            try:
+                state = sim.step(state, dice, action)
+            except IllegalActionError:
+                # legal on the view's listing but not in this iteration's state (a guess at a hidden
+                # value made it so): not available here
+                edge.available -= 1
+                node.visits -= 1
+                state = self._rollout(state, dice)
+                break
+            path.append((edge, side))
+            if edge.child is None:
+                edge.child = _Node()
+            node = edge.child
+        values = self._values(state)
+        for edge, side in path:
+            edge.visits += 1
+            edge.score += values.get(side, 0.5)
+
+    def _extend_order(self, node: _Node, state: S, actor: Actor, legal: tuple[A, ...], dice: Rng) -> None:
+        """A node's prior order: the heuristic's choice (at its first visit), then the rest shuffled;
+        actions first seen later (another iteration's dice) go at the end."""
+        if not node.order:
+            head = self._choose(self.heuristic, state, actor, legal, dice)
+            node.order = [head, *(a for a in _shuffled(legal, dice) if a != head)]
+            return
+        if len(node.order) < len(legal) + 1:
+            known = set(node.order)
+            node.order.extend(a for a in legal if a not in known)
+
+    def _select(self, node: _Node, legal: tuple[A, ...]) -> tuple[A, _Edge] | None:
+        cfg = self.config
+        open_count = max(1, math.ceil(cfg.widening_base * node.visits**cfg.widening))
+        allowed = set(legal)
+        head = node.order[0] if node.order else None
+        rest = (1.0 - cfg.prior) / max(1, len(node.order))
+        best: tuple[A, _Edge] | None = None
+        best_score = -math.inf
+        seen = 0
+        visited_score = visited = 0.0
+        for known in node.edges.values():
+            if known.visits:
+                visited_score += known.score / known.visits
+                visited += 1
+        fpu = visited_score / visited if visited else 0.5
+        for action in node.order:
+            if seen >= open_count:
+                break
+            if action not in allowed and action is not head:
+                continue
+            seen += 1
+            edge = node.edges.get(action)
+            if edge is None:
+                edge = node.edges[action] = _Edge(rest + (cfg.prior if action is head else 0.0))
+            edge.available += 1
+            q = edge.score / edge.visits if edge.visits else fpu
+            u = cfg.exploration * edge.prior * math.sqrt(edge.available) / (1 + edge.visits)
+            if q + u > best_score:
+                best, best_score = (action, edge), q + u
+        return best
+
+    def _follow(self, state: S, actor: Actor, dice: Rng) -> S | None:
+        """A decision nobody plays for (the GM's): made as the heuristic makes it."""
+        legal = tuple(self.sim.legal(state))
+        if not legal:
+            return None
+        return self._play(state, self._choose(self.heuristic, state, actor, legal, dice), legal, dice)
+
+    def _play(self, state: S, action: A, legal: tuple[A, ...], dice: Rng) -> S | None:
+        """``state`` after ``action``, or after the first of ``legal`` the state accepts when a guess at
+        a hidden value made ``action`` illegal there; None when none is accepted."""
+        for tried in (action, *legal):
+            try:
+                return self.sim.step(state, dice, tried)
+            except IllegalActionError:
+                continue
+        return None
+
+    def _rollout(self, state: S, dice: Rng) -> S:
+        sim, cfg = self.sim, self.config
+        limit = cfg.depth if cfg.depth is not None else MAX_ROLLOUT
+        for _ in range(limit):
+            if sim.result(state) is not None:
+                break
+            actor = sim.to_move(state)
+            if actor is None:
+                break
+            legal = tuple(sim.legal(state))
+            if not legal:
+                break
+            if cfg.rollout == "random":
+                action = legal[dice.below(len(legal))]
+            elif cfg.rollout == "first-legal":
+                action = legal[0]
+            else:
+                action = self._choose(self.heuristic, state, actor, legal, dice)
+            after = self._play(state, action, legal, dice)
+            if after is None:
+                break
+            state = after
+        return state
+
+    def _choose(self, policy: Policy[S, A], state: S, actor: Actor, legal: tuple[A, ...], dice: Rng) -> A:
+        sim = self.sim
+
+        def is_legal(action: A) -> bool:
+            try:
+                sim.step(state, Rng(0), action)
+            except IllegalActionError:
+                return False
+            return True
+
+        listing: Listed[A] = Listed(lambda: legal)
+        try:
+            return policy(Decision(state, actor, listing, (), 0, self.tables, is_legal))
+        except KassenError:
+            return legal[0]
+
+    def _values(self, state: S) -> Mapping[str, float]:
+        """Each side's score of ``state``: the result once over, else the ruleset's value hook (½ for
+        every side when it has none)."""
+        outcome = self.sim.result(state)
+        if outcome is not None:
+            sides = set(self.ruleset.units(state).values())
+            if outcome.winner is None:
+                return dict.fromkeys(sides, 0.5)
+            return {s: 1.0 if s == outcome.winner else 0.0 for s in sides}
+        if self._value is None:
+            return {}
+        return self._value(state, self.tables)
+
+
+def _shuffled(items: Sequence[A], rng: Rng) -> list[A]:
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
