@@ -30,7 +30,7 @@ from kassen.core.ruleset import Ruleset, find_ruleset
 
 #: What a chronicle's meta may hold: the scenario's title and source name, the content's digests, and
 #: ``notes`` — free JSON of the user's own (a table's name, a campaign), kept but never interpreted.
-META_KEYS = ("scenario", "source", "content", "notes")
+META_KEYS = ("scenario", "source", "content", "notes", "policies")
 _FREE: Codec[Any] = Codec(dict[str, Any])
 
 _CHRONICLE = (

@@ -312,6 +312,9 @@ class SearchPolicy(Generic[S, A]):
             node.order.extend(a for a in legal if a not in known)
 
     def _select(self, node: _Node, legal: tuple[A, ...]) -> tuple[A, _Edge] | None:
+        """PUCT over the open actions legal now: mean score plus ``exploration * prior * sqrt(visits of
+        the node) / (1 + visits of the action)``; an action not tried yet counts the node's mean score so far
+        (first-play urgency)."""
         cfg = self.config
         open_count = max(1, math.ceil(cfg.widening_base * node.visits**cfg.widening))
         allowed = set(legal)
@@ -320,12 +323,12 @@ class SearchPolicy(Generic[S, A]):
         best: tuple[A, _Edge] | None = None
         best_score = -math.inf
         seen = 0
-        visited_score = visited = 0.0
+        total_score = total = 0.0
         for known in node.edges.values():
-            if known.visits:
-                visited_score += known.score / known.visits
-                visited += 1
-        fpu = visited_score / visited if visited else 0.5
+            total_score += known.score
+            total += known.visits
+        fpu = total_score / total if total else 0.5
+        scale = cfg.exploration * math.sqrt(node.visits)
         for action in node.order:
             if seen >= open_count:
                 break
@@ -337,9 +340,9 @@ class SearchPolicy(Generic[S, A]):
                 edge = node.edges[action] = _Edge(rest + (cfg.prior if action is head else 0.0))
             edge.available += 1
             q = edge.score / edge.visits if edge.visits else fpu
-            u = cfg.exploration * edge.prior * math.sqrt(edge.available) / (1 + edge.visits)
-            if q + u > best_score:
-                best, best_score = (action, edge), q + u
+            score = q + scale * edge.prior / (1 + edge.visits)
+            if score > best_score:
+                best, best_score = (action, edge), score
         return best
 
     def _follow(self, state: S, actor: Actor, dice: Rng) -> S | None:
