@@ -147,19 +147,18 @@ def test_checks_judged_by_total_are_the_checks_judged_afresh() -> None:
     # rule: AR.CORE.1 — a check remembered by its total's outcome (success, critical) is the very check
     # judged from its faces, for every roll of 3d6 at every target, in any order of asking
 
+    from kassen.arena.checks import CheckResult as Result
     from kassen.arena.checks import (
-        _JUDGED,
         _check_outcomes,
         check_is_critical,
         check_outcomes,
         check_succeeds,
     )
-    from kassen.arena.checks import CheckResult as Result
     from kassen.arena.checks import resolve_check as resolve
     from kassen.arena.content import load_rules as rules_of
 
     r = rules_of().checks
-    _JUDGED.clear()
+    r.memos.judged.clear()
     for target in range(-4, 26):
         assert check_outcomes(target, rules=r) == _check_outcomes(target, r)
         for faces in itertools.product(range(1, 7), repeat=3):

@@ -233,7 +233,19 @@ def test_memoized_targets_and_effects_are_the_plain_ones() -> None:
         for painful, prior, crippled in product((False, True), (0, 7), (False, True)):
             assert injury_effects(
                 hit, ht=10, painful=painful, prior_head_damage=prior, already_crippled=crippled, rules=RULES
-            ) == _injury_effects(hit, 10, painful, prior, crippled, RULES)
+            ) == _injury_effects(
+                hit.location,
+                hit.final,
+                hit.crippled,
+                hit.damage_type,
+                hit.primary_penetration,
+                hit.source,
+                10,
+                painful,
+                prior,
+                crippled,
+                RULES,
+            )
     for height, weight in product((Fraction(1, 2), 1, 3, 7), (60, 150)):
         assert plan_fall(height, weight, "sand", RULES) == _plan_fall(height, weight, "sand", RULES)
         assert fall_modifiers(2, weight, None, RULES) == _fall_modifiers(2, weight, None, RULES)

@@ -10,7 +10,6 @@ import pytest
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
-from kassen.core.memo import Memo
 from kassen.core.scenario import bundled_scenarios, open_fight
 from kassen.l5r.actions import Act, ActKind, Attack, Declaration
 from kassen.l5r.legal import attack_candidates, checked_attack, legal_actions
@@ -107,26 +106,6 @@ def test_remembered_plans_are_the_rules_plans() -> None:
                 assert plan == expected
                 compared += 1
     assert compared > 100 and refused > 10
-
-
-def test_memo_keeps_its_bound_and_its_objects() -> None:
-    memo = Memo(3)
-    calls: list[int] = []
-
-    def build(i: int) -> int:
-        calls.append(i)
-        return i
-
-    keep = [object() for _ in range(5)]
-    for i, o in enumerate(keep):
-        assert memo.get((id(o),), (o,), lambda i=i: build(i)) == i  # type: ignore[misc]
-        assert len(memo) <= 3
-    assert memo.get((id(keep[-1]),), (keep[-1],), lambda: -1) == 4  # remembered: not built again
-    assert calls == [0, 1, 2, 3, 4]
-    memo.put(("x",), (), "value")
-    assert memo.get(("x",), (), lambda: "other") == "value"
-    with pytest.raises(ValueError):
-        Memo(0)
 
 
 def test_fast_replace_is_dataclasses_replace() -> None:

@@ -50,7 +50,6 @@ from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replacer
-from kassen.core.memo import Memo
 from kassen.core.rng import DieSource, ScriptedDice
 from kassen.dice import enumerate_faces
 
@@ -171,24 +170,21 @@ def resolve_check(
 def _resolved(faces: tuple[int, ...], target: int, r: CheckRules, label: str) -> CheckResult:
     """:func:`resolve_check` of faces known to fit the dice: a pure function of the faces, the target,
     the label and the check rules (immutable). The outcome depends on the faces only through their
-    total, so whether it succeeds and whether it is critical are remembered by the total and the target
-    (kassen.core.memo: keyed by the values and the rules' identity, the rules kept alive with the
-    entry); the record itself is written afresh, cheaper than remembering it by its faces (216 face
-    tuples for 16 totals: with a fight's new dice most were never asked again, yet kept)."""
+    total, so whether it succeeds and whether it is critical are remembered by the check rules, by the
+    total and the target (kassen.core.memo); the record itself is written afresh, cheaper than
+    remembering it by its faces (216 face tuples for 16 totals: with a fight's new dice most were never
+    asked again, yet kept)."""
     roll = faces[0] + faces[1] + faces[2] if len(faces) == 3 else sum(faces)
-    key = (roll, target, id(r))
-    judged = _JUDGED.peek(key)
+    key = (roll, target)
+    memo = r.memos.judged
+    judged = memo.get(key)
     if judged is None:
         success = check_succeeds(roll, target, r.criticals)
         critical = check_is_critical(roll, target, success, r.criticals)
-        _JUDGED.put(key, (r,), (success, critical))
+        memo[key] = (success, critical)
     else:
-        success, critical = judged  # type: ignore[misc]  # a (success, critical) put above
+        success, critical = judged
     return _check_result(_CHECK, faces, roll, target, success, target - roll, critical, label)
-
-
-#: (success, critical) by (roll total, target, check rules); bounded.
-_JUDGED = Memo(1024)
 
 #: A check result of every field given, written once for the class (kassen.core.fastreplace.replacer:
 #: plain stores, where CheckResult(...) goes through the class call and a descriptor call for each of
@@ -339,15 +335,13 @@ def check_outcomes(target: int, *, rules: CheckRules | None = None) -> tuple[tup
     r = rules or load_rules().checks
     # A pure function of the target and the check rules (immutable): every exact table the heuristic
     # builds for a new attack/defence pair asks for the outcomes of both targets again.
-    return _OUTCOMES.get((target, id(r)), (r,), lambda: _check_outcomes(target, r))
+    memo = r.memos.outcomes
+    found = memo.get(target)
+    return found if found is not None else memo.put(target, _check_outcomes(target, r))
 
 
 def _check_outcomes(target: int, r: CheckRules) -> tuple[tuple[CheckResult, int], ...]:
     return tuple((resolve_check(faces, target, rules=r), n) for faces, n in _representatives(r.dice, r.sides))
-
-
-#: check_outcomes by (target, check rules); bounded.
-_OUTCOMES = Memo(256)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,12 +378,10 @@ def check_odds(target: int, *, rules: CheckRules | None = None) -> CheckOdds:
     """
     r = rules or load_rules().checks
     # A pure function of the target and the check rules (immutable): the heuristic asks it on every
-    # stun and offer (kassen.core.memo: keyed by the rules' identity, kept alive with the entry).
-    return _ODDS.get((target, id(r)), (r,), lambda: _check_odds(target, r))
-
-
-#: check_odds by (target, check rules); bounded.
-_ODDS = Memo(256)
+    # stun and offer (remembered by the check rules, kassen.core.memo).
+    memo = r.memos.odds
+    found = memo.get(target)
+    return found if found is not None else memo.put(target, _check_odds(target, r))
 
 
 def success_chance(target: int, *, rules: CheckRules | None = None) -> Fraction:

@@ -41,7 +41,6 @@ from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
-from kassen.core.memo import Memo
 
 
 @fast_init
@@ -165,23 +164,18 @@ def resolve_damage(
     """
     r = rules or load_rules()
     # A pure function of its arguments and the rules (immutable), asked for every hit and every damage
-    # the odds weigh; a bout's hits repeat the same few (kassen.core.memo: keyed by the values and the
-    # rules' identity, the rules kept alive with the entry). An error is raised, never kept. The prior
-    # damage is keyed (and passed on) as the part of it the result reads (counted_prior): the same
-    # result, found again after more damage at a location that damage cannot change.
+    # the odds weigh; a bout's hits repeat the same few: remembered by the rules, by its arguments
+    # (kassen.core.memo). An error is raised, never kept. The prior damage is keyed (and passed on) as
+    # the part of it the result reads (counted_prior): the same result, found again after more damage
+    # at a location that damage cannot change.
     reds = tuple(reductions)
     prior = counted_prior(location, ht, prior_location_damage, r) if prior_location_damage else 0
-    return _DAMAGE.get(
-        (basic, damage_type, ht, location, armor_dr, bone_dr, soft_dr, reds, source, prior, id(r)),
-        (r,),
-        lambda: _resolve_damage(
-            basic, damage_type, ht, location, armor_dr, bone_dr, soft_dr, reds, source, prior, r
-        ),
-    )
-
-
-#: resolve_damage by its arguments and the rules; bounded.
-_DAMAGE = Memo(2048)
+    key = (basic, damage_type, ht, location, armor_dr, bone_dr, soft_dr, reds, source, prior)
+    memo = r.memos.damage
+    found = memo.get(key)
+    if found is None:
+        found = memo.put(key, _resolve_damage(*key, r))
+    return found
 
 
 def counted_prior(location: str | None, ht: int, prior: int, rules: ArenaRules) -> int:
@@ -503,12 +497,10 @@ def strength_damage(st: int, kind: Literal["thrust", "swing"], rules: ArenaRules
     """
     r = rules or load_rules()
     # the table's row is found by a scan of its rows; every attack and knockback landing asks again for
-    # the same few ST (kassen.core.memo: keyed by the values and the rules' identity)
-    return _STRENGTH.get((st, kind, id(r)), (r,), lambda: _strength_damage(st, kind, r))
-
-
-#: strength_damage by ST, thrust or swing, and the rules; bounded.
-_STRENGTH = Memo(256)
+    # the same few ST (remembered by the rules, kassen.core.memo)
+    memo = r.memos.strength
+    found = memo.get((st, kind))
+    return found if found is not None else memo.put((st, kind), _strength_damage(st, kind, r))
 
 
 def _strength_damage(st: int, kind: Literal["thrust", "swing"], r: ArenaRules) -> DiceSpec:
@@ -547,13 +539,11 @@ def plan_fall(
     """
     r = rules or load_rules()
     # pure, and asked at every landing with the same few heights and weights (kassen.core.memo)
-    return _FALLS.get(
-        ("fall", height, weight_kg, ground, id(r)), (r,), lambda: _plan_fall(height, weight_kg, ground, r)
-    )
-
-
-#: plan_fall and fall_modifiers by their arguments and the rules; bounded.
-_FALLS = Memo(256)
+    memo = r.memos.falls
+    found = memo.get((height, weight_kg, ground))
+    if found is None:
+        found = memo.put((height, weight_kg, ground), _plan_fall(height, weight_kg, ground, r))
+    return found
 
 
 def _plan_fall(height: Fraction | int, weight_kg: int, ground: str | None, r: ArenaRules) -> FallPlan:
@@ -587,8 +577,11 @@ def fall_modifiers(
     1
     """
     r = rules or load_rules()
-    key = ("modifiers", dice, weight_kg, ground, id(r))
-    return _FALLS.get(key, (r,), lambda: _fall_modifiers(dice, weight_kg, ground, r))
+    memo = r.memos.fall_modifiers
+    found = memo.get((dice, weight_kg, ground))
+    if found is None:
+        found = memo.put((dice, weight_kg, ground), _fall_modifiers(dice, weight_kg, ground, r))
+    return found
 
 
 def _fall_modifiers(

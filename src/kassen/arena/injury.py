@@ -31,7 +31,6 @@ from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
-from kassen.core.memo import Memo
 
 
 @fast_init
@@ -70,48 +69,64 @@ def injury_effects(
     (AR.FAL.2).
     """
     r = rules or load_rules()
-    # A pure function of the (immutable) hit, four values and the rules; the damage pipeline hands out
-    # one DamageResult per set of inputs (its memo), so a hit like an earlier one is found by identity
-    # (kassen.core.memo: the hit and the rules kept alive with the entry).
-    key = (id(hit), ht, painful, prior_head_damage, already_crippled, id(r))
-    effects = _EFFECTS.peek(key)
+    # A pure function of what it reads of the hit, four values and the rules, remembered by the rules
+    # (kassen.core.memo): a bout's hits repeat the same few.
+    key = (
+        hit.location,
+        hit.final,
+        hit.crippled,
+        hit.damage_type,
+        hit.primary_penetration,
+        hit.source,
+        ht,
+        painful,
+        prior_head_damage,
+        already_crippled,
+    )
+    memo = r.memos.effects
+    effects = memo.get(key)
     if effects is None:
-        effects = _injury_effects(hit, ht, painful, prior_head_damage, already_crippled, r)
-        _EFFECTS.put(key, (hit, r), effects)
-    return effects  # type: ignore[return-value]  # the effects, put above for this key
-
-
-#: injury_effects by (hit, HT, painful, head damage before, already crippled, rules); bounded.
-_EFFECTS = Memo(1024)
+        effects = memo.put(key, _injury_effects(*key, r))
+    return effects
 
 
 def _injury_effects(
-    hit: DamageResult, ht: int, painful: bool, prior_head_damage: int, already_crippled: bool, r: ArenaRules
+    location: str,
+    final: int,
+    crippled: bool,
+    damage_type: DamageType,
+    primary_penetration: int,
+    source: DamageSource,
+    ht: int,
+    painful: bool,
+    prior_head_damage: int,
+    already_crippled: bool,
+    r: ArenaRules,
 ) -> tuple[Effect, ...]:
-    loc = r.locations.locations[hit.location]
+    """:func:`injury_effects` from exactly what its memo is keyed by (what it reads of the hit)."""
+    loc = r.locations.locations[location]
     out: list[Effect] = []
-    if hit.final >= 1:
-        out.append(Effect("shock", "AR.INJ.2", hit.final))
+    if final >= 1:
+        out.append(Effect("shock", "AR.INJ.2", final))
         if painful:
-            out.append(Effect("pain", "AR.INJ.3", hit.final))
-    if hit.crippled and not already_crippled:
+            out.append(Effect("pain", "AR.INJ.3", final))
+    if crippled and not already_crippled:
         out.append(Effect("crippled", "AR.DMG.6"))
         out.append(Effect("stun", "AR.INJ.7"))
     half = divide_ht(ht, r.injury.stun.ht_divisor, r)
-    if hit.final >= half:
+    if final >= half:
         out.append(Effect("stun", "AR.INJ.5", half))
         out.append(Effect("knockdown_check", "AR.INJ.6", half))
-    if loc.vital_organ and hit.damage_type is DamageType.CRUSHING and hit.primary_penetration >= 1:
+    if loc.vital_organ and damage_type is DamageType.CRUSHING and primary_penetration >= 1:
         out.append(Effect("unconscious_check", "AR.INJ.8"))
     if loc.head:
-        head = hit.final + (prior_head_damage if r.injury.head_blow.reading == "cumulative" else 0)
-        if hit.final >= 1 and head >= ht:
+        head = final + (prior_head_damage if r.injury.head_blow.reading == "cumulative" else 0)
+        if final >= 1 and head >= ht:
             out.append(Effect("unconscious", "AR.INJ.9", ht))
     fall = r.falling.falling.stun_check
-    if hit.source in (DamageSource.FALLING, DamageSource.KNOCKBACK) and (
-        hit.final >= 1 or not fall.only_when_damaged
-    ):
-        out.append(Effect("fall_stun_check", "AR.FAL.2", hit.final))
+    falls = source in (DamageSource.FALLING, DamageSource.KNOCKBACK)
+    if falls and (final >= 1 or not fall.only_when_damaged):
+        out.append(Effect("fall_stun_check", "AR.FAL.2", final))
     return tuple(out)
 
 
@@ -207,18 +222,14 @@ def effective_move(
     3
     """
     r = rules or load_rules()
-    # A pure function of five numbers and the rules (immutable), asked whenever a slot's moves are
-    # listed or checked (kassen.core.memo: keyed by the values and the rules' identity).
-    key = (move, encumbrance, hp, fp, rooted, id(r))
-    found = _MOVES.peek(key)
+    # A pure function of five numbers and the rules, asked whenever a slot's moves are listed or
+    # checked: remembered by the rules (kassen.core.memo), by its arguments.
+    key = (move, encumbrance, hp, fp, rooted)
+    memo = r.memos.moves
+    found = memo.get(key)
     if found is None:
-        found = _effective_move(move, encumbrance, hp, fp, rooted, r)
-        _MOVES.put(key, (r,), found)
-    return found  # type: ignore[return-value]  # the Move and its steps, put above for this key
-
-
-#: effective_move by its arguments and the rules; bounded.
-_MOVES = Memo(512)
+        found = memo.put(key, _effective_move(move, encumbrance, hp, fp, rooted, r))
+    return found
 
 
 def _effective_move(

@@ -37,7 +37,6 @@ from kassen.arena.damage import DamageResult, Reduction, damage_finals, divide_h
 from kassen.arena.rules import ArenaRules, CheckRules, DiceSpec
 from kassen.arena.terms import DamageType
 from kassen.core.fastinit import fast_init
-from kassen.core.memo import Memo
 from kassen.dice import distribution
 
 
@@ -137,12 +136,10 @@ def _by_margin(defense: int, r: CheckRules) -> tuple[_Group, ...]:
     """The outcomes of a defence against ``defense`` split by critical success, each kind sorted by
     margin: whether critical, the margins, how many face tuples lie below each index (a running count,
     one longer), the outcomes. A pure function of the target and the check rules, asked again by every
-    new attack target against the same defence (kassen.core.memo: keyed by the rules' identity)."""
-    return _GROUPS.get((defense, id(r)), (r,), lambda: _grouped(check_outcomes(defense, rules=r)))
-
-
-#: _by_margin by (defence target, check rules); bounded.
-_GROUPS = Memo(256)
+    new attack target against the same defence (remembered by the check rules, kassen.core.memo)."""
+    memo = r.memos.by_margin
+    found = memo.get(defense)
+    return found if found is not None else memo.put(defense, _grouped(check_outcomes(defense, rules=r)))
 
 
 def _grouped(defences: tuple[tuple[CheckResult, int], ...]) -> tuple[_Group, ...]:
@@ -246,21 +243,18 @@ def mean_final(
     over the roll's distribution as whole numbers over one common denominator. What the heuristic
     weighs every attack by: the table's records, steps and fractions were made and thrown away."""
     r = rules or load_rules()
-    # remembered by what the finals read (finals_key): a location whose terms another had already (the
-    # other arm, leg, hand...) is weighed with its mean (kassen.core.memo: the rules' identity)
+    # remembered by the rules (kassen.core.memo), by what the finals read (finals_key): a location whose
+    # terms another had already (the other arm, leg, hand...) is weighed with its mean
     terms = finals_key(
         damage_type, ht=ht, location=location, armor_dr=armor, bone_dr=bone, soft_dr=soft, rules=r
     )
-    key = (dice.notation, terms, reductions, prior, id(r))
-    return _MEANS.get(
-        key,
-        (r,),
-        lambda: _mean_final(dice, damage_type, ht, location, armor, bone, soft, reductions, prior, r),
-    )
-
-
-#: mean_final by the dice, what the finals read, reductions, prior damage and rules; bounded.
-_MEANS = Memo(1024)
+    key = (dice.notation, terms, reductions, prior)
+    memo = r.memos.means
+    found = memo.get(key)
+    if found is None:
+        mean = _mean_final(dice, damage_type, ht, location, armor, bone, soft, reductions, prior, r)
+        found = memo.put(key, mean)
+    return found
 
 
 def _mean_final(

@@ -4,8 +4,8 @@ none is within reach (the one it reaches soonest, then the one it would hurt mos
 reach), rises when down, tries guts when the odds are decent, and spends an audience point to get back
 from FP 1. Scripts, first-legal and per-fighter policies are the core's (:mod:`kassen.core.policy`).
 
-The exact values it reads are memoized per policy (one policy per fight), bounded, and only for the
-content it was last called with.
+The exact values it reads are remembered by the content's tables (``ArenaRules.memos.policy``, shared
+by the policies of every fight of that content; :mod:`kassen.arena.memos`), by value and bounded.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ __all__ = ["HeuristicPolicy"]
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
 
 from kassen.arena.bout import (
     Action,
@@ -35,60 +34,12 @@ from kassen.arena.bout import (
     guts_target,
 )
 from kassen.arena.checks import success_chance
-from kassen.arena.damage import Reduction, counted_prior, strength_damage
+from kassen.arena.damage import counted_prior, strength_damage
 from kassen.arena.fighter import FighterState, Weapon
 from kassen.arena.odds import hit_chance, mean_final
 from kassen.arena.rules import ArenaRules, DiceSpec
-from kassen.arena.terms import DamageType
 from kassen.core.errors import KassenError
-from kassen.core.memo import Memo
 from kassen.core.policy import Decision
-
-#: Most memoized values of each kind one policy keeps.
-MEMO_SIZE = 4096
-
-
-class _Memos:
-    """The exact values a policy weighs, memoized for one tables object: each mean final damage (of a
-    damage table it never builds, :func:`~kassen.arena.odds.mean_final`), each chance to hit. Pure
-    functions of their arguments and the tables."""
-
-    def __init__(self, tables: ArenaRules) -> None:
-        def hits(attack: int, defense: int | None) -> Fraction:
-            return hit_chance(attack, defense, tables)
-
-        def expected(
-            spec: DiceSpec,
-            kind: DamageType,
-            ht: int,
-            where: str,
-            armor: int,
-            bone: int | None,
-            soft: int | None,
-            reductions: tuple[Reduction, ...],
-            prior: int,
-        ) -> Fraction:
-            return mean_final(spec, kind, ht, where, armor, bone, soft, reductions, prior, tables)
-
-        self.hits = lru_cache(maxsize=MEMO_SIZE)(hits)
-        # The mean final damage by the key its table would have (the table itself is never built).
-        self.expected = lru_cache(maxsize=MEMO_SIZE)(expected)
-        #: What the mean damage reads of an attacker's and a target's profiles (the weapon and ST; HT,
-        #: DR and reductions), by the two profiles' identity, as one shared tuple: a new fight's profiles
-        #: are new objects with the same values, found once a fight instead of once a location weighed.
-        self.pair_values = Memo(MEMO_SIZE)
-        #: The shared tuple of each such value (the first met): the means are keyed by its identity.
-        self.interned = Memo(MEMO_SIZE)
-        #: expected() and its float by the shared tuple's identity (kept alive with the entry), where
-        #: the attack lands and the damage there that counts; hits() and its float.
-        self.means = Memo(MEMO_SIZE)
-        self.hit_pairs = Memo(MEMO_SIZE)
-
-
-#: The memos of each tables object (by identity, the tables kept alive with them; see kassen.core.memo).
-_MEMOS = Memo(8)
-#: Damage dice by (weapon, ST, tables): built once, not twice for every attack weighed.
-_SPECS = Memo(256)
 
 
 def _damage_spec(w: Weapon, st: int, rules: ArenaRules) -> DiceSpec:
@@ -130,10 +81,7 @@ class HeuristicPolicy:
         """The memos of ``tables`` (values of other content never leak in), shared by every policy
         playing under the same tables: every fight of a scenario plays under one tables object."""
         self._tables = tables
-        memos = _MEMOS.get((id(tables),), (tables,), lambda: _Memos(tables))
-        self._hits, self._expected = memos.hits, memos.expected
-        self._means, self._hit_pairs = memos.means, memos.hit_pairs
-        self._pair_values, self._interned = memos.pair_values, memos.interned
+        self._memos = tables.memos.policy
         self._targets_of: BoutState | None = None
         self._targets: dict[tuple[object, ...], tuple[int, int | None]] = {}
         self._bases: dict[tuple[str, bool], int] = {}
@@ -208,7 +156,7 @@ class HeuristicPolicy:
         bases, defenses, to_hits = self._bases, self._defenses, self._to_hit
         low_fp = f.fp < self.all_out_min_fp
         default_location = rules.damage.basic.default_location
-        shared_of: dict[tuple[str, str], object] = {}  # _shared of each attacker and target, this call
+        shared_of: dict[tuple[str, str], int] = {}  # _shared of each attacker and target, this call
         # the hit chances asked in this call (a few, asked again at every location): the memo's pairs
         hits: dict[tuple[int, int | None], tuple[Fraction, float]] = {}
         hit: Fraction
@@ -279,11 +227,21 @@ class HeuristicPolicy:
 
     def _hit_pair(self, atk: int, dfn: int | None) -> tuple[Fraction, float]:
         """The chance to hit and its nearest float."""
-        pair = self._hit_pairs.peek((atk, dfn))
+        memo = self._memos.hit_pairs
+        pair = memo.get((atk, dfn))
         if pair is None:
-            pair = _with_float(self._hits(atk, dfn))
-            self._hit_pairs.put((atk, dfn), (), pair)
-        return pair  # type: ignore[return-value]  # put above for this key
+            pair = memo.put((atk, dfn), _with_float(self._hits(atk, dfn)))
+        return pair
+
+    def _hits(self, atk: int, dfn: int | None) -> Fraction:
+        """The exact chance to hit (:func:`~kassen.arena.odds.hit_chance`), remembered by the tables."""
+        memo = self._memos.hits
+        found = memo.get((atk, dfn))
+        if found is None:
+            tables = self._tables
+            assert tables is not None
+            found = memo.put((atk, dfn), hit_chance(atk, dfn, tables))
+        return found
 
     def _close(self, state: BoutState, fid: str, moves: Sequence[Move], rules: ArenaRules) -> Action:
         """Close on the opponent reached in the fewest slots (then the one an attack at the default
@@ -348,60 +306,57 @@ class HeuristicPolicy:
         self, attacker: FighterState, target: FighterState, where: str, rules: ArenaRules
     ) -> tuple[Fraction, float]:
         """The expected final damage of ``attacker``'s weapon landing on ``target`` at ``where`` (and its
-        nearest float): a pure function of what it reads of the two profiles (immutable, one object each
-        for the whole fight), ``where`` and the damage that counts there, remembered by those (the
-        profiles' values found once a fight by their identity, as one shared tuple)."""
+        nearest float): a pure function of what it reads of the two profiles, ``where`` and the damage
+        that counts there, remembered by those (the profiles' values by their number)."""
         return self._mean_at(self._shared(attacker, target), attacker, target, where, rules)
 
-    def _shared(self, attacker: FighterState, target: FighterState) -> object:
-        """The one shared tuple of what the mean damage reads of the two profiles (see _mean_pair)."""
+    def _shared(self, attacker: FighterState, target: FighterState) -> int:
+        """The number of what the mean damage reads of the two profiles (see _mean_pair): the same values
+        the same number, found by value once for the pair each time the policy weighs its attacks."""
         a, t = attacker.profile, target.profile
-        shared = self._pair_values.peek((id(a), id(t)))
-        if shared is None:
-            value = (a.weapon, a.st, t.ht, t.dr, t.reductions)
-            shared = self._interned.peek(value)
-            if shared is None:
-                shared = value
-                self._interned.put(value, (), value)
-            self._pair_values.put((id(a), id(t)), (a, t), shared)
-        return shared
+        return self._memos.number((a.weapon, a.st, t.ht, t.dr, t.reductions))
 
     def _mean_at(
-        self, shared: object, attacker: FighterState, target: FighterState, where: str, rules: ArenaRules
+        self, shared: int, attacker: FighterState, target: FighterState, where: str, rules: ArenaRules
     ) -> tuple[Fraction, float]:
-        """:meth:`_mean_pair` of the two profiles' shared tuple (:meth:`_shared`), found once for the
-        pair by :meth:`_best` rather than at every location."""
+        """:meth:`_mean_pair` of the two profiles' number (:meth:`_shared`), found once for the pair by
+        :meth:`_best` rather than at every location."""
         # keyed by the part of the damage there the table reads (none under the per-hit crippling cap):
         # a location hit before is weighed with the table it had
         prior = target.damage_at(where)
         if prior:
             prior = counted_prior(where, target.profile.ht, prior, rules)
-        key = (id(shared), where, prior)
-        pair = self._means.peek(key)
+        key = (shared, where, prior)
+        memo = self._memos.means
+        pair = memo.get(key)
         if pair is None:
-            pair = _with_float(self._expected_at(attacker, target, where, prior, rules))
-            self._means.put(key, (shared,), pair)
-        return pair  # type: ignore[return-value]  # put above for this key
+            pair = memo.put(key, _with_float(self._expected_at(attacker, target, where, prior, rules)))
+        return pair
 
     def _expected_at(
         self, attacker: FighterState, target: FighterState, where: str, prior: int, rules: ArenaRules
     ) -> Fraction:
         w = attacker.profile.weapon
         st = attacker.profile.st
-        spec = _SPECS.get((id(w), st, id(rules)), (w, rules), lambda: _damage_spec(w, st, rules))
+        specs = self._memos.specs
+        spec = specs.get((w, st))
+        if spec is None:
+            spec = specs.put((w, st), _damage_spec(w, st, rules))
         dr = target.profile.dr_at(where)
-        mean = self._expected(
+        # mean_final is remembered by the tables too, by what the finals read
+        profile = target.profile
+        return mean_final(
             spec,
             w.damage_type,
-            target.profile.ht,
+            profile.ht,
             where,
             dr.armor,
             dr.bone,
             dr.soft,
-            target.profile.reductions,
+            profile.reductions,
             prior,
+            rules,
         )
-        return mean
 
     def _effective(
         self, state: BoutState, a: Attack, target: FighterState, rules: ArenaRules

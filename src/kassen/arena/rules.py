@@ -28,22 +28,18 @@ __all__ = [
 import re
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from kassen.arena.memos import ArenaMemos, CheckMemos
 from kassen.arena.terms import CheckKind, DamageType, Limb, Posture, Tier
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
 from kassen.core.errors import KassenError
-from kassen.core.memo import Memo
 from kassen.core.view import VisibilityModel
 
 _GURPS_DICE = re.compile(r"^\s*(\d+)d(?:6)?\s*([+-]\s*\d+)?\s*$")
-
-
-
-#: Locations found by (table identity, name); see kassen.core.memo. An unknown name is raised, not kept.
-_FOUND = Memo(256)
 
 class DiceSpec(StrictModel):
     """Dice and adds in the parent game's notation: ``2d+1`` is two d6 plus 1 (``dice=2, adds=1``)."""
@@ -133,6 +129,11 @@ class CheckRules(StrictModel):
     criticals: Criticals
     contest: Contest
     subturns: Subturns
+
+    @cached_property
+    def memos(self) -> CheckMemos:
+        """What the check rules remember of their pure readings (:mod:`kassen.arena.memos`)."""
+        return CheckMemos()
 
     @model_validator(mode="after")
     def _three_d_six(self) -> CheckRules:
@@ -266,8 +267,14 @@ class LocationTable(StrictModel):
 
     def find(self, name: str) -> Location:
         """The location called ``name`` (its key or an alias; case and spaces ignored)."""
-        # every attack weighed asks for its location: remembered by this table's identity and the name
-        return _FOUND.get((id(self), name), (self,), lambda: self._find(name))
+        # every attack weighed asks for its location, mostly by its key: found in one lookup
+        found = self.by_name.get(name)
+        return found if found is not None else self._find(name)
+
+    @cached_property
+    def by_name(self) -> dict[str, Location]:
+        """What :meth:`find` gives for each key and alias as written (made once: the table is frozen)."""
+        return {n: self._find(n) for loc in self.locations.values() for n in (loc.key, *loc.aliases)}
 
     def _find(self, name: str) -> Location:
         wanted = name.strip().lower().replace(" ", "_").replace("-", "_")
@@ -637,6 +644,11 @@ class ArenaRules(StrictModel):
     injury: InjuryRules
     match: MatchRules
     visibility: VisibilityModel
+
+    @cached_property
+    def memos(self) -> ArenaMemos:
+        """What the arena tables remember of their pure readings (:mod:`kassen.arena.memos`)."""
+        return ArenaMemos()
 
     @model_validator(mode="after")
     def _cross_refs(self) -> ArenaRules:

@@ -26,6 +26,7 @@ from __future__ import annotations
 __all__ = ["RULESET", "ArenaRuleset", "BoutAction"]
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, TypeAlias
 
 from kassen.arena import guess
@@ -51,7 +52,6 @@ from kassen.arena.scenario import MAX_UNITS, ScenarioModel, setup_scenario
 from kassen.arena.table import menus, views
 from kassen.content.content import Content, Layer
 from kassen.core.engine import GM, Actor, Outcome, Turn
-from kassen.core.memo import Memo
 from kassen.core.menu import Menu, Odds
 from kassen.core.policy import Policy
 from kassen.core.rng import DieSource, Rng
@@ -63,8 +63,10 @@ from kassen.core.view import Viewer, Visibility
 BoutAction: TypeAlias = Action | GmAction
 
 
-#: The Actor of each (fighter, side) that decided; bounded.
-_ACTORS = Memo(256)
+@lru_cache(maxsize=256)
+def _actor(fid: str, side: str) -> Actor:
+    """Each fighter's Actor (an immutable value), asked several times per action: made once."""
+    return Actor("unit", fid, side)
 
 
 class ArenaRuleset:
@@ -102,13 +104,7 @@ class ArenaRuleset:
         fid = deciding_fighter(state)
         if fid is None:
             return None
-        side = state.fighter(fid).profile.side
-        # asked several times per action: each fighter's Actor (immutable) made once (bounded memo)
-        actor = _ACTORS.peek((fid, side))
-        if actor is None:
-            actor = Actor("unit", fid, side)
-            _ACTORS.put((fid, side), (), actor)
-        return actor  # type: ignore[return-value]  # an Actor, put above for this key
+        return _actor(fid, state.fighter(fid).profile.side)
 
     def legal_actions(self, state: BoutState, tables: ArenaRules) -> Sequence[Action]:
         return legal_actions(state, tables)

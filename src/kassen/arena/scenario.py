@@ -40,6 +40,7 @@ import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
@@ -57,7 +58,6 @@ from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issue
 from kassen.core.codec import FormatError
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import state_codec
-from kassen.core.memo import Memo
 from kassen.core.policy import ByActor, FirstLegal, Policy, Scripted
 from kassen.core.ruleset import Setup
 from kassen.core.scenario import ScenarioSource
@@ -257,12 +257,13 @@ def _interned(step: Action) -> Action:
     remembered (a bounded memo): every fight of a scenario plays the same step objects, which the
     fights' shared action codec then knows by identity, where each fight's fresh copies were compared
     with the one read back before by hash, class and repr."""
-    found: Action = _STEPS.get((type(step), step), (), lambda: step)
-    return found
+    return _step_of(type(step).__name__, step)
 
 
-#: Script steps by class and value (immutable actions); bounded.
-_STEPS = Memo(512)
+@lru_cache(maxsize=512)
+def _step_of(kind: str, step: Action) -> Action:
+    """The first step met of class ``kind`` equal to ``step`` (remembered by value: immutable actions)."""
+    return step
 
 
 def script_steps(fighter: str, entries: Sequence[Mapping[str, Any]], rules: ArenaRules) -> tuple[Action, ...]:

@@ -31,7 +31,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from types import UnionType
-from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Self, TypeVar, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidatorFunctionWrapHandler, model_validator
@@ -58,6 +58,19 @@ class StrictModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    def __copy__(self) -> Self:
+        # A copy (``model_copy``, ``copy.copy``) is new tables, perhaps with other values: it starts
+        # without what this object worked out and remembers of itself (its ``cached_property`` values,
+        # kept beside the fields: the memos of the rules' readings, a lookup table).
+        copied = super().__copy__()
+        _forget_readings(copied)
+        return copied
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
+        copied = super().__deepcopy__(memo)
+        _forget_readings(copied)
+        return copied
+
     @model_validator(mode="before")
     @classmethod
     def _no_booleans_for_numbers(cls, data: Any) -> Any:
@@ -82,6 +95,13 @@ class StrictModel(BaseModel):
             return handler(data)
         except ValidationError as exc:
             raise _with_suggestions(cls, exc, data) from None
+
+
+def _forget_readings(model: BaseModel) -> None:
+    """Drop what ``model`` remembers of itself beside its fields (see ``StrictModel.__copy__``)."""
+    fields = type(model).model_fields
+    for name in [k for k in model.__dict__ if k not in fields]:
+        del model.__dict__[name]
 
 
 def _spurious_too_short(error: Any, errors: list[Any], data: Any) -> bool:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 __all__ = ["Character", "FighterId", "Weapon", "earth", "ring", "tn_to_be_hit_base"]
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from typing import NewType
 
 from kassen.core.errors import KassenError
@@ -62,6 +63,24 @@ class Character:
     armor: str = "none"
     tn_to_be_hit: int | None = None
     hazard_behind: bool = False
+    # The hash, worked out once: the character keys the content's memos of its pools and TNs (by value,
+    # a score of lookups a decision), and never changes in a duel (0: not yet; never pickled, as a
+    # string's hash differs between processes).
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if not h:
+            h = hash(self._values()) or 1
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __reduce__(self) -> tuple[type[Character], tuple[object, ...]]:
+        return (Character, self._values())
+
+    def _values(self) -> tuple[object, ...]:
+        """Every field the character is made of, in order (what equality compares)."""
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.init)
 
     def stat(self, name: StatName) -> int:
         """A Trait, the Void Ring or the Insight Rank by its name."""

@@ -14,7 +14,6 @@ __all__ = ["attack_candidates", "checked_attack", "legal_actions", "validate_lis
 from collections.abc import Iterator, Sequence
 
 from kassen.core.errors import IllegalActionError
-from kassen.core.memo import Memo
 from kassen.l5r.actions import (
     Act,
     Action,
@@ -51,33 +50,17 @@ from kassen.l5r.validate import (
     validate_strike,
 )
 
-#: Attack validations by the identity of the state, attacker, attack and tables, and the Free Raises
-#: (see :mod:`kassen.core.memo`), for the attacks the list did not allow just now (a Point-to-throat
-#: strike, a candidate asked about directly): each is validated once. A refusal is kept as its message
-#: and rule.
-_CHECKED = Memo(4096)
-#: The plans of each listing's allowed attacks, one entry per listing: (state, attacker, tables) identity
-#: to ``({id(attack): (free, plan)}, attacks)`` (the attacks kept alive with it): one entry rather than
-#: one per attack, which the heuristic reads through checked_attack.
-_LISTED = Memo(256)
-
 
 def checked_attack(
     state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables, *, free: int
 ) -> RaisePlan:
-    """:func:`~kassen.l5r.validate.validate_attack` (not simultaneous), remembered: the raise plan, or
-    the same :class:`IllegalActionError` (a fresh one each time)."""
+    """:func:`~kassen.l5r.validate.validate_attack` (not simultaneous): the raise plan, found with no
+    check at all for an attack the last list of legal actions allowed in this very state (the
+    heuristic weighs those), else an :class:`IllegalActionError`."""
     known = _listed_plan(state, attacker, attack, tables, free)
     if known is not None:
         return known
-    plan = _CHECKED.get(
-        (id(state), id(attacker), id(attack), id(tables), free),
-        (state, attacker, attack, tables),
-        lambda: _plan_or_refusal(state, attacker, attack, tables, free),
-    )
-    if isinstance(plan, RaisePlan):
-        return plan
-    raise IllegalActionError(plan[0], rule=plan[1])
+    return validate_attack(state, attacker, attack, tables, free=free)
 
 
 def validate_listed(state: DuelState, action: Action, tables: L5Tables) -> None:
@@ -102,23 +85,13 @@ def validate_listed(state: DuelState, action: Action, tables: L5Tables) -> None:
 def _listed_plan(
     state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables, free: int
 ) -> RaisePlan | None:
-    """The plan of ``attack`` if the last listings allowed this very object for this very state,
-    attacker and tables, with these Free Raises; else ``None``."""
-    listed = _LISTED.peek((id(state), id(attacker), id(tables)))
-    if listed is None:
+    """The plan of ``attack`` if this thread's last listing (``L5Memos.listed``) allowed this very object
+    for this very state and attacker (under these tables), with these Free Raises; else ``None``."""
+    listed = tables.memos.listed.value
+    if listed.state is not state or listed.attacker is not attacker:
         return None
-    plans: dict[int, tuple[int, RaisePlan]] = listed[0]  # type: ignore[index]  # put by _declarations
-    found = plans.get(id(attack))
+    found = listed.plans.get(id(attack))  # each attack listed is kept by the listing: its id is its own
     return found[1] if found is not None and found[0] == free else None
-
-
-def _plan_or_refusal(
-    state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables, free: int
-) -> RaisePlan | tuple[str, str]:
-    try:
-        return validate_attack(state, attacker, attack, tables, free=free)
-    except IllegalActionError as refused:
-        return refused.message, refused.rule
 
 
 def legal_actions(state: DuelState, tables: L5Tables) -> Sequence[Action]:
@@ -193,12 +166,15 @@ def _declarations(state: DuelState, actor: FighterId, tables: L5Tables) -> list[
     sides = tuple((o.name, o.side) for o in state.fighters)
     legal: list[Action] = []
     blacked, locked = is_blacked_out(f, state.turn), f.has("locked", state.turn)
-    for declare in _DECLARATIONS.get(("acts", actor, sides), (), lambda: _plain_acts(actor, sides)):
+    acts = tables.memos.plain_acts
+    plain = acts.get((actor, sides))
+    if plain is None:
+        plain = acts.put((actor, sides), _plain_acts(actor, sides))
+    for declare in plain:
         act = declare.act
         assert isinstance(act, Act)
         if act_allowed(state, f, act, tables, blacked=blacked, locked=locked):
             legal.append(declare)
-    state_id, f_id, tables_id = id(state), id(f), id(tables)
     plans: dict[int, tuple[int, RaisePlan]] = {}
     attacks: list[Attack] = []
     for target in state.fighters:  # any other fighter still standing, allies included
@@ -212,12 +188,9 @@ def _declarations(state: DuelState, actor: FighterId, tables: L5Tables) -> list[
                 plans[id(attack)] = (free, plan)
                 attacks.append(attack)
                 legal.append(declare)
-    _LISTED.put((state_id, f_id, tables_id), (state, f, tables), (plans, attacks))
+    listed = tables.memos.listed.value
+    listed.state, listed.attacker, listed.plans, listed.attacks = state, f, plans, attacks
     return legal
-
-
-#: Declarations by what decides them (see _plain_acts and _allowed_attacks); bounded.
-_DECLARATIONS = Memo(1024)
 
 
 def _plain_acts(actor: FighterId, sides: tuple[tuple[FighterId, str], ...]) -> tuple[Declare, ...]:
@@ -253,8 +226,6 @@ def _allowed_attacks(
         o.name for o in state.fighters if o.side != f.side and o.name != target.name and standing(o, tables)
     )
     key = (
-        "attacks",
-        id(tables),
         f.name,
         target.name,
         free,
@@ -265,7 +236,11 @@ def _allowed_attacks(
         pools[1].unskilled,
         pools[1].unskilled_rule,
     )
-    return _DECLARATIONS.get(key, (tables,), lambda: _check_attacks(state, f, target, free, tables, pools))
+    memo = tables.memos.allowed
+    found = memo.get(key)
+    if found is None:
+        found = memo.put(key, _check_attacks(state, f, target, free, tables, pools))
+    return found
 
 
 def _check_attacks(

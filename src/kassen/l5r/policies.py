@@ -20,14 +20,13 @@ __all__ = ["Heuristic", "Preferences", "Prefers", "SkippingScript", "heuristic"]
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Literal, cast
+from typing import Literal
 
 from pydantic import Field
 
 from kassen.content.yamlio import StrictModel
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
-from kassen.core.memo import Memo
 from kassen.core.policy import Decision, Listed, Policy, Scripted
 from kassen.l5r.actions import (
     Act,
@@ -110,15 +109,6 @@ def _attack_value(
 
 def _full_attack_risk(state: DuelState, me: Fighter, tables: L5Tables) -> Fraction:
     """Extra Wounds the opponents may expect from my TN to be hit dropping by the Full Attack."""
-    # the same for every Full Attack weighed in one decision: computed once per state
-    return _RISKS.get((id(state), id(me), id(tables)), (state, me, tables), lambda: _risk(state, me, tables))
-
-
-#: Full Attack risks by (state, fighter, tables) identity (see kassen.core.memo).
-_RISKS = Memo(64)
-
-
-def _risk(state: DuelState, me: Fighter, tables: L5Tables) -> Fraction:
     t, turn = tables, state.turn
     change = -t.core.full_attack.tn_to_be_hit_change
     base, _ = defense_tn(me, t, turn)
@@ -183,7 +173,8 @@ def _best(
 class _Weigher:
     """:func:`_attack_value` of the legal attacks of one decision (by their attack roll's TN), and its
     nearest float: what is the same for every attack of the decision (the attack pools, the damage
-    pools, the Full Attack risk) read once, each value remembered in :data:`_VALUES` by plain values."""
+    pools, the Full Attack risk) read once, each value remembered by the tables (``L5Memos.values``) by
+    plain values."""
 
     __slots__ = ("attacker", "damage", "first_blood", "pools", "risk", "state", "tables")
 
@@ -195,6 +186,9 @@ class _Weigher:
 
     def __call__(self, attack: Attack, tn: int) -> tuple[Fraction, float]:
         t = self.tables
+        # attack values by what decides them (pools, TN, bonus, Full Attack risk: plain values), with
+        # their floats: the same few recur from decision to decision and fight to fight
+        values = t.memos.values
         full = attack.full_attack
         pool = self.pools.get(full)
         if pool is None:
@@ -206,18 +200,16 @@ class _Weigher:
             if special is SpecialAttackName.MARK and self.first_blood:
                 worth = Fraction(100)
             key: tuple[object, ...] = ("special", hit, tn, worth.numerator, worth.denominator)
-            found = _VALUES.peek(key)
+            found = values.get(key)
             if found is None:
-                found = _exact(chance(pool, tn) * worth)
-                _VALUES.put(key, (), found)
-            return cast(_Value, found)  # put there just so
+                found = values.put(key, _exact(chance(pool, tn) * worth))
+            return found
         if self.first_blood:  # whatever the damage: first blood is worth the duel
             key = ("first_blood", hit, tn)
-            found = _VALUES.peek(key)
+            found = values.get(key)
             if found is None:
-                found = _exact(chance(pool, tn) * 100)
-                _VALUES.put(key, (), found)
-            return cast(_Value, found)
+                found = values.put(key, _exact(chance(pool, tn) * 100))
+            return found
         raises = attack.damage_raises
         dmg = self.damage.get((special, raises))
         if dmg is None:
@@ -235,11 +227,10 @@ class _Weigher:
             risk = self.risk
         damage = (dmg.rolled, dmg.kept, dmg.explode, dmg.bonus)
         key = ("damage", hit, tn, damage, bonus, risk.numerator, risk.denominator)
-        found = _VALUES.peek(key)
+        found = values.get(key)
         if found is None:
-            found = _exact(chance(pool, tn) * (mean(dmg) + bonus - risk))
-            _VALUES.put(key, (), found)
-        return cast(_Value, found)
+            found = values.put(key, _exact(chance(pool, tn) * (mean(dmg) + bonus - risk)))
+        return found
 
 
 #: An attack's exact value and its nearest float.
@@ -248,11 +239,6 @@ _Value = tuple[Fraction, float]
 
 def _exact(value: Fraction) -> _Value:
     return value, float(value)
-
-
-#: Attack values by what decides them (pools, TN, bonus, Full Attack risk: plain values), with their
-#: floats: the same few recur from decision to decision and fight to fight. Bounded.
-_VALUES = Memo(4096)
 
 
 def _declare(state: DuelState, legal: Sequence[Action], tables: L5Tables) -> Action:

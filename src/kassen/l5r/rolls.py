@@ -29,11 +29,11 @@ __all__ = [
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
-from kassen.core.memo import Memo
 from kassen.l5r.actions import Attack
 from kassen.l5r.character import earth, tn_to_be_hit_base
 from kassen.l5r.pool import Pool, ten_dice
@@ -41,11 +41,12 @@ from kassen.l5r.state import Fighter, Status
 from kassen.l5r.tables import L5Tables, RollKind
 from kassen.l5r.wounds import RankState, wound_rank
 
-#: Results of the pure functions below for a fighter (or an attack) and the tables, by their identity
-#: (see :mod:`kassen.core.memo`): legal actions and the heuristic ask for the same pools and TNs of the same
-#: fighters hundreds of times per decision. Bounded; the explanation steps come with each result.
-_FIGHTERS = Memo(256)
-_ATTACKS = Memo(1024)
+#: What a memo holds for no key (None is a raise limit: none).
+_NONE_YET: Any = object()
+
+# The pure functions below are remembered by the tables (``L5Tables.memos``, kassen.core.memo), each by
+# what it reads: legal actions and the heuristic ask for the same pools and TNs of the same fighters
+# hundreds of times per decision. The explanation steps come with each result.
 
 
 def rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankState:
@@ -54,8 +55,10 @@ def rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankS
     # the character, not the fighter object (a new one after any change), it is worked out once per rank.
     c = fighter.character
     w, dead = fighter.wounds if wounds is None else wounds, fighter.dead and wounds is None
-    key = ("rank", w, dead, id(c), id(tables))
-    return _FIGHTERS.get(key, (c, tables), lambda: _rank(fighter, tables, wounds))
+    key = (w, dead, c)
+    memo = tables.memos.ranks
+    found = memo.get(key)
+    return found if found is not None else memo.put(key, _rank(fighter, tables, wounds))
 
 def _rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankState:
     state = wound_rank(fighter.wounds if wounds is None else wounds, earth(fighter.character, tables), tables)
@@ -71,8 +74,10 @@ def wound_penalty(
     # like rank: the Wounds, death and the character (its name is the fighter's) decide it
     c = fighter.character
     w, dead = fighter.wounds if wounds is None else wounds, fighter.dead and wounds is None
-    key = ("wound_penalty", w, dead, id(c), id(tables))
-    return _FIGHTERS.get(key, (c, tables), lambda: _wound_penalty(fighter, tables, wounds))
+    key = (w, dead, c)
+    memo = tables.memos.penalties
+    found = memo.get(key)
+    return found if found is not None else memo.put(key, _wound_penalty(fighter, tables, wounds))
 
 def _wound_penalty(
     fighter: Fighter, tables: L5Tables, wounds: int | None = None
@@ -196,8 +201,10 @@ def defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple
     # change) nor the turn, it is worked out once for them.
     c, declared = target.character, target.declared
     full = isinstance(declared, Attack) and declared.full_attack
-    key = ("defense_tn", id(c), active_now(target, turn), target.full_defense_bonus, full, id(tables))
-    return _FIGHTERS.get(key, (c, tables), lambda: _defense_tn(target, tables, turn))
+    key = (c, active_now(target, turn), target.full_defense_bonus, full)
+    memo = tables.memos.defense_tns
+    found = memo.get(key)
+    return found if found is not None else memo.put(key, _defense_tn(target, tables, turn))
 
 def _defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple[Step, ...]]:
     tn, base_steps = tn_to_be_hit_base(target.character, tables)
@@ -241,12 +248,12 @@ def attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: 
     """Agility + weapon skill, keep Agility (L5.CORE.9), with Full Attack's +2k1 (L5.CORE.7) and the
     injuries and binds that touch attack rolls (L5.ARM.1, L5.HND.1, L5.TOR.1, L5.BND.1)."""
     # It reads of the attacker only its character and the statuses active this turn (as defense_tn).
-    c = attacker.character
-    return _FIGHTERS.get(
-        ("attack_pool", id(c), active_now(attacker, turn), id(tables), full_attack),
-        (c, tables),
-        lambda: _attack_pool(attacker, tables, turn, full_attack=full_attack),
-    )
+    key = (attacker.character, active_now(attacker, turn), full_attack)
+    memo = tables.memos.attack_pools
+    found = memo.get(key)
+    if found is None:
+        found = memo.put(key, _attack_pool(attacker, tables, turn, full_attack=full_attack))
+    return found
 
 def _attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: bool) -> AttackPool:
     c = attacker.character
@@ -298,9 +305,9 @@ def _attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack:
 def raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
     """How many raises one roll may carry (L5.CORE.3 house default: Void); ``None``: no limit."""
     c = fighter.character
-    return _FIGHTERS.get(
-        ("raise_limit", id(c), id(tables)), (c, tables), lambda: _raise_limit(fighter, tables)
-    )
+    memo = tables.memos.raise_limits
+    found = memo.get(c, _NONE_YET)
+    return memo.put(c, _raise_limit(fighter, tables)) if found is _NONE_YET else found
 
 def _raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
     r = tables.core.raises
@@ -312,8 +319,10 @@ def _raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
 def raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]:
     """Raises the declared effects need: damage (L5.DMG.1), called shot (L5.CS.1), special (L5.SPC.1)."""
     # Only these three fields of the attack count: many attacks listed share them.
-    key = ("raise_cost", attack.damage_raises, attack.called_shot, attack.special, id(tables))
-    return _ATTACKS.get(key, (tables,), lambda: _raise_cost(attack, tables))
+    key = (attack.damage_raises, attack.called_shot, attack.special)
+    memo = tables.memos.raise_costs
+    found = memo.get(key)
+    return found if found is not None else memo.put(key, _raise_cost(attack, tables))
 
 def _raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]:
     steps: list[Step] = []
@@ -358,20 +367,19 @@ def plan_raises(
     # Of the attacker only its raise limit and its name (in a refusal) count: keyed by them, not by the
     # character's identity, a plan is remembered from one fight of a scenario to the next.
     key = (
-        "plan_raises",
         attack.damage_raises,
         attack.called_shot,
         attack.special,
         raise_limit(attacker, tables),
         attacker.name,
-        id(tables),
         free,
         unskilled,
         unskilled_rule,
     )
-    plan = _ATTACKS.get(
-        key, (tables,), lambda: _plan_or_refusal(attack, attacker, tables, free, unskilled, unskilled_rule)
-    )
+    memo = tables.memos.plans
+    plan = memo.get(key)
+    if plan is None:
+        plan = memo.put(key, _plan_or_refusal(attack, attacker, tables, free, unskilled, unskilled_rule))
     if isinstance(plan, RaisePlan):
         return plan
     raise IllegalActionError(plan[0], rule=plan[1])  # a fresh error each time, as before
@@ -454,12 +462,12 @@ def damage_pool(
     (L5.DMG.1), one less die per deep gash (L5.ARM.1, L5.HND.1), Subdue -1k0 (L5.SUB.1)."""
     # Of the attack only its special matters (the pool reads nothing else of it).
     # Of the attacker only its character and the statuses active this turn (as defense_tn).
-    c = attacker.character
-    return _FIGHTERS.get(
-        ("damage_pool", id(c), active_now(attacker, turn), id(tables), attack.special, damage_raises),
-        (c, tables),
-        lambda: _damage_pool(attacker, attack, tables, turn, damage_raises=damage_raises),
-    )
+    key = (attacker.character, active_now(attacker, turn), attack.special, damage_raises)
+    memo = tables.memos.damage_pools
+    found = memo.get(key)
+    if found is None:
+        found = memo.put(key, _damage_pool(attacker, attack, tables, turn, damage_raises=damage_raises))
+    return found
 
 def _damage_pool(
     attacker: Fighter, attack: Attack, tables: L5Tables, turn: int, *, damage_raises: int

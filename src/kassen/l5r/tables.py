@@ -38,12 +38,14 @@ __all__ = [
 ]
 
 from enum import StrEnum
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
 from kassen.core.view import VisibilityModel
+from kassen.l5r.memos import L5Memos
 
 TraitName = Literal[
     "stamina", "willpower", "strength", "perception", "agility", "intelligence", "reflexes", "awareness"
@@ -449,6 +451,11 @@ class L5Tables(StrictModel):
     called_shots: CalledShotTables
     special_attacks: SpecialTables
     visibility: ViewTable
+
+    @cached_property
+    def memos(self) -> L5Memos:
+        """What the tables remember of their pure readings (:mod:`kassen.l5r.memos`)."""
+        return L5Memos()
 
     def location(self, location: Location) -> LocationRow:
         return self.called_shots.locations[location]

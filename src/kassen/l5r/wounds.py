@@ -19,11 +19,7 @@ __all__ = ["RankState", "dead_at", "ladder", "out_ceiling", "rank_index", "wound
 from dataclasses import dataclass
 
 from kassen.core.explain import Step
-from kassen.core.memo import Memo
 from kassen.l5r.tables import L5Tables
-
-#: Ladders by (Earth, the tables' identity): every wound rank asked for reads one (see kassen.core.memo).
-_LADDERS = Memo(256)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +58,9 @@ class RankState:
 
 def ladder(earth: int, tables: L5Tables) -> tuple[tuple[str, int, int, bool], ...]:
     """``(name, last Wound of the rank, TN penalty, out)`` for each rank, in order."""
-    return _LADDERS.get((earth, id(tables)), (tables,), lambda: _ladder(earth, tables))
+    memo = tables.memos.ladders
+    found = memo.get(earth)
+    return found if found is not None else memo.put(earth, _ladder(earth, tables))
 
 
 def _ladder(earth: int, tables: L5Tables) -> tuple[tuple[str, int, int, bool], ...]:

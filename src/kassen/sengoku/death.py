@@ -22,6 +22,7 @@ from typing import Any
 from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.memo import Memo
 from kassen.sengoku.check import (
     CheckKind,
     CheckResult,
@@ -135,18 +136,15 @@ def death_check_odds(modifier: int, *, rules: ResolutionRules | None = None) -> 
     key = (modifier, r.death_check.target, r.check.sides, DoublesPolicy.from_rules(r))
     found = _SURVIVAL.get(key)
     if found is None:
-        if len(_SURVIVAL) >= _SURVIVAL_LIMIT:
-            _SURVIVAL.clear()
         fallen = CombatProfile(name="unit", wounds=0, attributes=Attributes(physique=modifier, fate=modifier))
         pairs = _pairs(r.check.sides)
         wins = sum(resolve_death_check(faces, fallen, rules=r).survives for faces in pairs)
-        found = _SURVIVAL[key] = Fraction(wins, len(pairs))
+        found = _SURVIVAL.put(key, Fraction(wins, len(pairs)))
     return found
 
 
 #: Survival chances by (modifier, target, sides, doubles readings): bounded, keyed by value.
-_SURVIVAL: dict[tuple[int, int, int, DoublesPolicy], Fraction] = {}
-_SURVIVAL_LIMIT = 1024
+_SURVIVAL: Memo[tuple[int, int, int, DoublesPolicy], Fraction] = Memo(1024)
 
 
 def _pairs(sides: int) -> list[Faces]:

@@ -25,6 +25,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from kassen.core.fastinit import fast_init
+from kassen.core.memo import Memo
 from kassen.sengoku.attack import Attack, AttackOutcome, FixedDefense, resolve_attack
 from kassen.sengoku.check import resolve_check
 from kassen.sengoku.defense import DefenseRules
@@ -123,7 +124,7 @@ class OddsTable:
         self.defense_rules = defense_rules
         self.grades = grades
         self.limit = limit
-        self._tallies: dict[tuple[int, Technique], _Tally] = {}
+        self._tallies: Memo[tuple[int, Technique], _Tally] = Memo(max(limit, 2))
 
     def attack(self, modifier: int, defense: int, technique: Technique = BASE_ATTACK) -> AttackOdds:
         """Exact odds of ``2d10 + modifier >= defense`` with its doubles (SG.CHK.1-2, SG.CRT.1, SG.CRT.4,
@@ -140,8 +141,6 @@ class OddsTable:
             tally = self._tallies.get(shared)
             if tally is None:
                 tally = self._enumerate(need, shared[1])
-            if len(self._tallies) >= self.limit - 1:
-                self._tallies.clear()
             self._tallies[shared] = self._tallies[key] = tally
         return AttackOdds(
             modifier,

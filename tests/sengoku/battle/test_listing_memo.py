@@ -78,8 +78,9 @@ def test_remembered_skeletons_are_fresh_ones(name: str, seeds: range) -> None:
     # rule: SG.BRT.1 — the candidates of a unit before the enemies are read are remembered by what they
     # read (candidates._skeleton_key: not its id, its uses this round, Energy or prices, nor where the
     # enemies stand): found again in many states, by copies of the unit too, they are always the ones a
-    # fresh content generates there, in the same order, and filled in they are the fresh candidates
-    from kassen.sengoku.battle.candidates import _filled, _skeleton, _skeleton_key, _skeleton_of
+    # fresh content generates there, in the same order, and filled in they are the fresh candidates; what
+    # each of their items reads is remembered with them
+    from kassen.sengoku.battle.candidates import _filled, _items_read, _skeleton, _skeleton_key, _skeleton_of
 
     compared = found = across = 0
     made_by: dict[tuple[object, ...], str] = {}
@@ -88,9 +89,10 @@ def test_remembered_skeletons_are_fresh_ones(name: str, seeds: range) -> None:
             continue
         key = _skeleton_key(rules, state, unit)
         remembered = key in rules.skeletons
-        got = _skeleton_of(rules, key, state, unit)
+        got, reads = _skeleton_of(rules, key, state, unit)
         clean = BattleRules(rules.catalog)
         assert got == tuple(_skeleton(clean, state, unit)), (unit.id, state.round)
+        assert reads == _items_read(clean, got)
         assert list(_filled(rules, state, unit, got)) == list(_grouped(clean, state, unit))
         found += remembered
         across += remembered and made_by.get(key, unit.id) != unit.id
@@ -114,7 +116,7 @@ def test_a_remembered_skeleton_is_the_fresh_one_when_the_units_equipment_changes
         for change in _equipment_changes(rules, unit):
             other = state.with_unit(dataclasses.replace(unit, **change))
             acting = other.unit(unit.id)
-            got = _skeleton_of(rules, _skeleton_key(rules, other, acting), other, acting)
+            got, _ = _skeleton_of(rules, _skeleton_key(rules, other, acting), other, acting)
             assert got == tuple(_skeleton(BattleRules(rules.catalog), other, acting)), (unit.id, change)
             compared += 1
     assert compared > 30
@@ -203,14 +205,14 @@ def test_a_frame_made_of_remembered_items_is_a_fresh_one(name: str, seeds: range
         rules.frames.clear()
         plans = Planner(rules, state, unit)
         key = _frame_key(rules, state, plans)
-        skeleton = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
+        skeleton, reads = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
         before = len(rules.frame_items)
-        listing, frame = _framed(rules, state, plans, skeleton)
+        listing, frame = _framed(rules, state, plans, skeleton, reads)
         remembered += len(rules.frame_items) - before < len(skeleton) // 2
         assert list(listing.flat()) == _fresh(rules, state, unit), (unit.id, state.round, state.count)
         clean = BattleRules(rules.catalog)
         again = Planner(clean, state, unit)
-        fresh = _framed(clean, state, again, skeleton)[1]
+        fresh = _framed(clean, state, again, skeleton, reads)[1]
         # a group known whatever its targets now may have been known before, where it had targets
         assert all(a == b or b is None for a, b in zip(frame, fresh, strict=True)), unit.id
         compared += 1
@@ -223,7 +225,7 @@ def test_no_field_left_out_of_an_items_key_changes_its_verdict(name: str, seed: 
     # a state where a field of any unit changed (a unit moved to each other zone, bleeding or not, a
     # squad or not; the acting unit's own fields too): the verdicts remembered before the change are
     # used only where they are the verdicts planned afresh after it (each item keyed by all it reads)
-    from kassen.sengoku.battle.candidates import _framed, _skeleton
+    from kassen.sengoku.battle.candidates import _framed, _items_read, _skeleton
 
     fight = open_fight(_source(name), seed=seed)
     fight.autoplay()
@@ -239,7 +241,7 @@ def test_no_field_left_out_of_an_items_key_changes_its_verdict(name: str, seed: 
         for state in bases:
             unit = state.unit(unit.id)
             skeleton = tuple(_skeleton(rules, state, unit))
-            _framed(rules, state, Planner(rules, state, unit), skeleton)
+            _framed(rules, state, Planner(rules, state, unit), skeleton, _items_read(rules, skeleton))
             tried += _changed_items_are_planned_afresh(rules, state, unit, skeleton)
             bound += any(isinstance(i, tuple) and len(i) == 1 and i[0].target for i in skeleton)
     assert tried > 300 and bound > 3
@@ -270,9 +272,10 @@ def _changed_items_are_planned_afresh(
 ) -> int:
     """How many changed states the frame of ``skeleton`` (its verdicts remembered in ``state``) was made
     in and found to list what a fresh planner on fresh content lists there."""
-    from kassen.sengoku.battle.candidates import _filled, _framed
+    from kassen.sengoku.battle.candidates import _filled, _framed, _items_read
 
     tried = 0
+    reads = _items_read(rules, skeleton)
     near = state.in_zone(unit.side, unit.zone or "")
     for who in dict.fromkeys((*state.units[:5], *state.units[-3:], *near, unit)):
         changes: list[dict[str, object]] = [{"bleeding": not who.bleeding}, {"routed": not who.routed}]
@@ -288,7 +291,7 @@ def _changed_items_are_planned_afresh(
             acting = other.unit(unit.id)
             if not acting.on_battlefield:
                 continue
-            got = _framed(rules, other, Planner(rules, other, acting), skeleton)[0]
+            got = _framed(rules, other, Planner(rules, other, acting), skeleton, reads)[0]
             clean = BattleRules(rules.catalog)
             fresh = Planner(clean, other, acting).entries(list(_filled(clean, other, acting, skeleton)))
             assert list(got.flat()) == list(fresh.flat()), (who.id, change)

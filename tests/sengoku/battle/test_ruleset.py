@@ -243,10 +243,10 @@ def test_memos_are_bounded_and_keyed_by_value(tmp_path: Path) -> None:
     for st in breaths:
         assert st.decision is not None
         first = planner(rules, st, st.unit(st.decision.unit))
-        rules.last_planner = None  # found by value: an equal state read back from JSON finds it
+        rules.scratch.value.last_planner = None  # found by value: an equal state read back finds it
         again = state_codec(BattleState).load(state_codec(BattleState).dump(st))
         assert again is not st and planner(rules, again, again.unit(st.decision.unit)) is first
-        assert len(rules.planners) <= PLANNERS
+        assert len(rules.scratch.value.planners) <= PLANNERS
     assert len(breaths) > PLANNERS  # more states than the memo keeps
 
 

@@ -18,7 +18,6 @@ from kassen.sengoku.battle.state import BattleState, Unit
 from kassen.sengoku.battle.values import Values, guard_of
 from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import CombatProfile, DefenseBonus, DefenseDebuff
-from kassen.sengoku.technique import attack_modifier
 
 
 def _source(name: str) -> str | ScenarioSource:
@@ -167,36 +166,6 @@ def test_the_threat_is_every_enemy_in_reach_striking_its_best_blow(name: str, se
                 assert got == _plain_threat(values, state, unit), (unit.id, state.round)
                 threatened += got > 0
     assert threatened > 100
-
-
-@pytest.mark.parametrize("name", ["demo", "burning-temple"])
-def test_a_remembered_attack_modifier_is_the_one_worked_out_afresh(name: str) -> None:
-    # rule: SG.CHK.1 — attribute + skill + the technique's bonus, read from the attacker's profile in
-    # each state (remembered by the objects it reads) and worked out afresh, for every attack of every unit
-    fight = open_fight(name, seed=1)
-    fight.autoplay()
-    rules = fight.tables
-    compared = 0
-    for state in fight.states[::4]:
-        for unit in state.units:
-            for mid in rules.known(unit):
-                m = rules.maneuver(mid)
-                if not m.attacks:
-                    continue
-                tech = rules.technique(unit, m)
-                profile = rules.profile(state, unit)
-                assert rules.attack_modifier(profile, tech) == attack_modifier(profile, tech)
-                compared += 1
-    # a profile with other skills (new objects) is worked out again, not read from the first
-    unit = fight.states[0].units[0]
-    m = next(rules.maneuver(k) for k in rules.known(unit) if rules.maneuver(k).attacks)
-    tech = rules.technique(unit, m)
-    profile = rules.profile(fight.states[0], unit)
-    skilled = evolve(profile, skills=tuple((s, r + 3) for s, r in profile.skills))
-    got = rules.attack_modifier(skilled, tech)
-    assert got == attack_modifier(skilled, tech)
-    assert tech.skill is None or got[0] == rules.attack_modifier(profile, tech)[0] + 3
-    assert compared > 50
 
 
 @pytest.mark.parametrize(("name", "seeds"), [("demo*3", range(2)), ("burning-temple", range(3))])

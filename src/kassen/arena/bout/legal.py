@@ -40,7 +40,6 @@ from kassen.arena.fighter import FighterState
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import Condition
 from kassen.core.errors import IllegalActionError
-from kassen.core.memo import Memo
 
 _ACTIONS = (Begin, Attack, Grapple, SetGuard, Move, Rise, Wait, GiveUp, Guts, Cheer, Decline)
 
@@ -88,7 +87,7 @@ def legal_actions(state: BoutState, rules: ArenaRules) -> list[Action]:
         if f.grappling != tid and gap <= grapple_reach:
             out.append(Grapple(fid, tid))
     metres, _ = move_allowance(state, f, rules)
-    out += _moves(fid, f.position, metres)
+    out += _moves(fid, f.position, metres, rules)
     for arm in free_arms(f, rules):
         out += _guards(fid, arm, rules)
         if any(g.arm == arm for g in f.guards):
@@ -99,38 +98,36 @@ def legal_actions(state: BoutState, rules: ArenaRules) -> list[Action]:
     return out + cheers + [GiveUp(fid)]
 
 
-#: Lists of actions by what decides them (fighter, target, position and Move, arm; the rules' identity,
-#: kept alive with the entry); bounded (see kassen.core.memo).
-_ACTION_LISTS = Memo(512)
-
-
+# Lists of actions (immutable values) by what decides them, remembered by the rules (kassen.core.memo).
 def _attacks(fid: str, target: str, rules: ArenaRules) -> tuple[Attack, ...]:
     """Attacks on ``target`` at every location by its key, each plain then all-out."""
-
-    def build() -> tuple[Attack, ...]:
+    memo = rules.memos.attacks
+    found = memo.get((fid, target))
+    if found is None:
         keys = rules.locations.keys
-        return tuple(Attack(fid, target, loc, all_out=all_out) for loc in keys for all_out in (False, True))
+        made = tuple(Attack(fid, target, loc, all_out=all_out) for loc in keys for all_out in (False, True))
+        found = memo.put((fid, target), made)
+    return found
 
-    return _ACTION_LISTS.get(("attacks", fid, target, id(rules)), (rules,), build)
 
-
-def _moves(fid: str, at: int, metres: int) -> tuple[Move, ...]:
+def _moves(fid: str, at: int, metres: int, rules: ArenaRules) -> tuple[Move, ...]:
     """Moves from ``at`` to every spot within ``metres`` of it (not ``at`` itself), lowest first."""
-
-    def build() -> tuple[Move, ...]:
-        return tuple(Move(fid, at + d) for d in range(-metres, metres + 1) if d)
-
-    return _ACTION_LISTS.get(("moves", fid, at, metres), (), build)
+    memo = rules.memos.moves_listed
+    found = memo.get((fid, at, metres))
+    if found is None:
+        found = memo.put((fid, at, metres), tuple(Move(fid, at + d) for d in range(-metres, metres + 1) if d))
+    return found
 
 
 def _guards(fid: str, arm: str, rules: ArenaRules) -> tuple[SetGuard, ...]:
     """Guarding each location that is no limb with ``arm``."""
-
-    def build() -> tuple[SetGuard, ...]:
+    memo = rules.memos.guards
+    found = memo.get((fid, arm))
+    if found is None:
         locations = rules.locations.locations
-        return tuple(SetGuard(fid, arm, loc) for loc in rules.locations.keys if locations[loc].limb is None)
-
-    return _ACTION_LISTS.get(("guards", fid, arm, id(rules)), (rules,), build)
+        made = tuple(SetGuard(fid, arm, loc) for loc in rules.locations.keys if locations[loc].limb is None)
+        found = memo.put((fid, arm), made)
+    return found
 
 
 def validate(state: BoutState, action: Action, rules: ArenaRules) -> None:

@@ -48,7 +48,6 @@ from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType, P
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
-from kassen.core.memo import Memo
 
 
 def deciding_fighter(state: BoutState) -> str | None:
@@ -102,16 +101,12 @@ def attribute_modifiers(state: BoutState, fid: str, attribute: str, rules: Arena
     f = state.fighter(fid)
     held = held_by(state, f) is not None
     shocks, fp = f.shocks, f.fp
-    key = (shocks, fp, held, attribute, id(rules))
-    mods = _MODIFIERS.peek(key)
+    key = (shocks, fp, held, attribute)
+    memo = rules.memos.modifiers
+    mods = memo.get(key)
     if mods is None:
-        mods = _attribute_modifiers(shocks, fp, held, attribute, rules)
-        _MODIFIERS.put(key, (rules,), mods)
-    return mods  # type: ignore[return-value]  # the modifiers, put above for this key
-
-
-#: attribute_modifiers by (shocks, FP, held, attribute, rules); bounded.
-_MODIFIERS = Memo(512)
+        mods = memo.put(key, _attribute_modifiers(shocks, fp, held, attribute, rules))
+    return mods
 
 
 def _attribute_modifiers(
@@ -152,18 +147,14 @@ def attack_target(
     combat = rules.match.combat
     held = attribute_modifiers(state, a.id, combat.attack_skill_default, rules)
     # A pure function of these values and the rules (immutable): attacks repeat them all bout long
-    # (kassen.core.memo: keyed by the values and the rules' identity).
+    # (remembered by the rules, kassen.core.memo).
     skill, posture = a.profile.skill, a.posture
-    key = ("attack", skill, location, posture, all_out, held, id(rules))
-    found = _TARGETS.peek(key)
+    key = (skill, location, posture, all_out, held)
+    memo = rules.memos.attack_targets
+    found = memo.get(key)
     if found is None:
-        found = _attack_target(skill, location, posture, all_out, held, rules)
-        _TARGETS.put(key, (rules,), found)
-    return found  # type: ignore[return-value]  # the target and its steps, put above for this key
-
-
-#: attack_target and defense_target by the values they are made of and the rules; bounded.
-_TARGETS = Memo(1024)
+        found = memo.put(key, _attack_target(skill, location, posture, all_out, held, rules))
+    return found
 
 
 def _attack_target(
@@ -192,12 +183,12 @@ def defense_target(state: BoutState, defender: str, *, rules: ArenaRules) -> tup
     d = state.fighter(defender)
     held = attribute_modifiers(state, d.id, "dx", rules)
     defense, posture, stunned = d.profile.defense, d.posture, d.stunned
-    key = ("defense", defense, posture, stunned, held, id(rules))
-    found = _TARGETS.peek(key)
+    key = (defense, posture, stunned, held)
+    memo = rules.memos.defense_targets
+    found = memo.get(key)
     if found is None:
-        found = _defense_target(defense, posture, stunned, held, rules)
-        _TARGETS.put(key, (rules,), found)
-    return found  # type: ignore[return-value]  # the target and its steps, put above for this key
+        found = memo.put(key, _defense_target(defense, posture, stunned, held, rules))
+    return found
 
 
 def _defense_target(
@@ -381,15 +372,15 @@ def check_terms(
     guts_bonus = ht_based and _guts_bonus(f, kind, rules)
     if not f.check_bonuses:
         # No audience bonus: the terms are a pure function of these values and the rules, and a bout
-        # rolls the same few checks again and again (HT at each death check...): remembered by them
-        # (kassen.core.memo: keyed by the values and the rules' identity).
+        # rolls the same few checks again and again (HT at each death check...): remembered by the
+        # rules, by them (kassen.core.memo).
         given = tuple(mods)
-        key = (base, base_reason, given, rule, guts_bonus, id(rules))
-        terms = _TERMS.peek(key)
+        key = (base, base_reason, given, rule, guts_bonus)
+        memo = rules.memos.terms
+        terms = memo.get(key)
         if terms is None:
-            terms = _terms(base, base_reason, list(given), rule, None, guts_bonus, rules)
-            _TERMS.put(key, (rules,), terms)
-        return terms  # type: ignore[return-value]  # CheckTerms, put above for this key
+            terms = memo.put(key, _terms(base, base_reason, list(given), rule, None, guts_bonus, rules))
+        return terms
     audience = next((b for b in f.check_bonuses if kind in b.checks), None)
     return _terms(base, base_reason, list(mods), rule, audience, guts_bonus, rules)
 
@@ -400,10 +391,6 @@ def _guts_bonus(f: FighterState, kind: CheckKind, rules: ArenaRules) -> bool:
     g = rules.injury.guts
     plan = f.profile.guts_bonus
     return kind in plan.checks and f.fp - g.bonus_fp_cost >= plan.min_fp_after and f.fp >= g.bonus_fp_cost
-
-
-#: check_terms without an audience bonus, by what they read; bounded.
-_TERMS = Memo(1024)
 
 
 def _terms(
@@ -458,17 +445,13 @@ def fighter_ht_terms(
     # is taken and the rules (``test_ht_terms_memo_reads_what_the_terms_read`` holds every part).
     ht, shocks, given = f.profile.ht, f.shocks, tuple(mods)
     guts_bonus = _guts_bonus(f, kind, rules)
-    key = (ht, given, shocks, rule, guts_bonus, id(rules))
-    terms = _HT_TERMS.peek(key)
+    key = (ht, given, shocks, rule, guts_bonus)
+    memo = rules.memos.ht_terms
+    terms = memo.get(key)
     if terms is None:
         steps = [*given, *_attribute_modifiers(shocks, 0, False, "ht", rules)]
-        terms = _terms(ht, "HT", steps, rule, None, guts_bonus, rules)
-        _HT_TERMS.put(key, (rules,), terms)
-    return terms  # type: ignore[return-value]  # CheckTerms, put above for this key
-
-
-#: The HT check terms of a fighter without an audience bonus, by what they read; bounded.
-_HT_TERMS = Memo(1024)
+        terms = memo.put(key, _terms(ht, "HT", steps, rule, None, guts_bonus, rules))
+    return terms
 
 
 def struck_location(t: FighterState, aimed: str, rules: ArenaRules) -> tuple[str, Guard | None]:

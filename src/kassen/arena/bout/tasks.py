@@ -8,6 +8,7 @@ from __future__ import annotations
 __all__ = ["TASK_HANDLERS"]
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from kassen.arena.audience import popularity
@@ -48,7 +49,6 @@ from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Postu
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace, replacer
-from kassen.core.memo import Memo
 
 #: The hottest copies of the automatic rules, each written once for its fields (fastreplace.replacer).
 _with_subturn = replacer(BoutState, "subturn", "slot")
@@ -68,23 +68,20 @@ def _t_start_subturn(b: BoutTurn, _: StartSubturn) -> None:
     every = b.rules.injury.fatigue.every_subturns
     fatigue = n > 1 and (n - 1) % every == 0
     order = b.state.order
-    b.push(*_SUBTURN_TASKS.get((order, fatigue), (), lambda: _subturn_tasks(order, fatigue)))
+    b.push(*_subturn_tasks(order, fatigue))
 
 
+@lru_cache(maxsize=64)
 def _subturn_tasks(order: tuple[str, ...], fatigue: bool) -> tuple[Task, ...]:
     """What the start of a subturn schedules for the fighters in ``order``: fatigue (every 10
     subturns, AR.FTG.1), stun recovery (AR.STN.2), the HT check at 0 HP (AR.HP.2). Immutable values,
-    built once for each order (a bounded memo)."""
+    built once for each order (remembered by its arguments, which are all it reads)."""
     tasks: list[Task] = []
     if fatigue:
         tasks += [FatigueTick(fid) for fid in order]
     tasks += [StunRecovery(fid) for fid in order]
     tasks += [ZeroHpCheck(fid) for fid in order]
     return tuple(tasks)
-
-
-#: The start of a subturn's tasks by order and whether fatigue is due; bounded.
-_SUBTURN_TASKS = Memo(64)
 
 
 def _t_end_subturn(b: BoutTurn, _: EndSubturn) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = ["BoutTurn", "as_bout_turn"]
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from kassen.arena.bout.reading import CheckTerms, can_guts, check_terms, fighter_ht_terms
@@ -23,8 +24,7 @@ from kassen.core.errors import KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace, replacer
-from kassen.core.memo import Memo
-from kassen.dice import RollResult, parse, roll
+from kassen.dice import Expression, RollResult, parse, roll
 
 #: The bout's hottest copies, each written once for its field (kassen.core.fastreplace.replacer).
 _with_fighters = replacer(BoutState, "fighters")
@@ -51,8 +51,10 @@ _EVENT = Event("")
 #: Each kind of check's label in its explanation.
 _LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
 
-#: The parsed damage expression by its number of d6 and adds (immutable values); bounded.
-_EXPRESSIONS = Memo(256)
+@lru_cache(maxsize=256)
+def _expression(dice: int, adds: int) -> Expression:
+    """The parsed damage expression of ``dice`` d6 and ``adds`` (an immutable value)."""
+    return parse(dice_notation(dice, adds))
 
 
 class LaterData(Mapping[str, Any]):
@@ -284,13 +286,9 @@ class BoutTurn(Turn[BoutState]):
 
     def roll_damage(self, spec: DiceSpec, bonus: int, label: str, rule: str, fid: str) -> int:
         dice, adds = spec.dice, spec.adds + bonus
-        # the expression parsed once for its dice and adds (a bounded memo), where roll() would look the
-        # text up in the dice parser's cache at every roll, hashing its limits record twice
-        expression = _EXPRESSIONS.peek((dice, adds))
-        if expression is None:
-            expression = parse(dice_notation(dice, adds))
-            _EXPRESSIONS.put((dice, adds), (), expression)
-        result = roll(expression, self.dice)  # type: ignore[arg-type]  # an Expression, put above
+        # the expression parsed once for its dice and adds, where roll() would look the text up in the
+        # dice parser's cache at every roll, hashing its limits record twice
+        result = roll(_expression(dice, adds), self.dice)
         self.log_later("damage_roll", rule, _damage_roll_data, fid, label, result)
         return result.total
 

@@ -262,11 +262,15 @@ def _beside(state: BattleState, unit: Unit) -> tuple[tuple[str, bool, bool, bool
     )
 
 
-def _skeleton_of(rules: BattleRules, key: tuple[object, ...], state: BattleState, unit: Unit) -> Skeleton:
-    """:func:`_skeleton`, remembered by the content by its key (:func:`_skeleton_key`)."""
+def _skeleton_of(
+    rules: BattleRules, key: tuple[object, ...], state: BattleState, unit: Unit
+) -> tuple[Skeleton, tuple[_Read, ...]]:
+    """:func:`_skeleton` and what each of its items reads (:func:`_items_read`), remembered by the
+    content by its key (:func:`_skeleton_key`)."""
     found = rules.skeletons.get(key)
     if found is None:
-        found = rules.skeletons[key] = tuple(_skeleton(rules, state, unit))
+        skeleton = tuple(_skeleton(rules, state, unit))
+        found = rules.skeletons[key] = (skeleton, _items_read(rules, skeleton))
     return found
 
 
@@ -475,8 +479,8 @@ def _listing(rules: BattleRules, state: BattleState, plans: Planner) -> Listing:
     frame = rules.frames.get(key)
     if frame is not None:
         return _filled_frame(rules, state, plans, frame)
-    skeleton = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
-    listing, verdicts = _framed(rules, state, plans, skeleton)
+    skeleton, items_read = _skeleton_of(rules, key[0], state, unit)  # type: ignore[arg-type]
+    listing, verdicts = _framed(rules, state, plans, skeleton, items_read)
     rules.frames[key] = _Frame(rules.fresh_number(), skeleton, verdicts)
     return listing
 
@@ -487,10 +491,10 @@ def _priced_in(priced: tuple[tuple[str, int], ...], names: frozenset[str]) -> tu
 
 
 def _framed(
-    rules: BattleRules, state: BattleState, plans: Planner, skeleton: Skeleton
+    rules: BattleRules, state: BattleState, plans: Planner, skeleton: Skeleton, items_read: tuple[_Read, ...]
 ) -> tuple[Listing, tuple[int | _Known | None, ...]]:
-    """:meth:`Planner.entries` of the candidates :func:`_filled` makes of ``skeleton``, and its frame's
-    verdicts.
+    """:meth:`Planner.entries` of the candidates :func:`_filled` makes of ``skeleton`` (each item's
+    :func:`_items_read` in ``items_read``), and its frame's verdicts.
 
     Each item's verdict is remembered by the content (``BattleRules.frame_items``) by the item itself
     and all its plans read: of the unit, its template, side, place, stances, weapons, limited uses,
@@ -511,7 +515,7 @@ def _framed(
     memo = rules.frame_items
     out: list[Priced | GroupVerdicts] = []
     frame: list[int | _Known | None] = []
-    for item, (what, names, more, listed) in zip(skeleton, _items_read(rules, skeleton), strict=True):
+    for item, (what, names, more, listed) in zip(skeleton, items_read, strict=True):
         key = (core, what, _priced_in(priced, names), reads[more])
         known = memo.get(key)
         if isinstance(item, _Slot):
@@ -547,32 +551,28 @@ _Read = tuple[tuple[object, ...], frozenset[str], int, bool]
 
 
 def _items_read(rules: BattleRules, skeleton: Skeleton) -> tuple[_Read, ...]:
-    """:data:`_Read` of each item of ``skeleton``, worked out once a skeleton (kept with it)."""
-    found = rules.skeleton_reads.peek((id(skeleton),))
-    if found is None:
-        out: list[_Read] = []
-        seen: set[tuple[Use, ...]] = set()
-        for item in skeleton:
-            if isinstance(item, _Slot):
-                first = item.first
-                more = 0
-                if first is not None:
-                    lead = rules.maneuver(first.maneuver)
-                    more = 1 if lead.kind is ManeuverKind.MOVEMENT else 2 if lead.aid is not None else 0
-                out.append(((item.m.id, item.weapon, item.zone, first, item.shapes), item.names, more, True))
-                continue
-            before = len(seen)
-            seen.add(item)
-            moves = near = False
-            for u in item:
-                m = rules.maneuver(u.maneuver)
-                moves |= m.kind is ManeuverKind.MOVEMENT
-                near |= m.aid is not None or bool(u.squads)
-            more = moves + 2 * near
-            out.append((item, frozenset(u.maneuver for u in item), more, len(seen) > before and bool(item)))
-        found = tuple(out)
-        rules.skeleton_reads.put((id(skeleton),), (skeleton,), found)
-    return found  # type: ignore[return-value]
+    """:data:`_Read` of each item of ``skeleton`` (worked out with the skeleton, kept with it)."""
+    out: list[_Read] = []
+    seen: set[tuple[Use, ...]] = set()
+    for item in skeleton:
+        if isinstance(item, _Slot):
+            first = item.first
+            more = 0
+            if first is not None:
+                lead = rules.maneuver(first.maneuver)
+                more = 1 if lead.kind is ManeuverKind.MOVEMENT else 2 if lead.aid is not None else 0
+            out.append(((item.m.id, item.weapon, item.zone, first, item.shapes), item.names, more, True))
+            continue
+        before = len(seen)
+        seen.add(item)
+        moves = near = False
+        for u in item:
+            m = rules.maneuver(u.maneuver)
+            moves |= m.kind is ManeuverKind.MOVEMENT
+            near |= m.aid is not None or bool(u.squads)
+        more = moves + 2 * near
+        out.append((item, frozenset(u.maneuver for u in item), more, len(seen) > before and bool(item)))
+    return tuple(out)
 
 
 def _core(rules: BattleRules, state: BattleState, unit: Unit) -> int:
@@ -672,5 +672,5 @@ def has_breath(rules: BattleRules, state: BattleState, unit: Unit) -> bool:
     so listing that breath finds the listing made here."""
     # kept as the last planner only: the listing and the heuristic that follow ask of this very state
     # object, and keying it by value would hash the whole state every breath
-    plans = rules.last_planner = Planner(rules, state, unit)
+    plans = rules.scratch.value.last_planner = Planner(rules, state, unit)
     return listing_of(rules, state, plans).has_single(unit.energy)

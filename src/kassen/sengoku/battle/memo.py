@@ -4,55 +4,30 @@ readings in (:class:`Memo`), their bounds, and the memos of the planner and the 
 
 from __future__ import annotations
 
-__all__ = ["LISTINGS", "MEMO_LIMIT", "PLANNERS", "ContentMemos", "Memo"]
+__all__ = ["LISTINGS", "MEMO_LIMIT", "PLANNERS", "ContentMemos", "Memo", "Scratch"]
 
 import itertools
 from collections.abc import Hashable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from kassen.core.memo import Memo as IdentityMemo
-from kassen.sengoku.technique import Technique, attack_modifier
+from kassen.core.memo import MEMO_LIMIT, Memo, PerThread
 
 if TYPE_CHECKING:
     from kassen.core.explain import Step
-    from kassen.sengoku.battle.candidates import Skeleton, _Frame, _Known
+    from kassen.sengoku.battle.candidates import Skeleton, _Frame, _Known, _Read
     from kassen.sengoku.battle.listing import GroupVerdicts, Listing
     from kassen.sengoku.battle.one_use import PlannedUse, _After
     from kassen.sengoku.battle.plan import Planner
-    from kassen.sengoku.battle.state import BattleState, Unit, Use
+    from kassen.sengoku.battle.state import BattleState, Use
     from kassen.sengoku.profile import CombatProfile, DefenseBonus
 
-K = TypeVar("K")
-V = TypeVar("V")
 H = TypeVar("H", bound=Hashable)
 
-#: The most entries one memo of ``BattleRules`` holds (then it forgets the older half).
-MEMO_LIMIT = 4096
 #: The most breath planners (one per state and unit) kept.
 PLANNERS = 16
 #: The most listings of a unit's breaths (one per situation) kept.
 LISTINGS = 2048
-
-
-class Memo(dict[K, V], Generic[K, V]):
-    """A dict of pure readings keyed by value that holds at most ``limit`` entries: once full, it forgets
-    the older half (in the order they were made) before it takes a new one. Not an LRU (a reading is not
-    moved when it is read again: every lookup stays a plain dict lookup), but not a clean slate either —
-    forgetting everything at once made a long lab run pay the whole warm-up again every few hundred
-    battles (the demo: 22 ms a battle warm, 35 ms just after the listings were dropped)."""
-
-    __slots__ = ("limit",)
-
-    def __init__(self, limit: int = MEMO_LIMIT) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def __setitem__(self, key: K, value: V) -> None:
-        if len(self) >= self.limit and key not in self:
-            for old in list(itertools.islice(self, max(1, len(self) // 2))):
-                del self[old]
-        super().__setitem__(key, value)
 
 
 class ContentMemos:
@@ -72,8 +47,9 @@ class ContentMemos:
         #: listing reads (``candidates.listing_key``): a unit in the same situation lists the same.
         self.listings: Memo[tuple[object, ...], Listing] = Memo(LISTINGS)
         #: A unit's candidates with each attack group's targets left out (``candidates._skeleton``), by
-        #: everything they read (``candidates._skeleton_key``): the same wherever the enemies stand.
-        self.skeletons: Memo[tuple[object, ...], Skeleton] = Memo(LISTINGS)
+        #: everything they read (``candidates._skeleton_key``): the same wherever the enemies stand; with
+        #: what each item is to ``frame_items`` (``candidates._items_read``).
+        self.skeletons: Memo[tuple[object, ...], tuple[Skeleton, tuple[_Read, ...]]] = Memo(LISTINGS)
         #: A unit's listing with the enemies in reach left out (``candidates._framed``), by everything it
         #: reads but the enemies (``candidates._frame_key``): filled in, it is the listing of any state in
         #: that situation, wherever the enemies stand, and of the unit's copies in the same place.
@@ -82,9 +58,6 @@ class ContentMemos:
         #: plain breath's maneuvers and price, an attack group's verdicts), by the frame's number, the
         #: enemies each of its ranges reaches from each of its zones and its special groups' verdicts.
         self.fills: Memo[tuple[object, ...], tuple[tuple[tuple[Use, ...], int] | GroupVerdicts, ...]] = Memo()
-        #: What each item of a skeleton is to ``frame_items`` (``candidates._items_read``), by the
-        #: skeleton's identity (kept with it).
-        self.skeleton_reads = IdentityMemo(MEMO_LIMIT)
         #: Whom a range reaches from a zone (``candidates._Reach``): the ids of the enemies of a side on
         #: the battlefield, by the roster's number, the battlefield's, the side, the range and the zone.
         self.reaches: Memo[tuple[object, ...], tuple[str, ...]] = Memo()
@@ -94,12 +67,6 @@ class ContentMemos:
         #: An attack group's prices (shape by shape, at any target it may strike) and the weapon it is made
         #: with, by everything the shapes' plans read but the target (``Planner._group``).
         self.group_prices: Memo[tuple[object, ...], tuple[tuple[int, ...], str | None]] = Memo()
-        #: The maneuvers in a row of an attack group's shapes, by the row's identity (kept with it): what
-        #: of the unit's uses this round the group's prices read (``Planner._priced_uses_in``).
-        self.shape_maneuvers = IdentityMemo(MEMO_LIMIT)
-        #: What the heuristic reads of an attack group's verdicts (``weigh._weighed_group``), by their
-        #: identity (kept with them): the same verdicts fill many listings.
-        self.weighed_groups = IdentityMemo(MEMO_LIMIT)
         #: What the heuristic reads of a plain breath (whether it starts with an aid, whether it is
         #: weighed as an attack: ``weigh._weighing``), by its uses.
         self.weighed_plains: Memo[tuple[Use, ...], tuple[bool, bool]] = Memo()
@@ -117,8 +84,6 @@ class ContentMemos:
         #: Whether a candidate movement goes (``candidates._skeleton``), by the battlefield, the unit's
         #: side and zone, the zones another side holds and the movement (all ``moves.route`` reads).
         self.routes: Memo[tuple[object, ...], bool] = Memo()
-        self._layout: tuple[object, object, object, int] | None = None
-        self._roster: tuple[object, int] | None = None
         #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
         #: profiles, the attack and the Defense (the menus' odds, ``battle.table.preview``).
         self.previews: Memo[tuple[object, ...], tuple[Fraction, Fraction]] = Memo(1024)
@@ -134,21 +99,6 @@ class ContentMemos:
         self.stance_grants: Memo[
             tuple[str, ...], tuple[tuple[DefenseBonus, ...], int, tuple[DefenseBonus, ...]]
         ] = Memo()
-        #: The zone-wide grants held in each zone for each side, by the identity of a state's units
-        #: (kept with them), for the last few states (``BattleRules.grants``).
-        self._zone_grants_of: dict[
-            int,
-            tuple[
-                tuple[Unit, ...],
-                dict[tuple[str, str], tuple[tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]],
-            ],
-        ] = {}
-        #: An attack's modifier and its steps (SG.CHK.1) by the identity of what it reads: the attacker's
-        #: attributes and skills (its template's, the same objects in every state) and the technique
-        #: (``attack_modifier``), each kept with it.
-        self._modifiers: dict[
-            tuple[int, int, int], tuple[object, object, object, tuple[int, tuple[Step, ...]]]
-        ] = {}
         #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
         self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
         self._next_number = itertools.count(1)
@@ -158,9 +108,9 @@ class ContentMemos:
         #: The Wounds the enemies in reach threaten (``Values._threat``), by the Defense class's number
         #: and how many best blows the enemies of each template can still strike.
         self.threat_sums: Memo[tuple[object, ...], Fraction] = Memo()
-        #: A unit's profile (``BattleRules.profile``) by its template's profile (by identity, kept with
-        #: it) and everything the unit and the state add to it.
-        self.profiles_made: Memo[tuple[object, ...], tuple[CombatProfile, CombatProfile]] = Memo()
+        #: A unit's profile (``BattleRules.profile``) by what its template's profile is made of and
+        #: everything the unit and the state add to it.
+        self.profiles_made: Memo[tuple[object, ...], CombatProfile] = Memo()
         #: An enemy template's best expected Wounds per Energy on a profile (the heuristic's threats).
         self.best_blows: Memo[tuple[object, ...], tuple[tuple[Fraction, int] | None]] = Memo()
         #: The actions of the scenarios' scripts, by value (``scenario.build_battle``): every fight of a
@@ -176,26 +126,8 @@ class ContentMemos:
         #: A unit's place among units at the same count (``BattleRules.tie_key``, SG.CNT.4), by all the
         #: catalog's keys read of it: its template, its side's allies-first, maximum Energy and setup.
         self.tie_keys: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
-        #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
-        #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
-        self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)
-        #: The planner asked for last (found by the state's identity before its value).
-        self.last_planner: Planner | None = None
-
-    def attack_modifier(self, attacker: CombatProfile, tech: Technique) -> tuple[int, tuple[Step, ...]]:
-        """:func:`kassen.sengoku.technique.attack_modifier` of ``attacker`` with ``tech`` (SG.CHK.1),
-        remembered: it reads only the profile's attributes and skills and the technique, found by
-        identity (a profile built afresh in each state carries its template's very objects)."""
-        attributes, skills = attacker.attributes, attacker.skills
-        key = (id(attributes), id(skills), id(tech))
-        found = self._modifiers.get(key)
-        if found is not None:
-            return found[3]
-        made = attack_modifier(attacker, tech)
-        if len(self._modifiers) >= MEMO_LIMIT:
-            self._modifiers.clear()
-        self._modifiers[key] = (attributes, skills, tech, made)  # kept alive: the ids stay theirs
-        return made
+        #: What each thread keeps of the states it plays (:class:`Scratch`).
+        self.scratch: PerThread[Scratch] = PerThread(Scratch)
 
     def interned(self, action: H) -> H:
         """The script step (or zone record) equal to ``action`` that an earlier fight of this content was
@@ -222,21 +154,41 @@ class ContentMemos:
     def layout_number(self, state: BattleState) -> int:
         """:meth:`number` of the battlefield (its zones, their adjacency and the sides), found by identity
         while the state keeps the same ones (they are carried over from state to state unchanged)."""
-        last = self._layout
+        scratch = self.scratch.value
+        last = scratch.layout
         zones, adjacent, sides = state.zones, state.adjacent, state.sides
         if last is not None and last[0] is zones and last[1] is adjacent and last[2] is sides:
             return last[3]
         n = self.number((state.zones, state.adjacent, state.sides))
-        self._layout = (state.zones, state.adjacent, state.sides, n)
+        scratch.layout = (state.zones, state.adjacent, state.sides, n)
         return n
 
     def roster_number(self, state: BattleState) -> int:
         """:meth:`number` of the state's roster (``BattleState.roster``), found by identity while states
         share the same one (``with_unit`` carries it over while no unit changes its place)."""
         roster = state.roster()
-        last = self._roster
+        scratch = self.scratch.value
+        last = scratch.roster
         if last is not None and last[0] is roster:
             return last[1]
         n = self.number(roster)
-        self._roster = (roster, n)
+        scratch.roster = (roster, n)
         return n
+
+
+class Scratch:
+    """What one thread keeps of the states it plays: lazily filled helpers that may not be shared while
+    they fill, and the last battlefield and roster numbered (found again by identity while the states
+    it plays carry the very same tuples over, each kept here so its identity stays its own)."""
+
+    __slots__ = ("last_planner", "layout", "planners", "roster")
+
+    def __init__(self) -> None:
+        #: The planners of the last few (state, unit) asked about, by value: ``legal_actions``, the
+        #: heuristic and ``resolve`` price the same breaths in the same state (see ``plan.planner``).
+        #: A planner remembers what it walked as it is asked, so it is never shared between threads.
+        self.planners: Memo[tuple[BattleState, str], Planner] = Memo(PLANNERS)
+        #: The planner asked for last (found by the state's identity before its value).
+        self.last_planner: Planner | None = None
+        self.layout: tuple[object, object, object, int] | None = None
+        self.roster: tuple[object, int] | None = None

@@ -583,18 +583,11 @@ class Planner:
     def _priced_uses_in(self, shapes: tuple[tuple[Use, ...], ...]) -> tuple[tuple[str, int], ...]:
         """:meth:`priced_uses` of the maneuvers in ``shapes`` alone: the only uses this round a plan of
         them reads (combo fatigue counts each maneuver's own, SG.BRT.3; ``one_use._cost``), so a group's
-        prices are found again after a breath of other maneuvers. The maneuvers of a row of shapes are
-        remembered by the content, by the row's identity (the rows are the content's own tuples)."""
+        prices are found again after a breath of other maneuvers."""
         used = self.priced_uses()
         if not used:
             return used
-        memo = self.rules.shape_maneuvers
-        key = (id(shapes),)
-        maneuvers = memo.peek(key)
-        if maneuvers is None:
-            maneuvers = frozenset(u.maneuver for uses in shapes for u in uses)
-            memo.put(key, (shapes,), maneuvers)
-        assert isinstance(maneuvers, frozenset)
+        maneuvers = {u.maneuver for uses in shapes for u in uses}
         return tuple(p for p in used if p[0] in maneuvers)
 
     def _sim_number(self, sim: int) -> int:
@@ -633,14 +626,15 @@ def planner(rules: BattleRules, state: BattleState, unit: Unit) -> Planner:
     """The :class:`Planner` of ``unit`` in ``state``: one of the last few the content's rules made,
     found by value (the same state and unit price the same breaths), else a new one."""
     # the same state object asks first (legal_actions, then the policy): found without hashing it
-    last = rules.last_planner
+    scratch = rules.scratch.value
+    last = scratch.last_planner
     if last is not None and last.state is state and last.unit.id == unit.id:
         return last
     key = (state, unit.id)
-    found = rules.planners.get(key)
+    found = scratch.planners.get(key)
     if found is None:
-        found = rules.planners[key] = Planner(rules, state, unit)
-    rules.last_planner = found
+        found = scratch.planners[key] = Planner(rules, state, unit)
+    scratch.last_planner = found
     return found
 
 

@@ -19,11 +19,6 @@ if TYPE_CHECKING:
     from kassen.sengoku.entries import Maneuver
     from kassen.sengoku.house import SquadRules
 
-#: The zone-wide grants held in each zone for each side (by side and zone): all of them together, in the
-#: state's order, and each holder's own.
-_ZoneGrants = dict[tuple[str, str], tuple[tuple[DefenseBonus, ...], dict[str, tuple[DefenseBonus, ...]]]]
-
-
 class UnitReadings(ContentMemos):
     """The unit readings of :class:`~kassen.sengoku.battle.rules.BattleRules` (see the module notes)."""
 
@@ -41,41 +36,14 @@ class UnitReadings(ContentMemos):
         own, spirit, _ = self._held_grants(unit.stances)
         if unit.zone is None:
             return own, spirit
-        held = self._zone_grants(state.units).get((unit.side, unit.zone))
-        if held is None:
-            return own, spirit
-        shared, holders = held
-        if unit.id in holders:  # it holds a zone-wide grant itself: the others' only, in their order
-            shared = ()
-            for hid, zone_wide in holders.items():
-                if hid != unit.id:
-                    shared += zone_wide
+        # the zone-wide grants of the others holding stances in its zone, on its side, in the state's
+        # order (most units hold none)
+        shared: tuple[DefenseBonus, ...] = ()
+        side, zone, uid = unit.side, unit.zone, unit.id
+        for holder in state.units:
+            if holder.stances and holder.zone == zone and holder.side == side and holder.id != uid:
+                shared += self._held_grants(holder.stances)[2]
         return (own + shared if shared else own), spirit
-
-    def _zone_grants(
-        self, units: tuple[Unit, ...]
-    ) -> _ZoneGrants:
-        """The zone-wide grants held in each zone for each side (``units``, in the state's order): all of
-        them together, and each holder's own. Every unit of the zone reads them, so they are put together
-        once for the units a state holds (found by identity: a state passes its tuple of units on to
-        the next while no unit changes), not once per unit, and most units hold no stance at all."""
-        last = self._zone_grants_of.get(id(units))
-        if last is not None and last[0] is units:
-            return last[1]
-        found: _ZoneGrants = {}
-        for holder in units:
-            if holder.stances and holder.zone is not None:
-                zone_wide = self._held_grants(holder.stances)[2]
-                if zone_wide:
-                    key = (holder.side, holder.zone)
-                    shared, holders = found.get(key) or ((), {})
-                    holders[holder.id] = zone_wide
-                    found[key] = (shared + zone_wide, holders)
-        memo = self._zone_grants_of
-        if len(memo) >= 64:
-            memo.clear()  # the units of the last few states: a state's own come again at once
-        memo[id(units)] = (units, found)  # the tuple kept alive: its id stays its own
-        return found
 
     def _held_grants(
         self, stances: tuple[str, ...]
@@ -109,7 +77,9 @@ class UnitReadings(ContentMemos):
         bonuses, spirit = self.grants(state, unit)
         defenseless = unit.defenseless or self.rout_defenseless(state, unit)
         key = (
-            id(base),
+            unit.creature,  # with the weapon: what the base profile is made of (``base_profile``)
+            unit.spec,
+            weapon or "",
             unit.name,
             unit.wounds,
             unit.wounds_max,
@@ -121,9 +91,9 @@ class UnitReadings(ContentMemos):
             unit.fate_points,
             unit.side,
         )
-        kept = self.profiles_made.get(key)
-        if kept is not None and kept[0] is base:
-            return kept[1]
+        found = self.profiles_made.get(key)
+        if found is not None:
+            return found
         made = evolve(
             base,
             name=unit.name,
@@ -137,8 +107,7 @@ class UnitReadings(ContentMemos):
             fate_points=unit.fate_points,
             faction=unit.side,
         )
-        self.profiles_made[key] = (base, made)
-        return made
+        return self.profiles_made.put(key, made)
 
     def profile_reading(self, state: BattleState, unit: Unit) -> tuple[object, ...]:
         """Everything :meth:`profile` (without a weapon) reads of the state but the unit's name: two

@@ -27,11 +27,10 @@ from fractions import Fraction
 
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
-from kassen.core.memo import Memo as IdentityMemo
 from kassen.core.rng import DieSource
 from kassen.sengoku.aim import AimFocusResult, aim_focus, largest_extra_within_breath
 from kassen.sengoku.attack import Attack, AttackResult, DefenseLike, resolve_attack
-from kassen.sengoku.battle.memo import MEMO_LIMIT, Memo
+from kassen.sengoku.battle.memo import Memo
 from kassen.sengoku.battle.readings import UnitReadings
 from kassen.sengoku.battle.state import BattleState, Unit, Zone
 from kassen.sengoku.catalog import Catalog, catalog_skills
@@ -199,7 +198,6 @@ class BattleRules(UnitReadings):
         #: Checks by their faces (and the faces' type), modifier and target: frozen values of them alone.
         self._checks: Memo[tuple[object, ...], CheckResult] = Memo()
         self._attack_checks: Memo[tuple[object, ...], tuple[CheckResult, Classified]] = Memo()
-        self._blows = IdentityMemo(MEMO_LIMIT)
         self._skills: frozenset[str] | None = None
         #: The Defense an attack's tags roll against on a profile (a pure reading of the two).
         self.defenses: Memo[tuple[CombatProfile, AttackTags], DefenseResult] = Memo()
@@ -368,13 +366,8 @@ class BattleRules(UnitReadings):
 
     def blow(self, tech: Technique, critical: bool) -> tuple[int, tuple[Step, ...]]:
         """The Wounds of a hit (or a Critical Hit) with ``tech`` and their steps (SG.WND.1-3, SG.CRT.1-2,
-        SG.RD.1), remembered by the technique (by identity: the content's own, kept with it)."""
-        key = (id(tech), critical)
-        found = self._blows.peek(key)
-        if found is None:
-            found = critical_wounds(tech, self.resolution) if critical else hit_wounds(tech, self.resolution)
-            self._blows.put(key, (tech,), found)
-        return found  # type: ignore[return-value]  # put here for this key
+        SG.RD.1)."""
+        return critical_wounds(tech, self.resolution) if critical else hit_wounds(tech, self.resolution)
 
     def check(self, faces: Faces, modifier: int, target: int) -> CheckResult:
         """A check from its faces, ``2dN + modifier >= target`` with this content's die (SG.CHK.1):

@@ -337,7 +337,6 @@ def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
     plain: list[tuple[Breath, int]] = []
     entries: list[tuple[Breath, int] | _Group] = []
     aid = False
-    memo = r.weighed_groups
     plains = r.weighed_plains
     for k, item in enumerate(listing.items):
         if not isinstance(item, GroupVerdicts):
@@ -350,14 +349,7 @@ def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
             if kind[1] and item[1] <= limit:
                 entries.append(item)
             continue
-        # an attack group's verdicts are the same object in every listing filled in with them
-        # (``candidates``): what is read of them is remembered by their identity
-        key = (id(item),)
-        weighed = memo.peek(key)
-        if weighed is None:
-            weighed = _weighed_group(policy, item)
-            memo.put(key, (item,), weighed)
-        assert isinstance(weighed, tuple)
+        weighed = _weighed_group(policy, item)
         if weighed[0]:
             aid = True  # a pick-up then an attack: an aid, never weighed as an attack
         else:
