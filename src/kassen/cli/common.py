@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, ParamSpec, TypeVar, Union, get_args, get_origin
 
 import typer
 from rich.console import Console
@@ -228,3 +228,26 @@ def tidy_help(command: Any, *, recurse: bool = True) -> None:
     if recurse:
         for sub in getattr(command, "commands", {}).values():
             tidy_help(sub)
+
+
+#: ``--policy SIDE=SPEC`` (repeatable): who plays a side (:mod:`kassen.core.named`).
+PolicyOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--policy",
+        metavar="SIDE=SPEC",
+        help=(
+            "Who plays a side: scenario, heuristic, random, first-legal or search "
+            "(search:iterations=800, search:time=1.0, search:omniscient); repeat for each side. "
+            "Default: the scenario's own."
+        ),
+    ),
+]
+
+
+def side_policies(items: list[str] | None) -> dict[str, str]:
+    """``--policy`` values read strictly (side → spec); a bad one is a one-line error naming the allowed
+    names or parameters."""
+    from kassen.core.named import parse_policies
+
+    return {side: str(spec) for side, spec in parse_policies(items or []).items()}

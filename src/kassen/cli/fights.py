@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 import yaml
 
-from kassen.cli.common import emit_json, user_errors
+from kassen.cli.common import PolicyOption, emit_json, side_policies, user_errors
 from kassen.cli.numbers import SeedOption
 from kassen.core.errors import ContentError, KassenError
 
@@ -37,7 +37,7 @@ def _out(line: str) -> None:
 
 
 def _article(word: str) -> str:
-    """"a" or "an" before ``word`` as it is said: a name with a digit is spelt out letter by letter
+    """ "a" or "an" before ``word`` as it is said: a name with a digit is spelt out letter by letter
     ("an l5r scenario"), any other by its first letter ("a sengoku", "an arena")."""
     spelt = any(c.isdigit() for c in word)
     return "an" if word[:1].lower() in ("aefhilmnorsx" if spelt else "aeiou") else "a"
@@ -82,17 +82,20 @@ def fight_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the chronicle (replayable JSON).")] = False,
     brief: Annotated[bool, typer.Option("--brief", help="Only how the fight ended.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every explanation step too.")] = False,
+    policy: PolicyOption = None,
 ) -> None:
-    """Play any ruleset's scenario to its end with its policies; every event told in words."""
+    """Play any ruleset's scenario to its end with its policies (or --policy SIDE=SPEC); every event
+    told in words."""
     import secrets
 
     from kassen.core.report import account, outcome_text
     from kassen.core.scenario import open_fight, read_scenario
 
+    policies = side_policies(policy)  # checked before the scenario is even read
     source = read_scenario(scenario)
     if seed is None and source.data.get("seed") is None:
         seed = secrets.randbits(32)  # as --seed says: the scenario's, else random (and printed)
-    fight = open_fight(source, seed=seed, content=_layers(content))
+    fight = open_fight(source, seed=seed, content=_layers(content), policies=policies)
     fight.autoplay()
     if as_json:
         sys.stdout.write(fight.log_json() + "\n")
@@ -104,7 +107,11 @@ def fight_command(
         title = fight.meta.get("scenario", scenario)
         _out(f"{title} (seed {fight.seed}): {text}, after {len(fight.entries)} actions")
         return
-    _out(f"{fight.meta.get('scenario', scenario)} (seed {fight.seed})")
+    played_by = "; ".join(f"{side}: {spec}" for side, spec in fight.policy_specs().items())
+    _out(
+        f"{fight.meta.get('scenario', scenario)} (seed {fight.seed})"
+        + (f" [{played_by}]" if played_by else "")
+    )
     sys.stdout.write(account(fight, verbose=verbose))
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kassen.cli.common import OptionIssues, emit_json, user_errors
+from kassen.cli.common import OptionIssues, PolicyOption, emit_json, side_policies, user_errors
 from kassen.cli.fights import ContentOption
 from kassen.cli.numbers import parse_seed, whole
 from kassen.lab.limits import LabError
@@ -206,8 +206,11 @@ def _wrote(out: Path, files: Sequence[Path]) -> None:
 
 # -- run ------------------------------------------------------------------------------------------------
 def _print_run(result: RunResult, source: str) -> None:
+    from kassen.lab.api import policies_text
+
     last = result.seed + result.fights - 1
     _out(f"{result.scenario} ({result.ruleset}): {result.fights:,} fights, seeds {result.seed}..{last}")
+    _out(f"policies: {policies_text(result.policies)}")
     width = max([len(f"{s.name} ({s.id})") for s in result.sides] + [10])
     for s in result.sides:
         who = f"{s.name} ({s.id})" if s.name != s.id else s.id
@@ -245,7 +248,8 @@ def _print_run(result: RunResult, source: str) -> None:
     errors = [x for x in result.records if x.status == "error"]
     if errors:
         _out(f"first error (seed {errors[0].seed}): {errors[0].message}")
-    _out(f"replay fight i: kassen fight {source} --seed {result.seed}+i")
+    named = "".join(f" --policy {side}={spec}" for side, spec in result.policies.items())
+    _out(f"replay fight i: kassen fight {source} --seed {result.seed}+i{named}")
 
 
 @lab_app.command("run")
@@ -266,6 +270,7 @@ def run_command(
     as_json: JsonFlag = False,
     no_plots: NoPlotsFlag = False,
     quiet: QuietFlag = False,
+    policy: PolicyOption = None,
 ) -> None:
     """Play N fights of SCENARIO and report who wins how often, with 95% intervals.
 
@@ -284,6 +289,7 @@ def run_command(
         address=address,
         content=list(content or []),
         max_actions=max_actions,
+        policies=side_policies(policy),
     )
     with _interruptible(None), progress_bar(fights, "fights", not (as_json or quiet)) as advance:
         result = execute_run(plan, advance)
@@ -351,6 +357,7 @@ def sweep_command(
     as_json: JsonFlag = False,
     no_plots: NoPlotsFlag = False,
     quiet: QuietFlag = False,
+    policy: PolicyOption = None,
 ) -> None:
     """Run SCENARIO for every combination of the --vary values: a table, a heat map or lines.
 
@@ -372,6 +379,7 @@ def sweep_command(
         address=address,
         content=list(content or []),
         max_actions=max_actions,
+        policies=side_policies(policy),
     )
     if side is not None:
         known = scenario_sides(plan)
@@ -393,6 +401,87 @@ def sweep_command(
     _print_sweep(result, side)
     if out is not None:
         _wrote(out, files)
+
+
+# -- match ----------------------------------------------------------------------------------------------
+@lab_app.command("match")
+@user_errors
+def match_command(
+    scenario: Annotated[str, typer.Argument(help="A bundled scenario or a YAML file (two sides).")],
+    a: Annotated[str, typer.Option("--a", metavar="SPEC", help="Policy A (search:iterations=200, ...).")],
+    b: Annotated[str, typer.Option("--b", metavar="SPEC", help="Policy B (heuristic, random, ...).")],
+    fights: Annotated[
+        int,
+        typer.Option(
+            "--fights",
+            "-n",
+            parser=whole(),
+            metavar="N",
+            help="Fights to play (whole pairs: each seed twice, each policy on each side); with --sprt, "
+            "at most N.",
+        ),
+    ] = 100,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    content: ContentOption = None,
+    max_actions: MaxActionsOption = None,
+    sprt: Annotated[
+        bool,
+        typer.Option("--sprt", help="Stop early when the sequential test decides (Elo 0 against --elo1)."),
+    ] = False,
+    elo0: Annotated[
+        float, typer.Option("--elo0", help="The SPRT's H0: A is at most this much stronger.")
+    ] = 0.0,
+    elo1: Annotated[
+        float, typer.Option("--elo1", help="The SPRT's H1: A is at least this much stronger.")
+    ] = 50.0,
+    as_json: JsonFlag = False,
+    quiet: QuietFlag = False,
+) -> None:
+    """Play policy A against policy B on SCENARIO, mirrored: each seed twice, A on each side once.
+
+    Reports A's score with a 95% interval, the Elo difference, each side's share and, with --sprt, the
+    sequential test's verdict (it looks after every 10 pairs, so the result is the same for any --jobs)."""
+    from kassen.core.named import parse_policy
+    from kassen.lab.match import Sprt, match
+
+    parse_policy(a)
+    parse_policy(b)
+    test = Sprt(elo0, elo1) if sprt else None
+    with (
+        _interruptible(None),
+        progress_bar(2 * ((fights + 1) // 2), "fights", not (as_json or quiet)) as advance,
+    ):
+        report = match(
+            scenario,
+            a,
+            b,
+            fights=fights,
+            seed=seed,
+            content=[str(c) for c in content or []],
+            jobs=jobs,
+            backend=backend,  # type: ignore[arg-type]  # checked by run_batches
+            address=address,
+            sprt=test,
+            max_actions=max_actions,
+            on_fights=advance,
+        )
+    if as_json:
+        emit_json(report.to_json())
+        return
+    _out(report.sentence())
+    first, second = report.sides
+    _out(
+        f"  A as {first}: {_pct(report.by_side[first])}, as {second}: {_pct(report.by_side[second])}; "
+        f"wins {report.wins}, losses {report.losses}, draws {report.draws}"
+        + (f", broken off {report.broken}" if report.broken else "")
+    )
+    _out(
+        f"replay: kassen fight {scenario} --seed {seed}+i --policy {first}=A --policy {second}=B"
+        " (and the other way round)"
+    )
 
 
 def scenario_sides(plan: Any) -> list[str]:

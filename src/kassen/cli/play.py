@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal, TextIO
 
 import typer
 
-from kassen.cli.common import user_errors
+from kassen.cli.common import PolicyOption, side_policies, user_errors
 from kassen.cli.numbers import SeedOption
 from kassen.core.errors import KassenError
 
@@ -277,16 +277,18 @@ def play_command(
     content: Annotated[
         list[Path] | None, typer.Option("--content", help="A content layer (repeat).", metavar="DIR")
     ] = None,
+    policy: PolicyOption = None,
 ) -> None:
     """Play a fight at the terminal: menus with odds, table dice, undo, save; units not --human are
-    decided by their policies."""
+    decided by their policies (the scenario's, or --policy SIDE=SPEC)."""
     from kassen.core.scenario import open_fight
 
     if dice not in ("auto", "table"):
         raise KassenError(f"--dice is auto or table, not {dice[:20]!r}")
+    policies = side_policies(policy)
     check_save(save)
     mode: Literal["auto", "table"] = "table" if dice == "table" else "auto"
-    fight = open_fight(scenario, seed=seed, content=list(content or []), dice=mode)
+    fight = open_fight(scenario, seed=seed, content=list(content or []), dice=mode, policies=policies)
     _session(fight, list(human or []), save)
 
 
@@ -298,19 +300,24 @@ def resume_command(
     content: Annotated[
         list[Path] | None, typer.Option("--content", help="A content layer (repeat).", metavar="DIR")
     ] = None,
+    policy: PolicyOption = None,
 ) -> None:
-    """Resume a saved fight where it stopped (replayed and checked first)."""
+    """Resume a saved fight where it stopped (replayed and checked first), each side played as it was
+    (or as --policy SIDE=SPEC says from now on)."""
     from kassen.content.yamlio import read_text
     from kassen.core.codec import parse_json
     from kassen.core.fight import Fight
 
     if dice not in ("auto", "table"):
         raise KassenError(f"--dice is auto or table, not {dice[:20]!r}")
+    policies = side_policies(policy)
     check_save(save)
     fight = Fight.from_json(
         parse_json(read_text(file, max_bytes=64 * 1024 * 1024), what=str(file)), content=list(content or [])
     )
     fight.dice_mode = "table" if dice == "table" else "auto"
+    if policy:
+        fight.use_policies({**fight.policy_specs(), **policies})
     _session(fight, list(human or []), save)
 
 

@@ -61,6 +61,8 @@ _PARAMS: dict[str, dict[str, Any]] = {
         "prior": "float",
         "widening": "float",
         "widening_base": "float",
+        "root": ("halving", "puct"),
+        "candidates": "int",
     },
 }
 NAMES = tuple(_PARAMS)

@@ -82,6 +82,8 @@ class SearchConfig:
     widening_base: float = 2.0
     depth: int | None = None
     rollout: Rollout = "heuristic"
+    root: Literal["halving", "puct"] = "halving"
+    candidates: int = 16
 
     def __post_init__(self) -> None:
         if not 1 <= self.iterations <= MAX_ITERATIONS:
@@ -98,6 +100,8 @@ class SearchConfig:
             raise KassenError(f"widening_base is from 1 to 1000, not {self.widening_base}")
         if self.depth is not None and not 1 <= self.depth <= MAX_ROLLOUT:
             raise KassenError(f"depth is a number of actions from 1 to {MAX_ROLLOUT}, not {self.depth}")
+        if not 1 <= self.candidates <= 10_000:
+            raise KassenError(f"candidates is a number of actions from 1 to 10000, not {self.candidates}")
         if self.seed is not None and not 0 <= self.seed < 1 << 64:
             raise KassenError("a search seed is between 0 and 2**64 - 1")
 
@@ -226,6 +230,8 @@ class SearchPolicy(Generic[S, A]):
         cfg = self.config
         root = _Node()
         root.order = [first, *(a for a in _shuffled(legal, rng) if a != first)]
+        if cfg.root == "halving":
+            return self._halving(root, start, legal, first, rng)
         deadline = None if cfg.time is None else time.process_time() + cfg.time
         done = 0
         while True:
@@ -239,6 +245,51 @@ class SearchPolicy(Generic[S, A]):
             done += 1
         return self._best(root, first)
 
+    def _halving(
+        self, root: _Node, start: Callable[[Rng], S], legal: tuple[A, ...], first: A, rng: Rng
+    ) -> A:
+        """Sequential halving at the root: the first ``candidates`` actions in prior order share the
+        budget in rounds, each round playing every action left on the *same* dice (common random
+        numbers: their differences are not the dice's), the better half by mean score going on; below
+        each action, the tree as usual. The heuristic's choice wins ties."""
+        cfg = self.config
+        alive: list[A] = root.order[: max(1, min(len(root.order), cfg.candidates))]
+        if len(alive) == 1:
+            return alive[0]
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        budget = cfg.iterations
+        if cfg.time is not None:
+            # the budget in iterations, from what a first pass over every candidate cost
+            began = time.process_time()
+            self._round(root, start, legal, alive, 1, rng)
+            spent = max(1e-6, time.process_time() - began)
+            budget = max(len(alive) * rounds, int(cfg.time / spent * len(alive)))
+        for _ in range(rounds):
+            each = max(1, budget // (rounds * len(alive)))
+            self._round(root, start, legal, alive, each, rng)
+            ranked = sorted(
+                alive, key=lambda a: (-_mean(root.edges.get(a)), root.order.index(a))
+            )
+            alive = ranked[: max(1, math.ceil(len(alive) / 2))]
+            if len(alive) == 1:
+                break
+        return alive[0]
+
+    def _round(
+        self,
+        root: _Node,
+        start: Callable[[Rng], S],
+        legal: tuple[A, ...],
+        actions: Sequence[A],
+        each: int,
+        rng: Rng,
+    ) -> None:
+        for _ in range(each):
+            seed = rng.next_u64()
+            for action in actions:
+                dice = Rng(seed)
+                self._iterate(root, start(dice), dice, legal, action)
+
     def _best(self, root: _Node, first: A) -> A:
         best: A = first
         key = (-1, -1.0)
@@ -251,7 +302,9 @@ class SearchPolicy(Generic[S, A]):
                 best, key = action, mine
         return best
 
-    def _iterate(self, root: _Node, state: S, dice: Rng, root_legal: tuple[A, ...]) -> None:
+    def _iterate(
+        self, root: _Node, state: S, dice: Rng, root_legal: tuple[A, ...], forced: A | None = None
+    ) -> None:
         sim = self.sim
         path: list[tuple[_Edge, str]] = []
         node = root
@@ -278,7 +331,11 @@ class SearchPolicy(Generic[S, A]):
                 break
             if node is not root:
                 self._extend_order(node, state, actor, legal, dice)
-            chosen = self._select(node, legal)
+            if forced is not None and node is root:
+                edge = root.edges.get(forced) or root.edges.setdefault(forced, _Edge(0.0))
+                chosen: tuple[A, _Edge] | None = (forced, edge)
+            else:
+                chosen = self._select(node, legal)
             if chosen is None:
                 break
             action, edge = chosen
@@ -414,6 +471,10 @@ class SearchPolicy(Generic[S, A]):
         if self._value is None:
             return {}
         return self._value(state, self.tables)
+
+
+def _mean(edge: _Edge | None) -> float:
+    return edge.score / edge.visits if edge is not None and edge.visits else -1.0
 
 
 def _shuffled(items: Sequence[A], rng: Rng) -> list[A]:

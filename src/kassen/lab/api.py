@@ -136,6 +136,8 @@ class RunPlan:
     address: str | None
     max_actions: int | None
     opener: Opener = field(repr=False)
+    #: Each side played by a named policy rather than the scenario's (side, spec), in the order given.
+    policies: tuple[tuple[str, str], ...] = ()
 
     def seeds(self) -> list[int]:
         return [self.seed + i for i in range(self.fights)]
@@ -151,19 +153,41 @@ def plan_run(
     address: str | None = None,
     content: Sequence[str | Path] | str | Path = (),
     max_actions: int | None = None,
+    policies: Mapping[str, str] | None = None,
 ) -> RunPlan:
-    """Check a run's arguments and read its scenario (raises before anything plays)."""
+    """Check a run's arguments and read its scenario (raises before anything plays); ``policies``
+    names the policy of each side that does not play the scenario's own (``{"party": "search"}``)."""
     _common(fights, seed, jobs, backend, address, max_actions)
+    named = _policies(policies)
     layers = _layers(content)
     source = _read(scenario)
     text = scenario_text(source)
     opener = _opener(source.name, text, layers)
-    return RunPlan(source, text, layers, fights, seed, jobs, backend, address, max_actions, opener)
+    opener.open(seed, named)  # every side named is one of the scenario's, every spec builds
+    return RunPlan(source, text, layers, fights, seed, jobs, backend, address, max_actions, opener, named)
+
+
+def _policies(policies: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
+    from kassen.core.named import parse_policies
+
+    if policies is None:
+        return ()
+    if not isinstance(policies, Mapping):
+        raise LabError("policies is a mapping of side -> policy spec")
+    return tuple((side, str(spec)) for side, spec in parse_policies(policies).items())
 
 
 def execute_run(plan: RunPlan, progress: Progress | None = None) -> RunResult:
     """Play a planned run; the result is the same for any ``jobs`` and backend."""
-    work = batches(plan.source.name, plan.text, plan.content, plan.seeds(), plan.jobs, plan.max_actions)
+    work = batches(
+        plan.source.name,
+        plan.text,
+        plan.content,
+        plan.seeds(),
+        plan.jobs,
+        plan.max_actions,
+        policies=plan.policies,
+    )
     done = run_batches(
         work,
         jobs=plan.jobs,
@@ -172,11 +196,15 @@ def execute_run(plan: RunPlan, progress: Progress | None = None) -> RunResult:
         on_batch=(lambda b, _r: progress(len(b.seeds))) if progress else None,
     )
     records = [r for b in work for r in done[b.index]]
-    return _aggregate(plan.opener, plan.source, records, plan.seed)
+    return _aggregate(plan.opener, plan.source, records, plan.seed, plan.policies)
 
 
 def _aggregate(
-    opener: Opener, source: ScenarioSource, records: Sequence[FightRecord], seed: int
+    opener: Opener,
+    source: ScenarioSource,
+    records: Sequence[FightRecord],
+    seed: int,
+    policies: tuple[tuple[str, str], ...] = (),
 ) -> RunResult:
     names = dict(opener.ruleset.names(opener.setup.state))
     hook = getattr(opener.ruleset, "units", None)
@@ -190,6 +218,7 @@ def _aggregate(
         seed=seed,
         names=names,
         known_sides=sides,
+        policies=dict(policies),
     )
 
 
@@ -204,12 +233,14 @@ def run(
     content: Sequence[str | Path] | str | Path = (),
     max_actions: int | None = None,
     progress: Progress | None = None,
+    policies: Mapping[str, str] | None = None,
 ) -> RunResult:
     """Play ``fights`` fights of ``scenario`` (a bundled name, ``ruleset/name``, a path or a read
     scenario) with its policies, fight ``i`` with seed ``seed + i``, on ``jobs`` local processes or Ray
     tasks (``backend="ray"``, ``address`` of a cluster or a local Ray); ``content`` are ``--content``
     layers, ``max_actions`` caps each fight (default: the scenario's limit; a fight that reaches it is
-    a time-out)."""
+    a time-out); ``policies`` plays each side it names by a named policy (``{"party": "search"}``,
+    :mod:`kassen.core.named`) instead of the scenario's."""
     plan = plan_run(
         scenario,
         fights=fights,
@@ -219,6 +250,7 @@ def run(
         address=address,
         content=content,
         max_actions=max_actions,
+        policies=policies,
     )
     return execute_run(plan, progress)
 
@@ -262,6 +294,7 @@ class SweepPlan:
             "seed": self.base.seed,
             "fights": self.base.fights,
             "max_actions": self.base.max_actions,
+            "policies": [list(p) for p in self.base.policies],
         }
 
 
@@ -291,6 +324,7 @@ def plan_sweep(
     address: str | None = None,
     content: Sequence[str | Path] | str | Path = (),
     max_actions: int | None = None,
+    policies: Mapping[str, str] | None = None,
 ) -> SweepPlan:
     """Check a sweep: every path resolved (an unknown one refused with the nearest known paths), every
     content path proved to change nothing but its value, the grid within the limits, every cell built
@@ -319,6 +353,7 @@ def plan_sweep(
         address=address,
         content=content,
         max_actions=max_actions,
+        policies=policies,
     )
     view = None
     if any(p.in_content for p in paths):
@@ -410,6 +445,7 @@ def execute_sweep(
             base.max_actions,
             cell=i,
             start=len(work),
+            policies=base.policies,
         )
     expected: dict[int, int] = {}
     for b in work:
@@ -480,6 +516,7 @@ def sweep(
     max_actions: int | None = None,
     out: Path | str | None = None,
     progress: Progress | None = None,
+    policies: Mapping[str, str] | None = None,
 ) -> SweepResult:
     """Run ``scenario`` for every combination of the ``vary`` values (``"PATH=V1,V2,..."``), each cell
     a :func:`run` of ``fights`` fights from ``seed`` (the same seeds in every cell). With ``out``,
@@ -495,6 +532,7 @@ def sweep(
         address=address,
         content=content,
         max_actions=max_actions,
+        policies=policies,
     )
     store = None
     if out is not None:
@@ -509,11 +547,24 @@ def sweep(
 
 # -- writing --------------------------------------------------------------------------------------------
 def _meta_run(result: RunResult) -> list[tuple[str, str]]:
+    named = "".join(f" --policy {side}={spec}" for side, spec in result.policies.items())
     return [
         ("Scenario", f"{result.scenario} ({result.source}, {result.ruleset})"),
         ("Fights", f"{result.fights:,}, seeds {result.seed} to {result.seed + result.fights - 1}"),
-        ("Replay fight i", f"kassen fight {result.source} --seed {result.seed}+i"),
+        ("Policies", policies_text(result.policies)),
+        ("Replay fight i", f"kassen fight {result.source} --seed {result.seed}+i{named}"),
     ]
+
+
+def policies_text(policies: Mapping[str, str]) -> str:
+    """Who played each side, in words; a search that reads hidden values is said to."""
+    if not policies:
+        return "the scenario's own"
+    parts = []
+    for side, spec in policies.items():
+        note = " (omniscient: reads hidden values, an upper bound)" if "omniscient" in spec else ""
+        parts.append(f"{side}: {spec}{note}")
+    return "; ".join(parts) + "; other sides the scenario's own"
 
 
 def write_run(result: RunResult, out: Path, fmt: Format = "csv", *, plots: bool = True) -> list[Path]:

@@ -188,6 +188,8 @@ class RunResult:
     units: tuple[UnitStats, ...]
     actions: tuple[ActionStats, ...]
     records: tuple[FightRecord, ...] = field(repr=False, compare=False)
+    #: The sides played by a named policy (side -> spec); the others played the scenario's own.
+    policies: Mapping[str, str] = field(default_factory=dict)
 
     def side(self, side: str) -> SideStats:
         for s in self.sides:
@@ -205,6 +207,7 @@ class RunResult:
             "ruleset": self.ruleset,
             "fights": self.fights,
             "seed": self.seed,
+            "policies": dict(self.policies),
             "sides": {s.id: s.to_json() for s in self.sides},
             "draws": self.draws.to_json(),
             "timeouts": self.timeouts.to_json(),
@@ -330,9 +333,11 @@ def aggregate(
     seed: int,
     names: Mapping[str, str],
     known_sides: Sequence[str] = (),
+    policies: Mapping[str, str] | None = None,
 ) -> RunResult:
     """The result of ``records`` (fights in seed order); ``names`` are display names by id;
-    ``known_sides`` the scenario's, each listed (with 0 wins) even when no fight ended."""
+    ``known_sides`` the scenario's, each listed (with 0 wins) even when no fight ended; ``policies``
+    the sides played by a named policy."""
     n = len(records)
     status = Counter(r.status for r in records)
     wins = Counter(r.winner for r in records if r.status == "win")
@@ -411,6 +416,7 @@ def aggregate(
         units,
         actions,
         tuple(records),
+        dict(policies or {}),
     )
 
 
