@@ -4,17 +4,44 @@ from __future__ import annotations
 
 __all__ = ["listen", "serve"]
 
+import contextlib
 import errno
+import ipaddress
+import re
 import socket
 import sys
 
 from kassen.web.settings import Settings, WebError
+
+_LABEL = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?")
+
+
+def check_host(host: str) -> None:
+    """A :class:`WebError` unless ``host`` is an IP address or a host name DNS can carry: labels of 1 to
+    63 letters, digits or hyphens (IDNA for other letters), 253 characters in all. The resolver would
+    otherwise fail on it with the idna codec's own exception."""
+    with contextlib.suppress(ValueError):
+        ipaddress.ip_address(host)
+        return
+    # a byte that is no UTF-8 reaches argv as a lone surrogate: show it as the byte it was
+    shown = host.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")[:80]
+    try:
+        ascii_name = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        raise WebError(
+            f"--host {shown}: not an address or a host name (each dot-separated part is 1 to 63 letters, "
+            "digits or hyphens)"
+        ) from None
+    labels = ascii_name.removesuffix(".").split(".")
+    if len(ascii_name) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
+        raise WebError(f"--host {shown}: not an address or a host name (letters, digits, hyphens and dots)")
 
 
 def listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` and listening, or one clear :class:`WebError` (a port in use, an
     address this machine does not have). Bound here, before the address is printed, so that what is
     printed is where the server really listens — and a failure is one line, not uvicorn's log."""
+    check_host(host)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:

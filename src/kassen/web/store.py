@@ -161,7 +161,8 @@ def engine_for(url: str) -> Engine:
     say; any other URL is a :class:`WebError`."""
     try:
         parsed = make_url(url)
-    except ArgumentError:
+        parsed.port  # noqa: B018 - a port that is no number ("[::1" unclosed) fails here, not later
+    except (ArgumentError, ValueError):
         raise WebError(
             f"--db is a URL like sqlite:///kassen.db or postgresql://user@host/db, not {url!r}"[:160]
         ) from None
