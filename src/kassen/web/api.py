@@ -37,18 +37,17 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from kassen.content.yamlio import MAX_YAML_BYTES
-from kassen.core.codec import parse_json
-from kassen.core.errors import KassenError
 from kassen.core.fight import MAX_FACE, MAX_TYPED_FACES, SEED_BOUNDS
 from kassen.core.menu import MAX_PATH
 from kassen.core.report import account
+from kassen.web.bodies import StrictRoute, strict_json
 from kassen.web.callers import Caller
-from kassen.web.problems import Problem, refused
+from kassen.web.problems import Problem
 from kassen.web.tables import Created, Tables
 from kassen.web.tokens import FIGHT_ID_PATTERN
 from kassen.web.views import for_caller
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=StrictRoute)
 bearer = HTTPBearer(auto_error=False, description="A fight's GM token or a side's join token.")
 
 #: A state id as the core writes it (hex digits of a SHA-256).
@@ -220,13 +219,9 @@ async def import_fight(
     dice: Annotated[Literal["auto", "table"], Query(description="How the imported fight rolls on.")] = "auto",
 ) -> JSONResponse:
     raw = await request.body()
-    limit = request.app.state.settings.max_import_bytes
 
     def work() -> Created:
-        try:
-            data = parse_json(raw, what="the chronicle", max_bytes=limit)
-        except KassenError as exc:
-            raise refused(exc) from None
+        data = strict_json(raw, what="the chronicle")
         if not isinstance(data, dict):
             raise Problem(422, "format", "a chronicle is a JSON object")
         return tables.import_chronicle(data, dice=dice)

@@ -147,10 +147,11 @@ class Guard:
             if refusal is not None:
                 await _send_json(send, 403, {"detail": refusal, "code": "cross_site"})
                 return
-            kind = headers.get("content-type", "").split(";")[0].strip().lower()
-            if method in ("POST", "PUT", "PATCH") and kind != "application/json":
+            if method in ("POST", "PUT", "PATCH") and not _json_type(headers.get("content-type", "")):
                 await _send_json(
-                    send, 415, {"detail": "send JSON (Content-Type: application/json)", "code": "media_type"}
+                    send,
+                    415,
+                    {"detail": "send JSON in UTF-8 (Content-Type: application/json)", "code": "media_type"},
                 )
                 return
         path = scope.get("path", "")
@@ -172,6 +173,18 @@ class Guard:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+def _json_type(value: str) -> bool:
+    """Whether a Content-Type says JSON in UTF-8 (JSON has no other encoding: RFC 8259)."""
+    kind, *params = (part.strip().lower() for part in value.split(";"))
+    if kind != "application/json":
+        return False
+    for param in params:
+        name, _, given = param.partition("=")
+        if name.strip() == "charset" and given.strip().strip('"') not in ("utf-8", "utf8"):
+            return False
+    return True
 
 
 def _cross_site(headers: dict[str, str]) -> str | None:
@@ -228,7 +241,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        headers = {**(exc.headers or {}), **({"WWW-Authenticate": "Bearer"} if exc.status == 401 else {})}
         if exc.status >= 500:
             log.error("%s %s: %s", request.method, request.url.path, exc.message)
         return _json(exc.status, exc.body(), headers)
