@@ -46,6 +46,9 @@ REQUIRE = os.environ.get("KASSEN_WEB_REQUIRE") == "1"
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("KASSEN_TEST_ARTIFACTS", ROOT / "build" / "test-artifacts" / "web"))
 
+#: The host names the in-process apps serve (TestClient's, and the default's).
+TEST_HOSTS = ("testserver", "localhost")
+
 #: A small fight of each ruleset (the browser, crash and hidden-value tests play them).
 FIGHTS = {"arena": "arena/duel", "l5r": "l5r/kakita-vs-hida", "sengoku": "sengoku/count-example"}
 
@@ -187,7 +190,7 @@ def open_table(client: Any, scenario: str, *, seed: int | None = 1, dice: str = 
 
 @pytest.fixture
 def client(sqlite_url: str) -> Iterator[TestClient]:
-    app = create_app(Settings(db=sqlite_url))
+    app = create_app(Settings(db=sqlite_url, allowed_hosts=TEST_HOSTS))
     with TestClient(app, base_url="http://testserver") as c:
         yield c
 
@@ -195,7 +198,7 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
 @pytest.fixture
 def any_client(store_url: str) -> Iterator[TestClient]:
     """A client over each kind of store."""
-    app = create_app(Settings(db=store_url))
+    app = create_app(Settings(db=store_url, allowed_hosts=TEST_HOSTS))
     with TestClient(app, base_url="http://testserver") as c:
         yield c
 

@@ -67,3 +67,80 @@ def test_a_json_body_declared_in_another_charset_is_415(client: Any, charset: st
     _refused(r, 415, "media_type")
     ok = client.post("/api/fights", content=raw, headers={"Content-Type": "application/json; charset=UTF-8"})
     assert ok.status_code == 201, ok.text
+
+
+# -- host names and origins (DNS rebinding) ---------------------------------------------------------------
+def test_a_host_name_this_server_does_not_serve_is_refused_even_with_a_matching_origin(client: Any) -> None:
+    before = client.get("/api/fights").json()["total"]
+    t = open_table(client, "arena/duel", seed=4)
+    rebinding = {"Host": "evil.example", "Origin": "http://evil.example"}
+    r = client.post("/api/fights", json={"scenario": "arena/duel"}, headers=rebinding)
+    _refused(r, 400, "host")
+    # reading is refused too: the attacker's page could read the fight list or, with a token, a view
+    for url in ("/api/fights", f"/api/fights/{t.id}", "/", f"/fights/{t.id}"):
+        _refused(client.get(url, headers={**rebinding, **t.headers(t.gm)}), 400, "host")
+    for host in ("evil.example:80", "testserver.evil.example", "user@testserver", "testserver/x", "[::1"):
+        _refused(client.get("/api/fights", headers={"Host": host}), 400, "host")
+    # the names it serves, with any port, and any IP address (a page served from an address is that
+    # address's own origin: there is no name to rebind)
+    for host in (
+        "testserver",
+        "TESTSERVER:8000",
+        "localhost:8000",
+        "127.0.0.1:8000",
+        "[::1]:8000",
+        "10.0.0.7",
+    ):
+        assert client.get("/api/fights", headers={"Host": host}).status_code == 200, host
+    assert client.get("/api/fights").json()["total"] == before + 1
+
+
+def test_an_origin_of_the_right_host_but_another_scheme_or_port_is_refused(client: Any) -> None:
+    t = open_table(client, "arena/duel", seed=4)
+    state = t.now()
+    url = f"/api/fights/{t.id}/actions"
+    for origin in ("https://testserver", "http://testserver:8080", "ftp://testserver", "http://testserver/x"):
+        r = client.post(
+            url, json={"state_id": state, "auto": True}, headers={**t.headers(t.gm), "Origin": origin}
+        )
+        _refused(r, 403, "cross_site")
+    assert t.now() == state
+    for origin in ("http://testserver", "http://TestServer:80"):
+        r = client.post(
+            url, json={"state_id": t.now(), "auto": True}, headers={**t.headers(t.gm), "Origin": origin}
+        )
+        assert r.status_code == 200, (origin, r.text)
+
+
+def test_behind_a_tls_proxy_the_public_url_is_the_origin_and_the_links(sqlite_url: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from kassen.web.app import create_app
+    from kassen.web.settings import Settings
+
+    app = create_app(Settings(db=sqlite_url, public_url="https://table.example"))
+    # the proxy passes the public name in Host, over plain HTTP to the server
+    with TestClient(app, base_url="http://table.example") as c:
+        ok = c.post(
+            "/api/fights", json={"scenario": "arena/duel"}, headers={"Origin": "https://table.example"}
+        )
+        assert ok.status_code == 201, ok.text
+        links = ok.json()["links"]
+        assert links["gm"].startswith("https://table.example/fights/")
+        assert all(u.startswith("https://table.example/join/") for u in links["join"].values())
+        for origin in ("http://table.example", "https://table.example:8443", "https://evil.example"):
+            r = c.post("/api/fights", json={"scenario": "arena/duel"}, headers={"Origin": origin})
+            _refused(r, 403, "cross_site")
+        _refused(c.get("/api/fights", headers={"Host": "evil.example"}), 400, "host")
+
+
+def test_the_names_a_server_is_reached_by() -> None:
+    import socket
+
+    from kassen.web.origins import served_names
+
+    assert served_names("127.0.0.1") == () and served_names("::1") == ()
+    assert served_names("gm-laptop.lan") == ("gm-laptop.lan",)
+    every = served_names("0.0.0.0")
+    assert socket.gethostname().lower() in every and "localhost" in every
+    assert served_names("::") == every

@@ -35,7 +35,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """A server's app with one fight under way, its schema, and a strategy of requests over every
     operation (valid and invalid ones)."""
     db = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
-    app = create_app(Settings(db=f"sqlite:///{db}"))
+    app = create_app(Settings(db=f"sqlite:///{db}", allowed_hosts=("testserver", "localhost")))
     with TestClient(app) as c:
         made = c.post("/api/fights", json={"scenario": "sengoku/count-example", "seed": 3}).json()
         c.post(

@@ -150,3 +150,29 @@ def test_a_bad_host_from_a_real_command_line_is_exit_2(tmp_path: Path) -> None:
     )
     assert done.returncode == 2, done
     assert done.stderr.decode().startswith("kassen: error: --host \\xff") and b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--public-url", "table.example"], "give http://HOST or https://HOST"),
+        (["--public-url", "https://table.example/kassen"], "no path"),
+        (["--public-url", "https://[::1"], "not a URL"),
+        (["--proxy", "proxy.lan"], "not an IP address"),
+    ],
+)
+def test_a_bad_public_url_or_proxy_is_one_line_and_exit_2(
+    tmp_path: Path, args: list[str], words: str
+) -> None:
+    _refused(["--db", f"sqlite:///{tmp_path / 'k.db'}", "--port", str(free_port()), *args], words)
+
+
+def test_the_public_url_allowed_hosts_and_proxies_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr("kassen.web.server.serve", lambda settings, **kw: seen.update(settings=settings))
+    args = ["--public-url", "https://table.example/", "--allow-host", "gm.lan", "--proxy", "10.0.0.0/8"]
+    result = CliRunner().invoke(cli, ["serve", *args])
+    assert result.exit_code == 0, result.output
+    settings = seen["settings"]
+    assert settings.public_url == "https://table.example"
+    assert settings.allowed_hosts == ("localhost", "gm.lan") and settings.trusted_proxies == ("10.0.0.0/8",)

@@ -152,8 +152,15 @@ def caller_of(fight_id: FightId, tables: TablesDep, credentials: Credentials) ->
 CallerDep = Annotated[Caller, Depends(caller_of)]
 
 
+def base_url(request: Request) -> str:
+    """Where browsers open this server: ``--public-url`` when given, else the address the request came
+    to (no final ``/``)."""
+    public: str | None = request.app.state.settings.public_url
+    return public.rstrip("/") if public else str(request.base_url).rstrip("/")
+
+
 def created(request: Request, made: Created) -> JSONResponse:
-    base = str(request.base_url).rstrip("/")
+    base = base_url(request)
     body = CreatedFight(
         id=made.id,
         gm_token=made.gm_token,
@@ -319,7 +326,7 @@ def get_log(fight_id: FightId, caller: CallerDep, tables: TablesDep) -> JSONResp
 @router.get("/fights/{fight_id}/links", summary="Each side's join token and link (GM)", responses=ERRORS)
 def get_links(request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep) -> dict[str, Any]:
     join = tables.links(fight_id, caller)
-    base = str(request.base_url).rstrip("/")
+    base = base_url(request)
     return {
         "join": join,
         "links": {side: f"{base}/join/{fight_id}#t={token}" for side, token in join.items()},

@@ -3,10 +3,14 @@ defences every request goes through.
 
 - **Size**: a body over the limit (``Content-Length`` or counted as it arrives) is refused with 413
   before the endpoint reads it (:class:`BodyLimit`).
+- **Host names**: a request naming a host this server does not serve is refused (400): a page of
+  another site whose name was pointed at this server (DNS rebinding) cannot reach it
+  (:mod:`kassen.web.origins`).
 - **Cross-site requests**: state-changing requests carry their token in a header, which a page of
   another site cannot set without the server's consent (no CORS is ever granted); their bodies must be
   JSON (``Content-Type: application/json``: 415 otherwise), which a cross-site form cannot send; and a
-  request whose ``Origin`` or ``Sec-Fetch-Site`` says it comes from another site is refused (403)
+  request whose ``Origin`` (scheme, host and port) or ``Sec-Fetch-Site`` says it comes from another
+  site is refused (403)
   (:class:`Guard`).
 - **Headers**: a strict Content-Security-Policy (scripts and styles from this server only, no inline
   script, no framing), ``nosniff``, no referrer, no caching of anything that carries a fight.
@@ -24,7 +28,6 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -34,6 +37,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kassen import __version__
+from kassen.web.origins import Origins
 from kassen.web.problems import Problem
 from kassen.web.settings import Settings
 from kassen.web.store import Store
@@ -131,19 +135,29 @@ def _too_large(limit: int) -> dict[str, Any]:
 
 
 class Guard:
-    """The cross-site checks and the security headers (see the module notes)."""
+    """The host allow-list, the cross-site checks and the security headers (see the module notes and
+    :mod:`kassen.web.origins`)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, origins: Origins) -> None:
         self.app = app
+        self.origins = origins
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        host = headers.get("host")
+        if not self.origins.host_allowed(host):
+            await _send_json(
+                send,
+                400,
+                {"detail": "this server does not serve that host name (Host)", "code": "host"},
+            )
+            return
         method = scope.get("method", "GET")
         if method not in ("GET", "HEAD", "OPTIONS"):
-            refusal = _cross_site(headers)
+            refusal = _cross_site(headers, self.origins, str(scope.get("scheme", "http")))
             if refusal is not None:
                 await _send_json(send, 403, {"detail": refusal, "code": "cross_site"})
                 return
@@ -187,20 +201,17 @@ def _json_type(value: str) -> bool:
     return True
 
 
-def _cross_site(headers: dict[str, str]) -> str | None:
+def _cross_site(headers: dict[str, str], origins: Origins, scheme: str) -> str | None:
     """Why a state-changing request looks cross-site (None: it does not)."""
     if headers.get("sec-fetch-site") == "cross-site":
         return "a request from another site is refused"
     origin = headers.get("origin")
-    if origin is None or origin == "null":
-        return None if origin is None else "a request from an opaque origin is refused"
-    host = headers.get("host", "")
-    try:
-        netloc = urlsplit(origin).netloc
-    except ValueError:  # not a URL at all ("http://["): no origin this server serves
-        return "a request from an origin that is no URL is refused"
-    if netloc.lower() != host.lower():
-        return "a request from another origin is refused"
+    if origin is None:
+        return None
+    if origin == "null":
+        return "a request from an opaque origin is refused"
+    if not origins.origin_allowed(origin, headers.get("host"), scheme):
+        return "a request from another origin (scheme, host or port) is refused"
     return None
 
 
@@ -273,6 +284,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.include_router(pages)
     static = resources.files("kassen.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.add_middleware(Guard)
+    origins = Origins.of(config.allowed_hosts, config.public_url)
+    app.add_middleware(Guard, origins=origins)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
     return app

@@ -26,7 +26,7 @@ from fastapi.responses import HTMLResponse
 from kassen import __version__
 from kassen.core.menu import MAX_PATH
 from kassen.core.report import outcome_text, render_event
-from kassen.web.api import CallerDep, FightId, TablesDep
+from kassen.web.api import CallerDep, FightId, TablesDep, base_url
 from kassen.web.callers import Caller
 from kassen.web.problems import Problem
 from kassen.web.replay import Live
@@ -127,7 +127,7 @@ def entry(fight_id: FightId, index: int, caller: CallerDep, tables: TablesDep) -
 @router.get("/ui/fights/{fight_id}/links", response_class=HTMLResponse)
 def links(request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep) -> HTMLResponse:
     join = tables.links(fight_id, caller)
-    base = str(request.base_url).rstrip("/")
+    base = base_url(request)
     with tables.reading(fight_id) as live:
         names = live.fight.ruleset.names(live.fight.initial_state)
     items = [

@@ -10,6 +10,7 @@ import ipaddress
 import re
 import socket
 import sys
+from dataclasses import replace
 
 from kassen.web.settings import Settings, WebError
 
@@ -68,6 +69,7 @@ def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, quie
     import uvicorn
 
     from kassen.web.app import create_app
+    from kassen.web.origins import served_names
     from kassen.web.store import Store
 
     # the address first: a host or port refused leaves no new database behind; then the store, opened
@@ -78,6 +80,7 @@ def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, quie
     except BaseException:
         sock.close()
         raise
+    settings = replace(settings, allowed_hosts=(*settings.allowed_hosts, *served_names(host)))
     app = create_app(settings, store=store)
     shown = f"[{host}]" if ":" in host else host
     sys.stdout.write(f"kassen serve: http://{shown}:{port}/  (store: {store.shown})\n")
@@ -86,7 +89,9 @@ def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, quie
         app,
         log_level="warning" if quiet else "info",
         timeout_graceful_shutdown=3,
-        proxy_headers=False,
+        # X-Forwarded-For / -Proto only from a proxy the GM named: anyone else could claim any address
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=list(settings.trusted_proxies) or None,
         server_header=False,
     )
     uvicorn.Server(config).run(sockets=[sock])
