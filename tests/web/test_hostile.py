@@ -144,3 +144,19 @@ def test_the_names_a_server_is_reached_by() -> None:
     every = served_names("0.0.0.0")
     assert socket.gethostname().lower() in every and "localhost" in every
     assert served_names("::") == every
+
+
+# -- what a client without a token learns --------------------------------------------------------------------
+def test_the_fight_list_names_no_fight_to_a_client_without_its_token(client: Any) -> None:
+    from importlib import resources
+
+    text = resources.files("kassen.arena").joinpath("data/bouts/duel.yaml").read_text(encoding="utf-8")
+    secret = "Ambush at Kawanakajima ford"
+    t = open_table(client, text.replace("name: Arena duel", f"name: {secret}"), seed=4)
+    listed = client.get("/api/fights").json()
+    assert [f["id"] for f in listed["fights"]] == [t.id]
+    assert secret not in json.dumps(listed) and "title" not in listed["fights"][0]
+    assert secret not in client.get("/").text and t.id[:6] in client.get("/").text
+    # the GM and every side read it in their own view
+    for token in (t.gm, *t.join.values()):
+        assert t.view(token, log=False)["fight"]["title"] == secret

@@ -477,14 +477,14 @@ class Tables(Views):
 
     # -- listing --------------------------------------------------------------------------------------
     def listing(self, *, limit: int, offset: int) -> tuple[list[dict[str, Any]], int]:
-        """The fights of this store, newest first: their public facts only (no seed, no token)."""
+        """The fights of this store, newest first: their public facts only (no title, seed or token: a
+        fight's name can tell who plays it and what they plan; its GM and sides read it in their views)."""
         with self.store.reading() as conn:
             rows, total = self.store.listing(conn, limit=limit, offset=offset)
         return [
             {
                 "id": r.id,
                 "ruleset": r.ruleset,
-                "title": r.title,
                 "dice": r.dice,
                 "actions": r.actions,
                 "over": r.over,

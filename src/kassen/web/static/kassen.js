@@ -143,9 +143,18 @@
         errors.textContent = detail(result);
       });
     }
+    // The list names no fight (a title is the GM's to tell): the fights this browser opened show theirs,
+    // read with their own GM token.
     document.querySelectorAll(".fight-link").forEach(function (link) {
-      var known = localStorage.getItem(gmKey(link.dataset.fightId));
-      if (known) link.href = "/fights/" + link.dataset.fightId + "#t=" + known;
+      var id = link.dataset.fightId;
+      var known = localStorage.getItem(gmKey(id));
+      if (!known) return;
+      link.href = "/fights/" + id + "#t=" + known;
+      fetch("/api/fights/" + id + "?log=false", {
+        headers: { "Authorization": "Bearer " + known }, credentials: "omit", cache: "no-store"
+      }).then(function (r) { return r.ok ? r.json() : null; }).then(function (view) {
+        if (view && view.scenario) link.textContent = view.scenario;
+      }).catch(function () {});
     });
   }
 
