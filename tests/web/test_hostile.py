@@ -160,3 +160,76 @@ def test_the_fight_list_names_no_fight_to_a_client_without_its_token(client: Any
     # the GM and every side read it in their own view
     for token in (t.gm, *t.join.values()):
         assert t.view(token, log=False)["fight"]["title"] == secret
+
+
+# -- a full disk ---------------------------------------------------------------------------------------------
+def test_a_full_disk_is_507_nothing_changes_and_reading_goes_on(client: Any) -> None:
+    from sqlalchemy import event
+
+    t = open_table(client, "sengoku/count-example", seed=4)
+    assert t.act({"auto": True}).status_code == 200
+    engine = client.app.state.store.engine
+
+    def full(dbapi_connection: Any, _record: Any) -> None:  # the file may not grow by a page
+        pages = dbapi_connection.execute("PRAGMA page_count").fetchone()[0]
+        dbapi_connection.execute(f"PRAGMA max_page_count={pages}")
+
+    def until_refused(make: Any) -> Any:  # the pages' free room fills, then a write needs a new page
+        for _ in range(300):
+            r = make()
+            if r.status_code not in (200, 201):
+                return r
+        raise AssertionError("the store never filled")
+
+    total = client.get("/api/fights").json()["total"]
+    event.listen(engine, "connect", full)
+    engine.dispose()
+    try:
+        gm = t.headers(t.gm)
+
+        def act() -> Any:  # a row each: an action, or an undo at the end (the fight never ends)
+            over = t.view(log=False)["over"]
+            body: dict[str, Any] = {"state_id": t.now()} if over else {"state_id": t.now(), "auto": True}
+            return client.post(f"/api/fights/{t.id}/{'undo' if over else 'actions'}", json=body, headers=gm)
+
+        for refused in (until_refused(act), act()):
+            assert "disk is full" in _refused(refused, 507, "store_full")["detail"]
+        during = t.view()
+        opened = until_refused(lambda: client.post("/api/fights", json={"scenario": "sengoku/count-example"}))
+        _refused(opened, 507, "store_full")
+        # nothing changed, and reading goes on: the view, the list, the pages, the chronicle
+        assert t.view() == during
+        assert client.get("/api/fights").json()["total"] >= total
+        assert client.get(f"/fights/{t.id}").status_code == 200 and t.get("/log", t.gm).status_code == 200
+    finally:
+        event.remove(engine, "connect", full)
+        engine.dispose()
+    # room again: the fight goes on from exactly where the write failed
+    assert t.view() == during
+    assert act().status_code == 200
+    assert client.post("/api/fights", json={"scenario": "sengoku/count-example"}).status_code == 201
+
+
+def test_postgresqls_disk_full_error_is_507_too(monkeypatch: pytest.MonkeyPatch, client: Any) -> None:
+    # PostgreSQL raises SQLSTATE 53100 (disk_full) when it cannot extend a file: the same 507
+    from sqlalchemy.exc import OperationalError
+
+    from kassen.web import store as store_module
+
+    class DiskFull(Exception):
+        sqlstate = "53100"
+
+        def __str__(self) -> str:
+            return 'could not extend file "base/16384/16385": No space left on device'
+
+    t = open_table(client, "arena/duel", seed=4)
+
+    def failing(*_args: Any, **_kw: Any) -> None:
+        raise OperationalError("INSERT ...", {}, DiskFull())
+
+    monkeypatch.setattr(store_module.Store, "append", failing)
+    r = client.post(
+        f"/api/fights/{t.id}/actions", json={"state_id": t.now(), "auto": True}, headers=t.headers(t.gm)
+    )
+    _refused(r, 507, "store_full")
+    assert t.view()["fight"]["seq"] == 0

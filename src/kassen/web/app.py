@@ -22,6 +22,7 @@ from __future__ import annotations
 
 __all__ = ["BodyLimit", "Guard", "create_app"]
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Mapping
@@ -39,8 +40,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from kassen import __version__
 from kassen.web.origins import Origins
 from kassen.web.problems import Problem
+from kassen.web.quiet import QuietLog
 from kassen.web.settings import Settings
-from kassen.web.store import Store
+from kassen.web.store import Store, StoreFull, StoreUnavailable
 from kassen.web.streams import Broadcaster
 from kassen.web.tables import Tables
 
@@ -215,9 +217,12 @@ def _cross_site(headers: dict[str, str], origins: Origins, scheme: str) -> str |
     return None
 
 
-def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, store: Store | None = None, quiet: QuietLog | None = None
+) -> FastAPI:
     """The server's application for ``settings`` (a ``store`` already open may be given, e.g. by tests;
-    it is then closed with the app)."""
+    it is then closed with the app; ``quiet`` counts the refusals, shared with the server's
+    connection limits)."""
     from kassen.web.api import router
     from kassen.web.pages import router as pages
 
@@ -226,13 +231,23 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = app.state.store
+
+        async def summaries() -> None:  # the refusals counted since the last summary, once a minute
+            while True:
+                await asyncio.sleep(refusals.interval)
+                refusals.flush()
+
+        summing = asyncio.create_task(summaries())
         try:
             yield
         finally:
+            summing.cancel()
+            refusals.flush(force=True)
             app.state.tables.streams.close()
             opened.close()
 
     opened = store or Store(config.db)
+    refusals = quiet or QuietLog(log)
     app = FastAPI(
         title="kassen",
         version=__version__,
@@ -242,6 +257,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         redoc_url=None,
     )
     app.state.settings = config
+    app.state.quiet = refusals
     app.state.store = opened
     app.state.tables = Tables(
         opened,
@@ -256,6 +272,18 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         if exc.status >= 500:
             log.error("%s %s: %s", request.method, request.url.path, exc.message)
         return _json(exc.status, exc.body(), headers)
+
+    @app.exception_handler(StoreFull)
+    async def _full(request: Request, exc: StoreFull) -> JSONResponse:
+        refusals.note("store_full", f"{request.method} {request.url.path}: {exc}")
+        body = {"detail": f"{exc}; reading goes on", "code": "store_full"}
+        return _json(507, body)
+
+    @app.exception_handler(StoreUnavailable)
+    async def _unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
+        refusals.note("store_unavailable", f"{request.method} {request.url.path}: {exc}")
+        body = {"detail": "the store did not answer: try again shortly", "code": "store_unavailable"}
+        return _json(503, body, {"Retry-After": "5"})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -7,13 +7,26 @@ Every change is one transaction committed before the server replies:
   interleave a read of the head and the write after it (readers are not blocked);
 - PostgreSQL locks the fight's row (``SELECT ... FOR UPDATE``) before reading its head.
 
+A full disk (SQLite's ``SQLITE_FULL``, PostgreSQL's ``disk_full``) fails the one transaction, which
+rolls back: :class:`StoreFull`, a 507 to the client, while reading goes on.
+
 Rows are only ever added to ``actions`` (an undo is a row too), so the store holds everything that
 happened at a table, in order. See :mod:`kassen.web.schema` for the tables and their versions.
 """
 
 from __future__ import annotations
 
-__all__ = ["ActionRow", "FightRow", "NewAction", "Store", "TokenRow", "engine_for", "now"]
+__all__ = [
+    "ActionRow",
+    "FightRow",
+    "NewAction",
+    "Store",
+    "StoreFull",
+    "StoreUnavailable",
+    "TokenRow",
+    "engine_for",
+    "now",
+]
 
 import json
 import threading
@@ -26,10 +39,52 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.engine import Connection, RowMapping, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, SQLAlchemyError
 
 from kassen.web.schema import actions, fights, migrate, tokens
 from kassen.web.settings import WebError
+
+
+class StoreFull(WebError):
+    """The store's disk (or its size limit) is full: the change was not saved, nothing else changed,
+    and reading goes on (the server replies 507)."""
+
+    code = "web.store_full"
+
+
+class StoreUnavailable(WebError):
+    """The store cannot be reached or did not answer in time (the server replies 503)."""
+
+    code = "web.store_unavailable"
+
+
+#: SQLite's "database or disk is full"; PostgreSQL's disk_full class (SQLSTATE 53100) and the I/O error
+#: it raises when it cannot extend a file.
+_SQLITE_FULL = 13
+_PG_FULL = ("53100",)
+
+
+def _is_full(exc: DBAPIError) -> bool:
+    orig = exc.orig
+    if getattr(orig, "sqlite_errorcode", None) == _SQLITE_FULL:
+        return True
+    if getattr(orig, "sqlstate", None) in _PG_FULL:
+        return True
+    text = str(orig).lower()
+    return "no space left on device" in text or "disk is full" in text
+
+
+@contextmanager
+def _store_errors() -> Iterator[None]:
+    """The store's failures as what the server tells a client: a full disk, a store not reachable."""
+    try:
+        yield
+    except DBAPIError as exc:
+        if _is_full(exc):
+            raise StoreFull("the store's disk is full: this change was not saved") from exc
+        if isinstance(exc, OperationalError):
+            raise StoreUnavailable(f"the store did not answer: {_short(exc)}") from exc
+        raise
 
 
 def now() -> datetime:
@@ -246,7 +301,7 @@ class Store:
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn, conn.begin():
+        with _store_errors(), self.engine.connect() as conn, conn.begin():
             yield conn
 
     @contextmanager
@@ -257,6 +312,7 @@ class Store:
         time, and threads left to its busy handler poll with growing sleeps, so under load a few wait
         for seconds while others pass (another process on the same file still waits in the handler)."""
         with (
+            _store_errors(),
             self._write_lock,
             self.engine.connect().execution_options(kassen_write=True) as conn,
             conn.begin(),
