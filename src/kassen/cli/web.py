@@ -73,6 +73,42 @@ def serve_command(
             metavar="ADDRESS",
         ),
     ] = None,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-connections",
+            help="The most connections open at once (kept under the process's file limit).",
+            parser=whole(16, 1_000_000),
+            metavar="N",
+        ),
+    ] = 1000,
+    max_per_client: Annotated[
+        int,
+        typer.Option(
+            "--max-per-client",
+            help="The most connections one client (an IP address, an IPv6 /64) holds at once.",
+            parser=whole(1, 1_000_000),
+            metavar="N",
+        ),
+    ] = 100,
+    header_timeout: Annotated[
+        int,
+        typer.Option(
+            "--header-timeout",
+            help="Seconds a request's head may take to arrive (then 408 and closed).",
+            parser=whole(1, 3600),
+            metavar="SECONDS",
+        ),
+    ] = 10,
+    body_timeout: Annotated[
+        int,
+        typer.Option(
+            "--body-timeout",
+            help="Seconds a request's body may take to arrive (then 408).",
+            parser=whole(1, 3600),
+            metavar="SECONDS",
+        ),
+    ] = 60,
     quiet: Annotated[bool, typer.Option("--quiet", help="Log warnings only.")] = False,
 ) -> None:
     """Serve the GM table in the browser: fights, menus with exact odds, table dice, live screens."""
@@ -102,5 +138,9 @@ def serve_command(
         allowed_hosts=("localhost", *(allow_host or [])),
         public_url=None if public_url is None else check_public_url(public_url),
         trusted_proxies=proxies,
+        max_connections=max_connections,
+        max_connections_per_client=max_per_client,
+        header_timeout=float(header_timeout),
+        body_timeout=float(body_timeout),
     )
     serve(settings, host=host, port=port, quiet=quiet)

@@ -41,10 +41,11 @@ from kassen.core.fight import MAX_FACE, MAX_TYPED_FACES, SEED_BOUNDS
 from kassen.core.menu import MAX_PATH
 from kassen.core.report import account
 from kassen.web.bodies import StrictRoute, strict_json
-from kassen.web.callers import Caller
+from kassen.web.callers import Caller, gm_only
 from kassen.web.problems import Problem
+from kassen.web.quotas import Quotas, client_of_scope
 from kassen.web.tables import Created, Tables
-from kassen.web.tokens import FIGHT_ID_PATTERN
+from kassen.web.tokens import FIGHT_ID_PATTERN, token_hash
 from kassen.web.views import for_caller
 
 router = APIRouter(prefix="/api", route_class=StrictRoute)
@@ -141,7 +142,19 @@ def tables_of(request: Request) -> Tables:
     return tables
 
 
+def quotas_of(request: Request) -> Quotas:
+    quotas: Quotas = request.app.state.quotas
+    return quotas
+
+
+def client_of(request: Request) -> str:
+    """The client a request counts under for the quotas (:mod:`kassen.web.quotas`)."""
+    return client_of_scope(request.scope)
+
+
 TablesDep = Annotated[Tables, Depends(tables_of)]
+QuotasDep = Annotated[Quotas, Depends(quotas_of)]
+ClientDep = Annotated[str, Depends(client_of)]
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
@@ -203,8 +216,14 @@ def list_fights(
         422: {"description": "The scenario does not validate: every error, line and field."},
     },
 )
-def create_fight(request: Request, body: NewFight, tables: TablesDep) -> JSONResponse:
-    return created(request, tables.create(body.scenario, seed=body.seed, dice=body.dice))
+def create_fight(
+    request: Request, body: NewFight, tables: TablesDep, quotas: QuotasDep, client: ClientDep
+) -> JSONResponse:
+    quotas.open_fight(client)
+    made = tables.create(
+        body.scenario, seed=body.seed, dice=body.dice, charge=lambda size: quotas.store(client, size)
+    )
+    return created(request, made)
 
 
 @router.post(
@@ -223,15 +242,18 @@ def create_fight(request: Request, body: NewFight, tables: TablesDep) -> JSONRes
 async def import_fight(
     request: Request,
     tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
     dice: Annotated[Literal["auto", "table"], Query(description="How the imported fight rolls on.")] = "auto",
 ) -> JSONResponse:
+    quotas.open_fight(client)
     raw = await request.body()
 
     def work() -> Created:
         data = strict_json(raw, what="the chronicle")
         if not isinstance(data, dict):
             raise Problem(422, "format", "a chronicle is a JSON object")
-        return tables.import_chronicle(data, dice=dice)
+        return tables.import_chronicle(data, dice=dice, charge=lambda size: quotas.store(client, size))
 
     return created(request, await run_in_threadpool(work))
 
@@ -277,8 +299,14 @@ def get_choices(
     responses={**ERRORS, 422: {"description": "Not on the menu, not allowed (with the rule), bad faces."}},
 )
 def post_action(
-    fight_id: FightId, body: ActionRequest, caller: CallerDep, tables: TablesDep
+    fight_id: FightId,
+    body: ActionRequest,
+    caller: CallerDep,
+    tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
 ) -> dict[str, Any]:
+    quotas.act(token_hash(caller.token), client)
     return tables.act(
         fight_id,
         caller,
@@ -291,7 +319,15 @@ def post_action(
 
 
 @router.post("/fights/{fight_id}/undo", summary="Take back the last action (GM)", responses=ERRORS)
-def post_undo(fight_id: FightId, body: UndoRequest, caller: CallerDep, tables: TablesDep) -> dict[str, Any]:
+def post_undo(
+    fight_id: FightId,
+    body: UndoRequest,
+    caller: CallerDep,
+    tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
+) -> dict[str, Any]:
+    quotas.act(token_hash(caller.token), client)
     return tables.undo(fight_id, caller, body.state_id)
 
 
@@ -303,9 +339,19 @@ def post_undo(fight_id: FightId, body: UndoRequest, caller: CallerDep, tables: T
     responses={**ERRORS, 422: {"description": "No such state in this fight's log."}},
 )
 def post_fork(
-    request: Request, fight_id: FightId, body: ForkRequest, caller: CallerDep, tables: TablesDep
+    request: Request,
+    fight_id: FightId,
+    body: ForkRequest,
+    caller: CallerDep,
+    tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
 ) -> JSONResponse:
-    return created(request, tables.fork(fight_id, caller, body.at))
+    gm_only(caller, "forking")
+    quotas.open_fight(client, token_hash(caller.token))
+    return created(
+        request, tables.fork(fight_id, caller, body.at, charge=lambda size: quotas.store(client, size))
+    )
 
 
 @router.get(
@@ -352,7 +398,7 @@ def get_narration(
     responses={**ERRORS, 200: {"content": {"text/event-stream": {}}, "description": "An event stream."}},
 )
 async def stream(
-    request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep
+    request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep, client: ClientDep
 ) -> StreamingResponse:
     def first() -> dict[str, Any]:
         with tables.reading(fight_id) as live:
@@ -360,8 +406,12 @@ async def stream(
 
     hello = await run_in_threadpool(first)
     keepalive = request.app.state.settings.keepalive_seconds
-    subscription = tables.streams.subscribe(fight_id)
-    queue = subscription.__enter__()
+    subscription = tables.streams.subscribe(fight_id, client, token_hash(caller.token))
+    try:
+        queue = subscription.__enter__()
+    except Problem as problem:
+        request.app.state.quiet.note("streams", problem.message, client)
+        raise
 
     async def events() -> AsyncIterator[str]:
         try:

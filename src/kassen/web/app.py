@@ -41,6 +41,7 @@ from kassen import __version__
 from kassen.web.origins import Origins
 from kassen.web.problems import Problem
 from kassen.web.quiet import QuietLog
+from kassen.web.quotas import Quotas, client_of_scope
 from kassen.web.settings import Settings
 from kassen.web.store import Store, StoreFull, StoreUnavailable
 from kassen.web.streams import Broadcaster
@@ -59,7 +60,9 @@ def _json(status: int, body: dict[str, Any], headers: Mapping[str, str] | None =
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+async def _send_json(
+    send: Send, status: int, body: dict[str, Any], headers: Mapping[str, str] | None = None
+) -> None:
     data = json.dumps(body).encode()
     await send(
         {
@@ -69,6 +72,7 @@ async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(data)).encode()),
                 (b"connection", b"close"),
+                *((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in (headers or {}).items()),
             ],
         }
     )
@@ -78,12 +82,22 @@ async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
 class BodyLimit:
     """Refuse a body over ``limit`` bytes (``import_limit`` for an imported chronicle) with 413: by its
     ``Content-Length`` at once, else as it arrives — the body is read here, up to the limit, before the
-    endpoint sees any of it."""
+    endpoint sees any of it; and one that has not all arrived ``timeout`` seconds after the request's
+    head with 408 (a client sending a byte now and then holds no worker)."""
 
-    def __init__(self, app: ASGIApp, limit: int, import_limit: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int,
+        import_limit: int,
+        timeout: float = 60.0,
+        quiet: QuietLog | None = None,
+    ) -> None:
         self.app = app
         self.limit = limit
         self.import_limit = import_limit
+        self.timeout = timeout
+        self.quiet = quiet or QuietLog(log)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -107,8 +121,19 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
+        deadline = asyncio.get_running_loop().time() + self.timeout
         while True:
-            message = await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                self.quiet.note(
+                    "slow request body", f"not all there after {self.timeout:g} s", _client(scope)
+                )
+                await _send_json(
+                    send, 408, {"detail": "the request's body took too long to arrive", "code": "timeout"}
+                )
+                return
             if message["type"] != "http.request":  # the client went away
                 return
             chunk = message.get("body", b"")
@@ -130,6 +155,34 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+def _client(scope: Scope) -> str:
+    return client_of_scope(scope)
+
+
+class Busy:
+    """At most so many requests of one client at once (429 ``busy``): a client cannot take every worker
+    thread with slow requests. An event stream is apart: it is held open, and capped on its own."""
+
+    def __init__(self, app: ASGIApp, quotas: Quotas) -> None:
+        self.app = app
+        self.quotas = quotas
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or str(scope.get("path", "")).endswith("/stream"):
+            await self.app(scope, receive, send)
+            return
+        try:
+            held = self.quotas.request(_client(scope))
+            held.__enter__()
+        except Problem as problem:
+            await _send_json(send, problem.status, problem.body(), problem.headers)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            held.__exit__(None, None, None)
 
 
 def _too_large(limit: int) -> dict[str, Any]:
@@ -259,11 +312,17 @@ def create_app(
     app.state.settings = config
     app.state.quiet = refusals
     app.state.store = opened
+    app.state.quotas = quotas = Quotas(config.quotas, refusals)
     app.state.tables = Tables(
         opened,
         content=config.content,
         cached=config.cached_fights,
-        streams=Broadcaster(config.max_streams_per_fight, config.max_streams),
+        streams=Broadcaster(
+            config.max_streams_per_fight,
+            config.max_streams,
+            config.quotas.streams_per_client,
+            config.quotas.streams_per_token,
+        ),
     )
 
     @app.exception_handler(Problem)
@@ -314,5 +373,12 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     origins = Origins.of(config.allowed_hosts, config.public_url)
     app.add_middleware(Guard, origins=origins)
-    app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
+    app.add_middleware(
+        BodyLimit,
+        limit=config.max_body_bytes,
+        import_limit=config.max_import_bytes,
+        timeout=config.body_timeout,
+        quiet=refusals,
+    )
+    app.add_middleware(Busy, quotas=quotas)
     return app

@@ -23,6 +23,7 @@ __all__ = ["Created", "Tables"]
 
 import contextlib
 import hashlib
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -44,6 +45,18 @@ from kassen.web.store import ActionRow, FightRow, NewAction, Store, now
 from kassen.web.streams import Broadcaster
 from kassen.web.tokens import join_token, new_fight_id, new_token, token_hash
 from kassen.web.views import Views
+
+
+def stored_size(row: FightRow, new: Sequence[NewAction]) -> int:
+    """About how many bytes a new fight takes in the store: its texts, its rows' JSON, and a fixed
+    part for the rest of each row and its tokens."""
+    size = 1024 + len((row.scenario_text or "").encode("utf-8"))
+    if row.chronicle is not None:
+        size += len(json.dumps(row.chronicle, ensure_ascii=False).encode("utf-8"))
+    return size + sum(
+        256 + len(json.dumps(a.action, ensure_ascii=False).encode("utf-8")) + 4 * len(a.dice or ())
+        for a in new
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +139,16 @@ class Tables(Views):
         except KassenError as exc:
             raise refused(exc) from None
 
-    def create(self, scenario: str, *, seed: int | None, dice: Literal["auto", "table"]) -> Created:
-        """A new fight at the start of ``scenario`` (see :meth:`scenario`)."""
+    def create(
+        self,
+        scenario: str,
+        *,
+        seed: int | None,
+        dice: Literal["auto", "table"],
+        charge: Callable[[int], None] | None = None,
+    ) -> Created:
+        """A new fight at the start of ``scenario`` (see :meth:`scenario`); ``charge`` is told the
+        bytes it will take in the store before they are written (and may refuse them)."""
         src, ident = self.scenario(scenario)
         try:
             fight = open_fight(src, seed=seed, content=list(self.content), dice=dice)
@@ -139,10 +160,13 @@ class Tables(Views):
             scenario_text=None if ident is not None else scenario,
             chronicle=None,
         )
-        return self._insert(row, fight, [], src)
+        return self._insert(row, fight, [], src, charge)
 
-    def import_chronicle(self, data: Any, *, dice: Literal["auto", "table"]) -> Created:
-        """A new fight from a chronicle (:meth:`Fight.to_json`), replayed and checked first."""
+    def import_chronicle(
+        self, data: Any, *, dice: Literal["auto", "table"], charge: Callable[[int], None] | None = None
+    ) -> Created:
+        """A new fight from a chronicle (:meth:`Fight.to_json`), replayed and checked first (``charge``:
+        as for :meth:`create`)."""
         try:
             fight = Fight.from_json(data, content=list(self.content))
         except KassenError as exc:
@@ -161,7 +185,7 @@ class Tables(Views):
             for item in data["log"]
         ]
         row = self._row(fight, scenario_name=None, scenario_text=None, chronicle=header)
-        return self._insert(row, fight, stack, None)
+        return self._insert(row, fight, stack, None, charge)
 
     def _row(
         self,
@@ -201,7 +225,10 @@ class Tables(Views):
         fight: Fight[Any, Any],
         new: Sequence[NewAction],
         scenario: ScenarioSource | None,
+        charge: Callable[[int], None] | None = None,
     ) -> Created:
+        if charge is not None:
+            charge(stored_size(row, new))
         gm = new_token()
         join = {side: join_token(gm, row.id, side) for side in fight.sides()}
         token_rows: list[tuple[str, str, str | None]] = [(token_hash(gm), "gm", None)]
@@ -335,8 +362,11 @@ class Tables(Views):
 
         return self._change(fight_id, caller, state_id, change)
 
-    def fork(self, fight_id: str, caller: Caller, at: str) -> Created:
-        """A new fight from the state ``at`` of this one (its start, or after any live action)."""
+    def fork(
+        self, fight_id: str, caller: Caller, at: str, charge: Callable[[int], None] | None = None
+    ) -> Created:
+        """A new fight from the state ``at`` of this one (its start, or after any live action;
+        ``charge``: as for :meth:`create`)."""
         gm_only(caller, "forking")
         with self.reading(fight_id) as live:
             ids = live.fight.state_ids()
@@ -366,7 +396,7 @@ class Tables(Views):
             fork_row, over=result is not None, result=None if result is None else result.to_json()
         )
         live_fork.row = fork_row
-        return self._insert(fork_row, live_fork.fight, new, live_fork.scenario)
+        return self._insert(fork_row, live_fork.fight, new, live_fork.scenario, charge)
 
     def _change(
         self,
