@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -242,11 +242,11 @@ class Server:
                 self.kill()
 
 
-def start_server(db: str, log: Path, port: int | None = None) -> Server:
+def start_server(db: str, log: Path, port: int | None = None, extra: Sequence[str] = ()) -> Server:
     port = port or free_port()
     out = log.open("ab")
     process = subprocess.Popen(
-        [sys.executable, "-m", "kassen", "serve", "--db", db, "--port", str(port), "--quiet"],
+        [sys.executable, "-m", "kassen", "serve", "--db", db, "--port", str(port), "--quiet", *extra],
         stdout=out,
         stderr=subprocess.STDOUT,
         cwd=log.parent,
