@@ -38,6 +38,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kassen import __version__
+from kassen.web.openapi import install as install_openapi
 from kassen.web.origins import Origins
 from kassen.web.problems import Problem
 from kassen.web.quiet import QuietLog
@@ -369,6 +370,7 @@ def create_app(
 
     app.include_router(router)
     app.include_router(pages)
+    install_openapi(app)
     static = resources.files("kassen.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     origins = Origins.of(config.allowed_hosts, config.public_url)
