@@ -109,6 +109,15 @@ def serve_command(
             metavar="SECONDS",
         ),
     ] = 60,
+    token_days: Annotated[
+        int,
+        typer.Option(
+            "--token-days",
+            help="Days a new fight's links work, unless its creator says (0: until the GM replaces them).",
+            parser=whole(0, 3650),
+            metavar="DAYS",
+        ),
+    ] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", help="Log warnings only.")] = False,
 ) -> None:
     """Serve the GM table in the browser: fights, menus with exact odds, table dice, live screens."""
@@ -142,5 +151,6 @@ def serve_command(
         max_connections_per_client=max_per_client,
         header_timeout=float(header_timeout),
         body_timeout=float(body_timeout),
+        token_ttl=token_days * 86400.0 if token_days else None,
     )
     serve(settings, host=host, port=port, quiet=quiet)

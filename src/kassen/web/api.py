@@ -28,6 +28,7 @@ __all__ = ["router"]
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -44,6 +45,7 @@ from kassen.web.bodies import StrictRoute, strict_json
 from kassen.web.callers import Caller, gm_only
 from kassen.web.problems import Problem
 from kassen.web.quotas import Quotas, client_of_scope
+from kassen.web.store import now
 from kassen.web.tables import Created, Tables
 from kassen.web.tokens import FIGHT_ID_PATTERN, token_hash
 from kassen.web.views import for_caller
@@ -63,6 +65,18 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+#: Ten years: longer is never.
+MAX_EXPIRY = 10 * 365 * 24 * 3600
+ExpiresIn = Annotated[
+    int | None,
+    Field(
+        ge=60,
+        le=MAX_EXPIRY,
+        description="Seconds until the tokens given expire (default: the server's; normally never).",
+    ),
+]
+
+
 class NewFight(Strict):
     """A fight to open."""
 
@@ -77,6 +91,7 @@ class NewFight(Strict):
     dice: Literal["auto", "table"] = Field(
         default="auto", description="auto: the seeded RNG rolls; table: the faces rolled are typed."
     )
+    expires_in: ExpiresIn = None
 
 
 class ActionRequest(Strict):
@@ -110,6 +125,26 @@ class ForkRequest(Strict):
     """A new fight from the state ``at`` (the fight's start, or after any action in its log)."""
 
     at: StateId
+    expires_in: ExpiresIn = None
+
+
+class RotateRequest(Strict):
+    """Replace tokens: ``all`` (a new GM token and every side's link, the old ones dead) or one
+    side's link (the others unchanged)."""
+
+    rotate: Annotated[str, StringConstraints(min_length=1, max_length=200)] = Field(
+        description="`all`, or a side's id."
+    )
+    expires_in: ExpiresIn = None
+
+
+class Rotated(BaseModel):
+    """The tokens that are new: the GM's (null when unchanged) and each side's that was replaced."""
+
+    gm_token: str | None
+    join: dict[str, str]
+    links: dict[str, Any]
+    expires_at: str | None
 
 
 class CreatedFight(BaseModel):
@@ -120,6 +155,7 @@ class CreatedFight(BaseModel):
     join: dict[str, str]
     state_id: str
     links: dict[str, Any]
+    expires_at: str | None = Field(description="When the tokens expire (ISO 8601, UTC); null: never.")
 
 
 class Refusal(BaseModel):
@@ -172,6 +208,17 @@ def base_url(request: Request) -> str:
     return public.rstrip("/") if public else str(request.base_url).rstrip("/")
 
 
+def _iso(at: datetime | None) -> str | None:
+    return None if at is None else at.isoformat()
+
+
+def expiry(request: Request, expires_in: int | None) -> datetime | None:
+    """When tokens given now expire: in ``expires_in`` seconds, else the server's default (if any)."""
+    default: float | None = request.app.state.settings.token_ttl
+    seconds = expires_in if expires_in is not None else default
+    return None if seconds is None else now() + timedelta(seconds=seconds)
+
+
 def created(request: Request, made: Created) -> JSONResponse:
     base = base_url(request)
     body = CreatedFight(
@@ -179,6 +226,7 @@ def created(request: Request, made: Created) -> JSONResponse:
         gm_token=made.gm_token,
         join=made.join,
         state_id=made.state_id,
+        expires_at=_iso(made.expires_at),
         links={
             "gm": f"{base}/fights/{made.id}#t={made.gm_token}",
             "join": {side: f"{base}/join/{made.id}#t={t}" for side, t in made.join.items()},
@@ -221,7 +269,11 @@ def create_fight(
 ) -> JSONResponse:
     quotas.open_fight(client)
     made = tables.create(
-        body.scenario, seed=body.seed, dice=body.dice, charge=lambda size: quotas.store(client, size)
+        body.scenario,
+        seed=body.seed,
+        dice=body.dice,
+        charge=lambda size: quotas.store(client, size),
+        expires_at=expiry(request, body.expires_in),
     )
     return created(request, made)
 
@@ -245,15 +297,19 @@ async def import_fight(
     quotas: QuotasDep,
     client: ClientDep,
     dice: Annotated[Literal["auto", "table"], Query(description="How the imported fight rolls on.")] = "auto",
+    expires_in: Annotated[ExpiresIn, Query()] = None,
 ) -> JSONResponse:
     quotas.open_fight(client)
+    expires_at = expiry(request, expires_in)
     raw = await request.body()
 
     def work() -> Created:
         data = strict_json(raw, what="the chronicle")
         if not isinstance(data, dict):
             raise Problem(422, "format", "a chronicle is a JSON object")
-        return tables.import_chronicle(data, dice=dice, charge=lambda size: quotas.store(client, size))
+        return tables.import_chronicle(
+            data, dice=dice, charge=lambda size: quotas.store(client, size), expires_at=expires_at
+        )
 
     return created(request, await run_in_threadpool(work))
 
@@ -349,9 +405,14 @@ def post_fork(
 ) -> JSONResponse:
     gm_only(caller, "forking")
     quotas.open_fight(client, token_hash(caller.token))
-    return created(
-        request, tables.fork(fight_id, caller, body.at, charge=lambda size: quotas.store(client, size))
+    made = tables.fork(
+        fight_id,
+        caller,
+        body.at,
+        charge=lambda size: quotas.store(client, size),
+        expires_at=expiry(request, body.expires_in),
     )
+    return created(request, made)
 
 
 @router.get(
@@ -371,12 +432,32 @@ def get_log(fight_id: FightId, caller: CallerDep, tables: TablesDep) -> JSONResp
 
 @router.get("/fights/{fight_id}/links", summary="Each side's join token and link (GM)", responses=ERRORS)
 def get_links(request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep) -> dict[str, Any]:
-    join = tables.links(fight_id, caller)
+    join, expires = tables.links(fight_id, caller)
     base = base_url(request)
     return {
         "join": join,
         "links": {side: f"{base}/join/{fight_id}#t={token}" for side, token in join.items()},
+        "expires_at": {who: _iso(at) for who, at in expires.items()},
     }
+
+
+@router.post(
+    "/fights/{fight_id}/tokens",
+    response_model=Rotated,
+    summary="Replace the tokens: every one (a new GM token) or one side's link (GM)",
+    responses={**ERRORS, 422: {"description": "No such side."}},
+)
+def post_tokens(
+    request: Request, fight_id: FightId, body: RotateRequest, caller: CallerDep, tables: TablesDep
+) -> JSONResponse:
+    expires_at = expiry(request, body.expires_in)
+    gm, join = tables.rotate(fight_id, caller, body.rotate, expires_at)
+    base = base_url(request)
+    links: dict[str, Any] = {"join": {side: f"{base}/join/{fight_id}#t={t}" for side, t in join.items()}}
+    if gm is not None:
+        links["gm"] = f"{base}/fights/{fight_id}#t={gm}"
+    rotated = Rotated(gm_token=gm, join=join, links=links, expires_at=_iso(expires_at))
+    return JSONResponse(rotated.model_dump(), headers={"Cache-Control": "no-store"})
 
 
 @router.get("/fights/{fight_id}/narration", summary="The fight in words, as the caller may know it")

@@ -62,6 +62,9 @@ class Settings:
     (:mod:`kassen.web.connections`); ``body_timeout`` is how long a request's body may take to arrive;
     ``quotas`` are what one client or token may take (:mod:`kassen.web.quotas`).
 
+    ``token_ttl`` is how many seconds a fight's tokens work when the request that makes them does not
+    say (None: until the GM replaces them).
+
     ``allowed_hosts`` are the host names requests may name in ``Host`` (any IP address may be named;
     ``kassen serve`` adds the names it listens on), ``public_url`` the address browsers open the server
     at when it differs from where it listens (behind a TLS proxy), and ``trusted_proxies`` the addresses
@@ -83,3 +86,4 @@ class Settings:
     header_timeout: float = 10.0
     body_timeout: float = 60.0
     quotas: QuotaSettings = QuotaSettings()
+    token_ttl: float | None = None

@@ -206,9 +206,25 @@ class ActionRow:
 
 @dataclass(frozen=True, slots=True)
 class TokenRow:
+    """A stored token: its SHA-256, fight, role (``gm``, ``side``), side, expiry (None: never) and, for
+    a side's token, its generation (see :func:`kassen.web.tokens.join_token`)."""
+
     fight_id: str
     role: str
     side: str | None
+    expires_at: datetime | None = None
+    generation: int = 0
+    hash: str = ""
+
+    @classmethod
+    def read(cls, row: RowMapping) -> TokenRow:
+        expires = row["expires_at"]
+        if expires is not None and expires.tzinfo is None:  # SQLite keeps no zone: it was stored in UTC
+            expires = expires.replace(tzinfo=UTC)
+        return cls(row["fight_id"], row["role"], row["side"], expires, int(row["generation"]), row["hash"])
+
+    def expired(self, at: datetime) -> bool:
+        return self.expires_at is not None and at >= self.expires_at
 
 
 def engine_for(url: str) -> Engine:
@@ -352,7 +368,12 @@ class Store:
 
     def token(self, conn: Connection, digest: str) -> TokenRow | None:
         row = conn.execute(select(tokens).where(tokens.c.hash == digest)).mappings().first()
-        return None if row is None else TokenRow(row["fight_id"], row["role"], row["side"])
+        return None if row is None else TokenRow.read(row)
+
+    def tokens_of(self, conn: Connection, fight_id: str) -> list[TokenRow]:
+        """Every token of a fight."""
+        query = select(tokens).where(tokens.c.fight_id == fight_id)
+        return [TokenRow.read(r) for r in conn.execute(query).mappings()]
 
     def listing(self, conn: Connection, *, limit: int, offset: int) -> tuple[list[FightRow], int]:
         total = conn.execute(select(func.count()).select_from(fights)).scalar_one()
@@ -360,14 +381,32 @@ class Store:
         return [FightRow.read(r) for r in conn.execute(query).mappings()], int(total)
 
     # -- writing --------------------------------------------------------------------------------------
-    def insert_fight(
-        self, conn: Connection, row: FightRow, token_rows: Sequence[tuple[str, str, str | None]]
-    ) -> None:
+    def insert_fight(self, conn: Connection, row: FightRow, token_rows: Sequence[TokenRow]) -> None:
         conn.execute(fights.insert().values(**row.values()))
+        self.add_tokens(conn, row.id, token_rows)
+
+    def add_tokens(self, conn: Connection, fight_id: str, token_rows: Sequence[TokenRow]) -> None:
         if token_rows:
             conn.execute(
                 tokens.insert(),
-                [{"hash": h, "fight_id": row.id, "role": role, "side": side} for h, role, side in token_rows],
+                [
+                    {
+                        "hash": t.hash,
+                        "fight_id": fight_id,
+                        "role": t.role,
+                        "side": t.side,
+                        "expires_at": t.expires_at,
+                        "generation": t.generation,
+                    }
+                    for t in token_rows
+                ],
+            )
+
+    def drop_tokens(self, conn: Connection, fight_id: str, digests: Sequence[str]) -> None:
+        """Forget tokens of a fight (replaced: they open nothing any more)."""
+        if digests:
+            conn.execute(
+                tokens.delete().where(tokens.c.fight_id == fight_id, tokens.c.hash.in_(list(digests)))
             )
 
     def append(self, conn: Connection, fight_id: str, first_seq: int, new: Sequence[NewAction]) -> None:

@@ -30,6 +30,7 @@ class Broadcaster:
         self._subs: dict[
             str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[dict[str, Any] | None]]]
         ] = {}
+        self._token_of: dict[asyncio.Queue[dict[str, Any] | None], str] = {}
         self.per_fight = per_fight
         self.total = total
         self.per_client = per_client
@@ -63,6 +64,7 @@ class Broadcaster:
                 subs.add((loop, queue))
                 self._count += 1
                 self._held.update(holders)
+                self._token_of[queue] = token
             elif not subs:
                 self._subs.pop(fight_id, None)
         if why is not None:
@@ -77,6 +79,7 @@ class Broadcaster:
         finally:
             with self._lock:
                 self._subs.get(fight_id, set()).discard((loop, queue))
+                self._token_of.pop(queue, None)
                 self._count -= 1
                 self._held.subtract(holders)
                 for holder in holders:
@@ -91,6 +94,15 @@ class Broadcaster:
         for loop, queue in targets:
             with contextlib.suppress(RuntimeError):  # a loop already closed
                 loop.call_soon_threadsafe(_offer, queue, message)
+
+    def revoke(self, fight_id: str, tokens: list[str]) -> None:
+        """End the fight's streams opened with any of ``tokens`` (replaced: they open nothing now)."""
+        gone = set(tokens)
+        with self._lock:
+            targets = [(lp, q) for lp, q in self._subs.get(fight_id, ()) if self._token_of.get(q) in gone]
+        for loop, queue in targets:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_offer, queue, None)
 
     def close(self) -> None:
         """End every stream (the server is stopping)."""

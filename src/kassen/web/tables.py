@@ -28,6 +28,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy.engine import Connection
@@ -41,10 +42,21 @@ from kassen.web.callers import Caller, gm_only, lookup_caller
 from kassen.web.catalog import POSTED, Catalog, bundled_source
 from kassen.web.problems import Problem, refused
 from kassen.web.replay import Live, pending_json, rebuild, rebuild_rows
-from kassen.web.store import ActionRow, FightRow, NewAction, Store, now
+from kassen.web.store import ActionRow, FightRow, NewAction, Store, TokenRow, now
 from kassen.web.streams import Broadcaster
 from kassen.web.tokens import join_token, new_fight_id, new_token, token_hash
 from kassen.web.views import Views
+
+
+def issue(
+    fight_id: str, sides: Sequence[str], expires_at: datetime | None
+) -> tuple[str, dict[str, str], list[TokenRow]]:
+    """A new GM token, each side's join token derived from it, and the rows the store keeps of them."""
+    gm = new_token()
+    join = {side: join_token(gm, fight_id, side) for side in sides}
+    rows = [TokenRow(fight_id, "gm", None, expires_at, 0, token_hash(gm))]
+    rows += [TokenRow(fight_id, "side", side, expires_at, 0, token_hash(t)) for side, t in join.items()]
+    return gm, join, rows
 
 
 def stored_size(row: FightRow, new: Sequence[NewAction]) -> int:
@@ -67,6 +79,7 @@ class Created:
     gm_token: str
     join: dict[str, str]
     state_id: str
+    expires_at: datetime | None = None
 
 
 class Tables(Views):
@@ -146,9 +159,11 @@ class Tables(Views):
         seed: int | None,
         dice: Literal["auto", "table"],
         charge: Callable[[int], None] | None = None,
+        expires_at: datetime | None = None,
     ) -> Created:
         """A new fight at the start of ``scenario`` (see :meth:`scenario`); ``charge`` is told the
-        bytes it will take in the store before they are written (and may refuse them)."""
+        bytes it will take in the store before they are written (and may refuse them); its tokens
+        expire at ``expires_at`` (None: never)."""
         src, ident = self.scenario(scenario)
         try:
             fight = open_fight(src, seed=seed, content=list(self.content), dice=dice)
@@ -160,10 +175,15 @@ class Tables(Views):
             scenario_text=None if ident is not None else scenario,
             chronicle=None,
         )
-        return self._insert(row, fight, [], src, charge)
+        return self._insert(row, fight, [], src, charge, expires_at)
 
     def import_chronicle(
-        self, data: Any, *, dice: Literal["auto", "table"], charge: Callable[[int], None] | None = None
+        self,
+        data: Any,
+        *,
+        dice: Literal["auto", "table"],
+        charge: Callable[[int], None] | None = None,
+        expires_at: datetime | None = None,
     ) -> Created:
         """A new fight from a chronicle (:meth:`Fight.to_json`), replayed and checked first (``charge``:
         as for :meth:`create`)."""
@@ -185,7 +205,7 @@ class Tables(Views):
             for item in data["log"]
         ]
         row = self._row(fight, scenario_name=None, scenario_text=None, chronicle=header)
-        return self._insert(row, fight, stack, None, charge)
+        return self._insert(row, fight, stack, None, charge, expires_at)
 
     def _row(
         self,
@@ -226,13 +246,11 @@ class Tables(Views):
         new: Sequence[NewAction],
         scenario: ScenarioSource | None,
         charge: Callable[[int], None] | None = None,
+        expires_at: datetime | None = None,
     ) -> Created:
         if charge is not None:
             charge(stored_size(row, new))
-        gm = new_token()
-        join = {side: join_token(gm, row.id, side) for side in fight.sides()}
-        token_rows: list[tuple[str, str, str | None]] = [(token_hash(gm), "gm", None)]
-        token_rows += [(token_hash(t), "side", side) for side, t in join.items()]
+        gm, join, token_rows = issue(row.id, fight.sides(), expires_at)
         with self.store.writing() as conn:
             self.store.insert_fight(conn, row, token_rows)
             self.store.append(conn, row.id, 1, new)
@@ -250,14 +268,53 @@ class Tables(Views):
             for i, a in enumerate(new)
         ]
         self._remember(Live(row, fight, row.head_seq, stack, scenario))
-        return Created(row.id, gm, join, row.state_id)
+        return Created(row.id, gm, join, row.state_id, expires_at)
 
-    def links(self, fight_id: str, caller: Caller) -> dict[str, str]:
-        """Each side's join token (the GM's: derived from the GM token the caller holds)."""
+    def links(self, fight_id: str, caller: Caller) -> tuple[dict[str, str], dict[str, datetime | None]]:
+        """Each side's join token (derived from the GM token the caller holds), and when each token
+        expires (``gm`` and each side)."""
         gm_only(caller, "the join links")
         with self._lock(fight_id), self.store.reading() as conn:
             live = self._load(conn, fight_id)
-            return {side: join_token(caller.token, fight_id, side) for side in live.fight.sides()}
+            held = self.store.tokens_of(conn, fight_id)
+        generation = {t.side: t.generation for t in held if t.role == "side"}
+        join = {
+            side: join_token(caller.token, fight_id, side, generation.get(side, 0))
+            for side in live.fight.sides()
+        }
+        expires = {t.side or "gm": t.expires_at for t in held if t.role == "gm" or t.side in join}
+        own = next((t for t in held if t.hash == token_hash(caller.token)), None)
+        expires["gm"] = own.expires_at if own is not None else None
+        return join, expires
+
+    def rotate(
+        self, fight_id: str, caller: Caller, which: str, expires_at: datetime | None
+    ) -> tuple[str | None, dict[str, str]]:
+        """Replace tokens (the GM's): ``all`` — a new GM token and, derived from it, every side's (the
+        old ones open nothing any more); or one side's link. Returns the new GM token (None when it is
+        unchanged) and the tokens that are new. Streams opened with a replaced token are ended."""
+        gm_only(caller, "replacing tokens")
+        with self._lock(fight_id), self.store.writing() as conn:
+            live = self._load(conn, fight_id, lock=True)
+            sides = live.fight.sides()
+            held = self.store.tokens_of(conn, fight_id)
+            if which == "all":
+                gm, join, rows = issue(fight_id, sides, expires_at)
+                gone = [t.hash for t in held]
+            elif which in sides:
+                old = [t for t in held if t.role == "side" and t.side == which]
+                generation = max((t.generation for t in old), default=0) + 1
+                token = join_token(caller.token, fight_id, which, generation)
+                gm, join = None, {which: token}
+                rows = [TokenRow(fight_id, "side", which, expires_at, generation, token_hash(token))]
+                gone = [t.hash for t in old]
+            else:
+                known = ", ".join(["all", *sides])
+                raise Problem(422, "request", f"rotate: one of {known}, not {which[:60]!r}")
+            self.store.drop_tokens(conn, fight_id, gone)
+            self.store.add_tokens(conn, fight_id, rows)
+        self.streams.revoke(fight_id, gone)
+        return gm, join
 
     def _load(self, conn: Connection, fight_id: str, *, lock: bool = False) -> Live:
         """The live fight, current with the store (rebuilt when the cache is behind it)."""
@@ -363,7 +420,12 @@ class Tables(Views):
         return self._change(fight_id, caller, state_id, change)
 
     def fork(
-        self, fight_id: str, caller: Caller, at: str, charge: Callable[[int], None] | None = None
+        self,
+        fight_id: str,
+        caller: Caller,
+        at: str,
+        charge: Callable[[int], None] | None = None,
+        expires_at: datetime | None = None,
     ) -> Created:
         """A new fight from the state ``at`` of this one (its start, or after any live action;
         ``charge``: as for :meth:`create`)."""
@@ -396,7 +458,7 @@ class Tables(Views):
             fork_row, over=result is not None, result=None if result is None else result.to_json()
         )
         live_fork.row = fork_row
-        return self._insert(fork_row, live_fork.fight, new, live_fork.scenario, charge)
+        return self._insert(fork_row, live_fork.fight, new, live_fork.scenario, charge, expires_at)
 
     def _change(
         self,

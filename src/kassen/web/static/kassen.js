@@ -158,6 +158,20 @@
     });
   }
 
+  // -- replacing links (the GM's links panel) ---------------------------------------------------------------
+  async function rotate(which) {
+    var result = await api("POST", "/api/fights/" + fight + "/tokens", { rotate: which });
+    if (!result.ok) { say(detail(result), "error"); return; }
+    if (result.json.gm_token) {  // every token replaced: this screen goes on with the new GM token
+      token = result.json.gm_token;
+      sessionStorage.setItem("kassen." + role + "." + fight, token);
+      localStorage.setItem(gmKey(fight), token);
+      history.replaceState(null, "", "#t=" + token);
+    }
+    if (window.htmx) window.htmx.ajax("GET", "/ui/fights/" + fight + "/links", { target: "#links" });
+    say(which === "all" ? "every link replaced: send the new ones" : "a new link: send it", "ok");
+  }
+
   // -- a fight's screen -------------------------------------------------------------------------------------
   async function post(url, payload, withState) {
     if (withState) {
@@ -300,10 +314,11 @@
       }
     });
     document.addEventListener("click", function (event) {
-      var target = event.target.closest("[data-post], [data-export], [data-copy]");
+      var target = event.target.closest("[data-post], [data-export], [data-copy], [data-rotate]");
       if (!target || target.disabled) return;
       event.preventDefault();
       if (target.dataset.export) { exportLog(target.dataset.export); return; }
+      if (target.dataset.rotate) { rotate(target.dataset.rotate); return; }
       if (target.dataset.copy) {
         var field = document.getElementById(target.dataset.copy);
         if (field) {
