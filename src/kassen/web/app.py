@@ -1,8 +1,9 @@
 """The application: :func:`create_app` wires the store, the live fights, the API, the screens and the
 defences every request goes through.
 
-- **Size**: a body over the limit (``Content-Length`` or counted as it arrives) is refused with 413
-  before the endpoint reads it (:class:`BodyLimit`).
+- **Size and time**: a body over the limit (``Content-Length`` or counted as it arrives) is refused
+  with 413 before the endpoint reads it, one that does not arrive in time with 408
+  (:class:`BodyLimit`); a client with too many requests at once gets 429 (:class:`Busy`).
 - **Host names**: a request naming a host this server does not serve is refused (400): a page of
   another site whose name was pointed at this server (DNS rebinding) cannot reach it
   (:mod:`kassen.web.origins`).
@@ -15,7 +16,8 @@ defences every request goes through.
 - **Headers**: a strict Content-Security-Policy (scripts and styles from this server only, no inline
   script, no framing), ``nosniff``, no referrer, no caching of anything that carries a fight.
 - **Errors**: one JSON shape, ``{"detail", "code", ...}``; a malformed request is one 422 naming the
-  field; an unexpected error is a 500 without a traceback (logged on the server).
+  field; a full disk is 507 and a store that does not answer 503 (reading goes on); an unexpected error
+  is a 500 without a traceback (logged on the server).
 """
 
 from __future__ import annotations
