@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import select
+import selectors
 import socket
 import threading
 import time
@@ -96,16 +96,21 @@ def closed(sock: socket.socket, wait: float = 2.0) -> bool:
 
 def statuses(socks: list[socket.socket], wait: float) -> list[int | None]:
     """The status each connection has had a reply with within ``wait`` seconds (None: none yet), all
-    waited for at once."""
+    waited for at once (epoll: more connections than select takes)."""
     found: dict[socket.socket, int] = {}
     deadline = time.monotonic() + wait
-    while len(found) < len(socks):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready, _, _ = select.select([s for s in socks if s not in found], [], [], left)
-        for s in ready:
-            found[s] = status_of(s, 0.01) or 0
+    with selectors.DefaultSelector() as waiting:
+        for s in socks:
+            waiting.register(s, selectors.EVENT_READ)
+        while len(found) < len(socks):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            for key, _ in waiting.select(left):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                found[sock] = status_of(sock, 0.01) or 0
+                waiting.unregister(sock)
     return [found.get(s) for s in socks]
 
 
@@ -274,3 +279,36 @@ def test_the_log_stays_quiet(server: Server) -> None:
     lines = server.log.read_text(encoding="utf-8", errors="replace").splitlines()
     assert not [ln for ln in lines if "Traceback" in ln]
     assert len(lines) < 40, "\n".join(lines)
+
+
+@pytest.mark.slow
+def test_the_issues_flood_of_1100_silent_connections_from_many_addresses(server: Server) -> None:
+    # 1,100 connections that never finish their heads, from 11 addresses (100 each: every client's
+    # share, and the server's whole cap of 1000): a newcomer is told 503 at once — no hang, no
+    # out-of-files traceback — and is served again once the header timeout has closed them
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1400:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))
+    head = b"GET / HTTP/1.1\r\nHost: localhost\r\n"
+    socks = [raw(server, f"127.0.1.{1 + i // 100}", head) for i in range(1100)]
+    try:
+        seen = statuses(socks, 0.5)
+        assert seen.count(None) == DEFAULTS.max_connections and seen.count(503) == 100, sorted(seen, key=str)
+        started = time.monotonic()
+        with client(server) as c:
+            while True:
+                try:
+                    r = c.get("/api/fights")
+                except httpx.HTTPError:  # closed at once
+                    r = None
+                if r is not None and r.status_code == 200:
+                    break
+                assert r is None or r.status_code == 503
+                assert time.monotonic() - started < HEADER_TIMEOUT + 2, "locked out past the header timeout"
+                time.sleep(0.1)
+        assert honest_table(server) < PATIENCE
+    finally:
+        for s in socks:
+            s.close()
