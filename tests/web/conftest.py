@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,9 @@ PG_DEFAULTS = (
 REQUIRE = os.environ.get("KASSEN_WEB_REQUIRE") == "1"
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("KASSEN_TEST_ARTIFACTS", ROOT / "build" / "test-artifacts" / "web"))
+
+#: The host names the in-process apps serve (TestClient's, and the default's).
+TEST_HOSTS = ("testserver", "localhost")
 
 #: A small fight of each ruleset (the browser, crash and hidden-value tests play them).
 FIGHTS = {"arena": "arena/duel", "l5r": "l5r/kakita-vs-hida", "sengoku": "sengoku/count-example"}
@@ -187,7 +190,7 @@ def open_table(client: Any, scenario: str, *, seed: int | None = 1, dice: str = 
 
 @pytest.fixture
 def client(sqlite_url: str) -> Iterator[TestClient]:
-    app = create_app(Settings(db=sqlite_url))
+    app = create_app(Settings(db=sqlite_url, allowed_hosts=TEST_HOSTS))
     with TestClient(app, base_url="http://testserver") as c:
         yield c
 
@@ -195,7 +198,7 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
 @pytest.fixture
 def any_client(store_url: str) -> Iterator[TestClient]:
     """A client over each kind of store."""
-    app = create_app(Settings(db=store_url))
+    app = create_app(Settings(db=store_url, allowed_hosts=TEST_HOSTS))
     with TestClient(app, base_url="http://testserver") as c:
         yield c
 
@@ -239,11 +242,11 @@ class Server:
                 self.kill()
 
 
-def start_server(db: str, log: Path, port: int | None = None) -> Server:
+def start_server(db: str, log: Path, port: int | None = None, extra: Sequence[str] = ()) -> Server:
     port = port or free_port()
     out = log.open("ab")
     process = subprocess.Popen(
-        [sys.executable, "-m", "kassen", "serve", "--db", db, "--port", str(port), "--quiet"],
+        [sys.executable, "-m", "kassen", "serve", "--db", db, "--port", str(port), "--quiet", *extra],
         stdout=out,
         stderr=subprocess.STDOUT,
         cwd=log.parent,

@@ -291,3 +291,46 @@ def test_table_dice_are_typed_into_the_dice_form(browser: Browser, server: Serve
     assert rolled and rolled[0] == typed, json.dumps(chronicle["log"])[:500]
     player.close()
     gm.close()
+
+
+def test_the_gm_replaces_a_link_and_every_link_and_the_list_names_only_the_gms_fights(
+    browser: Browser, server: Server
+) -> None:
+    import httpx
+
+    gm = open_fight(browser, server, "arena/duel", 4, "auto")
+    fight = gm.page.url.split("/fights/")[1].split("#")[0]
+    links = gm.page.locator("#links input.join-link")
+    east = links.first
+    old = east.input_value()
+    player = Screen(browser, old, LAPTOP)
+    expect(player.root).to_be_visible()
+    gm.page.click("#links [data-rotate='east']")
+    expect(east).not_to_have_value(old)
+    new = east.input_value()
+
+    def reads(link: str) -> int:
+        token = link.split("#t=")[1]
+        r = httpx.get(f"{server.url}/api/fights/{fight}", headers={"Authorization": f"Bearer {token}"})
+        return r.status_code
+
+    assert reads(old) == 401 and reads(new) == 200
+    # every link, the GM's too: the screen goes on with the new GM token
+    gm_link = gm.page.locator("#gm-link").input_value()
+    gm.page.click("#links [data-rotate='all']")
+    expect(gm.page.locator("#gm-link")).not_to_have_value(gm_link)
+    assert reads(gm_link) == 401 and reads(new) == 401
+    assert reads(gm.page.locator("#gm-link").input_value()) == 200
+    assert gm.page.url.endswith("#t=" + gm.page.locator("#gm-link").input_value().split("#t=")[1])
+    gm.page.click("#screen .options button:not([disabled])")  # and plays on
+    expect(gm.root).not_to_have_attribute("data-seq", "0")
+    # the fight list names this fight in the GM's browser, and no fight in another one
+    gm.page.goto(server.url + "/")
+    expect(gm.page.locator(f".fight-link[data-fight-id='{fight}']")).to_have_text("Arena duel")
+    stranger = Screen(browser, server.url + "/", LAPTOP)
+    expect(stranger.page.locator(f".fight-link[data-fight-id='{fight}']")).to_have_text(
+        re.compile(r"^fight ")
+    )
+    for screen in (gm, player, stranger):
+        screen.page.close()
+    assert gm.errors == [] and stranger.errors == []

@@ -78,6 +78,8 @@ def _refused(args: list[str], words: str) -> None:
         ("sqlite:///:memory:", "needs a file"),
         ("sqlite:///no/such/folder/kassen.db", "does not exist"),
         ("postgresql://nobody@127.0.0.1:1/kassen", "cannot open the store"),
+        ("postgres://x@[::1/db", "is a URL like"),  # an unclosed IPv6 address: was a ValueError
+        ("postgresql://x@host:port/db", "is a URL like"),
     ],
 )
 def test_a_bad_db_url_is_one_line_and_exit_2(db: str, words: str) -> None:
@@ -119,3 +121,58 @@ def test_a_refused_host_or_port_leaves_no_new_store_behind(tmp_path: Path) -> No
         taken.listen()
         _refused(["--db", f"sqlite:///{db}", "--port", str(taken.getsockname()[1])], "in use")
     assert not db.exists()
+
+
+@pytest.mark.parametrize(
+    ("host", "words"),
+    [
+        ("a" * 64, "not an address or a host name"),  # a label over 63: was idna's UnicodeError
+        ("\udcff", "--host \\xff"),  # the byte 0xff on the command line ($'\\xff'), shown as that byte
+        ("é" * 70, "not an address or a host name"),
+        ("a..b", "not an address or a host name"),
+        ("", "not an address or a host name"),
+        ("x" * 300, "not an address or a host name"),
+    ],
+)
+def test_a_host_that_is_no_name_is_one_line_and_exit_2(tmp_path: Path, host: str, words: str) -> None:
+    db = tmp_path / "k.db"
+    _refused(["--db", f"sqlite:///{db}", "--host", host, "--port", str(free_port())], words)
+    assert not db.exists()
+
+
+def test_a_bad_host_from_a_real_command_line_is_exit_2(tmp_path: Path) -> None:
+    # through argv, as a shell passes $'\xff': no traceback, one line, status 2
+    done = subprocess.run(
+        [sys.executable, "-m", "kassen", "serve", "--host", os.fsdecode(b"\xff"), "--port", str(free_port())],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done
+    assert done.stderr.decode().startswith("kassen: error: --host \\xff") and b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--public-url", "table.example"], "give http://HOST or https://HOST"),
+        (["--public-url", "https://table.example/kassen"], "no path"),
+        (["--public-url", "https://[::1"], "not a URL"),
+        (["--proxy", "proxy.lan"], "not an IP address"),
+    ],
+)
+def test_a_bad_public_url_or_proxy_is_one_line_and_exit_2(
+    tmp_path: Path, args: list[str], words: str
+) -> None:
+    _refused(["--db", f"sqlite:///{tmp_path / 'k.db'}", "--port", str(free_port()), *args], words)
+
+
+def test_the_public_url_allowed_hosts_and_proxies_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr("kassen.web.server.serve", lambda settings, **kw: seen.update(settings=settings))
+    args = ["--public-url", "https://table.example/", "--allow-host", "gm.lan", "--proxy", "10.0.0.0/8"]
+    result = CliRunner().invoke(cli, ["serve", *args])
+    assert result.exit_code == 0, result.output
+    settings = seen["settings"]
+    assert settings.public_url == "https://table.example"
+    assert settings.allowed_hosts == ("localhost", "gm.lan") and settings.trusted_proxies == ("10.0.0.0/8",)

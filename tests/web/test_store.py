@@ -29,7 +29,7 @@ from kassen.web.schema import LATEST, actions, migrate
 from kassen.web.settings import WebError
 from kassen.web.store import Store
 
-from .conftest import FIGHTS, Table, open_table
+from .conftest import FIGHTS, TEST_HOSTS, Table, open_table
 
 
 def _rows(url: str, fight_id: str) -> int:
@@ -164,7 +164,7 @@ def test_a_store_whose_rows_do_not_replay_is_refused_not_served_wrong(store_url:
     from kassen.web.app import create_app
     from kassen.web.settings import Settings
 
-    with TestClient(create_app(Settings(db=store_url))) as c:
+    with TestClient(create_app(Settings(db=store_url, allowed_hosts=TEST_HOSTS))) as c:
         t = open_table(c, "arena/duel", seed=4)
         for _ in range(3):
             t.act({"auto": True})
@@ -177,7 +177,8 @@ def test_a_store_whose_rows_do_not_replay_is_refused_not_served_wrong(store_url:
             .values(state_id="0" * 20)
         )
     engine.dispose()
-    with TestClient(create_app(Settings(db=store_url)), raise_server_exceptions=False) as c:
+    app = create_app(Settings(db=store_url, allowed_hosts=TEST_HOSTS))
+    with TestClient(app, raise_server_exceptions=False) as c:
         r = c.get(f"/api/fights/{fight_id}", headers={"Authorization": f"Bearer {gm}"})
         assert r.status_code == 500 and r.json()["code"] == "replay"
         assert "row 2" in r.json()["detail"] and "Traceback" not in r.text

@@ -1,4 +1,4 @@
-"""The GM table in the browser: ``kassen serve`` (issue 12).
+"""The GM table in the browser: ``kassen serve``.
 
 A FastAPI application over the one core (:func:`kassen.core.scenario.open_fight`, :class:`Fight` with
 its menus, odds, table dice, views, GM moves and chronicles) and a durable fight store:
@@ -15,8 +15,13 @@ its menus, odds, table dice, views, GM moves and chronicles) and a durable fight
   at ``/openapi.json``, with a server-sent event stream per fight;
 - :mod:`kassen.web.pages` — the screens, rendered on the server (Jinja2) and refreshed with htmx
   (vendored under ``static/``: no CDN, no build step);
-- :mod:`kassen.web.app` — :func:`create_app`: the middleware (size limits, security headers, the
-  cross-site checks) and the error handlers.
+- :mod:`kassen.web.app` — :func:`create_app`: the middleware (size and time limits, requests at once,
+  security headers, the host allow-list and cross-site checks of :mod:`kassen.web.origins`) and the
+  error handlers; :mod:`kassen.web.bodies` reads JSON bodies strictly, :mod:`kassen.web.openapi`
+  documents every reply;
+- :mod:`kassen.web.quotas` — what one client or token may take (fights, bytes stored, actions, event
+  streams); :mod:`kassen.web.connections` — the connection caps and the header timeout in uvicorn's
+  protocol; :mod:`kassen.web.quiet` — refusals logged as a count a minute, not a line each.
 
 The web dependencies are the extra ``kassen[web]`` (and ``kassen[postgres]`` for PostgreSQL); nothing
 here is imported by the rest of kassen. See ``docs/web.md``.

@@ -28,6 +28,7 @@ __all__ = ["router"]
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -37,18 +38,19 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from kassen.content.yamlio import MAX_YAML_BYTES
-from kassen.core.codec import parse_json
-from kassen.core.errors import KassenError
 from kassen.core.fight import MAX_FACE, MAX_TYPED_FACES, SEED_BOUNDS
 from kassen.core.menu import MAX_PATH
 from kassen.core.report import account
-from kassen.web.callers import Caller
-from kassen.web.problems import Problem, refused
+from kassen.web.bodies import StrictRoute, strict_json
+from kassen.web.callers import Caller, gm_only
+from kassen.web.problems import Problem
+from kassen.web.quotas import Quotas, client_of_scope
+from kassen.web.store import now
 from kassen.web.tables import Created, Tables
-from kassen.web.tokens import FIGHT_ID_PATTERN
+from kassen.web.tokens import FIGHT_ID_PATTERN, token_hash
 from kassen.web.views import for_caller
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=StrictRoute)
 bearer = HTTPBearer(auto_error=False, description="A fight's GM token or a side's join token.")
 
 #: A state id as the core writes it (hex digits of a SHA-256).
@@ -61,6 +63,18 @@ FightId = Annotated[str, Path(pattern=FIGHT_ID_PATTERN, description="A fight's i
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+#: Ten years: longer is never.
+MAX_EXPIRY = 10 * 365 * 24 * 3600
+ExpiresIn = Annotated[
+    int | None,
+    Field(
+        ge=60,
+        le=MAX_EXPIRY,
+        description="Seconds until the tokens given expire (default: the server's; normally never).",
+    ),
+]
 
 
 class NewFight(Strict):
@@ -77,6 +91,7 @@ class NewFight(Strict):
     dice: Literal["auto", "table"] = Field(
         default="auto", description="auto: the seeded RNG rolls; table: the faces rolled are typed."
     )
+    expires_in: ExpiresIn = None
 
 
 class ActionRequest(Strict):
@@ -110,6 +125,26 @@ class ForkRequest(Strict):
     """A new fight from the state ``at`` (the fight's start, or after any action in its log)."""
 
     at: StateId
+    expires_in: ExpiresIn = None
+
+
+class RotateRequest(Strict):
+    """Replace tokens: ``all`` (a new GM token and every side's link, the old ones dead) or one
+    side's link (the others unchanged)."""
+
+    rotate: Annotated[str, StringConstraints(min_length=1, max_length=200)] = Field(
+        description="`all`, or a side's id."
+    )
+    expires_in: ExpiresIn = None
+
+
+class Rotated(BaseModel):
+    """The tokens that are new: the GM's (null when unchanged) and each side's that was replaced."""
+
+    gm_token: str | None
+    join: dict[str, str]
+    links: dict[str, Any]
+    expires_at: str | None
 
 
 class CreatedFight(BaseModel):
@@ -120,6 +155,7 @@ class CreatedFight(BaseModel):
     join: dict[str, str]
     state_id: str
     links: dict[str, Any]
+    expires_at: str | None = Field(description="When the tokens expire (ISO 8601, UTC); null: never.")
 
 
 class Refusal(BaseModel):
@@ -142,7 +178,19 @@ def tables_of(request: Request) -> Tables:
     return tables
 
 
+def quotas_of(request: Request) -> Quotas:
+    quotas: Quotas = request.app.state.quotas
+    return quotas
+
+
+def client_of(request: Request) -> str:
+    """The client a request counts under for the quotas (:mod:`kassen.web.quotas`)."""
+    return client_of_scope(request.scope)
+
+
 TablesDep = Annotated[Tables, Depends(tables_of)]
+QuotasDep = Annotated[Quotas, Depends(quotas_of)]
+ClientDep = Annotated[str, Depends(client_of)]
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
@@ -153,13 +201,32 @@ def caller_of(fight_id: FightId, tables: TablesDep, credentials: Credentials) ->
 CallerDep = Annotated[Caller, Depends(caller_of)]
 
 
+def base_url(request: Request) -> str:
+    """Where browsers open this server: ``--public-url`` when given, else the address the request came
+    to (no final ``/``)."""
+    public: str | None = request.app.state.settings.public_url
+    return public.rstrip("/") if public else str(request.base_url).rstrip("/")
+
+
+def _iso(at: datetime | None) -> str | None:
+    return None if at is None else at.isoformat()
+
+
+def expiry(request: Request, expires_in: int | None) -> datetime | None:
+    """When tokens given now expire: in ``expires_in`` seconds, else the server's default (if any)."""
+    default: float | None = request.app.state.settings.token_ttl
+    seconds = expires_in if expires_in is not None else default
+    return None if seconds is None else now() + timedelta(seconds=seconds)
+
+
 def created(request: Request, made: Created) -> JSONResponse:
-    base = str(request.base_url).rstrip("/")
+    base = base_url(request)
     body = CreatedFight(
         id=made.id,
         gm_token=made.gm_token,
         join=made.join,
         state_id=made.state_id,
+        expires_at=_iso(made.expires_at),
         links={
             "gm": f"{base}/fights/{made.id}#t={made.gm_token}",
             "join": {side: f"{base}/join/{made.id}#t={t}" for side, t in made.join.items()},
@@ -197,8 +264,18 @@ def list_fights(
         422: {"description": "The scenario does not validate: every error, line and field."},
     },
 )
-def create_fight(request: Request, body: NewFight, tables: TablesDep) -> JSONResponse:
-    return created(request, tables.create(body.scenario, seed=body.seed, dice=body.dice))
+def create_fight(
+    request: Request, body: NewFight, tables: TablesDep, quotas: QuotasDep, client: ClientDep
+) -> JSONResponse:
+    quotas.open_fight(client)
+    made = tables.create(
+        body.scenario,
+        seed=body.seed,
+        dice=body.dice,
+        charge=lambda size: quotas.store(client, size),
+        expires_at=expiry(request, body.expires_in),
+    )
+    return created(request, made)
 
 
 @router.post(
@@ -217,19 +294,22 @@ def create_fight(request: Request, body: NewFight, tables: TablesDep) -> JSONRes
 async def import_fight(
     request: Request,
     tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
     dice: Annotated[Literal["auto", "table"], Query(description="How the imported fight rolls on.")] = "auto",
+    expires_in: Annotated[ExpiresIn, Query()] = None,
 ) -> JSONResponse:
+    quotas.open_fight(client)
+    expires_at = expiry(request, expires_in)
     raw = await request.body()
-    limit = request.app.state.settings.max_import_bytes
 
     def work() -> Created:
-        try:
-            data = parse_json(raw, what="the chronicle", max_bytes=limit)
-        except KassenError as exc:
-            raise refused(exc) from None
+        data = strict_json(raw, what="the chronicle")
         if not isinstance(data, dict):
             raise Problem(422, "format", "a chronicle is a JSON object")
-        return tables.import_chronicle(data, dice=dice)
+        return tables.import_chronicle(
+            data, dice=dice, charge=lambda size: quotas.store(client, size), expires_at=expires_at
+        )
 
     return created(request, await run_in_threadpool(work))
 
@@ -275,8 +355,14 @@ def get_choices(
     responses={**ERRORS, 422: {"description": "Not on the menu, not allowed (with the rule), bad faces."}},
 )
 def post_action(
-    fight_id: FightId, body: ActionRequest, caller: CallerDep, tables: TablesDep
+    fight_id: FightId,
+    body: ActionRequest,
+    caller: CallerDep,
+    tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
 ) -> dict[str, Any]:
+    quotas.act(token_hash(caller.token), client)
     return tables.act(
         fight_id,
         caller,
@@ -289,7 +375,15 @@ def post_action(
 
 
 @router.post("/fights/{fight_id}/undo", summary="Take back the last action (GM)", responses=ERRORS)
-def post_undo(fight_id: FightId, body: UndoRequest, caller: CallerDep, tables: TablesDep) -> dict[str, Any]:
+def post_undo(
+    fight_id: FightId,
+    body: UndoRequest,
+    caller: CallerDep,
+    tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
+) -> dict[str, Any]:
+    quotas.act(token_hash(caller.token), client)
     return tables.undo(fight_id, caller, body.state_id)
 
 
@@ -301,9 +395,24 @@ def post_undo(fight_id: FightId, body: UndoRequest, caller: CallerDep, tables: T
     responses={**ERRORS, 422: {"description": "No such state in this fight's log."}},
 )
 def post_fork(
-    request: Request, fight_id: FightId, body: ForkRequest, caller: CallerDep, tables: TablesDep
+    request: Request,
+    fight_id: FightId,
+    body: ForkRequest,
+    caller: CallerDep,
+    tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
 ) -> JSONResponse:
-    return created(request, tables.fork(fight_id, caller, body.at))
+    gm_only(caller, "forking")
+    quotas.open_fight(client, token_hash(caller.token))
+    made = tables.fork(
+        fight_id,
+        caller,
+        body.at,
+        charge=lambda size: quotas.store(client, size),
+        expires_at=expiry(request, body.expires_in),
+    )
+    return created(request, made)
 
 
 @router.get(
@@ -323,12 +432,32 @@ def get_log(fight_id: FightId, caller: CallerDep, tables: TablesDep) -> JSONResp
 
 @router.get("/fights/{fight_id}/links", summary="Each side's join token and link (GM)", responses=ERRORS)
 def get_links(request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep) -> dict[str, Any]:
-    join = tables.links(fight_id, caller)
-    base = str(request.base_url).rstrip("/")
+    join, expires = tables.links(fight_id, caller)
+    base = base_url(request)
     return {
         "join": join,
         "links": {side: f"{base}/join/{fight_id}#t={token}" for side, token in join.items()},
+        "expires_at": {who: _iso(at) for who, at in expires.items()},
     }
+
+
+@router.post(
+    "/fights/{fight_id}/tokens",
+    response_model=Rotated,
+    summary="Replace the tokens: every one (a new GM token) or one side's link (GM)",
+    responses={**ERRORS, 422: {"description": "No such side."}},
+)
+def post_tokens(
+    request: Request, fight_id: FightId, body: RotateRequest, caller: CallerDep, tables: TablesDep
+) -> JSONResponse:
+    expires_at = expiry(request, body.expires_in)
+    gm, join = tables.rotate(fight_id, caller, body.rotate, expires_at)
+    base = base_url(request)
+    links: dict[str, Any] = {"join": {side: f"{base}/join/{fight_id}#t={t}" for side, t in join.items()}}
+    if gm is not None:
+        links["gm"] = f"{base}/fights/{fight_id}#t={gm}"
+    rotated = Rotated(gm_token=gm, join=join, links=links, expires_at=_iso(expires_at))
+    return JSONResponse(rotated.model_dump(), headers={"Cache-Control": "no-store"})
 
 
 @router.get("/fights/{fight_id}/narration", summary="The fight in words, as the caller may know it")
@@ -350,7 +479,7 @@ def get_narration(
     responses={**ERRORS, 200: {"content": {"text/event-stream": {}}, "description": "An event stream."}},
 )
 async def stream(
-    request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep
+    request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep, client: ClientDep
 ) -> StreamingResponse:
     def first() -> dict[str, Any]:
         with tables.reading(fight_id) as live:
@@ -358,8 +487,12 @@ async def stream(
 
     hello = await run_in_threadpool(first)
     keepalive = request.app.state.settings.keepalive_seconds
-    subscription = tables.streams.subscribe(fight_id)
-    queue = subscription.__enter__()
+    subscription = tables.streams.subscribe(fight_id, client, token_hash(caller.token))
+    try:
+        queue = subscription.__enter__()
+    except Problem as problem:
+        request.app.state.quiet.note("streams", problem.message, client)
+        raise
 
     async def events() -> AsyncIterator[str]:
         try:

@@ -1,30 +1,36 @@
 """The application: :func:`create_app` wires the store, the live fights, the API, the screens and the
 defences every request goes through.
 
-- **Size**: a body over the limit (``Content-Length`` or counted as it arrives) is refused with 413
-  before the endpoint reads it (:class:`BodyLimit`).
+- **Size and time**: a body over the limit (``Content-Length`` or counted as it arrives) is refused
+  with 413 before the endpoint reads it, one that does not arrive in time with 408
+  (:class:`BodyLimit`); a client with too many requests at once gets 429 (:class:`Busy`).
+- **Host names**: a request naming a host this server does not serve is refused (400): a page of
+  another site whose name was pointed at this server (DNS rebinding) cannot reach it
+  (:mod:`kassen.web.origins`).
 - **Cross-site requests**: state-changing requests carry their token in a header, which a page of
   another site cannot set without the server's consent (no CORS is ever granted); their bodies must be
   JSON (``Content-Type: application/json``: 415 otherwise), which a cross-site form cannot send; and a
-  request whose ``Origin`` or ``Sec-Fetch-Site`` says it comes from another site is refused (403)
+  request whose ``Origin`` (scheme, host and port) or ``Sec-Fetch-Site`` says it comes from another
+  site is refused (403)
   (:class:`Guard`).
 - **Headers**: a strict Content-Security-Policy (scripts and styles from this server only, no inline
   script, no framing), ``nosniff``, no referrer, no caching of anything that carries a fight.
 - **Errors**: one JSON shape, ``{"detail", "code", ...}``; a malformed request is one 422 naming the
-  field; an unexpected error is a 500 without a traceback (logged on the server).
+  field; a full disk is 507 and a store that does not answer 503 (reading goes on); an unexpected error
+  is a 500 without a traceback (logged on the server).
 """
 
 from __future__ import annotations
 
 __all__ = ["BodyLimit", "Guard", "create_app"]
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -34,9 +40,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kassen import __version__
+from kassen.web.openapi import install as install_openapi
+from kassen.web.origins import Origins
 from kassen.web.problems import Problem
+from kassen.web.quiet import QuietLog
+from kassen.web.quotas import Quotas, client_of_scope
 from kassen.web.settings import Settings
-from kassen.web.store import Store
+from kassen.web.store import Store, StoreFull, StoreUnavailable
 from kassen.web.streams import Broadcaster
 from kassen.web.tables import Tables
 
@@ -53,7 +63,9 @@ def _json(status: int, body: dict[str, Any], headers: Mapping[str, str] | None =
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+async def _send_json(
+    send: Send, status: int, body: dict[str, Any], headers: Mapping[str, str] | None = None
+) -> None:
     data = json.dumps(body).encode()
     await send(
         {
@@ -63,6 +75,7 @@ async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(data)).encode()),
                 (b"connection", b"close"),
+                *((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in (headers or {}).items()),
             ],
         }
     )
@@ -72,12 +85,22 @@ async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
 class BodyLimit:
     """Refuse a body over ``limit`` bytes (``import_limit`` for an imported chronicle) with 413: by its
     ``Content-Length`` at once, else as it arrives — the body is read here, up to the limit, before the
-    endpoint sees any of it."""
+    endpoint sees any of it; and one that has not all arrived ``timeout`` seconds after the request's
+    head with 408 (a client sending a byte now and then holds no worker)."""
 
-    def __init__(self, app: ASGIApp, limit: int, import_limit: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int,
+        import_limit: int,
+        timeout: float = 60.0,
+        quiet: QuietLog | None = None,
+    ) -> None:
         self.app = app
         self.limit = limit
         self.import_limit = import_limit
+        self.timeout = timeout
+        self.quiet = quiet or QuietLog(log)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -101,8 +124,19 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
+        deadline = asyncio.get_running_loop().time() + self.timeout
         while True:
-            message = await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                self.quiet.note(
+                    "slow request body", f"not all there after {self.timeout:g} s", _client(scope)
+                )
+                await _send_json(
+                    send, 408, {"detail": "the request's body took too long to arrive", "code": "timeout"}
+                )
+                return
             if message["type"] != "http.request":  # the client went away
                 return
             chunk = message.get("body", b"")
@@ -126,31 +160,70 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+def _client(scope: Scope) -> str:
+    return client_of_scope(scope)
+
+
+class Busy:
+    """At most so many requests of one client at once (429 ``busy``): a client cannot take every worker
+    thread with slow requests. An event stream is apart: it is held open, and capped on its own."""
+
+    def __init__(self, app: ASGIApp, quotas: Quotas) -> None:
+        self.app = app
+        self.quotas = quotas
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or str(scope.get("path", "")).endswith("/stream"):
+            await self.app(scope, receive, send)
+            return
+        try:
+            held = self.quotas.request(_client(scope))
+            held.__enter__()
+        except Problem as problem:
+            await _send_json(send, problem.status, problem.body(), problem.headers)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            held.__exit__(None, None, None)
+
+
 def _too_large(limit: int) -> dict[str, Any]:
     return {"detail": f"the body is larger than the limit of {limit} bytes", "code": "too_large"}
 
 
 class Guard:
-    """The cross-site checks and the security headers (see the module notes)."""
+    """The host allow-list, the cross-site checks and the security headers (see the module notes and
+    :mod:`kassen.web.origins`)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, origins: Origins) -> None:
         self.app = app
+        self.origins = origins
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        host = headers.get("host")
+        if not self.origins.host_allowed(host):
+            await _send_json(
+                send,
+                400,
+                {"detail": "this server does not serve that host name (Host)", "code": "host"},
+            )
+            return
         method = scope.get("method", "GET")
         if method not in ("GET", "HEAD", "OPTIONS"):
-            refusal = _cross_site(headers)
+            refusal = _cross_site(headers, self.origins, str(scope.get("scheme", "http")))
             if refusal is not None:
                 await _send_json(send, 403, {"detail": refusal, "code": "cross_site"})
                 return
-            kind = headers.get("content-type", "").split(";")[0].strip().lower()
-            if method in ("POST", "PUT", "PATCH") and kind != "application/json":
+            if method in ("POST", "PUT", "PATCH") and not _json_type(headers.get("content-type", "")):
                 await _send_json(
-                    send, 415, {"detail": "send JSON (Content-Type: application/json)", "code": "media_type"}
+                    send,
+                    415,
+                    {"detail": "send JSON in UTF-8 (Content-Type: application/json)", "code": "media_type"},
                 )
                 return
         path = scope.get("path", "")
@@ -174,26 +247,38 @@ class Guard:
         await self.app(scope, receive, with_headers)
 
 
-def _cross_site(headers: dict[str, str]) -> str | None:
+def _json_type(value: str) -> bool:
+    """Whether a Content-Type says JSON in UTF-8 (JSON has no other encoding: RFC 8259)."""
+    kind, *params = (part.strip().lower() for part in value.split(";"))
+    if kind != "application/json":
+        return False
+    for param in params:
+        name, _, given = param.partition("=")
+        if name.strip() == "charset" and given.strip().strip('"') not in ("utf-8", "utf8"):
+            return False
+    return True
+
+
+def _cross_site(headers: dict[str, str], origins: Origins, scheme: str) -> str | None:
     """Why a state-changing request looks cross-site (None: it does not)."""
     if headers.get("sec-fetch-site") == "cross-site":
         return "a request from another site is refused"
     origin = headers.get("origin")
-    if origin is None or origin == "null":
-        return None if origin is None else "a request from an opaque origin is refused"
-    host = headers.get("host", "")
-    try:
-        netloc = urlsplit(origin).netloc
-    except ValueError:  # not a URL at all ("http://["): no origin this server serves
-        return "a request from an origin that is no URL is refused"
-    if netloc.lower() != host.lower():
-        return "a request from another origin is refused"
+    if origin is None:
+        return None
+    if origin == "null":
+        return "a request from an opaque origin is refused"
+    if not origins.origin_allowed(origin, headers.get("host"), scheme):
+        return "a request from another origin (scheme, host or port) is refused"
     return None
 
 
-def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, store: Store | None = None, quiet: QuietLog | None = None
+) -> FastAPI:
     """The server's application for ``settings`` (a ``store`` already open may be given, e.g. by tests;
-    it is then closed with the app)."""
+    it is then closed with the app; ``quiet`` counts the refusals, shared with the server's
+    connection limits)."""
     from kassen.web.api import router
     from kassen.web.pages import router as pages
 
@@ -202,13 +287,23 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = app.state.store
+
+        async def summaries() -> None:  # the refusals counted since the last summary, once a minute
+            while True:
+                await asyncio.sleep(refusals.interval)
+                refusals.flush()
+
+        summing = asyncio.create_task(summaries())
         try:
             yield
         finally:
+            summing.cancel()
+            refusals.flush(force=True)
             app.state.tables.streams.close()
             opened.close()
 
     opened = store or Store(config.db)
+    refusals = quiet or QuietLog(log)
     app = FastAPI(
         title="kassen",
         version=__version__,
@@ -218,20 +313,39 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         redoc_url=None,
     )
     app.state.settings = config
+    app.state.quiet = refusals
     app.state.store = opened
+    app.state.quotas = quotas = Quotas(config.quotas, refusals)
     app.state.tables = Tables(
         opened,
         content=config.content,
         cached=config.cached_fights,
-        streams=Broadcaster(config.max_streams_per_fight, config.max_streams),
+        streams=Broadcaster(
+            config.max_streams_per_fight,
+            config.max_streams,
+            config.quotas.streams_per_client,
+            config.quotas.streams_per_token,
+        ),
     )
 
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        headers = {**(exc.headers or {}), **({"WWW-Authenticate": "Bearer"} if exc.status == 401 else {})}
         if exc.status >= 500:
             log.error("%s %s: %s", request.method, request.url.path, exc.message)
         return _json(exc.status, exc.body(), headers)
+
+    @app.exception_handler(StoreFull)
+    async def _full(request: Request, exc: StoreFull) -> JSONResponse:
+        refusals.note("store_full", f"{request.method} {request.url.path}: {exc}")
+        body = {"detail": f"{exc}; reading goes on", "code": "store_full"}
+        return _json(507, body)
+
+    @app.exception_handler(StoreUnavailable)
+    async def _unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
+        refusals.note("store_unavailable", f"{request.method} {request.url.path}: {exc}")
+        body = {"detail": "the store did not answer: try again shortly", "code": "store_unavailable"}
+        return _json(503, body, {"Retry-After": "5"})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -258,8 +372,17 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     app.include_router(router)
     app.include_router(pages)
+    install_openapi(app)
     static = resources.files("kassen.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.add_middleware(Guard)
-    app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
+    origins = Origins.of(config.allowed_hosts, config.public_url)
+    app.add_middleware(Guard, origins=origins)
+    app.add_middleware(
+        BodyLimit,
+        limit=config.max_body_bytes,
+        import_limit=config.max_import_bytes,
+        timeout=config.body_timeout,
+        quiet=refusals,
+    )
+    app.add_middleware(Busy, quotas=quotas)
     return app

@@ -18,7 +18,7 @@ from typing import Literal
 from kassen.core.engine import Actor
 from kassen.core.view import GM_VIEW, Viewer
 from kassen.web.problems import Problem
-from kassen.web.store import Store
+from kassen.web.store import Store, now
 from kassen.web.tokens import TOKEN_PATTERN, token_hash
 
 
@@ -54,8 +54,8 @@ class Caller:
 
 
 def lookup_caller(store: Store, fight_id: str, token: str | None) -> Caller:
-    """The caller a bearer token names, for ``fight_id`` (401 unknown, 404 no such fight, 403 a
-    token of another fight)."""
+    """The caller a bearer token names, for ``fight_id`` (401 unknown or expired, 404 no such fight,
+    403 a token of another fight)."""
     if not token:
         raise Problem(401, "token", "this needs a token: Authorization: Bearer TOKEN")
     if re.fullmatch(TOKEN_PATTERN, token) is None:
@@ -65,6 +65,8 @@ def lookup_caller(store: Store, fight_id: str, token: str | None) -> Caller:
         exists = store.head(conn, fight_id) is not None
     if found is None:
         raise Problem(401, "token", "this token opens no fight")
+    if found.expired(now()):
+        raise Problem(401, "expired", "this token has expired: ask the GM for a new link")
     if not exists:
         raise Problem(404, "no_fight", "no such fight")
     if found.fight_id != fight_id:

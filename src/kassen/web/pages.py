@@ -15,6 +15,7 @@ __all__ = ["router", "templates"]
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 from functools import cache
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -26,7 +27,7 @@ from fastapi.responses import HTMLResponse
 from kassen import __version__
 from kassen.core.menu import MAX_PATH
 from kassen.core.report import outcome_text, render_event
-from kassen.web.api import CallerDep, FightId, TablesDep
+from kassen.web.api import CallerDep, FightId, TablesDep, base_url
 from kassen.web.callers import Caller
 from kassen.web.problems import Problem
 from kassen.web.replay import Live
@@ -126,15 +127,29 @@ def entry(fight_id: FightId, index: int, caller: CallerDep, tables: TablesDep) -
 
 @router.get("/ui/fights/{fight_id}/links", response_class=HTMLResponse)
 def links(request: Request, fight_id: FightId, caller: CallerDep, tables: TablesDep) -> HTMLResponse:
-    join = tables.links(fight_id, caller)
-    base = str(request.base_url).rstrip("/")
+    join, expires = tables.links(fight_id, caller)
+    base = base_url(request)
     with tables.reading(fight_id) as live:
         names = live.fight.ruleset.names(live.fight.initial_state)
     items = [
-        {"side": side, "name": names.get(side, side), "url": f"{base}/join/{fight_id}#t={token}"}
+        {
+            "side": side,
+            "name": names.get(side, side),
+            "url": f"{base}/join/{fight_id}#t={token}",
+            "expires": _when(expires.get(side)),
+        }
         for side, token in join.items()
     ]
-    return render("links.html", items=items, gm_url=f"{base}/fights/{fight_id}#t={caller.token}")
+    return render(
+        "links.html",
+        items=items,
+        gm_url=f"{base}/fights/{fight_id}#t={caller.token}",
+        gm_expires=_when(expires.get("gm")),
+    )
+
+
+def _when(at: datetime | None) -> str:
+    return "" if at is None else at.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def screen_context(

@@ -5,17 +5,24 @@ from __future__ import annotations
 
 __all__ = ["Problem", "refused"]
 
+from collections.abc import Mapping
 from typing import Any
+
+from starlette.exceptions import HTTPException
 
 from kassen.core.errors import ContentError, IllegalActionError, KassenError
 
 
-class Problem(Exception):
+class Problem(HTTPException):
     """A request refused: the HTTP status, a stable ``code`` and a message in words (and any details,
-    such as every error of a scenario that does not validate)."""
+    such as every error of a scenario that does not validate); ``headers`` go with the reply (a 429's
+    ``Retry-After``). An HTTP exception, so that FastAPI passes it on as it is even from where it
+    reads the body."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
+    def __init__(
+        self, status: int, code: str, message: str, *, headers: Mapping[str, str] | None = None, **extra: Any
+    ) -> None:
+        super().__init__(status_code=status, detail=message, headers=dict(headers) if headers else None)
         self.status = status
         self.code = code
         self.message = message

@@ -7,13 +7,15 @@ upgrades it at start, inside one transaction under a lock (PostgreSQL's advisory
 environment, ``alembic.ini`` or script folder to ship in the wheel, and no autogeneration (which we
 would not trust for data we must replay). A store newer than this kassen is refused, never touched.
 
-Tables (version 1):
+Tables (version 2):
 
 - ``fights``: one row per fight: where it starts (a bundled scenario's name, a posted scenario's YAML
   text, or an imported chronicle's header), the content layers, seed and dice mode, and its head — the
   number of rows, the current state id, the live action count, whether it is over, the action waiting
   for typed dice;
-- ``tokens``: the SHA-256 of each token, with the fight and the role (``gm``, or ``side`` and which);
+- ``tokens``: the SHA-256 of each token, with the fight and the role (``gm``, or ``side`` and which),
+  when it expires (null: never) and, for a side's token, its generation (how many times that side's
+  link was replaced: the join token is derived from the GM token, the fight, the side and it);
 - ``actions``: append-only, one row per applied action (its JSON, the typed dice, whether the GM made it
   out of turn, who sent it, the resulting state id) or undo (the state id it returned to), numbered
   per fight from 1; the primary key ``(fight_id, seq)`` makes two writers of the same row impossible.
@@ -96,6 +98,21 @@ tokens = Table(
     Column("fight_id", String(22), ForeignKey("fights.id"), nullable=False, index=True),
     Column("role", String(8), nullable=False),
     Column("side", Text, nullable=True),
+    Column("expires_at", DateTime(timezone=True), nullable=True),
+    Column("generation", Integer, nullable=False, server_default="0"),
+)
+
+#: ``tokens`` as version 1 created it (a migration's DDL never changes once shipped), beside the one
+#: column of ``fights`` it refers to.
+_metadata_v1 = MetaData()
+Table("fights", _metadata_v1, Column("id", String(22), primary_key=True))
+_tokens_v1 = Table(
+    "tokens",
+    _metadata_v1,
+    Column("hash", String(64), primary_key=True),
+    Column("fight_id", String(22), ForeignKey("fights.id"), nullable=False, index=True),
+    Column("role", String(8), nullable=False),
+    Column("side", Text, nullable=True),
 )
 
 actions = Table(
@@ -130,11 +147,20 @@ class Migration:
 
 
 def _v1(conn: Connection) -> None:
-    for table in (fights, tokens, actions):
+    for table in (fights, _tokens_v1, actions):
         table.create(conn, checkfirst=True)
 
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "the fight store: fights, tokens, actions", _v1),)
+def _v2(conn: Connection) -> None:
+    when = DateTime(timezone=True).compile(dialect=conn.dialect)
+    conn.exec_driver_sql(f"ALTER TABLE tokens ADD COLUMN expires_at {when}")
+    conn.exec_driver_sql("ALTER TABLE tokens ADD COLUMN generation INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "the fight store: fights, tokens, actions", _v1),
+    Migration(2, "tokens that expire, and a side's link that can be replaced", _v2),
+)
 LATEST = MIGRATIONS[-1].version
 
 #: The PostgreSQL advisory lock held while the schema is checked or migrated.

@@ -7,13 +7,26 @@ Every change is one transaction committed before the server replies:
   interleave a read of the head and the write after it (readers are not blocked);
 - PostgreSQL locks the fight's row (``SELECT ... FOR UPDATE``) before reading its head.
 
+A full disk (SQLite's ``SQLITE_FULL``, PostgreSQL's ``disk_full``) fails the one transaction, which
+rolls back: :class:`StoreFull`, a 507 to the client, while reading goes on.
+
 Rows are only ever added to ``actions`` (an undo is a row too), so the store holds everything that
 happened at a table, in order. See :mod:`kassen.web.schema` for the tables and their versions.
 """
 
 from __future__ import annotations
 
-__all__ = ["ActionRow", "FightRow", "NewAction", "Store", "TokenRow", "engine_for", "now"]
+__all__ = [
+    "ActionRow",
+    "FightRow",
+    "NewAction",
+    "Store",
+    "StoreFull",
+    "StoreUnavailable",
+    "TokenRow",
+    "engine_for",
+    "now",
+]
 
 import json
 import threading
@@ -26,10 +39,52 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.engine import Connection, RowMapping, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, SQLAlchemyError
 
 from kassen.web.schema import actions, fights, migrate, tokens
 from kassen.web.settings import WebError
+
+
+class StoreFull(WebError):
+    """The store's disk (or its size limit) is full: the change was not saved, nothing else changed,
+    and reading goes on (the server replies 507)."""
+
+    code = "web.store_full"
+
+
+class StoreUnavailable(WebError):
+    """The store cannot be reached or did not answer in time (the server replies 503)."""
+
+    code = "web.store_unavailable"
+
+
+#: SQLite's "database or disk is full"; PostgreSQL's disk_full class (SQLSTATE 53100) and the I/O error
+#: it raises when it cannot extend a file.
+_SQLITE_FULL = 13
+_PG_FULL = ("53100",)
+
+
+def _is_full(exc: DBAPIError) -> bool:
+    orig = exc.orig
+    if getattr(orig, "sqlite_errorcode", None) == _SQLITE_FULL:
+        return True
+    if getattr(orig, "sqlstate", None) in _PG_FULL:
+        return True
+    text = str(orig).lower()
+    return "no space left on device" in text or "disk is full" in text
+
+
+@contextmanager
+def _store_errors() -> Iterator[None]:
+    """The store's failures as what the server tells a client: a full disk, a store not reachable."""
+    try:
+        yield
+    except DBAPIError as exc:
+        if _is_full(exc):
+            raise StoreFull("the store's disk is full: this change was not saved") from exc
+        if isinstance(exc, OperationalError):
+            raise StoreUnavailable(f"the store did not answer: {_short(exc)}") from exc
+        raise
 
 
 def now() -> datetime:
@@ -151,9 +206,25 @@ class ActionRow:
 
 @dataclass(frozen=True, slots=True)
 class TokenRow:
+    """A stored token: its SHA-256, fight, role (``gm``, ``side``), side, expiry (None: never) and, for
+    a side's token, its generation (see :func:`kassen.web.tokens.join_token`)."""
+
     fight_id: str
     role: str
     side: str | None
+    expires_at: datetime | None = None
+    generation: int = 0
+    hash: str = ""
+
+    @classmethod
+    def read(cls, row: RowMapping) -> TokenRow:
+        expires = row["expires_at"]
+        if expires is not None and expires.tzinfo is None:  # SQLite keeps no zone: it was stored in UTC
+            expires = expires.replace(tzinfo=UTC)
+        return cls(row["fight_id"], row["role"], row["side"], expires, int(row["generation"]), row["hash"])
+
+    def expired(self, at: datetime) -> bool:
+        return self.expires_at is not None and at >= self.expires_at
 
 
 def engine_for(url: str) -> Engine:
@@ -161,7 +232,8 @@ def engine_for(url: str) -> Engine:
     say; any other URL is a :class:`WebError`."""
     try:
         parsed = make_url(url)
-    except ArgumentError:
+        parsed.port  # noqa: B018 - a port that is no number ("[::1" unclosed) fails here, not later
+    except (ArgumentError, ValueError):
         raise WebError(
             f"--db is a URL like sqlite:///kassen.db or postgresql://user@host/db, not {url!r}"[:160]
         ) from None
@@ -245,7 +317,7 @@ class Store:
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn, conn.begin():
+        with _store_errors(), self.engine.connect() as conn, conn.begin():
             yield conn
 
     @contextmanager
@@ -256,6 +328,7 @@ class Store:
         time, and threads left to its busy handler poll with growing sleeps, so under load a few wait
         for seconds while others pass (another process on the same file still waits in the handler)."""
         with (
+            _store_errors(),
             self._write_lock,
             self.engine.connect().execution_options(kassen_write=True) as conn,
             conn.begin(),
@@ -295,7 +368,12 @@ class Store:
 
     def token(self, conn: Connection, digest: str) -> TokenRow | None:
         row = conn.execute(select(tokens).where(tokens.c.hash == digest)).mappings().first()
-        return None if row is None else TokenRow(row["fight_id"], row["role"], row["side"])
+        return None if row is None else TokenRow.read(row)
+
+    def tokens_of(self, conn: Connection, fight_id: str) -> list[TokenRow]:
+        """Every token of a fight."""
+        query = select(tokens).where(tokens.c.fight_id == fight_id)
+        return [TokenRow.read(r) for r in conn.execute(query).mappings()]
 
     def listing(self, conn: Connection, *, limit: int, offset: int) -> tuple[list[FightRow], int]:
         total = conn.execute(select(func.count()).select_from(fights)).scalar_one()
@@ -303,14 +381,32 @@ class Store:
         return [FightRow.read(r) for r in conn.execute(query).mappings()], int(total)
 
     # -- writing --------------------------------------------------------------------------------------
-    def insert_fight(
-        self, conn: Connection, row: FightRow, token_rows: Sequence[tuple[str, str, str | None]]
-    ) -> None:
+    def insert_fight(self, conn: Connection, row: FightRow, token_rows: Sequence[TokenRow]) -> None:
         conn.execute(fights.insert().values(**row.values()))
+        self.add_tokens(conn, row.id, token_rows)
+
+    def add_tokens(self, conn: Connection, fight_id: str, token_rows: Sequence[TokenRow]) -> None:
         if token_rows:
             conn.execute(
                 tokens.insert(),
-                [{"hash": h, "fight_id": row.id, "role": role, "side": side} for h, role, side in token_rows],
+                [
+                    {
+                        "hash": t.hash,
+                        "fight_id": fight_id,
+                        "role": t.role,
+                        "side": t.side,
+                        "expires_at": t.expires_at,
+                        "generation": t.generation,
+                    }
+                    for t in token_rows
+                ],
+            )
+
+    def drop_tokens(self, conn: Connection, fight_id: str, digests: Sequence[str]) -> None:
+        """Forget tokens of a fight (replaced: they open nothing any more)."""
+        if digests:
+            conn.execute(
+                tokens.delete().where(tokens.c.fight_id == fight_id, tokens.c.hash.in_(list(digests)))
             )
 
     def append(self, conn: Connection, fight_id: str, first_seq: int, new: Sequence[NewAction]) -> None:

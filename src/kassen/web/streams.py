@@ -1,5 +1,9 @@
 """The open event streams of every fight (``GET /api/fights/{id}/stream``): a new state is announced
-to each open screen of the fight, so every screen follows the table within a second."""
+to each open screen of the fight, so every screen follows the table within a second.
+
+A stream holds a connection for as long as a screen is open, so they are capped: per fight, per
+client, per token and in all (:class:`Broadcaster`); one client opening streams without end gets 429
+and every other table's screens keep theirs."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ __all__ = ["Broadcaster"]
 import asyncio
 import contextlib
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,33 +22,69 @@ from kassen.web.problems import Problem
 class Broadcaster:
     """The open event streams of each fight: :meth:`publish` may be called from any thread; each
     subscriber is an asyncio queue read on its own event loop (the newest message wins when a slow
-    reader's queue is full)."""
+    reader's queue is full). At most ``per_fight`` streams a fight, ``per_client`` a client,
+    ``per_token`` a token and ``total`` in all."""
 
-    def __init__(self, per_fight: int, total: int) -> None:
+    def __init__(self, per_fight: int, total: int, per_client: int = 32, per_token: int = 8) -> None:
         self._lock = threading.Lock()
         self._subs: dict[
             str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[dict[str, Any] | None]]]
         ] = {}
+        self._token_of: dict[asyncio.Queue[dict[str, Any] | None], str] = {}
         self.per_fight = per_fight
         self.total = total
+        self.per_client = per_client
+        self.per_token = per_token
         self._count = 0
+        self._held: Counter[str] = Counter()
 
     @contextlib.contextmanager
-    def subscribe(self, fight_id: str) -> Iterator[asyncio.Queue[dict[str, Any] | None]]:
+    def subscribe(
+        self, fight_id: str, client: str = "", token: str = ""
+    ) -> Iterator[asyncio.Queue[dict[str, Any] | None]]:
+        """A queue of the fight's new states (429 ``streams`` over a cap)."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=8)
+        holders = [f"client:{client}"] if client else []
+        holders += [f"token:{token}"] if token else []
         with self._lock:
             subs = self._subs.setdefault(fight_id, set())
-            if len(subs) >= self.per_fight or self._count >= self.total:
-                raise Problem(429, "streams", "too many open streams: close a screen and try again")
-            subs.add((loop, queue))
-            self._count += 1
+            why = (
+                f"this fight has {self.per_fight} screens open"
+                if len(subs) >= self.per_fight
+                else f"the server has {self.total} streams open"
+                if self._count >= self.total
+                else f"this client has {self.per_client} streams open"
+                if client and self._held[f"client:{client}"] >= self.per_client
+                else f"this token has {self.per_token} streams open"
+                if token and self._held[f"token:{token}"] >= self.per_token
+                else None
+            )
+            if why is None:
+                subs.add((loop, queue))
+                self._count += 1
+                self._held.update(holders)
+                self._token_of[queue] = token
+            elif not subs:
+                self._subs.pop(fight_id, None)
+        if why is not None:
+            raise Problem(
+                429,
+                "streams",
+                f"too many open streams ({why}): close a screen and try again",
+                headers={"Retry-After": "5"},
+            )
         try:
             yield queue
         finally:
             with self._lock:
                 self._subs.get(fight_id, set()).discard((loop, queue))
+                self._token_of.pop(queue, None)
                 self._count -= 1
+                self._held.subtract(holders)
+                for holder in holders:
+                    if self._held[holder] <= 0:
+                        del self._held[holder]
                 if not self._subs.get(fight_id):
                     self._subs.pop(fight_id, None)
 
@@ -53,6 +94,15 @@ class Broadcaster:
         for loop, queue in targets:
             with contextlib.suppress(RuntimeError):  # a loop already closed
                 loop.call_soon_threadsafe(_offer, queue, message)
+
+    def revoke(self, fight_id: str, tokens: list[str]) -> None:
+        """End the fight's streams opened with any of ``tokens`` (replaced: they open nothing now)."""
+        gone = set(tokens)
+        with self._lock:
+            targets = [(lp, q) for lp, q in self._subs.get(fight_id, ()) if self._token_of.get(q) in gone]
+        for loop, queue in targets:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_offer, queue, None)
 
     def close(self) -> None:
         """End every stream (the server is stopping)."""

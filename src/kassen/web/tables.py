@@ -23,10 +23,12 @@ __all__ = ["Created", "Tables"]
 
 import contextlib
 import hashlib
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy.engine import Connection
@@ -40,10 +42,33 @@ from kassen.web.callers import Caller, gm_only, lookup_caller
 from kassen.web.catalog import POSTED, Catalog, bundled_source
 from kassen.web.problems import Problem, refused
 from kassen.web.replay import Live, pending_json, rebuild, rebuild_rows
-from kassen.web.store import ActionRow, FightRow, NewAction, Store, now
+from kassen.web.store import ActionRow, FightRow, NewAction, Store, TokenRow, now
 from kassen.web.streams import Broadcaster
 from kassen.web.tokens import join_token, new_fight_id, new_token, token_hash
 from kassen.web.views import Views
+
+
+def issue(
+    fight_id: str, sides: Sequence[str], expires_at: datetime | None
+) -> tuple[str, dict[str, str], list[TokenRow]]:
+    """A new GM token, each side's join token derived from it, and the rows the store keeps of them."""
+    gm = new_token()
+    join = {side: join_token(gm, fight_id, side) for side in sides}
+    rows = [TokenRow(fight_id, "gm", None, expires_at, 0, token_hash(gm))]
+    rows += [TokenRow(fight_id, "side", side, expires_at, 0, token_hash(t)) for side, t in join.items()]
+    return gm, join, rows
+
+
+def stored_size(row: FightRow, new: Sequence[NewAction]) -> int:
+    """About how many bytes a new fight takes in the store: its texts, its rows' JSON, and a fixed
+    part for the rest of each row and its tokens."""
+    size = 1024 + len((row.scenario_text or "").encode("utf-8"))
+    if row.chronicle is not None:
+        size += len(json.dumps(row.chronicle, ensure_ascii=False).encode("utf-8"))
+    return size + sum(
+        256 + len(json.dumps(a.action, ensure_ascii=False).encode("utf-8")) + 4 * len(a.dice or ())
+        for a in new
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +79,7 @@ class Created:
     gm_token: str
     join: dict[str, str]
     state_id: str
+    expires_at: datetime | None = None
 
 
 class Tables(Views):
@@ -126,8 +152,18 @@ class Tables(Views):
         except KassenError as exc:
             raise refused(exc) from None
 
-    def create(self, scenario: str, *, seed: int | None, dice: Literal["auto", "table"]) -> Created:
-        """A new fight at the start of ``scenario`` (see :meth:`scenario`)."""
+    def create(
+        self,
+        scenario: str,
+        *,
+        seed: int | None,
+        dice: Literal["auto", "table"],
+        charge: Callable[[int], None] | None = None,
+        expires_at: datetime | None = None,
+    ) -> Created:
+        """A new fight at the start of ``scenario`` (see :meth:`scenario`); ``charge`` is told the
+        bytes it will take in the store before they are written (and may refuse them); its tokens
+        expire at ``expires_at`` (None: never)."""
         src, ident = self.scenario(scenario)
         try:
             fight = open_fight(src, seed=seed, content=list(self.content), dice=dice)
@@ -139,10 +175,18 @@ class Tables(Views):
             scenario_text=None if ident is not None else scenario,
             chronicle=None,
         )
-        return self._insert(row, fight, [], src)
+        return self._insert(row, fight, [], src, charge, expires_at)
 
-    def import_chronicle(self, data: Any, *, dice: Literal["auto", "table"]) -> Created:
-        """A new fight from a chronicle (:meth:`Fight.to_json`), replayed and checked first."""
+    def import_chronicle(
+        self,
+        data: Any,
+        *,
+        dice: Literal["auto", "table"],
+        charge: Callable[[int], None] | None = None,
+        expires_at: datetime | None = None,
+    ) -> Created:
+        """A new fight from a chronicle (:meth:`Fight.to_json`), replayed and checked first (``charge``:
+        as for :meth:`create`)."""
         try:
             fight = Fight.from_json(data, content=list(self.content))
         except KassenError as exc:
@@ -161,7 +205,7 @@ class Tables(Views):
             for item in data["log"]
         ]
         row = self._row(fight, scenario_name=None, scenario_text=None, chronicle=header)
-        return self._insert(row, fight, stack, None)
+        return self._insert(row, fight, stack, None, charge, expires_at)
 
     def _row(
         self,
@@ -201,11 +245,12 @@ class Tables(Views):
         fight: Fight[Any, Any],
         new: Sequence[NewAction],
         scenario: ScenarioSource | None,
+        charge: Callable[[int], None] | None = None,
+        expires_at: datetime | None = None,
     ) -> Created:
-        gm = new_token()
-        join = {side: join_token(gm, row.id, side) for side in fight.sides()}
-        token_rows: list[tuple[str, str, str | None]] = [(token_hash(gm), "gm", None)]
-        token_rows += [(token_hash(t), "side", side) for side, t in join.items()]
+        if charge is not None:
+            charge(stored_size(row, new))
+        gm, join, token_rows = issue(row.id, fight.sides(), expires_at)
         with self.store.writing() as conn:
             self.store.insert_fight(conn, row, token_rows)
             self.store.append(conn, row.id, 1, new)
@@ -223,14 +268,53 @@ class Tables(Views):
             for i, a in enumerate(new)
         ]
         self._remember(Live(row, fight, row.head_seq, stack, scenario))
-        return Created(row.id, gm, join, row.state_id)
+        return Created(row.id, gm, join, row.state_id, expires_at)
 
-    def links(self, fight_id: str, caller: Caller) -> dict[str, str]:
-        """Each side's join token (the GM's: derived from the GM token the caller holds)."""
+    def links(self, fight_id: str, caller: Caller) -> tuple[dict[str, str], dict[str, datetime | None]]:
+        """Each side's join token (derived from the GM token the caller holds), and when each token
+        expires (``gm`` and each side)."""
         gm_only(caller, "the join links")
         with self._lock(fight_id), self.store.reading() as conn:
             live = self._load(conn, fight_id)
-            return {side: join_token(caller.token, fight_id, side) for side in live.fight.sides()}
+            held = self.store.tokens_of(conn, fight_id)
+        generation = {t.side: t.generation for t in held if t.role == "side"}
+        join = {
+            side: join_token(caller.token, fight_id, side, generation.get(side, 0))
+            for side in live.fight.sides()
+        }
+        expires = {t.side or "gm": t.expires_at for t in held if t.role == "gm" or t.side in join}
+        own = next((t for t in held if t.hash == token_hash(caller.token)), None)
+        expires["gm"] = own.expires_at if own is not None else None
+        return join, expires
+
+    def rotate(
+        self, fight_id: str, caller: Caller, which: str, expires_at: datetime | None
+    ) -> tuple[str | None, dict[str, str]]:
+        """Replace tokens (the GM's): ``all`` — a new GM token and, derived from it, every side's (the
+        old ones open nothing any more); or one side's link. Returns the new GM token (None when it is
+        unchanged) and the tokens that are new. Streams opened with a replaced token are ended."""
+        gm_only(caller, "replacing tokens")
+        with self._lock(fight_id), self.store.writing() as conn:
+            live = self._load(conn, fight_id, lock=True)
+            sides = live.fight.sides()
+            held = self.store.tokens_of(conn, fight_id)
+            if which == "all":
+                gm, join, rows = issue(fight_id, sides, expires_at)
+                gone = [t.hash for t in held]
+            elif which in sides:
+                old = [t for t in held if t.role == "side" and t.side == which]
+                generation = max((t.generation for t in old), default=0) + 1
+                token = join_token(caller.token, fight_id, which, generation)
+                gm, join = None, {which: token}
+                rows = [TokenRow(fight_id, "side", which, expires_at, generation, token_hash(token))]
+                gone = [t.hash for t in old]
+            else:
+                known = ", ".join(["all", *sides])
+                raise Problem(422, "request", f"rotate: one of {known}, not {which[:60]!r}")
+            self.store.drop_tokens(conn, fight_id, gone)
+            self.store.add_tokens(conn, fight_id, rows)
+        self.streams.revoke(fight_id, gone)
+        return gm, join
 
     def _load(self, conn: Connection, fight_id: str, *, lock: bool = False) -> Live:
         """The live fight, current with the store (rebuilt when the cache is behind it)."""
@@ -335,8 +419,16 @@ class Tables(Views):
 
         return self._change(fight_id, caller, state_id, change)
 
-    def fork(self, fight_id: str, caller: Caller, at: str) -> Created:
-        """A new fight from the state ``at`` of this one (its start, or after any live action)."""
+    def fork(
+        self,
+        fight_id: str,
+        caller: Caller,
+        at: str,
+        charge: Callable[[int], None] | None = None,
+        expires_at: datetime | None = None,
+    ) -> Created:
+        """A new fight from the state ``at`` of this one (its start, or after any live action;
+        ``charge``: as for :meth:`create`)."""
         gm_only(caller, "forking")
         with self.reading(fight_id) as live:
             ids = live.fight.state_ids()
@@ -366,7 +458,7 @@ class Tables(Views):
             fork_row, over=result is not None, result=None if result is None else result.to_json()
         )
         live_fork.row = fork_row
-        return self._insert(fork_row, live_fork.fight, new, live_fork.scenario)
+        return self._insert(fork_row, live_fork.fight, new, live_fork.scenario, charge, expires_at)
 
     def _change(
         self,
@@ -477,14 +569,14 @@ class Tables(Views):
 
     # -- listing --------------------------------------------------------------------------------------
     def listing(self, *, limit: int, offset: int) -> tuple[list[dict[str, Any]], int]:
-        """The fights of this store, newest first: their public facts only (no seed, no token)."""
+        """The fights of this store, newest first: their public facts only (no title, seed or token: a
+        fight's name can tell who plays it and what they plan; its GM and sides read it in their views)."""
         with self.store.reading() as conn:
             rows, total = self.store.listing(conn, limit=limit, offset=offset)
         return [
             {
                 "id": r.id,
                 "ruleset": r.ruleset,
-                "title": r.title,
                 "dice": r.dice,
                 "actions": r.actions,
                 "over": r.over,

@@ -2,9 +2,11 @@
 
 - A fight id is 128 random bits (22 URL-safe characters).
 - A GM token is 256 random bits (43 characters).
-- A side's join token is ``HMAC-SHA256(gm_token, fight id, side)``: 256 bits that nobody can compute
-  without the GM token, so the GM screen can show the join links again while the store keeps only the
-  SHA-256 of each token (a copy of the database opens no fight).
+- A side's join token is ``HMAC-SHA256(gm_token, fight id, side[, generation])``: 256 bits that nobody
+  can compute without the GM token, so the GM screen can show the join links again while the store
+  keeps only the SHA-256 of each token (a copy of the database opens no fight). The generation counts
+  how many times the GM replaced that side's link (a player left the table, a link was shared too
+  widely); replacing the GM token replaces every link, since each is derived from it.
 
 >>> gm = new_token()
 >>> len(gm) >= 43 and join_token(gm, "f", "a") != join_token(gm, "f", "b")
@@ -43,9 +45,12 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def join_token(gm_token: str, fight_id: str, side: str) -> str:
-    """The join token of ``side``, derived from the GM token (see the module notes)."""
+def join_token(gm_token: str, fight_id: str, side: str, generation: int = 0) -> str:
+    """The join token of ``side`` (its ``generation``-th link), derived from the GM token (see the
+    module notes)."""
     message = b"kassen join\x00" + fight_id.encode() + b"\x00" + side.encode("utf-8")
+    if generation:
+        message += b"\x00" + str(generation).encode()
     digest = hmac.new(gm_token.encode(), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 

@@ -143,10 +143,33 @@
         errors.textContent = detail(result);
       });
     }
+    // The list names no fight (a title is the GM's to tell): the fights this browser opened show theirs,
+    // read with their own GM token.
     document.querySelectorAll(".fight-link").forEach(function (link) {
-      var known = localStorage.getItem(gmKey(link.dataset.fightId));
-      if (known) link.href = "/fights/" + link.dataset.fightId + "#t=" + known;
+      var id = link.dataset.fightId;
+      var known = localStorage.getItem(gmKey(id));
+      if (!known) return;
+      link.href = "/fights/" + id + "#t=" + known;
+      fetch("/api/fights/" + id + "?log=false", {
+        headers: { "Authorization": "Bearer " + known }, credentials: "omit", cache: "no-store"
+      }).then(function (r) { return r.ok ? r.json() : null; }).then(function (view) {
+        if (view && view.scenario) link.textContent = view.scenario;
+      }).catch(function () {});
     });
+  }
+
+  // -- replacing links (the GM's links panel) ---------------------------------------------------------------
+  async function rotate(which) {
+    var result = await api("POST", "/api/fights/" + fight + "/tokens", { rotate: which });
+    if (!result.ok) { say(detail(result), "error"); return; }
+    if (result.json.gm_token) {  // every token replaced: this screen goes on with the new GM token
+      token = result.json.gm_token;
+      sessionStorage.setItem("kassen." + role + "." + fight, token);
+      localStorage.setItem(gmKey(fight), token);
+      history.replaceState(null, "", "#t=" + token);
+    }
+    if (window.htmx) window.htmx.ajax("GET", "/ui/fights/" + fight + "/links", { target: "#links" });
+    say(which === "all" ? "every link replaced: send the new ones" : "a new link: send it", "ok");
   }
 
   // -- a fight's screen -------------------------------------------------------------------------------------
@@ -291,10 +314,11 @@
       }
     });
     document.addEventListener("click", function (event) {
-      var target = event.target.closest("[data-post], [data-export], [data-copy]");
+      var target = event.target.closest("[data-post], [data-export], [data-copy], [data-rotate]");
       if (!target || target.disabled) return;
       event.preventDefault();
       if (target.dataset.export) { exportLog(target.dataset.export); return; }
+      if (target.dataset.rotate) { rotate(target.dataset.rotate); return; }
       if (target.dataset.copy) {
         var field = document.getElementById(target.dataset.copy);
         if (field) {
