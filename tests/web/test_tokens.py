@@ -167,10 +167,11 @@ def test_a_version_1_store_is_upgraded_and_its_fights_tokens_still_work(sqlite_u
     with engine.begin() as conn:
         conn.execute(text("ALTER TABLE tokens DROP COLUMN expires_at"))
         conn.execute(text("ALTER TABLE tokens DROP COLUMN generation"))
+        conn.execute(text("ALTER TABLE fights DROP COLUMN policies"))
         conn.execute(text("UPDATE kassen_schema SET version = 1"))
     engine.dispose()
     with TestClient(app(), base_url="http://testserver") as c:
-        assert c.app.state.store.versions == (1, 2)
+        assert c.app.state.store.versions == (1, 3)
         t.client = c
         assert t.view(t.join["east"]) == seen
         assert t.get("/links", t.gm).json()["join"] == t.join

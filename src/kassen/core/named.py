@@ -63,6 +63,7 @@ _PARAMS: dict[str, dict[str, Any]] = {
         "widening_base": "float",
         "root": ("halving", "puct"),
         "candidates": "int",
+        "margin": "float",
     },
 }
 NAMES = tuple(_PARAMS)

@@ -84,6 +84,7 @@ class SearchConfig:
     rollout: Rollout = "heuristic"
     root: Literal["halving", "puct"] = "halving"
     candidates: int = 16
+    margin: float = 1.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.iterations <= MAX_ITERATIONS:
@@ -100,6 +101,8 @@ class SearchConfig:
             raise KassenError(f"widening_base is from 1 to 1000, not {self.widening_base}")
         if self.depth is not None and not 1 <= self.depth <= MAX_ROLLOUT:
             raise KassenError(f"depth is a number of actions from 1 to {MAX_ROLLOUT}, not {self.depth}")
+        if not 0 <= self.margin <= 10:
+            raise KassenError(f"margin is a number of standard errors from 0 to 10, not {self.margin}")
         if not 1 <= self.candidates <= 10_000:
             raise KassenError(f"candidates is a number of actions from 1 to 10000, not {self.candidates}")
         if self.seed is not None and not 0 <= self.seed < 1 << 64:
@@ -251,29 +254,41 @@ class SearchPolicy(Generic[S, A]):
         """Sequential halving at the root: the first ``candidates`` actions in prior order share the
         budget in rounds, each round playing every action left on the *same* dice (common random
         numbers: their differences are not the dice's), the better half by mean score going on; below
-        each action, the tree as usual. The heuristic's choice wins ties."""
+        each action, the tree as usual. The heuristic's choice is played in every round, and the
+        survivor replaces it only when it did better on the same dice by more than ``margin`` standard
+        errors of the difference: at a small budget, an action that is no better but was luckier is
+        not taken for a better one."""
         cfg = self.config
         alive: list[A] = root.order[: max(1, min(len(root.order), cfg.candidates))]
         if len(alive) == 1:
             return alive[0]
+        results: dict[A, dict[int, float]] = {a: {} for a in alive}
         rounds = max(1, math.ceil(math.log2(len(alive))))
         budget = cfg.iterations
         if cfg.time is not None:
             # the budget in iterations, from what a first pass over every candidate cost
             began = time.process_time()
-            self._round(root, start, legal, alive, 1, rng)
+            self._round(root, start, legal, alive, 1, rng, results)
             spent = max(1e-6, time.process_time() - began)
             budget = max(len(alive) * rounds, int(cfg.time / spent * len(alive)))
         for _ in range(rounds):
             each = max(1, budget // (rounds * len(alive)))
-            self._round(root, start, legal, alive, each, rng)
-            ranked = sorted(
-                alive, key=lambda a: (-_mean(root.edges.get(a)), root.order.index(a))
-            )
+            played = alive if first in alive else [first, *alive]
+            self._round(root, start, legal, played, each, rng, results)
+            ranked = sorted(alive, key=lambda a: (-_mean(root.edges.get(a)), root.order.index(a)))
             alive = ranked[: max(1, math.ceil(len(alive) / 2))]
             if len(alive) == 1:
                 break
-        return alive[0]
+        best = alive[0]
+        if best == first:
+            return first
+        mine, theirs = results[best], results[first]
+        diffs = [mine[k] - theirs[k] for k in mine if k in theirs]
+        if len(diffs) < 2:
+            return first
+        mean = sum(diffs) / len(diffs)
+        var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+        return best if mean > cfg.margin * math.sqrt(var / len(diffs)) else first
 
     def _round(
         self,
@@ -283,12 +298,15 @@ class SearchPolicy(Generic[S, A]):
         actions: Sequence[A],
         each: int,
         rng: Rng,
+        results: dict[A, dict[int, float]],
     ) -> None:
         for _ in range(each):
             seed = rng.next_u64()
             for action in actions:
                 dice = Rng(seed)
-                self._iterate(root, start(dice), dice, legal, action)
+                score = self._iterate(root, start(dice), dice, legal, action)
+                if score is not None:
+                    results.setdefault(action, {})[seed] = score
 
     def _best(self, root: _Node, first: A) -> A:
         best: A = first
@@ -304,7 +322,8 @@ class SearchPolicy(Generic[S, A]):
 
     def _iterate(
         self, root: _Node, state: S, dice: Rng, root_legal: tuple[A, ...], forced: A | None = None
-    ) -> None:
+    ) -> float | None:
+        """One iteration (see the module notes); the score it gave the root's action (None: none)."""
         sim = self.sim
         path: list[tuple[_Edge, str]] = []
         node = root
@@ -356,6 +375,7 @@ class SearchPolicy(Generic[S, A]):
         for edge, side in path:
             edge.visits += 1
             edge.score += values.get(side, 0.5)
+        return values.get(path[0][1], 0.5) if path else None
 
     def _extend_order(self, node: _Node, state: S, actor: Actor, legal: tuple[A, ...], dice: Rng) -> None:
         """A node's prior order: the heuristic's choice (at its first visit), then the rest shuffled;

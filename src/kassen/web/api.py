@@ -65,6 +65,20 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+SideId = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+PolicySpecText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Policies = Annotated[
+    dict[SideId, PolicySpecText],
+    Field(
+        max_length=32,
+        description=(
+            "Side → a named policy the server plays it with: heuristic, random, first-legal, scenario, or "
+            "search (search:iterations=400, search:time=1.0; at most 5 s or 20,000 iterations a decision, "
+            "never omniscient). A side not named is played by its players."
+        ),
+    ),
+]
+
 #: Ten years: longer is never.
 MAX_EXPIRY = 10 * 365 * 24 * 3600
 ExpiresIn = Annotated[
@@ -92,6 +106,14 @@ class NewFight(Strict):
         default="auto", description="auto: the seeded RNG rolls; table: the faces rolled are typed."
     )
     expires_in: ExpiresIn = None
+    policies: Policies | None = None
+
+
+class PoliciesRequest(Strict):
+    """Who plays each side from now on: side → policy spec for the sides the server plays (``{}``: every
+    side by its players)."""
+
+    policies: Policies
 
 
 class ActionRequest(Strict):
@@ -274,6 +296,7 @@ def create_fight(
         dice=body.dice,
         charge=lambda size: quotas.store(client, size),
         expires_at=expiry(request, body.expires_in),
+        policies=body.policies,
     )
     return created(request, made)
 
@@ -372,6 +395,23 @@ def post_action(
         auto=body.auto,
         dice=body.dice,
     )
+
+
+@router.put(
+    "/fights/{fight_id}/policies",
+    summary="Choose who plays each side: its players, or a named policy the server plays it with (GM)",
+    responses={**ERRORS, 422: {"description": "A policy spec or side that is not allowed."}},
+)
+def put_policies(
+    fight_id: FightId,
+    body: PoliciesRequest,
+    caller: CallerDep,
+    tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
+) -> dict[str, Any]:
+    quotas.act(token_hash(caller.token), client)
+    return tables.set_policies(fight_id, caller, dict(body.policies))
 
 
 @router.post("/fights/{fight_id}/undo", summary="Take back the last action (GM)", responses=ERRORS)

@@ -300,6 +300,7 @@ def create_app(
             summing.cancel()
             refusals.flush(force=True)
             app.state.tables.streams.close()
+            app.state.tables.autoplayer.close()
             opened.close()
 
     opened = store or Store(config.db)

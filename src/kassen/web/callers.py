@@ -29,6 +29,8 @@ class Caller:
     role: Literal["gm", "side"]
     side: str | None = None
     token: str = field(default="", repr=False)
+    #: Who the store says sent it, when not the token's holder (the server playing a side's policy).
+    name: str = ""
 
     @property
     def gm(self) -> bool:
@@ -40,6 +42,8 @@ class Caller:
 
     @property
     def author(self) -> str:
+        if self.name:
+            return self.name
         return "gm" if self.gm else f"side:{self.side}"
 
     def may_act_for(self, actor: Actor | None) -> bool:

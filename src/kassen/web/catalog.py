@@ -47,7 +47,25 @@ class Catalog:
 
     def __init__(self) -> None:
         self._items: tuple[Bundled, ...] | None = None
+        self._sides: dict[str, tuple[str, ...]] = {}
         self._lock = threading.Lock()
+
+    def sides(self, ident: str) -> tuple[str, ...]:
+        """The sides of a bundled scenario, in the order its units come (read once; none when it does
+        not open)."""
+        with self._lock:
+            found = self._sides.get(ident)
+        if found is not None:
+            return found
+        try:
+            from kassen.core.scenario import open_fight
+
+            found = open_fight(bundled_source(ident)).sides()
+        except KassenError:
+            found = ()
+        with self._lock:
+            self._sides[ident] = found
+        return found
 
     def items(self) -> tuple[Bundled, ...]:
         with self._lock:

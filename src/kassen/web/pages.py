@@ -77,9 +77,25 @@ def split_line(line: str) -> dict[str, Any]:
 def index(tables: TablesDep) -> HTMLResponse:
     fights, total = tables.listing(limit=200, offset=0)
     groups: dict[str, list[Any]] = {}
+    sides: dict[str, str] = {}
     for b in tables.catalog.items():
         groups.setdefault(b.ruleset, []).append(b)
-    return render("index.html", fights=fights, total=total, groups=groups)
+        sides[b.ident] = ",".join(tables.catalog.sides(b.ident))
+    return render(
+        "index.html", fights=fights, total=total, groups=groups, sides=sides, policy_choices=POLICY_CHOICES
+    )
+
+
+#: The policies the screens offer for a side (spec, words); a spec of the GM's own is shown as it is.
+POLICY_CHOICES: tuple[tuple[str, str], ...] = (
+    ("", "its players"),
+    ("search:time=1.0", "search (strong: about 1 s a decision)"),
+    ("search:iterations=200", "search (quick)"),
+    ("heuristic", "heuristic"),
+    ("scenario", "the scenario's own policies"),
+    ("random", "random"),
+    ("first-legal", "first legal action"),
+)
 
 
 @router.get("/fights/{fight_id}", response_class=HTMLResponse)
@@ -195,8 +211,23 @@ def screen_context(
             }
         )
     result = fight.result
+    played = fight.policy_specs()
+    sides = [
+        {
+            "id": side,
+            "name": names.get(side, side),
+            "spec": played.get(side, ""),
+            "choices": [
+                *POLICY_CHOICES,
+                *([(played[side], played[side])] if played.get(side, "") not in dict(POLICY_CHOICES) else []),
+            ],
+        }
+        for side in fight.sides()
+    ]
     return {
         "fight": view["fight"],
+        "sides": sides,
+        "policy_turn": tables.played_by(fight),
         "role": "gm" if caller.gm else "player",
         "side": caller.side,
         "side_name": names.get(caller.side or "", caller.side or ""),

@@ -33,11 +33,12 @@ class Live:
 
 
 def start_fight(row: FightRow) -> tuple[Fight[Any, Any], ScenarioSource | None]:
-    """The fight at its start, as the row says it begins."""
+    """The fight at its start, as the row says it begins, each side played as the row says."""
     dice: Literal["auto", "table"] = "table" if row.dice == "table" else "auto"
     if row.chronicle is not None:
         fight = Fight.from_json({**row.chronicle, "log": []}, content=list(row.content))
         fight.dice_mode = dice
+        fight.use_policies(row.policies or {})
         return fight, None
     if row.scenario_name is not None:
         src = bundled_source(row.scenario_name)
@@ -45,7 +46,8 @@ def start_fight(row: FightRow) -> tuple[Fight[Any, Any], ScenarioSource | None]:
         src = read_scenario(POSTED, text=row.scenario_text)
     else:
         raise KassenError("the stored fight names no scenario")
-    return open_fight(src, seed=row.seed, content=list(row.content), dice=dice), src
+    fight = open_fight(src, seed=row.seed, content=list(row.content), dice=dice, policies=row.policies)
+    return fight, src
 
 
 def rebuild(store: Store, conn: Connection, row: FightRow) -> Live:

@@ -7,12 +7,13 @@ upgrades it at start, inside one transaction under a lock (PostgreSQL's advisory
 environment, ``alembic.ini`` or script folder to ship in the wheel, and no autogeneration (which we
 would not trust for data we must replay). A store newer than this kassen is refused, never touched.
 
-Tables (version 2):
+Tables (version 3):
 
 - ``fights``: one row per fight: where it starts (a bundled scenario's name, a posted scenario's YAML
   text, or an imported chronicle's header), the content layers, seed and dice mode, and its head — the
   number of rows, the current state id, the live action count, whether it is over, the action waiting
-  for typed dice;
+  for typed dice, and the sides played by a named policy (side → spec, JSON; null: every side by its
+  players or the scenario's policies);
 - ``tokens``: the SHA-256 of each token, with the fight and the role (``gm``, or ``side`` and which),
   when it expires (null: never) and, for a side's token, its generation (how many times that side's
   link was replaced: the join token is derived from the GM token, the fight, the side and it);
@@ -89,6 +90,7 @@ fights = Table(
     Column("pending", Text, nullable=True),
     Column("parent", String(22), nullable=True),
     Column("parent_state_id", String(40), nullable=True),
+    Column("policies", Text, nullable=True),
 )
 
 tokens = Table(
@@ -102,10 +104,33 @@ tokens = Table(
     Column("generation", Integer, nullable=False, server_default="0"),
 )
 
-#: ``tokens`` as version 1 created it (a migration's DDL never changes once shipped), beside the one
-#: column of ``fights`` it refers to.
+#: ``fights`` and ``tokens`` as version 1 created them (a migration's DDL never changes once shipped).
 _metadata_v1 = MetaData()
-Table("fights", _metadata_v1, Column("id", String(22), primary_key=True))
+_fights_v1 = Table(
+    "fights",
+    _metadata_v1,
+    Column("id", String(22), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("ruleset", String(64), nullable=False),
+    Column("title", Text, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("scenario_name", Text, nullable=True),
+    Column("scenario_text", Text, nullable=True),
+    Column("chronicle", Text, nullable=True),
+    Column("content", Text, nullable=False),
+    Column("seed", String(20), nullable=False),
+    Column("dice", String(5), nullable=False),
+    Column("initial_state_id", String(40), nullable=False),
+    Column("head_seq", Integer, nullable=False),
+    Column("state_id", String(40), nullable=False),
+    Column("actions", Integer, nullable=False),
+    Column("over", Boolean, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("pending", Text, nullable=True),
+    Column("parent", String(22), nullable=True),
+    Column("parent_state_id", String(40), nullable=True),
+)
 _tokens_v1 = Table(
     "tokens",
     _metadata_v1,
@@ -147,7 +172,7 @@ class Migration:
 
 
 def _v1(conn: Connection) -> None:
-    for table in (fights, _tokens_v1, actions):
+    for table in (_fights_v1, _tokens_v1, actions):
         table.create(conn, checkfirst=True)
 
 
@@ -157,9 +182,14 @@ def _v2(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE tokens ADD COLUMN generation INTEGER NOT NULL DEFAULT 0")
 
 
+def _v3(conn: Connection) -> None:
+    conn.exec_driver_sql("ALTER TABLE fights ADD COLUMN policies TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "the fight store: fights, tokens, actions", _v1),
     Migration(2, "tokens that expire, and a side's link that can be replaced", _v2),
+    Migration(3, "sides played by a named policy", _v3),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -124,6 +124,8 @@ class FightRow:
     pending: dict[str, Any] | None
     parent: str | None = None
     parent_state_id: str | None = None
+    #: The sides played by a named policy (side → spec); None: none.
+    policies: dict[str, str] | None = None
 
     @classmethod
     def read(cls, row: RowMapping) -> FightRow:
@@ -149,6 +151,7 @@ class FightRow:
             pending=_loads(row["pending"]),
             parent=row["parent"],
             parent_state_id=row["parent_state_id"],
+            policies=_loads(row["policies"]),
         )
 
     def values(self) -> dict[str, Any]:
@@ -174,6 +177,7 @@ class FightRow:
             "pending": None if self.pending is None else _dumps(self.pending),
             "parent": self.parent,
             "parent_state_id": self.parent_state_id,
+            "policies": None if not self.policies else _dumps(self.policies),
         }
 
 
@@ -457,6 +461,15 @@ class Store:
                 pending=None if pending is None else _dumps(pending),
                 updated_at=now(),
             )
+        )
+
+
+    def set_policies(self, conn: Connection, fight_id: str, policies: dict[str, str] | None) -> None:
+        """Who plays each side now (None or empty: every side by its players or the scenario's)."""
+        conn.execute(
+            fights.update()
+            .where(fights.c.id == fight_id)
+            .values(policies=_dumps(policies) if policies else None, updated_at=now())
         )
 
 

@@ -37,7 +37,9 @@ from sqlalchemy.exc import IntegrityError
 from kassen.core.engine import GM
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight
+from kassen.core.policy import Decision
 from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
+from kassen.web.autoplay import MAX_RUN, Autoplayer, table_policies
 from kassen.web.callers import Caller, gm_only, lookup_caller
 from kassen.web.catalog import POSTED, Catalog, bundled_source
 from kassen.web.problems import Problem, refused
@@ -101,6 +103,7 @@ class Tables(Views):
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._stripes = [threading.RLock() for _ in range(64)]
+        self.autoplayer = Autoplayer(self.play_policies)
 
     # -- locks and the cache --------------------------------------------------------------------------
     def _lock(self, fight_id: str) -> threading.RLock:
@@ -160,13 +163,16 @@ class Tables(Views):
         dice: Literal["auto", "table"],
         charge: Callable[[int], None] | None = None,
         expires_at: datetime | None = None,
+        policies: dict[str, str] | None = None,
     ) -> Created:
         """A new fight at the start of ``scenario`` (see :meth:`scenario`); ``charge`` is told the
         bytes it will take in the store before they are written (and may refuse them); its tokens
-        expire at ``expires_at`` (None: never)."""
+        expire at ``expires_at`` (None: never); ``policies`` names the sides the server plays
+        (:mod:`kassen.web.autoplay`)."""
+        named = table_policies(policies)
         src, ident = self.scenario(scenario)
         try:
-            fight = open_fight(src, seed=seed, content=list(self.content), dice=dice)
+            fight = open_fight(src, seed=seed, content=list(self.content), dice=dice, policies=named)
         except KassenError as exc:
             raise refused(exc) from None
         row = self._row(
@@ -189,6 +195,7 @@ class Tables(Views):
         as for :meth:`create`)."""
         try:
             fight = Fight.from_json(data, content=list(self.content))
+            fight.use_policies(table_policies(fight.policy_specs()))
         except KassenError as exc:
             raise refused(exc) from None
         fight.dice_mode = dice
@@ -237,6 +244,7 @@ class Tables(Views):
             over=result is not None,
             result=None if result is None else result.to_json(),
             pending=None,
+            policies=fight.policy_specs() or None,
         )
 
     def _insert(
@@ -268,6 +276,7 @@ class Tables(Views):
             for i, a in enumerate(new)
         ]
         self._remember(Live(row, fight, row.head_seq, stack, scenario))
+        self.autoplayer.kick(row.id)
         return Created(row.id, gm, join, row.state_id, expires_at)
 
     def links(self, fight_id: str, caller: Caller) -> tuple[dict[str, str], dict[str, datetime | None]]:
@@ -376,6 +385,11 @@ class Tables(Views):
                 gm_only(caller, "the GM's moves")
             elif choices is not None or auto:
                 self._may_decide(fight, caller)
+                played = self.played_by(fight)
+                if played is not None and not caller.gm:
+                    raise Problem(
+                        409, "policy", f"this side is played by {played} now: the GM can hand it back"
+                    )
             else:
                 raise Problem(422, "request", "send one of choices, auto or dice")
 
@@ -401,7 +415,91 @@ class Tables(Views):
                 for e in fight.entries[before:]
             ]
 
-        return self._change(fight_id, caller, state_id, change, permit)
+        done = self._change(fight_id, caller, state_id, change, permit)
+        self.autoplayer.kick(fight_id)
+        return done
+
+    # -- sides played by a policy -----------------------------------------------------------------------
+    @staticmethod
+    def played_by(fight: Fight[Any, Any]) -> str | None:
+        """The policy spec that plays the side deciding now (None: its players, or the GM)."""
+        actor = fight.to_move
+        if actor is None or fight.over or fight.pending is not None:
+            return None
+        side = actor.side if actor.kind == "unit" else actor.id if actor.kind == "side" else None
+        return fight.policy_specs().get(side) if side is not None else None
+
+    def set_policies(self, fight_id: str, caller: Caller, policies: dict[str, str]) -> dict[str, Any]:
+        """Who plays each side from now on (the GM's): side → spec for the sides the server plays; a
+        side left out is played by its players. Checked first: on an error nothing changes."""
+        gm_only(caller, "choosing who plays a side")
+        named = table_policies(policies)
+        with self._lock(fight_id):
+            try:
+                with self.store.writing() as conn:
+                    live = self._load(conn, fight_id, lock=True)
+                    self._core(lambda: live.fight.use_policies(named))
+                    self.store.set_policies(conn, fight_id, named or None)
+            except BaseException:
+                self.forget(fight_id)  # the fight's policies may have changed in memory
+                raise
+            live.row = replace(live.row, policies=named or None)
+            self._remember(live)
+            self.streams.publish(fight_id, self.announcement(live))
+            view = self.view(live, caller, log=False)
+        self.autoplayer.kick(fight_id)
+        return view
+
+    def play_policies(self, fight_id: str) -> None:
+        """Play the turns of the sides a policy plays, one committed action at a time, until a player
+        or the GM decides, dice are to be typed, or the fight is over (:mod:`kassen.web.autoplay`)."""
+        for _ in range(MAX_RUN):
+            with self._lock(fight_id):
+                with self.store.reading() as conn:
+                    live = self._load(conn, fight_id)
+                fight = live.fight
+                spec = self.played_by(fight)
+                if spec is None:
+                    return
+                state_id = fight.state_id
+                policy = fight.policy
+                if policy is None:
+                    return
+                # what the policy reads, copied while nothing can change it
+                decision = fight.decision()
+                seen = fight.events
+                decision = Decision(
+                    decision.state,
+                    decision.actor,
+                    tuple(decision.legal),
+                    tuple(decision.history),
+                    decision.seed,
+                    decision.tables,
+                    decision.is_legal,
+                    lambda seen=seen: seen,  # type: ignore[misc]
+                )
+            action = policy(decision)  # outside the lock and the store: a search may think a while
+            author = f"policy:{spec}"[:200]
+            player = Caller("gm", None, "", author)
+
+            def change(live: Live, action: Any = action, author: str = author) -> list[NewAction]:
+                fight = live.fight
+                before = len(fight.entries)
+                self._core(lambda: fight.play(action))
+                ids = fight.state_ids()
+                return [
+                    NewAction(
+                        "action", ids[e.index + 1], author, fight.action_json(e.action), e.faces, False
+                    )
+                    for e in fight.entries[before:]
+                ]
+
+            try:
+                self._change(fight_id, player, state_id, change)
+            except Problem as problem:
+                if problem.code == "stale":
+                    continue  # someone else moved first: look again
+                raise
 
     def undo(self, fight_id: str, caller: Caller, state_id: str) -> dict[str, Any]:
         """Take back the last action (or drop the action waiting for dice): the GM's."""

@@ -72,6 +72,8 @@ class Views:
             "seq": live.seq,
             "actions": len(live.fight.entries),
             "created_at": row.created_at.isoformat(),
+            # who plays each side the server plays (public: a player knows a bot faces them)
+            "policies": live.fight.policy_specs(),
         }
         if caller.gm:  # the seed and the RNG give future rolls away: the GM's alone
             out["seed"] = str(live.fight.seed)

@@ -106,7 +106,60 @@
       });
     }
     if (text) {
-      text.addEventListener("input", function () { document.getElementById("source-own").checked = true; });
+      text.addEventListener("input", function () {
+        document.getElementById("source-own").checked = true;
+        showSides();
+      });
+    }
+    // who plays each side: a row per side of the bundled scenario chosen; a scenario of one's own takes
+    // side=spec pairs typed in
+    var rows = document.getElementById("side-policies");
+    var rowTemplate = document.getElementById("side-policy-row");
+    var ownPolicies = document.getElementById("own-policies");
+    function showSides() {
+      if (!rows || !rowTemplate) return;
+      var own = document.getElementById("source-own").checked;
+      rows.textContent = "";
+      ownPolicies.hidden = !own;
+      if (own) return;
+      var chosen = document.getElementById("scenario-name").selectedOptions[0];
+      var sides = chosen && chosen.dataset.sides ? chosen.dataset.sides.split(",") : [];
+      sides.forEach(function (side, i) {
+        var row = rowTemplate.content.firstElementChild.cloneNode(true);
+        var label = row.querySelector("label");
+        var select = row.querySelector("select");
+        select.id = "new-policy-" + i;
+        select.dataset.side = side;
+        label.htmlFor = select.id;
+        label.textContent = side;
+        rows.appendChild(row);
+      });
+    }
+    ["scenario-name", "source-bundled", "source-own"].forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el) el.addEventListener("change", showSides);
+    });
+    showSides();
+    function chosenPolicies() {
+      var out = {};
+      if (document.getElementById("source-own").checked) {
+        var typed = document.getElementById("policies-text").value.trim();
+        if (!typed) return { policies: out };
+        // pairs are separated by ";" (a spec's own parameters are separated by commas)
+        var parts = typed.split(";");
+        for (var i = 0; i < parts.length; i++) {
+          var pair = parts[i].trim();
+          if (!pair) continue;
+          var at = pair.indexOf("=");
+          if (at <= 0) return { error: "write each side's policy as side=spec: " + JSON.stringify(pair.slice(0, 40)) };
+          out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+        }
+        return { policies: out };
+      }
+      document.querySelectorAll("#side-policies select.side-policy").forEach(function (select) {
+        if (select.value) out[select.dataset.side] = select.value;
+      });
+      return { policies: out };
     }
     if (form) {
       form.addEventListener("submit", async function (event) {
@@ -125,6 +178,9 @@
           if (!Number.isSafeInteger(payload.seed)) { errors.textContent = "that seed is too large for this page"; return; }
         }
         if (!payload.scenario) { errors.textContent = "choose a scenario, or paste one"; return; }
+        var named = chosenPolicies();
+        if (named.error) { errors.textContent = named.error; return; }
+        if (Object.keys(named.policies).length) payload.policies = named.policies;
         var result = await api("POST", "/api/fights", payload);
         if (result.ok) { openFight(result.json); return; }
         errors.textContent = detail(result);
@@ -337,7 +393,19 @@
         body.dataset.focus = "menu";
       }
     });
-    document.addEventListener("submit", function (event) {
+    document.addEventListener("submit", async function (event) {
+      var who = event.target.closest("[data-policies-form]");
+      if (who) {
+        event.preventDefault();
+        var policies = {};
+        who.querySelectorAll("select.side-policy").forEach(function (select) {
+          if (select.value) policies[select.dataset.side] = select.value;
+        });
+        var done = await api("PUT", who.dataset.policiesUrl, { policies: policies });
+        if (done.ok) { say("who plays each side: saved", "ok"); refresh(); }
+        else say(detail(done), "error");
+        return;
+      }
       var form = event.target.closest("[data-dice-form]");
       if (!form) return;
       event.preventDefault();
