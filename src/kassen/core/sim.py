@@ -76,11 +76,11 @@ class Simulator(Generic[S, A]):
         turn = self._run(state, rng, action, True)
         return turn.settled(), tuple(turn.events)
 
-    def is_legal(self, state: S, action: A) -> bool:
-        """Whether ``action`` is legal in ``state`` (tried on a copy: an illegal action raises before
-        anything is rolled, so the dice tried with do not matter)."""
+    def is_legal(self, state: S, action: A, rng: Rng | None = None) -> bool:
+        """Whether ``action`` is legal in ``state``, tried on a copy of ``rng`` (an illegal action raises
+        before anything is rolled, so any dice do when none are given)."""
         try:
-            self._run(state, Rng(0), action, False)
+            self._run(state, Rng(0) if rng is None else rng.copy(), action, False)
         except IllegalActionError:
             return False
         return True
