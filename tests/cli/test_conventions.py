@@ -44,6 +44,7 @@ SEEDED: dict[tuple[str, ...], list[str]] = {
     ("play",): ["play", "l5r/first-blood"],
     ("lab", "run"): ["lab", "run", "l5r/first-blood", "-n", "1", "-q"],
     ("lab", "sweep"): ["lab", "sweep", "l5r/first-blood", "--vary", "max_turns=5", "-n", "1", "-q"],
+    ("lab", "match"): ["lab", "match", "l5r/first-blood", "--a", "heuristic", "--b", "random", "-q"],
     ("l5r", "attack"): ["l5r", "attack"],
     ("l5r", "duel"): ["l5r", "duel", "first-blood"],
     ("arena", "bout"): ["arena", "bout", "duel"],

@@ -15,6 +15,7 @@ import kassen
 from kassen import lab
 from kassen.core.fight import Fight
 from kassen.core.scenario import read_scenario
+from kassen.lab import engine
 from kassen.lab.engine import Opener
 from kassen.lab.results import wilson
 from kassen.lab.summary import FightSummary, UnitSummary, generic_summary
@@ -114,14 +115,14 @@ def test_a_fight_past_its_action_limit_is_a_time_out_not_a_crash() -> None:
 
 
 def test_a_fight_that_breaks_is_an_error_counted_apart(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = Fight.autoplay
+    original = engine.simulate
 
-    def breaks_on_seed_3(self: Fight[Any, Any], *args: Any, **kwargs: Any) -> None:
-        if self.seed == 3:
+    def breaks_on_seed_3(opener: Any, seed: int, *args: Any) -> None:
+        if seed == 3:
             raise RuntimeError("a policy fell over")
-        original(self, *args, **kwargs)
+        original(opener, seed, *args)
 
-    monkeypatch.setattr(Fight, "autoplay", breaks_on_seed_3)
+    monkeypatch.setattr(engine, "simulate", breaks_on_seed_3)
     result = lab.run("l5r/first-blood", fights=6, seed=0)
     assert result.errors.count == 1
     (broken,) = [r for r in result.records if r.status == "error"]

@@ -206,7 +206,7 @@ def _wrote(out: Path, files: Sequence[Path]) -> None:
 
 # -- run ------------------------------------------------------------------------------------------------
 def _print_run(result: RunResult, source: str) -> None:
-    from kassen.lab.api import policies_text
+    from kassen.lab.writing import policies_text
 
     last = result.seed + result.fights - 1
     _out(f"{result.scenario} ({result.ruleset}): {result.fights:,} fights, seeds {result.seed}..{last}")
@@ -245,9 +245,9 @@ def _print_run(result: RunResult, source: str) -> None:
             if ok is not None:
                 line += f", success {_pct(ok.rate)} of {a.attempts:,} {_ci(ok.ci95)}"
             _out(line)
-    errors = [x for x in result.records if x.status == "error"]
-    if errors:
-        _out(f"first error (seed {errors[0].seed}): {errors[0].message}")
+    if result.first_errors:
+        seed, message = result.first_errors[0]
+        _out(f"first error (seed {seed}): {message}")
     named = "".join(f" --policy {side}={spec}" for side, spec in result.policies.items())
     _out(f"replay fight i: kassen fight {source} --seed {result.seed}+i{named}")
 
@@ -277,7 +277,8 @@ def run_command(
     Fight i uses seed S+i (`kassen fight SCENARIO --seed S+i` replays it) and the scenario's policies.
     Also: rounds to the end, each unit's survival and Wounds dealt and taken, each action's uses and
     success rate. The results are the same for any --jobs and either backend."""
-    from kassen.lab.api import execute_run, plan_run, write_run
+    from kassen.lab.api import execute_run, plan_run, run_spec, write_run
+    from kassen.lab.stream import RunRows
 
     chosen = _prepare(out, fmt, not no_plots, "run")
     plan = plan_run(
@@ -291,9 +292,17 @@ def run_command(
         max_actions=max_actions,
         policies=side_policies(policy),
     )
-    with _interruptible(None), progress_bar(fights, "fights", not (as_json or quiet)) as advance:
-        result = execute_run(plan, advance)
-    files = write_run(result, out, chosen, plots=not no_plots) if out is not None else []
+    # the fights are counted as they finish and dropped: their rows go to --out as they come, the
+    # aggregates stay in memory (a long run takes the memory of a short one)
+    rows = RunRows(out, chosen, run_spec(plan)) if out is not None else None
+    try:
+        with _interruptible(None), progress_bar(fights, "fights", not (as_json or quiet)) as advance:
+            result = execute_run(plan, advance, keep_records=False, rows=rows)
+    except BaseException:
+        if rows is not None:
+            rows.discard()
+        raise
+    files = write_run(result, out, chosen, plots=not no_plots, rows=rows) if out is not None else []
     if as_json:
         emit_json(result.to_json())
         return

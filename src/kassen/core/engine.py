@@ -32,12 +32,13 @@ __all__ = [
     "drain",
 ]
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from kassen.core.errors import KassenError, TypedDiceError
 from kassen.core.events import Event
+from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
 from kassen.core.rng import DieSource, Rng
 
@@ -102,19 +103,35 @@ class Snapshot(Generic[S]):
 
 class Turn(Generic[S]):
     """The working copy inside one action: the state being rewritten, the dice, the content's tables,
-    and the events logged so far. A ruleset may subclass it to add its own helpers."""
+    and the events logged so far. A ruleset may subclass it to add its own helpers.
 
-    __slots__ = ("dice", "events", "state", "tables")
+    Two flags say who reads what the action does (both True in a fight; the simulation mode,
+    :mod:`kassen.core.sim`, turns them off): ``explain`` — build the explanation steps and the words of
+    each event (a ruleset checks it where it builds them, and leaves them out of the event's data);
+    ``record`` — keep the events at all (:meth:`log` drops them when False, and a ruleset may skip
+    building an event's data). Neither changes what the rules do: the same state, dice and result."""
+
+    __slots__ = ("dice", "events", "explain", "record", "state", "tables")
 
     def __init__(self, state: S, dice: DieSource, tables: Any) -> None:
         self.state = state
         self.dice = dice
         self.tables = tables
         self.events: list[Event] = []
+        self.explain = True
+        self.record = True
 
     def log(self, kind: str, rule: str = "", *, automatic: bool = True, **data: Any) -> None:
         """Record an event; ``automatic`` marks what the rules did by themselves."""
-        self.events.append(Event(kind, data, rule, automatic))
+        if self.record:
+            self.events.append(Event(kind, data, rule, automatic))
+
+    def explained(self, **steps: Iterable[Step]) -> dict[str, Any]:
+        """Each of ``steps`` as JSON under its name when the turn explains, else nothing: spread into an
+        event's data, ``turn.log("check", rule, total=14, **turn.explained(steps=check.steps))``."""
+        if not self.explain:
+            return {}
+        return {name: steps_to_json(given) for name, given in steps.items()}
 
     def settled(self) -> S:
         """The state the action leaves, once it is done: ``state`` itself, unless a ruleset's turn keeps

@@ -64,6 +64,7 @@ _PARAMS: dict[str, dict[str, Any]] = {
         "root": ("halving", "puct"),
         "candidates": "int",
         "margin": "float",
+        "guesses": "int",
     },
 }
 NAMES = tuple(_PARAMS)

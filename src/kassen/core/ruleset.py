@@ -16,6 +16,7 @@ __all__ = [
     "Setup",
     "bundled_ruleset_names",
     "find_ruleset",
+    "loaded_rulesets",
     "register_ruleset",
     "registered_rulesets",
     "unregister_ruleset",
@@ -184,6 +185,11 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
         known = ", ".join(registered_rulesets()) or "none"
         shown = name if len(name) <= 40 else name[:37] + "..."
         raise KassenError(f"unknown ruleset {shown!r} (known: {known})") from None
+
+
+def loaded_rulesets() -> tuple[str, ...]:
+    """The rulesets registered so far (imported, or registered at run time)."""
+    return tuple(_REGISTRY)
 
 
 def registered_rulesets() -> tuple[str, ...]:

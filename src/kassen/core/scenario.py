@@ -25,9 +25,12 @@ __all__ = [
     "read_scenario",
 ]
 
+import importlib.machinery
+import importlib.util
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -37,7 +40,7 @@ from kassen.content.yamlio import MAX_YAML_BYTES, line_of, parse_yaml, read_text
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import Fight, check_seed
 from kassen.core.policy import Policy
-from kassen.core.ruleset import find_ruleset, registered_rulesets
+from kassen.core.ruleset import find_ruleset, loaded_rulesets, registered_rulesets
 
 #: Keys every scenario may have besides its ruleset's own.
 HEADER = ("ruleset", "content")
@@ -76,13 +79,45 @@ class BundledScenario:
 
 
 def _bundled_files(ruleset: str) -> dict[str, Any]:
-    package, folder = find_ruleset(ruleset).info.scenarios
-    root = resources.files(package).joinpath(folder)
+    root: Any = _unloaded_folder(ruleset)
+    if root is None:
+        package, folder = find_ruleset(ruleset).info.scenarios
+        root = resources.files(package).joinpath(folder)
     return {
         f.name.rsplit(".", 1)[0]: f
         for f in sorted(root.iterdir(), key=lambda f: f.name)
         if f.name.endswith(".yaml")
     }
+
+
+@cache
+def _scenario_folders() -> dict[str, str]:
+    from importlib import metadata  # on first use: importing the core stays cheap
+
+    return {ep.name: ep.value for ep in metadata.entry_points(group="kassen.scenarios")}
+
+
+def _unloaded_folder(ruleset: str) -> Path | None:
+    """The folder of an installed ruleset's bundled scenarios, as its ``kassen.scenarios`` entry point
+    names it (``package:folder``), found without importing the ruleset (nor its package's
+    ``__init__``): a scenario named without its ruleset is looked for in every ruleset, and loading
+    them all took a lab run a second before its first fight. None when the ruleset is loaded already
+    (its ``info.scenarios`` says), names no folder, or the folder is not a plain directory."""
+    value = _scenario_folders().get(ruleset)
+    if value is None or ruleset in loaded_rulesets():
+        return None
+    package, _, folder = value.partition(":")
+    parts = package.split(".")
+    try:
+        spec = importlib.util.find_spec(parts[0])
+        for part in parts[1:]:
+            places = spec.submodule_search_locations if spec is not None else None
+            spec = importlib.machinery.PathFinder.find_spec(part, list(places or []))
+    except (ImportError, ValueError):
+        return None
+    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    root = Path(places[0]) / folder if places else None
+    return root if root is not None and root.is_dir() else None
 
 
 def bundled_names(ruleset: str) -> tuple[str, ...]:

@@ -32,7 +32,8 @@ so a replay never runs the search again).
 Fairness. By default the search sees only what the deciding side may know: the state as that side's
 view has it (:func:`~kassen.core.view.redact_state`, the ruleset's visibility table), with every hidden
 value filled in by the ruleset's ``determinize`` hook from that view and the side's view of the log.
-The hook never receives the true state, so the search cannot read a hidden value. ``omniscient=True``
+The hook never receives the true state, so the search cannot read a hidden value; ``guesses`` states
+are made a decision (each from its own generator) and the iterations take them in turn. ``omniscient=True``
 searches the true state instead (the lab's upper bound: every report of it says so). A ruleset that
 hides values in its state and has no ``determinize`` hook can only be searched omnisciently.
 """
@@ -85,6 +86,7 @@ class SearchConfig:
     root: Literal["halving", "puct"] = "halving"
     candidates: int = 16
     margin: float = 1.0
+    guesses: int = 1
 
     def __post_init__(self) -> None:
         if not 1 <= self.iterations <= MAX_ITERATIONS:
@@ -101,6 +103,8 @@ class SearchConfig:
             raise KassenError(f"widening_base is from 1 to 1000, not {self.widening_base}")
         if self.depth is not None and not 1 <= self.depth <= MAX_ROLLOUT:
             raise KassenError(f"depth is a number of actions from 1 to {MAX_ROLLOUT}, not {self.depth}")
+        if not 1 <= self.guesses <= 10_000:
+            raise KassenError(f"guesses is a number of guessed states from 1 to 10000, not {self.guesses}")
         if not 0 <= self.margin <= 10:
             raise KassenError(f"margin is a number of standard errors from 0 to 10, not {self.margin}")
         if not 1 <= self.candidates <= 10_000:
@@ -218,10 +222,20 @@ class SearchPolicy(Generic[S, A]):
         hook = self._determinize
         assert hook is not None
         tables = self.tables
+        guesses: list[S] = []
+        count = self.config.guesses
+        made = [0]
+        base = decision_seed(decision.seed, len(decision.history), f"guess|{side}")
 
         def make(rng: Rng) -> S:
-            # each guess works on its own copy of the view: the hook may fill it in place
-            state: S = hook(copy.deepcopy(seen), events, tables, side, rng)
+            # ``guesses`` guesses a decision, made once each and taken in turn (each from its own copy
+            # of the view, and its own generator: the dice of the iterations do not depend on them)
+            at = made[0] % count
+            made[0] += 1
+            if at < len(guesses):
+                return guesses[at]
+            state: S = hook(copy.deepcopy(seen), events, tables, side, Rng((base + at) % (1 << 64)))
+            guesses.append(state)
             return state
 
         return make

@@ -4,7 +4,13 @@ A :class:`Simulator` plays actions on plain states with a caller's :class:`~kass
 no :class:`~kassen.core.fight.Fight`, no snapshot kept per action, no codec round trip, no log. It runs
 the very hooks a fight runs (``start``, ``resolve``, the follow-ups under
 :data:`~kassen.core.engine.MAX_AUTOMATIC_STEPS`), so a simulated action is the same rules, the same
-dice and the same result as the fight's; only what a person reads is left out.
+dice and the same result as the fight's; only what a person reads is left out: the action's
+:class:`~kassen.core.engine.Turn` neither explains (no explanation steps, no words) nor, in
+:meth:`Simulator.step`, records its events. :meth:`Simulator.play` records them (their data without
+the explanations), for a caller that tallies what happened (the lab).
+
+States are immutable, so a search keeps any state it reached and plays on from it as often as it likes;
+:meth:`Rng.copy <kassen.core.rng.Rng.copy>` forks the dice.
 
 >>> from kassen.core.scenario import open_fight
 >>> fight = open_fight("count-example", seed=1)
@@ -23,8 +29,10 @@ __all__ = ["Simulator"]
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
-from kassen.core.engine import Actor, Outcome, drain
-from kassen.core.rng import Rng
+from kassen.core.engine import MAX_AUTOMATIC_STEPS, Actor, Outcome, Turn
+from kassen.core.errors import IllegalActionError, KassenError
+from kassen.core.events import Event
+from kassen.core.rng import DieSource, Rng
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -32,7 +40,8 @@ A = TypeVar("A")
 
 class Simulator(Generic[S, A]):
     """A ruleset's rules over one content's tables (see the module notes). Holds nothing of a fight:
-    one simulator serves any number of states, on one thread at a time."""
+    one simulator serves any number of states, on any number of threads (the content's memos are safe
+    under threads, :mod:`kassen.core.memo`)."""
 
     __slots__ = ("ruleset", "tables")
 
@@ -59,9 +68,31 @@ class Simulator(Generic[S, A]):
         """The state after ``action`` and every automatic step after it, its dice drawn from ``rng``
         (advanced in place). An illegal action raises
         :class:`~kassen.core.errors.IllegalActionError`; ``state`` is never changed (it is immutable)."""
+        return self._run(state, rng, action, False).settled()
+
+    def play(self, state: S, rng: Rng, action: A) -> tuple[S, tuple[Event, ...]]:
+        """:meth:`step`, with the events the action logged (each one's data without its explanation:
+        every key it has is the fight's event's own, with the same value)."""
+        turn = self._run(state, rng, action, True)
+        return turn.settled(), tuple(turn.events)
+
+    def is_legal(self, state: S, action: A, rng: Rng | None = None) -> bool:
+        """Whether ``action`` is legal in ``state``, tried on a copy of ``rng`` (an illegal action raises
+        before anything is rolled, so any dice do when none are given)."""
+        try:
+            self._run(state, Rng(0) if rng is None else rng.copy(), action, False)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _run(self, state: S, dice: DieSource, action: A, record: bool) -> Turn[S]:
         rs = self.ruleset
-        turn = rs.start(state, rng, self.tables)
+        turn: Turn[S] = rs.start(state, dice, self.tables)
+        turn.explain = False
+        turn.record = record
         rs.resolve(turn, action)
-        drain(lambda: rs.follow_up(turn))
-        settled: S = turn.settled()
-        return settled
+        follow_up = rs.follow_up
+        for _ in range(MAX_AUTOMATIC_STEPS):
+            if not follow_up(turn):
+                return turn
+        raise KassenError(f"one action ran more than {MAX_AUTOMATIC_STEPS} automatic steps: the rules loop")

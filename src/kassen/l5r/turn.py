@@ -57,7 +57,13 @@ class L5Turn(Turn[DuelState]):
         automatic: bool = False,
         **data: Any,
     ) -> None:
-        """Log an event whose data carries a readable ``text`` and, when given, its ``steps``."""
+        """Log an event whose data carries a readable ``text`` and, when given, its ``steps`` (neither
+        when the turn does not explain: :class:`~kassen.core.engine.Turn`)."""
+        if not self.record:
+            return
+        if not self.explain:
+            self.events.append(Event(kind, data, rule, automatic))
+            return
         payload: dict[str, Any] = {"text": text, **data}
         listed = list(steps)
         if listed:

@@ -21,6 +21,7 @@ __all__ = [
     "plan_run",
     "plan_sweep",
     "run",
+    "run_spec",
     "sweep",
     "write_odds",
     "write_run",
@@ -50,7 +51,7 @@ from kassen.lab.limits import (
     check_jobs,
     check_seed_range,
 )
-from kassen.lab.output import CellStore, Format, finish_out, start_out, write_json, write_table, write_text
+from kassen.lab.output import CellStore, start_out
 from kassen.lab.paths import (
     Cell,
     ContentView,
@@ -62,15 +63,15 @@ from kassen.lab.paths import (
     parse_vary,
     resolve,
 )
-from kassen.lab.results import CellResult, RunResult, SweepResult, aggregate
+from kassen.lab.results import CellResult, RunResult, SweepResult, Tally
+from kassen.lab.stream import InOrder, RunRows
+from kassen.lab.writing import run_spec, write_odds, write_run, write_sweep
 
 #: Most actions a fight may be given with ``max_actions``.
 MAX_ACTIONS = 1_000_000
 #: Called with the number of fights just finished.
 Progress = Callable[[int], None]
 Scenario = str | Path | ScenarioSource
-#: A report section: heading, table rows (or None), plots (alt text, PNG), a note.
-Section = tuple[str, Sequence[Mapping[str, Any]] | None, Sequence[tuple[str, bytes]], str]
 
 
 # -- checking -------------------------------------------------------------------------------------------
@@ -177,8 +178,16 @@ def _policies(policies: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]
     return tuple((side, str(spec)) for side, spec in parse_policies(policies).items())
 
 
-def execute_run(plan: RunPlan, progress: Progress | None = None) -> RunResult:
-    """Play a planned run; the result is the same for any ``jobs`` and backend."""
+def execute_run(
+    plan: RunPlan,
+    progress: Progress | None = None,
+    *,
+    keep_records: bool = True,
+    rows: RunRows | None = None,
+) -> RunResult:
+    """Play a planned run; the result is the same for any ``jobs`` and backend. Its fights are counted
+    as they finish (in seed order) and dropped after, unless ``keep_records`` (the result's
+    ``records``); ``rows`` writes each one's per-fight rows as it comes (``kassen lab run --out``)."""
     work = batches(
         plan.source.name,
         plan.text,
@@ -188,15 +197,52 @@ def execute_run(plan: RunPlan, progress: Progress | None = None) -> RunResult:
         plan.max_actions,
         policies=plan.policies,
     )
-    done = run_batches(
-        work,
-        jobs=plan.jobs,
-        backend=plan.backend,
-        address=plan.address,
-        on_batch=(lambda b, _r: progress(len(b.seeds))) if progress else None,
+    tally = Tally(_known_sides(plan.opener))
+    kept: list[FightRecord] = []
+
+    def take(r: FightRecord) -> None:
+        tally.add(r)
+        if keep_records:
+            kept.append(r)
+        if rows is not None:
+            rows.add(r)
+
+    ordered = InOrder(take)
+
+    def on_batch(b: Batch, records: list[FightRecord]) -> None:
+        ordered.put(b, records)
+        if progress:
+            progress(len(b.seeds))
+
+    run_batches(
+        work, jobs=plan.jobs, backend=plan.backend, address=plan.address, on_batch=on_batch, keep=False
     )
-    records = [r for b in work for r in done[b.index]]
-    return _aggregate(plan.opener, plan.source, records, plan.seed, plan.policies)
+    return _result(plan.opener, plan.source, tally, plan.seed, kept, plan.policies)
+
+
+def _known_sides(opener: Opener) -> tuple[str, ...]:
+    """Every side of the scenario, in the order its units come (listed with 0 wins when no fight ended)."""
+    hook = getattr(opener.ruleset, "units", None)
+    return tuple(dict.fromkeys(dict(hook(opener.setup.state)).values())) if hook is not None else ()
+
+
+def _result(
+    opener: Opener,
+    source: ScenarioSource,
+    tally: Tally,
+    seed: int,
+    records: Sequence[FightRecord] = (),
+    policies: Sequence[tuple[str, str]] = (),
+) -> RunResult:
+    return tally.result(
+        scenario=opener.setup.title,
+        source=source.name,
+        ruleset=source.ruleset,
+        seed=seed,
+        names=dict(opener.ruleset.names(opener.setup.state)),
+        records=records,
+        policies=dict(policies),
+    )
 
 
 def _aggregate(
@@ -204,22 +250,12 @@ def _aggregate(
     source: ScenarioSource,
     records: Sequence[FightRecord],
     seed: int,
-    policies: tuple[tuple[str, str], ...] = (),
+    policies: Sequence[tuple[str, str]] = (),
 ) -> RunResult:
-    names = dict(opener.ruleset.names(opener.setup.state))
-    hook = getattr(opener.ruleset, "units", None)
-    # every side of the scenario, in the order its units come (listed with 0 wins when no fight ended)
-    sides = tuple(dict.fromkeys(dict(hook(opener.setup.state)).values())) if hook is not None else ()
-    return aggregate(
-        records,
-        scenario=opener.setup.title,
-        source=source.name,
-        ruleset=source.ruleset,
-        seed=seed,
-        names=names,
-        known_sides=sides,
-        policies=dict(policies),
-    )
+    tally = Tally(_known_sides(opener))
+    for r in records:
+        tally.add(r)
+    return _result(opener, source, tally, seed, records, policies)
 
 
 def run(
@@ -473,7 +509,9 @@ def execute_sweep(
                 store.save(keys[b.cell], text, plan.spec(_plan_of(plan, b.cell)), ordered)
         report(len(b.seeds))
 
-    run_batches(work, jobs=base.jobs, backend=base.backend, address=base.address, on_batch=on_batch)
+    run_batches(
+        work, jobs=base.jobs, backend=base.backend, address=base.address, on_batch=on_batch, keep=False
+    )
     if unreported[0]:
         report(0)
     cells = []
@@ -485,7 +523,11 @@ def execute_sweep(
         opener = _opener(base.source.name, cp.text, base.content)
         cells.append(
             CellResult(
-                i, cp.cell.values, _aggregate(opener, base.source, results[i], base.seed), "", i in resumed
+                i,
+                cp.cell.values,
+                _aggregate(opener, base.source, results[i], base.seed, base.policies),
+                "",
+                i in resumed,
             )
         )
     return SweepResult(
@@ -543,187 +585,3 @@ def sweep(
         start_out(target, "sweep", {"scenario": plan.base.source.name})
         store = CellStore(target)
     return execute_sweep(plan, store=store, progress=progress)
-
-
-# -- writing --------------------------------------------------------------------------------------------
-def _meta_run(result: RunResult) -> list[tuple[str, str]]:
-    named = "".join(f" --policy {side}={spec}" for side, spec in result.policies.items())
-    return [
-        ("Scenario", f"{result.scenario} ({result.source}, {result.ruleset})"),
-        ("Fights", f"{result.fights:,}, seeds {result.seed} to {result.seed + result.fights - 1}"),
-        ("Policies", policies_text(result.policies)),
-        ("Replay fight i", f"kassen fight {result.source} --seed {result.seed}+i{named}"),
-    ]
-
-
-def policies_text(policies: Mapping[str, str]) -> str:
-    """Who played each side, in words; a search that reads hidden values is said to."""
-    if not policies:
-        return "the scenario's own"
-    parts = []
-    for side, spec in policies.items():
-        note = " (omniscient: reads hidden values, an upper bound)" if "omniscient" in spec else ""
-        parts.append(f"{side}: {spec}{note}")
-    return "; ".join(parts) + "; other sides the scenario's own"
-
-
-def write_run(result: RunResult, out: Path, fmt: Format = "csv", *, plots: bool = True) -> list[Path]:
-    """A run's files in ``out``: per-fight and per-unit rows, the aggregate tables and JSON, plots, and
-    ``report.html``."""
-    from kassen.lab.report import html_report
-
-    start_out(out, "run", {"scenario": result.source, "seed": result.seed, "fights": result.fights})
-    written = [write_json(out / "summary.json", result.to_json())]
-    for name in ("fights", "unit_fights", "sides", "units", "actions", "rounds"):
-        written.append(write_table(result.table(name), out / name, fmt))
-    pngs: dict[str, bytes] = {}
-    if plots:
-        from kassen.lab.plots import run_plots
-
-        pngs = run_plots(result)
-        for name, png in pngs.items():
-            path = out / f"{name}.png"
-            _write_png(path, png)
-            written.append(path)
-
-    def img(name: str, alt: str) -> list[tuple[str, bytes]]:
-        return [(alt, pngs[name])] if name in pngs else []
-
-    rounds = result.rounds
-    round_rows = [
-        {"fights": rounds.count, "mean": rounds.mean, "min": rounds.minimum, "max": rounds.maximum}
-        | {f"p{q}": v for q, v in rounds.quantiles}
-    ]
-    sections: list[Section] = [
-        ("Outcomes", result.table("sides"), img("outcomes", "outcomes"), "Rates with 95% Wilson intervals."),
-        ("Rounds to the end", round_rows, img("rounds", "rounds histogram"), "Over the fights that ended."),
-        (
-            "Units",
-            result.table("units"),
-            img("units", "survival per unit"),
-            "Survival: still standing at the end. Wounds (or HP) in the ruleset's own measure.",
-        ),
-        (
-            "Actions",
-            result.table("actions"),
-            [],
-            "Uses over the fights that ended; attempts and successes of attacks.",
-        ),
-    ]
-    errors = [{"seed": r.seed, "error": r.message} for r in result.records if r.status == "error"][:10]
-    if errors:
-        sections.append(("Errors", errors, [], "The first errors; replay one with kassen fight --seed SEED."))
-    write_text(
-        out / "report.html", html_report(f"kassen lab: {result.scenario}", _meta_run(result), sections)
-    )
-    written.append(out / "report.html")
-    finish_out(out, "run", {"scenario": result.source, "seed": result.seed, "fights": result.fights}, written)
-    return written
-
-
-def _write_png(path: Path, png: bytes) -> None:
-    from kassen.lab.output import _atomic
-
-    _atomic(path, png)
-
-
-def write_sweep(
-    result: SweepResult, out: Path, fmt: Format = "csv", *, side: str | None = None, plots: bool = True
-) -> list[Path]:
-    """A sweep's files in ``out``: ``sweep`` (one row per cell), ``fights`` (every fight, with its
-    cell), ``sweep.json``, the plot (``lines.png`` for one path, ``heatmap.png`` for two) and
-    ``report.html``."""
-    from kassen.lab.report import html_report
-
-    start_out(out, "sweep", {"scenario": result.scenario})
-    written = [write_json(out / "sweep.json", result.to_json())]
-    written.append(write_table(result.rows(), out / "sweep", fmt))
-    fights = []
-    for c in result.cells:
-        if c.result is None:
-            continue
-        for row in c.result.rows():
-            fights.append({"cell": c.index, **dict(c.values), **row})
-    written.append(write_table(fights, out / "fights", fmt))
-    images: list[tuple[str, bytes]] = []
-    chosen = side if side is not None else (result.sides[0] if result.sides else None)
-    if plots and any(c.result is not None for c in result.cells):
-        from kassen.lab.plots import sweep_heatmap, sweep_lines
-
-        if len(result.paths) == 1:
-            png = sweep_lines(result)
-            _write_png(out / "lines.png", png)
-            written.append(out / "lines.png")
-            images.append(("win rates against " + result.paths[0], png))
-        elif len(result.paths) == 2 and chosen is not None:
-            png = sweep_heatmap(result, chosen)
-            _write_png(out / "heatmap.png", png)
-            written.append(out / "heatmap.png")
-            images.append((f"{chosen} win rate over the grid", png))
-    invalid = [c for c in result.cells if c.result is None]
-    meta = [
-        ("Scenario", f"{result.scenario} ({result.ruleset})"),
-        (
-            "Varied",
-            "; ".join(
-                f"{p} = {', '.join(map(str, v))}" for p, v in zip(result.paths, result.values, strict=True)
-            ),
-        ),
-        (
-            "Fights",
-            f"{result.fights:,} per cell, seeds {result.seed} to {result.seed + result.fights - 1} in each",
-        ),
-        ("Cells", f"{len(result.cells)} ({len(invalid)} invalid, skipped)"),
-    ]
-    sections: list[Section] = [
-        (
-            "Results per cell",
-            result.rows(),
-            images,
-            "Rates with 95% Wilson intervals; replay a cell's fight from cells/KEY/scenario.yaml.",
-        ),
-    ]
-    if invalid:
-        sections.append(
-            (
-                "Invalid cells (skipped)",
-                [{"cell": c.index, **dict(c.values), "error": c.error} for c in invalid],
-                [],
-                "",
-            )
-        )
-    write_text(out / "report.html", html_report(f"kassen lab sweep: {result.scenario}", meta, sections))
-    written.append(out / "report.html")
-    return written
-
-
-def write_odds(table: Any, out: Path, fmt: Format = "csv", *, plots: bool = True) -> list[Path]:
-    """An exact table's files: ``odds`` (one row per cell), ``odds.json``, a heat map per metric and
-    ``report.html``."""
-    from kassen.lab.odds import ExactTable
-    from kassen.lab.report import html_report
-
-    assert isinstance(table, ExactTable)
-    start_out(out, "odds", {"ruleset": table.ruleset})
-    written = [write_json(out / "odds.json", table.to_json())]
-    written.append(write_table(table.table(), out / "odds", fmt))
-    images: list[tuple[str, bytes]] = []
-    if plots:
-        from kassen.lab.plots import exact_heatmap
-
-        for name in table.metric_names:
-            png = exact_heatmap(table, name)
-            _write_png(out / f"{name}.png", png)
-            written.append(out / f"{name}.png")
-            images.append((name, png))
-    meta = [("Ruleset", table.ruleset), ("Rows", f"{table.row_name}: {', '.join(table.rows)}")]
-    if table.column_name:
-        meta.append(("Columns", f"{table.column_name}: {', '.join(table.columns)}"))
-    rows = [{k: v for k, v in r.items() if not k.endswith("_fraction")} for r in table.table()]
-    sections: list[Section] = [
-        (table.title, rows, images, "Exact: the files hold every value as a fraction too.")
-    ]
-    write_text(out / "report.html", html_report(f"kassen lab odds: {table.title}", meta, sections))
-    written.append(out / "report.html")
-    finish_out(out, "odds", {"ruleset": table.ruleset}, written)
-    return written

@@ -67,20 +67,24 @@ def run_batches(
     backend: Backend = "local",
     address: str | None = None,
     on_batch: OnBatch | None = None,
+    keep: bool = True,
 ) -> dict[int, list[FightRecord]]:
-    """Every batch's records, by batch index."""
+    """Every batch's records, by batch index; none when not ``keep`` (``on_batch`` takes each batch's
+    as it finishes, and they are dropped after)."""
     if backend == "ray":
-        return _ray(work, jobs, address, on_batch)
+        return _ray(work, jobs, address, on_batch, keep)
     if backend != "local":
         raise LabError(f"unknown backend {str(backend)[:20]!r} (local or ray)")
     if jobs == 1 or len(work) <= 1:
         out: dict[int, list[FightRecord]] = {}
         for b in work:
-            out[b.index] = play_batch(b)
+            records = play_batch(b)
+            if keep:
+                out[b.index] = records
             if on_batch:
-                on_batch(b, out[b.index])
+                on_batch(b, records)
         return out
-    return _processes(work, jobs, on_batch)
+    return _processes(work, jobs, on_batch, keep)
 
 
 def _context() -> Any:
@@ -88,7 +92,9 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
 
-def _processes(work: Sequence[Batch], jobs: int, on_batch: OnBatch | None) -> dict[int, list[FightRecord]]:
+def _processes(
+    work: Sequence[Batch], jobs: int, on_batch: OnBatch | None, keep: bool
+) -> dict[int, list[FightRecord]]:
     out: dict[int, list[FightRecord]] = {}
     with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=_context()) as pool:
         pending: dict[Future[list[FightRecord]], Batch] = {pool.submit(play_batch, b): b for b in work}
@@ -97,9 +103,11 @@ def _processes(work: Sequence[Batch], jobs: int, on_batch: OnBatch | None) -> di
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
                     b = pending.pop(fut)
-                    out[b.index] = fut.result()
+                    records = fut.result()
+                    if keep:
+                        out[b.index] = records
                     if on_batch:
-                        on_batch(b, out[b.index])
+                        on_batch(b, records)
         except BaseException:
             for fut in pending:
                 fut.cancel()
@@ -128,7 +136,7 @@ def reachable(address: str, timeout: float = 5.0) -> bool:
 
 
 def _ray(
-    work: Sequence[Batch], jobs: int, address: str | None, on_batch: OnBatch | None
+    work: Sequence[Batch], jobs: int, address: str | None, on_batch: OnBatch | None, keep: bool
 ) -> dict[int, list[FightRecord]]:
     try:
         import ray
@@ -162,10 +170,12 @@ def _ray(
         while left:
             done, left = ray.wait(left, num_returns=1)
             for ref in done:
-                b = refs[ref]
-                out[b.index] = ray.get(ref)
+                b = refs.pop(ref)
+                records = ray.get(ref)
+                if keep:
+                    out[b.index] = records
                 if on_batch:
-                    on_batch(b, out[b.index])
+                    on_batch(b, records)
         return out
     finally:
         if started:

@@ -6,6 +6,10 @@ process or a Ray task as it is), the ``--content`` layers, the seeds and the act
 per seed, in seed order. Fight ``i`` of a run uses seed ``S + i``: ``kassen fight SCENARIO --seed S+i``
 replays it alone.
 
+A fight is played in the simulation mode (:class:`~kassen.core.sim.Simulator`): the ruleset's own rules
+on plain states, its events recorded without their explanations, no snapshot, chronicle or codec round
+trip; the same actions, dice and result as ``kassen fight`` (``tests/lab/test_lab_sim.py``).
+
 A fight that does not end within its action limit is a *time-out*, a fight the rules or a policy break
 off with an error is an *error*: both are recorded (with the message) and counted apart; neither stops
 the run.
@@ -13,20 +17,24 @@ the run.
 
 from __future__ import annotations
 
-__all__ = ["Batch", "FightRecord", "Opener", "play_batch", "play_one"]
+__all__ = ["Batch", "FightRecord", "Opener", "Played", "play_batch", "play_one", "simulate"]
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
 from typing import Any, Literal
 
 from kassen.content.content import inline_layer, read_layer
 from kassen.core.collector import paused
-from kassen.core.errors import KassenError
-from kassen.core.fight import Fight
+from kassen.core.errors import IllegalActionError, KassenError
+from kassen.core.events import Event
+from kassen.core.fight import Fight, LogEntry, state_codec
+from kassen.core.policy import Decision, Listed
+from kassen.core.rng import Rng
 from kassen.core.ruleset import Setup, find_ruleset
 from kassen.core.scenario import ScenarioSource, read_scenario
+from kassen.core.sim import Simulator
 from kassen.lab.summary import FightSummary, summarize
 
 Status = Literal["win", "draw", "timeout", "error"]
@@ -76,6 +84,8 @@ class Opener:
             layers.append(inline_layer(source.content, source.file, source.node))
         self.content = self.ruleset.load_content(layers)
         self.setup: Setup[Any, Any] = self.ruleset.setup(source, self.content)
+        self.simulator: Simulator[Any, Any] = Simulator(self.ruleset, self.content.tables)
+        self.open(0)  # a fight of this setup can be opened at all (its units' sides and count)
 
     def open(self, seed: int, policies: Sequence[tuple[str, str]] = ()) -> Fight[Any, Any]:
         """A fight of ``seed``, each side in ``policies`` played by its named policy."""
@@ -93,6 +103,18 @@ class Opener:
             fight.use_policies(dict(policies))
         return fight
 
+    def policy(self, policies: Sequence[tuple[str, str]] = ()) -> Any:
+        """The policy a fight is played by: the scenario's, with each side in ``policies`` played by its
+        named policy (:mod:`kassen.core.named`)."""
+        tables = self.content.tables
+        if not policies:
+            return self.setup.policy() or self.ruleset.heuristic(tables)
+        from kassen.core.named import parse_policies, side_policies
+
+        units = getattr(self.ruleset, "units", None)
+        sides = tuple(dict.fromkeys(units(self.setup.state).values())) if units is not None else ()
+        return side_policies(parse_policies(dict(policies)), self.ruleset, tables, sides, self.setup.policy)
+
 
 @lru_cache(maxsize=16)
 def _opener(name: str, digest: str, text: str, content: tuple[str, ...]) -> Opener:
@@ -105,24 +127,95 @@ def opener_for(batch: Batch) -> Opener:
     return _opener(batch.name, digest, batch.text, batch.content)
 
 
+@dataclass(slots=True)
+class Played:
+    """One fight simulated for the lab (:func:`simulate`): what its summary reads, as a
+    :class:`~kassen.core.fight.Fight` has it (the states, the entries with their events, the actions'
+    JSON), without snapshots or a chronicle."""
+
+    ruleset: Any
+    initial_state: Any
+    state: Any
+    entries: list[LogEntry[Any]] = field(default_factory=list)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(e for entry in self.entries for e in entry.events)
+
+    @property
+    def over(self) -> bool:
+        return self.ruleset.result(self.state) is not None
+
+    def action_json(self, action: Any) -> Any:
+        return state_codec(self.ruleset.info.action_type).dump(action)
+
+
+def simulate(
+    opener: Opener, seed: int, limit: int, played: Played, policies: Sequence[tuple[str, str]] = ()
+) -> None:
+    """Play the fight of ``seed`` into ``played`` as :meth:`Fight.autoplay <kassen.core.fight.Fight.
+    autoplay>` would (the scenario's policies, else the ruleset's heuristic; the same decisions, dice
+    and result), in the simulation mode: each action's events recorded without explanations. Raises
+    what the fight would (a :class:`~kassen.core.errors.KassenError` when it does not end within
+    ``limit`` actions), with ``played`` as far as it got; each side in ``policies`` is played by its
+    named policy."""
+    sim, tables = opener.simulator, opener.content.tables
+    policy = opener.policy(policies)
+    rng = Rng(seed)
+    history: list[Any] = []
+    entries = played.entries
+    for _ in range(limit):
+        state = played.state
+        if sim.result(state) is not None:
+            return
+        actor = sim.to_move(state)
+        if actor is None:
+            raise KassenError("the fight is over: nobody decides")
+        tried: dict[int, tuple[Any, Any, tuple[Event, ...], Rng]] = {}
+
+        def is_legal(action: Any, state: Any = state, tried: dict[int, Any] = tried, now: Rng = rng) -> bool:
+            # tried on a copy of the dice, and kept for the play of this very action that usually follows
+            # (a script's step is tried first), as Fight.check does
+            dice = now.copy()
+            try:
+                after, events = sim.play(state, dice, action)
+            except IllegalActionError:
+                return False
+            tried[id(action)] = (action, after, events, dice)
+            return True
+
+        listed: Listed[Any] = Listed(partial(sim.legal, state))
+        seen = partial(getattr, played, "events")  # the log so far, read by a search's guesses
+        action = policy(Decision(state, actor, listed, history, seed, tables, is_legal, seen))
+        known = tried.get(id(action))
+        if known is not None and known[0] is action:
+            _, played.state, events, rng = known  # the dice as the try left them
+        else:
+            played.state, events = sim.play(state, rng, action)
+        entries.append(LogEntry(len(entries), action, actor, events))
+        history.append(action)
+    if sim.result(played.state) is None:
+        raise KassenError(f"the fight did not end within {limit} actions")
+
+
 def play_one(
     opener: Opener, seed: int, max_actions: int | None = None, policies: Sequence[tuple[str, str]] = ()
 ) -> FightRecord:
     """Play the fight of ``seed`` to its end with the scenario's policies (or those named for its
-    sides) and record it."""
-    fight = opener.open(seed, policies)
-    limit = fight.max_actions if max_actions is None else max_actions
+    sides, :func:`simulate`) and record it."""
+    limit = opener.setup.max_actions if max_actions is None else max_actions
+    played = Played(opener.ruleset, opener.setup.state, opener.setup.state)
     try:
-        fight.autoplay(max_actions=limit)
+        simulate(opener, seed, limit, played, policies)
     except Exception as exc:  # a broken fight is counted and named, never the end of a long run
-        actions = len(fight.entries)
-        if isinstance(exc, KassenError) and not fight.over and actions >= limit:
+        actions = len(played.entries)
+        if isinstance(exc, KassenError) and not played.over and actions >= limit:
             return FightRecord(seed, "timeout", None, actions, f"no end within {limit} actions", None)
         return FightRecord(seed, "error", None, actions, f"{type(exc).__name__}: {exc}"[:300], None)
-    result = fight.result
+    result = opener.ruleset.result(played.state)
     assert result is not None
     status: Status = "draw" if result.winner is None else "win"
-    return FightRecord(seed, status, result.winner, len(fight.entries), result.reason, summarize(fight))
+    return FightRecord(seed, status, result.winner, len(played.entries), result.reason, summarize(played))
 
 
 def play_batch(batch: Batch) -> list[FightRecord]:

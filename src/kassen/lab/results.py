@@ -23,6 +23,7 @@ __all__ = [
     "RunResult",
     "SideStats",
     "SweepResult",
+    "Tally",
     "UnitStats",
     "aggregate",
     "wilson",
@@ -171,6 +172,42 @@ class ActionStats:
         }
 
 
+#: The columns of the per-fight tables (``fights``, ``unit_fights``), in order.
+FIGHT_COLUMNS = ("fight", "seed", "status", "winner", "rounds", "actions", "reason")
+UNIT_FIGHT_COLUMNS = ("fight", "seed", "unit", "side", "standing", "wounds_dealt", "wounds_taken")
+
+
+def fight_row(i: int, r: FightRecord) -> Row:
+    """The ``fights`` row of fight ``i`` of a run."""
+    return {
+        "fight": i,
+        "seed": r.seed,
+        "status": r.status,
+        "winner": r.winner,
+        "rounds": r.summary.rounds if r.summary else None,
+        "actions": r.actions,
+        "reason": r.message,
+    }
+
+
+def unit_fight_rows(i: int, r: FightRecord) -> list[Row]:
+    """The ``unit_fights`` rows of fight ``i`` of a run (none when it did not end)."""
+    if r.summary is None:
+        return []
+    return [
+        {
+            "fight": i,
+            "seed": r.seed,
+            "unit": u.id,
+            "side": u.side,
+            "standing": u.standing,
+            "wounds_dealt": u.wounds_dealt,
+            "wounds_taken": u.wounds_taken,
+        }
+        for u in r.summary.units
+    ]
+
+
 @dataclass(frozen=True)
 class RunResult:
     """Everything a run found (see the module notes). ``records`` are the fights in seed order."""
@@ -187,7 +224,11 @@ class RunResult:
     rounds: RoundStats
     units: tuple[UnitStats, ...]
     actions: tuple[ActionStats, ...]
+    #: The fights in seed order, when the caller kept them (``run(..., keep_records=True)``); else
+    #: none: a long run streams them (their rows to ``--out``) and keeps only the aggregates.
     records: tuple[FightRecord, ...] = field(repr=False, compare=False)
+    #: The first errors (seed, message), whether or not the records were kept.
+    first_errors: tuple[tuple[int, str], ...] = field(default=(), repr=False, compare=False)
     #: The sides played by a named policy (side -> spec); the others played the scenario's own.
     policies: Mapping[str, str] = field(default_factory=dict)
 
@@ -219,19 +260,8 @@ class RunResult:
 
     # -- rows --------------------------------------------------------------------------------------------
     def rows(self) -> list[Row]:
-        """One row per fight: index, seed, status, winner, rounds, actions, reason."""
-        return [
-            {
-                "fight": i,
-                "seed": r.seed,
-                "status": r.status,
-                "winner": r.winner,
-                "rounds": r.summary.rounds if r.summary else None,
-                "actions": r.actions,
-                "reason": r.message,
-            }
-            for i, r in enumerate(self.records)
-        ]
+        """One row per fight kept (:attr:`records`): index, seed, status, winner, rounds, actions, reason."""
+        return [fight_row(i, r) for i, r in enumerate(self.records)]
 
     def table(
         self, name: Literal["fights", "units", "unit_fights", "sides", "actions", "rounds"]
@@ -241,20 +271,7 @@ class RunResult:
         if name == "fights":
             return self.rows()
         if name == "unit_fights":
-            return [
-                {
-                    "fight": i,
-                    "seed": r.seed,
-                    "unit": u.id,
-                    "side": u.side,
-                    "standing": u.standing,
-                    "wounds_dealt": u.wounds_dealt,
-                    "wounds_taken": u.wounds_taken,
-                }
-                for i, r in enumerate(self.records)
-                if r.summary is not None
-                for u in r.summary.units
-            ]
+            return [row for i, r in enumerate(self.records) for row in unit_fight_rows(i, r)]
         if name == "sides":
             rows = [
                 {
@@ -318,10 +335,141 @@ class RunResult:
         raise KeyError(name)
 
 
-def _quantile(sorted_values: Sequence[int], q: int) -> int:
-    """The nearest-rank ``q``-th percentile of sorted values."""
-    rank = max(1, math.ceil(q / 100 * len(sorted_values)))
-    return sorted_values[rank - 1]
+class Tally:
+    """A run's aggregates, kept as its fights come in (:meth:`add`, in seed order): counters, never the
+    fights themselves, so a run of a million fights takes the memory of a run of a thousand. The first
+    few errors are kept (their seed and message), to name."""
+
+    #: Errors kept by seed and message.
+    ERRORS = 10
+
+    def __init__(self, known_sides: Sequence[str] = ()) -> None:
+        self.fights = 0
+        self.status: Counter[str] = Counter()
+        self.wins: Counter[str | None] = Counter()
+        self.side_order: dict[str, None] = dict.fromkeys(known_sides)
+        self.unit_order: dict[str, str] = {}
+        self.ended = 0
+        self.rounds: Counter[int] = Counter()
+        self.standing: Counter[str] = Counter()
+        self.present: Counter[str] = Counter()
+        self.dealt: Counter[str] = Counter()
+        self.taken: Counter[str] = Counter()
+        self.uses: Counter[str] = Counter()
+        self.uses_by: dict[str, Counter[str]] = {}
+        self.attempts: Counter[str] = Counter()
+        self.successes: Counter[str] = Counter()
+        self.action_order: dict[str, None] = {}
+        self.errors: list[tuple[int, str]] = []
+
+    def add(self, r: FightRecord) -> None:
+        """Count one more fight (the next in seed order)."""
+        self.fights += 1
+        self.status[r.status] += 1
+        if r.status == "win":
+            self.wins[r.winner] += 1
+        elif r.status == "error" and len(self.errors) < self.ERRORS:
+            self.errors.append((r.seed, r.message))
+        s = r.summary
+        if s is None:
+            return
+        self.ended += 1
+        self.rounds[s.rounds] += 1
+        for u in s.units:
+            self.side_order.setdefault(u.side, None)
+            self.unit_order.setdefault(u.id, u.side)
+            self.present[u.id] += 1
+            self.standing[u.id] += u.standing
+            self.dealt[u.id] += u.wounds_dealt
+            self.taken[u.id] += u.wounds_taken
+        for use in s.uses:
+            self.action_order.setdefault(use.action, None)
+            self.uses[use.action] += 1
+            self.uses_by.setdefault(use.action, Counter())[use.unit] += 1
+        for a in s.attempts:
+            self.action_order.setdefault(a.action, None)
+            self.attempts[a.action] += 1
+            self.successes[a.action] += a.success
+
+    def result(
+        self,
+        *,
+        scenario: str,
+        source: str,
+        ruleset: str,
+        seed: int,
+        names: Mapping[str, str],
+        records: Sequence[FightRecord] = (),
+        policies: Mapping[str, str] | None = None,
+    ) -> RunResult:
+        """The :class:`RunResult` of the fights counted (``records``: the fights themselves, when the
+        caller kept them; ``policies``: the sides played by a named policy)."""
+        n = self.fights
+        side_order = dict(self.side_order)
+        for w in sorted(w for w in self.wins if w is not None):
+            side_order.setdefault(w, None)
+        sides = tuple(SideStats(s, names.get(s, s), Interval.of(self.wins.get(s, 0), n)) for s in side_order)
+        count = sum(self.rounds.values())
+        histogram = tuple(sorted(self.rounds.items()))
+        round_stats = RoundStats(
+            count,
+            round(sum(r * k for r, k in histogram) / count, DIGITS) if count else None,
+            histogram[0][0] if histogram else None,
+            histogram[-1][0] if histogram else None,
+            tuple((q, _quantile(histogram, count, q)) for q in QUANTILES) if count else (),
+            histogram,
+        )
+        units = tuple(
+            UnitStats(
+                u,
+                names.get(u, u),
+                side,
+                Interval.of(self.standing[u], self.present[u]),
+                self.dealt[u],
+                self.taken[u],
+            )
+            for u, side in self.unit_order.items()
+        )
+        actions = tuple(
+            ActionStats(
+                a,
+                self.uses[a],
+                _rate(self.uses[a], self.ended),
+                self.attempts[a],
+                self.successes[a],
+                tuple(sorted(self.uses_by.get(a, Counter()).items())),
+            )
+            for a in sorted(self.action_order)
+        )
+        return RunResult(
+            scenario,
+            source,
+            ruleset,
+            seed,
+            n,
+            sides,
+            Interval.of(self.status["draw"], n),
+            Interval.of(self.status["timeout"], n),
+            Interval.of(self.status["error"], n),
+            round_stats,
+            units,
+            actions,
+            tuple(records),
+            tuple(self.errors),
+            dict(policies or {}),
+        )
+
+
+def _quantile(histogram: Sequence[tuple[int, int]], count: int, q: int) -> int:
+    """The nearest-rank ``q``-th percentile of ``count`` values, from their histogram (value, times)
+    in increasing order."""
+    rank = max(1, math.ceil(q / 100 * count))
+    seen = 0
+    for value, times in histogram:
+        seen += times
+        if seen >= rank:
+            return value
+    return histogram[-1][0]
 
 
 def aggregate(
@@ -335,88 +483,20 @@ def aggregate(
     known_sides: Sequence[str] = (),
     policies: Mapping[str, str] | None = None,
 ) -> RunResult:
-    """The result of ``records`` (fights in seed order); ``names`` are display names by id;
-    ``known_sides`` the scenario's, each listed (with 0 wins) even when no fight ended; ``policies``
+    """The result of ``records`` (fights in seed order), kept with it; ``names`` are display names by
+    id; ``known_sides`` the scenario's, each listed (with 0 wins) even when no fight ended; ``policies``
     the sides played by a named policy."""
-    n = len(records)
-    status = Counter(r.status for r in records)
-    wins = Counter(r.winner for r in records if r.status == "win")
-    ended = [r for r in records if r.summary is not None]
-    side_order: dict[str, None] = dict.fromkeys(known_sides)
-    unit_order: dict[str, str] = {}
-    for r in ended:
-        assert r.summary is not None
-        for u in r.summary.units:
-            side_order.setdefault(u.side, None)
-            unit_order.setdefault(u.id, u.side)
-    for w in sorted(w for w in wins if w is not None):
-        side_order.setdefault(w, None)
-    sides = tuple(SideStats(s, names.get(s, s), Interval.of(wins.get(s, 0), n)) for s in side_order)
-    rounds = sorted(r.summary.rounds for r in ended if r.summary is not None)
-    hist = Counter(rounds)
-    round_stats = RoundStats(
-        len(rounds),
-        round(sum(rounds) / len(rounds), DIGITS) if rounds else None,
-        rounds[0] if rounds else None,
-        rounds[-1] if rounds else None,
-        tuple((q, _quantile(rounds, q)) for q in QUANTILES) if rounds else (),
-        tuple(sorted(hist.items())),
-    )
-    standing: Counter[str] = Counter()
-    present: Counter[str] = Counter()
-    dealt: Counter[str] = Counter()
-    taken: Counter[str] = Counter()
-    uses: Counter[str] = Counter()
-    uses_by: dict[str, Counter[str]] = {}
-    attempts: Counter[str] = Counter()
-    successes: Counter[str] = Counter()
-    action_order: dict[str, None] = {}
-    for r in ended:
-        s = r.summary
-        assert s is not None
-        for u in s.units:
-            present[u.id] += 1
-            standing[u.id] += u.standing
-            dealt[u.id] += u.wounds_dealt
-            taken[u.id] += u.wounds_taken
-        for use in s.uses:
-            action_order.setdefault(use.action, None)
-            uses[use.action] += 1
-            uses_by.setdefault(use.action, Counter())[use.unit] += 1
-        for a in s.attempts:
-            action_order.setdefault(a.action, None)
-            attempts[a.action] += 1
-            successes[a.action] += a.success
-    units = tuple(
-        UnitStats(u, names.get(u, u), side, Interval.of(standing[u], present[u]), dealt[u], taken[u])
-        for u, side in unit_order.items()
-    )
-    actions = tuple(
-        ActionStats(
-            a,
-            uses[a],
-            _rate(uses[a], len(ended)),
-            attempts[a],
-            successes[a],
-            tuple(sorted(uses_by.get(a, Counter()).items())),
-        )
-        for a in sorted(action_order)
-    )
-    return RunResult(
-        scenario,
-        source,
-        ruleset,
-        seed,
-        n,
-        sides,
-        Interval.of(status["draw"], n),
-        Interval.of(status["timeout"], n),
-        Interval.of(status["error"], n),
-        round_stats,
-        units,
-        actions,
-        tuple(records),
-        dict(policies or {}),
+    tally = Tally(known_sides)
+    for r in records:
+        tally.add(r)
+    return tally.result(
+        scenario=scenario,
+        source=source,
+        ruleset=ruleset,
+        seed=seed,
+        names=names,
+        records=records,
+        policies=policies,
     )
 
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 from kassen.core.events import Event
-from kassen.core.fight import Fight, state_codec
+from kassen.core.fight import LogEntry, state_codec
 
 #: Flags that put a unit out of the fight when true (the fallback's reading).
 OUT_FLAGS = ("incapacitated", "dead", "yielded", "retreated", "routed", "lost")
@@ -102,14 +102,37 @@ class FightSummary:
 
 
 @runtime_checkable
+class PlayedFight(Protocol):
+    """What a summary reads of a finished fight: a :class:`~kassen.core.fight.Fight`, or the lab's record
+    of one played in the simulation mode (:class:`kassen.lab.engine.Played`)."""
+
+    @property
+    def ruleset(self) -> Any: ...
+
+    @property
+    def initial_state(self) -> Any: ...
+
+    @property
+    def state(self) -> Any: ...
+
+    @property
+    def entries(self) -> Sequence[LogEntry[Any]]: ...
+
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+
+    def action_json(self, action: Any) -> Any: ...
+
+
+@runtime_checkable
 class SummaryHook(Protocol):
     """The hook a ruleset may add (proposed for :class:`kassen.core.ruleset.Ruleset`): a summary of a
     finished fight in the ruleset's own terms, so the lab needs no conventions."""
 
-    def fight_summary(self, fight: Fight[Any, Any]) -> FightSummary: ...
+    def fight_summary(self, fight: PlayedFight) -> FightSummary: ...
 
 
-def summarize(fight: Fight[Any, Any]) -> FightSummary:
+def summarize(fight: PlayedFight) -> FightSummary:
     """The ruleset's own summary when it has the hook (checked), else :func:`generic_summary`."""
     hook = getattr(fight.ruleset, "fight_summary", None)
     if callable(hook):
@@ -240,7 +263,7 @@ def _rounds(events: Sequence[Event], actions: int) -> int:
     return actions
 
 
-def generic_summary(fight: Fight[Any, Any]) -> FightSummary:
+def generic_summary(fight: PlayedFight) -> FightSummary:
     """A fight's summary by the conventions of the module notes (no hook needed)."""
     rs = fight.ruleset
     names = rs.names(fight.initial_state)

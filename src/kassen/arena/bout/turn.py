@@ -144,7 +144,8 @@ class BoutTurn(Turn[BoutState]):
     def log(self, kind: str, rule: str = "", *, automatic: bool = True, **data: Any) -> None:
         """Record an event (the core's :meth:`~kassen.core.engine.Turn.log`), the record written by
         :data:`_event`: some eighty events a battle."""
-        self.events.append(_event(_EVENT, kind, data, rule, automatic))
+        if self.record:
+            self.events.append(_event(_EVENT, kind, data, rule, automatic))
 
     def log_later(
         self,
@@ -155,6 +156,8 @@ class BoutTurn(Turn[BoutState]):
         automatic: bool = True,
     ) -> None:
         """Record an event whose data ``build(*args)`` makes when first read (:class:`LaterData`)."""
+        if not self.record:
+            return
         # LaterData(build, *args), its three stores made here on the arguments as packed for this call
         # (the class call would unpack and pack them again): some thirty a battle
         data = _new(LaterData)

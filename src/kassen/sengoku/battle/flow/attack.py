@@ -22,7 +22,7 @@ from typing import Any
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
-from kassen.core.explain import Step, steps_to_json
+from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.sengoku.attack import Attack, AttackOutcome
 from kassen.sengoku.battle.equipment import carrier, condition_modifiers
@@ -373,7 +373,7 @@ class AttackPart(EffectsPart):
             trait=ambush.trait,
             wounds_before=change.before,
             wounds_after=change.after,
-            steps=steps_to_json(change.steps),
+            **self.explained(steps=change.steps),
         )
         self.events.extend(change.events)
         self.put(evolve(attacker, attacks=attacker.attacks + 1, infiltrating=False))
@@ -468,11 +468,11 @@ class AttackPart(EffectsPart):
             "maneuver": m.id,
             "technique": tech.name,
             "aim": ctx.use.aim,
-            "aim_steps": steps_to_json(ctx.aim_steps),
             "modifier": ctx.modifier,
-            "modifier_steps": steps_to_json(ctx.steps),
             "defense": ctx.defense.defense,
-            "defense_steps": steps_to_json(ctx.defense.steps),
+            **self.explained(
+                aim_steps=ctx.aim_steps, modifier_steps=ctx.steps, defense_steps=ctx.defense.steps
+            ),
             "faces": list(faces),
             "total": check.total,
             "ambush": p.condition if p.ambush == "basic" else "",
@@ -529,7 +529,7 @@ class AttackPart(EffectsPart):
             nullified=False,
             wounds_before=res.wounds_before,
             wounds_after=res.wounds_after,
-            steps=steps_to_json(res.steps),
+            **self.explained(steps=res.steps),
         )
         self.events.extend(answer)
         # the battle says each Defense −N with its value and total (``effects``), not the resolution
@@ -640,7 +640,7 @@ class AttackPart(EffectsPart):
             against=total,
             success=success,
             effect=effect,
-            steps=steps_to_json((*steps, *check.steps)),
+            **self.explained(steps=(*steps, *check.steps)),
         )
         if success and reaction.kind is ReactionKind.BLOCK and reaction.attacker_energy_loss:
             lost = min(attacker.energy, reaction.attacker_energy_loss)

@@ -62,7 +62,7 @@ class BreathPart(AttackPart):
             count=self.state.count,
             uses=[use_json(pu.use) for pu in plan.uses],
             costs=list(plan.costs),
-            cost_steps=[steps_to_json(pu.steps) for pu in plan.uses],
+            **({"cost_steps": [steps_to_json(pu.steps) for pu in plan.uses]} if self.explain else {}),
             spent=plan.spent,
             limit=plan.limit,
             overload=plan.overload,
@@ -120,7 +120,7 @@ class BreathPart(AttackPart):
             target=target,
             success=check.success,
             next_round_penalty=penalty,
-            steps=steps_to_json(check.steps),
+            **self.explained(steps=check.steps),
         )
         unit = evolve(unit, overload_penalty=unit.overload_penalty + penalty)
         if not check.success:
@@ -178,7 +178,7 @@ class BreathPart(AttackPart):
             "total": c.total,
             "target": check.against,
             "success": c.success,
-            "steps": steps_to_json((*steps, *c.steps)),
+            **self.explained(steps=(*steps, *c.steps)),
         }
 
     def use_move(self, b: BreathInProgress, use: Use, m: Maneuver) -> bool:

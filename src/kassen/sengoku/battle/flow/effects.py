@@ -14,7 +14,6 @@ __all__ = ["EffectsPart", "fumble_options"]
 
 
 from kassen.core.errors import IllegalActionError
-from kassen.core.explain import steps_to_json
 from kassen.sengoku.battle.actions import GM, BattlefieldChange, FumbleExtras
 from kassen.sengoku.battle.flow.base import TurnBase
 from kassen.sengoku.battle.rules import BattleRules
@@ -312,7 +311,7 @@ class EffectsPart(TurnBase):
                     total=c.total,
                     target=impact.check.target,
                     success=c.success,
-                    steps=steps_to_json(c.steps),
+                    **self.explained(steps=c.steps),
                 )
             if escaped:
                 continue

@@ -9,7 +9,6 @@ __all__ = ["RoundPart", "tie_key"]
 
 from typing import Any
 
-from kassen.core.explain import steps_to_json
 from kassen.core.order import count_down
 from kassen.sengoku.battle.flow.breath import BreathPart
 from kassen.sengoku.battle.plan import acting_value
@@ -273,7 +272,7 @@ class RoundPart(BreathPart):
                 target=dc.check.target,
                 survives=dc.survives,
                 outcome=dc.outcome,
-                steps=steps_to_json(dc.steps),
+                **self.explained(steps=dc.steps),
             )
         flags = []
         for unit in self.state.units:
