@@ -60,6 +60,8 @@ from kassen.core.view import Viewer, redact_event, redact_state, visibility_of
 S = TypeVar("S")
 A = TypeVar("A")
 
+#: Sequential halving considers at most one action for every this many iterations of its budget.
+_PER_CANDIDATE = 12
 #: A rollout that has not ended after this many actions is scored where it stands.
 MAX_ROLLOUT = 2_000
 #: The most iterations one decision may be given, and the most CPU seconds.
@@ -85,7 +87,7 @@ class SearchConfig:
     rollout: Rollout = "heuristic"
     root: Literal["halving", "puct"] = "halving"
     candidates: int = 16
-    margin: float = 1.0
+    margin: float = 0.5
     guesses: int = 1
 
     def __post_init__(self) -> None:
@@ -198,9 +200,29 @@ class SearchPolicy(Generic[S, A]):
         seed = decision.seed if self.config.seed is None else self.config.seed
         rng = Rng(decision_seed(seed, len(decision.history), side))
         start = self._starting_state(decision, side)
-        # the prior's head: the heuristic's choice on the state as the side may know it
-        first = self._choose(self.heuristic, start(rng), decision.actor, legal, rng)
-        return self.search(start, decision.actor, legal, first, rng)
+        # the prior's order: the heuristic's choices, best first, on the state as the side may know it
+        ranked = self._ranked(start(rng), decision.actor, legal, self.config.candidates)
+        return self.search(start, decision.actor, legal, ranked[0], rng, ranked)
+
+    def _ranked(self, state: S, actor: Actor, legal: tuple[A, ...], count: int) -> list[A]:
+        """The heuristic's order of preference among ``legal``, its first ``count``: its choice, then its
+        choice with that one left out, and so on (a ruleset's heuristic needs no ranking of its own).
+        Its first choice may be an action the listing leaves out (a ruleset whose listing is not
+        complete); one it cannot make without an error ends the ranking."""
+        first = self._choose(self.heuristic, state, actor, legal, Rng(0))
+        order = [first]
+        left = [a for a in legal if a != first]
+        is_legal = self._is_legal(state)
+        while left and len(order) < count:
+            try:
+                choice = self.heuristic(Decision(state, actor, tuple(left), (), 0, self.tables, is_legal))
+            except Exception:  # a heuristic that cannot choose among what is left: the rest in turn
+                break
+            if choice not in left:
+                break
+            order.append(choice)
+            left.remove(choice)
+        return order
 
     def _starting_state(self, decision: Decision[S, A], side: str) -> Callable[[Rng], S]:
         """A maker of the state an iteration starts from: the true state when omniscient (or when the
@@ -241,12 +263,22 @@ class SearchPolicy(Generic[S, A]):
         return make
 
     # -- the search ------------------------------------------------------------------------------------
-    def search(self, start: Callable[[Rng], S], actor: Actor, legal: tuple[A, ...], first: A, rng: Rng) -> A:
+    def search(
+        self,
+        start: Callable[[Rng], S],
+        actor: Actor,
+        legal: tuple[A, ...],
+        first: A,
+        rng: Rng,
+        ranked: Sequence[A] = (),
+    ) -> A:
         """The action the search chooses among ``legal`` (``first``, the heuristic's, at the head of the
-        prior order) for ``actor``, from states ``start`` makes."""
+        prior order, then the rest of ``ranked``, then the others shuffled) for ``actor``, from states
+        ``start`` makes."""
         cfg = self.config
         root = _Node()
-        root.order = [first, *(a for a in _shuffled(legal, rng) if a != first)]
+        head = [first, *(a for a in ranked if a != first)]
+        root.order = [*head, *(a for a in _shuffled(legal, rng) if a not in head)]
         if cfg.root == "halving":
             return self._halving(root, start, legal, first, rng)
         deadline = None if cfg.time is None else time.process_time() + cfg.time
@@ -273,7 +305,9 @@ class SearchPolicy(Generic[S, A]):
         errors of the difference: at a small budget, an action that is no better but was luckier is
         not taken for a better one."""
         cfg = self.config
-        alive: list[A] = root.order[: max(1, min(len(root.order), cfg.candidates))]
+        # a small budget is spread over fewer actions (about a dozen iterations each at the least)
+        wide = cfg.candidates if cfg.time is not None else max(2, cfg.iterations // _PER_CANDIDATE)
+        alive: list[A] = root.order[: max(1, min(len(root.order), cfg.candidates, wide))]
         if len(alive) == 1:
             return alive[0]
         results: dict[A, dict[int, float]] = {a: {} for a in alive}
@@ -477,7 +511,7 @@ class SearchPolicy(Generic[S, A]):
             state = after
         return state
 
-    def _choose(self, policy: Policy[S, A], state: S, actor: Actor, legal: tuple[A, ...], dice: Rng) -> A:
+    def _is_legal(self, state: S) -> Callable[[A], bool]:
         sim = self.sim
 
         def is_legal(action: A) -> bool:
@@ -487,9 +521,12 @@ class SearchPolicy(Generic[S, A]):
                 return False
             return True
 
+        return is_legal
+
+    def _choose(self, policy: Policy[S, A], state: S, actor: Actor, legal: tuple[A, ...], dice: Rng) -> A:
         listing: Listed[A] = Listed(lambda: legal)
         try:
-            return policy(Decision(state, actor, listing, (), 0, self.tables, is_legal))
+            return policy(Decision(state, actor, listing, (), 0, self.tables, self._is_legal(state)))
         except KassenError:
             return legal[0]
 
