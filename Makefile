@@ -51,12 +51,15 @@ $(D20_VENV)/.installed:
 
 # The battle breakdown, the lab and the web table; then bench/bench.py: every speed figure against main
 # before the speed issue, measured in the same run, failing when a target of issue 15 is missed
-# (BENCH_ARGS=--no-targets only prints; --help for more).
+# (BENCH_ARGS=--no-targets only prints; --help for more); then bench/bench_match.py: the search's
+# strength against the heuristic, random and first-legal in every bundled scenario (MATCH_ARGS=--no-targets
+# only prints; --fights N, --only a,b).
 bench: $(STAMP) $(D20_VENV)/.installed
 	$(BIN)/python bench/bench_battle.py
 	$(BIN)/python bench/bench_lab.py
 	$(BIN)/python bench/bench_web.py
 	$(BIN)/python bench/bench.py --d20-python $(D20_VENV)/bin/python $(BENCH_ARGS)
+	$(BIN)/python bench/bench_match.py $(MATCH_ARGS)
 
 clean:
 	rm -rf $(VENV) $(D20_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info
