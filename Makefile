@@ -57,6 +57,7 @@ bench: $(STAMP) $(D20_VENV)/.installed
 	$(BIN)/python bench/bench_lab.py
 	$(BIN)/python bench/bench_web.py
 	$(BIN)/python bench/bench.py --d20-python $(D20_VENV)/bin/python $(BENCH_ARGS)
+	$(BIN)/python bench/bench_lean.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) $(D20_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info
