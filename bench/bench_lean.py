@@ -136,9 +136,9 @@ def check_figures() -> list[Figure]:
     for name, argv in (
         (
             "thread test (8 threads, every ruleset)",
-            [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/core/test_threads.py"],
+            [python, "-m", "pytest", "-p", "no:cacheprovider", "tests/core/test_threads.py"],
         ),
-        ("golden logs unchanged", [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/golden"]),
+        ("golden logs unchanged", [python, "-m", "pytest", "-p", "no:cacheprovider", "tests/golden"]),
         ("mypy --strict src", [str(Path(python).with_name("mypy")), "--strict", "src"]),
     ):
         done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
