@@ -59,6 +59,7 @@ bench: $(STAMP) $(D20_VENV)/.installed
 	$(BIN)/python bench/bench_lab.py
 	$(BIN)/python bench/bench_web.py
 	$(BIN)/python bench/bench.py --d20-python $(D20_VENV)/bin/python $(BENCH_ARGS)
+	$(BIN)/python bench/bench_lean.py $(BENCH_ARGS)
 	$(BIN)/python bench/bench_match.py $(MATCH_ARGS)
 
 clean:

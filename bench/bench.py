@@ -406,6 +406,8 @@ def show(value: float | None, unit: str) -> str:
         return f"{value:,.3f} ms" if value < 10 else f"{value:,.1f} ms"
     if unit in ("x", "slope"):
         return f"{value:.2f}" + ("x" if unit == "x" else "")
+    if unit == "MB":
+        return f"{value:,.1f} MB"
     return f"{value:,.1f}/s" if value < 1000 else f"{value:,.0f}/s"
 
 

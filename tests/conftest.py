@@ -9,7 +9,10 @@ Other property tests keep Hypothesis's default profile.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 #: No deadline per example (a fight takes its time; the fuzz suite checks its own 2 s bound and counts
@@ -26,3 +29,26 @@ settings.register_profile(
     max_examples=int(os.environ.get("KASSEN_FUZZ_EXAMPLES", "0")) or 2_500,
     **_COMMON,  # type: ignore[arg-type]
 )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _every_typed_event_checked() -> Iterator[None]:
+    """Every event a ruleset that declares its event types logs in any test is what its kind declares
+    (``RulesetInfo.event_types``, :func:`kassen.core.events.check_event`): checked as it is made."""
+    from kassen.core.events import check_event
+    from kassen.l5r.events import EVENT_TYPES
+    from kassen.l5r.turn import L5Turn
+
+    made = L5Turn.event
+
+    def checked(self: L5Turn, kind: str, text: str, rule: str = "", **kw: Any) -> None:
+        before = len(self.events)
+        made(self, kind, text, rule, **kw)
+        for event in self.events[before:]:
+            check_event(EVENT_TYPES, event.kind, event.data, f"{event.kind}.data")
+
+    L5Turn.event = checked  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        L5Turn.event = made  # type: ignore[method-assign]

@@ -170,7 +170,7 @@ def test_every_event_is_told_in_words(ruleset: str, name: str, seed: int) -> Non
 def test_a_tampered_chronicle_is_refused(ruleset: str, name: str) -> None:
     data = _played(ruleset, name, 1).to_json()
 
-    def refused(change: Any, error: type[KassenError]) -> str:
+    def refused(change: Any, error: type[KassenError] | tuple[type[KassenError], ...]) -> str:
         bad = copy.deepcopy(data)
         change(bad)
         with pytest.raises(error) as info:
@@ -185,7 +185,11 @@ def test_a_tampered_chronicle_is_refused(ruleset: str, name: str) -> None:
     refused(lambda d: d["log"][0].update(extra=1), FormatError)
     refused(lambda d: d["log"][0]["action"].update(kind="no-such-kind"), FormatError)
     refused(lambda d: d.update(format=1), FormatError)
-    assert "log[0]" in refused(lambda d: d["log"][0]["events"].append({"kind": "x", "data": {}}), ReplayError)
+    # an event the replay does not make: refused as such, or before the replay as no kind of event the
+    # ruleset logs when it declares its event types
+    stranger = {"kind": "x", "data": {}}
+    added = refused(lambda d: d["log"][0]["events"].append(stranger), (ReplayError, FormatError))
+    assert "log[0]" in added
     # cut short: replays as unfinished, so the recorded result is refused
     refused(lambda d: d.update(log=d["log"][:1]), ReplayError)
     short = copy.deepcopy(data)

@@ -198,6 +198,19 @@ def schema_scenario(
     emit_json(schema)
 
 
+@schema_app.command("chronicle")
+@user_errors
+def schema_chronicle(
+    ruleset: Annotated[str, typer.Option(help="The ruleset whose chronicles to describe.", metavar="NAME")],
+) -> None:
+    """The JSON Schema of a ruleset's chronicle (kassen fight --json, Fight.to_json): each event's data
+    by its kind, where the ruleset declares its event types."""
+    from kassen.core.chronicle import chronicle_schema
+    from kassen.core.ruleset import find_ruleset
+
+    emit_json(chronicle_schema(find_ruleset(ruleset)))
+
+
 def _rule_texts() -> dict[str, dict[str, Any]]:
     from kassen.core.ruleset import find_ruleset, registered_rulesets
 

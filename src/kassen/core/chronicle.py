@@ -23,7 +23,7 @@ from kassen.content.content import Content, Layer, inline_layer, read_layer
 from kassen.core.codec import Codec, FormatError
 from kassen.core.engine import GM
 from kassen.core.errors import IllegalActionError, KassenError, TypedDiceError
-from kassen.core.events import canonical_json
+from kassen.core.events import canonical_json, check_event
 from kassen.core.fight import FORMAT, Fight, ReplayError, check_faces, check_seed, state_codec
 from kassen.core.policy import Policy
 from kassen.core.ruleset import Ruleset, find_ruleset
@@ -84,6 +84,7 @@ def read_chronicle(
             events = fight.apply(action, dice=faces, by=GM if "by" in entry else None)
         except (IllegalActionError, TypedDiceError) as exc:
             raise ReplayError(f"{where}.action: not possible at this point of the replay: {exc}") from None
+        _typed_events(ruleset.info.event_types, entry["events"], f"{where}.events")
         _same(entry["events"], json.loads(canonical_json([e.to_json() for e in events])), f"{where}.events")
         if entry["state_id"] != fight.state_id:
             raise ReplayError(f"{where}.state_id: the state after this action is not the one recorded")
@@ -97,6 +98,77 @@ def read_chronicle(
     fight.policy, fight.max_actions = _policy(ruleset, built, meta, fight.initial_state, policy, scenario)
     _side_policies(fight, policy)
     return fight
+
+
+def chronicle_schema(ruleset: Any) -> dict[str, Any]:
+    """The JSON Schema of ``ruleset``'s chronicles (format :data:`~kassen.core.fight.FORMAT`): the
+    header, the log's entries, and each event's data by its kind (``info.event_types``; free JSON for a
+    ruleset that declares none)."""
+    from kassen.core.fight import FORMAT
+    from kassen.core.jsondata import json_schema
+
+    info = ruleset.info
+    kinds = [
+        {
+            "type": "object",
+            "properties": {
+                "kind": {"const": kind},
+                "data": json_schema(tp),
+                "rule": {"type": "string"},
+                "automatic": {"const": True},
+            },
+            "required": ["kind", "data"],
+            "additionalProperties": False,
+        }
+        for kind, tp in sorted(info.event_types.items())
+    ]
+    event: dict[str, Any] = {"oneOf": kinds} if kinds else {"type": "object"}
+    entry = {
+        "type": "object",
+        "properties": {
+            "index": {"type": "integer", "minimum": 0},
+            "action": {"type": "object", "description": f"a {info.name} action, as its codec writes it"},
+            "events": {"type": "array", "items": event},
+            "state_id": {"type": "string"},
+            "dice": {"type": "array", "items": {"type": ["integer", "null"]}},
+            "by": {"const": "gm"},
+        },
+        "required": ["index", "action", "events", "state_id"],
+        "additionalProperties": False,
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"kassen {info.name} chronicle",
+        "type": "object",
+        "properties": {
+            "format": {"const": FORMAT},
+            "ruleset": {"const": info.name},
+            "seed": {"type": "integer", "minimum": 0},
+            "meta": {"type": "object"},
+            "initial_state": {"type": "object", "description": f"the {info.name} state, as its codec writes"},
+            "state_id": {"type": "string"},
+            "log": {"type": "array", "items": entry},
+            "rng": {"type": "integer"},
+            "played": {"type": "array"},
+            "result": {
+                "type": "object",
+                "properties": {"winner": {"type": ["string", "null"]}, "reason": {"type": "string"}},
+                "required": ["winner", "reason"],
+            },
+        },
+        "required": ["format", "ruleset", "seed", "meta", "initial_state", "state_id", "log"],
+        "additionalProperties": False,
+    }
+
+
+def _typed_events(types: Any, recorded: Any, where: str) -> None:
+    """Each recorded event's data is what its kind carries (the ruleset's ``event_types``, when it
+    declares them): a clear error naming the field, before the replay compares the events."""
+    if not types or not isinstance(recorded, list):
+        return
+    for j, event in enumerate(recorded):
+        if isinstance(event, dict) and isinstance(event.get("kind"), str) and "data" in event:
+            check_event(types, event["kind"], event["data"], f"{where}[{j}].data")
 
 
 def read_snapshot(

@@ -186,6 +186,10 @@ def _compile(tp: Any, tagged: bool = False) -> tuple[Reader, Writer]:
         return _literal(get_args(tp))
     if origin is tuple:
         return _tuple(get_args(tp))
+    if origin is list or typing.is_typeddict(tp):  # plain JSON of a declared shape (event data)
+        from kassen.core.jsondata import list_codec, typed_dict_codec
+
+        return list_codec((get_args(tp) or (Any,))[0]) if origin is list else typed_dict_codec(tp)
     if origin in (dict, Mapping, typing.Mapping):
         key, value = get_args(tp) or (str, Any)
         if key is not str:

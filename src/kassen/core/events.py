@@ -7,16 +7,52 @@ ruleset protocol and registry in :mod:`kassen.core.ruleset`.
 
 from __future__ import annotations
 
-__all__ = ["Event", "JSONValue", "canonical_json"]
+__all__ = ["Event", "JSONValue", "StepData", "canonical_json", "check_event", "event_codec"]
 
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from kassen.core.fastinit import fast_init
 
+if TYPE_CHECKING:
+    from kassen.core.codec import Codec
+
 JSONValue: TypeAlias = Any  # a value json.dumps accepts: None, bool, int, str, list, dict
+
+
+class StepData(TypedDict):
+    """One explanation step in an event's data (:meth:`kassen.core.explain.Step.to_json`)."""
+
+    value: int
+    reason: str
+    rule: str
+
+
+def event_codec(types: Mapping[str, Any], kind: str) -> Codec[Any] | None:
+    """The codec of the data of events of ``kind`` under ``types`` (a ruleset's ``info.event_types``),
+    or None when ``kind`` is not one of them."""
+    tp = types.get(kind)
+    if tp is None:
+        return None
+    from kassen.core.fight import state_codec  # one codec per type, shared
+
+    return state_codec(tp)
+
+
+def check_event(types: Mapping[str, Any], kind: str, data: Any, path: str = "data") -> None:
+    """Raise :class:`~kassen.core.codec.FormatError` unless ``data`` (as JSON) is what events of ``kind``
+    carry under ``types`` (a ruleset's ``info.event_types``): its keys, each of its type, none else. A
+    ruleset that declares no types has free event data: nothing is checked."""
+    if not types:
+        return
+    from kassen.core.codec import FormatError
+
+    codec = event_codec(types, kind)
+    if codec is None:
+        raise FormatError(path, f"{kind!r} is not a kind of event this ruleset logs"[:200])
+    codec.load(json.loads(canonical_json(dict(data) if isinstance(data, Mapping) else data)), path)
 
 
 def canonical_json(data: JSONValue) -> str:

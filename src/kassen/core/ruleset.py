@@ -72,6 +72,10 @@ class RulesetInfo:
     seeds: tuple[str, ...] = field(default=())
     #: The most units a scenario may field (a bigger one is refused when it is opened, naming this).
     max_units: int = 100
+    #: Event kind → the ``TypedDict`` of its data (:mod:`kassen.core.events`): when given, every kind the
+    #: ruleset logs is here, a chronicle's events are checked against them when it is read, and
+    #: ``kassen schema chronicle`` prints them. Empty: the events are free JSON.
+    event_types: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

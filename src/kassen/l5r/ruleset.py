@@ -49,6 +49,7 @@ from kassen.l5r.actions import (
 from kassen.l5r.attacks import throat_strike
 from kassen.l5r.content import load_content
 from kassen.l5r.damage import choose_injury
+from kassen.l5r.events import EVENT_TYPES
 from kassen.l5r.gm import GM_ACTIONS, GmAction, apply_gm, gm_actions
 from kassen.l5r.legal import legal_actions, validate_listed
 from kassen.l5r.odds import attack_preview
@@ -117,6 +118,7 @@ class L5Ruleset:
         rule_texts=("kassen.l5r.data", "rules.yaml"),
         scenario_model=ScenarioModel,
         max_units=MAX_UNITS,
+        event_types=EVENT_TYPES,
         legal_actions_complete=False,
         legal_actions_note=(
             "Every legal decision is listed, except that a character whose raises have no limit "

@@ -18,6 +18,7 @@ from kassen.sengoku.battle.state import BattleState, Unit
 from kassen.sengoku.battle.values import Values, guard_of
 from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import CombatProfile, DefenseBonus, DefenseDebuff
+from kassen.sengoku.technique import attack_modifier
 
 
 def _source(name: str) -> str | ScenarioSource:
@@ -214,3 +215,38 @@ def test_a_squad_routed_last_round_is_read_again_when_the_round_turns() -> None:
     fresh._fresh(later)
     assert second == fresh._target(later, routed, False)
     assert first[0] != second[0]  # the profile's reading: Defenseless from the next round
+
+
+@pytest.mark.parametrize("name", ["demo", "burning-temple"])
+def test_remembered_modifiers_and_blows_are_the_ones_worked_out_afresh(name: str) -> None:
+    # rule: SG.CHK.1 (attribute + skill + the technique's bonus)  rule: SG.WND.1  rule: SG.WND.3
+    # rule: SG.CRT.2 — remembered by what they read of the profile and the technique, each is the
+    # rules' own for every attack of every unit in every state looked at, and a profile with other
+    # skills is worked out again, not read from the first
+    from kassen.sengoku.wounds import critical_wounds, hit_wounds
+
+    fight = open_fight(name, seed=1)
+    fight.autoplay()
+    rules = fight.tables
+    compared = 0
+    for state in fight.states[::4]:
+        for unit in state.units:
+            for mid in rules.known(unit):
+                m = rules.maneuver(mid)
+                if not m.attacks:
+                    continue
+                tech = rules.technique(unit, m)
+                profile = rules.profile(state, unit)
+                assert rules.attack_modifier(profile, tech) == attack_modifier(profile, tech)
+                assert rules.blow(tech, False) == hit_wounds(tech, rules.resolution)
+                assert rules.blow(tech, True) == critical_wounds(tech, rules.resolution)
+                compared += 1
+    unit = fight.states[0].units[0]
+    m = next(rules.maneuver(k) for k in rules.known(unit) if rules.maneuver(k).attacks)
+    tech = rules.technique(unit, m)
+    profile = rules.profile(fight.states[0], unit)
+    skilled = evolve(profile, skills=tuple((s, r + 3) for s, r in profile.skills))
+    got = rules.attack_modifier(skilled, tech)
+    assert got == attack_modifier(skilled, tech)
+    assert tech.skill is None or got[0] == rules.attack_modifier(profile, tech)[0] + 3
+    assert compared > 50

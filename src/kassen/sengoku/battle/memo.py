@@ -12,6 +12,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
 from kassen.core.memo import MEMO_LIMIT, Memo, PerThread
+from kassen.sengoku.profile import Attributes, CombatProfile
+from kassen.sengoku.technique import Technique, attack_modifier
 
 if TYPE_CHECKING:
     from kassen.core.explain import Step
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
     from kassen.sengoku.battle.one_use import PlannedUse, _After
     from kassen.sengoku.battle.plan import Planner
     from kassen.sengoku.battle.state import BattleState, Use
-    from kassen.sengoku.profile import CombatProfile, DefenseBonus
+    from kassen.sengoku.profile import DefenseBonus
 
 H = TypeVar("H", bound=Hashable)
 
@@ -99,6 +101,8 @@ class ContentMemos:
         self.stance_grants: Memo[
             tuple[str, ...], tuple[tuple[DefenseBonus, ...], int, tuple[DefenseBonus, ...]]
         ] = Memo()
+        #: An attack's modifier and its steps (``attack_modifier``), by what they read.
+        self.modifiers: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo()
         #: A number for each profile or zone met (see :meth:`number`); the count only goes up.
         self.numbers: Memo[object, int] = Memo(4 * MEMO_LIMIT)
         self._next_number = itertools.count(1)
@@ -128,6 +132,25 @@ class ContentMemos:
         self.tie_keys: Memo[tuple[object, ...], tuple[int, ...]] = Memo()
         #: What each thread keeps of the states it plays (:class:`Scratch`).
         self.scratch: PerThread[Scratch] = PerThread(Scratch)
+
+    def attack_modifier(self, attacker: CombatProfile, tech: Technique) -> tuple[int, tuple[Step, ...]]:
+        """:func:`kassen.sengoku.technique.attack_modifier` of ``attacker`` with ``tech`` (SG.CHK.1),
+        remembered by what it reads — the technique's attribute, skill, bonus and name, the attacker's
+        value of that attribute and rank in that skill — and worked out from those alone (a profile and
+        a technique made of the key), so a reading it would add could not hide behind the key."""
+        attribute, skill = tech.attribute, tech.skill
+        value = getattr(attacker.attributes, attribute) if attribute is not None else 0
+        rank = attacker.skill(skill) if skill is not None else 0
+        key = (attribute, value, skill, rank, tech.bonus, tech.name)
+        found = self.modifiers.get(key)
+        if found is None:
+            read = CombatProfile(
+                attributes=Attributes(**{attribute: value}) if attribute is not None else Attributes(),
+                skills=((skill.lower(), rank),) if skill is not None else (),
+            )
+            made = Technique(name=tech.name, attribute=attribute, skill=skill, bonus=tech.bonus)
+            found = self.modifiers.put(key, attack_modifier(read, made))
+        return found
 
     def interned(self, action: H) -> H:
         """The script step (or zone record) equal to ``action`` that an earlier fight of this content was

@@ -198,6 +198,8 @@ class BattleRules(UnitReadings):
         #: Checks by their faces (and the faces' type), modifier and target: frozen values of them alone.
         self._checks: Memo[tuple[object, ...], CheckResult] = Memo()
         self._attack_checks: Memo[tuple[object, ...], tuple[CheckResult, Classified]] = Memo()
+        #: A blow's Wounds and steps (``blow``), by what they read of the technique.
+        self._blows: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo()
         self._skills: frozenset[str] | None = None
         #: The Defense an attack's tags roll against on a profile (a pure reading of the two).
         self.defenses: Memo[tuple[CombatProfile, AttackTags], DefenseResult] = Memo()
@@ -366,8 +368,15 @@ class BattleRules(UnitReadings):
 
     def blow(self, tech: Technique, critical: bool) -> tuple[int, tuple[Step, ...]]:
         """The Wounds of a hit (or a Critical Hit) with ``tech`` and their steps (SG.WND.1-3, SG.CRT.1-2,
-        SG.RD.1)."""
-        return critical_wounds(tech, self.resolution) if critical else hit_wounds(tech, self.resolution)
+        SG.RD.1), remembered by what they read of the technique (its Wounds, critical Wounds and name)
+        and worked out from a technique made of those alone."""
+        key = (critical, tech.wounds, tech.critical_wounds, tech.name)
+        found = self._blows.get(key)
+        if found is None:
+            read = Technique(name=tech.name, wounds=tech.wounds, critical_wounds=tech.critical_wounds)
+            blow = critical_wounds(read, self.resolution) if critical else hit_wounds(read, self.resolution)
+            found = self._blows.put(key, blow)
+        return found
 
     def check(self, faces: Faces, modifier: int, target: int) -> CheckResult:
         """A check from its faces, ``2dN + modifier >= target`` with this content's die (SG.CHK.1):

@@ -37,7 +37,7 @@ from kassen.sengoku.evolve import evolve
 from kassen.sengoku.house import ZoneApplies
 from kassen.sengoku.profile import AttackTags, CombatProfile
 from kassen.sengoku.resolution import EffectKind, TableEffectKind, TableWho
-from kassen.sengoku.technique import Technique, attack_modifier
+from kassen.sengoku.technique import Technique
 from kassen.sengoku.wounds import AddedWound
 
 
@@ -207,7 +207,7 @@ class AttackPart(EffectsPart):
             tags, aim_steps = af.tags, af.steps
         pa = self.profile(attacker, wid if weapon is not None and not weapon.natural else None)
         pt = self.profile(target)
-        modifier, mod_steps = attack_modifier(pa, tech)
+        modifier, mod_steps = r.attack_modifier(pa, tech)
         plain = modifier
         steps = list(mod_steps)
         sit, sit_steps = situational(attacker, m, stance_changed=b.stance_changed)
