@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DieSource", "Rng", "ScriptedDice"]
 
-from kassen.core.errors import KassenError, TypedDiceError
+from kassen.core.errors import KassenError, TypedDiceError, check_whole
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `kassen roll` starts fast
 if TYPE_CHECKING:
@@ -111,6 +111,7 @@ class Rng:
 
     def advance(self, draws: int) -> Rng:
         """Skip ``draws`` raw outputs (cheap: SplitMix64's state is a counter). Returns ``self``."""
+        check_whole(draws, "draws", 0)
         self._state = (self._state + _GOLDEN * draws) & _MASK
         return self
 
