@@ -305,3 +305,71 @@ def test_a_tables_own_skill_is_known_once_a_layer_lists_it(tmp_path: Path) -> No
     fight = kassen.open_fight(path, seed=1)
     fight.autoplay()
     assert fight.result is not None
+
+
+# -- a weapon's skill names the skill every attack with it rolls --------------------------------------------
+def test_a_misspelt_inline_weapon_skill_is_refused(tmp_path: Path) -> None:
+    # rule: L5.CORE.1 (an attack rolls the weapon's skill: a misspelt one made the character fight unskilled)
+    inline = "    skills: {kenjutsu: 3, defense: 2}\n    weapon: {name: blade, damage: 3k2, skill: %s}\n"
+    text = FIRST_BLOOD.replace("    skills: {kenjutsu: 3, defense: 2}\n", inline % "kenjutsuu", 1)
+    assert text != FIRST_BLOOD
+    words = refused(tmp_path, text)
+    assert "weapon.skill: unknown skill 'kenjutsuu'" in words and "did you mean 'kenjutsu'?" in words
+    fine = FIRST_BLOOD.replace("    skills: {kenjutsu: 3, defense: 2}\n", inline % "kenjutsu", 1)
+    (tmp_path / "fine.yaml").write_text(fine, encoding="utf-8")
+    assert kassen.open_fight(tmp_path / "fine.yaml", seed=1).units()
+
+
+def test_a_misspelt_weapon_row_skill_in_a_layer_is_refused(tmp_path: Path) -> None:
+    # rule: L5.CORE.5 (a weapon row: its damage and the skill it rolls)
+    (tmp_path / "core.yaml").write_text(
+        "weapons:\n  nodachi: {damage: 3k3, skill: kenjutsuu}\n", encoding="utf-8"
+    )
+    with pytest.raises(ContentError, match=r"nodachi.skill: unknown skill 'kenjutsuu'.*'kenjutsu'"):
+        kassen.open_fight("l5r/first-blood", content=[tmp_path])
+    row = "weapons:\n  nodachi: {damage: 3k3, skill: kenjutsu}\n"
+    (tmp_path / "core.yaml").write_text(row, encoding="utf-8")
+    assert kassen.open_fight("l5r/first-blood", content=[tmp_path]).units()
+
+
+def test_a_misspelt_weapon_or_check_skill_in_a_sengoku_layer_is_refused(tmp_path: Path) -> None:
+    # rule: SG.CHK.1 (a check adds the skill of the weapon, or the one the maneuver names)
+    weapon = (
+        "weapons:\n  - id: odachi\n    name: Odachi\n    reach: short\n    skill: swordmanship\n"
+        "    attack_a: horizontal-cut\n    attack_b: thrust\n"
+    )
+    (tmp_path / "weapons.yaml").write_text(weapon, encoding="utf-8")
+    with pytest.raises(ContentError, match=r"odachi.skill: unknown skill 'swordmanship'.*'swordsmanship'"):
+        load_catalog([tmp_path])
+    (tmp_path / "weapons.yaml").unlink()
+    (tmp_path / "maneuvers.yaml").write_text(
+        "maneuvers:\n  - id: wild-cut\n    name: Wild cut\n    kind: attack\n    cost: 2\n"
+        "    check: {attribute: courage, skill: swordmanship}\n    wounds: 1\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError, match=r"wild-cut.check.skill: unknown skill 'swordmanship'"):
+        load_catalog([tmp_path])
+    # a new skill far from every known one is a skill of one's own (test_catalog_files: a naginata's
+    # polearms); near a known one, held by a creature, it is one too
+    (tmp_path / "maneuvers.yaml").unlink()
+    (tmp_path / "weapons.yaml").write_text(weapon.replace("swordmanship", "odachi-jutsu"), encoding="utf-8")
+    assert load_catalog([tmp_path]).weapon("odachi").skill == "odachi-jutsu"
+    (tmp_path / "weapons.yaml").write_text(weapon.replace("swordmanship", "spears"), encoding="utf-8")
+    with pytest.raises(ContentError, match=r"unknown skill 'spears' .*; did you mean 'spear'"):
+        load_catalog([tmp_path])
+    (tmp_path / "creatures.yaml").write_text(
+        "creatures:\n  - id: ronin\n    name: Ronin\n    grade: veteran\n    weapons: [odachi]\n"
+        "    skills: {spears: 3}\n",
+        encoding="utf-8",
+    )
+    assert load_catalog([tmp_path]).creature("ronin").skills == {"spears": 3}
+
+
+def test_the_cli_refuses_a_misspelt_sengoku_weapon_skill(tmp_path: Path) -> None:
+    (tmp_path / "weapons.yaml").write_text(
+        "weapons:\n  - id: odachi\n    name: Odachi\n    reach: short\n    skill: swordmanship\n"
+        "    attack_a: horizontal-cut\n    attack_b: thrust\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["content", "validate", str(tmp_path)])
+    assert result.exit_code == 2 and "did you mean 'swordsmanship'?" in result.stderr

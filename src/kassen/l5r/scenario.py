@@ -72,6 +72,7 @@ from kassen.l5r.tables import (
     RingName,
     SpecialAttackName,
     TraitName,
+    unknown_weapon_skill,
 )
 
 #: Most actions of an auto-played duel.
@@ -242,6 +243,9 @@ def _character(
         x, y = (int(v) for v in m.weapon.damage.split("k"))
         if y > x or y < 1:
             issues.append(src.issue(f"cannot keep {y} of {x} dice", *where, "weapon", "damage"))
+        why = unknown_weapon_skill(m.weapon.skill, tables.core.skill_names())
+        if why is not None:
+            issues.append(src.issue(why, *where, "weapon", "skill"))
         weapon = Weapon(m.weapon.name, x, y, m.weapon.skill)
     if m.armor not in tables.core.tn_to_be_hit.armor:
         known = ", ".join(sorted(tables.core.tn_to_be_hit.armor))
@@ -262,13 +266,11 @@ def _character(
 
 
 def _known_skills(model: ScenarioModel, tables: L5Tables) -> frozenset[str]:
-    """The skills a character may list: the game's (the tables' ``core.skills.known``), and every skill a
-    rule or weapon of this duel reads. Any other name is refused as a likely typo (``kenjutsuu``), since an
-    unknown skill would silently count as 0; a skill of your own table goes in ``known`` in a layer."""
-    read = tables.core.skills
-    weapons = [row.skill for row in tables.core.weapons.values()]
-    inline = [c.weapon.skill for c in model.characters if isinstance(c.weapon, WeaponModel)]
-    return frozenset({*read.known, read.defense, read.athletics, *read.hand_to_hand, *weapons, *inline})
+    """The skills a character may list: the game's (the tables' ``core.skills.known`` and the skills its
+    rules roll by name; every weapon's skill, of the tables or inline, is one of them). Any other name is
+    refused as a likely typo (``kenjutsuu``), since an unknown skill would silently count as 0; a skill
+    of your own table goes in ``known`` in a layer."""
+    return tables.core.skill_names()
 
 
 def _unknown_skill(name: str, known: frozenset[str]) -> str:

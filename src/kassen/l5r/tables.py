@@ -38,11 +38,15 @@ __all__ = [
 ]
 
 from enum import StrEnum
+from functools import cache
+from importlib import resources
 from typing import Literal
 
-from pydantic import Field, model_validator
+import yaml
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
+from kassen.core.errors import did_you_mean
 from kassen.core.view import VisibilityModel
 
 TraitName = Literal[
@@ -319,6 +323,29 @@ class SkillNames(StrictModel):
     #: Every skill a character may list (a scenario's misspelt skill is refused with the nearest one).
     known: list[str] = Field(default_factory=list, max_length=1000)
 
+    def names(self) -> frozenset[str]:
+        """``known`` and the skills the rules roll by name."""
+        return frozenset({*self.known, self.defense, self.athletics, *self.hand_to_hand})
+
+
+@cache
+def game_skills() -> frozenset[str]:
+    """The game's skills as the bundled ``core.yaml`` lists them (``skills.known``), read as plain data:
+    a layer that writes its own ``known`` list replaces the bundled one, and a weapon row may still
+    name one of these."""
+    text = resources.files("kassen.l5r.data").joinpath("core.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    return frozenset(str(s) for s in data["skills"]["known"])
+
+
+def unknown_weapon_skill(skill: str, known: frozenset[str]) -> str | None:
+    """Why a weapon's ``skill`` is refused (a skill no character could have makes every attack with the
+    weapon unskilled), with the nearest of ``known``; None when it is one of them."""
+    if skill in known:
+        return None
+    near = did_you_mean(skill, known) or "; add it to core.skills.known if it is a skill of your own"
+    return f"unknown skill {skill!r} (it would make every attack with the weapon unskilled){near}"
+
 
 class WeaponRow(StrictModel):
     damage: str = Field(pattern=r"^[0-9]+k[0-9]+$", description="Weapon damage XkY (L5.CORE.5).")
@@ -417,6 +444,23 @@ class CoreTables(StrictModel):
     full_defense: FullDefense
     initiative: Initiative
     ten_dice: TenDice
+
+    @field_validator("weapons")
+    @classmethod
+    def _known_weapon_skills(cls, value: dict[str, WeaponRow], info: ValidationInfo) -> dict[str, WeaponRow]:
+        skills = info.data.get("skills")
+        if isinstance(skills, SkillNames):
+            known = skills.names() | game_skills()
+            for name, row in value.items():
+                why = unknown_weapon_skill(row.skill, known)
+                if why is not None:
+                    raise ValueError(f"{name}.skill: {why}")
+        return value
+
+    def skill_names(self) -> frozenset[str]:
+        """The skills a character may list: ``skills.known``, the skills the rules roll by name, and
+        every weapon row's skill (each of them checked to be one of the game's)."""
+        return self.skills.names() | {row.skill for row in self.weapons.values()}
 
     @model_validator(mode="after")
     def _every_ring(self) -> CoreTables:

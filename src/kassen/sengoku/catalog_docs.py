@@ -54,7 +54,12 @@ the ones before:
 * an entry whose `id` an earlier layer has **replaces** that entry entirely; a new id adds an entry;
 * a `house_defaults` entry whose `rule` an earlier layer has replaces it (house defaults are overridden
   the same way as entries);
-* `grades` / `defense` / `resolution` patch the bundled tables key by key.
+* `grades` / `defense` / `resolution` patch the bundled tables key by key;
+* a skill is a name both sides of a roll use: a creature's skill must be one that something rolls or
+  one of the game's (the bundled creatures'), and a skill a weapon or a check rolls that no creature has
+  and that is a letter or two from a known one (`skill: swordmanship`) is refused with it (`did you
+  mean 'swordsmanship'?`): either would silently never count. A new skill of your own far from every
+  known one (a naginata's `polearms`) is accepted; a creature without it rolls the weapon unskilled.
 
 A scenario may carry a layer of its own under `content:` (the same sections); it is merged last, after
 every `--content` layer. The loader is the core's (`kassen.content`), shared by every ruleset, and the
