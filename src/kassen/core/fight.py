@@ -18,7 +18,7 @@ so malformed JSON is a :class:`~kassen.core.codec.FormatError` naming its path, 
 
 from __future__ import annotations
 
-__all__ = ["FORMAT", "DiceRequest", "Fight", "LogEntry", "ReplayError", "state_codec"]
+__all__ = ["FORMAT", "READS", "DiceRequest", "Fight", "LogEntry", "ReplayError", "log_digest", "state_codec"]
 
 import copy
 import hashlib
@@ -47,8 +47,12 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 A = TypeVar("A")
 
-#: The chronicle format this version writes and reads. Format 1 (kassen 0.1) had no ``format`` key.
-FORMAT = 2
+#: The chronicle format this version writes. Format 3 adds the chronicle's ``end`` (how many actions its
+#: log holds and a digest of the log), so a chronicle cut short is told from an unfinished fight; format
+#: 2 (no end) is still read, format 1 (kassen 0.1, no ``format`` key) is refused.
+FORMAT = 3
+#: The formats this version reads.
+READS = (2, 3)
 #: Seeds are 0 .. 2**64 - 1 everywhere.
 SEED_BOUNDS = Bounds(0, (1 << 64) - 1)
 #: Most typed faces one action may take, and the largest face.
@@ -74,6 +78,11 @@ def state_codec(tp: Any) -> Codec[Any]:
 
 _SEED: Codec[int] = Codec(int)
 _FACES: Codec[tuple[int | None, ...]] = Codec(tuple[int | None, ...])
+
+
+def log_digest(log: Any) -> str:
+    """The digest a chronicle's ``end`` records of its log: SHA-256 of the log's canonical JSON."""
+    return hashlib.sha256(canonical_json(log).encode("utf-8")).hexdigest()
 
 
 def check_seed(seed: Any, path: str = "seed") -> int:
@@ -576,7 +585,9 @@ class Fight(Generic[S, A]):
     def to_json(self) -> dict[str, Any]:
         """The chronicle: everything a replay needs (format, ruleset, seed, meta with the content,
         initial state, actions with any typed dice) and what it must reproduce (the events and the
-        state id after each action, the result)."""
+        state id after each action, the result), and its ``end``: the number of actions in the log and
+        a digest of it, so that a chronicle cut short (its last entries and result gone) is refused,
+        not replayed as an unfinished fight."""
         ids = self.state_ids()
         log = []
         for e in self._entries:
@@ -606,6 +617,7 @@ class Fight(Generic[S, A]):
         result = self.result
         if result is not None:
             out["result"] = result.to_json()
+        out["end"] = {"actions": len(log), "digest": log_digest(log)}
         return out
 
     def log_json(self) -> str:
