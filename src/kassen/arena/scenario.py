@@ -227,7 +227,13 @@ class ScenarioModel(StrictModel):
     description: str = ""
     format: MatchFormat = MatchFormat.MATCH
     ground: str | None = None
-    seed: int = Field(default=0, ge=0, le=(1 << 64) - 1)
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=(1 << 64) - 1,
+        description="The seed a run by name plays (kassen fight); none: 64 random bits. A table never "
+        "plays on it unless asked: anyone with the file has it.",
+    )
     max_actions: int = Field(default=5000, ge=1)
     start_distance: int | None = Field(default=None, ge=0)
     fighters: tuple[FighterModel, ...] = Field(min_length=2)

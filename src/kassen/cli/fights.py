@@ -84,14 +84,13 @@ def fight_command(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every explanation step too.")] = False,
 ) -> None:
     """Play any ruleset's scenario to its end with its policies; every event told in words."""
-    import secrets
-
     from kassen.core.report import account, outcome_text
+    from kassen.core.rng import fresh_seed
     from kassen.core.scenario import open_fight, read_scenario
 
     source = read_scenario(scenario)
     if seed is None and source.data.get("seed") is None:
-        seed = secrets.randbits(32)  # as --seed says: the scenario's, else random (and printed)
+        seed = fresh_seed()  # as --seed says: the scenario's, else 64 random bits (and printed)
     fight = open_fight(source, seed=seed, content=_layers(content))
     fight.autoplay()
     if as_json:

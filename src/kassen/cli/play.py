@@ -304,13 +304,16 @@ def check_save(save: Path | None) -> None:
         raise KassenError(f"--save {where!r}: {exc}") from None
 
 
-def _session(fight: Any, humans: list[str], save: Path | None) -> None:
+def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> None:
+    """Play ``fight`` at the terminal; ``seed`` says which seed it plays on. The number is shown only
+    when the user chose it: a seed drawn for the table is nobody's to read off the screen (it gives
+    every roll to come away); the save keeps it."""
     table = _Table(fight, humans, save, sys.stdout)
     unknown = [h for h in humans if h not in fight.units() and h not in fight.sides() and h != "gm"]
     if unknown:
         known = ", ".join([*fight.sides(), *fight.units()])
         raise KassenError(f"--human {unknown[0]!r} is no side or unit of this fight (known: {known}, gm)")
-    table.say(f"{fight.meta.get('scenario', '')} (seed {fight.seed}; dice: {fight.dice_mode}). {HELP}")
+    table.say(f"{fight.meta.get('scenario', '')} ({seed}; dice: {fight.dice_mode}). {HELP}")
     lines = (line for line in sys.stdin)
     with contextlib.suppress(_EndOfInput):  # end of input: save (below) and stop
         table.run(lines)
@@ -355,8 +358,12 @@ def play_command(
         raise KassenError(f"--dice is auto or table, not {dice[:20]!r}")
     check_save(save)
     mode: Literal["auto", "table"] = "table" if dice == "table" else "auto"
-    fight = open_fight(scenario, seed=seed, content=list(content or []), dice=mode)
-    _session(fight, list(human or []), save)
+    from kassen.core.rng import fresh_seed
+
+    # a table never plays on the scenario's own seed unless asked: anyone with the file has it
+    used = seed if seed is not None else fresh_seed()
+    fight = open_fight(scenario, seed=used, content=list(content or []), dice=mode)
+    _session(fight, list(human or []), save, f"seed {seed}" if seed is not None else "a fresh random seed")
 
 
 def resume_command(
@@ -380,7 +387,7 @@ def resume_command(
         parse_json(read_text(file, max_bytes=64 * 1024 * 1024), what=str(file)), content=list(content or [])
     )
     fight.dice_mode = "table" if dice == "table" else "auto"
-    _session(fight, list(human or []), save)
+    _session(fight, list(human or []), save, "its saved seed")
 
 
 def register(app: typer.Typer) -> None:

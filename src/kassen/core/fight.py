@@ -261,20 +261,19 @@ class Fight(Generic[S, A]):
 
     def view_id(self, viewer: Viewer = GM_VIEW) -> str:
         """The id of the current snapshot as ``viewer`` may know it: the GM's is :attr:`state_id`; a
-        side's is read from what that side sees (the state without what it may not see, and how many
-        actions were played), so it names every change the side can see and, unlike the state id,
-        gives away nothing it may not know (hashing the whole state, the state id would let a side
-        that knows the seed try hidden values until one matches). A side sends it back with a choice
-        (the web table's ``stale`` check)."""
+        side's is computed from what that side sees and nothing else — the ruleset, the side, how many
+        actions were played and the state without what it may not see — so it names every change the
+        side can see and gives away nothing it may not know. No seed, RNG position or content digest
+        goes into it: hashing any of them would let a side try seeds (a seed a GM typed was found in a
+        fraction of a second) or hidden values (a Fate point count written in the content) until one
+        matches. Two fights a side sees alike have the same id. A side sends it back with a choice (the
+        web table's ``stale`` check)."""
         checked = self._known_viewer(viewer)
         if checked.gm:
             return self.state_id
         rules = visibility_of(self.ruleset, self.tables)
         seen = redact_state(self._state_codec.dump(self.state), rules, checked, self.side_of)
-        info = self.ruleset.info
-        text = canonical_json(
-            ["view", info.name, self.content.hash, self.seed, len(self._history), checked.side, seen]
-        )
+        text = canonical_json(["view", self.ruleset.info.name, len(self._history), checked.side, seen])
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
     def snapshot_id(self, snapshot: Snapshot[S]) -> str:

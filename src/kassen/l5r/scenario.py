@@ -280,8 +280,8 @@ def _unknown_skill(name: str, known: frozenset[str]) -> str:
 
 
 def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelState, Action]:
-    """The scenario's body validated into the duel: the initial state, the title, the default seed
-    (0 when the scenario gives none), the action limit and the scenario's policies. Raises
+    """The scenario's body validated into the duel: the initial state, the title, the seed it states
+    (None when it gives none), the action limit and the scenario's policies. Raises
     :class:`ContentError` with every problem found."""
     try:
         model = ScenarioModel.model_validate(dict(scenario.data))
@@ -362,7 +362,7 @@ def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelSta
         own: dict[str, Policy[DuelState, Action]] = {m.name: Prefers(m.prefers, heuristic) for m in scripted}
         return SkippingScript(scripts, ByActor(own, heuristic))
 
-    return Setup(state, model.name, model.seed or 0, MAX_ACTIONS, policy)
+    return Setup(state, model.name, model.seed, MAX_ACTIONS, policy)
 
 
 # -- the ruleset's own reading of a scenario -------------------------------------------------------------

@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from kassen.core.engine import GM
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight
+from kassen.core.rng import fresh_seed
 from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
 from kassen.web.callers import Caller, gm_only, lookup_caller
 from kassen.web.catalog import POSTED, Catalog, bundled_source
@@ -127,10 +128,12 @@ class Tables(Views):
             raise refused(exc) from None
 
     def create(self, scenario: str, *, seed: int | None, dice: Literal["auto", "table"]) -> Created:
-        """A new fight at the start of ``scenario`` (see :meth:`scenario`)."""
+        """A new fight at the start of ``scenario`` (see :meth:`scenario`), on ``seed`` or, when none
+        is given, 64 random bits: never the scenario's own seed, which anyone with the file has."""
         src, ident = self.scenario(scenario)
         try:
-            fight = open_fight(src, seed=seed, content=list(self.content), dice=dice)
+            used = seed if seed is not None else fresh_seed()
+            fight = open_fight(src, seed=used, content=list(self.content), dice=dice)
         except KassenError as exc:
             raise refused(exc) from None
         row = self._row(

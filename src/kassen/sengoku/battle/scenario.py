@@ -290,8 +290,7 @@ class Scenario:
 
     def setup(self) -> Setup[BattleState, Action]:
         """What the core's ``open_fight`` needs (``Ruleset.setup``)."""
-        seed = self.seed if self.seed is not None else 0
-        return Setup(self.state, self.name, seed, MAX_ACTIONS, self.policy)
+        return Setup(self.state, self.name, self.seed, MAX_ACTIONS, self.policy)
 
     def fight(
         self,
