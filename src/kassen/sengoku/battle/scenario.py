@@ -328,7 +328,13 @@ class _Issues:
 def _creature(
     m: UnitModel, catalog: Catalog, issues: _Issues, at: tuple[str | int, ...], skills: frozenset[str]
 ) -> tuple[Creature | None, str]:
-    """The unit's template and its ``spec`` (canonical JSON when inline or overridden)."""
+    """The unit's template and its ``spec`` (canonical JSON when inline or overridden, else "").
+
+    The spec never holds the unit's Fate points: they live in the unit's own ``fate_points``, which the
+    visibility table hides from the other sides (SG.FAT.1-2), and a copy in the spec would show them to
+    every side (and change its view). The spec keeps the template's Fate points (0 for an inline unit),
+    and a unit whose overrides change nothing else has no spec at all."""
+    base: Creature | None = None
     if m.creature is not None:
         try:
             base = catalog.creature(m.creature)
@@ -363,7 +369,10 @@ def _creature(
                 catalog.armor_entry(equipment) if slot == "armor" else catalog.shield(equipment)
             except UnknownEntryError as exc:
                 issues.add(str(exc), *where)
-    return c, canonical_json(c.model_dump(mode="json"))
+    public = c.model_copy(update={"fate_points": base.fate_points if base is not None else 0})
+    if public == base:
+        return c, ""
+    return c, canonical_json(public.model_dump(mode="json"))
 
 
 def _check_script(
