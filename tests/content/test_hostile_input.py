@@ -179,12 +179,15 @@ def test_every_bundled_scenario_and_the_catalog_still_load() -> None:
             "skills.kenjutsu: Input should be less than or equal to 10",
         ),
         (FIRST_BLOOD, "void: 3", "void: 11", "void: Input should be less than or equal to 10"),
+        # rule: AR.GAP.2 (a skill within the house domain, 0 to 100: a 3d6 check is decided by 18)
         (
             DUEL,
             "skill: 14",
             "skill: 1000000000000",
-            "skill: 1000000000000 is out of range (at most ±1,000,000,000)",
+            "fighters.0.skill: Input should be less than or equal to 100, got 1000000000000",
         ),
+        # rule: AR.GAP.2 (attributes within the strength table's 1 to 100; dx 1e9 made Move run away)
+        (DUEL, "dx: 12", "dx: 1000000000", "fighters.0.dx: Input should be less than or equal to 100"),
         (
             COUNT,
             "overrides: {wounds: 8}",
@@ -198,7 +201,7 @@ def test_every_bundled_scenario_and_the_catalog_still_load() -> None:
             DUEL,
             "armor: {torso: 3, vitals: 3",
             "armor: {torso: 3, vitals: 1180591620717411303424",
-            "armor.vitals: 1180591620717411303424 is out of range (at most ±1,000,000,000)",
+            "armor.vitals.armor: Input should be less than or equal to 100, got 1180591620717411303424",
         ),
         # a title to print, at least one character: an empty one read "(seed 7): winner..."
         (DUEL, "name: Arena duel", 'name: ""', "name: String should have at least 1 character"),
