@@ -188,11 +188,12 @@ def test_every_bundled_scenario_and_the_catalog_still_load() -> None:
         ),
         # rule: AR.GAP.2 (attributes within the strength table's 1 to 100; dx 1e9 made Move run away)
         (DUEL, "dx: 12", "dx: 1000000000", "fighters.0.dx: Input should be less than or equal to 100"),
+        # rule: SG.WND.5 (a unit's Wounds within the house domain, 1 to 20: a Lord has 6)
         (
             COUNT,
             "overrides: {wounds: 8}",
             "overrides: {wounds: 100000000000}",
-            "wounds: 100000000000 is out of range",
+            "overrides.wounds: Input should be less than or equal to 20, got 100000000000",
         ),
         (COUNT, "seed: 4", "seed: -4", "seed: Input should be greater than or equal to 0"),
         (COUNT, "rounds: 6", "rounds: yes", "rounds: expected a number, got true"),

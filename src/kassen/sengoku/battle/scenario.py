@@ -74,6 +74,7 @@ from kassen.sengoku.battle.casting import PLAIN_POLICIES, scenario_policy
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone
 from kassen.sengoku.catalog import Catalog, UnknownEntryError, unknown_skill
+from kassen.sengoku.domain import MAX_ROUNDS, Energy, MaxWounds, Rounds, Small
 from kassen.sengoku.entries import Creature
 
 #: The most actions an auto-played battle may take.
@@ -87,7 +88,7 @@ class UseModel(StrictModel):
 
     maneuver: Id
     target: Id | None = None
-    aim: int = Field(default=0, ge=0)
+    aim: Energy = 0
     to: Id | None = None
     squads: list[Id] = Field(default_factory=list)
     release: bool = False
@@ -200,14 +201,15 @@ class UnitModel(StrictModel):
     inline: dict[str, Any] | None = None
     side: Id
     zone: Id | None = None
-    wounds: int | None = Field(default=None, ge=1)
-    cohesion: int | None = Field(default=None, ge=0)
-    initiative: int = Field(default=0, ge=0)
+    wounds: MaxWounds | None = None
+    cohesion: Small | None = None
+    initiative: Energy = Field(default=0, description="0 to 30: +N on its first breath's count (SG.CNT.2)")
     initiative_round: int = Field(
         default=1,
         ge=1,
+        le=MAX_ROUNDS,
         description="The round whose first breath the initiative +N applies to (SG.CNT.2: combat start, or "
-        "the start of a round an effect names).",
+        "the start of a round an effect names), 1 to 100.",
     )
     stances: list[Id] = Field(default_factory=list)
     policy: Literal["heuristic", "scripted", "random", "first-legal"] = "heuristic"
@@ -233,7 +235,7 @@ class ScenarioModel(StrictModel):
     name: str = Field(min_length=1)
     description: str = ""
     seed: int | None = Field(default=None, ge=0, le=(1 << 64) - 1)
-    rounds: int | None = Field(default=None, ge=1, le=1000, description="The round limit (SG.END.1).")
+    rounds: Rounds | None = Field(default=None, description="The round limit (SG.END.1), 1 to 100.")
     yoma: bool = Field(default=False, description="The GM may roll the Yoma Encounter Table (SG.LUL.3).")
     changes: bool = Field(
         default=False, description="The GM may change the battlefield in the lull: fire, fog... (SG.LUL.3)."
