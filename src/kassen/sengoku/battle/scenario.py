@@ -52,6 +52,7 @@ from kassen.core.errors import ContentError, ContentIssue, did_you_mean
 from kassen.core.events import canonical_json
 from kassen.core.fight import Fight
 from kassen.core.policy import Policy
+from kassen.core.rng import fresh_seed
 from kassen.core.ruleset import Setup, find_ruleset
 from kassen.core.scenario import ScenarioSource, read_scenario
 from kassen.core.scenario import bundled_scenarios as core_bundled
@@ -302,9 +303,9 @@ class Scenario:
         policy: Policy[BattleState, Action] | None = None,
     ) -> Fight[BattleState, Action]:
         """A fight at the start of this battle (as :func:`kassen.open_fight` opens it); ``rounds``
-        replaces the round limit (SG.END.1), ``seed`` the scenario's."""
+        replaces the round limit (SG.END.1), ``seed`` the scenario's (none: 64 random bits)."""
         state = self.state if rounds is None else replace(self.state, max_rounds=rounds)
-        used = seed if seed is not None else (self.seed if self.seed is not None else 0)
+        used = seed if seed is not None else (self.seed if self.seed is not None else fresh_seed())
         return Fight(
             find_ruleset("sengoku"),
             self.content,
@@ -561,7 +562,7 @@ def run_battle(
     rounds: int | None = None,
     policy: Policy[BattleState, Action] | None = None,
 ) -> Fight[BattleState, Action]:
-    """Play ``scenario`` to its end (seed: the given one, else the scenario's, else 0)."""
+    """Play ``scenario`` to its end (seed: the given one, else the scenario's, else 64 random bits)."""
     fight = scenario.fight(seed, rounds=rounds, policy=policy)
     fight.autoplay()
     return fight
