@@ -14,7 +14,7 @@ def test_the_readme_python_example_runs() -> None:
     namespace: dict[str, object] = {}
     exec(compile(blocks[0], "README.md", "exec"), namespace)
     fight = namespace["fight"]
-    assert fight.over and namespace["data"]["format"] == 2  # type: ignore[attr-defined,index]
+    assert fight.over and namespace["data"]["format"] == 3  # type: ignore[attr-defined,index]
 
 
 def test_the_readme_first_screen_gives_the_two_commands() -> None:

@@ -157,7 +157,7 @@ def test_bout_json_replays_identically(tmp_path: Path) -> None:
     assert code == 0
     data = json.loads(out)
     assert data["ruleset"] == "arena" and data["seed"] == 9 and data["result"]["winner"] in ("east", "west")
-    assert data["meta"]["scenario"] == "Arena duel" and data["format"] == 2
+    assert data["meta"]["scenario"] == "Arena duel" and data["format"] == 3
     assert "hash" in data["meta"]["content"]
     log = tmp_path / "log.json"
     log.write_text(out, encoding="utf-8")

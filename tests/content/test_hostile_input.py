@@ -179,17 +179,21 @@ def test_every_bundled_scenario_and_the_catalog_still_load() -> None:
             "skills.kenjutsu: Input should be less than or equal to 10",
         ),
         (FIRST_BLOOD, "void: 3", "void: 11", "void: Input should be less than or equal to 10"),
+        # rule: AR.GAP.2 (a skill within the house domain, 0 to 100: a 3d6 check is decided by 18)
         (
             DUEL,
             "skill: 14",
             "skill: 1000000000000",
-            "skill: 1000000000000 is out of range (at most ±1,000,000,000)",
+            "fighters.0.skill: Input should be less than or equal to 100, got 1000000000000",
         ),
+        # rule: AR.GAP.2 (attributes within the strength table's 1 to 100; dx 1e9 made Move run away)
+        (DUEL, "dx: 12", "dx: 1000000000", "fighters.0.dx: Input should be less than or equal to 100"),
+        # rule: SG.WND.5 (a unit's Wounds within the house domain, 1 to 20: a Lord has 6)
         (
             COUNT,
             "overrides: {wounds: 8}",
             "overrides: {wounds: 100000000000}",
-            "wounds: 100000000000 is out of range",
+            "overrides.wounds: Input should be less than or equal to 20, got 100000000000",
         ),
         (COUNT, "seed: 4", "seed: -4", "seed: Input should be greater than or equal to 0"),
         (COUNT, "rounds: 6", "rounds: yes", "rounds: expected a number, got true"),
@@ -198,7 +202,7 @@ def test_every_bundled_scenario_and_the_catalog_still_load() -> None:
             DUEL,
             "armor: {torso: 3, vitals: 3",
             "armor: {torso: 3, vitals: 1180591620717411303424",
-            "armor.vitals: 1180591620717411303424 is out of range (at most ±1,000,000,000)",
+            "armor.vitals.armor: Input should be less than or equal to 100, got 1180591620717411303424",
         ),
         # a title to print, at least one character: an empty one read "(seed 7): winner..."
         (DUEL, "name: Arena duel", 'name: ""', "name: String should have at least 1 character"),
@@ -305,3 +309,71 @@ def test_a_tables_own_skill_is_known_once_a_layer_lists_it(tmp_path: Path) -> No
     fight = kassen.open_fight(path, seed=1)
     fight.autoplay()
     assert fight.result is not None
+
+
+# -- a weapon's skill names the skill every attack with it rolls --------------------------------------------
+def test_a_misspelt_inline_weapon_skill_is_refused(tmp_path: Path) -> None:
+    # rule: L5.CORE.1 (an attack rolls the weapon's skill: a misspelt one made the character fight unskilled)
+    inline = "    skills: {kenjutsu: 3, defense: 2}\n    weapon: {name: blade, damage: 3k2, skill: %s}\n"
+    text = FIRST_BLOOD.replace("    skills: {kenjutsu: 3, defense: 2}\n", inline % "kenjutsuu", 1)
+    assert text != FIRST_BLOOD
+    words = refused(tmp_path, text)
+    assert "weapon.skill: unknown skill 'kenjutsuu'" in words and "did you mean 'kenjutsu'?" in words
+    fine = FIRST_BLOOD.replace("    skills: {kenjutsu: 3, defense: 2}\n", inline % "kenjutsu", 1)
+    (tmp_path / "fine.yaml").write_text(fine, encoding="utf-8")
+    assert kassen.open_fight(tmp_path / "fine.yaml", seed=1).units()
+
+
+def test_a_misspelt_weapon_row_skill_in_a_layer_is_refused(tmp_path: Path) -> None:
+    # rule: L5.CORE.5 (a weapon row: its damage and the skill it rolls)
+    (tmp_path / "core.yaml").write_text(
+        "weapons:\n  nodachi: {damage: 3k3, skill: kenjutsuu}\n", encoding="utf-8"
+    )
+    with pytest.raises(ContentError, match=r"nodachi.skill: unknown skill 'kenjutsuu'.*'kenjutsu'"):
+        kassen.open_fight("l5r/first-blood", content=[tmp_path])
+    row = "weapons:\n  nodachi: {damage: 3k3, skill: kenjutsu}\n"
+    (tmp_path / "core.yaml").write_text(row, encoding="utf-8")
+    assert kassen.open_fight("l5r/first-blood", content=[tmp_path]).units()
+
+
+def test_a_misspelt_weapon_or_check_skill_in_a_sengoku_layer_is_refused(tmp_path: Path) -> None:
+    # rule: SG.CHK.1 (a check adds the skill of the weapon, or the one the maneuver names)
+    weapon = (
+        "weapons:\n  - id: odachi\n    name: Odachi\n    reach: short\n    skill: swordmanship\n"
+        "    attack_a: horizontal-cut\n    attack_b: thrust\n"
+    )
+    (tmp_path / "weapons.yaml").write_text(weapon, encoding="utf-8")
+    with pytest.raises(ContentError, match=r"odachi.skill: unknown skill 'swordmanship'.*'swordsmanship'"):
+        load_catalog([tmp_path])
+    (tmp_path / "weapons.yaml").unlink()
+    (tmp_path / "maneuvers.yaml").write_text(
+        "maneuvers:\n  - id: wild-cut\n    name: Wild cut\n    kind: attack\n    cost: 2\n"
+        "    check: {attribute: courage, skill: swordmanship}\n    wounds: 1\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError, match=r"wild-cut.check.skill: unknown skill 'swordmanship'"):
+        load_catalog([tmp_path])
+    # a new skill far from every known one is a skill of one's own (test_catalog_files: a naginata's
+    # polearms); near a known one, held by a creature, it is one too
+    (tmp_path / "maneuvers.yaml").unlink()
+    (tmp_path / "weapons.yaml").write_text(weapon.replace("swordmanship", "odachi-jutsu"), encoding="utf-8")
+    assert load_catalog([tmp_path]).weapon("odachi").skill == "odachi-jutsu"
+    (tmp_path / "weapons.yaml").write_text(weapon.replace("swordmanship", "spears"), encoding="utf-8")
+    with pytest.raises(ContentError, match=r"unknown skill 'spears' .*; did you mean 'spear'"):
+        load_catalog([tmp_path])
+    (tmp_path / "creatures.yaml").write_text(
+        "creatures:\n  - id: ronin\n    name: Ronin\n    grade: veteran\n    weapons: [odachi]\n"
+        "    skills: {spears: 3}\n",
+        encoding="utf-8",
+    )
+    assert load_catalog([tmp_path]).creature("ronin").skills == {"spears": 3}
+
+
+def test_the_cli_refuses_a_misspelt_sengoku_weapon_skill(tmp_path: Path) -> None:
+    (tmp_path / "weapons.yaml").write_text(
+        "weapons:\n  - id: odachi\n    name: Odachi\n    reach: short\n    skill: swordmanship\n"
+        "    attack_a: horizontal-cut\n    attack_b: thrust\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["content", "validate", str(tmp_path)])
+    assert result.exit_code == 2 and "did you mean 'swordsmanship'?" in result.stderr

@@ -59,6 +59,9 @@ def test_replay_of_a_tampered_log_exits_2_with_one_line(tmp_path: Path) -> None:
         "type": lambda d: d.update(seed="seven"),
         "huge": lambda d: d.update(seed=10**40),
         "other ruleset": lambda d: d.update(ruleset="sengoku"),
+        "cut short": lambda d: (d.pop("result"), d.update(log=d["log"][:-2])),
+        "end dropped": lambda d: (d.pop("result"), d.pop("end"), d.update(log=d["log"][:-2])),
+        "end edited": lambda d: (d.pop("result"), d.update(log=d["log"][:-2]), d["end"].update(actions=3)),
     }
     for name, change in cases.items():
         bad = json.loads(out)
@@ -71,7 +74,30 @@ def test_replay_of_a_tampered_log_exits_2_with_one_line(tmp_path: Path) -> None:
     for text in ["[" * 100_000, '{"format": NaN}', "not json", ""]:
         code, _, err = run("replay", "-", input=text)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
-    assert data["format"] == 2
+    assert data["format"] == 3
+
+
+def test_a_chronicle_cut_short_is_refused_and_an_old_one_still_replays(tmp_path: Path) -> None:
+    # a chronicle whose last entries and result were cut off used to replay as "identical ... unfinished"
+    code, out, _ = run("fight", "best-of-three", "--seed", "7", "--json")
+    data = json.loads(out)
+    assert data["end"]["actions"] == len(data["log"]) > 2
+    cut = {**data, "log": data["log"][:-2]}
+    cut.pop("result")
+    (tmp_path / "cut.json").write_text(json.dumps(cut), "utf-8")
+    code, _, err = run("replay", str(tmp_path / "cut.json"))
+    assert code == 2 and "cut short" in err and err.count("\n") == 1
+    # a format-2 chronicle (written before the end was recorded) still replays
+    old = {**data, "format": 2}
+    old.pop("end")
+    (tmp_path / "old.json").write_text(json.dumps(old), "utf-8")
+    code, out, _ = run("replay", str(tmp_path / "old.json"))
+    assert code == 0 and out.startswith("identical")
+    # and a format-1 one (no format key) is refused, saying so
+    del old["format"]
+    (tmp_path / "older.json").write_text(json.dumps(old), "utf-8")
+    code, _, err = run("replay", str(tmp_path / "older.json"))
+    assert code == 2 and "format 1" in err
 
 
 def test_validate_reports_every_error_with_file_line_and_field(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from kassen.cli.main import app
@@ -91,3 +92,53 @@ def test_a_save_path_that_cannot_be_written_is_refused_before_the_game(tmp_path:
         assert out == ""  # nothing was played
         code, out, err = run("resume", str(tmp_path / "missing.json"), "--save", str(where))
         assert code == 2 and words in err
+
+
+def test_a_file_name_too_long_is_refused_with_exit_2(tmp_path: Path) -> None:
+    # a 300-character name used to end in a traceback (OSError: File name too long)
+    where = tmp_path / ("x" * 300 + ".json")
+    code, out, err = run("play", "coinflip/best-of-three", "--save", str(where), input="1\n" * 50)
+    assert code == 2 and "File name too long" in err and err.count("\n") == 1 and out == ""
+    save = tmp_path / "game.json"
+    assert run("play", "coinflip/best-of-three", "--save", str(save), input="1\n" * 50)[0] == 0
+    code, out, err = run("resume", str(save), "--save", str(where), input="")
+    assert code == 2 and "File name too long" in err and out == ""
+    # the same name typed during the game: said, and the game goes on
+    code, out, err = run("play", "coinflip/best-of-three", input=f"save {where}\n" + "1\n" * 50)
+    assert code == 0 and "cannot save to" in out and "Result:" in out
+
+
+def test_a_special_file_system_is_refused_before_the_game() -> None:
+    # /proc exists and the superuser may "write" it by its permissions, but nothing can be created there
+    code, out, err = run("play", "coinflip/best-of-three", "--save", "/proc/x.json", input="1\n" * 50)
+    assert code == 2 and "/proc/x.json" in err and "cannot write there" in err and out == ""
+
+
+def test_a_save_that_fails_at_the_end_keeps_the_game_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the folder of --save went away during the game: the game is written to a fallback file instead
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    monkeypatch.chdir(tmp_path)
+    answers = iter(["1\n"] * 50)
+
+    def lines() -> str:
+        return "".join(answers)
+
+    import kassen.cli.play as play
+
+    real = play._Table.run
+
+    def run_then_remove(self: play._Table, answers: object) -> None:
+        real(self, answers)  # type: ignore[arg-type]
+        folder.rmdir()
+
+    monkeypatch.setattr(play._Table, "run", run_then_remove)
+    code, out, err = run("play", "coinflip/best-of-three", "--save", str(folder / "g.json"), input=lines())
+    assert code == 2 and "cannot save to" in err and "saved to" in err
+    kept = list(tmp_path.glob("kassen-save-*.json"))
+    assert len(kept) == 1 and str(kept[0].name) in err
+    code, out, _ = run("replay", str(kept[0]))
+    assert code == 0 and "identical" in out
+    assert not list(tmp_path.glob("**/*.part"))  # no temporary file left behind

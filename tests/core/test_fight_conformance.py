@@ -190,12 +190,22 @@ def test_a_tampered_chronicle_is_refused(ruleset: str, name: str) -> None:
     stranger = {"kind": "x", "data": {}}
     added = refused(lambda d: d["log"][0]["events"].append(stranger), (ReplayError, FormatError))
     assert "log[0]" in added
-    # cut short: replays as unfinished, so the recorded result is refused
-    refused(lambda d: d.update(log=d["log"][:1]), ReplayError)
-    short = copy.deepcopy(data)
-    short["log"] = short["log"][:1]
-    short.pop("result")
-    unfinished = Fight.from_json(short)
+    # cut short, with or without its result: refused before anything is replayed (its end records
+    # how many actions the log holds), never replayed as an unfinished fight
+    assert "cut short" in refused(lambda d: d.update(log=d["log"][:1]), ReplayError)
+    assert "cut short" in refused(lambda d: (d.update(log=d["log"][:1]), d.pop("result")), ReplayError)
+    assert "end: field required" in refused(
+        lambda d: (d.update(log=d["log"][:1]), d.pop("result"), d.pop("end")), ReplayError
+    )
+    # an end whose digest is not that of its log: refused once the log has replayed
+    changed = copy.deepcopy(data)
+    changed["end"]["digest"] = "0" * 64
+    with pytest.raises(ReplayError, match=r"end\.digest"):
+        Fight.from_json(changed)
+    # a fight saved unfinished replays as unfinished
+    fight = open_fight(f"{ruleset}/{name}", seed=1)
+    fight.step()
+    unfinished = Fight.from_json(fight.to_json())
     assert not unfinished.over and unfinished.to_move is not None
 
 

@@ -67,7 +67,7 @@ def test_an_unknown_side_is_refused() -> None:
     ("scenario", "path", "hidden"),
     [
         ("arena/duel", ["attack", "ken", "torso"], {"stun", "knock-down", "KO"}),
-        ("l5r/kakita-vs-hida", None, {"target down", "wound ranks"}),
+        ("l5r/kakita-vs-hida", None, {"target down", "wound ranks", "Wounds"}),
     ],
 )
 def test_a_sides_menu_leaves_out_the_odds_that_give_hidden_values_away(

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from kassen import open_fight
 from kassen.cli.main import app
 from kassen.core.errors import ContentError, KassenError
+from kassen.core.fight import log_digest
 from kassen.l5r.actions import Attack
 from kassen.l5r.aftermath import Carried, aftermath, carry
 from kassen.l5r.character import FighterId
@@ -197,8 +198,9 @@ def test_the_cli_prints_the_aftermath_and_the_next_scenario(tmp_path: Path) -> N
     rematch = runner.invoke(app, ["l5r", "aftermath", str(chronicle), "--into", "lame-veteran"])
     assert rematch.exit_code == 0 and "wounds: 58\n  disadvantages:\n  - Lame\n  - Lame\n" in rematch.stdout
     data = json.loads(played.stdout)
-    unfinished = dict(data, log=data["log"][:2])
+    unfinished = dict(data, log=data["log"][:2])  # a fight saved after two actions
     unfinished.pop("result", None)
+    unfinished["end"] = {"actions": 2, "digest": log_digest(unfinished["log"])}
     chronicle.write_text(json.dumps(unfinished), encoding="utf-8")
     refused = runner.invoke(app, ["l5r", "aftermath", str(chronicle)])
     assert refused.exit_code == 2 and "not over" in refused.stderr

@@ -84,7 +84,7 @@ def test_duel_json_is_a_chronicle_that_replays(tmp_path: Path) -> None:
     assert code == 0
     data = json.loads(out)
     assert Fight.from_json(data).to_json() == data
-    assert data["format"] == 2 and data["ruleset"] == "l5r" and data["seed"] == 5
+    assert data["format"] == 3 and data["ruleset"] == "l5r" and data["seed"] == 5
     code, out, _ = run("duel", "kakita-vs-hida", "--seed", "5")
     assert code == 0 and "(seed 5)" in out and "== Turn 1 ==" in out
 

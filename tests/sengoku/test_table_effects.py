@@ -4,6 +4,9 @@ rows on the roller and the target (SG.CRT.4, SG.FUM.3), a [Break]'s lasting dama
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 from kassen.sengoku.attack import Attack, FixedDefense, resolve_attack
 from kassen.sengoku.check import ScriptedDice
 from kassen.sengoku.profile import ArmorKind, AttackTags, CombatProfile, Grade
@@ -101,3 +104,18 @@ def test_pierce_the_vitals_bleeds() -> None:
     assert res.bleeds and "bleed" in [e.kind for e in res.events]
     fell = resolve_attack(HERO, CombatProfile(wounds=2), Attack(vitals, modifier=6), FixedDefense(10), (5, 6))
     assert not fell.bleeds  # the fallen do not bleed on
+
+
+def test_a_fate_row_says_what_it_does_not_the_count_it_leaves() -> None:
+    # rule: SG.FAT.1 — how many Fate points a unit has is its own side's (the house visibility table);
+    # the row's words are read by every side, so they name the change only
+    gain = TableEffect(kind=TableEffectKind.FATE, who=TableWho.ATTACKER, amount=1)
+    for points in (0, 3):
+        done = apply_effect(gain, replace(HERO, fate_points=points), hit_wounds=1)
+        assert done.profile.fate_points == points + 1
+        assert done.text == "Hero gains 1 Fate point(s)" and str(points) not in json.dumps(
+            [e.to_json() for e in done.events]
+        )
+    loss = TableEffect(kind=TableEffectKind.FATE, who=TableWho.TARGET, amount=-1)
+    assert apply_effect(loss, HERO, hit_wounds=1).text == "Hero loses 1 Fate point(s), if any"
+    assert apply_effect(loss, HERO, hit_wounds=1).profile.fate_points == 0

@@ -64,7 +64,11 @@ def test_a_posted_yaml_scenario_opens(client: Any) -> None:
     text = text.replace("name: Arena duel", "name: Our own duel")
     t = open_table(client, text, seed=None)
     view = t.view()
-    assert view["scenario"] == "Our own duel" and view["fight"]["seed"] == "7"  # the scenario's seed
+    assert view["scenario"] == "Our own duel"
+    # no seed given: 64 random bits, never the scenario's own (7: anyone with the file has it)
+    again = open_table(client, text, seed=None).view()
+    assert view["fight"]["seed"] != "7" and view["fight"]["seed"] != again["fight"]["seed"]
+    assert 0 <= int(view["fight"]["seed"]) < 2**64
 
 
 def test_a_scenario_that_does_not_validate_is_422_with_every_error(client: Any) -> None:

@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
 from kassen.arena.content import load_rules
-from kassen.arena.rules import ArenaRules, CripplingCap, DiceSpec, Location, Rounding
+from kassen.arena.rules import ArenaRules, CripplingCap, DiceSpec, Location, Rounding, dice_notation
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
@@ -523,7 +523,7 @@ class FallPlan:
         """The kassen.dice expression to roll, or None when the fall does no damage."""
         if self.dice is None:
             return None
-        return DiceSpec(dice=self.dice.dice, adds=self.dice.adds + self.bonus).notation
+        return dice_notation(self.dice.dice, self.dice.adds + self.bonus)
 
 
 def plan_fall(

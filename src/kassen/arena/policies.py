@@ -45,7 +45,7 @@ from kassen.core.policy import Decision
 def _damage_spec(w: Weapon, st: int, rules: ArenaRules) -> DiceSpec:
     """The weapon's damage dice: its own, or thrust/swing for ``st``, plus its adds (AR.KNB.3)."""
     base = DiceSpec(dice=w.dice, adds=0) if w.base == "none" else strength_damage(st, w.base, rules)
-    return DiceSpec(dice=base.dice, adds=base.adds + w.adds)
+    return DiceSpec.of(base.dice, base.adds + w.adds)
 
 
 class HeuristicPolicy:

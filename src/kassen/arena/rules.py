@@ -27,12 +27,32 @@ __all__ = [
 
 import re
 from enum import StrEnum
-from fractions import Fraction
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from kassen.arena.domain import (
+    MOVE,
+    POINTS,
+    WEIGHT,
+    CheckDice,
+    Clock,
+    Count,
+    Damage,
+    DamageAdds,
+    DamageDice,
+    Distance,
+    Divisor,
+    DrPoints,
+    Modifier,
+    Multiple,
+    PointsLevel,
+    Ratio,
+    Sides,
+    Small,
+    Weight,
+)
 from kassen.arena.memos import ArenaMemos, CheckMemos
 from kassen.arena.terms import CheckKind, DamageType, Limb, Posture, Tier
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
@@ -44,8 +64,14 @@ _GURPS_DICE = re.compile(r"^\s*(\d+)d(?:6)?\s*([+-]\s*\d+)?\s*$")
 class DiceSpec(StrictModel):
     """Dice and adds in the parent game's notation: ``2d+1`` is two d6 plus 1 (``dice=2, adds=1``)."""
 
-    dice: int = Field(ge=0)
-    adds: int = 0
+    dice: DamageDice
+    adds: DamageAdds = 0
+
+    @classmethod
+    def of(cls, dice: int, adds: int) -> DiceSpec:
+        """The dice of a sum of validated parts (a weapon's adds on its ST base): built without the
+        table's bounds, which bound each part, not their sum."""
+        return cls.model_construct(dice=dice, adds=adds)
 
     @property
     def notation(self) -> str:
@@ -80,27 +106,26 @@ def _dice_spec(value: Any) -> Any:
 
 
 Dice6 = Annotated[DiceSpec, BeforeValidator(_dice_spec)]
-Ratio = Annotated[Fraction, Field(ge=0)]
 
 
 # -- checks (AR.CORE.*) -------------------------------------------------------------------------------
 class CriticalSuccessRow(StrictModel):
-    roll_at_most: int
-    min_target: int | None = None
+    roll_at_most: Modifier
+    min_target: Modifier | None = None
 
 
 class CriticalFailureRow(StrictModel):
-    roll_at_least: int
-    max_target: int | None = None
+    roll_at_least: Modifier
+    max_target: Modifier | None = None
 
 
 class Criticals(StrictModel):
     house_default: HouseDefault
-    automatic_success_at_most: int
-    automatic_failure_at_least: int
+    automatic_success_at_most: Modifier
+    automatic_failure_at_least: Modifier
     success: tuple[CriticalSuccessRow, ...]
     failure: tuple[CriticalFailureRow, ...]
-    failure_by_margin: int = Field(ge=1)
+    failure_by_margin: Annotated[int, Field(ge=1, le=100)]
 
 
 class TieWinner(StrEnum):
@@ -120,12 +145,12 @@ class Contest(StrictModel):
 
 class Subturns(StrictModel):
     house_default: HouseDefault
-    until_end_of_next: int = Field(ge=0)
+    until_end_of_next: Clock
 
 
 class CheckRules(StrictModel):
-    dice: int
-    sides: int
+    dice: CheckDice
+    sides: Sides
     criticals: Criticals
     contest: Contest
     subturns: Subturns
@@ -151,13 +176,13 @@ class Rounding(StrEnum):
 
 class BasicRules(StrictModel):
     house_default: HouseDefault
-    minimum: int
+    minimum: Damage
     default_location: str
 
 
 class PenetrationRules(StrictModel):
     house_default: HouseDefault
-    minimum: int
+    minimum: Damage
 
 
 class AttackTypeRow(StrictModel):
@@ -169,7 +194,7 @@ class AttackTypeRow(StrictModel):
 class AttackTypes(StrictModel):
     house_default: HouseDefault
     rounding: Rounding
-    minimum_when_penetrating: int = Field(ge=0)
+    minimum_when_penetrating: Damage
     types: dict[DamageType, AttackTypeRow]
 
     @model_validator(mode="after")
@@ -180,11 +205,11 @@ class AttackTypes(StrictModel):
 
 class ReductionRules(StrictModel):
     house_default: HouseDefault
-    minimum: int
+    minimum: Damage
 
 
 class PassThrough(StrictModel):
-    ht_multiple: int = Field(ge=1)
+    ht_multiple: Divisor
 
 
 class CripplingCap(StrEnum):
@@ -226,10 +251,10 @@ class Location(StrictModel):
     limb: Limb | None = None
     can_guard: bool = False
     part_of: str | None = None
-    crippling_divisor: int | None = Field(default=None, ge=1)
-    to_hit: int = 0
-    bone_dr: int = Field(default=0, ge=0)
-    soft_dr: int = Field(default=0, ge=0)
+    crippling_divisor: Divisor | None = None
+    to_hit: Modifier = 0
+    bone_dr: DrPoints = 0
+    soft_dr: DrPoints = 0
     wounding: dict[DamageType, Ratio] = Field(default_factory=dict)
 
 
@@ -300,7 +325,7 @@ class HeightRow(StrictModel):
 
 
 class GroundRow(StrictModel):
-    per_die: int
+    per_die: Modifier
     name_ja: str = ""
 
 
@@ -313,7 +338,7 @@ class FallReadings(StrictModel):
 
 class FallStunCheck(StrictModel):
     house_default: HouseDefault
-    unconscious_margin: int = Field(ge=1)
+    unconscious_margin: Annotated[int, Field(ge=1, le=100)]
     only_when_damaged: bool
 
 
@@ -323,7 +348,7 @@ class FallingData(StrictModel):
     heights: tuple[HeightRow, ...]
     ground: dict[str, GroundRow]
     default_ground: str
-    weight_step_kg: int = Field(ge=1)
+    weight_step_kg: Annotated[int, Field(ge=1, le=WEIGHT[1])]
     dr_factor: Ratio
     readings: FallReadings
     stun_check: FallStunCheck
@@ -366,9 +391,9 @@ class KnockbackData(StrictModel):
     house_default: HouseDefault
     types: tuple[DamageType, ...]
     cutting_without_penetration: bool
-    st_offset: int
-    minimum_divisor: int = Field(ge=1)
-    leg_fall_margin: int = Field(ge=1)
+    st_offset: Modifier
+    minimum_divisor: Divisor
+    leg_fall_margin: Annotated[int, Field(ge=1, le=100)]
     damage_type: DamageType
     landing: Landing
     facing: LandingFacing
@@ -384,7 +409,7 @@ class KnockbackData(StrictModel):
 
 
 class StrengthRow(StrictModel):
-    st: int = Field(ge=1)
+    st: Annotated[int, Field(ge=1, le=1000)]
     thrust: Dice6
     swing: Dice6
 
@@ -427,8 +452,8 @@ class ShockRules(StrictModel):
 
 
 class StunRules(StrictModel):
-    ht_divisor: int = Field(ge=1)
-    defense_modifier: int
+    ht_divisor: Divisor
+    defense_modifier: Modifier
 
 
 class HeadBlowRules(StrictModel):
@@ -437,11 +462,11 @@ class HeadBlowRules(StrictModel):
 
 
 class HpRules(StrictModel):
-    move_halved_at_or_below: int
-    ht_check_at_or_below: int
-    death_check_ht_multiple: int
-    death_check_every: int = Field(ge=1)
-    dead_ht_multiple: int
+    move_halved_at_or_below: PointsLevel
+    ht_check_at_or_below: PointsLevel
+    death_check_ht_multiple: Multiple
+    death_check_every: Annotated[int, Field(ge=1, le=POINTS[1])]
+    dead_ht_multiple: Multiple
     death_checks_house_default: HouseDefault
     #: AR.RD.8: death checks after the first come at the fixed thresholds -HT-5k (house reading), or
     #: after every 5 HP lost since the HP at which the last check was rolled (the other reading).
@@ -459,21 +484,21 @@ class BelowZero(StrictModel):
 
 
 class FatigueRules(StrictModel):
-    all_out_cost: int = Field(ge=0)
-    every_subturns: int = Field(ge=1)
-    st_penalty_at_or_below: int
-    st_penalty: int
-    move_halved_at_or_below: int
-    helpless_at: int
-    unconscious_at_or_below: int
+    all_out_cost: Small
+    every_subturns: Annotated[int, Field(ge=1, le=1000)]
+    st_penalty_at_or_below: PointsLevel
+    st_penalty: Modifier
+    move_halved_at_or_below: PointsLevel
+    helpless_at: PointsLevel
+    unconscious_at_or_below: PointsLevel
     below_zero: BelowZero
 
 
 class GutsRules(StrictModel):
-    fp_cost: int = Field(ge=0)
-    damage_per_penalty: int = Field(ge=1)
-    bonus_fp_cost: int = Field(ge=0)
-    bonus: int
+    fp_cost: Small
+    damage_per_penalty: Divisor
+    bonus_fp_cost: Small
+    bonus: Modifier
     bonus_house_default: HouseDefault
     one_bonus_per_check: Literal["guts_only", "any"]
     #: AR.RD.8: the guts penalties of a stun count the hit that first caused it (house reading), or the
@@ -500,12 +525,12 @@ class PopularityReadings(StrictModel):
 
 
 class PopularityRules(StrictModel):
-    base: int
-    champion_bonus: int
-    matches_for_bonus: int
-    matches_bonus: int
-    young_age_at_most: int
-    young_bonus: int
+    base: Modifier
+    champion_bonus: Modifier
+    matches_for_bonus: Count
+    matches_bonus: Modifier
+    young_age_at_most: Annotated[int, Field(ge=0, le=200)]
+    young_bonus: Modifier
     readings: PopularityReadings
 
 
@@ -519,21 +544,21 @@ class AudienceEffect(StrictModel):
     name: str
     name_ja: str
     kind: AudienceEffectKind
-    amount: int = Field(ge=0)
+    amount: Small
     checks: tuple[CheckKind, ...] = ()
 
 
 class AudienceRules(StrictModel):
-    points_on_success: int = Field(ge=0)
+    points_on_success: Small
     house_default: HouseDefault
     effects: dict[str, AudienceEffect]
 
 
 class MatchFormatRules(StrictModel):
     house_default: HouseDefault
-    max_subturns: int = Field(ge=1)
+    max_subturns: Annotated[int, Field(ge=1, le=10_000)]
     order_by: tuple[Literal["st", "dx", "iq", "ht", "per", "will"], ...]
-    lost_will_idle_slots: int = Field(ge=1)
+    lost_will_idle_slots: Annotated[int, Field(ge=1, le=100)]
 
 
 class Fp1Override(StrictModel):
@@ -543,17 +568,17 @@ class Fp1Override(StrictModel):
 
 class DefenseDefault(StrictModel):
     attributes: tuple[Literal["st", "dx", "iq", "ht", "per", "will"], ...]
-    divisor: int = Field(ge=1)
-    add: int
+    divisor: Divisor
+    add: Modifier
 
 
 class AllOut(StrictModel):
-    attack_bonus: int
+    attack_bonus: Modifier
 
 
 class PostureRow(StrictModel):
-    attack: int
-    defense: int
+    attack: Modifier
+    defense: Modifier
     can_act: bool
     can_move: bool
 
@@ -563,7 +588,7 @@ class Guards(StrictModel):
 
 
 class GrappleRules(StrictModel):
-    dx_penalty: int
+    dx_penalty: Modifier
 
 
 class CombatRules(StrictModel):
@@ -584,7 +609,7 @@ class CombatRules(StrictModel):
 
 class GutsBonusDefault(StrictModel):
     checks: tuple[CheckKind, ...]
-    min_fp_after: int
+    min_fp_after: PointsLevel
 
 
 class FighterDefaults(StrictModel):
@@ -592,7 +617,7 @@ class FighterDefaults(StrictModel):
     hp: Literal["st", "dx", "iq", "ht", "per", "will"]
     fp: Literal["st", "dx", "iq", "ht", "per", "will"]
     move: DefenseDefault
-    weight_kg: int = Field(ge=0)
+    weight_kg: Weight
     guts_bonus: GutsBonusDefault
 
 
@@ -603,7 +628,7 @@ class EncumbranceRules(StrictModel):
 
 class ReactionRules(StrictModel):
     house_default: HouseDefault
-    allowed_range: tuple[int, int]
+    allowed_range: tuple[Modifier, Modifier]
 
 
 class PositionRules(StrictModel):
@@ -613,10 +638,10 @@ class PositionRules(StrictModel):
     away from the attacker along the line."""
 
     house_default: HouseDefault
-    start_distance: int = Field(ge=0)
-    default_reach: int = Field(ge=0)
-    grapple_reach: int = Field(ge=0)
-    attack_step: int = Field(ge=0)
+    start_distance: Distance
+    default_reach: Annotated[int, Field(ge=0, le=10)]
+    grapple_reach: Annotated[int, Field(ge=0, le=10)]
+    attack_step: Annotated[int, Field(ge=0, le=MOVE[1])]
 
 
 class MatchRules(StrictModel):

@@ -41,14 +41,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from kassen.arena.bout import Action, Attack, BoutState, initial_state
 from kassen.arena.bout.state import Grapple, SetGuard
 from kassen.arena.content import load_rules
 from kassen.arena.damage import Reduction
+from kassen.arena.domain import (
+    ATTRIBUTE,
+    POINTS,
+    Attribute,
+    Count,
+    Damage,
+    DamageAdds,
+    DamageDice,
+    Distance,
+    Divisor,
+    DrPoints,
+    Move,
+    Points,
+    Position,
+    SkillLevel,
+    Weight,
+)
 from kassen.arena.fighter import Fighter, GutsBonusPlan, LocationDR, Weapon, build_fighter
 from kassen.arena.policies import HeuristicPolicy
 from kassen.arena.rules import ArenaRules
@@ -62,8 +79,6 @@ from kassen.core.policy import ByActor, FirstLegal, Policy, Scripted
 from kassen.core.ruleset import Setup
 from kassen.core.scenario import ScenarioSource
 
-Attribute = Literal["st", "dx", "iq", "ht", "per", "will"]
-
 
 def _rules(info: ValidationInfo) -> ArenaRules:
     """The content a scenario is validated against (the bundled data when none is given)."""
@@ -75,28 +90,39 @@ def _rules(info: ValidationInfo) -> ArenaRules:
 class WeaponModel(StrictModel):
     name: str = "fist"
     base: Literal["thrust", "swing", "none"] = "thrust"
-    dice: int = Field(default=0, ge=0)
-    adds: int = 0
+    dice: DamageDice = 0
+    adds: DamageAdds = 0
     type: DamageType = DamageType.CRUSHING
     painful: bool = False
-    reach: int | None = Field(default=None, ge=0)
+    reach: Annotated[int, Field(ge=0, le=10, description="0 to 10 m (a polearm: 3)")] | None = None
 
 
 class DRModel(StrictModel):
-    armor: int = Field(default=0, ge=0)
-    bone: int | None = Field(default=None, ge=0)
-    soft: int | None = Field(default=None, ge=0)
+    armor: DrPoints = 0
+    bone: DrPoints | None = None
+    soft: DrPoints | None = None
+
+
+def _dr_number(value: Any) -> Any:
+    """A location's DR written as one number is its armour DR (``torso: 3``)."""
+    return {"armor": value} if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+#: A location's DR: a number (its armour) or armour, bone and soft DR.
+LocationArmor = Annotated[DRModel, BeforeValidator(_dr_number)]
 
 
 class ReductionModel(StrictModel):
     name: str
-    divisor: int = Field(default=1, ge=1)
-    subtract: int = Field(default=0, ge=0)
+    divisor: Divisor = 1
+    subtract: Damage = 0
 
 
 class GutsBonusModel(StrictModel):
     checks: tuple[CheckKind, ...]
-    min_fp_after: int
+    min_fp_after: Annotated[
+        int, Field(ge=-POINTS[1], le=POINTS[1], description="-300 to 300: the FP it keeps (at most FP)")
+    ]
 
 
 class FighterModel(StrictModel):
@@ -109,45 +135,41 @@ class FighterModel(StrictModel):
     id: str = Field(min_length=1)
     name: str | None = None
     side: str = Field(min_length=1)
-    st: int = Field(default=10, ge=1)
-    dx: int = Field(default=10, ge=1)
-    iq: int = Field(default=10, ge=1)
-    ht: int = Field(default=10, ge=1)
-    per: int = Field(default=10, ge=1)
-    will: int = Field(default=10, ge=1)
-    hp: int | None = Field(default=None, ge=1)
-    fp: int | None = Field(default=None, ge=1)
-    move: int | None = Field(default=None, ge=0)
-    weight_kg: int | None = Field(default=None, ge=0)
-    encumbrance: int = Field(default=0, ge=0, le=4)
-    skill: int | None = None
-    defense: int | None = None
+    st: Attribute = 10
+    dx: Attribute = 10
+    iq: Attribute = 10
+    ht: Attribute = 10
+    per: Attribute = 10
+    will: Attribute = 10
+    hp: Points | None = None
+    fp: Points | None = None
+    move: Move | None = None
+    weight_kg: Weight | None = None
+    encumbrance: int = Field(default=0, ge=0, le=4, description="0 to 4: the encumbrance levels")
+    skill: SkillLevel | None = None
+    defense: SkillLevel | None = None
     weapon: WeaponModel = WeaponModel()
-    armor: dict[str, int | DRModel] = Field(default_factory=dict)
-    reductions: tuple[ReductionModel, ...] = ()
+    armor: dict[str, LocationArmor] = Field(default_factory=dict)
+    reductions: tuple[ReductionModel, ...] = Field(default=(), max_length=20)
     champion: bool = False
     holds_title: bool = False
-    matches: int = Field(default=0, ge=0)
-    age: int | None = Field(default=None, ge=0)
-    reactions: tuple[int, ...] = ()
+    matches: Count = 0
+    age: Annotated[int, Field(ge=0, le=200, description="0 to 200 years")] | None = None
+    reactions: tuple[Annotated[int, Field(ge=-20, le=20)], ...] = Field(default=(), max_length=20)
     guts_bonus: GutsBonusModel | None = None
     posture: Posture = Posture.STANDING
-    altitude: Fraction = Field(default=Fraction(0), ge=0)
-    position: int | None = None
-    st_bonus: int = 0
+    altitude: Fraction = Field(default=Fraction(0), ge=0, le=100, description="0 to 100 m above the ground")
+    position: Position | None = None
+    st_bonus: Annotated[int, Field(ge=0, le=ATTRIBUTE[1], description="0 to 100 ST of bonuses")] = 0
     policy: Literal["heuristic", "scripted", "first_legal"] = "heuristic"
     script: tuple[dict[str, Any], ...] = ()
 
     @field_validator("armor")
     @classmethod
-    def _known_locations(
-        cls, value: dict[str, int | DRModel], info: ValidationInfo
-    ) -> dict[str, int | DRModel]:
+    def _known_locations(cls, value: dict[str, DRModel], info: ValidationInfo) -> dict[str, DRModel]:
         table = _rules(info).locations
-        out: dict[str, int | DRModel] = {}
+        out: dict[str, DRModel] = {}
         for name, dr in value.items():
-            if isinstance(dr, int) and dr < 0:
-                raise ValueError(f"armor DR cannot be negative ({name}: {dr})")
             if name == "all":
                 out[name] = dr
                 continue
@@ -209,9 +231,7 @@ class FighterModel(StrictModel):
         )
 
 
-def _dr_entry(key: str, dr: int | DRModel) -> LocationDR:
-    if isinstance(dr, int):
-        return LocationDR(key, dr)
+def _dr_entry(key: str, dr: DRModel) -> LocationDR:
     return LocationDR(key, dr.armor, dr.bone, dr.soft)
 
 
@@ -227,9 +247,17 @@ class ScenarioModel(StrictModel):
     description: str = ""
     format: MatchFormat = MatchFormat.MATCH
     ground: str | None = None
-    seed: int = Field(default=0, ge=0, le=(1 << 64) - 1)
-    max_actions: int = Field(default=5000, ge=1)
-    start_distance: int | None = Field(default=None, ge=0)
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=(1 << 64) - 1,
+        description="The seed a run by name plays (kassen fight); none: 64 random bits. A table never "
+        "plays on it unless asked: anyone with the file has it.",
+    )
+    max_actions: int = Field(
+        default=5000, ge=1, le=100_000, description="1 to 100,000 actions of an auto-played bout"
+    )
+    start_distance: Distance | None = None
     fighters: tuple[FighterModel, ...] = Field(min_length=2)
 
     @model_validator(mode="before")

@@ -14,7 +14,7 @@ so bad input is one line on stderr and exit code 2.
 
 from __future__ import annotations
 
-import secrets
+from kassen.core.rng import fresh_seed
 
 __all__ = ["arena_app"]
 
@@ -314,7 +314,7 @@ def bout_command(
 
     source = read_scenario(scenario, ruleset="arena")
     if seed is None and source.data.get("seed") is None:
-        seed = secrets.randbits(32)  # as --seed says: the bout's, else random (and printed)
+        seed = fresh_seed()  # as --seed says: the bout's, else 64 random bits (and printed)
     fight = open_fight(source, seed=seed, content=list(content or []))
     fight.autoplay()
     if as_json:

@@ -86,15 +86,14 @@ def fight_command(
 ) -> None:
     """Play any ruleset's scenario to its end with its policies (or --policy SIDE=SPEC); every event
     told in words."""
-    import secrets
-
     from kassen.core.report import account, outcome_text
+    from kassen.core.rng import fresh_seed
     from kassen.core.scenario import open_fight, read_scenario
 
     policies = side_policies(policy)  # checked before the scenario is even read
     source = read_scenario(scenario)
     if seed is None and source.data.get("seed") is None:
-        seed = secrets.randbits(32)  # as --seed says: the scenario's, else random (and printed)
+        seed = fresh_seed()  # as --seed says: the scenario's, else 64 random bits (and printed)
     fight = open_fight(source, seed=seed, content=_layers(content), policies=policies)
     fight.autoplay()
     if as_json:

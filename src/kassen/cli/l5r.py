@@ -18,7 +18,6 @@ from __future__ import annotations
 __all__ = ["l5r_app"]
 
 import re
-import secrets
 from typing import Annotated
 
 import typer
@@ -29,7 +28,7 @@ from kassen.cli.render import probability_text
 from kassen.core.errors import DiceLimitError, DiceSyntaxError, KassenError
 from kassen.core.explain import format_steps
 from kassen.core.report import account, render_event
-from kassen.core.rng import Rng
+from kassen.core.rng import Rng, fresh_seed
 from kassen.core.scenario import bundled_scenarios
 from kassen.l5r.actions import Attack
 from kassen.l5r.aftermath import aftermath, carried_yaml, carry
@@ -223,7 +222,7 @@ def attack_command(
         SpecialAttackName(sp) if sp else None,
         full_attack,
     )
-    used_seed = seed if seed is not None else secrets.randbits(32)
+    used_seed = seed if seed is not None else fresh_seed()
     outcome = attack_once(
         attacker,
         target,
@@ -277,7 +276,7 @@ def duel_command(
 
     src = load_scenario(scenario)
     own = src.data.get("seed")
-    used_seed = seed if seed is not None else own if isinstance(own, int) else secrets.randbits(32)
+    used_seed = seed if seed is not None else own if isinstance(own, int) else fresh_seed()
     fight = run_duel(src, used_seed, content=[tables] if tables else [])
     viewer = Viewer(side) if side is not None else None
     if side is not None and side not in fight.sides():

@@ -559,11 +559,11 @@ def odds_sengoku(
 ) -> None:
     """Exact Sengoku attack odds (hit, critical, fumble, decisive moment, critical mistake, expected Wounds)
     for every modifier x Defense, each roll through the attack's own resolution."""
-    from kassen.lab.odds import parse_range, sengoku_table
+    from kassen.lab.odds import SENGOKU_DEFENSES, SENGOKU_MODIFIERS, parse_range, sengoku_table
 
     _ascii_numbers([("--modifiers", modifiers), ("--defense", defense)])
-    mods = parse_range(modifiers, "modifiers", -50, 50)
-    defs = parse_range(defense, "defense", 0, 60)
+    mods = parse_range(modifiers, "modifiers", *SENGOKU_MODIFIERS)
+    defs = parse_range(defense, "defense", *SENGOKU_DEFENSES)
     _show_table(sengoku_table(mods, defs), metric, as_json, out, fmt, not no_plots)
 
 
@@ -597,12 +597,12 @@ def odds_l5r(
     no_plots: NoPlotsFlag = False,
 ) -> None:
     """Exact roll-and-keep chances: each pool reaching each TN (+5 per raise), by the rolls a duel makes."""
-    from kassen.lab.odds import l5r_table, parse_pools, parse_range
+    from kassen.lab.odds import L5R_RAISES, L5R_TNS, l5r_table, parse_pools, parse_range
 
     _ascii_numbers([("--pools", pools), ("--tn", tn)])
-    if not 0 <= raises <= 20:
-        raise LabError(f"--raises must be between 0 and 20, not {raises}")
-    table = l5r_table(parse_pools(pools), parse_range(tn, "tn", 1, 200), raises=raises, unskilled=unskilled)
+    if not L5R_RAISES[0] <= raises <= L5R_RAISES[1]:
+        raise LabError(f"--raises must be between {L5R_RAISES[0]} and {L5R_RAISES[1]}, not {raises}")
+    table = l5r_table(parse_pools(pools), parse_range(tn, "tn", *L5R_TNS), raises=raises, unskilled=unskilled)
     _show_table(table, None, as_json, out, fmt, not no_plots)
 
 
@@ -621,9 +621,9 @@ def odds_arena(
 ) -> None:
     """Exact 3d6 odds: each skill's check (success, critical success, critical failure), or with --defense
     the chance an attack hits a defender."""
-    from kassen.lab.odds import arena_table, parse_range
+    from kassen.lab.odds import ARENA_DEFENSES, ARENA_SKILLS, arena_table, parse_range
 
     _ascii_numbers([("--skill", skill), ("--defense", defense or "")])
-    skills = parse_range(skill, "skill", -10, 30)
-    defs = parse_range(defense, "defense", -10, 30) if defense is not None else None
+    skills = parse_range(skill, "skill", *ARENA_SKILLS)
+    defs = parse_range(defense, "defense", *ARENA_DEFENSES) if defense is not None else None
     _show_table(arena_table(skills, defs), metric, as_json, out, fmt, not no_plots)

@@ -27,6 +27,8 @@ from kassen.cli.numbers import SeedOption
 from kassen.core.errors import KassenError
 
 HELP = "answers: a number, auto, back, undo, gm, save PATH, quit"
+#: The longest answer read (``save PATH`` with the longest path a system allows).
+MAX_ANSWER = 4096 + 5
 
 
 class _Table:
@@ -68,17 +70,21 @@ class _Table:
             self.say(f"  {line}")
 
     def save(self, path: Path) -> None:
-        import json
+        """Write the chronicle to ``path`` (through a temporary file: never a half-written save)."""
+        write_chronicle(self.fight, path)
+        self.say(f"saved to {_shown(path)}")
 
-        text = json.dumps(self.fight.to_json(), ensure_ascii=False, indent=1)
-        tmp = path.with_name(path.name + ".part")
+    def save_at_end(self, path: Path) -> None:
+        """The save when input ends: if ``path`` cannot be written now (the disk filled, the folder went
+        away), the game is not lost: it is written to a fallback file, and the error says where."""
         try:
-            tmp.write_text(text + "\n", encoding="utf-8")
-            tmp.replace(path)  # never a half-written save
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise KassenError(f"cannot save to {path}: {exc.strerror or exc}") from None
-        self.say(f"saved to {path}")
+            self.save(path)
+        except KassenError as exc:
+            fallback = fallback_save(self.fight)
+            if fallback is None:
+                raise KassenError(f"{exc}; nor could it be written anywhere else") from None
+            self.say(f"saved to {_shown(fallback)} instead")
+            raise KassenError(f"{exc}: the fight was saved to {_shown(fallback)} instead") from None
 
     def run(self, answers: Iterator[str]) -> None:
         from kassen.core.fight import DiceRequest
@@ -211,8 +217,11 @@ class _Table:
             self.out.flush()
         for line in answers:
             text = line.strip()
+            if len(text) > MAX_ANSWER:  # said, never cut short (a path cut short is another file)
+                self.say(f"kassen: an answer is at most {MAX_ANSWER} characters, not {len(text)}")
+                continue
             if text:
-                return text[:200]
+                return text
         return None
 
 
@@ -220,33 +229,96 @@ class _EndOfInput(Exception):
     pass
 
 
+def _shown(path: Path | str) -> str:
+    text = str(path)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _temporary(path: Path) -> Path:
+    """The file a save is written to before it replaces ``path``: beside it (a rename within one
+    folder is atomic), with a short name of its own (``path``'s name may be near the longest allowed)."""
+    return path.with_name(f".{path.name[:40]}.{os.getpid()}.part")
+
+
+def write_chronicle(fight: Any, path: Path) -> None:
+    """Write ``fight``'s chronicle to ``path`` through a temporary file beside it; anything that stops
+    it is one :class:`KassenError` naming the file, and ``path`` is then as it was."""
+    import json
+
+    text = json.dumps(fight.to_json(), ensure_ascii=False, indent=1) + "\n"
+    try:
+        tmp = _temporary(path)
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise KassenError(f"cannot save to {_shown(path)!r}: {reason}") from None
+
+
+def fallback_save(fight: Any) -> Path | None:
+    """Where a save that failed goes instead: ``kassen-save-<time>.json`` in the current folder, else in
+    the system's temporary folder; None if neither can be written."""
+    import tempfile
+    import time
+
+    name = f"kassen-save-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        try:
+            write_chronicle(fight, folder / name)
+        except (KassenError, OSError):
+            continue
+        return folder / name
+    return None
+
+
 def check_save(save: Path | None) -> None:
     """``--save``'s file can be written: checked before the game starts, so a session is never played
-    to its end to find it cannot be kept (a directory, a folder that is not there, no permission)."""
+    to its end to find it cannot be kept. A folder that is not there, a directory, a name too long, a
+    read-only or special file system (``/proc``), no permission: each is found by writing there for
+    real — the temporary file a save goes through, and the file itself when it does not exist yet —
+    then removing what was written (an existing file is left untouched: a save replaces it by a rename
+    in its folder, which writing the temporary file proved possible)."""
     if save is None:
         return
-    where = str(save)[:120]
-    if save.is_dir():
-        raise KassenError(f"--save {where!r} is a directory, not a file")
-    parent = save.parent if str(save.parent) else Path(".")
-    if not parent.is_dir():
-        raise KassenError(f"--save {where!r}: the directory {str(parent)[:120]!r} does not exist")
-    if not os.access(parent, os.W_OK) or (save.exists() and not os.access(save, os.W_OK)):
-        raise KassenError(f"--save {where!r}: not allowed to write there")
+    where = _shown(save)
+    try:
+        if save.is_dir():
+            raise KassenError(f"--save {where!r} is a directory, not a file")
+        parent = save.parent if str(save.parent) else Path(".")
+        if not parent.is_dir():
+            raise KassenError(f"--save {where!r}: the directory {_shown(parent)!r} does not exist")
+        probes = [_temporary(save)] + ([] if save.exists() else [save])
+        for probe in probes:
+            fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                os.write(fd, b"{}")
+            finally:
+                os.close(fd)
+                os.unlink(probe)
+    except OSError as exc:
+        raise KassenError(f"--save {where!r}: cannot write there ({exc.strerror or exc})") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise KassenError(f"--save {where!r}: {exc}") from None
 
 
-def _session(fight: Any, humans: list[str], save: Path | None) -> None:
+def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> None:
+    """Play ``fight`` at the terminal; ``seed`` says which seed it plays on. The number is shown only
+    when the user chose it: a seed drawn for the table is nobody's to read off the screen (it gives
+    every roll to come away); the save keeps it."""
     table = _Table(fight, humans, save, sys.stdout)
     unknown = [h for h in humans if h not in fight.units() and h not in fight.sides() and h != "gm"]
     if unknown:
         known = ", ".join([*fight.sides(), *fight.units()])
         raise KassenError(f"--human {unknown[0]!r} is no side or unit of this fight (known: {known}, gm)")
-    table.say(f"{fight.meta.get('scenario', '')} (seed {fight.seed}; dice: {fight.dice_mode}). {HELP}")
+    table.say(f"{fight.meta.get('scenario', '')} ({seed}; dice: {fight.dice_mode}). {HELP}")
     lines = (line for line in sys.stdin)
     with contextlib.suppress(_EndOfInput):  # end of input: save (below) and stop
         table.run(lines)
     if save is not None:
-        table.save(save)
+        table.save_at_end(save)
 
 
 HumanOption = Annotated[
@@ -288,8 +360,12 @@ def play_command(
     policies = side_policies(policy)
     check_save(save)
     mode: Literal["auto", "table"] = "table" if dice == "table" else "auto"
-    fight = open_fight(scenario, seed=seed, content=list(content or []), dice=mode, policies=policies)
-    _session(fight, list(human or []), save)
+    from kassen.core.rng import fresh_seed
+
+    # a table never plays on the scenario's own seed unless asked: anyone with the file has it
+    used = seed if seed is not None else fresh_seed()
+    fight = open_fight(scenario, seed=used, content=list(content or []), dice=mode, policies=policies)
+    _session(fight, list(human or []), save, f"seed {seed}" if seed is not None else "a fresh random seed")
 
 
 def resume_command(
@@ -318,7 +394,7 @@ def resume_command(
     fight.dice_mode = "table" if dice == "table" else "auto"
     if policy:
         fight.use_policies({**fight.policy_specs(), **policies})
-    _session(fight, list(human or []), save)
+    _session(fight, list(human or []), save, "its saved seed")
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 __all__ = ["battle_command", "battles_command"]
 
-import secrets
 import sys
 from typing import Annotated
 
@@ -25,6 +24,7 @@ from kassen.cli.numbers import SeedOption, whole
 from kassen.cli.sengoku import sengoku_app
 from kassen.core.errors import KassenError
 from kassen.core.report import account
+from kassen.core.rng import fresh_seed
 from kassen.core.scenario import bundled_scenarios
 from kassen.sengoku.battle.report import summary
 from kassen.sengoku.battle.scenario import load_scenario, run_battle
@@ -55,7 +55,7 @@ def battle_command(
     if rounds is not None and rounds < 1:
         raise KassenError(f"--rounds must be at least 1 (got {rounds})")
     s = load_scenario(scenario, content or ())
-    used = seed if seed is not None else (s.seed if s.seed is not None else secrets.randbits(32))
+    used = seed if seed is not None else (s.seed if s.seed is not None else fresh_seed())
     fight = run_battle(s, used, rounds=rounds)
     if as_json:
         emit_json(fight.to_json())

@@ -4,7 +4,10 @@ A chronicle (:meth:`~kassen.core.fight.Fight.to_json`) is replayed from its seed
 actions, and each recorded field is compared with what the replay gives: the content (every digest, not
 only the hash), each action's events and the state id after it (so a changed initial state, seed or
 RNG position is caught even where no event shows it), typed dice, and the result. The first difference
-is named with its log index and field. A snapshot is checked against its own state id.
+is named with its log index and field. A chronicle of format 3 records its ``end`` — how many actions
+its log holds and a digest of the log — checked before anything is replayed, so one cut short (its
+last entries and result gone) is refused rather than replayed as an unfinished fight; format 2 has no
+end and is read as before. A snapshot is checked against its own state id.
 
 Policies continue too: the resumed fight gets the given policy, else that of the given scenario, else
 that of the bundled scenario the chronicle names (when its initial state is the chronicle's).
@@ -12,7 +15,7 @@ that of the bundled scenario the chronicle names (when its initial state is the 
 
 from __future__ import annotations
 
-__all__ = ["META_KEYS", "read_chronicle", "read_snapshot"]
+__all__ = ["META_KEYS", "read_chronicle", "read_snapshot", "read_start"]
 
 import json
 from collections.abc import Mapping, Sequence
@@ -24,7 +27,16 @@ from kassen.core.codec import Codec, FormatError
 from kassen.core.engine import GM
 from kassen.core.errors import IllegalActionError, KassenError, TypedDiceError
 from kassen.core.events import canonical_json, check_event
-from kassen.core.fight import FORMAT, Fight, ReplayError, check_faces, check_seed, state_codec
+from kassen.core.fight import (
+    FORMAT,
+    READS,
+    Fight,
+    ReplayError,
+    check_faces,
+    check_seed,
+    log_digest,
+    state_codec,
+)
 from kassen.core.policy import Policy
 from kassen.core.ruleset import Ruleset, find_ruleset
 
@@ -35,8 +47,9 @@ _FREE: Codec[Any] = Codec(dict[str, Any])
 
 _CHRONICLE = (
     {"format", "ruleset", "seed", "meta", "initial_state", "state_id", "log"},
-    {"result", "rng", "played"},
+    {"result", "rng", "played", "end"},
 )
+_END = ({"actions", "digest"}, set[str]())
 _SNAPSHOT: tuple[set[str], set[str]] = (
     {"format", "snapshot", "ruleset", "seed", "meta", "state", "rng", "played", "state_id"},
     set(),
@@ -54,21 +67,9 @@ def read_chronicle(
     """See :meth:`kassen.core.fight.Fight.from_json`."""
     _format(data, "a chronicle")
     top = _object(data, "", *_CHRONICLE)
-    ruleset, built, meta = _content(top, content)
-    seed = check_seed(top["seed"])
-    rng = check_seed(top["rng"], "rng") if "rng" in top else None
-    state = state_codec(ruleset.info.state_type).load(top["initial_state"], "initial_state")
-    fight: Fight[Any, Any] = Fight(ruleset, built, state, seed, meta=meta, rng=rng)
-    prior = _played(fight, top.get("played", []))
-    if prior:
-        fight = Fight(ruleset, built, state, seed, meta=meta, rng=rng, history=prior)
-    if fight.state_id != top["state_id"]:
-        raise ReplayError(
-            "state_id: the initial state, seed or RNG position is not the one the chronicle was played from"
-        )
+    _end(top)
+    fight = _start(top, content)
     log = top["log"]
-    if not isinstance(log, list):
-        raise FormatError("log", f"expected a list, got {type(log).__name__}")
     for i, item in enumerate(log):
         where = f"log[{i}]"
         entry = _object(item, where, *_ENTRY)
@@ -84,7 +85,7 @@ def read_chronicle(
             events = fight.apply(action, dice=faces, by=GM if "by" in entry else None)
         except (IllegalActionError, TypedDiceError) as exc:
             raise ReplayError(f"{where}.action: not possible at this point of the replay: {exc}") from None
-        _typed_events(ruleset.info.event_types, entry["events"], f"{where}.events")
+        _typed_events(fight.ruleset.info.event_types, entry["events"], f"{where}.events")
         _same(entry["events"], json.loads(canonical_json([e.to_json() for e in events])), f"{where}.events")
         if entry["state_id"] != fight.state_id:
             raise ReplayError(f"{where}.state_id: the state after this action is not the one recorded")
@@ -95,8 +96,76 @@ def read_chronicle(
         _same(top["result"], result.to_json(), "result")
     elif result is not None:
         raise ReplayError("result: the fight is over after these actions, but the log records no result")
-    fight.policy, fight.max_actions = _policy(ruleset, built, meta, fight.initial_state, policy, scenario)
+    _digest(top)
+    fight.policy, fight.max_actions = _policy(
+        fight.ruleset, fight.content, fight.meta, fight.initial_state, policy, scenario
+    )
     _side_policies(fight, policy)
+    return fight
+
+
+def read_start(
+    data: Any,
+    *,
+    content: Sequence[str | Path] | str | Path = (),
+) -> Fight[Any, Any]:
+    """The fight at the start of a chronicle, read from its header alone (its log, result and end are
+    not read): the format, ruleset, seed, meta with the content, initial state and its state id, and the
+    actions played before a resumed snapshot. A store that keeps the header and the actions apart (the
+    web table) opens a fight with it, then applies the actions it kept."""
+    _format(data, "a chronicle")
+    top = _object(data, "", _CHRONICLE[0] - {"log"}, _CHRONICLE[1] | {"log"})
+    return _start(top, content)
+
+
+def _end(top: Mapping[str, Any]) -> None:
+    """A format-3 chronicle's end: its count of actions checked against its log before anything is
+    replayed (a chronicle cut short is said to be, not replayed as an unfinished fight)."""
+    log = top["log"]
+    if not isinstance(log, list):
+        raise FormatError("log", f"expected a list, got {type(log).__name__}")
+    if top["format"] < 3:
+        if "end" in top:
+            raise FormatError("end", "a chronicle of format 2 has no end (format 3 records it)")
+        return
+    if "end" not in top:
+        raise ReplayError(
+            "end: field required: a chronicle of format 3 records how many actions its log holds "
+            "(a file cut short loses it with its last entries)"
+        )
+    end = _object(top["end"], "end", *_END)
+    actions, digest = end["actions"], end["digest"]
+    if type(actions) is not int or actions < 0:
+        raise FormatError("end.actions", "expected a whole number of actions")
+    if not isinstance(digest, str):
+        raise FormatError("end.digest", "expected the log's digest (text)")
+    if len(log) != actions:
+        raise ReplayError(
+            f"log: {len(log)} actions, but the chronicle records {actions}: it was cut short or added to"
+        )
+
+
+def _digest(top: Mapping[str, Any]) -> None:
+    """A format-3 chronicle's digest, checked once every entry replayed (an entry changed is named by
+    the replay first, with its index and field)."""
+    if "end" in top and log_digest(top["log"]) != top["end"]["digest"]:
+        raise ReplayError("end.digest: not the digest of this log: the log was changed after it was written")
+
+
+def _start(top: Mapping[str, Any], content: Sequence[str | Path] | str | Path) -> Fight[Any, Any]:
+    """The fight at the chronicle's start (its header read and checked)."""
+    ruleset, built, meta = _content(top, content)
+    seed = check_seed(top["seed"])
+    rng = check_seed(top["rng"], "rng") if "rng" in top else None
+    state = state_codec(ruleset.info.state_type).load(top["initial_state"], "initial_state")
+    fight: Fight[Any, Any] = Fight(ruleset, built, state, seed, meta=meta, rng=rng)
+    prior = _played(fight, top.get("played", []))
+    if prior:
+        fight = Fight(ruleset, built, state, seed, meta=meta, rng=rng, history=prior)
+    if fight.state_id != top["state_id"]:
+        raise ReplayError(
+            "state_id: the initial state, seed or RNG position is not the one the chronicle was played from"
+        )
     return fight
 
 
@@ -206,11 +275,11 @@ def _format(data: Any, what: str) -> None:
             f"no format version: {what} of kassen 0.1 (format 1), which this kassen ({FORMAT}) does not "
             "read; play the fight again to write it anew",
         )
-    if type(data["format"]) is not int or data["format"] != FORMAT:
+    if type(data["format"]) is not int or data["format"] not in READS:
         raise FormatError(
             "format",
-            f"this file is format {data['format']!r}; this kassen reads format {FORMAT}: "[:90]
-            + "play the fight again to write it anew",
+            f"this file is format {data['format']!r}; this kassen reads formats "
+            f"{', '.join(map(str, READS))}: "[:90] + "play the fight again to write it anew",
         )
 
 

@@ -7,6 +7,7 @@ type, print one line and exit 2. Rules never raise bare ``ValueError``/``KeyErro
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentError",
     "ContentError",
     "ContentIssue",
     "DiceError",
@@ -15,7 +16,9 @@ __all__ = [
     "IllegalActionError",
     "KassenError",
     "TypedDiceError",
+    "check_whole",
     "did_you_mean",
+    "kind_of",
 ]
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `kassen roll` imports this module
@@ -27,6 +30,38 @@ class KassenError(ValueError):
     """Root of every error kassen raises on bad input. ``code`` is stable across versions."""
 
     code = "kassen"
+
+
+class ArgumentError(KassenError, TypeError):
+    """A Python API argument of the wrong kind (``at_least(None, 5)``, a target that is not a whole
+    number): the message names the argument and what it takes. A :class:`TypeError` too, as Python's
+    own would be, so either ``except`` catches it."""
+
+    code = "argument"
+
+
+def kind_of(value: object) -> str:
+    """``"None"``, ``"a str"``, ``"an int"``: what a refused argument was, for a message."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def check_whole(value: object, name: str, lo: int | None = None, hi: int | None = None) -> int:
+    """``value`` if it is a whole number (an ``int``, never a ``bool``) within ``lo .. hi``; else an
+    :class:`ArgumentError` (the wrong kind) or a :class:`KassenError` (out of range) naming ``name``."""
+    if value.__class__ is not int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ArgumentError(f"{name} is a whole number, not {kind_of(value)}")
+        value = int(value)
+    assert isinstance(value, int)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        shown = value if value.bit_length() <= 64 else "so large a number"
+        low = "" if lo is None else f"at least {lo}"
+        high = "" if hi is None else f"at most {hi}"
+        raise KassenError(f"{name} is {' and '.join(x for x in (low, high) if x)}, not {shown}")
+    return value
 
 
 class DiceError(KassenError):

@@ -18,7 +18,7 @@ so malformed JSON is a :class:`~kassen.core.codec.FormatError` naming its path, 
 
 from __future__ import annotations
 
-__all__ = ["FORMAT", "DiceRequest", "Fight", "LogEntry", "ReplayError", "state_codec"]
+__all__ = ["FORMAT", "READS", "DiceRequest", "Fight", "LogEntry", "ReplayError", "log_digest", "state_codec"]
 
 import copy
 import hashlib
@@ -47,8 +47,12 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 A = TypeVar("A")
 
-#: The chronicle format this version writes and reads. Format 1 (kassen 0.1) had no ``format`` key.
-FORMAT = 2
+#: The chronicle format this version writes. Format 3 adds the chronicle's ``end`` (how many actions its
+#: log holds and a digest of the log), so a chronicle cut short is told from an unfinished fight; format
+#: 2 (no end) is still read, format 1 (kassen 0.1, no ``format`` key) is refused.
+FORMAT = 3
+#: The formats this version reads.
+READS = (2, 3)
 #: Seeds are 0 .. 2**64 - 1 everywhere.
 SEED_BOUNDS = Bounds(0, (1 << 64) - 1)
 #: Most typed faces one action may take, and the largest face.
@@ -74,6 +78,11 @@ def state_codec(tp: Any) -> Codec[Any]:
 
 _SEED: Codec[int] = Codec(int)
 _FACES: Codec[tuple[int | None, ...]] = Codec(tuple[int | None, ...])
+
+
+def log_digest(log: Any) -> str:
+    """The digest a chronicle's ``end`` records of its log: SHA-256 of the log's canonical JSON."""
+    return hashlib.sha256(canonical_json(log).encode("utf-8")).hexdigest()
 
 
 def check_seed(seed: Any, path: str = "seed") -> int:
@@ -254,20 +263,19 @@ class Fight(Generic[S, A]):
 
     def view_id(self, viewer: Viewer = GM_VIEW) -> str:
         """The id of the current snapshot as ``viewer`` may know it: the GM's is :attr:`state_id`; a
-        side's is read from what that side sees (the state without what it may not see, and how many
-        actions were played), so it names every change the side can see and, unlike the state id,
-        gives away nothing it may not know (hashing the whole state, the state id would let a side
-        that knows the seed try hidden values until one matches). A side sends it back with a choice
-        (the web table's ``stale`` check)."""
+        side's is computed from what that side sees and nothing else — the ruleset, the side, how many
+        actions were played and the state without what it may not see — so it names every change the
+        side can see and gives away nothing it may not know. No seed, RNG position or content digest
+        goes into it: hashing any of them would let a side try seeds (a seed a GM typed was found in a
+        fraction of a second) or hidden values (a Fate point count written in the content) until one
+        matches. Two fights a side sees alike have the same id. A side sends it back with a choice (the
+        web table's ``stale`` check)."""
         checked = self._known_viewer(viewer)
         if checked.gm:
             return self.state_id
         rules = visibility_of(self.ruleset, self.tables)
         seen = redact_state(self._state_codec.dump(self.state), rules, checked, self.side_of)
-        info = self.ruleset.info
-        text = canonical_json(
-            ["view", info.name, self.content.hash, self.seed, len(self._history), checked.side, seen]
-        )
+        text = canonical_json(["view", self.ruleset.info.name, len(self._history), checked.side, seen])
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
     def snapshot_id(self, snapshot: Snapshot[S]) -> str:
@@ -606,7 +614,9 @@ class Fight(Generic[S, A]):
     def to_json(self) -> dict[str, Any]:
         """The chronicle: everything a replay needs (format, ruleset, seed, meta with the content,
         initial state, actions with any typed dice) and what it must reproduce (the events and the
-        state id after each action, the result)."""
+        state id after each action, the result), and its ``end``: the number of actions in the log and
+        a digest of it, so that a chronicle cut short (its last entries and result gone) is refused,
+        not replayed as an unfinished fight."""
         ids = self.state_ids()
         log = []
         for e in self._entries:
@@ -636,6 +646,7 @@ class Fight(Generic[S, A]):
         result = self.result
         if result is not None:
             out["result"] = result.to_json()
+        out["end"] = {"actions": len(log), "digest": log_digest(log)}
         return out
 
     def log_json(self) -> str:

@@ -10,9 +10,9 @@ in pure Python. Integers in a range are drawn without modulo bias by rejection.
 
 from __future__ import annotations
 
-__all__ = ["DieSource", "Rng", "ScriptedDice"]
+__all__ = ["DieSource", "Rng", "ScriptedDice", "fresh_seed"]
 
-from kassen.core.errors import KassenError, TypedDiceError
+from kassen.core.errors import KassenError, TypedDiceError, check_whole
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `kassen roll` starts fast
 if TYPE_CHECKING:
@@ -111,11 +111,26 @@ class Rng:
 
     def advance(self, draws: int) -> Rng:
         """Skip ``draws`` raw outputs (cheap: SplitMix64's state is a counter). Returns ``self``."""
+        check_whole(draws, "draws", 0)
         self._state = (self._state + _GOLDEN * draws) & _MASK
         return self
 
     def __repr__(self) -> str:
         return f"Rng.from_state({self._state:#x})"
+
+
+def fresh_seed() -> int:
+    """64 random bits from the operating system (:mod:`secrets`): the seed of a fight nobody chose a
+    seed for at a table. A scenario's own ``seed:`` is public — anyone with the file has it, and with it
+    every roll to come — so a table never plays on it unless asked; the seed used is recorded in the
+    chronicle, so the fight still replays.
+
+    >>> 0 <= fresh_seed() < 2**64
+    True
+    """
+    import secrets  # imported when a seed is drawn: `kassen roll` never needs it
+
+    return secrets.randbits(64)
 
 
 def _mix(z: int) -> int:

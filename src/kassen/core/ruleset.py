@@ -80,12 +80,13 @@ class RulesetInfo:
 
 @dataclass(frozen=True)
 class Setup(Generic[S, A]):
-    """A scenario made ready to fight: the initial state, its title and default seed, the action limit
-    of an auto-played fight, and a factory of the scenario's policy (one per fight)."""
+    """A scenario made ready to fight: the initial state, its title and the seed it states (None: it
+    states none), the action limit of an auto-played fight, and a factory of the scenario's policy (one
+    per fight)."""
 
     state: S
     title: str
-    seed: int
+    seed: int | None
     max_actions: int
     policy: Callable[[], Policy[S, A]]
 

@@ -40,6 +40,7 @@ from kassen.content.yamlio import MAX_YAML_BYTES, line_of, parse_yaml, read_text
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import Fight, check_seed
 from kassen.core.policy import Policy
+from kassen.core.rng import fresh_seed
 from kassen.core.ruleset import find_ruleset, loaded_rulesets, registered_rulesets
 
 #: Keys every scenario may have besides its ruleset's own.
@@ -290,7 +291,9 @@ def open_fight(
 ) -> Fight[Any, Any]:
     """A fight at the start of ``scenario`` (a bundled name, ``ruleset/name``, a path, or a read
     :class:`ScenarioSource`): its ruleset from the file's header, the ruleset's bundled content with
-    each ``content`` layer and the scenario's own merged over it, ``seed`` (default: the scenario's),
+    each ``content`` layer and the scenario's own merged over it, ``seed`` (default: the seed the
+    scenario states, a designer's run reproducible by name; else 64 random bits, :func:`fresh_seed`:
+    give ``seed=fresh_seed()`` for a table, where a seed others may know would give every roll away),
     ``policy`` (default: the scenario's policies) for :meth:`~kassen.core.fight.Fight.step` and
     :meth:`~kassen.core.fight.Fight.autoplay`, ``dice``: ``auto`` (the seeded RNG) or ``table``
     (:meth:`~kassen.core.fight.Fight.play` asks for every die the players roll), and ``policies``: a
@@ -311,7 +314,7 @@ def open_fight(
         layers.append(inline_layer(src.content, src.file, src.node))
     built = rs.load_content(layers)
     setup = rs.setup(src, built)
-    used = setup.seed if seed is None else check_seed(seed)
+    used = check_seed(seed) if seed is not None else setup.seed if setup.seed is not None else fresh_seed()
     meta = {"scenario": setup.title, "source": src.name}
     fight: Fight[Any, Any] = Fight(
         rs,

@@ -46,7 +46,7 @@ import itertools
 import math
 from fractions import Fraction
 
-from kassen.core.errors import DiceLimitError
+from kassen.core.errors import ArgumentError, DiceLimitError, check_whole, kind_of
 from kassen.dice.ast import Constant, Dice, Expression
 from kassen.dice.cache import BoundedCache
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
@@ -88,13 +88,15 @@ class Distribution(Record):
         self._set(probabilities, error_bound)
 
     def at_least(self, target: int) -> Fraction:
+        target = check_whole(target, "target")
         return sum((p for o, p in self.probabilities.items() if o >= target), Fraction(0))
 
     def at_most(self, target: int) -> Fraction:
+        target = check_whole(target, "target")
         return sum((p for o, p in self.probabilities.items() if o <= target), Fraction(0))
 
     def equal(self, target: int) -> Fraction:
-        return self.probabilities.get(target, Fraction(0))
+        return self.probabilities.get(check_whole(target, "target"), Fraction(0))
 
     @property
     def mean(self) -> Fraction:
@@ -131,6 +133,7 @@ def distribution(
     >>> distribution("2d6").equal(7)
     Fraction(1, 6)
     """
+    tolerance = _tolerance(tolerance)
     expr = _expr(expression, unskilled, limits)
     exploding = list(_exploding(expr))
     caps: dict[int, _Cap] = {}
@@ -153,6 +156,8 @@ def probability_at_least(
     Returns the :class:`Distribution`, so callers also see ``error_bound`` (0 when exact); use
     :func:`at_least` for just the fraction.
     """
+    target = check_whole(target, "target")
+    tolerance = _tolerance(tolerance)
     expr = _expr(expression, unskilled, limits)
     return _cached_build(expr, _target_caps(expr, target, tolerance, limits), limits)
 
@@ -187,11 +192,13 @@ def at_least(expression: Expression | str, target: int, **kwargs: Any) -> Fracti
     >>> at_least("2d10", 11)
     Fraction(11, 20)
     """
-    unskilled = bool(kwargs.pop("unskilled", False))
+    unskilled = kwargs.pop("unskilled", False)
     tolerance: Fraction = kwargs.pop("tolerance", DEFAULT_TOLERANCE)
     limits: DiceLimits = kwargs.pop("limits", DEFAULT_LIMITS)
     if kwargs:  # the same refusal probability_at_least would give
-        raise TypeError(f"at_least() got unexpected keyword arguments: {', '.join(sorted(kwargs))}")
+        raise ArgumentError(f"at_least() got unexpected keyword arguments: {', '.join(sorted(kwargs))}")
+    target = check_whole(target, "target")
+    tolerance = _tolerance(tolerance)
     expr = _expr(expression, unskilled, limits)
     return EXACT_CACHE.get(
         ("at_least", expr, target, tolerance, limits), lambda: _at_least(expr, target, tolerance, limits)
@@ -210,13 +217,17 @@ def enumerate_faces(
 ) -> Iterator[tuple[int, ...]]:
     """Every equally likely tuple of faces of ``count`` dice with ``sides`` faces (each has probability
     ``sides ** -count``). For rules that look at faces, not totals (doubles: SG.CHK.2)."""
+    count = check_whole(count, "count")
+    sides = check_whole(sides, "sides")
+    _limits(limits)
     if count < 1 or sides < 1:
         raise DiceLimitError(
             f"cannot enumerate {count}d{sides}", f"{count}d{sides}", limit="max_enumerated_faces"
         )
-    if sides**count > limits.max_enumerated_faces:
+    if count > limits.max_enumerated_faces or sides ** min(count, 64) > limits.max_enumerated_faces:
+        cases = f"{sides**count:,}" if count * sides.bit_length() <= 128 else "too many"
         raise DiceLimitError(
-            f"enumerating {count}d{sides} gives {sides**count:,} cases; "
+            f"enumerating {count}d{sides} gives {cases} cases; "
             f"the limit is {limits.max_enumerated_faces:,}",
             f"{count}d{sides}",
             limit="max_enumerated_faces",
@@ -226,9 +237,30 @@ def enumerate_faces(
 
 # -- internals -----------------------------------------------------------------------------------------
 def _expr(expression: Expression | str, unskilled: bool, limits: DiceLimits) -> Expression:
-    return (
-        parse(expression, unskilled=unskilled, limits=limits) if isinstance(expression, str) else expression
-    )
+    if isinstance(expression, str):
+        return parse(expression, unskilled=unskilled, limits=limits)
+    if not isinstance(expression, Expression):
+        raise ArgumentError(
+            f"a dice expression is text such as '2d6' or a parsed Expression, not {kind_of(expression)}"
+        )
+    if unskilled is not False and unskilled is not True:
+        raise ArgumentError(f"unskilled is True or False, not {kind_of(unskilled)}")
+    _limits(limits)
+    return expression
+
+
+def _limits(limits: object) -> None:
+    if not isinstance(limits, DiceLimits):
+        raise ArgumentError(f"limits are a DiceLimits, not {kind_of(limits)}")
+
+
+def _tolerance(tolerance: object) -> Fraction:
+    """A tolerance: an exact fraction (or whole number) above 0 and below 1."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, Fraction | int):
+        raise ArgumentError(f"tolerance is a Fraction between 0 and 1, not {kind_of(tolerance)}")
+    if not 0 < tolerance < 1:
+        raise ArgumentError(f"tolerance is a Fraction between 0 and 1, not {tolerance}")
+    return Fraction(tolerance)
 
 
 def _exploding(expr: Expression) -> Iterator[tuple[int, Dice]]:

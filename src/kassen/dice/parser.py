@@ -19,7 +19,7 @@ from __future__ import annotations
 
 __all__ = ["parse"]
 
-from kassen.core.errors import DiceLimitError, DiceSyntaxError
+from kassen.core.errors import ArgumentError, DiceLimitError, DiceSyntaxError, kind_of
 from kassen.dice.ast import Constant, Dice, Expression, Term
 from kassen.dice.cache import BoundedCache
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
@@ -40,7 +40,11 @@ def parse(text: str, *, unskilled: bool = False, limits: DiceLimits = DEFAULT_LI
     True
     """
     if not isinstance(text, str):
-        raise DiceSyntaxError("a dice expression must be text", repr(text))
+        raise DiceSyntaxError("a dice expression must be text", repr(text)[:60])
+    if unskilled is not False and unskilled is not True:
+        raise ArgumentError(f"unskilled is True or False, not {kind_of(unskilled)}")
+    if not isinstance(limits, DiceLimits):
+        raise ArgumentError(f"limits are a DiceLimits, not {kind_of(limits)}")
     return _PARSED.get((text, unskilled, limits), lambda: _Parser(text, unskilled, limits).expression())
 
 

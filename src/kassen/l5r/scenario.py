@@ -44,7 +44,7 @@ import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -61,6 +61,7 @@ from kassen.core.scenario import bundled_scenarios as core_bundled
 from kassen.l5r.actions import Act, Action, ActKind, Attack, Declaration, Declare
 from kassen.l5r.character import Character, FighterId, Weapon
 from kassen.l5r.content import load_content
+from kassen.l5r.domain import Position, Rank, SkillRank, Tn, WoundCount
 from kassen.l5r.injuries import with_disadvantage
 from kassen.l5r.policies import Heuristic, Preferences, Prefers, SkippingScript
 from kassen.l5r.state import DuelState, Fighter
@@ -72,13 +73,11 @@ from kassen.l5r.tables import (
     RingName,
     SpecialAttackName,
     TraitName,
+    unknown_weapon_skill,
 )
 
 #: Most actions of an auto-played duel.
 MAX_ACTIONS = 20_000
-#: The highest Trait, Ring, Void, Insight Rank or skill rank a character may have: the game's ranks stop
-#: at 10 (a rank above it is a typo, not a character).
-MAX_RANK = 10
 _TRAITS = (
     "stamina",
     "willpower",
@@ -132,39 +131,29 @@ class ScriptStep(StrictModel):
 class CharacterModel(StrictModel):
     name: str = Field(min_length=1)
     side: str | None = None
-    rings: dict[RingName, Annotated[int, Field(le=MAX_RANK)]] = Field(default_factory=dict)
-    traits: dict[TraitName, Annotated[int, Field(le=MAX_RANK)]] = Field(default_factory=dict)
-    void: int = Field(default=2, ge=1, le=MAX_RANK)
-    insight_rank: int = Field(default=1, ge=1, le=MAX_RANK)
-    skills: dict[str, Annotated[int, Field(le=MAX_RANK)]] = Field(default_factory=dict)
+    rings: dict[RingName, Rank] = Field(default_factory=dict)
+    traits: dict[TraitName, Rank] = Field(default_factory=dict)
+    void: Rank = 2
+    insight_rank: Rank = 1
+    skills: dict[str, SkillRank] = Field(default_factory=dict, max_length=200)
     weapon: str | WeaponModel = "katana"
     armor: str = "none"
-    tn_to_be_hit: int | None = Field(default=None, ge=0, le=1000)
+    tn_to_be_hit: Tn | None = None
     hazard_behind: bool = False
-    wounds: int = Field(default=0, ge=0, le=10_000)
+    wounds: WoundCount = 0
     disadvantages: list[str] = Field(
         default_factory=list,
         description="Lasting disadvantages the character carries into the duel (a maim's: Lame, "
         "Missing Limb...), with their effects (called_shots.disadvantages).",
     )
-    position: int | None = Field(
+    position: Position | None = Field(
         default=None,
-        ge=-10_000,
-        le=10_000,
-        description="Where the character stands, in feet along the line (default: the first side at 0, "
-        "the others core.movement.start_distance away).",
+        description="Where the character stands, in feet along the line, -1,000 to 1,000 (default: the "
+        "first side at 0, the others core.movement.start_distance away).",
     )
     policy: Literal["heuristic", "scripted"] = "heuristic"
     script: list[ScriptStep] = Field(default_factory=list)
     prefers: Preferences = Field(default_factory=Preferences)
-
-    @model_validator(mode="after")
-    def _positive(self) -> CharacterModel:
-        if any(v < 1 for v in (*self.rings.values(), *self.traits.values())):
-            raise ValueError("Rings and Traits are at least 1")
-        if any(v < 0 for v in self.skills.values()):
-            raise ValueError("skill ranks are 0 or more")
-        return self
 
 
 #: The most characters a duel fields (the ruleset's ``max_units``); a file with more is refused before
@@ -242,6 +231,9 @@ def _character(
         x, y = (int(v) for v in m.weapon.damage.split("k"))
         if y > x or y < 1:
             issues.append(src.issue(f"cannot keep {y} of {x} dice", *where, "weapon", "damage"))
+        why = unknown_weapon_skill(m.weapon.skill, tables.core.skill_names())
+        if why is not None:
+            issues.append(src.issue(why, *where, "weapon", "skill"))
         weapon = Weapon(m.weapon.name, x, y, m.weapon.skill)
     if m.armor not in tables.core.tn_to_be_hit.armor:
         known = ", ".join(sorted(tables.core.tn_to_be_hit.armor))
@@ -262,13 +254,11 @@ def _character(
 
 
 def _known_skills(model: ScenarioModel, tables: L5Tables) -> frozenset[str]:
-    """The skills a character may list: the game's (the tables' ``core.skills.known``), and every skill a
-    rule or weapon of this duel reads. Any other name is refused as a likely typo (``kenjutsuu``), since an
-    unknown skill would silently count as 0; a skill of your own table goes in ``known`` in a layer."""
-    read = tables.core.skills
-    weapons = [row.skill for row in tables.core.weapons.values()]
-    inline = [c.weapon.skill for c in model.characters if isinstance(c.weapon, WeaponModel)]
-    return frozenset({*read.known, read.defense, read.athletics, *read.hand_to_hand, *weapons, *inline})
+    """The skills a character may list: the game's (the tables' ``core.skills.known`` and the skills its
+    rules roll by name; every weapon's skill, of the tables or inline, is one of them). Any other name is
+    refused as a likely typo (``kenjutsuu``), since an unknown skill would silently count as 0; a skill
+    of your own table goes in ``known`` in a layer."""
+    return tables.core.skill_names()
 
 
 def _unknown_skill(name: str, known: frozenset[str]) -> str:
@@ -278,8 +268,8 @@ def _unknown_skill(name: str, known: frozenset[str]) -> str:
 
 
 def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelState, Action]:
-    """The scenario's body validated into the duel: the initial state, the title, the default seed
-    (0 when the scenario gives none), the action limit and the scenario's policies. Raises
+    """The scenario's body validated into the duel: the initial state, the title, the seed it states
+    (None when it gives none), the action limit and the scenario's policies. Raises
     :class:`ContentError` with every problem found."""
     try:
         model = ScenarioModel.model_validate(dict(scenario.data))
@@ -360,7 +350,7 @@ def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelSta
         own: dict[str, Policy[DuelState, Action]] = {m.name: Prefers(m.prefers, heuristic) for m in scripted}
         return SkippingScript(scripts, ByActor(own, heuristic))
 
-    return Setup(state, model.name, model.seed or 0, MAX_ACTIONS, policy)
+    return Setup(state, model.name, model.seed, MAX_ACTIONS, policy)
 
 
 # -- the ruleset's own reading of a scenario -------------------------------------------------------------

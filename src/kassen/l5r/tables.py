@@ -38,13 +38,17 @@ __all__ = [
 ]
 
 from enum import StrEnum
-from functools import cached_property
-from typing import Literal
+from functools import cache, cached_property
+from importlib import resources
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+import yaml
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
+from kassen.core.errors import did_you_mean
 from kassen.core.view import VisibilityModel
+from kassen.l5r.domain import MAX_FEET, DiceChange, Divisor, Multiple, Tn, TnChange, Turns, WoundCount
 from kassen.l5r.memos import L5Memos
 
 TraitName = Literal[
@@ -141,11 +145,11 @@ class EffectRow(StrictModel):
     """One mechanical effect of an injury, with its timing."""
 
     kind: EffectKind
-    amount: int = 0
+    amount: TnChange = 0
     applies_to: RollKind | None = None
     starts: Literal["now", "next_turn"] = "now"
-    turns: int | None = Field(default=None, ge=1)
-    shrink_per_turn: int = Field(default=0, ge=0)
+    turns: Annotated[int, Field(ge=1, le=100)] | None = None
+    shrink_per_turn: Turns = 0
     ended_by: EndingAction | None = None
     condition: str | None = None
     source: Literal["next_highest_die", "attacker_weapon_skill"] | None = None
@@ -170,8 +174,10 @@ class InjuryRow(StrictModel):
 
 class LocationRow(StrictModel):
     rule: str
-    raises: int = Field(ge=2, description="Raises the called shot needs: two or more (L5.CS.1).")
-    maim_earth_multiple: int = Field(ge=1, description="Damage of Earth x this allows a maim (L5.CS.3).")
+    raises: int = Field(ge=2, le=20, description="Raises the called shot needs: two or more (L5.CS.1).")
+    maim_earth_multiple: int = Field(
+        ge=1, le=20, description="Damage of Earth x this allows a maim (L5.CS.3)."
+    )
     distinctive_death: str
     injuries: dict[str, InjuryRow]
 
@@ -183,14 +189,14 @@ class LocationRow(StrictModel):
 
 
 class Conditions(HouseDefaultSection):
-    prone_tn_to_be_hit: int
+    prone_tn_to_be_hit: TnChange
     balance_rolls: list[Literal["drive_footing"]]
     medical_aid_stops: list[Literal["maim_bleed", "bleed_turn_start", "bleed_after_attack"]]
 
 
 class PermanentWound(HouseDefaultSection):
     bleeding: list[Literal["maim_bleed", "bleed_turn_start", "bleed_after_attack"]]
-    wounds: int = Field(ge=0)
+    wounds: WoundCount
 
 
 class Disadvantages(HouseDefaultSection):
@@ -247,10 +253,10 @@ class CalledShotTables(StrictModel):
 
 class SpecialRow(StrictModel):
     rule: str
-    raises: int = Field(ge=1)
+    raises: Annotated[int, Field(ge=1, le=20)]
     full_attack: bool
     damage: bool
-    damage_rolled: int = 0
+    damage_rolled: DiceChange = 0
     out_floor: bool = False
 
 
@@ -259,19 +265,19 @@ class Clipping(HouseDefaultSection):
 
 
 class CorpsACorps(HouseDefaultSection):
-    close_margin: int = Field(ge=0)
+    close_margin: Tn
     close_loser_thrown: bool
-    disengage_free_raises: int = Field(ge=0)
+    disengage_free_raises: Annotated[int, Field(ge=0, le=20)]
 
 
 class Drive(HouseDefaultSection):
     give_way_deals_damage: bool
-    footing_tn_divisor: int = Field(ge=1)
+    footing_tn_divisor: Divisor
 
 
 class Disarm(StrictModel):
-    distance_dice: int = Field(ge=0)
-    distance_sides: int = Field(ge=1)
+    distance_dice: Annotated[int, Field(ge=0, le=10)]
+    distance_sides: Annotated[int, Field(ge=1, le=100)]
 
 
 ActKindName = Literal[
@@ -296,7 +302,7 @@ ActKindName = Literal[
 
 
 class PointToThroat(HouseDefaultSection):
-    free_raises: int = Field(ge=0)
+    free_raises: Annotated[int, Field(ge=0, le=20)]
     triggers: list[ActKindName]
 
 
@@ -321,37 +327,62 @@ class SkillNames(StrictModel):
     #: Every skill a character may list (a scenario's misspelt skill is refused with the nearest one).
     known: list[str] = Field(default_factory=list, max_length=1000)
 
+    def names(self) -> frozenset[str]:
+        """``known`` and the skills the rules roll by name."""
+        return frozenset({*self.known, self.defense, self.athletics, *self.hand_to_hand})
+
+
+@cache
+def game_skills() -> frozenset[str]:
+    """The game's skills as the bundled ``core.yaml`` lists them (``skills.known``), read as plain data:
+    a layer that writes its own ``known`` list replaces the bundled one, and a weapon row may still
+    name one of these."""
+    text = resources.files("kassen.l5r.data").joinpath("core.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    return frozenset(str(s) for s in data["skills"]["known"])
+
+
+def unknown_weapon_skill(skill: str, known: frozenset[str]) -> str | None:
+    """Why a weapon's ``skill`` is refused (a skill no character could have makes every attack with the
+    weapon unskilled), with the nearest of ``known``; None when it is one of them."""
+    if skill in known:
+        return None
+    near = did_you_mean(skill, known) or "; add it to core.skills.known if it is a skill of your own"
+    return f"unknown skill {skill!r} (it would make every attack with the weapon unskilled){near}"
+
 
 class WeaponRow(StrictModel):
     damage: str = Field(pattern=r"^[0-9]+k[0-9]+$", description="Weapon damage XkY (L5.CORE.5).")
     skill: str
-    reach: int | None = Field(default=None, ge=0, description="Feet it reaches (default: movement.reach).")
+    reach: int | None = Field(
+        default=None, ge=0, le=100, description="Feet it reaches (default: movement.reach)."
+    )
 
 
 class TnToBeHit(HouseDefaultSection):
-    reflexes_multiplier: int = Field(ge=0)
-    base: int = 0
-    armor: dict[str, int]
+    reflexes_multiplier: Multiple
+    base: TnChange = 0
+    armor: dict[str, TnChange]
 
 
 class Raises(HouseDefaultSection):
-    tn_per_raise: int = Field(ge=0)
+    tn_per_raise: Annotated[int, Field(ge=0, le=50)]
     limit: Literal["void", "insight_rank", "weapon_skill", "none"]
-    limit_bonus: int = 0
+    limit_bonus: Annotated[int, Field(ge=-10, le=20)] = 0
     #: With ``limit: none``: the most paid raises an attack in the legal-declaration list carries (the
     #: list must be finite; declaring more stays legal).
-    max_enumerated_raises: int = Field(ge=0)
-    damage_rolled_per_raise: int = Field(ge=0)
+    max_enumerated_raises: Annotated[int, Field(ge=0, le=20)]
+    damage_rolled_per_raise: Annotated[int, Field(ge=0, le=10)]
 
 
 class FreeRaises(HouseDefaultSection):
-    unused_lowers_tn_by: int = Field(ge=0)
+    unused_lowers_tn_by: Annotated[int, Field(ge=0, le=50)]
 
 
 class WoundRank(StrictModel):
     name: str
-    earth_multiple: int = Field(ge=1)
-    tn_penalty: int = Field(ge=0)
+    earth_multiple: Annotated[int, Field(ge=1, le=20)]
+    tn_penalty: Tn
     out: bool = False
 
 
@@ -370,27 +401,31 @@ class DeadRank(HouseDefaultSection):
     that many boxes past Out, and filling its last box kills (Wounds in it leave the character down);
     0: it has no boxes, the first Wound past Out is fatal."""
 
-    earth_multiple: int = Field(ge=0)
+    earth_multiple: Multiple
 
 
 class Movement(HouseDefaultSection):
     """The position model (L5.GAP.1 house default): fighters on a line, positions in feet."""
 
-    start_distance: int = Field(ge=0, description="Feet between opposing sides when a duel begins.")
-    reach: int = Field(ge=0, description="Feet a weapon reaches unless its row gives its own.")
-    feet_per_water: int = Field(ge=0, description="A turn's move with any action: Water x this.")
-    move_action_multiple: int = Field(ge=1, description="An action spent moving: this x the turn's move.")
+    start_distance: int = Field(
+        ge=0, le=MAX_FEET, description="Feet between opposing sides when a duel begins."
+    )
+    reach: int = Field(ge=0, le=100, description="Feet a weapon reaches unless its row gives its own.")
+    feet_per_water: int = Field(ge=0, le=100, description="A turn's move with any action: Water x this.")
+    move_action_multiple: int = Field(
+        ge=1, le=20, description="An action spent moving: this x the turn's move."
+    )
     stops_movement: list[Literal["cannot_move", "prone"]]
 
 
 class FullAttack(HouseDefaultSection):
-    attack_rolled: int
-    attack_kept: int
-    tn_to_be_hit_change: int
+    attack_rolled: DiceChange
+    attack_kept: DiceChange
+    tn_to_be_hit_change: TnChange
 
 
 class FullDefense(HouseDefaultSection):
-    bonus_divisor: int = Field(ge=1)
+    bonus_divisor: Divisor
 
 
 class Initiative(HouseDefaultSection):
@@ -400,9 +435,9 @@ class Initiative(HouseDefaultSection):
 
 class TenDice(HouseDefaultSection):
     enabled: bool
-    max_dice: int = Field(ge=1)
-    rolled_per_kept: int = Field(ge=1)
-    bonus_per_excess: int = Field(ge=0)
+    max_dice: Annotated[int, Field(ge=1, le=100)]
+    rolled_per_kept: Divisor
+    bonus_per_excess: Annotated[int, Field(ge=0, le=100)]
 
 
 class CoreTables(StrictModel):
@@ -419,6 +454,23 @@ class CoreTables(StrictModel):
     full_defense: FullDefense
     initiative: Initiative
     ten_dice: TenDice
+
+    @field_validator("weapons")
+    @classmethod
+    def _known_weapon_skills(cls, value: dict[str, WeaponRow], info: ValidationInfo) -> dict[str, WeaponRow]:
+        skills = info.data.get("skills")
+        if isinstance(skills, SkillNames):
+            known = skills.names() | game_skills()
+            for name, row in value.items():
+                why = unknown_weapon_skill(row.skill, known)
+                if why is not None:
+                    raise ValueError(f"{name}.skill: {why}")
+        return value
+
+    def skill_names(self) -> frozenset[str]:
+        """The skills a character may list: ``skills.known``, the skills the rules roll by name, and
+        every weapon row's skill (each of them checked to be one of the game's)."""
+        return self.skills.names() | {row.skill for row in self.weapons.values()}
 
     @model_validator(mode="after")
     def _every_ring(self) -> CoreTables:

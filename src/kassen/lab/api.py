@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from kassen.content.content import read_layer
-from kassen.core.errors import KassenError
+from kassen.core.errors import KassenError, kind_of
 from kassen.core.scenario import ScenarioSource, read_scenario
 from kassen.lab.backends import Backend, batches, run_batches
 from kassen.lab.engine import Batch, FightRecord, Opener
@@ -365,6 +365,10 @@ def plan_sweep(
     """Check a sweep: every path resolved (an unknown one refused with the nearest known paths), every
     content path proved to change nothing but its value, the grid within the limits, every cell built
     and validated (a cell that does not validate is kept with its error, and skipped)."""
+    if isinstance(vary, str | bytes) or not isinstance(vary, list | tuple):
+        raise LabError(f"vary is a list of PATH=V1,V2,... texts, not {kind_of(vary)}")
+    if not all(isinstance(v, str | VaryPath) for v in vary):
+        raise LabError("vary is a list of PATH=V1,V2,... texts")
     if not vary:
         raise LabError("a sweep needs at least one --vary PATH=V1,V2,...")
     if len(vary) > MAX_VARY:

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from kassen.lab.limits import MAX_ODDS_CELLS, LabError
+from kassen.core.errors import kind_of
+from kassen.lab.limits import MAX_ODDS_CELLS, LabError, check_count
 
 _RANGE = re.compile(r"^\s*(-?\d{1,6})\s*(?:\.\.\s*(-?\d{1,6})\s*(?:/\s*(\d{1,6})\s*)?)?$")
 _POOLS = re.compile(
@@ -31,6 +32,13 @@ _POOLS = re.compile(
 MAX_AXIS = 200
 #: The largest pool an exact table takes (ten dice, as the ten dice rule caps a roll).
 MAX_POOL = 10
+#: The values each axis of an exact table takes (the command line's ranges, the Python API's too).
+SENGOKU_MODIFIERS = (-50, 50)
+SENGOKU_DEFENSES = (0, 60)
+L5R_TNS = (1, 200)
+L5R_RAISES = (0, 20)
+ARENA_SKILLS = (-10, 30)
+ARENA_DEFENSES = (-10, 30)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +124,38 @@ def parse_pools(text: str) -> tuple[tuple[int, int], ...]:
     return pools
 
 
+def _axis(values: Any, name: str, bounds: tuple[int, int]) -> tuple[int, ...]:
+    """An axis given through the Python API: a list, tuple or range of whole numbers within
+    ``bounds``, at most :data:`MAX_AXIS` of them (else a :class:`LabError` naming it)."""
+    if isinstance(values, str | bytes) or not isinstance(values, list | tuple | range):
+        raise LabError(f"{name} are a list of whole numbers, not {kind_of(values)}")
+    if len(values) > MAX_AXIS:
+        raise LabError(f"{name} has {len(values)} values; at most {MAX_AXIS}")
+    lo, hi = bounds
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise LabError(f"{name} are whole numbers, not {kind_of(v)}")
+        if not lo <= v <= hi:
+            shown = v if abs(v) < 10**15 else "…"
+            raise LabError(f"{name} must stay within {lo}..{hi}, not {shown}")
+    return tuple(values)
+
+
+def _pools(pools: Any) -> tuple[tuple[int, int], ...]:
+    """Pools given through the Python API: (rolled, kept) pairs, each 1 .. :data:`MAX_POOL`."""
+    if isinstance(pools, str | bytes) or not isinstance(pools, list | tuple | range):
+        raise LabError(f"pools are a list of (rolled, kept) pairs, not {kind_of(pools)}")
+    if len(pools) > MAX_AXIS:
+        raise LabError(f"pools has {len(pools)} values; at most {MAX_AXIS}")
+    out = []
+    for p in pools:
+        pair = _axis(p, "a pool (rolled, kept)", (1, MAX_POOL)) if isinstance(p, list | tuple) else None
+        if pair is None or len(pair) != 2 or pair[1] > pair[0]:
+            raise LabError(f"a pool is (rolled, kept) with 1 <= kept <= rolled <= {MAX_POOL}, not {p!r:.40}")
+        out.append((pair[0], pair[1]))
+    return tuple(out)
+
+
 def _check_size(rows: int, columns: int) -> None:
     if rows * columns > MAX_ODDS_CELLS:
         raise LabError(f"an exact table of {rows} x {columns} cells; at most {MAX_ODDS_CELLS:,}")
@@ -125,6 +165,8 @@ def sengoku_table(modifiers: Sequence[int], defenses: Sequence[int]) -> ExactTab
     """Sengoku attack odds (bundled resolution rules) for each modifier (rows) and Defense (columns)."""
     from kassen.sengoku.odds import ODDS_KEYS, attack_odds
 
+    modifiers = _axis(modifiers, "modifiers", SENGOKU_MODIFIERS)
+    defenses = _axis(defenses, "defenses", SENGOKU_DEFENSES)
     _check_size(len(modifiers), len(defenses))
     cells = [[attack_odds(m, d) for d in defenses] for m in modifiers]
     metrics = tuple((key, tuple(tuple(getattr(c, key) for c in row) for row in cells)) for key in ODDS_KEYS)
@@ -146,6 +188,11 @@ def l5r_table(
     from kassen.core.errors import KassenError
     from kassen.l5r.calc import roll_odds
 
+    pools = _pools(pools)
+    tns = _axis(tns, "tns", L5R_TNS)
+    raises = check_count(raises, "raises", L5R_RAISES[1], minimum=L5R_RAISES[0])
+    if unskilled is not False and unskilled is not True:
+        raise LabError(f"unskilled is True or False, not {kind_of(unskilled)}")
     _check_size(len(pools), len(tns))
     rows = []
     for x, y in pools:
@@ -175,6 +222,9 @@ def arena_table(skills: Sequence[int], defenses: Sequence[int] | None = None) ->
     from kassen.arena.checks import check_odds
     from kassen.arena.odds import hit_chance
 
+    skills = _axis(skills, "skills", ARENA_SKILLS)
+    if defenses is not None:
+        defenses = _axis(defenses, "defenses", ARENA_DEFENSES)
     if defenses:
         _check_size(len(skills), len(defenses))
         grid = tuple(tuple(hit_chance(s, d) for d in defenses) for s in skills)

@@ -335,6 +335,21 @@ def _skills_read(data: object) -> set[str]:
     return found
 
 
+def _skill_paths(data: object, path: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], str]]:
+    """Every ``skill: NAME`` in an entry with where it is (``("check", "skill")``)."""
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "skill" and isinstance(value, str):
+                found.append(((*path, key), value))
+            else:
+                found += _skill_paths(value, (*path, key))
+    elif isinstance(data, list | tuple):
+        for i, item in enumerate(data):
+            found += _skill_paths(item, (*path, i))
+    return found
+
+
 def _rolled_skills(models: Iterable[BaseModel]) -> frozenset[str]:
     known = set(KNOWN_SKILLS)
     for model in models:
@@ -355,16 +370,38 @@ def unknown_skill(skill: str, known: frozenset[str]) -> str:
 
 
 def _unknown_skills(entries: Entries) -> list[ContentIssue]:
-    """A creature's skill that nothing rolls and that is not one of :data:`KNOWN_SKILLS`."""
+    """A creature's skill that nothing rolls and that is not one of :data:`KNOWN_SKILLS`; and a skill a
+    weapon or a check rolls that no creature has, that is not one of them, and that is a letter or two
+    from one that is (``skill: swordmanship`` on a weapon: whoever wields it would roll without the
+    skill it meant). A skill of one's own far from every known one (a naginata's ``polearms``) is a
+    new skill: accepted, and rolled without the skill by a creature that does not have it."""
     models = [(model, origin) for (_, model), origin in entries.values() if model is not None]
     known = _rolled_skills(model for model, _ in models)
+    had = set(KNOWN_SKILLS)
+    for model, _ in models:
+        if isinstance(model, Creature):
+            had |= set(model.skills)
     issues: list[ContentIssue] = []
     for model, origin in models:
         if isinstance(model, Creature):
             for skill in model.skills:
                 if skill not in known:
                     issues.append(origin.issue(unknown_skill(skill, known), "skills", skill))
+            continue
+        for path, skill in _skill_paths(model.model_dump(mode="json", by_alias=True)):
+            if skill in had:
+                continue
+            near = difflib.get_close_matches(skill, sorted(had), n=1, cutoff=MISSPELT)
+            if near:
+                message = f"unknown skill {skill!r} (no creature has it); did you mean {near[0]!r}?"
+                issues.append(origin.issue(message, *path))
     return issues
+
+
+#: How close (difflib's ratio) a new skill a weapon or check rolls may come to a known one before it is
+#: refused as a misspelling of it: ``swordmanship`` is 0.96 from ``swordsmanship``, ``kenjutsuu`` 0.94
+#: from ``kenjutsu``; a new skill such as ``polearms`` is no nearer than 0.62 to any.
+MISSPELT = 0.85
 
 
 def _missing_defaults(house: Mapping[str, tuple[FlowDefault | None, Origin]]) -> list[ContentIssue]:

@@ -54,7 +54,19 @@ the ones before:
 * an entry whose `id` an earlier layer has **replaces** that entry entirely; a new id adds an entry;
 * a `house_defaults` entry whose `rule` an earlier layer has replaces it (house defaults are overridden
   the same way as entries);
-* `grades` / `defense` / `resolution` patch the bundled tables key by key.
+* `grades` / `defense` / `resolution` patch the bundled tables key by key;
+* every number has a range (`kassen.sengoku.domain`, a house default: the seeds state none, and their
+  units have Energy 10-12, 1-6 Wounds, Defense 8-10, attributes 0-3): Energy 0-30, Wounds 0-20, Defense
+  points 0-40, attributes -5..10, skill ranks 0-10, check modifiers ±20, targets 2-40, rounds 1-100,
+  a d100 row 1-100, other counts 0-20 (0-40 for a catalog entry's Energy, Wounds and Defense points, 0-100
+  in a house table); `kassen content schema` and `kassen schema scenario --ruleset sengoku` show each.
+  A number outside is refused with its file, line and range (`max_energy: 1000000000` was accepted
+  before). The other reading: no bounds but the engine's (±1,000,000,000);
+* a skill is a name both sides of a roll use: a creature's skill must be one that something rolls or
+  one of the game's (the bundled creatures'), and a skill a weapon or a check rolls that no creature has
+  and that is a letter or two from a known one (`skill: swordmanship`) is refused with it (`did you
+  mean 'swordsmanship'?`): either would silently never count. A new skill of your own far from every
+  known one (a naginata's `polearms`) is accepted; a creature without it rolls the weapon unskilled.
 
 A scenario may carry a layer of its own under `content:` (the same sections); it is merged last, after
 every `--content` layer. The loader is the core's (`kassen.content`), shared by every ruleset, and the

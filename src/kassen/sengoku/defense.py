@@ -88,22 +88,22 @@ from kassen.sengoku.tags import check_tags
 #: roll; the number only makes a careless ``2d10 + mod >= defense`` fail safe.
 IMMUNE_DEFENSE = 99
 
-Restore = Annotated[int, Field(ge=1)] | Literal["all"]
+Restore = Annotated[int, Field(ge=1, le=40)] | Literal["all"]
 
 
 # --------------------------------------------------------------------------------------------- data
 
 
 class ArmorRow(StrictModel):
-    defense: int = Field(ge=0, description="Armor addition on top of the grade base (SG.DEF.2).")
-    energy_penalty: int = Field(ge=0, description="Maximum Energy lost while worn (SG.DEF.7).")
+    defense: int = Field(ge=0, le=40, description="Armor addition on top of the grade base (SG.DEF.2).")
+    energy_penalty: int = Field(ge=0, le=30, description="Maximum Energy lost while worn (SG.DEF.7).")
     label: str
 
 
 class ArmorTable(StrictModel):
     house_default: HouseDefault
     rows: dict[ArmorKind, ArmorRow]
-    shield: int = Field(ge=0, description="Shield addition, part of armor for every rule (SG.DEF.2).")
+    shield: int = Field(ge=0, le=40, description="Shield addition, part of armor for every rule (SG.DEF.2).")
 
     @model_validator(mode="after")
     def _every_row(self) -> ArmorTable:
@@ -118,8 +118,8 @@ class EnergyRules(StrictModel):
 
 
 class ReductionRules(StrictModel):
-    defenseless: int = Field(ge=0, description="Defense lost while Defenseless (SG.DFL.2).")
-    minimum: int = Field(ge=0, description="Lowest final Defense (SG.DBF.2).")
+    defenseless: int = Field(ge=0, le=40, description="Defense lost while Defenseless (SG.DFL.2).")
+    minimum: int = Field(ge=0, le=40, description="Lowest final Defense (SG.DBF.2).")
     house_default: HouseDefault
     minimum_covers_defenseless: bool
     override_lowers_floors: bool
@@ -144,7 +144,7 @@ class NaturalArmorRules(StrictModel):
 
 class EquipmentGrades(StrictModel):
     house_default: HouseDefault
-    ranks: dict[str, int]
+    ranks: dict[str, Annotated[int, Field(ge=-20, le=20)]]
 
     @field_validator("ranks")
     @classmethod
@@ -178,7 +178,7 @@ class Exemption(StrEnum):
 
 
 class ExorcismRow(StrictModel):
-    target_number: Annotated[int, Field(ge=0)] | Exemption
+    target_number: Annotated[int, Field(ge=0, le=40)] | Exemption
     evasion_exempt: bool
 
 
@@ -200,7 +200,7 @@ class IncorporealRules(StrictModel):
 
 class AimFocusRules(StrictModel):
     house_default: HouseDefault
-    breath_limit: int = Field(ge=0, description="The base one-breath limit (SG.BRT.1).")
+    breath_limit: int = Field(ge=0, le=30, description="The base one-breath limit (SG.BRT.1).")
 
 
 class DefenseRules(StrictModel):

@@ -59,6 +59,16 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from kassen.content.yamlio import HouseDefault, StrictModel
+from kassen.sengoku.domain import (
+    AttributeValue,
+    MaxEnergy,
+    MaxWounds,
+    Modifier,
+    Rounds,
+    SkillRank,
+    Small,
+    Target,
+)
 from kassen.sengoku.profile import AimFocus, AttackTags, BonusKind, DefenseDebuff, ExorcismRank, Grade
 from kassen.sengoku.resolution import EffectKind
 from kassen.sengoku.tags import TagError, parse_tags
@@ -71,7 +81,7 @@ RuleId = Annotated[str, StringConstraints(pattern=r"^SG\.[A-Z0-9]+\.[0-9]+$")]
 SkillName = Annotated[str, StringConstraints(pattern=r"^[a-z]+(-[a-z]+)*$")]
 #: The attribute modifiers a check can add (Physique 體, Finesse 技, Courage, Presence, Fate 運).
 Attribute = Literal["physique", "finesse", "courage", "presence", "fate"]
-Count = Annotated[int, Field(ge=0)]
+Count = Annotated[int, Field(ge=0, le=40, description="0 to 40 (Energy, Wounds, Defense points...)")]
 
 #: A reference from one entry to another: (path of the field inside the entry, kind, id).
 Reference = tuple[tuple[str | int, ...], str, str]
@@ -114,7 +124,7 @@ class Situation(StrEnum):
 
 
 class SituationalBonus(StrictModel):
-    bonus: int
+    bonus: Modifier
     when: Situation
     text: str = ""
 
@@ -127,8 +137,8 @@ class Check(StrictModel):
     attribute: Attribute | None = None
     skill: SkillName | None = None
     weapon_skill: bool = False
-    bonus: int = 0
-    against: Literal["defense", "attack-total"] | Annotated[int, Field(ge=2)] = "defense"
+    bonus: Modifier = 0
+    against: Literal["defense", "attack-total"] | Target = "defense"
     situational: tuple[SituationalBonus, ...] = ()
 
     @model_validator(mode="after")
@@ -165,9 +175,9 @@ class Limit(StrictModel):
     """``uses`` per breath, round or combat; ``every`` N rounds for maneuvers limited "N rounds", whose
     counters reset in the lull (SG.LUL.1)."""
 
-    uses: Annotated[int, Field(ge=1)]
+    uses: Annotated[int, Field(ge=1, le=20)]
     per: LimitPer
-    every: Annotated[int, Field(ge=1)] = 1
+    every: Rounds = 1
     text: str = ""
 
 
@@ -257,7 +267,7 @@ class Movement(StrictModel):
     """Where a movement maneuver goes, from where, and what a failed check does (SG.ZON.2, SG.RET.1)."""
 
     to: MovementTo
-    zones: Annotated[int, Field(ge=0)] = 1
+    zones: Annotated[int, Field(ge=0, le=10, description="0 to 10 zones (a battlefield has 7)")] = 1
     from_zones: tuple[ZoneKind, ...] = Field(default=(), description="Only from these (own side's) zones.")
     defenseless_on_failure: bool = False
     grants: tuple[Literal["infiltrating"], ...] = ()
@@ -511,8 +521,8 @@ class DebuffSource(_Entry):
     """A source of Defense −N (SG.DBF.1): a status on the target, never a tag (SG.DBF.4). ``rounds`` is
     its duration (``None``: until removed); ``each_round`` says it triggers again each round (SG.RD.3)."""
 
-    value: Annotated[int, Field(ge=1)]
-    rounds: Annotated[int, Field(ge=1)] | None = None
+    value: Annotated[int, Field(ge=1, le=20)]
+    rounds: Rounds | None = None
     each_round: bool = False
     trigger: str = ""
 
@@ -527,16 +537,16 @@ class DebuffSource(_Entry):
 class NaturalArmor(StrictModel):
     """Natural armor +N (SG.DEF.3) and what the entry states about [Pierce] (SG.PRC.4, SG.RD.9)."""
 
-    value: Annotated[int, Field(ge=1)]
+    value: Annotated[int, Field(ge=1, le=20)]
     pierceable: bool | None = None
 
 
 class CreatureAttributes(StrictModel):
-    physique: int = 0
-    finesse: int = 0
-    courage: int = 0
-    presence: int = 0
-    fate: int = 0
+    physique: AttributeValue = 0
+    finesse: AttributeValue = 0
+    courage: AttributeValue = 0
+    presence: AttributeValue = 0
+    fate: AttributeValue = 0
 
 
 class HonorClass(StrEnum):
@@ -557,20 +567,20 @@ class Creature(_Entry):
     shield: EntryId | None = None
     natural_armor: NaturalArmor | None = None
     attributes: CreatureAttributes = Field(default_factory=CreatureAttributes)
-    skills: dict[SkillName, int] = Field(default_factory=dict)
+    skills: dict[SkillName, SkillRank] = Field(default_factory=dict, max_length=100)
     weapons: tuple[EntryId, ...] = ()
     maneuvers: tuple[EntryId, ...] = Field(default=(), description="Known beyond its weapons' techniques.")
     traits: tuple[EntryId, ...] = ()
-    max_energy: Annotated[int, Field(ge=1)] | None = None
-    wounds: Annotated[int, Field(ge=1)] | None = None
+    max_energy: MaxEnergy | None = None
+    wounds: MaxWounds | None = None
     defense: Count | None = Field(default=None, description="A stat block's own (lower) Defense, SG.DEF.6.")
     exorcism: ExorcismRank = ExorcismRank.NONE
     incorporeal_defense: Count = 0
-    fate_points: Count = 0
+    fate_points: Small = 0
     faction: str = ""
     lord: bool = False
     squad: bool = False
-    cohesion: Count | None = None
+    cohesion: Small | None = None
     honor: HonorClass = HonorClass.NON_HONOR
 
     @model_validator(mode="after")

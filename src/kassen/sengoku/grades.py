@@ -14,8 +14,8 @@ from kassen.sengoku.profile import Grade
 
 
 class GradeRow(StrictModel):
-    defense: int = Field(ge=0, description="Unarmored base Defense of the grade (SG.DEF.1).")
-    wounds: int = Field(ge=1, description="Wounds a unit of this grade starts with (SG.WND.5).")
+    defense: int = Field(ge=0, le=40, description="Unarmored base Defense of the grade (SG.DEF.1).")
+    wounds: int = Field(ge=1, le=20, description="Wounds a unit of this grade starts with (SG.WND.5).")
 
 
 class GradeTable(StrictModel):

@@ -57,6 +57,8 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from kassen.content.yamlio import StrictModel
+from kassen.sengoku.domain import MaxEnergy as EnergyMax
+from kassen.sengoku.domain import Modifier
 from kassen.sengoku.entries import (
     Attribute,
     EntryId,
@@ -68,8 +70,9 @@ from kassen.sengoku.entries import (
 )
 from kassen.sengoku.profile import Grade
 
-Count = Annotated[int, Field(ge=0)]
-Positive = Annotated[int, Field(ge=1)]
+#: A count, cost, target or die of a house table: the seeds' are under 20, so 100 leaves room.
+Count = Annotated[int, Field(ge=0, le=100, description="0 to 100")]
+Positive = Annotated[int, Field(ge=1, le=100, description="1 to 100")]
 
 
 class FlowDefault(StrictModel):
@@ -98,7 +101,7 @@ class MaxEnergy(FlowDefault):
     ``max_energy`` wins."""
 
     rule: Literal["SG.BRT.0"]
-    by_grade: dict[Grade, Positive]
+    by_grade: dict[Grade, EnergyMax]
 
     _complete = field_validator("by_grade")(_every_grade)
 
@@ -301,7 +304,7 @@ class ZoneSelector(StrictModel):
 class ZoneModifier(StrictModel):
     zone: ZoneKind
     select: ZoneSelector
-    amount: int
+    amount: Modifier
     applies: ZoneApplies
     text: str
 
@@ -340,7 +343,7 @@ class AmbushRules(FlowDefault):
     rule: Literal["SG.AMB.1"]
     conditions: tuple[AmbushCondition, ...] = Field(min_length=1)
     target_defenseless: bool
-    check_bonus: int
+    check_bonus: Modifier
     first_attack_only: bool
 
 
@@ -417,7 +420,7 @@ class BattlefieldChange(StrictModel):
     effect: str
     rounds: Count
     lull_wounds: Count = 0
-    ranged_check: int = 0
+    ranged_check: Modifier = 0
     at_once: ChangeImpact | None = None
 
     @model_validator(mode="after")

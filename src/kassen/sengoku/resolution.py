@@ -87,8 +87,8 @@ class EffectKind(StrEnum):
 
 
 class CheckData(StrictModel):
-    dice: int = Field(ge=1)
-    sides: int = Field(ge=2)
+    dice: int = Field(ge=1, le=10)
+    sides: int = Field(ge=2, le=100)
     doubles_scope: DoublesScope
     house_default: HouseDefault
 
@@ -100,15 +100,15 @@ class CheckData(StrictModel):
 
 
 class WoundsData(StrictModel):
-    hit: int = Field(ge=0, description="Wounds a hit reduces (SG.WND.1).")
-    critical: int = Field(ge=0, description="Wounds a base Critical Hit reduces (SG.WND.2, SG.CRT.1).")
+    hit: int = Field(ge=0, le=20, description="Wounds a hit reduces (SG.WND.1).")
+    critical: int = Field(ge=0, le=20, description="Wounds a base Critical Hit reduces (SG.WND.2, SG.CRT.1).")
     critical_reading: CriticalReading
     house_default: HouseDefault
 
 
 class DoublesData(StrictModel):
-    heavenly_mandate_face: int = Field(ge=1)
-    karmic_retribution_face: int = Field(ge=1)
+    heavenly_mandate_face: int = Field(ge=1, le=100)
+    karmic_retribution_face: int = Field(ge=1, le=100)
     double_ten_failure: DoubleTenFailure
     double_one_success: DoubleOneSuccess
     house_default: HouseDefault
@@ -126,7 +126,7 @@ class FumbleExtraKind(StrEnum):
 class FumbleExtraData(StrictModel):
     name: str
     does: FumbleExtraKind
-    energy: int = Field(ge=0)
+    energy: int = Field(ge=0, le=30)
     effect: str
 
 
@@ -177,8 +177,8 @@ class TableEffect(StrictModel):
 
     kind: TableEffectKind
     who: TableWho
-    amount: int = 0
-    lord_wounds: int | None = Field(default=None, ge=0)
+    amount: int = Field(default=0, ge=-20, le=20)
+    lord_wounds: int | None = Field(default=None, ge=0, le=20)
     fallback: TableWho | None = None
 
     @model_validator(mode="after")
@@ -199,15 +199,15 @@ class TableRow(StrictModel):
     """One row of a d100 table: the rolls ``low..high`` give ``name``; ``effect`` says it in words and
     ``effects`` is what it does (applied, never only logged)."""
 
-    low: int = Field(ge=1)
-    high: int = Field(ge=1)
+    low: int = Field(ge=1, le=100)
+    high: int = Field(ge=1, le=100)
     name: str
     effect: str
     effects: tuple[TableEffect, ...] = Field(min_length=1)
 
 
 class D100Table(StrictModel):
-    die: int = Field(ge=2)
+    die: int = Field(ge=2, le=100)
     house_default: HouseDefault
     rows: tuple[TableRow, ...]
 
@@ -231,9 +231,9 @@ class D100Table(StrictModel):
 
 
 class FateData(StrictModel):
-    intervention_cost: int = Field(ge=0)
-    max_shift: int = Field(ge=0)
-    last_bastion_cost: int = Field(ge=0)
+    intervention_cost: int = Field(ge=0, le=20)
+    max_shift: int = Field(ge=0, le=10)
+    last_bastion_cost: int = Field(ge=0, le=20)
     #: When a battle offers Fate Intervention to the attacker after its roll: only when a shift makes a
     #: Critical Hit (a double on a success), or whenever a shift can make a double at all.
     intervention_offered: Literal["when-it-makes-a-critical", "whenever-a-double-can-be-made"]
@@ -250,19 +250,19 @@ class BleedData(StrictModel):
 
     name: str
     effect: str
-    wounds_per_lull: int = Field(ge=0)
+    wounds_per_lull: int = Field(ge=0, le=20)
     bound_by: str = Field(description="The maneuver an ally spends Energy on to bind the wound.")
 
 
 class DeathCheckData(StrictModel):
-    target: int
+    target: int = Field(ge=-40, le=40)
     serious_injury: TextEntry
     bleed: BleedData
     house_default: HouseDefault
 
 
 class LordFallData(StrictModel):
-    cohesion_loss: int = Field(ge=0)
+    cohesion_loss: int = Field(ge=0, le=20)
     scope: LordFallScope
     house_default: HouseDefault
 

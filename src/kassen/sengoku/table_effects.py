@@ -138,7 +138,10 @@ def apply_effect(
         text = f"{name} becomes Defenseless" if not unit.defenseless else f"{name} is already Defenseless"
     elif k is TableEffectKind.FATE:
         after = replace(unit, fate_points=max(0, unit.fate_points + effect.amount))
-        text = f"{name}: Fate points {unit.fate_points} → {after.fate_points}"
+        # what the row does, not the count it leaves: how many Fate points a unit has is its own side's
+        # to know (the house visibility table), and this line is read by every side
+        n = effect.amount
+        text = f"{name} gains {n} Fate point(s)" if n > 0 else f"{name} loses {-n} Fate point(s), if any"
     else:
         after, steps = apply_break(executing_grade, unit, effect.amount, rules=defense_rules)
         lost = after.armor_damage - unit.armor_damage

@@ -100,7 +100,10 @@ class NewFight(Strict):
         description="A bundled scenario's name (`demo`, `sengoku/demo`) or a scenario's YAML text.",
     )
     seed: int | None = Field(
-        default=None, ge=SEED_BOUNDS.lo, le=SEED_BOUNDS.hi, description="Default: the scenario's seed."
+        default=None,
+        ge=SEED_BOUNDS.lo,
+        le=SEED_BOUNDS.hi,
+        description="Default: 64 random bits (never the scenario's own, which anyone with the file has).",
     )
     dice: Literal["auto", "table"] = Field(
         default="auto", description="auto: the seeded RNG rolls; table: the faces rolled are typed."

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from sqlalchemy.engine import Connection
 
+from kassen.core.chronicle import read_start
 from kassen.core.engine import GM
 from kassen.core.errors import KassenError
 from kassen.core.fight import DiceRequest, Fight
@@ -36,7 +37,7 @@ def start_fight(row: FightRow) -> tuple[Fight[Any, Any], ScenarioSource | None]:
     """The fight at its start, as the row says it begins, each side played as the row says."""
     dice: Literal["auto", "table"] = "table" if row.dice == "table" else "auto"
     if row.chronicle is not None:
-        fight = Fight.from_json({**row.chronicle, "log": []}, content=list(row.content))
+        fight = read_start(row.chronicle, content=list(row.content))
         fight.dice_mode = dice
         fight.use_policies(row.policies or {})
         return fight, None

@@ -38,6 +38,7 @@ from kassen.core.engine import GM
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight
 from kassen.core.policy import Decision
+from kassen.core.rng import fresh_seed
 from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
 from kassen.web.autoplay import MAX_RUN, Autoplayer, table_policies
 from kassen.web.callers import Caller, gm_only, lookup_caller
@@ -165,14 +166,16 @@ class Tables(Views):
         expires_at: datetime | None = None,
         policies: dict[str, str] | None = None,
     ) -> Created:
-        """A new fight at the start of ``scenario`` (see :meth:`scenario`); ``charge`` is told the
-        bytes it will take in the store before they are written (and may refuse them); its tokens
-        expire at ``expires_at`` (None: never); ``policies`` names the sides the server plays
-        (:mod:`kassen.web.autoplay`)."""
+        """A new fight at the start of ``scenario`` (see :meth:`scenario`), on ``seed`` or, when none
+        is given, 64 random bits: never the scenario's own seed, which anyone with the file has.
+        ``charge`` is told the bytes it will take in the store before they are written (and may refuse
+        them); its tokens expire at ``expires_at`` (None: never); ``policies`` names the sides the
+        server plays (:mod:`kassen.web.autoplay`)."""
         named = table_policies(policies)
         src, ident = self.scenario(scenario)
         try:
-            fight = open_fight(src, seed=seed, content=list(self.content), dice=dice, policies=named)
+            used = seed if seed is not None else fresh_seed()
+            fight = open_fight(src, seed=used, content=list(self.content), dice=dice, policies=named)
         except KassenError as exc:
             raise refused(exc) from None
         row = self._row(

@@ -98,7 +98,7 @@ class PlayerModel(StrictModel):
 
 class ScenarioModel(StrictModel):
     name: str
-    seed: int = Field(default=0, ge=0)
+    seed: int | None = Field(default=None, ge=0)
     tokens: int = Field(default=3, ge=1, le=100)
     players: list[PlayerModel] = Field(min_length=2, max_length=2)
 

@@ -47,7 +47,7 @@ def test_json_prints_the_replayable_chronicle() -> None:
     assert code == 0
     data = json.loads(out)
     assert data["ruleset"] == "sengoku" and data["seed"] == 3 and data["meta"]["scenario"]
-    assert data["format"] == 2 and data["meta"]["content"]["hash"]
+    assert data["format"] == 3 and data["meta"]["content"]["hash"]
     assert Fight.from_json(data).log_json() == canonical_json(data)
     # the generic command plays the same fight to the same chronicle
     generic = runner.invoke(app, ["fight", "sengoku/demo", "--seed", "3", "--json"])

@@ -206,7 +206,7 @@ def attack_forecast(state: BoutState, action: Attack, rules: ArenaRules) -> Atta
     w = a.profile.weapon
     base = weapon_damage(a.profile, rules)
     table = damage_outcomes(
-        DiceSpec(dice=base.dice, adds=base.adds + w.adds),
+        DiceSpec.of(base.dice, base.adds + w.adds),
         lambda basic: damage_to(t, basic, w.damage_type, where, rules=rules),
     )
     # the victim the hit lands on: as it stood (a critical success rolls no defence), or after its

@@ -52,6 +52,7 @@ from kassen.core.errors import ContentError, ContentIssue, did_you_mean
 from kassen.core.events import canonical_json
 from kassen.core.fight import Fight
 from kassen.core.policy import Policy
+from kassen.core.rng import fresh_seed
 from kassen.core.ruleset import Setup, find_ruleset
 from kassen.core.scenario import ScenarioSource, read_scenario
 from kassen.core.scenario import bundled_scenarios as core_bundled
@@ -74,6 +75,7 @@ from kassen.sengoku.battle.casting import PLAIN_POLICIES, scenario_policy
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone
 from kassen.sengoku.catalog import Catalog, UnknownEntryError, unknown_skill
+from kassen.sengoku.domain import MAX_ROUNDS, Energy, MaxWounds, Rounds, Small
 from kassen.sengoku.entries import Creature
 
 #: The most actions an auto-played battle may take.
@@ -87,7 +89,7 @@ class UseModel(StrictModel):
 
     maneuver: Id
     target: Id | None = None
-    aim: int = Field(default=0, ge=0)
+    aim: Energy = 0
     to: Id | None = None
     squads: list[Id] = Field(default_factory=list)
     release: bool = False
@@ -200,14 +202,15 @@ class UnitModel(StrictModel):
     inline: dict[str, Any] | None = None
     side: Id
     zone: Id | None = None
-    wounds: int | None = Field(default=None, ge=1)
-    cohesion: int | None = Field(default=None, ge=0)
-    initiative: int = Field(default=0, ge=0)
+    wounds: MaxWounds | None = None
+    cohesion: Small | None = None
+    initiative: Energy = Field(default=0, description="0 to 30: +N on its first breath's count (SG.CNT.2)")
     initiative_round: int = Field(
         default=1,
         ge=1,
+        le=MAX_ROUNDS,
         description="The round whose first breath the initiative +N applies to (SG.CNT.2: combat start, or "
-        "the start of a round an effect names).",
+        "the start of a round an effect names), 1 to 100.",
     )
     stances: list[Id] = Field(default_factory=list)
     policy: Literal["heuristic", "scripted", "random", "first-legal"] = "heuristic"
@@ -233,7 +236,7 @@ class ScenarioModel(StrictModel):
     name: str = Field(min_length=1)
     description: str = ""
     seed: int | None = Field(default=None, ge=0, le=(1 << 64) - 1)
-    rounds: int | None = Field(default=None, ge=1, le=1000, description="The round limit (SG.END.1).")
+    rounds: Rounds | None = Field(default=None, description="The round limit (SG.END.1), 1 to 100.")
     yoma: bool = Field(default=False, description="The GM may roll the Yoma Encounter Table (SG.LUL.3).")
     changes: bool = Field(
         default=False, description="The GM may change the battlefield in the lull: fire, fog... (SG.LUL.3)."
@@ -290,8 +293,7 @@ class Scenario:
 
     def setup(self) -> Setup[BattleState, Action]:
         """What the core's ``open_fight`` needs (``Ruleset.setup``)."""
-        seed = self.seed if self.seed is not None else 0
-        return Setup(self.state, self.name, seed, MAX_ACTIONS, self.policy)
+        return Setup(self.state, self.name, self.seed, MAX_ACTIONS, self.policy)
 
     def fight(
         self,
@@ -301,9 +303,9 @@ class Scenario:
         policy: Policy[BattleState, Action] | None = None,
     ) -> Fight[BattleState, Action]:
         """A fight at the start of this battle (as :func:`kassen.open_fight` opens it); ``rounds``
-        replaces the round limit (SG.END.1), ``seed`` the scenario's."""
+        replaces the round limit (SG.END.1), ``seed`` the scenario's (none: 64 random bits)."""
         state = self.state if rounds is None else replace(self.state, max_rounds=rounds)
-        used = seed if seed is not None else (self.seed if self.seed is not None else 0)
+        used = seed if seed is not None else (self.seed if self.seed is not None else fresh_seed())
         return Fight(
             find_ruleset("sengoku"),
             self.content,
@@ -329,7 +331,13 @@ class _Issues:
 def _creature(
     m: UnitModel, catalog: Catalog, issues: _Issues, at: tuple[str | int, ...], skills: frozenset[str]
 ) -> tuple[Creature | None, str]:
-    """The unit's template and its ``spec`` (canonical JSON when inline or overridden)."""
+    """The unit's template and its ``spec`` (canonical JSON when inline or overridden, else "").
+
+    The spec never holds the unit's Fate points: they live in the unit's own ``fate_points``, which the
+    visibility table hides from the other sides (SG.FAT.1-2), and a copy in the spec would show them to
+    every side (and change its view). The spec keeps the template's Fate points (0 for an inline unit),
+    and a unit whose overrides change nothing else has no spec at all."""
+    base: Creature | None = None
     if m.creature is not None:
         try:
             base = catalog.creature(m.creature)
@@ -364,7 +372,10 @@ def _creature(
                 catalog.armor_entry(equipment) if slot == "armor" else catalog.shield(equipment)
             except UnknownEntryError as exc:
                 issues.add(str(exc), *where)
-    return c, canonical_json(c.model_dump(mode="json"))
+    public = c.model_copy(update={"fate_points": base.fate_points if base is not None else 0})
+    if public == base:
+        return c, ""
+    return c, canonical_json(public.model_dump(mode="json"))
 
 
 def _check_script(
@@ -551,7 +562,7 @@ def run_battle(
     rounds: int | None = None,
     policy: Policy[BattleState, Action] | None = None,
 ) -> Fight[BattleState, Action]:
-    """Play ``scenario`` to its end (seed: the given one, else the scenario's, else 0)."""
+    """Play ``scenario`` to its end (seed: the given one, else the scenario's, else 64 random bits)."""
     fight = scenario.fight(seed, rounds=rounds, policy=policy)
     fight.autoplay()
     return fight
