@@ -13,12 +13,14 @@ Policies are not rules: they pick among legal actions (or give a breath ``apply`
   it (or its zone's allies) are worth more than the Energy it costs, reserves a defense technique when
   an enemy that can still act this round can reach it (worth half that enemy's best blow), walks
   toward the nearest enemy when none is in reach, picks up a dropped weapon and binds a bleeding
-  ally's wound, always answers an attack with its reservation, spends Fate on a Critical Hit when it
-  fells the target, turns a miss into a hit, or leaves a point for a Last Bastion (and always on a Last
-  Bastion), heals in the lull and sends its shikigami toward the enemy, and retreats when its rules
-  and its situation say so (a routed squad; a badly wounded unit of no honor class in its own Flank or
-  Rear). As the GM it adds the catalog's ``fumble.gm_auto_play`` extras to a fumble (SG.FUM.2) and
-  leaves the environment alone (a scenario's GM script changes it).
+  ally's wound, always answers an attack with its reservation, spends Fate on a Critical Hit only when
+  it changes what the blow does (:func:`~kassen.sengoku.battle.choices.fate_choice`: it fells where the
+  plain hit would not, turns a miss into a hit, or takes more Wounds with a point left for a Last
+  Bastion; never on a blow that already fells) and always on a Last Bastion, heals in the lull and
+  sends its shikigami toward the enemy, and retreats when its rules and its situation say so (a
+  routed squad; a badly wounded unit of no honor class in its own Flank or Rear). As the GM it adds
+  the catalog's ``fumble.gm_auto_play`` extras to a fumble (SG.FUM.2) and leaves the environment alone
+  (a scenario's GM script changes it).
 - :func:`scenario_policy`: scripted units (and the GM) play their scripts with the core's
   :class:`~kassen.core.policy.Scripted` — each step when it is legal, its place derived from the actions
   played, so undo rewinds it; a unit may ask for the core's ``random`` or ``first-legal`` policy
