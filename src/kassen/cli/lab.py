@@ -101,8 +101,14 @@ def _out(line: str = "") -> None:
     sys.stdout.write(line + "\n")
 
 
-def _pct(x: float) -> str:
-    return f"{x:.1%}"
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.1%}"
+
+
+def _mean(mean: float | None, ci: tuple[float, float] | None) -> str:
+    if mean is None:
+        return "n/a"
+    return f"{mean:.2f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
 
 
 def _ci(ci: tuple[float, float]) -> str:
@@ -227,23 +233,25 @@ def _print_run(result: RunResult, source: str) -> None:
             f"min {r.minimum}, max {r.maximum}"
         )
     if result.units:
-        _out("units (over the fights that ended):")
+        _out("units (over the fights that ended; per fight with 95% intervals):")
         uw = max(len(f"{u.name} ({u.side})") for u in result.units)
         for u in result.units:
-            n = u.standing.total or 1
             _out(
                 f"  {u.name + ' (' + u.side + ')':<{uw}}  standing {_pct(u.standing.rate):>6} "
-                f"{_ci(u.standing.ci95)}  Wounds dealt {u.wounds_dealt / n:5.2f}, "
-                f"taken {u.wounds_taken / n:5.2f} per fight"
+                f"{_ci(u.standing.ci95)}  Wounds dealt {_mean(u.dealt.mean, u.dealt.ci95)}, "
+                f"taken {_mean(u.taken.mean, u.taken.ci95)}"
             )
-    if result.actions:
-        _out("actions:")
-        aw = max(len(a.action) for a in result.actions)
-        for a in result.actions:
-            line = f"  {a.action:<{aw}}  {a.per_fight:6.2f} per fight"
+    if result.unit_actions:
+        _out("actions per unit (success intervals clustered by fight):")
+        names = {u.id: u.name for u in result.units}
+        aw = max(len(f"{names.get(a.unit or '', a.unit)}: {a.action}") for a in result.unit_actions)
+        for a in result.unit_actions:
+            label = f"{names.get(a.unit or '', a.unit)}: {a.action}"
+            per = f"{a.per_fight:6.2f}" if a.per_fight is not None else "   n/a"
+            line = f"  {label:<{aw}}  {per} per fight" + (f" ({a.kind})" if a.kind != "maneuver" else "")
             ok = a.success
             if ok is not None:
-                line += f", success {_pct(ok.rate)} of {a.attempts:,} {_ci(ok.ci95)}"
+                line += f", success {_pct(ok.rate)} of {ok.attempts:,} {_ci(ok.ci95)}"
             _out(line)
     if result.first_errors:
         seed, message = result.first_errors[0]
@@ -495,13 +503,9 @@ def match_command(
 
 def scenario_sides(plan: Any) -> list[str]:
     """The side ids of a planned sweep's scenario (its units' sides, in order)."""
-    from kassen.core.fight import state_codec
-    from kassen.lab.summary import find_units
+    from kassen.lab.api import known_sides
 
-    opener = plan.base.opener
-    names = opener.ruleset.names(opener.setup.state)
-    data = state_codec(opener.ruleset.info.state_type).dump(opener.setup.state)
-    return list(dict.fromkeys(u.side for u in find_units(data, names)))
+    return list(known_sides(plan.base.opener))
 
 
 # -- odds -----------------------------------------------------------------------------------------------

@@ -197,7 +197,7 @@ def execute_run(
         plan.max_actions,
         policies=plan.policies,
     )
-    tally = Tally(_known_sides(plan.opener))
+    tally = Tally(known_sides(plan.opener))
     kept: list[FightRecord] = []
 
     def take(r: FightRecord) -> None:
@@ -220,7 +220,7 @@ def execute_run(
     return _result(plan.opener, plan.source, tally, plan.seed, kept, plan.policies)
 
 
-def _known_sides(opener: Opener) -> tuple[str, ...]:
+def known_sides(opener: Opener) -> tuple[str, ...]:
     """Every side of the scenario, in the order its units come (listed with 0 wins when no fight ended)."""
     hook = getattr(opener.ruleset, "units", None)
     return tuple(dict.fromkeys(dict(hook(opener.setup.state)).values())) if hook is not None else ()
@@ -252,7 +252,7 @@ def _aggregate(
     seed: int,
     policies: Sequence[tuple[str, str]] = (),
 ) -> RunResult:
-    tally = Tally(_known_sides(opener))
+    tally = Tally(known_sides(opener))
     for r in records:
         tally.add(r)
     return _result(opener, source, tally, seed, records, policies)

@@ -75,16 +75,16 @@ def run_plots(result: RunResult) -> dict[str, bytes]:
     labels, rates, lo, hi, colors = [], [], [], [], []
     for i, s in enumerate(result.sides):
         labels.append(_short(f"{s.name} wins"))
-        rates.append(s.wins.rate)
-        lo.append(s.wins.rate - s.wins.ci95[0])
-        hi.append(s.wins.ci95[1] - s.wins.rate)
+        rates.append(s.wins.share)
+        lo.append(s.wins.share - s.wins.ci95[0])
+        hi.append(s.wins.ci95[1] - s.wins.share)
         colors.append(PALETTE[i % len(PALETTE)])
     for name, iv in (("draws", result.draws), ("time-outs", result.timeouts), ("errors", result.errors)):
         if iv.count or name == "draws":
             labels.append(name)
-            rates.append(iv.rate)
-            lo.append(iv.rate - iv.ci95[0])
-            hi.append(iv.ci95[1] - iv.rate)
+            rates.append(iv.share)
+            lo.append(iv.share - iv.ci95[0])
+            hi.append(iv.ci95[1] - iv.share)
             colors.append("#bab0ac")
     fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.45 * len(labels)))
     y = list(range(len(labels)))[::-1]
@@ -112,10 +112,10 @@ def run_plots(result: RunResult) -> dict[str, bytes]:
         fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.4 * len(result.units)))
         units = result.units
         y = list(range(len(units)))[::-1]
-        rates = [u.standing.rate for u in units]
+        rates = [u.standing.share for u in units]
         err = [
-            [u.standing.rate - u.standing.ci95[0] for u in units],
-            [u.standing.ci95[1] - u.standing.rate for u in units],
+            [u.standing.share - u.standing.ci95[0] for u in units],
+            [u.standing.ci95[1] - u.standing.share for u in units],
         ]
         colors = [PALETTE[sides.get(u.side, 0) % len(PALETTE)] for u in units]
         ax.barh(y, rates, xerr=err, color=colors, capsize=3)
@@ -143,13 +143,13 @@ def sweep_lines(result: SweepResult) -> bytes:
         ys, los, his = [], [], []
         for c in result.cells:
             s = next((t for t in c.result.sides if t.id == side), None) if c.result is not None else None
-            ys.append(s.wins.rate if s else math.nan)
+            ys.append(s.wins.share if s else math.nan)
             los.append(s.wins.ci95[0] if s else math.nan)
             his.append(s.wins.ci95[1] if s else math.nan)
         color = PALETTE[i % len(PALETTE)]
         ax.plot(x, ys, marker="o", color=color, label=f"{_short(names.get(side, side))} wins")
         ax.fill_between(x, los, his, color=color, alpha=0.2)
-    draws = [c.result.draws.rate if c.result is not None else math.nan for c in result.cells]
+    draws = [c.result.draws.share if c.result is not None else math.nan for c in result.cells]
     if any(d > 0 for d in draws if not math.isnan(d)):
         ax.plot(x, draws, marker=".", color="#9c9c9c", linestyle="--", label="draws")
     ax.set_xticks(x, values)
@@ -209,7 +209,7 @@ def sweep_heatmap(result: SweepResult, side: str) -> bytes:
         i, j = divmod(c.index, len(cols))
         if c.result is not None:
             s = next((t for t in c.result.sides if t.id == side), None)
-            grid[i][j] = s.wins.rate if s else 0.0
+            grid[i][j] = s.wins.share if s else 0.0
     fig, ax = plt.subplots(figsize=(1.6 + 0.75 * max(4, len(cols)), 1.4 + 0.45 * max(4, len(rows))))
     im = _heat(ax, grid, rows, cols, vmin=0.0, vmax=1.0, cmap="RdBu", fmt=".0%")
     name = result.side_names().get(side, side)
