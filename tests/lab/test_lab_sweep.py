@@ -11,9 +11,10 @@ import pytest
 import kassen
 from kassen import lab
 from kassen.lab import api, engine
-from kassen.lab.api import plan_sweep, write_sweep
+from kassen.lab.api import write_sweep
 from kassen.lab.output import MARKER
 from kassen.lab.paths import parse_vary
+from kassen.lab.sweeping import plan_sweep
 
 ONE_CUT = str(Path(__file__).resolve().parent / "data" / "one-cut.yaml")
 #: Two paths: one into the scenario (the Oni's own Defense), one into the content (Genzaburo's skill).
@@ -45,7 +46,9 @@ def test_a_two_path_sweep_writes_table_heatmap_and_report_and_a_rerun_skips_its_
     out = tmp_path / "grid"
     played = _count_batches(monkeypatch)
     result = lab.sweep(ONE_CUT, GRID, fights=12, seed=3, out=out)
-    assert sum(played) == 4 * 12
+    # four cells, and the scenario as written (the baseline: no cell of this grid) on the same seeds
+    assert sum(played) == 5 * 12
+    assert result.baseline is not None and result.baseline.index is None
     files = write_sweep(result, out)
     names = {f.name for f in files}
     assert {"sweep.csv", "fights.csv", "sweep.json", "heatmap.png", "report.html"} <= names
@@ -59,10 +62,10 @@ def test_a_two_path_sweep_writes_table_heatmap_and_report_and_a_rerun_skips_its_
     assert [c.resumed for c in result.cells] == [False] * 4
     # Each cell's scenario is stored, and its values really reach the fight.
     cells = sorted((out / "cells").iterdir())
-    assert len(cells) == 4
+    assert len(cells) == 5
     seen = set()
-    for cell in cells:
-        attack = _attack(cell / "scenario.yaml", seed=3)
+    for c in result.cells:  # each cell's key names its stored scenario
+        attack = _attack(out / "cells" / str(c.key) / "scenario.yaml", seed=3)
         seen.add((attack["defense"], attack["modifier"]))
     assert len({d for d, _ in seen}) == 2 and len({m for _, m in seen}) == 2
     # The rerun plays nothing: every cell comes back from disk, with the same results.
@@ -73,7 +76,7 @@ def test_a_two_path_sweep_writes_table_heatmap_and_report_and_a_rerun_skips_its_
     assert again.to_json() == result.to_json()
     # Other fights or seeds are other cells: played again.
     lab.sweep(ONE_CUT, GRID, fights=12, seed=4, out=out)
-    assert sum(played) == 4 * 12
+    assert sum(played) == 5 * 12
 
 
 def test_cells_are_the_same_fights_as_the_cell_scenario_played_alone(tmp_path: Path) -> None:
@@ -210,3 +213,44 @@ def test_the_readmes_worked_sweep_plans() -> None:
     varies = [words[i + 1] for i, w in enumerate(words) if w == "--vary"]
     plan = plan_sweep(words[3], varies, fights=1)
     assert len(plan.cells) == 25 and all(c.error == "" for c in plan.cells)
+
+
+def test_paired_intervals_are_narrower_than_unpaired_on_the_raid() -> None:
+    """The raid at Kawanaka ford, heavy armour +3 and +5 against +4 (as bundled: the baseline), on the
+    same seeds: one point of armour changes some fights, and the others end as they did, so the per-seed
+    differences vary far less than two independent runs would."""
+    result = lab.sweep(
+        "sengoku/demo",
+        ["content.defense.armor.rows.heavy.defense=3,4,5"],
+        fights=100,
+        seed=0,
+        side="party",
+        jobs=2,
+    )
+    assert result.baseline is not None and result.baseline.index == 1  # +4 is the scenario as written
+    compared = [c for c in result.cells if c.index != 1]
+    for cell in compared:
+        assert cell.versus is not None and cell.unpaired is not None
+        assert cell.versus.difference == cell.unpaired.difference
+        print(
+            f"\nheavy {cell.values[0][1]} vs +4, party: {cell.versus.difference:+.3f}, "
+            f"paired ±{cell.versus.half_width:.3f}, unpaired ±{cell.unpaired.half_width:.3f}"
+        )
+        assert cell.versus.half_width < cell.unpaired.half_width
+    assert result.rows()[1]["vs_baseline"] is None  # the baseline is not compared with itself
+
+
+def test_a_baseline_is_a_cell_or_played_apart_and_is_checked() -> None:
+    vary = ["fighters.ryu.skill=10,12", "fighters.ken.skill=11,13"]
+    plan = plan_sweep("duel", vary, fights=2, baseline=["fighters.ryu.skill=12", "fighters.ken.skill=13"])
+    assert plan.baseline_index == 3 and plan.baseline_text is None
+    plan = plan_sweep("duel", vary, fights=2, baseline=["fighters.ryu.skill=14"])
+    assert plan.baseline_index is None and plan.baseline_text is not None
+    assert "skill: 14" in plan.baseline_text
+    for bad, message in [
+        (["fighters.ryu.dx=3"], "not a varied path"),
+        (["fighters.ryu.skill=10,12"], "one value"),
+        (["fighters.ryu.skill=10", "fighters.ryu.skill=12"], "twice"),
+    ]:
+        with pytest.raises(lab.LabError, match=message):
+            plan_sweep("duel", vary, fights=2, baseline=bad)

@@ -30,9 +30,10 @@ from kassen.cli.numbers import parse_seed, whole
 from kassen.lab.limits import LabError
 
 if TYPE_CHECKING:
+    from kassen.lab.grid import SweepResult
     from kassen.lab.odds import ExactTable
     from kassen.lab.output import Format
-    from kassen.lab.results import RunResult, SweepResult
+    from kassen.lab.results import RunResult
 
 lab_app = typer.Typer(
     name="lab",
@@ -381,8 +382,9 @@ def sweep_command(
     Each cell plays N fights from the same seeds. A cell that does not validate is reported and skipped.
     With --out, finished cells are kept under DIR/cells and a rerun with the same --out skips them; DIR
     gets the table, a heat map (two paths) or lines (one path), and report.html."""
-    from kassen.lab.api import execute_sweep, plan_sweep, write_sweep
+    from kassen.lab.api import write_sweep
     from kassen.lab.output import CellStore, start_out
+    from kassen.lab.sweeping import execute_sweep, plan_sweep
 
     _ascii_numbers(("--vary", v.partition("=")[2]) for v in vary)
     chosen = _prepare(out, fmt, not no_plots, "sweep")

@@ -12,7 +12,7 @@ called as batches finish (the progress bar; a sweep stores each cell as soon as 
 
 from __future__ import annotations
 
-__all__ = ["Backend", "batches", "run_batches"]
+__all__ = ["Backend", "batches", "run_batches", "session"]
 
 import importlib.util
 import logging
@@ -20,8 +20,9 @@ import math
 import multiprocessing
 import os
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any, Literal
 
 from kassen.lab.engine import Batch, FightRecord, play_batch
@@ -135,9 +136,25 @@ def reachable(address: str, timeout: float = 5.0) -> bool:
         return False
 
 
-def _ray(
-    work: Sequence[Batch], jobs: int, address: str | None, on_batch: OnBatch | None, keep: bool
-) -> dict[int, list[FightRecord]]:
+@contextmanager
+def session(backend: Backend, jobs: int, address: str | None) -> Iterator[None]:
+    """Hold one Ray session open across several :func:`run_batches` calls (a sequential run's looks,
+    a sweep's rounds): started here when none runs, shut down on the way out. Nothing for ``local``."""
+    if backend != "ray":
+        yield
+        return
+    started = _ray_start(jobs, address)
+    try:
+        yield
+    finally:
+        if started:
+            import ray
+
+            ray.shutdown()
+
+
+def _ray_start(jobs: int, address: str | None) -> bool:
+    """Start (or join) Ray unless it runs already; whether this call started it."""
     try:
         import ray
     except ImportError:
@@ -162,6 +179,15 @@ def _ray(
             where = f"the Ray cluster at {address}" if address else "a local Ray"
             raise LabError(f"cannot start {where}: {exc}"[:300]) from None
         started = True
+    return started
+
+
+def _ray(
+    work: Sequence[Batch], jobs: int, address: str | None, on_batch: OnBatch | None, keep: bool
+) -> dict[int, list[FightRecord]]:
+    import ray
+
+    started = _ray_start(jobs, address)
     try:
         task = ray.remote(num_cpus=1)(play_batch)
         refs = {task.remote(b): b for b in work}

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 from kassen.lab.limits import LabError
 
 if TYPE_CHECKING:
+    from kassen.lab.grid import SweepResult
     from kassen.lab.odds import ExactTable
-    from kassen.lab.results import RunResult, SweepResult
+    from kassen.lab.results import RunResult
 
 #: Colours of the sides, in order (the Tableau palette, readable in grey too).
 PALETTE = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#edc948", "#b07aa1", "#9c755f")

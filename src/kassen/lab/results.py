@@ -18,7 +18,6 @@ from __future__ import annotations
 __all__ = [
     "Z95",
     "ActionStats",
-    "CellResult",
     "Interval",
     "Mean",
     "RoundStats",
@@ -26,7 +25,6 @@ __all__ = [
     "Sequential",
     "SideStats",
     "Success",
-    "SweepResult",
     "Tally",
     "UnitStats",
     "aggregate",
@@ -638,88 +636,3 @@ def aggregate(
         records=records,
         policies=policies,
     )
-
-
-# -- sweeps -------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class CellResult:
-    """One cell of a sweep: its values, and its run (None when the cell did not validate: ``error``)."""
-
-    index: int
-    values: tuple[tuple[str, Any], ...]
-    result: RunResult | None
-    error: str = ""
-    resumed: bool = False
-
-    def row(self, sides: Sequence[str]) -> Row:
-        out: Row = {"cell": self.index, **{p: v for p, v in self.values}}
-        r = self.result
-        out["status"] = "done" if r is not None else "invalid"
-        out["fights"] = r.fights if r is not None else 0
-        for s in sides:
-            side = next((x for x in r.sides if x.id == s), None) if r is not None else None
-            out[f"{s}_wins"] = side.wins.count if side else (0 if r is not None else None)
-            out[f"{s}_rate"] = side.wins.rate if side else (0.0 if r is not None else None)
-            out[f"{s}_ci95_lo"] = side.wins.ci95[0] if side else None
-            out[f"{s}_ci95_hi"] = side.wins.ci95[1] if side else None
-        out["draws"] = r.draws.count if r is not None else None
-        out["timeouts"] = r.timeouts.count if r is not None else None
-        out["errors"] = r.errors.count if r is not None else None
-        out["mean_rounds"] = r.rounds.mean if r is not None else None
-        out["error"] = self.error or None
-        return out
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    """A sweep: the paths and values varied, and every cell in grid order (the last path varies
-    fastest)."""
-
-    scenario: str
-    ruleset: str
-    seed: int
-    fights: int
-    paths: tuple[str, ...]
-    values: tuple[tuple[Any, ...], ...]
-    cells: tuple[CellResult, ...]
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        order: dict[str, None] = {}
-        for c in self.cells:
-            if c.result is not None:
-                for s in c.result.sides:
-                    order.setdefault(s.id, None)
-        return tuple(order)
-
-    def side_names(self) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for c in self.cells:
-            if c.result is not None:
-                for s in c.result.sides:
-                    out.setdefault(s.id, s.name)
-        return out
-
-    def rows(self) -> list[Row]:
-        """One row per cell: its values, fights, each side's wins and rate with its interval, draws,
-        time-outs, errors, mean rounds, and why an invalid cell was skipped."""
-        sides = self.sides
-        return [c.row(sides) for c in self.cells]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "scenario": self.scenario,
-            "ruleset": self.ruleset,
-            "seed": self.seed,
-            "fights": self.fights,
-            "vary": {p: list(v) for p, v in zip(self.paths, self.values, strict=True)},
-            "cells": [
-                {
-                    "cell": c.index,
-                    "values": dict(c.values),
-                    "result": c.result.to_json() if c.result is not None else None,
-                    "error": c.error or None,
-                }
-                for c in self.cells
-            ],
-        }

@@ -9,8 +9,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kassen.lab.grid import SweepResult
 from kassen.lab.output import Format, finish_out, start_out, write_json, write_table, write_text
-from kassen.lab.results import RunResult, SweepResult
+from kassen.lab.results import RunResult
 from kassen.lab.stream import RunRows
 
 if TYPE_CHECKING:
