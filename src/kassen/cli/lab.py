@@ -15,6 +15,7 @@ from __future__ import annotations
 
 __all__ = ["lab_app"]
 
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -184,13 +185,21 @@ def progress_bar(total: int, label: str, show: bool) -> Iterator[Callable[[int],
 
 @contextmanager
 def _interruptible(out: Path | None) -> Iterator[None]:
-    """Ctrl-C: one line and exit 130 (a sweep's finished cells stay in ``out`` for a rerun)."""
+    """Ctrl-C or SIGTERM: one line and exit 130 (a sweep's finished cells stay in ``out`` for a rerun);
+    the worker processes are shut down on the way out (and die with this process if it is killed)."""
+
+    def terminated(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminated)
     try:
         yield
     except KeyboardInterrupt:
         kept = f"; the finished cells are kept in {out}: rerun with the same --out to go on" if out else ""
         sys.stderr.write(f"kassen: interrupted{kept}\n")
         raise typer.Exit(130) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # -- checks before anything runs --------------------------------------------------------------------------

@@ -19,7 +19,10 @@ import logging
 import math
 import multiprocessing
 import os
+import signal
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -97,7 +100,9 @@ def _processes(
     work: Sequence[Batch], jobs: int, on_batch: OnBatch | None, keep: bool
 ) -> dict[int, list[FightRecord]]:
     out: dict[int, list[FightRecord]] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=_context()) as pool:
+    workers = min(jobs, len(work))
+    guard = (os.getpid(),)
+    with ProcessPoolExecutor(workers, mp_context=_context(), initializer=_die_with, initargs=guard) as pool:
         pending: dict[Future[list[FightRecord]], Batch] = {pool.submit(play_batch, b): b for b in work}
         try:
             while pending:
@@ -114,6 +119,30 @@ def _processes(
                 fut.cancel()
             raise
     return out
+
+
+def _die_with(parent: int) -> None:
+    """A worker's first act: end when the process that started it ends, however it ends. A worker
+    blocks on its task pipe, and a parent killed by SIGKILL (or by SIGTERM before it could shut its
+    pool down) never closes it: the worker would wait forever, adopted by init. On Linux the kernel
+    kills it (``PR_SET_PDEATHSIG``); elsewhere a watch thread sees its parent change and exits."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the watch thread alone
+        pass
+    if os.getppid() != parent:  # the parent died before the guard was set
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="kassen-parent").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(1)
 
 
 def ray_available() -> bool:
