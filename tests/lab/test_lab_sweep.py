@@ -254,3 +254,52 @@ def test_a_baseline_is_a_cell_or_played_apart_and_is_checked() -> None:
     ]:
         with pytest.raises(lab.LabError, match=message):
             plan_sweep("duel", vary, fights=2, baseline=bad)
+
+
+def test_a_sweep_written_again_keeps_nothing_of_the_last(tmp_path: Path) -> None:
+    out = tmp_path / "again"
+    first = lab.sweep(ONE_CUT, GRID, fights=3, seed=0, out=out)
+    write_sweep(first, out)
+    assert (out / "heatmap.png").exists()
+    old_keys = {c.key for c in first.cells}
+    second = lab.sweep(ONE_CUT, ["units.oni.overrides.defense=8,10"], fights=3, seed=0, out=out)
+    files = write_sweep(second, out)
+    assert not (out / "heatmap.png").exists()  # the old plot went with the old sweep
+    assert (out / "lines.png").exists()
+    marker = json.loads((out / MARKER).read_text("utf-8"))
+    assert set(marker["files"]) == {f.name for f in files}  # the sweep records what it wrote
+    kept = {d.name for d in (out / "cells").iterdir()}
+    new_keys = {c.key for c in second.cells} | {second.baseline.key if second.baseline else None}
+    assert kept == new_keys - {None} and not kept & (old_keys - new_keys)
+
+
+def test_every_cell_row_names_its_key_and_its_comparison(tmp_path: Path) -> None:
+    result = lab.sweep(ONE_CUT, ["units.oni.overrides.defense=9,12"], fights=4, seed=0, out=tmp_path / "k")
+    write_sweep(result, tmp_path / "k")
+    header = (tmp_path / "k" / "sweep.csv").read_text("utf-8").splitlines()[0].split(",")
+    assert {"key", "vs_baseline", "vs_ci95_lo", "vs_ci95_hi", "vs_significant"} <= set(header)
+    data = json.loads((tmp_path / "k" / "sweep.json").read_text("utf-8"))
+    for cell in data["cells"]:
+        assert (tmp_path / "k" / "cells" / cell["key"] / "scenario.yaml").exists()
+
+
+def test_a_numeric_path_is_drawn_to_scale_and_an_invalid_value_gets_no_slot() -> None:
+    from kassen.lab.plots import line_positions
+
+    assert line_positions([1, 2, 5, 10]) == [1.0, 2.0, 5.0, 10.0]
+    assert line_positions(["light", "heavy"]) == [0.0, 1.0]
+    result = lab.sweep(ONE_CUT, ["units.oni.zone=own-front,nowhere"], fights=2, seed=0)
+    assert [c.values[0][1] for c in result.cells if c.result is not None] == ["own-front"]
+
+
+def test_reports_open_with_one_sentence_and_show_one_decimal(tmp_path: Path) -> None:
+    from kassen.lab.sentences import pct
+
+    assert pct(0.625) == "62.5%" and pct(None) == "n/a"
+    result = lab.sweep("duel", ["fighters.ryu.skill=9,14"], fights=8, seed=0)
+    write_sweep(result, tmp_path / "r")
+    html = (tmp_path / "r" / "report.html").read_text("utf-8")
+    answer = html.split("<p class=answer>", 1)[1].split("</p>", 1)[0]
+    assert answer.startswith("Ryu wins ") and answer.endswith(".") and answer.count(". ") == 0
+    assert "0.7067" not in html and "% (" in html or "%" in answer
+    assert "<div class=wrap><table>" in html  # a wide table scrolls in its box, not the page

@@ -97,6 +97,34 @@ NoPlotsFlag = Annotated[
     bool, typer.Option("--no-plots", help="No PNG plots in --out (no matplotlib needed).")
 ]
 QuietFlag = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+UntilOption = Annotated[
+    float | None,
+    typer.Option(
+        "--until",
+        metavar="WIDTH",
+        help="Stop when the 95%% interval of --side's win rate is at most WIDTH wide (0.05: 5 points); "
+        "--fights is then the most played.",
+    ),
+]
+DecideOption = Annotated[
+    float | None,
+    typer.Option(
+        "--decide",
+        metavar="RATE",
+        help="Stop when --side's win rate is above or below RATE (a sequential test wrong at most 5%% "
+        "of the time, however many looks); --fights is then the most played.",
+    ),
+]
+EveryOption = Annotated[
+    int | None,
+    typer.Option(
+        "--every", parser=whole(), metavar="N", help="Fights per look of --until/--decide (default 100)."
+    ),
+]
+SideOption = Annotated[
+    str | None,
+    typer.Option("--side", help="The side whose win rate --until/--decide read (default: the first)."),
+]
 
 
 def _out(line: str = "") -> None:
@@ -266,8 +294,11 @@ def _print_run(result: RunResult, source: str) -> None:
     if result.first_errors:
         seed, message = result.first_errors[0]
         _out(f"first error (seed {seed}): {message}")
-    named = "".join(f" --policy {side}={spec}" for side, spec in result.policies.items())
-    _out(f"replay fight i: kassen fight {source} --seed {result.seed}+i{named}")
+    from kassen.lab.sentences import run_sentence
+    from kassen.lab.writing import replay_text
+
+    _out(f"replay: {replay_text(source, result.seed, result.fights, result.policies)}")
+    _out(run_sentence(result, result.sequential.side if result.sequential else None))
 
 
 @lab_app.command("run")
@@ -289,6 +320,10 @@ def run_command(
     no_plots: NoPlotsFlag = False,
     quiet: QuietFlag = False,
     policy: PolicyOption = None,
+    until: UntilOption = None,
+    decide: DecideOption = None,
+    every: EveryOption = None,
+    side: SideOption = None,
 ) -> None:
     """Play N fights of SCENARIO and report who wins how often, with 95% intervals.
 
@@ -309,6 +344,10 @@ def run_command(
         content=list(content or []),
         max_actions=max_actions,
         policies=side_policies(policy),
+        until=until,
+        decide=decide,
+        side=side,
+        every=every,
     )
     # the fights are counted as they finish and dropped: their rows go to --out as they come, the
     # aggregates stay in memory (a long run takes the memory of a short one)
@@ -340,7 +379,9 @@ def _print_sweep(result: SweepResult, side: str | None) -> None:
     head = "  ".join(
         [*(f"{p[-24:]:>12}" for p in result.paths), *(f"{names.get(s, s)[:18]:>24}" for s in sides)]
     )
-    _out(f"{head}  {'draws':>6}  {'rounds':>6}")
+    compared = result.side_names().get(result.side or "", result.side)
+    versus = f"  {f'{compared} vs baseline'[:30]:>30}" if result.baseline is not None else ""
+    _out(f"{head}{versus}  {'draws':>6}  {'rounds':>6}  {'fights':>7}")
     for c in result.cells:
         vals = "  ".join(f"{str(v)[:12]:>12}" for _, v in c.values)
         if c.result is None:
@@ -353,7 +394,24 @@ def _print_sweep(result: SweepResult, side: str | None) -> None:
         mean = c.result.rounds.mean
         rounds = f"{mean:6.2f}" if mean is not None else "     -"
         tag = "  (resumed)" if c.resumed else ""
-        _out(f"{vals}  {'  '.join(cols)}  {_pct(c.result.draws.rate):>6}  {rounds}{tag}")
+        seq = c.result.sequential
+        if seq is not None:
+            tag += f"  ({seq.verdict or ('met' if seq.met else 'at limit')})"
+        vs = ""
+        if result.baseline is not None:
+            d = c.versus
+            text = "baseline" if result.baseline.index == c.index else "-"
+            if d is not None:
+                text = f"{100 * d.difference:+.1f} [{100 * d.ci95[0]:+.1f}, {100 * d.ci95[1]:+.1f}]"
+                text += " *" if d.significant else "  "
+            vs = f"  {text:>30}"
+        fights = f"{c.result.fights:>7,}"
+        _out(f"{vals}  {'  '.join(cols)}{vs}  {_pct(c.result.draws.rate):>6}  {rounds}  {fights}{tag}")
+    from kassen.lab.sentences import sweep_sentence
+
+    if result.baseline is not None:
+        _out(f"baseline: {result.baseline.label()}; * the paired 95% interval excludes 0")
+    _out(sweep_sentence(result))
 
 
 @lab_app.command("sweep")
@@ -377,8 +435,25 @@ def sweep_command(
     content: ContentOption = None,
     max_actions: MaxActionsOption = None,
     side: Annotated[
-        str | None, typer.Option("--side", help="The side the heat map shows (default: the first).")
+        str | None,
+        typer.Option(
+            "--side",
+            help="The side the heat map shows, compared with the baseline and read by --until/--decide "
+            "(default: the first).",
+        ),
     ] = None,
+    baseline: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--baseline",
+            metavar="PATH=V",
+            help="The cell every other is compared with (default: the scenario as written); repeat for "
+            "each path.",
+        ),
+    ] = None,
+    until: UntilOption = None,
+    decide: DecideOption = None,
+    every: EveryOption = None,
     out: OutOption = None,
     fmt: FormatOption = "csv",
     as_json: JsonFlag = False,
@@ -408,11 +483,12 @@ def sweep_command(
         content=list(content or []),
         max_actions=max_actions,
         policies=side_policies(policy),
+        side=side,
+        baseline=list(baseline or []),
+        until=until,
+        decide=decide,
+        every=every,
     )
-    if side is not None:
-        known = scenario_sides(plan)
-        if side not in known:
-            raise LabError(f"--side {side[:40]!r} is not a side of this scenario (sides: {', '.join(known)})")
     valid = [c for c in plan.cells if c.text is not None]
     if not valid:
         raise LabError(f"no cell of the grid validates; the first: {plan.cells[0].error}")

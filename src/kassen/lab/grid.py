@@ -27,6 +27,7 @@ class Baseline:
     values: tuple[tuple[str, Any], ...]
     index: int | None
     result: RunResult
+    key: str | None = None
 
     def label(self) -> str:
         return ", ".join(f"{p}={_show(v)}" for p, v in self.values) or "the scenario as written"

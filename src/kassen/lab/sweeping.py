@@ -425,7 +425,7 @@ def _assemble(
     runs = {i: run_of(i, text) for i, text in _texts(plan).items()}
     baseline = None
     if base_index is not None:
-        baseline = Baseline(plan.baseline_values, plan.baseline_index, runs[base_index])
+        baseline = Baseline(plan.baseline_values, plan.baseline_index, runs[base_index], keys.get(base_index))
     cells = []
     for cp in plan.cells:
         i = cp.cell.index
