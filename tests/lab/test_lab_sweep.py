@@ -301,5 +301,5 @@ def test_reports_open_with_one_sentence_and_show_one_decimal(tmp_path: Path) -> 
     html = (tmp_path / "r" / "report.html").read_text("utf-8")
     answer = html.split("<p class=answer>", 1)[1].split("</p>", 1)[0]
     assert answer.startswith("Ryu wins ") and answer.endswith(".") and answer.count(". ") == 0
-    assert "0.7067" not in html and "% (" in html or "%" in answer
+    assert ("0.7067" not in html and "% (" in html) or "%" in answer
     assert "<div class=wrap><table>" in html  # a wide table scrolls in its box, not the page
