@@ -507,6 +507,76 @@ def sweep_command(
         _wrote(out, files)
 
 
+# -- solve ----------------------------------------------------------------------------------------------
+@lab_app.command("solve")
+@user_errors
+def solve_command(
+    scenario: Annotated[str, typer.Argument(help="A bundled scenario or a YAML file.")],
+    vary: Annotated[
+        str,
+        typer.Option(
+            "--vary",
+            metavar="PATH=LO..HI",
+            help="The value to solve for and its range: whole numbers (10..16) or real (0.5..2.5).",
+        ),
+    ],
+    target: Annotated[
+        str, typer.Option("--target", metavar="SIDE=RATE", help="The win rate to reach (east=0.5).")
+    ],
+    fights: FightsOption,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    content: ContentOption = None,
+    max_actions: MaxActionsOption = None,
+    steps: Annotated[
+        int, typer.Option("--steps", parser=whole(), metavar="N", help="Halvings of a real range (1..20).")
+    ] = 8,
+    out: OutOption = None,
+    fmt: FormatOption = "csv",
+    as_json: JsonFlag = False,
+    no_plots: NoPlotsFlag = False,
+    quiet: QuietFlag = False,
+    policy: PolicyOption = None,
+) -> None:
+    """Find the value of PATH at which SIDE's win rate crosses RATE, with a 95% interval.
+
+    Every value tried plays the same N fights (seeds S..S+N-1); the range is bisected where the rate
+    crosses the target, and the answer says so when no value in the range reaches it."""
+    from kassen.lab.solve import solve
+    from kassen.lab.writing import write_solve
+
+    _ascii_numbers([("--vary", vary.partition("=")[2]), ("--target", target)])
+    chosen = _prepare(out, fmt, not no_plots, "solve")
+    with _interruptible(None), progress_bar(fights * 8, "fights", not (as_json or quiet)) as advance:
+        result = solve(
+            scenario,
+            vary,
+            target,
+            fights=fights,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,  # type: ignore[arg-type]  # checked by plan_run
+            address=address,
+            content=list(content or []),
+            max_actions=max_actions,
+            policies=side_policies(policy),
+            steps=steps,
+            progress=advance,
+        )
+    files = write_solve(result, out, chosen, plots=not no_plots) if out is not None else []
+    if as_json:
+        emit_json(result.to_json())
+        return
+    _out(f"{result.scenario}: {result.side}'s win rate along {result.path}, {fights:,} fights per value")
+    for p in result.points:
+        _out(f"  {p.value:>10g}  {_pct(p.rate):>6}  95% {_ci(p.ci95)}")
+    _out(result.sentence())
+    if out is not None:
+        _wrote(out, files)
+
+
 # -- match ----------------------------------------------------------------------------------------------
 @lab_app.command("match")
 @user_errors

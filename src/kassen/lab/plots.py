@@ -11,6 +11,7 @@ __all__ = [
     "check_matplotlib",
     "exact_heatmap",
     "run_plots",
+    "solve_plot",
     "sweep_heatmap",
     "sweep_lines",
 ]
@@ -284,6 +285,32 @@ def sweep_heatmap(result: SweepResult, side: str) -> bytes:
     ax.set_xlabel(_axis_label(result.paths[1]))
     note = "line: 50%" + ("; framed: differs from the baseline (dashed)" if framed else "")
     ax.set_title(f"{_short(name)} win rate, {_fights_label(result)} per cell\n({note})", fontsize=10)
+    return _png(fig)
+
+
+def solve_plot(result: Any) -> bytes:
+    """``kassen lab solve``: the side's win rate at each value tried (95% Wilson bars), the target, and
+    the answer with its interval (a band)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    xs = [p.value for p in result.points]
+    ys = [p.rate for p in result.points]
+    err = [[p.rate - p.ci95[0] for p in result.points], [p.ci95[1] - p.rate for p in result.points]]
+    who = f"{_short(result.side_name)} wins"
+    ax.errorbar(xs, ys, yerr=err, marker="o", color=PALETTE[0], capsize=3, label=who)
+    goal = f"target {result.target:.1%}"
+    ax.axhline(result.target, color=PALETTE[1], linestyle="--", linewidth=1, label=goal)
+    if result.answer is not None:
+        if result.interval is not None:
+            ax.axvspan(*result.interval, color=PALETTE[1], alpha=0.15, label="answer, 95% interval")
+        ax.axvline(result.answer, color=PALETTE[1], linewidth=1.5)
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(_percent())
+    ax.set_xlabel(_axis_label(result.path))
+    ax.set_ylabel("win rate (bars: 95% Wilson)")
+    ax.set_title(f"{_short(result.scenario, 40)}: {result.fights:,} fights per value tried")
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(alpha=0.3)
     return _png(fig)
 
 

@@ -17,7 +17,7 @@ __all__ = ["CellPlan", "SweepPlan", "execute_sweep", "plan_sweep", "sweep"]
 import hashlib
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,16 @@ class SweepPlan:
     baseline_values: tuple[tuple[str, Any], ...] = ()
     baseline_index: int | None = None
     baseline_text: str | None = None
+    #: Where each path points, and the content view content paths are written through.
+    resolved: tuple[Resolved, ...] = field(default=(), repr=False, compare=False)
+    view: ContentView | None = field(default=None, repr=False, compare=False)
+
+    def cell(self, values: Sequence[Scalar]) -> tuple[str | None, str]:
+        """The scenario text of the cell with ``values`` (one per path), or None and why it does not
+        validate: a cell the grid did not list (``kassen lab solve`` tries values as it goes)."""
+        text = _build(self.base, self.view, list(zip(self.resolved, values, strict=True)))
+        error = _validate(self.base, text)
+        return (None if error else text), error
 
     @cached_property
     def layer_digests(self) -> list[str]:
@@ -214,7 +224,7 @@ def plan_sweep(
         if error:
             raise LabError(f"the baseline ({_label(chosen)}) does not validate: {error}")
     shown = tuple((p, v) for p, v in chosen if v is not _MISSING)
-    return SweepPlan(base, paths, tuple(cells), compared, shown, index, apart)
+    return SweepPlan(base, paths, tuple(cells), compared, shown, index, apart, tuple(resolved), view)
 
 
 #: A path the scenario does not hold (the baseline leaves it unset).

@@ -3,7 +3,7 @@ sweep's, and an exact odds table's (:mod:`kassen.lab.api` re-exports them)."""
 
 from __future__ import annotations
 
-__all__ = ["Section", "run_spec", "write_odds", "write_run", "write_sweep"]
+__all__ = ["Section", "run_spec", "write_odds", "write_run", "write_solve", "write_sweep"]
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -329,6 +329,51 @@ def _cell_rows(result: SweepResult, side: str | None) -> list[dict[str, Any]]:
         row["key"] = c.key or ""
         rows.append(row)
     return rows
+
+
+def write_solve(result: Any, out: Path, fmt: Format = "csv", *, plots: bool = True) -> list[Path]:
+    """``kassen lab solve``'s files: ``solve`` (each value tried), ``solve.json``, ``solve.png`` and
+    ``report.html``."""
+    from kassen.lab.report import html_report
+
+    spec = {"scenario": result.source}
+    start_out(out, "solve", spec)
+    written = [write_json(out / "solve.json", result.to_json())]
+    written.append(write_table(result.rows(), out / "solve", fmt))
+    images: list[tuple[str, bytes]] = []
+    if plots:
+        from kassen.lab.plots import solve_plot
+
+        png = solve_plot(result)
+        _write_png(out / "solve.png", png)
+        written.append(out / "solve.png")
+        images.append((f"{result.side} win rate against {result.path}", png))
+    rows = [
+        {"value": p.value, "fights": p.fights, f"{result.side} wins": pct(p.rate), "95%": span(p.ci95)}
+        for p in result.points
+    ]
+    meta = [
+        ("Scenario", f"{result.scenario} ({result.source})"),
+        ("Question", f"where does {result.side}'s win rate cross {pct(result.target)} along {result.path} "
+                     f"from {result.low:g} to {result.high:g}?"),
+        ("Fights", f"{result.fights:,} per value tried, seeds {result.seed} to "
+                   f"{result.seed + result.fights - 1} (the same in each)"),
+        ("Policies", policies_text(result.policies)),
+    ]  # fmt: skip
+    sections: list[Section] = [
+        (
+            "Values tried",
+            rows,
+            images,
+            "The range bisected where the rate crosses the target; the answer where the line between the "
+            "last two values crosses it; its 95% interval a bootstrap over the seeds (paired).",
+        )
+    ]
+    title = f"kassen lab solve: {result.scenario}"
+    write_text(out / "report.html", html_report(title, meta, sections, result.sentence()))
+    written.append(out / "report.html")
+    finish_out(out, "solve", spec, written)
+    return written
 
 
 def write_odds(table: Any, out: Path, fmt: Format = "csv", *, plots: bool = True) -> list[Path]:
