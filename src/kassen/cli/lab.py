@@ -577,6 +577,90 @@ def solve_command(
         _wrote(out, files)
 
 
+# -- sensitivity ----------------------------------------------------------------------------------------
+@lab_app.command("sensitivity")
+@user_errors
+def sensitivity_command(
+    scenario: Annotated[str, typer.Argument(help="A bundled scenario or a YAML file.")],
+    vary: Annotated[
+        list[str],
+        typer.Option("--vary", metavar="PATH=LO..HI", help="A value and its range; repeat (2 to 12 paths)."),
+    ],
+    fights: FightsOption,
+    side: Annotated[
+        str | None, typer.Option("--side", help="The side whose win rate is ranked (default: the first).")
+    ] = None,
+    method: Annotated[str, typer.Option("--method", help="morris (elementary effects) or sobol.")] = "morris",
+    trajectories: Annotated[
+        int,
+        typer.Option("--trajectories", parser=whole(), metavar="R", help="Morris trajectories (2..200)."),
+    ] = 10,
+    levels: Annotated[
+        int, typer.Option("--levels", parser=whole(), metavar="L", help="Morris grid levels (2..20).")
+    ] = 4,
+    samples: Annotated[
+        int, typer.Option("--samples", parser=whole(), metavar="N", help="Sobol' base samples (2..4096).")
+    ] = 64,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    content: ContentOption = None,
+    max_actions: MaxActionsOption = None,
+    out: OutOption = None,
+    fmt: FormatOption = "csv",
+    as_json: JsonFlag = False,
+    no_plots: NoPlotsFlag = False,
+    quiet: QuietFlag = False,
+    policy: PolicyOption = None,
+) -> None:
+    """Rank several values of SCENARIO by their effect on a side's win rate (SALib: Morris or Sobol').
+
+    Each scenario of the design plays the same N fights; the table and a bar chart rank the paths,
+    the most important first."""
+    from kassen.lab.sensitivity import sensitivity
+    from kassen.lab.writing import write_sensitivity
+
+    _ascii_numbers(("--vary", v.partition("=")[2]) for v in vary)
+    chosen = _prepare(out, fmt, not no_plots, "sensitivity")
+    with _interruptible(None), progress_bar(0, "fights", not (as_json or quiet)) as advance:
+        result = sensitivity(
+            scenario,
+            vary,
+            fights=fights,
+            side=side,
+            method=method,  # type: ignore[arg-type]  # checked by sensitivity
+            trajectories=trajectories,
+            levels=levels,
+            samples=samples,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,  # type: ignore[arg-type]  # checked by plan_run
+            address=address,
+            content=list(content or []),
+            max_actions=max_actions,
+            policies=side_policies(policy),
+            progress=advance,
+        )
+    files = write_sensitivity(result, out, chosen, plots=not no_plots) if out is not None else []
+    if as_json:
+        emit_json(result.to_json())
+        return
+    _out(f"{result.scenario}: what moves {result.side_name}'s win rate ({result.method}, {result.points} "
+         f"scenarios x {result.fights:,} fights)")  # fmt: skip
+    width = max(len(e.path) for e in result.effects)
+    for i, e in enumerate(result.effects, 1):
+        if result.method == "morris":
+            size = f"mu* {100 * (e.mu_star or 0):5.1f} ± {100 * (e.mu_star_conf or 0):4.1f} points"
+            size += f", mu {100 * (e.mu or 0):+5.1f}, sigma {100 * (e.sigma or 0):5.1f}"
+        else:
+            size = f"ST {_pct(e.st):>6} ± {_pct(e.st_conf)}, S1 {_pct(e.s1):>6} ± {_pct(e.s1_conf)}"
+        _out(f"  {i:>2}. {e.path:<{width}}  {e.low:g}..{e.high:g}  {size}")
+    _out(result.sentence())
+    if out is not None:
+        _wrote(out, files)
+
+
 # -- match ----------------------------------------------------------------------------------------------
 @lab_app.command("match")
 @user_errors

@@ -11,6 +11,7 @@ __all__ = [
     "check_matplotlib",
     "exact_heatmap",
     "run_plots",
+    "sensitivity_plot",
     "solve_plot",
     "sweep_heatmap",
     "sweep_lines",
@@ -311,6 +312,31 @@ def solve_plot(result: Any) -> bytes:
     ax.set_title(f"{_short(result.scenario, 40)}: {result.fights:,} fights per value tried")
     ax.legend(loc="best", fontsize="small")
     ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def sensitivity_plot(result: Any) -> bytes:
+    """``kassen lab sensitivity``: each path's effect as a bar, the most important on top (Morris
+    ``mu_star`` with its 95% interval, or Sobol' ``ST`` beside ``S1``)."""
+    plt = _pyplot()
+    effects = list(result.effects)
+    fig, ax = plt.subplots(figsize=(6.4, 0.9 + 0.45 * len(effects)))
+    y = list(range(len(effects)))[::-1]
+    labels = [_short(e.path, 40) for e in effects]
+    if result.method == "morris":
+        sizes = [e.mu_star or 0.0 for e in effects]
+        ax.barh(y, sizes, xerr=[e.mu_star_conf or 0.0 for e in effects], color=PALETTE[0], capsize=3)
+        ax.set_xlabel(f"change in {_short(result.side_name)}'s win rate across the path's range (Morris mu*)")
+        ax.xaxis.set_major_formatter(_percent())
+    else:
+        st, s1 = [e.st or 0.0 for e in effects], [e.s1 or 0.0 for e in effects]
+        ax.barh([v + 0.2 for v in y], st, height=0.4, color=PALETTE[0], label="ST")
+        ax.barh([v - 0.2 for v in y], s1, height=0.4, color=PALETTE[2], label="S1")
+        ax.set_xlabel(f"share of the variance of {_short(result.side_name)}'s win rate (Sobol')")
+        ax.legend(loc="best", fontsize="small")
+    ax.set_yticks(y, labels)
+    ax.set_title(f"{_short(result.scenario, 40)}: what moves {_short(result.side_name)}'s win rate")
+    ax.grid(alpha=0.3, axis="x")
     return _png(fig)
 
 

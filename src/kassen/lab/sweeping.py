@@ -137,6 +137,7 @@ def plan_sweep(
     until: float | None = None,
     decide: float | None = None,
     every: int | None = None,
+    most_paths: int = MAX_VARY,
 ) -> SweepPlan:
     """Check a sweep: every path resolved (an unknown one refused with the nearest known paths), every
     content path proved to change nothing but its value, the grid within the limits, every cell built
@@ -145,8 +146,8 @@ def plan_sweep(
     written) and the stopping rule."""
     if not vary:
         raise LabError("a sweep needs at least one --vary PATH=V1,V2,...")
-    if len(vary) > MAX_VARY:
-        raise LabError(f"a sweep varies at most {MAX_VARY} paths, not {len(vary)}")
+    if len(vary) > most_paths:
+        raise LabError(f"a sweep varies at most {most_paths} paths, not {len(vary)}")
     paths = tuple(v if isinstance(v, VaryPath) else parse_vary(v) for v in vary)
     if len({p.text for p in paths}) != len(paths):
         raise LabError("a path is varied twice")

@@ -3,7 +3,15 @@ sweep's, and an exact odds table's (:mod:`kassen.lab.api` re-exports them)."""
 
 from __future__ import annotations
 
-__all__ = ["Section", "run_spec", "write_odds", "write_run", "write_solve", "write_sweep"]
+__all__ = [
+    "Section",
+    "run_spec",
+    "write_odds",
+    "write_run",
+    "write_sensitivity",
+    "write_solve",
+    "write_sweep",
+]
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -373,6 +381,62 @@ def write_solve(result: Any, out: Path, fmt: Format = "csv", *, plots: bool = Tr
     write_text(out / "report.html", html_report(title, meta, sections, result.sentence()))
     written.append(out / "report.html")
     finish_out(out, "solve", spec, written)
+    return written
+
+
+def write_sensitivity(result: Any, out: Path, fmt: Format = "csv", *, plots: bool = True) -> list[Path]:
+    """``kassen lab sensitivity``'s files: ``effects`` (the ranking), ``design`` (each scenario played
+    and its win rate), ``sensitivity.json``, ``sensitivity.png`` and ``report.html``."""
+    from kassen.lab.report import html_report
+
+    spec = {"scenario": result.source}
+    start_out(out, "sensitivity", spec)
+    written = [write_json(out / "sensitivity.json", result.to_json())]
+    written.append(write_table(result.rows(), out / "effects", fmt))
+    written.append(write_table(result.design_rows(), out / "design", fmt))
+    images: list[tuple[str, bytes]] = []
+    if plots:
+        from kassen.lab.plots import sensitivity_plot
+
+        png = sensitivity_plot(result)
+        _write_png(out / "sensitivity.png", png)
+        written.append(out / "sensitivity.png")
+        images.append(("each path's effect on the win rate", png))
+    if result.method == "morris":
+        rows = [
+            {"rank": i + 1, "path": e.path, "range": f"{e.low:g} to {e.high:g}",
+             "effect (mu*)": f"{100 * (e.mu_star or 0):.1f} ± {100 * (e.mu_star_conf or 0):.1f} points",
+             "direction (mu)": f"{100 * (e.mu or 0):+.1f}", "spread (sigma)": f"{100 * (e.sigma or 0):.1f}"}
+            for i, e in enumerate(result.effects)
+        ]  # fmt: skip
+        note = (
+            "Morris elementary effects (SALib): mu* is the mean absolute change of the win rate, in points, "
+            "when the path moves across its range, with its 95% bootstrap interval; mu its sign (+: the "
+            "side wins more as the value rises); a sigma near mu* says the effect depends on the other "
+            "values or is not linear."
+        )
+    else:
+        rows = [
+            {"rank": i + 1, "path": e.path, "range": f"{e.low:g} to {e.high:g}",
+             "ST": f"{pct(e.st)} ± {pct(e.st_conf)}", "S1": f"{pct(e.s1)} ± {pct(e.s1_conf)}"}
+            for i, e in enumerate(result.effects)
+        ]  # fmt: skip
+        note = (
+            "Sobol' indices (SALib, Saltelli's design): ST the share of the win rate's variance the path "
+            "explains with all its interactions, S1 alone, each with its 95% interval."
+        )
+    meta = [
+        ("Scenario", f"{result.scenario} ({result.source})"),
+        ("Side", result.side_name),
+        ("Design", f"{result.method}, {result.points} scenarios x {result.fights:,} fights, seeds "
+                   f"{result.seed} to {result.seed + result.fights - 1} in each (the same seeds)"),
+        ("Policies", policies_text(result.policies)),
+    ]  # fmt: skip
+    sections: list[Section] = [("What matters", rows, images, note)]
+    title = f"kassen lab sensitivity: {result.scenario}"
+    write_text(out / "report.html", html_report(title, meta, sections, result.sentence()))
+    written.append(out / "report.html")
+    finish_out(out, "sensitivity", spec, written)
     return written
 
 
