@@ -121,6 +121,15 @@ EveryOption = Annotated[
         "--every", parser=whole(), metavar="N", help="Fights per look of --until/--decide (default 100)."
     ),
 ]
+PoliciesOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--policies",
+        metavar="SPEC,SPEC,...",
+        help="Run under each named policy (each playing every side: heuristic,search:iterations=200) and "
+        "flag each conclusion that changes between them.",
+    ),
+]
 SideOption = Annotated[
     str | None,
     typer.Option("--side", help="The side whose win rate --until/--decide read (default: the first)."),
@@ -323,6 +332,7 @@ def run_command(
     until: UntilOption = None,
     decide: DecideOption = None,
     every: EveryOption = None,
+    policies: PoliciesOption = None,
     side: SideOption = None,
 ) -> None:
     """Play N fights of SCENARIO and report who wins how often, with 95% intervals.
@@ -330,10 +340,27 @@ def run_command(
     Fight i uses seed S+i (`kassen fight SCENARIO --seed S+i` replays it) and the scenario's policies.
     Also: rounds to the end, each unit's survival and Wounds dealt and taken, each action's uses and
     success rate. The results are the same for any --jobs and either backend."""
-    from kassen.lab.api import execute_run, plan_run, run_spec, write_run
+    from kassen.lab.api import execute_run, known_sides, plan_run, run_spec, write_run
     from kassen.lab.stream import RunRows
 
-    chosen = _prepare(out, fmt, not no_plots, "run")
+    specs = _policy_specs(policies, policy)
+    chosen = _prepare(out, fmt, not no_plots, "policies" if specs else "run")
+    if specs:
+        first = plan_run(scenario, fights=fights, seed=seed, content=list(content or []))
+        sides = known_sides(first.opener)
+        results = {}
+        for k, spec in enumerate(specs, 1):
+            plan = plan_run(
+                scenario, fights=fights, seed=seed, jobs=jobs, backend=backend,  # type: ignore[arg-type]
+                address=address, content=list(content or []), max_actions=max_actions,
+                policies=dict.fromkeys(sides, spec), until=until, decide=decide, side=side, every=every,
+            )  # fmt: skip
+            with _interruptible(None), progress_bar(fights, "fights", not (as_json or quiet)) as advance:
+                results[spec] = execute_run(plan, advance, keep_records=False)
+            if out is not None:
+                write_run(results[spec], out / f"policy-{k}", chosen, plots=not no_plots)
+        _report_policies("run", results, side, out, as_json)
+        return
     plan = plan_run(
         scenario,
         fights=fights,
@@ -454,6 +481,7 @@ def sweep_command(
     until: UntilOption = None,
     decide: DecideOption = None,
     every: EveryOption = None,
+    policies: PoliciesOption = None,
     out: OutOption = None,
     fmt: FormatOption = "csv",
     as_json: JsonFlag = False,
@@ -471,40 +499,127 @@ def sweep_command(
     from kassen.lab.sweeping import execute_sweep, plan_sweep
 
     _ascii_numbers(("--vary", v.partition("=")[2]) for v in vary)
-    chosen = _prepare(out, fmt, not no_plots, "sweep")
-    plan = plan_sweep(
-        scenario,
-        vary,
-        fights=fights,
-        seed=seed,
-        jobs=jobs,
-        backend=backend,  # type: ignore[arg-type]  # checked by plan_sweep
-        address=address,
-        content=list(content or []),
-        max_actions=max_actions,
-        policies=side_policies(policy),
-        side=side,
-        baseline=list(baseline or []),
-        until=until,
-        decide=decide,
-        every=every,
-    )
-    valid = [c for c in plan.cells if c.text is not None]
-    if not valid:
-        raise LabError(f"no cell of the grid validates; the first: {plan.cells[0].error}")
-    store = None
-    if out is not None:
-        start_out(out, "sweep", {"scenario": plan.base.source.name})
-        store = CellStore(out)
-    with _interruptible(out), progress_bar(len(valid) * fights, "fights", not (as_json or quiet)) as advance:
-        result = execute_sweep(plan, store=store, progress=advance)
-    files = write_sweep(result, out, chosen, side=side, plots=not no_plots) if out is not None else []
+    specs = _policy_specs(policies, policy)
+    chosen = _prepare(out, fmt, not no_plots, "policies" if specs else "sweep")
+
+    def plan_for(named: dict[str, str] | None) -> Any:
+        return plan_sweep(
+            scenario,
+            vary,
+            fights=fights,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,  # type: ignore[arg-type]  # checked by plan_sweep
+            address=address,
+            content=list(content or []),
+            max_actions=max_actions,
+            policies=named,
+            side=side,
+            baseline=list(baseline or []),
+            until=until,
+            decide=decide,
+            every=every,
+        )
+
+    def one(plan: Any, where: Path | None) -> tuple[SweepResult, list[Path]]:
+        valid = [c for c in plan.cells if c.text is not None]
+        if not valid:
+            raise LabError(f"no cell of the grid validates; the first: {plan.cells[0].error}")
+        store = None
+        if where is not None:
+            start_out(where, "sweep", {"scenario": plan.base.source.name})
+            store = CellStore(where)
+        show = not (as_json or quiet)
+        with _interruptible(where), progress_bar(len(valid) * fights, "fights", show) as bar:
+            result = execute_sweep(plan, store=store, progress=bar)
+        files = write_sweep(result, where, chosen, side=side, plots=not no_plots) if where is not None else []
+        return result, files
+
+    if specs:
+        first = plan_for(None)
+        sides = scenario_sides(first)
+        plans = {spec: plan_for(dict.fromkeys(sides, spec)) for spec in specs}  # every plan checked first
+        if out is not None:
+            start_out(out, "policies", {"compares": specs})
+        results = {}
+        for k, (spec, plan) in enumerate(plans.items(), 1):
+            where = out / f"policy-{k}" if out is not None else None
+            if where is not None:
+                from kassen.lab.output import prepare_out
+
+                prepare_out(where, "sweep")
+            results[spec] = one(plan, where)[0]
+        _report_policies("sweep", results, first.side or sides[0], out, as_json)
+        return
+    result, files = one(plan_for(side_policies(policy)), out)
     if as_json:
         emit_json(result.to_json())
         return
     _print_sweep(result, side)
     if out is not None:
         _wrote(out, files)
+
+
+def _policy_specs(policies: list[str] | None, policy: list[str] | None) -> list[str]:
+    if not policies:
+        return []
+    from kassen.lab.policies import split_specs
+
+    if policy:
+        raise LabError("--policies plays every side by each policy: leave out --policy")
+    return split_specs(policies)
+
+
+def _report_policies(
+    kind: str, results: dict[str, Any], side: str | None, out: Path | None, as_json: bool
+) -> None:
+    """Each policy's answer, and every conclusion that changes between them (printed, and with --out a
+    report.html over the policies' own folders)."""
+    from kassen.lab.policies import compare_runs, compare_sweeps
+    from kassen.lab.sentences import run_sentence, sweep_sentence
+
+    if kind == "sweep":
+        flags = compare_sweeps(results, side or "")
+        answers = {spec: sweep_sentence(r) for spec, r in results.items()}
+    else:
+        flags = compare_runs(results)
+        answers = {spec: run_sentence(r) for spec, r in results.items()}
+    verdict = (
+        "Conclusions that change with the policy: " + " / ".join(flags)
+        if flags
+        else f"No conclusion changes between {', '.join(results)}: the same side is favoured"
+        + (", the same cell is best and the 50% line stays" if kind == "sweep" else "")
+    ) + "."
+    if out is not None:
+        _policies_report(kind, results, answers, verdict, out)
+    if as_json:
+        each = {s: r.to_json() for s, r in results.items()}
+        emit_json({"policies": each, "changes": flags, "answer": verdict})
+        return
+    for spec, text in answers.items():
+        _out(f"{spec}: {text}")
+    _out(verdict)
+    if out is not None:
+        _out(f"wrote {out}: report.html, " + ", ".join(f"policy-{k}/" for k in range(1, len(results) + 1)))
+
+
+def _policies_report(
+    kind: str, results: dict[str, Any], answers: dict[str, str], verdict: str, out: Path
+) -> None:
+    from kassen.lab.output import finish_out, start_out, write_text
+    from kassen.lab.report import html_report
+
+    spec = {"compares": list(results)}
+    start_out(out, "policies", spec)
+    sections = []
+    for k, (name, text) in enumerate(answers.items(), 1):
+        folder = out / f"policy-{k}"
+        images = [(f"under {name}", p.read_bytes()) for p in sorted(folder.glob("*.png"))[:2]]
+        sections.append((f"Under {name}", None, images, f"{text} (all files in policy-{k}/)"))
+    title = f"kassen lab {kind} under {len(results)} policies"
+    meta = [("Policies", "; ".join(f"policy-{k}: {s} (every side)" for k, s in enumerate(results, 1)))]
+    write_text(out / "report.html", html_report(title, meta, sections, verdict))
+    finish_out(out, "policies", spec, [out / "report.html"])
 
 
 # -- solve ----------------------------------------------------------------------------------------------
