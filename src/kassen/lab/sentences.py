@@ -70,6 +70,11 @@ def crossing(xs: Sequence[float], ys: Sequence[float], target: float) -> tuple[f
     return None
 
 
+def short(path: str) -> str:
+    """A path's short name: its last two parts (``ryu.skill``)."""
+    return ".".join(path.split(".")[-2:])
+
+
 def _numeric(values: Sequence[Any]) -> bool:
     return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
 
@@ -84,12 +89,15 @@ def sweep_sentence(result: SweepResult) -> str:
     name = result.side_names().get(side, side)
     rates = [(c.rate(side) or 0.0, c) for c in done]
     low, high = min(rates, key=lambda t: t[0]), max(rates, key=lambda t: t[0])
-    label = ", ".join(f"{p.rsplit('.', 1)[-1]} {v}" for p, v in high[1].values)
+    label = ", ".join(f"{short(p)} {v}" for p, v in high[1].values)
     text = f"{name} wins {pct(low[0])} to {pct(high[0])} over the grid, most at {label}"
+    if len(result.paths) > 1:
+        above = sum(r > 0.5 for r, _ in rates)
+        text += f"; above 50% in {above} of {len(rates)} cells"
     if len(result.paths) == 1 and _numeric([c.values[0][1] for c in done]):
         xs = [float(c.values[0][1]) for c in done]
         cross = crossing(xs, [r for r, _ in rates], 0.5)
-        what = result.paths[0].rsplit(".", 1)[-1]
+        what = short(result.paths[0])
         if cross is not None:
             text += f"; {name} breaks even at {what} {cross[0]:.1f}"
         else:

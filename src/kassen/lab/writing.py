@@ -271,7 +271,8 @@ def write_sweep(
             "Results per cell",
             _cell_rows(result, chosen),
             images,
-            f"{chosen}'s win rate with its 95% Wilson interval; the difference from the baseline with its "
+            f"{result.side_names().get(chosen or '', chosen)}'s win rate with its 95% Wilson interval; the "
+            "difference from the baseline (in points) with its "
             "paired 95% interval over the seeds both played (* where it excludes 0; the unpaired "
             "interval, as if the dice were independent, is in sweep.csv). KEY: the cell's folder in "
             "cells/. All columns are in sweep.csv.",
@@ -334,7 +335,8 @@ def _cell_rows(result: SweepResult, side: str | None) -> list[dict[str, Any]]:
         row["draws"] = pct(r.draws.rate)
         if r.sequential is not None:
             row["stopped"] = r.sequential.verdict or ("met" if r.sequential.met else "at limit")
-        row["key"] = c.key or ""
+        if c.key:
+            row["key"] = c.key
         rows.append(row)
     return rows
 
