@@ -70,7 +70,7 @@ from kassen.sengoku.battle.report import RENDERERS, names
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.scenario import MAX_UNITS, ScenarioModel, build_battle
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase
-from kassen.sengoku.battle.summary import fight_summary as summarize
+from kassen.sengoku.battle.summarize import fight_summary as summarize
 from kassen.sengoku.battle.table import gm, menus, views
 from kassen.sengoku.battle.table.preview import attack_preview
 from kassen.sengoku.catalog import Catalog, catalog_content
@@ -244,7 +244,7 @@ class SengokuRuleset:
         return guess.determinize(seen, events, tables, side, rng)
 
     def fight_summary(self, fight: PlayedFight) -> FightSummary:
-        """A finished battle in its own words (:mod:`kassen.sengoku.battle.summary`)."""
+        """A finished battle in its own words (:mod:`kassen.sengoku.battle.summarize`)."""
         return summarize(fight)
 
     def units(self, state: BattleState) -> Mapping[str, str]:
