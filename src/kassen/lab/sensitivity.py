@@ -79,6 +79,11 @@ class SensitivityResult:
     def sentence(self) -> str:
         top = self.effects[0]
         last = self.effects[-1]
+        if top.size == 0:
+            return (
+                f"No path moved {self.side_name}'s win rate on these fights ({self.points} scenarios x "
+                f"{self.fights:,} fights, the same seeds)."
+            )
         name = label(top.path)
         if self.method == "morris":
             assert top.mu_star is not None
@@ -212,10 +217,11 @@ def sensitivity(
         "names": [p for p, *_ in spans],
         "bounds": [[lo, hi] for _, lo, hi, _ in spans],
     }
+    draw = seed % (1 << 32)  # the design's own random draws (numpy takes 32 bits); the fights use ``seed``
     if method == "morris":
-        design = salib.sample.morris.sample(problem, trajectories, num_levels=levels, seed=seed)
+        design = salib.sample.morris.sample(problem, trajectories, num_levels=levels, seed=draw)
     else:
-        design = salib.sample.sobol.sample(problem, samples, calc_second_order=False, seed=seed)
+        design = salib.sample.sobol.sample(problem, samples, calc_second_order=False, seed=draw)
     rows = [tuple(_value(x, whole) for x, (_, _, _, whole) in zip(row, spans, strict=True)) for row in design]
     unique = list(dict.fromkeys(rows))
     if len(unique) > MAX_POINTS or len(unique) * fights > 2_000_000:
@@ -230,7 +236,7 @@ def sensitivity(
     effects = []
     if method == "morris":
         out = salib.analyze.morris.analyze(
-            problem, design, y, num_levels=levels, seed=seed, num_resamples=1000
+            problem, design, y, num_levels=levels, seed=draw, num_resamples=1000
         )
         for i, (p, lo, hi, _) in enumerate(spans):
             effects.append(
@@ -238,7 +244,7 @@ def sensitivity(
                        _r(out["sigma"][i]))
             )  # fmt: skip
     else:
-        out = salib.analyze.sobol.analyze(problem, y, calc_second_order=False, seed=seed)
+        out = salib.analyze.sobol.analyze(problem, y, calc_second_order=False, seed=draw)
         for i, (p, lo, hi, _) in enumerate(spans):
             effects.append(
                 Effect(p, lo, hi, s1=_r(out["S1"][i]), s1_conf=_r(out["S1_conf"][i]), st=_r(out["ST"][i]),
