@@ -53,3 +53,12 @@ def _counted(name: str, seeds: range) -> Counter[str]:
             if event.kind == "check":
                 seen[str(event.data["check"])] += 1
     return seen
+
+
+def test_the_crusher_bout_reaches_limb_knockback_and_vital_organ_checks_in_auto_play() -> None:
+    # rule: AR.KNB.5, AR.INJ.8 — the bundled bout's auto-play pushes limbs and shakes organs
+    bouts: Counter[str] = Counter()
+    for seed in range(20):
+        bouts.update(set(_counted("crusher", range(seed, seed + 1))))
+    assert bouts["limb_knockback"] >= 3, bouts
+    assert bouts["vital"] >= 3, bouts
