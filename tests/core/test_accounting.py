@@ -12,10 +12,8 @@ import coinflip
 import pytest
 
 from kassen.core.accounting import Accounting, silent_changes, strangers
-from kassen.core.ruleset import register_ruleset, registered_rulesets
+from kassen.core.ruleset import register_ruleset, registered_rulesets, unregister_ruleset
 from kassen.core.scenario import bundled_scenarios, open_fight
-
-register_ruleset(coinflip.RULESET)  # collected before the session fixture runs
 
 SEEDS = (1, 2, 3)
 
@@ -78,6 +76,16 @@ KNOWN: dict[tuple[str, str, int], str] = {
 
 
 def _cases() -> list[Any]:
+    # listed with the coin-flip duel registered, then forgotten: the session fixture registers it for
+    # the tests, and other modules collected after this one list only the bundled rulesets
+    register_ruleset(coinflip.RULESET)
+    try:
+        return _listed()
+    finally:
+        unregister_ruleset("coinflip")
+
+
+def _listed() -> list[Any]:
     out = []
     for r in registered_rulesets():
         for s in bundled_scenarios(r):
