@@ -22,7 +22,7 @@ from kassen.core.scenario import bundled_scenarios, open_fight
 
 from .helpers import RULES, bout, fighter
 
-NAMES = ["duel", "melee", "knockback", "pit"]
+NAMES = ["duel", "melee", "knockback", "pit", "crusher"]
 
 
 def roundtrip(data: Any) -> Any:
