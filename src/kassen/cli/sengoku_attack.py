@@ -9,9 +9,10 @@ from __future__ import annotations
 __all__ = ["attack_command", "odds_command"]
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -180,11 +181,13 @@ def _render(result: AttackResult, tags: AttackTags, seed: int | None, released: 
     for e in result.events:
         if e.kind == "armor_broken":
             console.print(
-                f"{escape('[Break]')}: {result.target.name}'s armor loses {e.data['lost']} point(s)"
+                f"{escape('[Break]')}{_source(e.data)}: {result.target.name}'s armor loses"
+                f" {e.data['lost']} point(s)"
                 f" until repaired  [dim]{e.rule}[/dim]"
             )
         elif e.kind == "armor_holds":
-            console.print(f"{escape('[Break]')}: {escape(str(e.data['why']))}  [dim]{e.rule}[/dim]")
+            why = escape(str(e.data["why"]))
+            console.print(f"{escape('[Break]')}{_source(e.data)}: {why}  [dim]{e.rule}[/dim]")
         elif e.kind == "bleed":
             console.print(f"{result.target.name} bleeds: {e.data['effect']}  [dim]{e.rule}[/dim]")
         elif e.kind == "debuff":
@@ -204,6 +207,11 @@ def _render(result: AttackResult, tags: AttackTags, seed: int | None, released: 
     _step_rows("Resolution", tuple(s for s in result.steps if s not in result.defense_steps))
     if seed is not None:
         console.print(f"[dim](seed {seed})[/dim]")
+
+
+def _source(data: Mapping[str, Any]) -> str:
+    """A weapon's stated [Break] names its source and blow (SG.BRK.4)."""
+    return f" ({escape(str(data['source']))})" if data.get("source") else ""
 
 
 _TARGET_BUILD = {
@@ -508,11 +516,19 @@ def attack_command(
         grades=catalog.grades,
         defense_rules=catalog.defense,
     )
+    # the GM's extras are "added to a fumble" (SG.FUM.2): on any other outcome they do nothing, and say so
+    unused = list(extras) if result.outcome.value != "fumble" else []
     if as_json:
         out = result.to_json()
+        out["fumble_extras_not_applied"] = unused
         out["seed"] = shown_seed
         out["tags"] = format_tags(action.attack_tags)
         out["released"] = steps_to_json(released)
         emit_json(out)
         return
     _render(result, action.attack_tags, shown_seed if seed is None else None, released)
+    if unused:
+        console.print(
+            f"--fumble-extra {', '.join(unused)}: not applied (a {result.outcome.value},"
+            " not a Fumble)  [dim]SG.FUM.2[/dim]"
+        )

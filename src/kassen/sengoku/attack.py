@@ -36,6 +36,7 @@ __all__ = [
     "attack",
     "resolve_attack",
     "roll_attack",
+    "stated_break_on",
 ]
 
 from collections.abc import Callable
@@ -47,7 +48,7 @@ from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
-from kassen.sengoku.breakage import apply_break
+from kassen.sengoku.breakage import BreakTrigger, apply_break, break_triggers
 from kassen.sengoku.check import (
     CheckKind,
     CheckOutcome,
@@ -66,16 +67,15 @@ from kassen.sengoku.grades import GradeTable
 from kassen.sengoku.profile import AttackTags, CombatProfile
 from kassen.sengoku.resolution import (
     D100Table,
+    DecisiveBlow,
     EffectKind,
     ResolutionRules,
     TableEffect,
-    TableEffectKind,
     TableRow,
-    TableWho,
     load_resolution,
 )
-from kassen.sengoku.table_effects import PROFILE_KINDS, apply_effect
-from kassen.sengoku.technique import BASE_ATTACK, Technique, attack_modifier
+from kassen.sengoku.table_effects import RowApplied
+from kassen.sengoku.technique import BASE_ATTACK, StatedBreak, Technique, attack_modifier
 from kassen.sengoku.wounds import (
     AddedWound,
     WoundsChange,
@@ -351,7 +351,7 @@ def _land(
     critical = outcome is AttackOutcome.CRITICAL
     log.event(
         "critical_hit" if critical else "hit",
-        {"target": target.name, "wounds": blow.wounds},
+        {"target": target.key, "wounds": blow.wounds},
         "SG.CRT.1" if critical else "SG.WND.1",
     )
     change = apply_wounds(target, blow.wounds, rules=rules, grades=grades, rule=blow.rule)
@@ -361,15 +361,15 @@ def _land(
     if blow.behind:
         rule = "SG.CRT.2" if critical else "SG.WND.3"
         log.step(blow.behind, f"{blow.behind} Wound(s) to the enemy behind {target.name}", rule)
-        log.event("wounds_behind", {"behind": target.name, "wounds": blow.behind}, rule)
+        log.event("wounds_behind", {"behind": target.key, "wounds": blow.behind}, rule)
     for note in blow.notes:
-        log.event("effect", {"target": target.name, "text": note}, "SG.CRT.3" if critical else "SG.WND.3")
+        log.event("effect", {"target": target.key, "text": note}, "SG.CRT.3" if critical else "SG.WND.3")
     for debuff in blow.debuffs:
         # The engine puts the Defense −N source on the target (kassen.sengoku.defense.trigger_debuff).
-        log.event("debuff", {"target": target.name, "debuff": debuff}, "SG.DBF.1")
+        log.event("debuff", {"target": target.key, "debuff": debuff}, "SG.DBF.1")
     if blow.bleeds and not change.incapacitated:
         bleed = rules.death_check.bleed
-        log.event("bleed", {"unit": target.name, "effect": bleed.effect}, "SG.AIM.5")
+        log.event("bleed", {"unit": target.key, "effect": bleed.effect}, "SG.AIM.5")
     return change
 
 
@@ -382,18 +382,18 @@ def _fumble(
 ) -> CombatProfile:
     """The fumbler becomes Defenseless (SG.FUM.1, SG.DFL.1; its Defense −N from ``defense_rules``) and
     takes the GM's extras (SG.FUM.2)."""
-    log.event("fumble", {"attacker": attacker.name}, "SG.FUM.1")
+    log.event("fumble", {"attacker": attacker.key}, "SG.FUM.1")
     if rules.fumble.defenseless:
         log.step(0, f"Fumble: {attacker.name} becomes Defenseless", "SG.DFL.1")
         attacker, dfl_steps = make_defenseless(attacker, rules=defense_rules)
         log.steps.extend(dfl_steps)
-        log.event("defenseless", {"unit": attacker.name, "cause": "fumble"}, "SG.DFL.1", automatic=True)
+        log.event("defenseless", {"unit": attacker.key, "cause": "fumble"}, "SG.DFL.1", automatic=True)
     for key in action.fumble_extras:
         extra = rules.fumble.extras[key]
         log.step(extra.energy, f"Fumble, GM's extra: {extra.name}: {extra.effect}", "SG.FUM.2")
         log.event(
             "fumble_extra",
-            {"unit": attacker.name, "extra": key, "energy": extra.energy, "effect": extra.effect},
+            {"unit": attacker.key, "extra": key, "energy": extra.energy, "effect": extra.effect},
             "SG.FUM.2",
         )
     return attacker
@@ -458,8 +458,8 @@ def resolve_attack(
     log.event(
         "attack_check",
         {
-            "attacker": attacker.name,
-            "target": target.name,
+            "attacker": attacker.key,
+            "target": target.key,
             "faces": list(faces),
             "modifier": modifier,
             "total": check.total,
@@ -484,9 +484,10 @@ def resolve_attack(
     if outcome.hit:
         change = _land(target_after, blow, outcome, r, grades, log)
         target_after, after, fell = change.profile, change.after, change.incapacitated
-        target_after = _break(attacker, target_after, action, defense, defense_rules, log)
+        stated = _stated(tech, outcome, kind.heavenly_mandate, fell, r)
+        target_after = _break(attacker, target_after, action, defense, defense_rules, log, stated)
     elif outcome is AttackOutcome.MISS:
-        log.event("miss", {"target": target.name}, "SG.CHK.1")
+        log.event("miss", {"target": target.key}, "SG.CHK.1")
 
     table: TableResult | None = None
     if outcome is AttackOutcome.CRITICAL and kind.heavenly_mandate:
@@ -501,8 +502,8 @@ def resolve_attack(
         log.step(table.roll, f"d100 {table.roll}: {table.name}: {table.effect}", table.rule)
         log.event(table.table, table.to_json(), table.rule)
         assert table.row is not None
-        applied = _Applied(attacker_after, target_after, hit_wounds, attacker.weapon_grade)
-        pending = applied.row(table.row, table.rule, r, defense_rules, grades, log)
+        applied = RowApplied(attacker_after, target_after, hit_wounds, attacker.weapon_grade)
+        pending = applied.row(table.row, table.rule, r, defense_rules, grades, log.steps, log.events)
         attacker_after, target_after = applied.attacker, applied.target
         if target_after.wounds is not None and target_after.wounds != after:
             after = target_after.wounds
@@ -535,6 +536,31 @@ def hit_wounds_of(tech: Technique, rules: ResolutionRules) -> int:
     return hit_wounds(tech, rules)[0]
 
 
+def _stated(
+    tech: Technique, outcome: AttackOutcome, heavenly: bool, fell: bool, r: ResolutionRules
+) -> tuple[StatedBreak, str] | None:
+    """The weapon's stated [Pierce N] + [Break] when this blow fires it (SG.BRK.4), with the blow's name:
+    on a hit, on a Critical Hit, or on a decisive blow as ``stated_break.decisive_blow`` reads it."""
+    sb = tech.stated_break
+    if sb is None or not outcome.hit:
+        return None
+    critical = outcome is AttackOutcome.CRITICAL
+    reading = r.stated_break.decisive_blow
+    if reading is DecisiveBlow.HEAVENLY_MANDATE:
+        decisive, blow = critical and heavenly, "a decisive blow (Heavenly Mandate)"
+    elif reading is DecisiveBlow.CRITICAL:
+        decisive, blow = critical, "a decisive blow (a Critical Hit)"
+    else:
+        decisive, blow = fell, "a decisive blow (it fells the target)"
+    if not break_triggers(sb.trigger, hit=True, critical=critical, decisive=decisive):
+        return None
+    if sb.trigger is BreakTrigger.ON_CRITICAL:
+        blow = "a Critical Hit"
+    elif sb.trigger is BreakTrigger.ON_HIT:
+        blow = "a hit"
+    return sb, blow
+
+
 def _break(
     attacker: CombatProfile,
     target: CombatProfile,
@@ -542,71 +568,63 @@ def _break(
     defense: DefenseLike,
     defense_rules: DefenseRules | None,
     log: _Log,
+    stated: tuple[StatedBreak, str] | None = None,
 ) -> CombatProfile:
     """A hit with [Break] leaves its paired [Pierce] on the target's armor until repaired, when the
-    executing grade is at least the armor's (SG.BRK.1-3)."""
-    removed = defense.pierce_removed
-    if not action.attack_tags.break_ or removed <= 0:
+    executing grade is at least the armor's (SG.BRK.1-3). A weapon's stated [Pierce N] + [Break] that
+    this blow fires (``stated``, SG.BRK.4) comes after the check: its [Pierce N] cannot change a check
+    already made, so what it does is the armor it breaks — N points, or the attack's own [Pierce] with a
+    [Break] if that took more (one blow, one reduction kept)."""
+    removed = defense.pierce_removed if action.attack_tags.break_ else 0
+    grade = attacker.weapon_grade
+    source: dict[str, str] = {}
+    if stated is not None:
+        sb, blow = stated
+        log.step(sb.pierce, f"{sb.source} on {blow}: [Pierce {sb.pierce}] + [Break]", "SG.BRK.4")
+        source = {"source": f"{sb.source} on {blow}"}
+        if sb.pierce > removed:
+            removed, grade = sb.pierce, sb.grade
+    if removed <= 0:
         return target
-    broken, steps = apply_break(attacker.weapon_grade, target, removed, rules=defense_rules)
+    broken, steps = apply_break(grade, target, removed, rules=defense_rules)
     log.steps.extend(steps)
     if broken.armor_damage == target.armor_damage:
-        log.event("armor_holds", {"unit": target.name, "why": steps[-1].reason}, steps[-1].rule)
+        log.event("armor_holds", {"unit": target.key, "why": steps[-1].reason, **source}, steps[-1].rule)
         return target
     log.event(
         "armor_broken",
         {
-            "unit": target.name,
+            "unit": target.key,
             "armor_damage": broken.armor_damage,
             "lost": broken.armor_damage - target.armor_damage,
+            **source,
         },
         "SG.BRK.2",
     )
     return broken
 
 
-class _Applied:
-    """A d100 row's effects on the roller and the target (:func:`kassen.sengoku.table_effects.
-    apply_effect`); the rest is returned for the battle."""
-
-    def __init__(self, attacker: CombatProfile, target: CombatProfile, hit: int, grade: str) -> None:
-        self.attacker, self.target, self.hit, self.grade = attacker, target, hit, grade
-
-    def row(
-        self,
-        row: TableRow,
-        rule: str,
-        r: ResolutionRules,
-        defense_rules: DefenseRules | None,
-        grades: GradeTable | None,
-        log: _Log,
-    ) -> tuple[TableEffect, ...]:
-        pending: list[TableEffect] = []
-        for e in row.effects:
-            if e.kind not in PROFILE_KINDS or e.who not in (TableWho.ATTACKER, TableWho.TARGET):
-                pending.append(e)
-                continue
-            on_target = e.who is TableWho.TARGET
-            unit = self.target if on_target else self.attacker
-            if unit.wounds == 0 and e.kind is not TableEffectKind.FATE:
-                continue  # nothing more happens to the fallen
-            done = apply_effect(
-                e,
-                unit,
-                hit_wounds=self.hit,
-                executing_grade=self.grade,
-                rule=rule,
-                rules=r,
-                defense_rules=defense_rules,
-                grades=grades,
-            )
-            log.steps.extend(done.steps)
-            log.events.extend(done.events)
-            if on_target:
-                self.target = done.profile
-            else:
-                self.attacker = done.profile
-        return tuple(pending)
+def stated_break_on(
+    attacker: CombatProfile,
+    target: CombatProfile,
+    tech: Technique,
+    *,
+    critical: bool,
+    fell: bool,
+    rules: ResolutionRules,
+    defense_rules: DefenseRules | None = None,
+) -> tuple[CombatProfile, tuple[Event, ...], tuple[Step, ...]]:
+    """The weapon's stated [Pierce N] + [Break] on a blow that had no check (an [Ambush]'s automatic
+    Critical Hit, SG.AMB.2): it fires as on a checked blow (SG.BRK.4; no double, so never a Heavenly
+    Mandate). The target after, and the events and steps it made (none when it does not fire)."""
+    outcome = AttackOutcome.CRITICAL if critical else AttackOutcome.HIT
+    stated = _stated(tech, outcome, False, fell, rules)
+    if stated is None:
+        return target, (), ()
+    log = _Log()
+    plain = Attack(tech, tags=AttackTags())
+    after = _break(attacker, target, plain, FixedDefense(0), defense_rules, log, stated)
+    return after, tuple(log.events), tuple(log.steps)
 
 
 def roll_attack(

@@ -103,7 +103,7 @@ def resolve_death_check(
         Event(
             "death_check",
             {
-                "unit": profile.name,
+                "unit": profile.key,
                 "faces": list(faces),
                 "total": check.total,
                 "survives": survives,

@@ -99,7 +99,7 @@ def fate_intervention(
         Event(
             "fate_spent",
             {
-                "unit": user.name,
+                "unit": user.key,
                 "points": f.intervention_cost,
                 "purpose": "intervention",
                 "faces_before": list(faces),
@@ -148,7 +148,7 @@ def last_bastion(
     events = (
         Event(
             "fate_spent",
-            {"unit": user.name, "points": f.last_bastion_cost, "purpose": "last_bastion"},
+            {"unit": user.key, "points": f.last_bastion_cost, "purpose": "last_bastion"},
             "SG.FAT.2",
         ),
     )

@@ -125,6 +125,8 @@ class CombatProfile:
     """
 
     name: str = "unit"
+    #: The unit's id in a battle (empty outside one): what the events name it by (:attr:`key`).
+    id: str = ""
     grade: Grade = Grade.VETERAN
     armor: ArmorKind = ArmorKind.NONE
     shield: bool = False
@@ -153,6 +155,11 @@ class CombatProfile:
     fate_points: int = 0
     #: The side the unit fights for; a Lord's fall costs that faction's squads Cohesion (SG.INP.2).
     faction: str = ""
+
+    @property
+    def key(self) -> str:
+        """What an event names the unit by: its battle id, else (a calculator's profile) its name."""
+        return self.id or self.name
 
     def skill(self, name: str) -> int:
         """The skill's rank, 0 when the unit does not have it."""

@@ -267,6 +267,32 @@ class LordFallData(StrictModel):
     house_default: HouseDefault
 
 
+class DecisiveBlow(StrEnum):
+    """What "a decisive blow" is for a source that states "[Pierce N] + [Break] on a decisive blow"
+    (SG.BRK.4, a reading): a Critical Hit on the Heavenly Mandate's double (the seed's decisive moment,
+    SG.CRT.4), any Critical Hit, or a hit that Incapacitates the target."""
+
+    HEAVENLY_MANDATE = "heavenly-mandate"
+    CRITICAL = "critical"
+    FELLING_BLOW = "felling-blow"
+
+
+class StatedBreakData(StrictModel):
+    """When a source's stated [Break] on a decisive blow fires (SG.BRK.4)."""
+
+    decisive_blow: DecisiveBlow
+    house_default: HouseDefault
+
+
+class FallenData(StrictModel):
+    """What a d100 row does to a unit the same attack already felled (SG.INP.1 with SG.CRT.4, SG.FUM.3):
+    ``equipment_takes_effect``: an armor [Break] and a weapon dropped or broken still happen to its gear
+    (Wounds, Defenseless and Energy find nobody in the zone either way)."""
+
+    equipment_takes_effect: bool
+    house_default: HouseDefault
+
+
 class ResolutionRules(StrictModel):
     """The whole of ``resolution.yaml``."""
 
@@ -276,6 +302,8 @@ class ResolutionRules(StrictModel):
     fumble: FumbleData
     decisive_moment: D100Table
     critical_mistake: D100Table
+    stated_break: StatedBreakData
+    fallen: FallenData
     fate: FateData
     death_check: DeathCheckData
     lord_fall: LordFallData

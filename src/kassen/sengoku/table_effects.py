@@ -18,7 +18,15 @@ Cohesion, a weapon dropped or broken — only a battle can apply (:data:`PROFILE
 
 from __future__ import annotations
 
-__all__ = ["PROFILE_KINDS", "EffectDone", "apply_effect", "describe"]
+__all__ = [
+    "EQUIPMENT_KINDS",
+    "PROFILE_KINDS",
+    "EffectDone",
+    "RowApplied",
+    "apply_effect",
+    "describe",
+    "reaches_the_fallen",
+]
 
 from dataclasses import dataclass, replace
 
@@ -33,6 +41,7 @@ from kassen.sengoku.resolution import (
     ResolutionRules,
     TableEffect,
     TableEffectKind,
+    TableRow,
     TableWho,
     load_resolution,
 )
@@ -48,6 +57,12 @@ PROFILE_KINDS = frozenset(
         TableEffectKind.FATE,
         TableEffectKind.BREAK_ARMOR,
     }
+)
+
+#: The effect kinds on a unit's gear, not its body: they reach a unit already Incapacitated when the
+#: resolution's ``fallen.equipment_takes_effect`` says so.
+EQUIPMENT_KINDS = frozenset(
+    {TableEffectKind.BREAK_ARMOR, TableEffectKind.DROP_WEAPON, TableEffectKind.BREAK_WEAPON}
 )
 
 _WHO = {
@@ -150,7 +165,68 @@ def apply_effect(
             if lost
             else f"{name}'s armor holds ({steps[-1].reason})"
         )
-    events.append(Event("table_effect", {"unit": name, "effect": k.value, "text": text}, rule))
+    events.append(Event("table_effect", {"unit": unit.key, "effect": k.value, "text": text}, rule))
     if change is not None:
         events.extend(change.events)
     return EffectDone(after, text, change, tuple(events), tuple(steps))
+
+
+def reaches_the_fallen(kind: TableEffectKind, r: ResolutionRules) -> bool:
+    """Whether a d100 effect still happens to a unit already Incapacitated: Fate points always, its gear
+    (armor [Break], a weapon dropped or broken) as ``fallen.equipment_takes_effect`` reads it."""
+    if kind is TableEffectKind.FATE:
+        return True
+    return kind in EQUIPMENT_KINDS and r.fallen.equipment_takes_effect
+
+
+class RowApplied:
+    """A d100 row's effects on the roller and the target (:func:`apply_effect`), as the attack
+    resolution applies them; the rest is returned for the battle."""
+
+    def __init__(self, attacker: CombatProfile, target: CombatProfile, hit: int, grade: str) -> None:
+        self.attacker, self.target, self.hit, self.grade = attacker, target, hit, grade
+
+    def row(
+        self,
+        row: TableRow,
+        rule: str,
+        r: ResolutionRules,
+        defense_rules: DefenseRules | None,
+        grades: GradeTable | None,
+        steps: list[Step],
+        events: list[Event],
+    ) -> tuple[TableEffect, ...]:
+        """Apply ``row``'s effects on the roller and the target, adding their ``steps`` and ``events``;
+        the others are returned for the battle."""
+        pending: list[TableEffect] = []
+        for e in row.effects:
+            if e.kind not in PROFILE_KINDS or e.who not in (TableWho.ATTACKER, TableWho.TARGET):
+                pending.append(e)
+                continue
+            on_target = e.who is TableWho.TARGET
+            unit = self.target if on_target else self.attacker
+            if unit.wounds == 0 and not reaches_the_fallen(e.kind, r):
+                # the blow (or a Self-Injury) already felled it: the row says so (SG.INP.1)
+                what = describe(e, unit.name, hit_wounds=self.hit)
+                text = f"{what}: {unit.name} is already Incapacitated, so it does nothing"
+                events.append(
+                    Event("table_effect", {"unit": unit.key, "effect": e.kind.value, "text": text}, rule)
+                )
+                continue
+            done = apply_effect(
+                e,
+                unit,
+                hit_wounds=self.hit,
+                executing_grade=self.grade,
+                rule=rule,
+                rules=r,
+                defense_rules=defense_rules,
+                grades=grades,
+            )
+            steps.extend(done.steps)
+            events.extend(done.events)
+            if on_target:
+                self.target = done.profile
+            else:
+                self.attacker = done.profile
+        return tuple(pending)

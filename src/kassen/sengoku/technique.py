@@ -20,6 +20,7 @@ from __future__ import annotations
 __all__ = [
     "BASE_ATTACK",
     "Effect",
+    "StatedBreak",
     "Technique",
     "attack_modifier",
     "from_maneuver",
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kassen.core.explain import Step
+from kassen.sengoku.breakage import BreakTrigger
 from kassen.sengoku.profile import AimFocus, AttackTags, CombatProfile
 from kassen.sengoku.resolution import EffectKind
 
@@ -49,6 +51,17 @@ class Effect:
     wounds: int = 0
     text: str = ""
     debuff: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StatedBreak:
+    """A weapon's stated "[Pierce N] + [Break]" and when it fires (SG.BRK.4): on a hit, a Critical Hit
+    or a decisive blow. ``grade`` is the executing equipment's grade (SG.BRK.2-3), ``source`` its name."""
+
+    trigger: BreakTrigger
+    pierce: int
+    grade: str
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +84,8 @@ class Technique:
     on_critical: tuple[Effect, ...] = ()
     aim_focus: AimFocus = AimFocus.NONE
     id: str = ""
+    #: The weapon's stated [Pierce N] + [Break] (Muramasa on a Critical Hit, SG.BRK.4), if any.
+    stated_break: StatedBreak | None = None
 
     @property
     def cost(self) -> int:
@@ -112,7 +127,17 @@ def from_maneuver(maneuver: Maneuver, weapon: Weapon | None = None) -> Technique
         ),
         aim_focus=maneuver.aim_focus,
         id=maneuver.id,
+        stated_break=_stated_break(weapon),
     )
+
+
+def _stated_break(weapon: Weapon | None) -> StatedBreak | None:
+    """The weapon's ``armor_break`` (SG.BRK.4): its trigger and the N of its paired [Pierce N]."""
+    if weapon is None or weapon.armor_break is None:
+        return None
+    pierce = weapon.armor_break.attack_tags.pierce
+    n = pierce if isinstance(pierce, int) else 100  # [Pierce all]: all it finds (apply_break caps it)
+    return StatedBreak(BreakTrigger(weapon.armor_break.trigger), n, weapon.grade, weapon.name)
 
 
 def _catalog(catalog: Catalog | None) -> Catalog:

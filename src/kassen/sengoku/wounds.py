@@ -117,7 +117,7 @@ class WoundsChange:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "unit": self.profile.name,
+            "unit": self.profile.key,
             "before": self.before,
             "after": self.after,
             "incapacitated": self.incapacitated,
@@ -147,13 +147,13 @@ def apply_wounds(
             rule,
         )
     ]
-    events = [Event("wounds_lost", {"unit": target.name, "before": before, "after": after}, rule)]
+    events = [Event("wounds_lost", {"unit": target.key, "before": before, "after": after}, rule)]
     fell = before > 0 and after == 0
     if fell:
         steps.append(
             Step(0, f"{target.name} is Incapacitated: cannot act, removed from the zone", "SG.INP.1")
         )
-        events.append(Event("incapacitated", {"unit": target.name}, "SG.WND.4", automatic=True))
+        events.append(Event("incapacitated", {"unit": target.key}, "SG.WND.4", automatic=True))
         if target.grade is Grade.LORD:
             lf = (rules or load_resolution()).lord_fall
             steps.append(

@@ -31,28 +31,31 @@ def after_a_failed_exit(catalog: Catalog | None = None) -> Fight:
 
 
 def test_the_house_reading_of_when_defenseless_ends() -> None:
-    # rule: SG.DFL.3 — the catalog's reading: the next breath is declared under Defenseless, and a React
-    # is not the unit's next action
+    # rule: SG.DFL.3 — the catalog's reading follows the seed's words: Defenseless ends as the next
+    # action starts, before its breath is declared; a React is not the unit's next action
     timing = CATALOG.house_default("SG.DFL.3")
-    assert timing.restrictions_apply_to_next_breath is True  # type: ignore[attr-defined]
+    assert timing.restrictions_apply_to_next_breath is False  # type: ignore[attr-defined]
     assert timing.reaction_ends_defenseless is False  # type: ignore[attr-defined]
     assert "Alternative" in timing.rationale
 
 
-def test_by_default_the_next_breath_is_declared_while_defenseless() -> None:
+def test_the_other_reading_declares_the_next_breath_while_defenseless(tmp_path: Path) -> None:
     # rule: SG.DFL.3 — `restrictions_apply_to_next_breath: true`: no stance in the breath after
-    f = after_a_failed_exit()
+    f = after_a_failed_exit(house(tmp_path, "SG.DFL.3", restrictions_apply_to_next_breath=True))
     before = f.state
     with pytest.raises(IllegalActionError) as err:
         f.do(Breath("genzaburo", (use("immovable-formation"),)))
     assert err.value.rule == "SG.DFL.2" and f.state is before
 
 
-def test_the_other_reading_ends_defenseless_before_the_breath_is_declared(tmp_path: Path) -> None:
-    # rule: SG.DFL.3 — `restrictions_apply_to_next_breath: false`: Defenseless ends before the breath is
-    # declared, so the breath right after may take a stance
-    f = after_a_failed_exit(house(tmp_path, "SG.DFL.3", restrictions_apply_to_next_breath=False))
+def test_by_default_defenseless_ends_before_the_breath_is_declared() -> None:
+    # rule: SG.DFL.3 — the seed's words ("removed when your next action starts"): Defenseless ends before
+    # the breath is declared, so the breath right after may take a stance, and the account says it ended
+    # before that breath's stance
+    f = after_a_failed_exit()
     events = f.breath("genzaburo", use("immovable-formation"))
+    kinds = f.kinds(events)
+    assert kinds.index("defenseless_ends") < kinds.index("stance")
     assert f.of("defenseless_ends", events)[0].rule == "SG.DFL.3"
     assert not f.u("genzaburo").defenseless and f.u("genzaburo").stances == ("immovable-formation",)
 
@@ -97,14 +100,12 @@ def test_the_other_reading_a_reaction_ends_defenseless(tmp_path: Path) -> None:
 
 
 def test_evasion_is_chosen_free_of_defenseless_only_under_both_other_readings(tmp_path: Path) -> None:
-    # rule: SG.DFL.3 — a reaction chosen after Defenseless ends (both readings flipped) may be an evasion;
-    # with only `reaction_ends_defenseless` flipped it is still chosen under Defenseless
+    # rule: SG.DFL.3 — a reaction chosen after Defenseless ends (`reaction_ends_defenseless` flipped, with
+    # the house's `restrictions_apply_to_next_breath: false`) may be an evasion; with the other reading of
+    # the breath too it is still chosen under Defenseless
     for flip, allowed in (
-        ({"reaction_ends_defenseless": True}, False),
-        (
-            {"reaction_ends_defenseless": True, "restrictions_apply_to_next_breath": False},
-            True,
-        ),
+        ({"reaction_ends_defenseless": True, "restrictions_apply_to_next_breath": True}, False),
+        ({"reaction_ends_defenseless": True}, True),
     ):
         sub = tmp_path / str(allowed)
         sub.mkdir()

@@ -47,7 +47,7 @@ def test_equal_readings_are_equal_profiles(name: str, seeds: range) -> None:
                 if unit.zone is None:
                     continue
                 reading = rules.profile_reading(state, unit)
-                profile = evolve(rules.profile(state, unit), name="")
+                profile = evolve(rules.profile(state, unit), name="", id="")
                 known = seen.setdefault(reading, profile)
                 met_again += known is not profile
                 assert known == profile, (unit.id, state.round)

@@ -9,12 +9,12 @@ resolution a maneuver the situation no longer allows is forfeited.
 :class:`Planner` does the same for many breaths of one unit in one state, checking each maneuver
 they share once (:mod:`~kassen.sengoku.battle.candidates` lists the sensible breaths through it).
 
-Reading (SG.DFL.3 with SG.DFL.2, the catalog's ``SG.DFL.3`` house default): by default a breath is
-declared while Defenseless still holds and Defenseless ends as the action starts, so the breath right
-after a fumble cannot declare a stance nor reserve a defense technique
-(``restrictions_apply_to_next_breath``); and a React is not the unit's next action
-(``reaction_ends_defenseless``). Evasion is barred by any Defenseless the unit counts as having against
-the attack: its own, a rout's (SG.RET.5) or an ambush's (SG.AMB.1).
+Reading (SG.DFL.3 with SG.DFL.2, the catalog's ``SG.DFL.3`` house default): by default Defenseless
+ends as the unit's next breath starts, before it is declared, so that breath may declare a stance or
+reserve (with ``restrictions_apply_to_next_breath`` the breath is declared while Defenseless still holds
+and cannot); and a React is not the unit's next action (``reaction_ends_defenseless``). Evasion is
+barred by any Defenseless the unit counts as having against the attack: its own, a rout's (SG.RET.5) or
+an ambush's (SG.AMB.1).
 """
 
 from __future__ import annotations

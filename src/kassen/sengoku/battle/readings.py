@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from kassen.sengoku.entries import Maneuver
     from kassen.sengoku.house import SquadRules
 
+
 class UnitReadings(ContentMemos):
     """The unit readings of :class:`~kassen.sengoku.battle.rules.BattleRules` (see the module notes)."""
 
@@ -80,6 +81,7 @@ class UnitReadings(ContentMemos):
             unit.creature,  # with the weapon: what the base profile is made of (``base_profile``)
             unit.spec,
             weapon or "",
+            unit.id,
             unit.name,
             unit.wounds,
             unit.wounds_max,
@@ -97,6 +99,7 @@ class UnitReadings(ContentMemos):
         made = evolve(
             base,
             name=unit.name,
+            id=unit.id,
             wounds=unit.wounds,
             wounds_max=unit.wounds_max,
             bonuses=bonuses,

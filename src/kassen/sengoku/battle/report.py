@@ -352,6 +352,11 @@ def _r_fate(ctx: Narration, d: Data) -> Line:
     return _line(ctx, text, 2)
 
 
+def _source(d: Data) -> str:
+    """A weapon's stated [Break] names its source and blow (SG.BRK.4): " (Muramasa on a Critical Hit)"."""
+    return f" ({d['source']})" if d.get("source") else ""
+
+
 def _r_behind(ctx: Narration, d: Data) -> Line:
     count = f", Wounds {d['before']} → {d['after']}" if d.get("after") is not None else ""
     hit = f"{ctx.name(d['unit'])}{count}" if d.get("unit") else "nobody there"
@@ -515,10 +520,15 @@ RENDERERS: dict[str, Render] = {
     "declined": _said("{unit} lets {attacker}'s attack through and keeps its reservation", 2),
     "reaction": _r_reaction,
     "behind": _r_behind,
-    "armor_broken": _said(
-        "[Break]: {unit}'s armor loses {lost} point(s) until repaired (−{armor_damage} in all)", 2
+    "armor_broken": lambda ctx, d: _line(
+        ctx,
+        f"[Break]{_source(d)}: {ctx.name(d['unit'])}'s armor loses {d['lost']} point(s) until repaired"
+        f" (−{d['armor_damage']} in all)",
+        2,
     ),
-    "armor_holds": _said("[Break]: {unit}'s armor holds ({why})", 2),
+    "armor_holds": lambda ctx, d: _line(
+        ctx, f"[Break]{_source(d)}: {ctx.name(d['unit'])}'s armor holds ({d['why']})", 2
+    ),
     # statuses
     "defenseless": _said("{unit} is Defenseless ({cause})", 2),
     "defenseless_ends": _said("{unit} is no longer Defenseless ({when})", 1),

@@ -73,7 +73,7 @@ from kassen.sengoku.battle.actions import (
 )
 from kassen.sengoku.battle.casting import PLAIN_POLICIES, scenario_policy
 from kassen.sengoku.battle.rules import BattleRules
-from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone
+from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone, distinct_names
 from kassen.sengoku.catalog import Catalog, UnknownEntryError, unknown_skill
 from kassen.sengoku.domain import MAX_ROUNDS, Energy, MaxWounds, Rounds, Small
 from kassen.sengoku.entries import Creature
@@ -510,6 +510,7 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
     _check_gm(model, rules, zone_ids, issues)
     if issues.items:
         raise ContentError(issues.items)
+    units = distinct_names(units)
     # every fight of the content stands on the very same zone records (found by identity in its memos)
     zones = tuple(
         rules.interned(Zone(z.id, z.kind, z.side, z.id in model.high_ground)) for z in tactics.zones

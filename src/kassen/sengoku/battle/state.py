@@ -31,9 +31,12 @@ __all__ = [
     "View",
     "Zone",
     "ZoneCondition",
+    "distinct_name",
+    "distinct_names",
 ]
 
 import dataclasses
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -632,3 +635,29 @@ def _place(u: Unit) -> tuple[object, ...]:
         u.creature,
         u.spec,
     )
+
+
+def distinct_name(name: str, taken: Collection[str]) -> str:
+    """``name``, or ``name (2)``, ``name (3)``... the first one no unit in ``taken`` bears."""
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} ({n})" in taken:
+        n += 1
+    return f"{name} ({n})"
+
+
+def distinct_names(units: Sequence[Unit]) -> list[Unit]:
+    """Units with equal names told apart in setup order: the first keeps its name, the next are
+    "Samurai (2)", "Samurai (3)" (the events name units by id; the account and the views by name)."""
+    out: list[Unit] = []
+    taken = {u.name for u in units}
+    seen: set[str] = set()
+    for u in units:
+        if u.name in seen:
+            name = distinct_name(u.name, taken)
+            taken.add(name)
+            u = evolve(u, name=name)
+        seen.add(u.name)
+        out.append(u)
+    return out

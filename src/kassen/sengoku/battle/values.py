@@ -48,7 +48,7 @@ def guard_of(profile: CombatProfile) -> CombatProfile:
     the same Defense against every attack (``tests/sengoku/test_defense_properties.py``), so the heuristic's
     values keyed by the class are shared by every Wound level of a target (a lab run's memos fill once
     per class, not once per Wound lost)."""
-    return evolve(profile, name="", wounds=None, wounds_max=None, fate_points=0)
+    return evolve(profile, name="", id="", wounds=None, wounds_max=None, fate_points=0)
 
 
 class Values:

@@ -24,7 +24,7 @@ from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
-from kassen.sengoku.attack import Attack, AttackOutcome
+from kassen.sengoku.attack import Attack, AttackOutcome, stated_break_on
 from kassen.sengoku.battle.equipment import carrier, condition_modifiers
 from kassen.sengoku.battle.flow.effects import EffectsPart
 from kassen.sengoku.battle.plan import check_modifier, in_range, situational, usable_reservations
@@ -376,7 +376,24 @@ class AttackPart(EffectsPart):
         self.put(evolve(self.u(target.id), ambushed=True))
         self.wounded(target.id, change.after, change.incapacitated)
         self.effects(target.id, target.zone, tech, critical=True)
-        if any(e.kind is EffectKind.BLEED for e in tech.on_hit + tech.on_critical):
+        pa = self.profile(attacker, weapon)
+        broken, events, _ = stated_break_on(
+            pa,
+            change.profile,
+            tech,
+            critical=True,
+            fell=change.incapacitated,
+            rules=self.rules.resolution,
+            defense_rules=self.rules.defense,
+        )
+        self.events.extend(events)
+        if broken.armor_damage != change.profile.armor_damage:
+            self.put(evolve(self.u(target.id), armor_damage=broken.armor_damage))
+        bleeds = any(e.kind is EffectKind.BLEED for e in tech.on_hit + tech.on_critical)
+        if bleeds and not change.incapacitated:
+            # as the checked blow says it (the resolution's ``bleed`` event, SG.AIM.5)
+            bleed = self.rules.resolution.death_check.bleed
+            self.log("bleed", "SG.AIM.5", unit=target.id, effect=bleed.effect)
             self.bleeding(target.id)
 
     def bleeding(self, uid: str) -> None:
@@ -543,6 +560,8 @@ class AttackPart(EffectsPart):
         for e in row.effects if row is not None else ():
             if e.kind is TableEffectKind.DEFENSELESS and e.who in (TableWho.ATTACKER, TableWho.TARGET):
                 uid = attacker.id if e.who is TableWho.ATTACKER else target.id
+                if (res.attacker if e.who is TableWho.ATTACKER else res.target).wounds == 0:
+                    continue  # felled by this attack: the row said it does nothing (SG.INP.1)
                 self.defenseless(
                     uid, res.table.name if res.table else "", res.table.rule if res.table else "", logged=True
                 )

@@ -20,7 +20,7 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Decision, DecisionKind, Unit, ZoneCondition
 from kassen.sengoku.evolve import evolve
 from kassen.sengoku.resolution import FumbleExtraKind, TableEffect, TableEffectKind, TableWho
-from kassen.sengoku.table_effects import PROFILE_KINDS, describe
+from kassen.sengoku.table_effects import PROFILE_KINDS, describe, reaches_the_fallen
 
 
 def _droppable(rules: BattleRules, unit: Unit, weapon: str) -> bool:
@@ -122,7 +122,19 @@ class EffectsPart(TurnBase):
             found = self.whom(e.who, attacker, target, target_zone)
             if not found and e.fallback is not None:
                 found = self.whom(e.fallback, attacker, target, target_zone)
-            found = [uid for uid in found if self.u(uid).on_battlefield]
+            fallen = [uid for uid in found if not self.u(uid).on_battlefield]
+            for uid in fallen:  # the roller or the target, felled by this very attack (SG.INP.1)
+                if reaches_the_fallen(e.kind, self.rules.resolution):
+                    self.table_effect(
+                        e, uid, weapon=weapon, attacker=attacker, hit_wounds=hit_wounds, rule=rule
+                    )
+                else:
+                    name = self.u(uid).name
+                    what = describe(e, name, hit_wounds=hit_wounds)
+                    text = f"{what}: {name} is already Incapacitated, so it does nothing"
+                    self.log("table_effect", rule, unit=uid, effect=e.kind.value, text=text)
+            if fallen:
+                continue
             if not found:
                 self.log(
                     "table_effect", rule, unit=None, effect=e.kind.value, text=describe(e) + ": nobody there"

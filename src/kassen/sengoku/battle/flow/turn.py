@@ -48,7 +48,16 @@ from kassen.sengoku.battle.flow import gm
 from kassen.sengoku.battle.flow.rounds import RoundPart
 from kassen.sengoku.battle.plan import breath_turn, reaction_defenseless, usable_reservations
 from kassen.sengoku.battle.rules import BattleRules
-from kassen.sengoku.battle.state import BattleState, Decision, DecisionKind, Phase, Side, Unit, bump
+from kassen.sengoku.battle.state import (
+    BattleState,
+    Decision,
+    DecisionKind,
+    Phase,
+    Side,
+    Unit,
+    bump,
+    distinct_name,
+)
 from kassen.sengoku.entries import ManeuverKind, ReactionKind
 from kassen.sengoku.evolve import evolve
 
@@ -468,7 +477,7 @@ def _on_environment(b: BattleTurn, action: Environment) -> None:
             top = b.rules.wounds_max(template)
             unit = evolve(
                 template,
-                name=f"{creature.name} {n}",
+                name=distinct_name(f"{creature.name} {n}", {u.name for u in b.state.units}),
                 zone=zone,
                 wounds=top,
                 wounds_max=top,
