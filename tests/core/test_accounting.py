@@ -17,62 +17,8 @@ from kassen.core.scenario import bundled_scenarios, open_fight
 
 SEEDS = (1, 2, 3)
 
-#: Known silent changes, each to be fixed where its ruleset is worked on (strict=False: a fix passes).
-#: Sengoku: its events name units by display name while unit ids are being added to every event (with
-#: the silent bleed of an automatic critical); remove these once that lands.
-KNOWN: dict[tuple[str, str, int], str] = {
-    ("sengoku", "burning-temple", 1): (
-        "Sengoku events name units by display name, not id (attack_check: 'Abe no Sayo', in "
-        "attack_check, bleed, critical_hit, defenseless, fate_spent, fumble, hit, incapacitated, "
-        "miss, wounds_lost), so bleeding, defenseless, incapacitated, wounds changes are told by "
-        "no event naming the unit"
-    ),
-    ("sengoku", "burning-temple", 2): (
-        "Sengoku events name units by display name, not id (attack_check: 'Abe no Sayo', in "
-        "attack_check, bleed, critical_hit, defenseless, fate_spent, fumble, hit, incapacitated, "
-        "miss, table_effect, wounds_lost), so bleeding, defenseless, fate_points, incapacitated, "
-        "wounds changes are told by no event naming the unit"
-    ),
-    ("sengoku", "burning-temple", 3): (
-        "Sengoku events name units by display name, not id (attack_check: 'Abe no Sayo', in "
-        "attack_check, bleed, critical_hit, defenseless, fate_spent, fumble, hit, incapacitated, "
-        "miss, wounds_lost), so bleeding, defenseless, incapacitated, wounds changes are told by "
-        "no event naming the unit"
-    ),
-    ("sengoku", "count-example", 1): (
-        "Sengoku events name units by display name, not id (attack_check: 'Genzaburo', in "
-        "attack_check, critical_hit, fate_spent, hit, incapacitated, miss, table_effect, "
-        "wounds_lost), so incapacitated, wounds changes are told by no event naming the unit"
-    ),
-    ("sengoku", "count-example", 2): (
-        "Sengoku events name units by display name, not id (attack_check: 'Genzaburo', in "
-        "attack_check, critical_hit, hit, incapacitated, wounds_lost), so incapacitated, wounds "
-        "changes are told by no event naming the unit"
-    ),
-    ("sengoku", "count-example", 3): (
-        "Sengoku events name units by display name, not id (attack_check: 'Genzaburo', in "
-        "attack_check, hit, incapacitated, miss, wounds_lost), so incapacitated, wounds changes "
-        "are told by no event naming the unit"
-    ),
-    ("sengoku", "demo", 1): (
-        "Sengoku events name units by display name, not id (attack_check: 'Genzaburo', in "
-        "attack_check, bleed, critical_hit, defenseless, fate_spent, fumble, hit, incapacitated, "
-        "miss, table_effect, wounds_lost), so bleeding, defenseless, fate_points, incapacitated, "
-        "wounds changes are told by no event naming the unit"
-    ),
-    ("sengoku", "demo", 2): (
-        "Sengoku events name units by display name, not id (attack_check: 'Genzaburo', in "
-        "attack_check, bleed, critical_hit, fate_spent, hit, incapacitated, miss, table_effect, "
-        "wounds_lost), so bleeding, defenseless, incapacitated, wounds changes are told by no "
-        "event naming the unit"
-    ),
-    ("sengoku", "demo", 3): (
-        "Sengoku events name units by display name, not id (attack_check: 'Genzaburo', in "
-        "attack_check, bleed, critical_hit, defenseless, fate_spent, fumble, hit, incapacitated, "
-        "miss, wounds_lost), so bleeding, defenseless, incapacitated, wounds changes are told by "
-        "no event naming the unit"
-    ),
-}
+#: Cases known to fail, with the silent change each shows (none: every ruleset tells its changes).
+KNOWN: dict[tuple[str, str, int], str] = {}
 
 
 def _cases() -> list[Any]:
