@@ -227,9 +227,11 @@ CallerDep = Annotated[Caller, Depends(caller_of)]
 
 
 def base_url(request: Request) -> str:
-    """Where browsers open this server: ``--public-url`` when given, else the address the request came
-    to (no final ``/``)."""
-    public: str | None = request.app.state.settings.public_url
+    """Where the links handed out point: ``--public-url`` when given, else the server's LAN address when
+    it listens beyond loopback (``Settings.join_url``: a phone reaches it even when the GM opened
+    ``localhost``), else the address the request came to (no final ``/``)."""
+    settings = request.app.state.settings
+    public: str | None = settings.public_url or settings.join_url
     return public.rstrip("/") if public else str(request.base_url).rstrip("/")
 
 

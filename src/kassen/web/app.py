@@ -281,6 +281,7 @@ def create_app(
     connection limits)."""
     from kassen.web.api import router
     from kassen.web.pages import router as pages
+    from kassen.web.rules import router as rule_router
 
     config = settings or Settings()
 
@@ -372,6 +373,7 @@ def create_app(
         return {"ok": True, "store": opened.dialect, "version": __version__}
 
     app.include_router(router)
+    app.include_router(rule_router)
     app.include_router(pages)
     install_openapi(app)
     static = resources.files("kassen.web").joinpath("static")

@@ -463,7 +463,6 @@ class Store:
             )
         )
 
-
     def set_policies(self, conn: Connection, fight_id: str, policies: dict[str, str] | None) -> None:
         """Who plays each side now (None or empty: every side by its players or the scenario's)."""
         conn.execute(

@@ -491,9 +491,7 @@ class Tables(Views):
                 self._core(lambda: fight.play(action))
                 ids = fight.state_ids()
                 return [
-                    NewAction(
-                        "action", ids[e.index + 1], author, fight.action_json(e.action), e.faces, False
-                    )
+                    NewAction("action", ids[e.index + 1], author, fight.action_json(e.action), e.faces, False)
                     for e in fight.entries[before:]
                 ]
 
