@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from kassen.sengoku.entries import Maneuver
     from kassen.sengoku.house import SquadRules
 
+
 class UnitReadings(ContentMemos):
     """The unit readings of :class:`~kassen.sengoku.battle.rules.BattleRules` (see the module notes)."""
 

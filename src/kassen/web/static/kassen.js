@@ -209,8 +209,66 @@
       fetch("/api/fights/" + id + "?log=false", {
         headers: { "Authorization": "Bearer " + known }, credentials: "omit", cache: "no-store"
       }).then(function (r) { return r.ok ? r.json() : null; }).then(function (view) {
-        if (view && view.scenario) link.textContent = view.scenario;
+        if (!view) return;
+        var facts = view.fight || {};
+        link.textContent = facts.name || view.scenario || link.textContent;
+        link.classList.add("fight-name");
+        manageControls(link.closest("li"), id, known, facts);
       }).catch(function () {});
+    });
+  }
+
+  // The GM's controls of a fight this browser holds the GM token of: rename, archive, delete.
+  function manageControls(item, id, gmToken, facts) {
+    if (!item || item.querySelector("details.manage")) return;
+    var box = document.createElement("details");
+    box.className = "manage";
+    var summary = document.createElement("summary");
+    summary.textContent = "rename, archive, delete";
+    box.appendChild(summary);
+    var form = document.createElement("form");
+    var input = document.createElement("input");
+    input.type = "text";
+    input.maxLength = 200;
+    input.value = facts.name || "";
+    input.setAttribute("aria-label", "The fight's name");
+    input.className = "rename-input";
+    var rename = document.createElement("button");
+    rename.type = "submit";
+    rename.textContent = "Rename";
+    var archive = document.createElement("button");
+    archive.type = "button";
+    archive.className = "archive";
+    archive.textContent = facts.archived ? "Bring back" : "Archive";
+    var remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "delete";
+    remove.textContent = "Delete…";
+    form.append(input, rename, archive, remove);
+    box.appendChild(form);
+    item.appendChild(box);
+    async function change(payload) {
+      token = gmToken;
+      var result = await api("PATCH", "/api/fights/" + id, payload);
+      token = null;
+      if (!result.ok) { say(detail(result), "error"); return false; }
+      return true;
+    }
+    form.addEventListener("submit", async function (event) {
+      event.preventDefault();
+      if (await change({ name: input.value })) location.reload();
+    });
+    archive.addEventListener("click", async function () {
+      if (await change({ archived: !facts.archived })) location.reload();
+    });
+    remove.addEventListener("click", async function () {
+      if (!window.confirm("Delete " + (facts.name || "this fight") + "? Its log and links are gone for good.")) return;
+      token = gmToken;
+      var result = await api("DELETE", "/api/fights/" + id);
+      token = null;
+      if (!result.ok) { say(detail(result), "error"); return; }
+      localStorage.removeItem(gmKey(id));
+      location.reload();
     });
   }
 
