@@ -443,7 +443,11 @@
     event.preventDefault();
     body.dataset.focus = "menu";
     option.focus();
-    option.click();
+    var deeper = option.getAttribute("hx-get");
+    // a step deeper is fetched here, not by a click: a screen swapped in a moment ago may not have
+    // been wired by htmx yet
+    if (deeper && window.htmx) window.htmx.ajax("GET", deeper, { target: "#screen" });
+    else option.click();
   }
 
   // -- a rule ID opens its text (what `kassen rules ID` prints) ------------------------------------------------
