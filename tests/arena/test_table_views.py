@@ -218,6 +218,7 @@ def test_steps_that_name_a_hidden_hp_or_fp_keep_their_value_and_hide_their_words
     assert "Move halved" not in json.dumps(giant)
     fight = open_fight("arena/pit", seed=95)  # the fatigue of subturn 11 takes Sora from FP 5 to 1
     fight.autoplay()
+
     def lost(viewer: Viewer) -> list[Any]:
         events = [e for entry in fight.view(viewer)["log"] for e in entry["events"]]
         sora = [e for e in events if e["kind"] == "match_lost" and e["data"]["fighter"] == "sora"]

@@ -46,9 +46,7 @@ def scenario_numbers(ruleset: str) -> list[Number]:
     found = list(numbers(find_ruleset(ruleset).info.scenario_model))
     if ruleset == "sengoku":
         for where in ("overrides",):
-            found += [
-                Number(("units", "[]", where, *n.path), n.lo, n.hi, n.kind) for n in numbers(Creature)
-            ]
+            found += [Number(("units", "[]", where, *n.path), n.lo, n.hi, n.kind) for n in numbers(Creature)]
     return [n for n in found if n.path[-1] != "seed"]
 
 

@@ -121,6 +121,7 @@ def test_fast_replace_is_dataclasses_replace() -> None:
         changed = dataclasses.replace(state, slot=state.slot + 1, next_hit=7)
         assert replace(state, slot=state.slot + 1, next_hit=7) == changed
         assert type(replace(state, slot=0)) is type(state)
+
     @dataclasses.dataclass(slots=True)
     class Doubling:  # a mutable class whose __init__ stores through its own __setattr__
         a: int

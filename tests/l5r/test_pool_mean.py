@@ -15,7 +15,13 @@ from kassen.l5r.pool import Pool, chance, mean, outcomes, pool_dice
 
 # corners of the domain: one die, all dice kept, one kept of ten, the middle, unskilled (no explosion)
 CORNERS = [
-    (1, 1, True), (2, 1, True), (4, 4, True), (10, 1, True), (6, 3, True), (3, 2, False), (10, 10, False)
+    (1, 1, True),
+    (2, 1, True),
+    (4, 4, True),
+    (10, 1, True),
+    (6, 3, True),
+    (3, 2, False),
+    (10, 10, False),
 ]
 
 

@@ -73,9 +73,11 @@ def test_remembered_pools_and_tns_are_the_rules_own_on_every_turn() -> None:
     assert defense_tn(blind[1], tables, 1)[0] != defense_tn(blind[1], tables, 2)[0]  # +5 on turn 1 only
     assert defense_tn(blind[9], tables, 1)[0] != defense_tn(blind[0], tables, 1)[0]  # Full Defense
     assert defense_tn(blind[11], tables, 1)[0] != defense_tn(blind[12], tables, 1)[0]  # Full Attack declared
-    assert damage_pool(blind[4], Attack(b.name), tables, 1, damage_raises=0)[0] != damage_pool(
-        blind[4], Attack(b.name), tables, 2, damage_raises=0
-    )[0]
-    assert attack_pool(blind[5], tables, 1, full_attack=False).pool != attack_pool(
-        blind[5], tables, 2, full_attack=False
-    ).pool
+    assert (
+        damage_pool(blind[4], Attack(b.name), tables, 1, damage_raises=0)[0]
+        != damage_pool(blind[4], Attack(b.name), tables, 2, damage_raises=0)[0]
+    )
+    assert (
+        attack_pool(blind[5], tables, 1, full_attack=False).pool
+        != attack_pool(blind[5], tables, 2, full_attack=False).pool
+    )

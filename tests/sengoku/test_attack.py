@@ -127,7 +127,13 @@ def test_remembered_checks_resolve_the_attack_as_fresh_ones_do() -> None:
     def resolved(action: Attack, faces: tuple[int, int], checks: object) -> object:
         try:
             return resolve_attack(
-                fated, OYOROI, action, defense, faces, rules=rules.resolution, table_dice=Rng(5),
+                fated,
+                OYOROI,
+                action,
+                defense,
+                faces,
+                rules=rules.resolution,
+                table_dice=Rng(5),
                 checks=checks,  # type: ignore[arg-type]
                 blows=rules.blow if checks is not None else None,
             )

@@ -140,6 +140,8 @@ def test_the_resolved_pairs_stand_for_every_ordered_roll(sides: int) -> None:
     doubles = [(a, b) for (a, b), _ in pairs if a == b]
     assert doubles == [(f, f) for f in range(1, sides + 1)]
     others = {a + b: w for (a, b), w in pairs if a != b}
-    every = {t: sum(1 for a in range(1, sides + 1) for b in range(1, sides + 1) if a != b and a + b == t)
-             for t in range(3, 2 * sides)}
+    every = {
+        t: sum(1 for a in range(1, sides + 1) for b in range(1, sides + 1) if a != b and a + b == t)
+        for t in range(3, 2 * sides)
+    }
     assert others == every

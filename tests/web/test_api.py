@@ -482,7 +482,8 @@ def test_pages_and_static_files(client: Any) -> None:
         assert client.get(f"/static/{asset}").status_code == 200
     refused(client.get("/static/../kassen.db"), 404)
     refused(client.get("/nowhere"), 404, "http")
-    refused(client.delete(f"/api/fights/{t.id}"), 405)
+    refused(client.delete(f"/api/fights/{t.id}/actions"), 405)
+    refused(client.delete(f"/api/fights/{t.id}"), 401)  # deleting a fight is the GM's
     screen = client.get(f"/ui/fights/{t.id}/screen", headers=t.headers(t.gm))
     assert screen.status_code == 200 and 'data-state-id="' in screen.text
     refused(client.get(f"/ui/fights/{t.id}/screen"), 401)

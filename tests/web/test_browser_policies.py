@@ -25,7 +25,7 @@ def attack(player: Screen) -> None:
     options = player.page.locator("#screen .menu > .options")
     for depth in range(8):
         if depth == 0:
-            options.locator("button.option.more", has_text=re.compile("^attack")).first.click()
+            options.locator("button.option.more", has_text=re.compile(r"^(\d\s*)?attack")).first.click()
         else:
             complete = options.locator("button.option.complete")
             if complete.count():

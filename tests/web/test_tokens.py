@@ -153,6 +153,7 @@ def test_a_version_1_store_is_upgraded_and_its_fights_tokens_still_work(sqlite_u
     from sqlalchemy import create_engine
 
     from kassen.web.app import create_app
+    from kassen.web.schema import LATEST
     from kassen.web.settings import Settings
 
     def app() -> Any:
@@ -168,10 +169,12 @@ def test_a_version_1_store_is_upgraded_and_its_fights_tokens_still_work(sqlite_u
         conn.execute(text("ALTER TABLE tokens DROP COLUMN expires_at"))
         conn.execute(text("ALTER TABLE tokens DROP COLUMN generation"))
         conn.execute(text("ALTER TABLE fights DROP COLUMN policies"))
+        conn.execute(text("ALTER TABLE fights DROP COLUMN name"))
+        conn.execute(text("ALTER TABLE fights DROP COLUMN archived"))
         conn.execute(text("UPDATE kassen_schema SET version = 1"))
     engine.dispose()
     with TestClient(app(), base_url="http://testserver") as c:
-        assert c.app.state.store.versions == (1, 3)
+        assert c.app.state.store.versions == (1, LATEST)
         t.client = c
         assert t.view(t.join["east"]) == seen
         assert t.get("/links", t.gm).json()["join"] == t.join

@@ -186,6 +186,7 @@ def _resolved(faces: tuple[int, ...], target: int, r: CheckRules, label: str) ->
         success, critical = judged
     return _check_result(_CHECK, faces, roll, target, success, target - roll, critical, label)
 
+
 #: A check result of every field given, written once for the class (kassen.core.fastreplace.replacer:
 #: plain stores, where CheckResult(...) goes through the class call and a descriptor call for each of
 #: its seven fields; a score of checks a battle), over :data:`_CHECK`, whose fields it all replaces.

@@ -61,6 +61,7 @@ from kassen.core.view import VisibilityModel
 
 _GURPS_DICE = re.compile(r"^\s*(\d+)d(?:6)?\s*([+-]\s*\d+)?\s*$")
 
+
 class DiceSpec(StrictModel):
     """Dice and adds in the parent game's notation: ``2d+1`` is two d6 plus 1 (``dice=2, adds=1``)."""
 

@@ -289,7 +289,8 @@ def _format(data: Any, what: str) -> None:
         raise FormatError(
             "format",
             f"this file is format {data['format']!r}; this kassen reads formats "
-            f"{', '.join(map(str, READS))}: "[:90] + "play the fight again to write it anew",
+            f"{', '.join(map(str, READS))}: "[:90]
+            + "play the fight again to write it anew",
         )
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
         def die(self, sides: int) -> int: ...
 
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _SPAN = 1 << 64

@@ -301,9 +301,7 @@ class SearchPolicy(Generic[S, A]):
             done += 1
         return self._best(root, first)
 
-    def _halving(
-        self, root: _Node, start: Callable[[Rng], S], legal: tuple[A, ...], first: A, rng: Rng
-    ) -> A:
+    def _halving(self, root: _Node, start: Callable[[Rng], S], legal: tuple[A, ...], first: A, rng: Rng) -> A:
         """Sequential halving at the root: the first ``candidates`` actions in prior order share the
         budget in rounds, each round playing every action left on the *same* dice (common random
         numbers: their differences are not the dice's), the better half by mean score going on; below

@@ -227,8 +227,7 @@ def enumerate_faces(
     if count > limits.max_enumerated_faces or sides ** min(count, 64) > limits.max_enumerated_faces:
         cases = f"{sides**count:,}" if count * sides.bit_length() <= 128 else "too many"
         raise DiceLimitError(
-            f"enumerating {count}d{sides} gives {cases} cases; "
-            f"the limit is {limits.max_enumerated_faces:,}",
+            f"enumerating {count}d{sides} gives {cases} cases; the limit is {limits.max_enumerated_faces:,}",
             f"{count}d{sides}",
             limit="max_enumerated_faces",
         )

@@ -127,9 +127,7 @@ class RollResult:
                     node,
                     sign,
                     tuple(
-                        DieRoll(
-                            node.sides, (face,) if faces is None else faces[i], kept is None or i in kept
-                        )
+                        DieRoll(node.sides, (face,) if faces is None else faces[i], kept is None or i in kept)
                         for i, face in enumerate(first)
                     ),
                 )

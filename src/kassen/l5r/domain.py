@@ -43,9 +43,7 @@ MAX_FEET = 1000
 
 Rank = Annotated[int, Field(ge=1, le=MAX_RANK, description="1 to 10: the game's ranks stop at 10")]
 SkillRank = Annotated[int, Field(ge=0, le=MAX_RANK, description="0 to 10: the game's ranks stop at 10")]
-Tn = Annotated[
-    int, Field(ge=0, le=MAX_TN, description="0 to 100 (Reflexes 10 in heavy armour: about 65)")
-]
+Tn = Annotated[int, Field(ge=0, le=MAX_TN, description="0 to 100 (Reflexes 10 in heavy armour: about 65)")]
 TnChange = Annotated[int, Field(ge=-MAX_TN, le=MAX_TN, description="-100 to 100 on a TN")]
 Feet = Annotated[int, Field(ge=0, le=MAX_FEET, description="0 to 1,000 feet")]
 Position = Annotated[int, Field(ge=-MAX_FEET, le=MAX_FEET, description="-1,000 to 1,000 feet along the line")]

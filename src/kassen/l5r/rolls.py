@@ -60,6 +60,7 @@ def rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankS
     found = memo.get(key)
     return found if found is not None else memo.put(key, _rank(fighter, tables, wounds))
 
+
 def _rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankState:
     state = wound_rank(fighter.wounds if wounds is None else wounds, earth(fighter.character, tables), tables)
     if fighter.dead and wounds is None:
@@ -78,6 +79,7 @@ def wound_penalty(
     memo = tables.memos.penalties
     found = memo.get(key)
     return found if found is not None else memo.put(key, _wound_penalty(fighter, tables, wounds))
+
 
 def _wound_penalty(
     fighter: Fighter, tables: L5Tables, wounds: int | None = None
@@ -206,6 +208,7 @@ def defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple
     found = memo.get(key)
     return found if found is not None else memo.put(key, _defense_tn(target, tables, turn))
 
+
 def _defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple[Step, ...]]:
     tn, base_steps = tn_to_be_hit_base(target.character, tables)
     steps = list(base_steps)
@@ -254,6 +257,7 @@ def attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: 
     if found is None:
         found = memo.put(key, _attack_pool(attacker, tables, turn, full_attack=full_attack))
     return found
+
 
 def _attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: bool) -> AttackPool:
     c = attacker.character
@@ -309,6 +313,7 @@ def raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
     found = memo.get(c, _NONE_YET)
     return memo.put(c, _raise_limit(fighter, tables)) if found is _NONE_YET else found
 
+
 def _raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
     r = tables.core.raises
     c = fighter.character
@@ -323,6 +328,7 @@ def raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]
     memo = tables.memos.raise_costs
     found = memo.get(key)
     return found if found is not None else memo.put(key, _raise_cost(attack, tables))
+
 
 def _raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]:
     steps: list[Step] = []
@@ -468,6 +474,7 @@ def damage_pool(
     if found is None:
         found = memo.put(key, _damage_pool(attacker, attack, tables, turn, damage_raises=damage_raises))
     return found
+
 
 def _damage_pool(
     attacker: Fighter, attack: Attack, tables: L5Tables, turn: int, *, damage_raises: int

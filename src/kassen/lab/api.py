@@ -314,5 +314,3 @@ def run(
         every=every,
     )
     return execute_run(plan, progress)
-
-

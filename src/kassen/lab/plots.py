@@ -265,9 +265,7 @@ def sweep_heatmap(result: SweepResult, side: str) -> bytes:
             not math.isnan(v) for row in data for v in row) else 0.5  # fmt: skip
         hi = max((v for row in data for v in row if not math.isnan(v)), default=0.5)
         if lo < 0.5 < hi:
-            ax.contour(
-                range(len(cols)), range(len(rows)), data, levels=[0.5], colors="black", linewidths=2
-            )
+            ax.contour(range(len(cols)), range(len(rows)), data, levels=[0.5], colors="black", linewidths=2)
     from matplotlib.patches import Rectangle
 
     framed = False

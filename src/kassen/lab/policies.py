@@ -105,9 +105,7 @@ def compare_sweeps(results: Mapping[str, SweepResult], side: str) -> list[str]:
         if len(set(where.values())) > 1:
             flags.append(f"{side}'s 50% line moves: " + "; ".join(f"{s}: {w}" for s, w in where.items()))
     else:
-        above = [
-            {c.index for c in results[spec].cells if (c.rate(side) or 0.0) > 0.5} for spec in specs
-        ]
+        above = [{c.index for c in results[spec].cells if (c.rate(side) or 0.0) > 0.5} for spec in specs]
         moved = set[int]().union(*above) - above[0].intersection(*above[1:])
         if moved:
             flags.append(f"{side}'s 50% contour moves: {len(moved)} cells are above 50% under some policies")

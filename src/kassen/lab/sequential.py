@@ -59,9 +59,7 @@ class Rule:
         return {"rule": self.kind, "target": self.target, "side": self.side, "every": self.every}
 
 
-def check_rule(
-    until: Any, decide: Any, side: str | None, every: Any, sides: tuple[str, ...]
-) -> Rule | None:
+def check_rule(until: Any, decide: Any, side: str | None, every: Any, sides: tuple[str, ...]) -> Rule | None:
     """The rule the options ask for (None: play every fight), checked: one of ``until`` (0 < WIDTH
     <= 1) and ``decide`` (0 < RATE < 1), a ``side`` of the scenario (default: its first), ``every``
     a number of fights."""

@@ -303,4 +303,3 @@ def _bootstrap(
     lo = found[int(0.025 * (len(found) - 1))]
     hi = found[math.ceil(0.975 * (len(found) - 1))]
     return round(lo, 4), round(hi, 4)
-

@@ -97,8 +97,10 @@ class RowFile:
         if self._rows:
             import pyarrow as pa
 
-            arrays = [pa.array([r.get(c) for r in self._rows], type=f.type) for c, f in zip(
-                self.columns, self._schema, strict=True)]
+            arrays = [
+                pa.array([r.get(c) for r in self._rows], type=f.type)
+                for c, f in zip(self.columns, self._schema, strict=True)
+            ]
             self._writer.write_table(pa.Table.from_arrays(arrays, schema=self._schema))
             self._rows = []
 

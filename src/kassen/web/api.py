@@ -45,6 +45,7 @@ from kassen.web.bodies import StrictRoute, strict_json
 from kassen.web.callers import Caller, gm_only
 from kassen.web.problems import Problem
 from kassen.web.quotas import Quotas, client_of_scope
+from kassen.web.rows import MAX_NAME
 from kassen.web.store import now
 from kassen.web.tables import Created, Tables
 from kassen.web.tokens import FIGHT_ID_PATTERN, token_hash
@@ -163,6 +164,21 @@ class RotateRequest(Strict):
     expires_in: ExpiresIn = None
 
 
+class FightChange(Strict):
+    """The GM's changes to a fight's place in the list: its name, whether it is archived."""
+
+    name: (
+        Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME)] | None
+    ) = Field(default=None, description="The GM's name for the fight (shown to its GM only).")
+    archived: bool | None = Field(default=None, description="Archived: folded away in the fight list.")
+
+    @model_validator(mode="after")
+    def _some(self) -> FightChange:
+        if self.name is None and self.archived is None:
+            raise ValueError("send a name, archived, or both")
+        return self
+
+
 class Rotated(BaseModel):
     """The tokens that are new: the GM's (null when unchanged) and each side's that was replaced."""
 
@@ -227,9 +243,11 @@ CallerDep = Annotated[Caller, Depends(caller_of)]
 
 
 def base_url(request: Request) -> str:
-    """Where browsers open this server: ``--public-url`` when given, else the address the request came
-    to (no final ``/``)."""
-    public: str | None = request.app.state.settings.public_url
+    """Where the links handed out point: ``--public-url`` when given, else the server's LAN address when
+    it listens beyond loopback (``Settings.join_url``: a phone reaches it even when the GM opened
+    ``localhost``), else the address the request came to (no final ``/``)."""
+    settings = request.app.state.settings
+    public: str | None = settings.public_url or settings.join_url
     return public.rstrip("/") if public else str(request.base_url).rstrip("/")
 
 
@@ -349,6 +367,36 @@ def get_fight(
 ) -> dict[str, Any]:
     with tables.reading(fight_id) as live:
         return tables.view(live, caller, log=log)
+
+
+@router.patch(
+    "/fights/{fight_id}",
+    summary="Rename a fight, archive it or bring it back (GM)",
+    responses={**ERRORS, 422: {"description": "A name that is empty or too long."}},
+)
+def patch_fight(
+    fight_id: FightId,
+    body: FightChange,
+    caller: CallerDep,
+    tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
+) -> dict[str, Any]:
+    quotas.act(token_hash(caller.token), client)
+    return tables.manage(fight_id, caller, name=body.name, archived=body.archived)
+
+
+@router.delete(
+    "/fights/{fight_id}",
+    summary="Delete a fight: its log and its links are gone for good (GM)",
+    responses=ERRORS,
+)
+def delete_fight(
+    fight_id: FightId, caller: CallerDep, tables: TablesDep, quotas: QuotasDep, client: ClientDep
+) -> dict[str, Any]:
+    quotas.act(token_hash(caller.token), client)
+    tables.delete(fight_id, caller)
+    return {"deleted": fight_id}
 
 
 @router.get(

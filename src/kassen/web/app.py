@@ -49,6 +49,7 @@ from kassen.web.settings import Settings
 from kassen.web.store import Store, StoreFull, StoreUnavailable
 from kassen.web.streams import Broadcaster
 from kassen.web.tables import Tables
+from kassen.web.wording import describe
 
 log = logging.getLogger("kassen.web")
 
@@ -273,6 +274,15 @@ def _cross_site(headers: dict[str, str], origins: Origins, scheme: str) -> str |
     return None
 
 
+def _body_fields(request: Request) -> tuple[str, ...]:
+    """The fields the body of the request's endpoint takes (for "not a field of this request")."""
+    route = request.scope.get("route")
+    field = getattr(route, "body_field", None)
+    model = getattr(getattr(field, "field_info", None), "annotation", None)
+    fields = getattr(model, "model_fields", None)
+    return tuple(fields) if isinstance(fields, dict) else ()
+
+
 def create_app(
     settings: Settings | None = None, *, store: Store | None = None, quiet: QuietLog | None = None
 ) -> FastAPI:
@@ -281,6 +291,7 @@ def create_app(
     connection limits)."""
     from kassen.web.api import router
     from kassen.web.pages import router as pages
+    from kassen.web.rules import router as rule_router
 
     config = settings or Settings()
 
@@ -350,13 +361,13 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [
-            {"loc": [str(p) for p in e.get("loc", ())], "message": str(e.get("msg", ""))[:300]}
-            for e in exc.errors()[:20]
-        ]
-        first = errors[0] if errors else {"loc": [], "message": "invalid request"}
-        where = ".".join(first["loc"])
-        return _json(422, {"detail": f"{where}: {first['message']}", "code": "request", "errors": errors})
+        errors = describe(
+            exc.errors()[:20],
+            _body_fields(request),
+            dice_are_faces=request.url.path.endswith("/actions"),
+        )
+        detail = errors[0]["message"] if errors else "the request is not one this server takes"
+        return _json(422, {"detail": detail, "code": "request", "errors": errors})
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -372,6 +383,7 @@ def create_app(
         return {"ok": True, "store": opened.dialect, "version": __version__}
 
     app.include_router(router)
+    app.include_router(rule_router)
     app.include_router(pages)
     install_openapi(app)
     static = resources.files("kassen.web").joinpath("static")

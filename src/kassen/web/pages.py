@@ -18,17 +18,19 @@ from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
 from typing import Annotated, Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import jinja2
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 
 from kassen import __version__
 from kassen.core.menu import MAX_PATH
 from kassen.core.report import outcome_text, render_event
 from kassen.web.api import CallerDep, FightId, TablesDep, base_url
 from kassen.web.callers import Caller
+from kassen.web.cards import cards
 from kassen.web.problems import Problem
 from kassen.web.replay import Live
 from kassen.web.tables import Tables
@@ -147,21 +149,40 @@ def links(request: Request, fight_id: FightId, caller: CallerDep, tables: Tables
     base = base_url(request)
     with tables.reading(fight_id) as live:
         names = live.fight.ruleset.names(live.fight.initial_state)
-    items = [
-        {
-            "side": side,
-            "name": names.get(side, side),
-            "url": f"{base}/join/{fight_id}#t={token}",
-            "expires": _when(expires.get(side)),
-        }
-        for side, token in join.items()
-    ]
+    items = []
+    for side, token in join.items():
+        url = f"{base}/join/{fight_id}#t={token}"
+        name = names.get(side, side)
+        items.append(
+            {
+                "side": side,
+                "name": name,
+                "url": url,
+                "qr": qr_svg(url, f"{name}'s join link"),
+                "expires": _when(expires.get(side)),
+            }
+        )
+    host = (urlsplit(base).hostname or "").lower()
     return render(
         "links.html",
         items=items,
+        base=base,
+        local=host in ("localhost", "127.0.0.1", "::1") or host.startswith("127."),
         gm_url=f"{base}/fights/{fight_id}#t={caller.token}",
         gm_expires=_when(expires.get("gm")),
     )
+
+
+def qr_svg(url: str, title: str) -> Markup:
+    """``url`` as a QR code, an inline SVG (dark modules on white in either colour scheme: phone
+    cameras read dark on light; error correction M survives a glare or a smudge)."""
+    import segno
+
+    code = segno.make(url, error="m", micro=False, boost_error=False)
+    svg = code.svg_inline(
+        scale=4, border=4, dark="#000", light="#fff", title=title, omitsize=True, svgclass="qr"
+    )
+    return Markup(svg)
 
 
 def _when(at: datetime | None) -> str:
@@ -212,6 +233,9 @@ def screen_context(
         )
     result = fight.result
     played = fight.policy_specs()
+    actor = fight.to_move
+    acting = actor.id if actor is not None and actor.kind == "unit" and result is None else None
+    unit_cards, order_lines = cards(fight, view["state"], view["status"], names, acting)
     sides = [
         {
             "id": side,
@@ -236,6 +260,8 @@ def screen_context(
         "over": result is not None,
         "result": outcome_text(result, names) if result is not None else "",
         "status": view["status"],
+        "cards": unit_cards,
+        "order_lines": order_lines,
         "to_move": tables.who(fight),
         "may_decide": view["may_decide"],
         "menu": menu,

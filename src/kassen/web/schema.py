@@ -7,13 +7,14 @@ upgrades it at start, inside one transaction under a lock (PostgreSQL's advisory
 environment, ``alembic.ini`` or script folder to ship in the wheel, and no autogeneration (which we
 would not trust for data we must replay). A store newer than this kassen is refused, never touched.
 
-Tables (version 3):
+Tables (version 4):
 
 - ``fights``: one row per fight: where it starts (a bundled scenario's name, a posted scenario's YAML
   text, or an imported chronicle's header), the content layers, seed and dice mode, and its head — the
   number of rows, the current state id, the live action count, whether it is over, the action waiting
   for typed dice, and the sides played by a named policy (side → spec, JSON; null: every side by its
-  players or the scenario's policies);
+  players or the scenario's policies); the GM's name for it (null: its scenario's title; a fork is
+  named after its source) and whether the GM archived it (folded away in the fight list, kept whole);
 - ``tokens``: the SHA-256 of each token, with the fight and the role (``gm``, or ``side`` and which),
   when it expires (null: never) and, for a side's token, its generation (how many times that side's
   link was replaced: the join token is derived from the GM token, the fight, the side and it);
@@ -52,6 +53,7 @@ from sqlalchemy import (
     Table,
     Text,
     select,
+    text,
 )
 from sqlalchemy.engine import Connection
 
@@ -91,6 +93,8 @@ fights = Table(
     Column("parent", String(22), nullable=True),
     Column("parent_state_id", String(40), nullable=True),
     Column("policies", Text, nullable=True),
+    Column("name", Text, nullable=True),
+    Column("archived", Boolean, nullable=False, server_default=text("false")),
 )
 
 tokens = Table(
@@ -186,10 +190,17 @@ def _v3(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE fights ADD COLUMN policies TEXT")
 
 
+def _v4(conn: Connection) -> None:
+    # SQLite reads the keyword false as 0 (3.23+), PostgreSQL as its boolean
+    conn.exec_driver_sql("ALTER TABLE fights ADD COLUMN name TEXT")
+    conn.exec_driver_sql("ALTER TABLE fights ADD COLUMN archived BOOLEAN NOT NULL DEFAULT false")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "the fight store: fights, tokens, actions", _v1),
     Migration(2, "tokens that expire, and a side's link that can be replaced", _v2),
     Migration(3, "sides played by a named policy", _v3),
+    Migration(4, "the GM's name for a fight, and fights archived out of the list", _v4),
 )
 LATEST = MIGRATIONS[-1].version
 

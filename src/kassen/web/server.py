@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["listen", "serve"]
+__all__ = ["lan_address", "link_base", "listen", "serve"]
 
 import contextlib
 import errno
@@ -69,6 +69,46 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def lan_address(family: int = socket.AF_INET) -> str | None:
+    """This machine's address on its network (the one its default route leaves by), or None.
+
+    A UDP socket "connected" to an address off this machine picks the outgoing interface without sending
+    anything; the machine's host name is tried next. Loopback and link-local addresses do not count: a
+    phone cannot reach them."""
+    targets = ("10.255.255.255", "192.0.2.1") if family == socket.AF_INET else ("2001:db8::1",)
+    found: list[str] = []
+    for target in targets:
+        with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((target, 9))
+            found.append(str(probe.getsockname()[0]))
+    with contextlib.suppress(OSError):
+        found += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, family)]
+    for address in found:
+        ip = ipaddress.ip_address(address.split("%")[0])
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified):
+            return str(ip)
+    return None
+
+
+def link_base(host: str, port: int) -> str | None:
+    """Where players' links point for a server listening on ``host:port``: a host given by name or
+    address as it is (not loopback); for every address (``0.0.0.0``, ``::``) the machine's LAN address;
+    None on loopback (the links then follow the address the GM's browser used)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return None if host.lower() in ("localhost", "localhost.") else f"http://{host}:{port}"
+    if ip.is_loopback:
+        return None
+    if ip.is_unspecified:
+        found = lan_address(socket.AF_INET6 if ip.version == 6 and lan_address() is None else socket.AF_INET)
+        if found is None:
+            return None
+        ip = ipaddress.ip_address(found)
+    shown = f"[{ip}]" if ip.version == 6 else str(ip)
+    return f"http://{shown}:{port}"
+
+
 def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, quiet: bool = False) -> None:
     """Open the store, listen, print the address, and serve until interrupted."""
     import uvicorn
@@ -102,10 +142,19 @@ def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, quie
         header_timeout=settings.header_timeout,
         exempt=settings.trusted_proxies,
     )
-    settings = replace(settings, allowed_hosts=(*settings.allowed_hosts, *served_names(host)))
+    join = None if settings.public_url else (settings.join_url or link_base(host, port))
+    settings = replace(settings, allowed_hosts=(*settings.allowed_hosts, *served_names(host)), join_url=join)
     app = create_app(settings, store=store, quiet=refusals)
     shown = f"[{host}]" if ":" in host else host
     sys.stdout.write(f"kassen serve: http://{shown}:{port}/  (store: {store.shown})\n")
+    players = settings.public_url or join
+    if players:
+        sys.stdout.write(f"players join at {players}/ (the GM screen shows each side's link and QR code)\n")
+    else:
+        sys.stdout.write(
+            "join links use the address the GM's browser opened: for players' phones, listen with "
+            "--host 0.0.0.0 (docs/web.md)\n"
+        )
     sys.stdout.flush()
     config = uvicorn.Config(
         app,

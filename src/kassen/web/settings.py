@@ -68,7 +68,10 @@ class Settings:
     ``allowed_hosts`` are the host names requests may name in ``Host`` (any IP address may be named;
     ``kassen serve`` adds the names it listens on), ``public_url`` the address browsers open the server
     at when it differs from where it listens (behind a TLS proxy), and ``trusted_proxies`` the addresses
-    whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (see :mod:`kassen.web.origins`)."""
+    whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (see :mod:`kassen.web.origins`).
+    ``join_url`` is where the links and QR codes the GM hands out point when there is no
+    ``public_url``: ``kassen serve`` sets it to the server's LAN address when it listens beyond
+    loopback, so that a phone on the same network reaches it whichever address the GM opened."""
 
     db: str = DEFAULT_DB
     content: tuple[str, ...] = ()
@@ -80,6 +83,7 @@ class Settings:
     keepalive_seconds: float = 15.0
     allowed_hosts: tuple[str, ...] = ("localhost",)
     public_url: str | None = None
+    join_url: str | None = None
     trusted_proxies: tuple[str, ...] = ()
     max_connections: int = 1000
     max_connections_per_client: int = 100

@@ -126,6 +126,10 @@ class FightRow:
     parent_state_id: str | None = None
     #: The sides played by a named policy (side → spec); None: none.
     policies: dict[str, str] | None = None
+    #: The GM's name for the fight (None: its scenario's title).
+    name: str | None = None
+    #: Archived by the GM: folded away in the fight list (nothing is lost).
+    archived: bool = False
 
     @classmethod
     def read(cls, row: RowMapping) -> FightRow:
@@ -152,6 +156,8 @@ class FightRow:
             parent=row["parent"],
             parent_state_id=row["parent_state_id"],
             policies=_loads(row["policies"]),
+            name=row["name"],
+            archived=bool(row["archived"]),
         )
 
     def values(self) -> dict[str, Any]:
@@ -178,6 +184,8 @@ class FightRow:
             "parent": self.parent,
             "parent_state_id": self.parent_state_id,
             "policies": None if not self.policies else _dumps(self.policies),
+            "name": self.name,
+            "archived": self.archived,
         }
 
 
@@ -463,7 +471,6 @@ class Store:
             )
         )
 
-
     def set_policies(self, conn: Connection, fight_id: str, policies: dict[str, str] | None) -> None:
         """Who plays each side now (None or empty: every side by its players or the scenario's)."""
         conn.execute(
@@ -471,6 +478,22 @@ class Store:
             .where(fights.c.id == fight_id)
             .values(policies=_dumps(policies) if policies else None, updated_at=now())
         )
+
+    def rename(self, conn: Connection, fight_id: str, *, name: str | None, archived: bool | None) -> None:
+        """The GM's name for the fight and whether it is archived (None: unchanged)."""
+        values: dict[str, Any] = {}
+        if name is not None:
+            values["name"] = name
+        if archived is not None:
+            values["archived"] = archived
+        if values:
+            conn.execute(fights.update().where(fights.c.id == fight_id).values(**values))
+
+    def delete_fight(self, conn: Connection, fight_id: str) -> None:
+        """Forget a fight: its rows, its tokens, the fight (its forks stay: they are fights of their own)."""
+        conn.execute(actions.delete().where(actions.c.fight_id == fight_id))
+        conn.execute(tokens.delete().where(tokens.c.fight_id == fight_id))
+        conn.execute(fights.delete().where(fights.c.id == fight_id))
 
 
 def _short(exc: BaseException) -> str:

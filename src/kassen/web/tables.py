@@ -23,7 +23,6 @@ __all__ = ["Created", "Tables"]
 
 import contextlib
 import hashlib
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -45,33 +44,11 @@ from kassen.web.callers import Caller, gm_only, lookup_caller
 from kassen.web.catalog import POSTED, Catalog, bundled_source
 from kassen.web.problems import Problem, refused
 from kassen.web.replay import Live, pending_json, rebuild, rebuild_rows
+from kassen.web.rows import fork_name, issue, stored_size
 from kassen.web.store import ActionRow, FightRow, NewAction, Store, TokenRow, now
 from kassen.web.streams import Broadcaster
-from kassen.web.tokens import join_token, new_fight_id, new_token, token_hash
+from kassen.web.tokens import join_token, new_fight_id, token_hash
 from kassen.web.views import Views
-
-
-def issue(
-    fight_id: str, sides: Sequence[str], expires_at: datetime | None
-) -> tuple[str, dict[str, str], list[TokenRow]]:
-    """A new GM token, each side's join token derived from it, and the rows the store keeps of them."""
-    gm = new_token()
-    join = {side: join_token(gm, fight_id, side) for side in sides}
-    rows = [TokenRow(fight_id, "gm", None, expires_at, 0, token_hash(gm))]
-    rows += [TokenRow(fight_id, "side", side, expires_at, 0, token_hash(t)) for side, t in join.items()]
-    return gm, join, rows
-
-
-def stored_size(row: FightRow, new: Sequence[NewAction]) -> int:
-    """About how many bytes a new fight takes in the store: its texts, its rows' JSON, and a fixed
-    part for the rest of each row and its tokens."""
-    size = 1024 + len((row.scenario_text or "").encode("utf-8"))
-    if row.chronicle is not None:
-        size += len(json.dumps(row.chronicle, ensure_ascii=False).encode("utf-8"))
-    return size + sum(
-        256 + len(json.dumps(a.action, ensure_ascii=False).encode("utf-8")) + 4 * len(a.dice or ())
-        for a in new
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,8 +435,13 @@ class Tables(Views):
         or the GM decides, dice are to be typed, or the fight is over (:mod:`kassen.web.autoplay`)."""
         for _ in range(MAX_RUN):
             with self._lock(fight_id):
-                with self.store.reading() as conn:
-                    live = self._load(conn, fight_id)
+                try:
+                    with self.store.reading() as conn:
+                        live = self._load(conn, fight_id)
+                except Problem as problem:
+                    if problem.code == "no_fight":  # deleted meanwhile: nothing to play
+                        return
+                    raise
                 fight = live.fight
                 spec = self.played_by(fight)
                 if spec is None:
@@ -491,9 +473,7 @@ class Tables(Views):
                 self._core(lambda: fight.play(action))
                 ids = fight.state_ids()
                 return [
-                    NewAction(
-                        "action", ids[e.index + 1], author, fight.action_json(e.action), e.faces, False
-                    )
+                    NewAction("action", ids[e.index + 1], author, fight.action_json(e.action), e.faces, False)
                     for e in fight.entries[before:]
                 ]
 
@@ -541,9 +521,12 @@ class Tables(Views):
             kept = live.stack[:upto]
             row = live.row
         new = [NewAction("action", r.state_id, r.author, r.action, r.dice, r.by_gm) for r in kept]
+        source = row.name or row.title
         fork_row = replace(
             row,
             id=new_fight_id(),
+            name=fork_name(source, upto),
+            archived=False,
             created_at=now(),
             updated_at=now(),
             head_seq=len(new),
@@ -560,6 +543,35 @@ class Tables(Views):
         )
         live_fork.row = fork_row
         return self._insert(fork_row, live_fork.fight, new, live_fork.scenario, charge, expires_at)
+
+    # -- the GM's fight list: names, archive, delete ------------------------------------------------------
+    def manage(
+        self, fight_id: str, caller: Caller, *, name: str | None = None, archived: bool | None = None
+    ) -> dict[str, Any]:
+        """Rename the fight or archive it (or bring it back): the GM's. Returns its facts."""
+        gm_only(caller, "renaming or archiving a fight")
+        with self._lock(fight_id):
+            with self.store.writing() as conn:
+                live = self._load(conn, fight_id, lock=True)
+                self.store.rename(conn, fight_id, name=name, archived=archived)
+            live.row = replace(
+                live.row,
+                name=live.row.name if name is None else name,
+                archived=live.row.archived if archived is None else archived,
+            )
+            self._remember(live)
+            return self.facts(live, caller)
+
+    def delete(self, fight_id: str, caller: Caller) -> None:
+        """Forget the fight, its rows and its tokens (the GM's): its open screens are told it is gone."""
+        gm_only(caller, "deleting a fight")
+        with self._lock(fight_id):
+            with self.store.writing() as conn:
+                self._load(conn, fight_id, lock=True)
+                held = [t.hash for t in self.store.tokens_of(conn, fight_id)]
+                self.store.delete_fight(conn, fight_id)
+            self.forget(fight_id)
+        self.streams.revoke(fight_id, held)
 
     def _change(
         self,
@@ -684,6 +696,7 @@ class Tables(Views):
                 "created_at": r.created_at.isoformat(),
                 "updated_at": r.updated_at.isoformat(),
                 "forked": r.parent is not None,
+                "archived": r.archived,
             }
             for r in rows
         ], total

@@ -79,6 +79,9 @@ class Views:
             out["seed"] = str(live.fight.seed)
             out["parent"] = row.parent
             out["parent_state_id"] = row.parent_state_id
+            # the GM's own name for the fight (a fork's names its source), and whether it is archived
+            out["name"] = row.name or row.title
+            out["archived"] = row.archived
         return out
 
     @staticmethod

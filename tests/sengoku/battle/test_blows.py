@@ -14,8 +14,10 @@ from kassen.sengoku.odds import attack_odds
 from kassen.sengoku.technique import technique
 
 #: A chance of each number of Wounds (0 to 3): whole weights out of their sum.
-chances = st.lists(st.integers(0, 6), min_size=1, max_size=4).filter(any).map(
-    lambda w: tuple(Fraction(x, sum(w)) for x in w)
+chances = (
+    st.lists(st.integers(0, 6), min_size=1, max_size=4)
+    .filter(any)
+    .map(lambda w: tuple(Fraction(x, sum(w)) for x in w))
 )
 hits = st.tuples(
     chances,

@@ -51,6 +51,7 @@ _EVENT = Event("")
 #: Each kind of check's label in its explanation.
 _LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
 
+
 @lru_cache(maxsize=256)
 def _expression(dice: int, adds: int) -> Expression:
     """The parsed damage expression of ``dice`` d6 and ``adds`` (an immutable value)."""

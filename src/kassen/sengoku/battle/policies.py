@@ -520,4 +520,3 @@ class HeuristicPolicy(Values):
 
     def upkeep(self, state: BattleState, legal: Sequence[Action]) -> Action:
         return upkeep_choice(self.rules, state, legal)
-

@@ -209,8 +209,66 @@
       fetch("/api/fights/" + id + "?log=false", {
         headers: { "Authorization": "Bearer " + known }, credentials: "omit", cache: "no-store"
       }).then(function (r) { return r.ok ? r.json() : null; }).then(function (view) {
-        if (view && view.scenario) link.textContent = view.scenario;
+        if (!view) return;
+        var facts = view.fight || {};
+        link.textContent = facts.name || view.scenario || link.textContent;
+        link.classList.add("fight-name");
+        manageControls(link.closest("li"), id, known, facts);
       }).catch(function () {});
+    });
+  }
+
+  // The GM's controls of a fight this browser holds the GM token of: rename, archive, delete.
+  function manageControls(item, id, gmToken, facts) {
+    if (!item || item.querySelector("details.manage")) return;
+    var box = document.createElement("details");
+    box.className = "manage";
+    var summary = document.createElement("summary");
+    summary.textContent = "rename, archive, delete";
+    box.appendChild(summary);
+    var form = document.createElement("form");
+    var input = document.createElement("input");
+    input.type = "text";
+    input.maxLength = 200;
+    input.value = facts.name || "";
+    input.setAttribute("aria-label", "The fight's name");
+    input.className = "rename-input";
+    var rename = document.createElement("button");
+    rename.type = "submit";
+    rename.textContent = "Rename";
+    var archive = document.createElement("button");
+    archive.type = "button";
+    archive.className = "archive";
+    archive.textContent = facts.archived ? "Bring back" : "Archive";
+    var remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "delete";
+    remove.textContent = "Delete…";
+    form.append(input, rename, archive, remove);
+    box.appendChild(form);
+    item.appendChild(box);
+    async function change(payload) {
+      token = gmToken;
+      var result = await api("PATCH", "/api/fights/" + id, payload);
+      token = null;
+      if (!result.ok) { say(detail(result), "error"); return false; }
+      return true;
+    }
+    form.addEventListener("submit", async function (event) {
+      event.preventDefault();
+      if (await change({ name: input.value })) location.reload();
+    });
+    archive.addEventListener("click", async function () {
+      if (await change({ archived: !facts.archived })) location.reload();
+    });
+    remove.addEventListener("click", async function () {
+      if (!window.confirm("Delete " + (facts.name || "this fight") + "? Its log and links are gone for good.")) return;
+      token = gmToken;
+      var result = await api("DELETE", "/api/fights/" + id);
+      token = null;
+      if (!result.ok) { say(detail(result), "error"); return; }
+      localStorage.removeItem(gmKey(id));
+      location.reload();
     });
   }
 
@@ -296,6 +354,7 @@
           }
           if (!response.ok || !response.body) throw new Error("stream " + response.status);
           body.dataset.live = "on";
+          online();
           delay = 500;
           var reader = response.body.getReader();
           var decoder = new TextDecoder();
@@ -312,11 +371,94 @@
           }
         } catch (err) { /* reconnect below */ }
         body.dataset.live = "off";
+        offline();
         await new Promise(function (resolve) { setTimeout(resolve, delay); });
-        delay = Math.min(delay * 2, 8000);
+        delay = Math.min(delay * 2, 3000);
       }
     }
     loop();
+  }
+
+  // -- the server away: a banner, and no menu to click until it is back ---------------------------------
+  var away = false;
+  function lockScreen(locked) {
+    document.querySelectorAll("#screen button, #screen input, #screen select, #links button").forEach(function (el) {
+      if (locked && !el.disabled) { el.disabled = true; el.dataset.offline = "1"; }
+      if (!locked && el.dataset.offline) { el.disabled = false; delete el.dataset.offline; }
+    });
+  }
+  function offline() {
+    var banner = document.getElementById("offline");
+    if (banner) banner.hidden = false;
+    body.classList.add("away");
+    if (!away) { away = true; }
+    lockScreen(true);
+  }
+  function online() {
+    var banner = document.getElementById("offline");
+    if (banner) banner.hidden = true;
+    body.classList.remove("away");
+    if (away) {
+      away = false;
+      lockScreen(false);
+      refresh();  // whatever happened meanwhile
+    }
+  }
+
+  // -- a player's turn: said on the screen, in the tab's title, and by a buzz where the phone has one -------
+  var wasMine = false;
+  var baseTitle = document.title;
+  function cueTurn() {
+    var root = screenRoot();
+    var mine = Boolean(root && role === "player" && root.dataset.decide === "1" && root.dataset.over !== "1");
+    document.title = (mine ? "● your turn — " : "") + baseTitle;
+    if (mine && !wasMine && navigator.vibrate) {
+      try { navigator.vibrate([180, 90, 180]); } catch (err) { /* not allowed here */ }
+    }
+    wasMine = mine;
+  }
+
+  // -- the turn order folds on a phone's player screen: the menu comes first -------------------------------
+  function foldOrder() {
+    var box = document.querySelector("#screen details.order-box");
+    if (!box) return;
+    var chosen = sessionStorage.getItem("kassen.fold.order");
+    var narrow = window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
+    var want = chosen === "open" ? true : chosen === "closed" ? false : !(narrow && role === "player");
+    if (box.open !== want) { box.dataset.auto = "1"; box.open = want; }
+    box.addEventListener("toggle", function () {
+      if (box.dataset.auto) { delete box.dataset.auto; return; }  // folded by the page, not the reader
+      sessionStorage.setItem("kassen.fold.order", box.open ? "open" : "closed");
+    });
+  }
+
+  // -- number keys choose the options of the menu on screen -----------------------------------------------
+  function numberKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || away) return;
+    var t = event.target;
+    if (t && t.closest && t.closest("input, textarea, select, dialog[open]")) return;
+    if (!/^[1-9]$/.test(event.key)) return;
+    var option = document.querySelector('#screen .menu [data-keys] button[data-key="' + event.key + '"]:not([disabled])');
+    if (!option) return;
+    event.preventDefault();
+    body.dataset.focus = "menu";
+    option.focus();
+    var deeper = option.getAttribute("hx-get");
+    // a step deeper is fetched here, not by a click: a screen swapped in a moment ago may not have
+    // been wired by htmx yet
+    if (deeper && window.htmx) window.htmx.ajax("GET", deeper, { target: "#screen" });
+    else option.click();
+  }
+
+  // -- a rule ID opens its text (what `kassen rules ID` prints) ------------------------------------------------
+  async function showRule(id) {
+    var dialog = document.getElementById("rule-dialog");
+    if (!dialog) return;
+    var result = await api("GET", "/api/rules/" + encodeURIComponent(id));
+    document.getElementById("rule-title").textContent = result.ok ? result.json.id + " — " + result.json.title : id;
+    document.getElementById("rule-text").textContent = result.ok ? result.json.text : detail(result);
+    document.getElementById("rule-source").textContent = result.ok ? result.json.ruleset + " · " + result.json.kind : "";
+    if (!dialog.open) dialog.showModal();
   }
 
   function handle(block) {
@@ -360,8 +502,13 @@
       try { text = JSON.parse(xhr.responseText).detail || text; } catch (err) { /* keep */ }
       say(text, "error");
     });
+    document.addEventListener("htmx:sendError", function () { offline(); });
+    document.addEventListener("keydown", numberKey);
     document.addEventListener("htmx:afterSwap", function (event) {
       if (event.detail.target && event.detail.target.id === "screen") {
+        cueTurn();
+        foldOrder();
+        if (away) lockScreen(true);
         var active = document.activeElement;
         if (!active || active === body || !document.contains(active)) {
           var first = document.querySelector("#screen #faces, #screen .options button:not([disabled])");
@@ -370,6 +517,8 @@
       }
     });
     document.addEventListener("click", function (event) {
+      var rule = event.target.closest("button.rule[data-rule]");
+      if (rule) { event.preventDefault(); showRule(rule.dataset.rule); return; }
       var target = event.target.closest("[data-post], [data-export], [data-copy], [data-rotate]");
       if (!target || target.disabled) return;
       event.preventDefault();

@@ -1,0 +1,85 @@
+"""What a rule ID says, for the screens: every narrated line and every refusal cites its rule, and a
+click on the ID opens the rule's text — the same texts ``kassen rules`` prints (each ruleset's
+``rule_texts`` resource). Rule texts are public: no token is asked for."""
+
+from __future__ import annotations
+
+__all__ = ["router", "rule_text", "rule_texts"]
+
+import re
+from functools import cache
+from importlib import resources
+from typing import Annotated, Any
+
+import yaml
+from fastapi import APIRouter, Path
+from pydantic import BaseModel
+
+from kassen.core.errors import KassenError
+from kassen.web.api import Refusal
+from kassen.web.problems import Problem
+
+router = APIRouter(prefix="/api")
+
+RULE_ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$"
+
+
+@cache
+def rule_texts() -> dict[str, dict[str, Any]]:
+    """Every registered ruleset's rule texts by ID (read once: they ship with kassen)."""
+    from kassen.core.ruleset import find_ruleset, registered_rulesets
+
+    out: dict[str, dict[str, Any]] = {}
+    for name in registered_rulesets():
+        try:
+            package, file = find_ruleset(name).info.rule_texts
+            data = yaml.safe_load(resources.files(package).joinpath(file).read_text(encoding="utf-8"))
+        except (KassenError, OSError, yaml.YAMLError, ValueError):
+            continue  # one ruleset without texts must not hide the others'
+        for rid, entry in (data or {}).get("rules", {}).items():
+            if isinstance(entry, dict):
+                out[str(rid).upper()] = {
+                    "id": str(rid),
+                    "ruleset": name,
+                    "title": str(entry.get("title", "")),
+                    "kind": str(entry.get("kind", "")),
+                    "text": str(entry.get("text", "")),
+                }
+    return out
+
+
+def rule_text(rule: str) -> dict[str, Any]:
+    """The rule ``rule`` (case does not matter), or a 404 naming rules near it."""
+    key = rule.strip().upper()
+    texts = rule_texts()
+    found = texts.get(key)
+    if found is not None:
+        return found
+    stem = key.rsplit(".", 1)[0] + "."
+    near = [r["id"] for k, r in texts.items() if k.startswith(stem)][:8]
+    hint = f" (near it: {', '.join(near)})" if near else ""
+    raise Problem(404, "no_rule", f"no rule {key[:40]!r} in kassen's rule texts{hint}")
+
+
+class RuleText(BaseModel):
+    """A rule's text, as ``kassen rules ID`` prints it."""
+
+    id: str
+    ruleset: str
+    title: str
+    kind: str
+    text: str
+
+
+@router.get(
+    "/rules/{rule}",
+    summary="What a rule ID says (the text `kassen rules ID` prints)",
+    response_model=RuleText,
+    responses={404: {"model": Refusal, "description": "No such rule."}},
+)
+def get_rule(
+    rule: Annotated[str, Path(pattern=RULE_ID, description="A rule ID, e.g. SG.CNT.5.")],
+) -> dict[str, Any]:
+    if not re.match(RULE_ID, rule):  # pragma: no cover - the path's pattern checks it first
+        raise Problem(422, "request", "a rule ID is letters, digits, dots and hyphens")
+    return rule_text(rule)
