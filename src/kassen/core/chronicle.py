@@ -224,8 +224,18 @@ def chronicle_schema(ruleset: Any) -> dict[str, Any]:
                 "properties": {"winner": {"type": ["string", "null"]}, "reason": {"type": "string"}},
                 "required": ["winner", "reason"],
             },
+            "end": {
+                "type": "object",
+                "description": "how many actions the log holds and its digest (format 3)",
+                "properties": {
+                    "actions": {"type": "integer", "minimum": 0},
+                    "digest": {"type": "string"},
+                },
+                "required": ["actions", "digest"],
+                "additionalProperties": False,
+            },
         },
-        "required": ["format", "ruleset", "seed", "meta", "initial_state", "state_id", "log"],
+        "required": ["format", "ruleset", "seed", "meta", "initial_state", "state_id", "log", "end"],
         "additionalProperties": False,
     }
 
