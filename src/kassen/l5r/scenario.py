@@ -75,6 +75,7 @@ from kassen.l5r.tables import (
     TraitName,
     unknown_weapon_skill,
 )
+from kassen.l5r.turn import shared_characters
 
 #: Most actions of an auto-played duel.
 MAX_ACTIONS = 20_000
@@ -350,7 +351,7 @@ def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelSta
         own: dict[str, Policy[DuelState, Action]] = {m.name: Prefers(m.prefers, heuristic) for m in scripted}
         return SkippingScript(scripts, ByActor(own, heuristic))
 
-    return Setup(state, model.name, model.seed, MAX_ACTIONS, policy)
+    return Setup(shared_characters(state, content.tables), model.name, model.seed, MAX_ACTIONS, policy)
 
 
 # -- the ruleset's own reading of a scenario -------------------------------------------------------------
