@@ -42,7 +42,6 @@ __all__ = [
 
 import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -53,6 +52,7 @@ from kassen.content.layers import deep_merge
 from kassen.content.loader import layer_parts, merge_tables
 from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issues
 from kassen.core.errors import ContentError, ContentIssue, did_you_mean
+from kassen.core.fastreplace import replace
 from kassen.core.fight import Fight
 from kassen.core.policy import ByActor, Policy
 from kassen.core.ruleset import Setup

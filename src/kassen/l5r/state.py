@@ -203,14 +203,12 @@ class DuelState:
         raise KassenError(f"no fighter named {name!r} in this duel")
 
     def has_fighter(self, name: str) -> bool:
-        for f in self.fighters:
-            if f.character.name == name:
-                return True
-        return False
+        return any(f.character.name == name for f in self.fighters)
 
     def with_fighter(self, fighter: Fighter) -> DuelState:
         name = fighter.character.name
-        return replace(self, fighters=tuple(fighter if f.character.name == name else f for f in self.fighters))
+        fighters = tuple(fighter if f.character.name == name else f for f in self.fighters)
+        return replace(self, fighters=fighters)
 
     def names(self) -> tuple[FighterId, ...]:
         return tuple(f.name for f in self.fighters)

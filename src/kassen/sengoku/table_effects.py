@@ -20,10 +20,11 @@ from __future__ import annotations
 
 __all__ = ["PROFILE_KINDS", "EffectDone", "apply_effect", "describe"]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kassen.core.events import Event
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.sengoku.breakage import apply_break
 from kassen.sengoku.defense import DefenseRules
 from kassen.sengoku.defenseless import make_defenseless

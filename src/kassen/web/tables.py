@@ -27,7 +27,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 
 from kassen.core.engine import GM
 from kassen.core.errors import KassenError
+from kassen.core.fastreplace import replace
 from kassen.core.fight import Fight
 from kassen.core.policy import Decision
 from kassen.core.rng import fresh_seed
@@ -491,9 +492,7 @@ class Tables(Views):
                 self._core(lambda: fight.play(action))
                 ids = fight.state_ids()
                 return [
-                    NewAction(
-                        "action", ids[e.index + 1], author, fight.action_json(e.action), e.faces, False
-                    )
+                    NewAction("action", ids[e.index + 1], author, fight.action_json(e.action), e.faces, False)
                     for e in fight.entries[before:]
                 ]
 

@@ -10,14 +10,15 @@ __all__ = ["UnitReadings"]
 
 from typing import TYPE_CHECKING
 
+from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.memo import ContentMemos
 from kassen.sengoku.battle.state import BattleState, Unit
-from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import CombatProfile, DefenseBonus
 
 if TYPE_CHECKING:
     from kassen.sengoku.entries import Maneuver
     from kassen.sengoku.house import SquadRules
+
 
 class UnitReadings(ContentMemos):
     """The unit readings of :class:`~kassen.sengoku.battle.rules.BattleRules` (see the module notes)."""
@@ -94,7 +95,7 @@ class UnitReadings(ContentMemos):
         found = self.profiles_made.get(key)
         if found is not None:
             return found
-        made = evolve(
+        made = replace(
             base,
             name=unit.name,
             wounds=unit.wounds,
