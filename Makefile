@@ -49,7 +49,7 @@ $(D20_VENV)/.installed:
 	$(D20_VENV)/bin/python -m pip install --quiet 'd20==1.1.2'
 	touch $@
 
-# The battle breakdown, the lab and the web table; then bench/bench.py: every speed figure against main
+# The battle breakdown, the lab (and the fights --decide saves on a sweep) and the web table; then bench/bench.py: every speed figure against main
 # before the speed issue, measured in the same run, failing when a target of issue 15 is missed
 # (BENCH_ARGS=--no-targets only prints; --help for more); then bench/bench_match.py: the search's
 # strength against the heuristic, random and first-legal in every bundled scenario (MATCH_ARGS=--no-targets
@@ -57,6 +57,7 @@ $(D20_VENV)/.installed:
 bench: $(STAMP) $(D20_VENV)/.installed
 	$(BIN)/python bench/bench_battle.py
 	$(BIN)/python bench/bench_lab.py
+	$(BIN)/python bench/bench_lab_decide.py
 	$(BIN)/python bench/bench_web.py
 	$(BIN)/python bench/bench.py --d20-python $(D20_VENV)/bin/python $(BENCH_ARGS)
 	$(BIN)/python bench/bench_lean.py $(BENCH_ARGS)

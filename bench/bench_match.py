@@ -76,6 +76,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fights", type=int, default=400, help="most fights against the heuristic")
     parser.add_argument("--others", type=int, default=60, help="fights against random and first-legal")
+    parser.add_argument("--ceiling", type=int, default=100, help="fights of the omniscient search")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", default="", help="comma-separated scenario names")
     parser.add_argument("--budget", default=BUDGET)
@@ -109,7 +110,7 @@ def main() -> int:
             if not reached:
                 omni = f"{args.budget},omniscient"
                 out["omniscient"] = row(
-                    name, match(name, omni, "heuristic", fights=min(200, args.fights), jobs=args.jobs)
+                    name, match(name, omni, "heuristic", fights=args.ceiling, jobs=args.jobs)
                 )
                 out["heuristic_mirror"] = row(
                     name, match(name, "heuristic", "heuristic", fights=200, jobs=args.jobs)

@@ -216,15 +216,15 @@ def test_steps_that_name_a_hidden_hp_or_fp_keep_their_value_and_hide_their_words
         assert mine["data"]["steps"][k]["reason"].startswith("HP ")
         assert theirs["data"]["steps"][k] == {**mine["data"]["steps"][k], "reason": None}
     assert "Move halved" not in json.dumps(giant)
-    fight = open_fight("arena/pit", seed=1)
+    fight = open_fight("arena/pit", seed=99)  # subturn 11's fatigue takes Sora from FP 5 to 1
     fight.autoplay()
     def lost(viewer: Viewer) -> list[Any]:
         events = [e for entry in fight.view(viewer)["log"] for e in entry["events"]]
-        kai = [e for e in events if e["kind"] == "match_lost" and e["data"]["fighter"] == "kai"]
-        return [e["data"]["reason"] for e in kai]
+        sora = [e for e in events if e["kind"] == "match_lost" and e["data"]["fighter"] == "sora"]
+        return [e["data"]["reason"] for e in sora]
 
     assert lost(Viewer("brute")) == [None]
-    assert lost(Viewer("challengers")) == ["FP 1 not overridden"]  # Kai's own side reads it
+    assert lost(Viewer("challengers")) == ["FP 1 not overridden"]  # Sora's own side reads it
     told = account(fight, viewer=Viewer("brute"))
-    assert "Kai loses the match\n" in told.replace("  [AR.FTG.4]", "") and "(None)" not in told
+    assert "Sora loses the match\n" in told.replace("  [AR.FTG.4]", "") and "(None)" not in told
     assert "FP 1 not overridden" not in told and "FP 1 not overridden" in account(fight)

@@ -104,9 +104,10 @@ def test_sengoku_fate_points_reach_no_other_side(
     # rule: SG.FAT.1
     # rule: SG.FAT.2
     # rule: SG.RES.1
-    # enough Fate points that no unit runs out before the end (an offer shows a unit has one)
-    a_path = _with("sengoku", scenario, _set_fate(hidden, 9), tmp_path, "a")
-    b_path = _with("sengoku", scenario, _set_fate(hidden, 12), tmp_path, "b")
+    # enough Fate points that no unit runs out before the end (an offer shows a unit has one: a unit that
+    # takes a Last Bastion at every blow that would fell it spends many)
+    a_path = _with("sengoku", scenario, _set_fate(hidden, 16), tmp_path, "a")
+    b_path = _with("sengoku", scenario, _set_fate(hidden, 19), tmp_path, "b")
     a, b = play_pair(a_path, b_path, observer, faces)
     theirs = {u.id for u in a.state.units if u.side == hidden}
     assert {u.fate_points for u in a.initial_state.units if u.id in theirs} != {

@@ -26,8 +26,17 @@ def test_run_prints_win_rates_and_replay_hint() -> None:
     assert result.exit_code == 0, result.stderr
     assert "A contest to first blood (l5r): 20 fights, seeds 3..22" in result.stdout
     assert "Crane" in result.stdout and "95% [" in result.stdout
-    assert "replay fight i: kassen fight l5r/first-blood --seed 3+i" in result.stdout
     assert result.stderr == ""  # no progress bar when stderr is not a terminal
+    # the replay line holds commands that run as printed (once "--seed 0+i", which is no command)
+    line = next(x for x in result.stdout.splitlines() if x.startswith("replay: "))
+    assert "kassen fight l5r/first-blood --seed 3 (the first)" in line
+    assert "kassen fight l5r/first-blood --seed 22 (the last)" in line
+    words = line.split("kassen fight ", 2)[1].split(" (the first)")[0].split()
+    replayed = runner.invoke(app, ["fight", *words])
+    assert replayed.exit_code == 0, replayed.stderr
+    # the answer in one sentence, percentages with one decimal
+    last = result.stdout.splitlines()[-1]
+    assert " wins " in last and "%) of 20 fights" in last and last.endswith(".")
 
 
 def test_run_json_is_one_object_and_equals_the_api() -> None:

@@ -18,7 +18,7 @@ from kassen.core.scenario import read_scenario
 from kassen.lab import engine
 from kassen.lab.engine import Opener
 from kassen.lab.results import wilson
-from kassen.lab.summary import FightSummary, UnitSummary, generic_summary
+from kassen.lab.summary import FightSummary, UnitSummary
 from kassen.sengoku.odds import attack_odds
 
 ONE_CUT = str(Path(__file__).resolve().parent / "data" / "one-cut.yaml")
@@ -150,11 +150,12 @@ def test_a_hook_that_returns_something_else_is_refused(monkeypatch: pytest.Monke
         lab.run("l5r/first-blood", fights=1, seed=0)
 
 
-# -- the fallback summary, pinned on the bundled rulesets ---------------------------------------------
-def test_fallback_reads_sengoku_units_wounds_and_who_fell() -> None:
+# -- each ruleset's own summary hook, pinned ------------------------------------------------------
+def test_sengoku_summary_reads_units_wounds_and_who_fell() -> None:
+    # rule: SG.INP.1, SG.CHK.1
     fight = kassen.open_fight("sengoku/count-example", seed=3)
     fight.autoplay()
-    s = generic_summary(fight)
+    s = fight.ruleset.fight_summary(fight)
     units = {u.id: u for u in s.units}
     assert set(units) == {u.id for u in fight.state.units}
     for unit in fight.state.units:
@@ -168,29 +169,62 @@ def test_fallback_reads_sengoku_units_wounds_and_who_fell() -> None:
     assert s.rounds == fight.state.round
 
 
-def test_fallback_reads_roll_and_keep_deaths_and_damage() -> None:
+def test_sengoku_offers_are_neither_attacks_nor_uses() -> None:
+    # rule: SG.FAT.2, SG.RES.1
+    for seed in range(40):
+        fight = kassen.open_fight("sengoku/demo", seed=seed)
+        fight.autoplay()
+        if any(e.kind == "last_bastion_offered" for e in fight.events):
+            break
+    else:  # pragma: no cover - the demo offers a Last Bastion within its first seeds
+        pytest.fail("no Last Bastion offered in 40 demo fights")
+    s = fight.ruleset.fight_summary(fight)
+    attacks = [e for e in fight.events if e.kind == "attack"]
+    assert len(s.attempts) == len(attacks)  # an offer (of a Last Bastion, Fate, a reaction) is no attack
+    assert {a.action for a in s.attempts} <= {str(e.data["maneuver"]) for e in attacks}
+    labels = {u.action for u in s.uses}
+    assert not labels & {"pass", "hold", "decline", "last_bastion_offered", "begin"}
+    taken = sum(1 for e in fight.entries if type(e.action).__name__ == "LastBastion")
+    assert sum(1 for u in s.uses if u.action == "last-bastion" and u.kind == "special") == taken
+
+
+def test_l5r_summary_reads_deaths_damage_and_declarations() -> None:
+    # rule: L5.CORE.6, L5.DMG.1, L5.CORE.3
     fight = kassen.open_fight("l5r/kakita-vs-hida", seed=1)
     fight.autoplay()
-    s = generic_summary(fight)
+    s = fight.ruleset.fight_summary(fight)
     units = {u.id: u for u in s.units}
     assert {f.name: f.dead for f in fight.state.fighters} == {"Kakita Toshiro": False, "Hida Kuroda": True}
     assert units["Hida Kuroda"].standing is False and units["Kakita Toshiro"].standing is True
     damage = sum(e.data["damage"] for e in fight.events if e.kind == "damage")
     assert units["Kakita Toshiro"].wounds_dealt + units["Hida Kuroda"].wounds_dealt == damage
     assert s.rounds == fight.state.turn
-    assert {a.action for a in s.uses} <= {"attack", "choose_injury", "guard", "full_defense"}
+    declared = sum(1 for e in fight.entries if type(e.action).__name__ == "Declare")
+    assert len(s.uses) == declared  # the injury chosen after a called shot is no use
+    assert len(s.attempts) == sum(1 for e in fight.events if e.kind == "attack")
 
 
-def test_fallback_reads_arena_hp_lost_and_conditions() -> None:
+def test_arena_summary_reads_hp_lost_and_conditions() -> None:
+    # rule: AR.OUT.1, AR.DMG.1
     fight = kassen.open_fight("arena/duel", seed=1)
     fight.autoplay()
-    s = generic_summary(fight)
+    s = fight.ruleset.fight_summary(fight)
     units = {u.id: u for u in s.units}
     for f in fight.state.fighters:
         assert units[f.id].wounds_taken == f.profile.hp - f.hp  # HP lost, all of it to attacks here
         assert units[f.id].standing == (not f.incapacitated)
     winner = {"east": "ryu", "west": "ken"}[fight.result.winner or ""] if fight.result else None
     assert winner is not None and units[winner].standing
+    assert not {u.action for u in s.uses} & {"wait", "decline"}  # waiting or declining is no use
+
+
+def test_a_ruleset_without_the_summary_hook_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fourth ruleset without the hook was once reported as "Rai standing 100%" while losing 99.5% of
+    # its fights: the lab now refuses it before a fight is played.
+    rs = kassen.open_fight("l5r/first-blood").ruleset
+    monkeypatch.delattr(type(rs), "fight_summary")
+    with pytest.raises(lab.LabError, match="no fight_summary hook"):
+        lab.run("l5r/first-blood", fights=1, seed=0)
 
 
 # -- aggregation -----------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ def test_a_simulated_fight_is_the_fights_record(scenario: str) -> None:
         )
         assert record.actions == len(fight.entries)
         assert record.summary == summarize(fight)
-        played = Played(opener.ruleset, opener.setup.state, opener.setup.state)
+        played = Played(opener.ruleset, opener.content.tables, opener.setup.state, opener.setup.state)
         simulate(opener, seed, 50_000, played)
         assert played.state == fight.state
         assert [e.action for e in played.entries] == list(fight.history)

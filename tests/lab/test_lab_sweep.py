@@ -11,9 +11,10 @@ import pytest
 import kassen
 from kassen import lab
 from kassen.lab import api, engine
-from kassen.lab.api import plan_sweep, write_sweep
+from kassen.lab.api import write_sweep
 from kassen.lab.output import MARKER
 from kassen.lab.paths import parse_vary
+from kassen.lab.sweeping import plan_sweep
 
 ONE_CUT = str(Path(__file__).resolve().parent / "data" / "one-cut.yaml")
 #: Two paths: one into the scenario (the Oni's own Defense), one into the content (Genzaburo's skill).
@@ -45,7 +46,9 @@ def test_a_two_path_sweep_writes_table_heatmap_and_report_and_a_rerun_skips_its_
     out = tmp_path / "grid"
     played = _count_batches(monkeypatch)
     result = lab.sweep(ONE_CUT, GRID, fights=12, seed=3, out=out)
-    assert sum(played) == 4 * 12
+    # four cells, and the scenario as written (the baseline: no cell of this grid) on the same seeds
+    assert sum(played) == 5 * 12
+    assert result.baseline is not None and result.baseline.index is None
     files = write_sweep(result, out)
     names = {f.name for f in files}
     assert {"sweep.csv", "fights.csv", "sweep.json", "heatmap.png", "report.html"} <= names
@@ -59,10 +62,10 @@ def test_a_two_path_sweep_writes_table_heatmap_and_report_and_a_rerun_skips_its_
     assert [c.resumed for c in result.cells] == [False] * 4
     # Each cell's scenario is stored, and its values really reach the fight.
     cells = sorted((out / "cells").iterdir())
-    assert len(cells) == 4
+    assert len(cells) == 5
     seen = set()
-    for cell in cells:
-        attack = _attack(cell / "scenario.yaml", seed=3)
+    for c in result.cells:  # each cell's key names its stored scenario
+        attack = _attack(out / "cells" / str(c.key) / "scenario.yaml", seed=3)
         seen.add((attack["defense"], attack["modifier"]))
     assert len({d for d, _ in seen}) == 2 and len({m for _, m in seen}) == 2
     # The rerun plays nothing: every cell comes back from disk, with the same results.
@@ -73,7 +76,7 @@ def test_a_two_path_sweep_writes_table_heatmap_and_report_and_a_rerun_skips_its_
     assert again.to_json() == result.to_json()
     # Other fights or seeds are other cells: played again.
     lab.sweep(ONE_CUT, GRID, fights=12, seed=4, out=out)
-    assert sum(played) == 4 * 12
+    assert sum(played) == 5 * 12
 
 
 def test_cells_are_the_same_fights_as_the_cell_scenario_played_alone(tmp_path: Path) -> None:
@@ -210,3 +213,93 @@ def test_the_readmes_worked_sweep_plans() -> None:
     varies = [words[i + 1] for i, w in enumerate(words) if w == "--vary"]
     plan = plan_sweep(words[3], varies, fights=1)
     assert len(plan.cells) == 25 and all(c.error == "" for c in plan.cells)
+
+
+def test_paired_intervals_are_narrower_than_unpaired_on_the_raid() -> None:
+    """The raid at Kawanaka ford, heavy armour +3 and +5 against +4 (as bundled: the baseline), on the
+    same seeds: one point of armour changes some fights, and the others end as they did, so the per-seed
+    differences vary far less than two independent runs would."""
+    result = lab.sweep(
+        "sengoku/demo",
+        ["content.defense.armor.rows.heavy.defense=3,4,5"],
+        fights=100,
+        seed=0,
+        side="party",
+        jobs=2,
+    )
+    assert result.baseline is not None and result.baseline.index == 1  # +4 is the scenario as written
+    compared = [c for c in result.cells if c.index != 1]
+    for cell in compared:
+        assert cell.versus is not None and cell.unpaired is not None
+        assert cell.versus.difference == cell.unpaired.difference
+        print(
+            f"\nheavy {cell.values[0][1]} vs +4, party: {cell.versus.difference:+.3f}, "
+            f"paired ±{cell.versus.half_width:.3f}, unpaired ±{cell.unpaired.half_width:.3f}"
+        )
+        assert cell.versus.half_width < cell.unpaired.half_width
+    assert result.rows()[1]["vs_baseline"] is None  # the baseline is not compared with itself
+
+
+def test_a_baseline_is_a_cell_or_played_apart_and_is_checked() -> None:
+    vary = ["fighters.ryu.skill=10,12", "fighters.ken.skill=11,13"]
+    plan = plan_sweep("duel", vary, fights=2, baseline=["fighters.ryu.skill=12", "fighters.ken.skill=13"])
+    assert plan.baseline_index == 3 and plan.baseline_text is None
+    plan = plan_sweep("duel", vary, fights=2, baseline=["fighters.ryu.skill=14"])
+    assert plan.baseline_index is None and plan.baseline_text is not None
+    assert "skill: 14" in plan.baseline_text
+    for bad, message in [
+        (["fighters.ryu.dx=3"], "not a varied path"),
+        (["fighters.ryu.skill=10,12"], "one value"),
+        (["fighters.ryu.skill=10", "fighters.ryu.skill=12"], "twice"),
+    ]:
+        with pytest.raises(lab.LabError, match=message):
+            plan_sweep("duel", vary, fights=2, baseline=bad)
+
+
+def test_a_sweep_written_again_keeps_nothing_of_the_last(tmp_path: Path) -> None:
+    out = tmp_path / "again"
+    first = lab.sweep(ONE_CUT, GRID, fights=3, seed=0, out=out)
+    write_sweep(first, out)
+    assert (out / "heatmap.png").exists()
+    old_keys = {c.key for c in first.cells}
+    second = lab.sweep(ONE_CUT, ["units.oni.overrides.defense=8,10"], fights=3, seed=0, out=out)
+    files = write_sweep(second, out)
+    assert not (out / "heatmap.png").exists()  # the old plot went with the old sweep
+    assert (out / "lines.png").exists()
+    marker = json.loads((out / MARKER).read_text("utf-8"))
+    assert set(marker["files"]) == {f.name for f in files}  # the sweep records what it wrote
+    kept = {d.name for d in (out / "cells").iterdir()}
+    new_keys = {c.key for c in second.cells} | {second.baseline.key if second.baseline else None}
+    assert kept == new_keys - {None} and not kept & (old_keys - new_keys)
+
+
+def test_every_cell_row_names_its_key_and_its_comparison(tmp_path: Path) -> None:
+    result = lab.sweep(ONE_CUT, ["units.oni.overrides.defense=9,12"], fights=4, seed=0, out=tmp_path / "k")
+    write_sweep(result, tmp_path / "k")
+    header = (tmp_path / "k" / "sweep.csv").read_text("utf-8").splitlines()[0].split(",")
+    assert {"key", "vs_baseline", "vs_ci95_lo", "vs_ci95_hi", "vs_significant"} <= set(header)
+    data = json.loads((tmp_path / "k" / "sweep.json").read_text("utf-8"))
+    for cell in data["cells"]:
+        assert (tmp_path / "k" / "cells" / cell["key"] / "scenario.yaml").exists()
+
+
+def test_a_numeric_path_is_drawn_to_scale_and_an_invalid_value_gets_no_slot() -> None:
+    from kassen.lab.plots import line_positions
+
+    assert line_positions([1, 2, 5, 10]) == [1.0, 2.0, 5.0, 10.0]
+    assert line_positions(["light", "heavy"]) == [0.0, 1.0]
+    result = lab.sweep(ONE_CUT, ["units.oni.zone=own-front,nowhere"], fights=2, seed=0)
+    assert [c.values[0][1] for c in result.cells if c.result is not None] == ["own-front"]
+
+
+def test_reports_open_with_one_sentence_and_show_one_decimal(tmp_path: Path) -> None:
+    from kassen.lab.sentences import pct
+
+    assert pct(0.625) == "62.5%" and pct(None) == "n/a"
+    result = lab.sweep("duel", ["fighters.ryu.skill=9,14"], fights=8, seed=0)
+    write_sweep(result, tmp_path / "r")
+    html = (tmp_path / "r" / "report.html").read_text("utf-8")
+    answer = html.split("<p class=answer>", 1)[1].split("</p>", 1)[0]
+    assert answer.startswith("Ryu wins ") and answer.endswith(".") and answer.count(". ") == 0
+    assert ("0.7067" not in html and "% (" in html) or "%" in answer
+    assert "<div class=wrap><table>" in html  # a wide table scrolls in its box, not the page

@@ -82,6 +82,7 @@ def _every_ordered_roll(table: OddsTable, need: int, tech: Technique) -> tuple[o
 
     sides = table.rules.check.sides
     hit = critical = fumble = decisive = mistake = wounds = 0
+    spread: dict[int, int] = {}
     for a in range(1, sides + 1):
         for b in range(1, sides + 1):
             r = resolve_attack(
@@ -99,8 +100,10 @@ def _every_ordered_roll(table: OddsTable, need: int, tech: Technique) -> tuple[o
             decisive += r.table is not None and r.table.table == "decisive_moment"
             mistake += r.table is not None and r.table.table == "critical_mistake"
             wounds += r.wounds_lost
+            spread[r.wounds_lost] = spread.get(r.wounds_lost, 0) + 1
     n = sides * sides
-    return tuple(Fraction(x, n) for x in (hit, critical, fumble, decisive, mistake, wounds))
+    chances = tuple(Fraction(spread.get(k, 0), n) for k in range(max(spread) + 1))
+    return (*(Fraction(x, n) for x in (hit, critical, fumble, decisive, mistake, wounds)), chances)
 
 
 def _check_pairs(needs: tuple[int, ...]) -> int:
@@ -108,10 +111,13 @@ def _check_pairs(needs: tuple[int, ...]) -> int:
     compared = 0
     for tech in _techniques():
         for need in needs:
-            # rule: SG.CHK.1  rule: SG.CHK.2  rule: SG.CRT.1  rule: SG.FUM.1
+            # rule: SG.CHK.1  rule: SG.CHK.2  rule: SG.CRT.1  rule: SG.FUM.1 — the chances, the mean Wounds
+            # and the chance of each number of Wounds (SG.WND.1-2)
             tally = table._enumerate(need, tech)
             got = (tally.hit, tally.critical, tally.fumble, tally.heavenly_mandate, tally.karmic_retribution)
-            assert (*got, tally.wounds) == _every_ordered_roll(table, need, tech), (tech.name, need)
+            want = _every_ordered_roll(table, need, tech)
+            assert (*got, tally.wounds, tally.spread) == want, (tech.name, need)
+            assert sum(tally.spread) == 1 and sum(k * p for k, p in enumerate(tally.spread)) == tally.wounds
             compared += 1
     return compared
 

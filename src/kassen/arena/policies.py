@@ -1,8 +1,18 @@
 """The arena's heuristic player, a :class:`kassen.core.policy.Policy`: it weighs every attack within reach
 by its exact chance to hit times its expected final damage (both fractions), closes on an opponent when
 none is within reach (the one it reaches soonest, then the one it would hurt most, stopping at its own
-reach), rises when down, tries guts when the odds are decent, and spends an audience point to get back
-from FP 1. Scripts, first-legal and per-fighter policies are the core's (:mod:`kassen.core.policy`).
+reach), rises when down, tries guts when the odds are decent and the FP it leaves keep it in the bout,
+and spends an audience point to get back from FP 1. Scripts, first-legal and per-fighter policies are
+the core's (:mod:`kassen.core.policy`).
+
+A guts check costs 2 FP (AR.GUT.1). Against a stun it is tried only with FP to spare (a stun is not
+worth fainting for). Against incapacity it is tried whatever its FP cost, but never down to FP 1
+(helpless, AR.FTG.4) or FP 0 (unconscious, AR.FTG.5): either loses the match (or puts the fighter out of
+a fight) as surely as declining, and declining keeps the FP. The one exception is FP 1 in a match while
+the fighter still holds an audience point whose second wind lifts it again (AR.RD.6's reading): then the
+check is the only way to stay in. The guts bonus on automatic HT checks (AR.GUT.3) is not the
+heuristic's: each fighter declares its plan (``guts_bonus: {checks, min_fp_after}``), and the default
+plan keeps 3 FP, above both thresholds.
 
 The exact values it reads are remembered by the content's tables (``ArenaRules.memos.policy``, shared
 by the policies of every fight of that content; :mod:`kassen.arena.memos`), by value and bounded.
@@ -13,6 +23,7 @@ from __future__ import annotations
 __all__ = ["HeuristicPolicy"]
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from kassen.arena.bout import (
@@ -33,11 +44,13 @@ from kassen.arena.bout import (
     defense_target,
     guts_target,
 )
+from kassen.arena.bout.reading import override_effects
 from kassen.arena.checks import success_chance
 from kassen.arena.damage import counted_prior, strength_damage
 from kassen.arena.fighter import FighterState, Weapon
 from kassen.arena.odds import hit_chance, mean_final
 from kassen.arena.rules import ArenaRules, DiceSpec
+from kassen.arena.terms import MatchFormat
 from kassen.core.errors import KassenError
 from kassen.core.policy import Decision
 
@@ -277,13 +290,35 @@ class HeuristicPolicy:
         if guts:
             chance = success_chance(guts_target(f, o.cause, rules)[0], rules=rules.checks)
             losing = o.condition != "stunned"
-            if losing and cheers and chance < Fraction(1, 2):
-                return cheers[0]
-            if chance >= self.guts_at_least and (
-                losing or f.fp - rules.injury.guts.fp_cost >= self.guts_fp_reserve
-            ):
+            if losing:
+                # against incapacity the check is worth any FP it leaves the fighter still in the bout
+                # with; one that leaves it helpless or unconscious loses as declining does (_stays_in)
+                if cheers and chance < Fraction(1, 2) and self._stays_in(state, f, rules, cheered=True):
+                    return cheers[0]
+                if chance >= self.guts_at_least and self._stays_in(state, f, rules, cheered=False):
+                    return guts[0]
+            elif chance >= self.guts_at_least and f.fp - rules.injury.guts.fp_cost >= self.guts_fp_reserve:
                 return guts[0]
         return next(a for a in legal if isinstance(a, Decline))
+
+    @staticmethod
+    def _stays_in(state: BoutState, f: FighterState, rules: ArenaRules, *, cheered: bool) -> bool:
+        """Whether ``f`` is still in the bout after paying for a guts check (AR.GUT.1), its audience point
+        spent on the check's bonus or not (``cheered``): the FP left stay above FP 1 (helpless, AR.FTG.4)
+        and FP 0 (unconscious, AR.FTG.5), or leave it at FP 1 in a match where an audience point it
+        still holds lifts it again (second wind, AR.RD.6's reading ``fp1_override``). A check that leaves
+        it helpless for good or unconscious loses the match (or, in a fight, puts it out) as declining
+        the override does: nothing better is left, and declining keeps the FP."""
+        fatigue = rules.injury.fatigue
+        after = f.fp - rules.injury.guts.fp_cost
+        if after > fatigue.helpless_at and after > fatigue.unconscious_at_or_below:
+            return True
+        if after != fatigue.helpless_at or after <= fatigue.unconscious_at_or_below:
+            return False
+        if state.format is not MatchFormat.MATCH:
+            return False  # no override is offered at FP 1 outside a match: the fighter is out
+        left = replace(f, fp=after, audience_points=f.audience_points - (1 if cheered else 0))
+        return bool(override_effects(left, "helpless", rules))
 
     def value(self, state: BoutState, a: Attack, rules: ArenaRules) -> Fraction:
         """P(hit) × E[final damage] of attack ``a``, both exact."""

@@ -50,6 +50,7 @@ from kassen.arena.policies import HeuristicPolicy
 from kassen.arena.report import RENDERERS, names
 from kassen.arena.rules import ArenaRules
 from kassen.arena.scenario import MAX_UNITS, ScenarioModel, setup_scenario
+from kassen.arena.summary import fight_summary as summarize
 from kassen.arena.table import menus, views
 from kassen.content.content import Content, Layer
 from kassen.core.engine import GM, Actor, Outcome, Turn
@@ -58,6 +59,7 @@ from kassen.core.policy import Policy
 from kassen.core.rng import DieSource, Rng
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
+from kassen.core.summary import FightSummary, PlayedFight
 from kassen.core.view import Viewer, Visibility
 
 #: Every action of a bout: the fighters' decisions and the referee's own moves (:mod:`kassen.arena.bout.gm`).
@@ -155,6 +157,10 @@ class ArenaRuleset:
     ) -> BoutState:
         """A whole bout from what ``side`` sees, the hidden values guessed (a house default)."""
         return guess.determinize(seen, events, tables, side, rng)
+
+    def fight_summary(self, fight: PlayedFight) -> FightSummary:
+        """A finished bout in its own words (:mod:`kassen.arena.summary`)."""
+        return summarize(fight)
 
     def units(self, state: BoutState) -> Mapping[str, str]:
         """Every fighter's side, by its id."""

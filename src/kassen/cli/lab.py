@@ -15,6 +15,7 @@ from __future__ import annotations
 
 __all__ = ["lab_app"]
 
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -30,9 +31,10 @@ from kassen.cli.numbers import parse_seed, whole
 from kassen.lab.limits import LabError
 
 if TYPE_CHECKING:
+    from kassen.lab.grid import SweepResult
     from kassen.lab.odds import ExactTable
     from kassen.lab.output import Format
-    from kassen.lab.results import RunResult, SweepResult
+    from kassen.lab.results import RunResult
 
 lab_app = typer.Typer(
     name="lab",
@@ -95,14 +97,57 @@ NoPlotsFlag = Annotated[
     bool, typer.Option("--no-plots", help="No PNG plots in --out (no matplotlib needed).")
 ]
 QuietFlag = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+UntilOption = Annotated[
+    float | None,
+    typer.Option(
+        "--until",
+        metavar="WIDTH",
+        help="Stop when the 95%% interval of --side's win rate is at most WIDTH wide (0.05: 5 points); "
+        "--fights is then the most played.",
+    ),
+]
+DecideOption = Annotated[
+    float | None,
+    typer.Option(
+        "--decide",
+        metavar="RATE",
+        help="Stop when --side's win rate is above or below RATE (a sequential test wrong at most 5%% "
+        "of the time, however many looks); --fights is then the most played.",
+    ),
+]
+EveryOption = Annotated[
+    int | None,
+    typer.Option(
+        "--every", parser=whole(), metavar="N", help="Fights per look of --until/--decide (default 100)."
+    ),
+]
+PoliciesOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--policies",
+        metavar="SPEC,SPEC,...",
+        help="Run under each named policy (each playing every side: heuristic,search:iterations=200) and "
+        "flag each conclusion that changes between them.",
+    ),
+]
+SideOption = Annotated[
+    str | None,
+    typer.Option("--side", help="The side whose win rate --until/--decide read (default: the first)."),
+]
 
 
 def _out(line: str = "") -> None:
     sys.stdout.write(line + "\n")
 
 
-def _pct(x: float) -> str:
-    return f"{x:.1%}"
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.1%}"
+
+
+def _mean(mean: float | None, ci: tuple[float, float] | None) -> str:
+    if mean is None:
+        return "n/a"
+    return f"{mean:.2f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
 
 
 def _ci(ci: tuple[float, float]) -> str:
@@ -177,13 +222,21 @@ def progress_bar(total: int, label: str, show: bool) -> Iterator[Callable[[int],
 
 @contextmanager
 def _interruptible(out: Path | None) -> Iterator[None]:
-    """Ctrl-C: one line and exit 130 (a sweep's finished cells stay in ``out`` for a rerun)."""
+    """Ctrl-C or SIGTERM: one line and exit 130 (a sweep's finished cells stay in ``out`` for a rerun);
+    the worker processes are shut down on the way out (and die with this process if it is killed)."""
+
+    def terminated(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminated)
     try:
         yield
     except KeyboardInterrupt:
         kept = f"; the finished cells are kept in {out}: rerun with the same --out to go on" if out else ""
         sys.stderr.write(f"kassen: interrupted{kept}\n")
         raise typer.Exit(130) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # -- checks before anything runs --------------------------------------------------------------------------
@@ -227,29 +280,34 @@ def _print_run(result: RunResult, source: str) -> None:
             f"min {r.minimum}, max {r.maximum}"
         )
     if result.units:
-        _out("units (over the fights that ended):")
+        _out("units (over the fights that ended; per fight with 95% intervals):")
         uw = max(len(f"{u.name} ({u.side})") for u in result.units)
         for u in result.units:
-            n = u.standing.total or 1
             _out(
                 f"  {u.name + ' (' + u.side + ')':<{uw}}  standing {_pct(u.standing.rate):>6} "
-                f"{_ci(u.standing.ci95)}  Wounds dealt {u.wounds_dealt / n:5.2f}, "
-                f"taken {u.wounds_taken / n:5.2f} per fight"
+                f"{_ci(u.standing.ci95)}  Wounds dealt {_mean(u.dealt.mean, u.dealt.ci95)}, "
+                f"taken {_mean(u.taken.mean, u.taken.ci95)}"
             )
-    if result.actions:
-        _out("actions:")
-        aw = max(len(a.action) for a in result.actions)
-        for a in result.actions:
-            line = f"  {a.action:<{aw}}  {a.per_fight:6.2f} per fight"
+    if result.unit_actions:
+        _out("actions per unit (success intervals clustered by fight):")
+        names = {u.id: u.name for u in result.units}
+        aw = max(len(f"{names.get(a.unit or '', a.unit)}: {a.action}") for a in result.unit_actions)
+        for a in result.unit_actions:
+            label = f"{names.get(a.unit or '', a.unit)}: {a.action}"
+            per = f"{a.per_fight:6.2f}" if a.per_fight is not None else "   n/a"
+            line = f"  {label:<{aw}}  {per} per fight" + (f" ({a.kind})" if a.kind != "maneuver" else "")
             ok = a.success
             if ok is not None:
-                line += f", success {_pct(ok.rate)} of {a.attempts:,} {_ci(ok.ci95)}"
+                line += f", success {_pct(ok.rate)} of {ok.attempts:,} {_ci(ok.ci95)}"
             _out(line)
     if result.first_errors:
         seed, message = result.first_errors[0]
         _out(f"first error (seed {seed}): {message}")
-    named = "".join(f" --policy {side}={spec}" for side, spec in result.policies.items())
-    _out(f"replay fight i: kassen fight {source} --seed {result.seed}+i{named}")
+    from kassen.lab.sentences import run_sentence
+    from kassen.lab.writing import replay_text
+
+    _out(f"replay: {replay_text(source, result.seed, result.fights, result.policies)}")
+    _out(run_sentence(result, result.sequential.side if result.sequential else None))
 
 
 @lab_app.command("run")
@@ -271,16 +329,38 @@ def run_command(
     no_plots: NoPlotsFlag = False,
     quiet: QuietFlag = False,
     policy: PolicyOption = None,
+    until: UntilOption = None,
+    decide: DecideOption = None,
+    every: EveryOption = None,
+    policies: PoliciesOption = None,
+    side: SideOption = None,
 ) -> None:
     """Play N fights of SCENARIO and report who wins how often, with 95% intervals.
 
     Fight i uses seed S+i (`kassen fight SCENARIO --seed S+i` replays it) and the scenario's policies.
     Also: rounds to the end, each unit's survival and Wounds dealt and taken, each action's uses and
     success rate. The results are the same for any --jobs and either backend."""
-    from kassen.lab.api import execute_run, plan_run, run_spec, write_run
+    from kassen.lab.api import execute_run, known_sides, plan_run, run_spec, write_run
     from kassen.lab.stream import RunRows
 
-    chosen = _prepare(out, fmt, not no_plots, "run")
+    specs = _policy_specs(policies, policy)
+    chosen = _prepare(out, fmt, not no_plots, "policies" if specs else "run")
+    if specs:
+        first = plan_run(scenario, fights=fights, seed=seed, content=list(content or []))
+        sides = known_sides(first.opener)
+        results = {}
+        for k, spec in enumerate(specs, 1):
+            plan = plan_run(
+                scenario, fights=fights, seed=seed, jobs=jobs, backend=backend,  # type: ignore[arg-type]
+                address=address, content=list(content or []), max_actions=max_actions,
+                policies=dict.fromkeys(sides, spec), until=until, decide=decide, side=side, every=every,
+            )  # fmt: skip
+            with _interruptible(None), progress_bar(fights, "fights", not (as_json or quiet)) as advance:
+                results[spec] = execute_run(plan, advance, keep_records=False)
+            if out is not None:
+                write_run(results[spec], out / f"policy-{k}", chosen, plots=not no_plots)
+        _report_policies("run", results, side, out, as_json)
+        return
     plan = plan_run(
         scenario,
         fights=fights,
@@ -291,6 +371,10 @@ def run_command(
         content=list(content or []),
         max_actions=max_actions,
         policies=side_policies(policy),
+        until=until,
+        decide=decide,
+        side=side,
+        every=every,
     )
     # the fights are counted as they finish and dropped: their rows go to --out as they come, the
     # aggregates stay in memory (a long run takes the memory of a short one)
@@ -322,7 +406,9 @@ def _print_sweep(result: SweepResult, side: str | None) -> None:
     head = "  ".join(
         [*(f"{p[-24:]:>12}" for p in result.paths), *(f"{names.get(s, s)[:18]:>24}" for s in sides)]
     )
-    _out(f"{head}  {'draws':>6}  {'rounds':>6}")
+    compared = result.side_names().get(result.side or "", result.side)
+    versus = f"  {f'{compared} vs baseline'[:30]:>30}" if result.baseline is not None else ""
+    _out(f"{head}{versus}  {'draws':>6}  {'rounds':>6}  {'fights':>7}")
     for c in result.cells:
         vals = "  ".join(f"{str(v)[:12]:>12}" for _, v in c.values)
         if c.result is None:
@@ -335,7 +421,24 @@ def _print_sweep(result: SweepResult, side: str | None) -> None:
         mean = c.result.rounds.mean
         rounds = f"{mean:6.2f}" if mean is not None else "     -"
         tag = "  (resumed)" if c.resumed else ""
-        _out(f"{vals}  {'  '.join(cols)}  {_pct(c.result.draws.rate):>6}  {rounds}{tag}")
+        seq = c.result.sequential
+        if seq is not None:
+            tag += f"  ({seq.verdict or ('met' if seq.met else 'at limit')})"
+        vs = ""
+        if result.baseline is not None:
+            d = c.versus
+            text = "baseline" if result.baseline.index == c.index else "-"
+            if d is not None:
+                text = f"{100 * d.difference:+.1f} [{100 * d.ci95[0]:+.1f}, {100 * d.ci95[1]:+.1f}]"
+                text += " *" if d.significant else "  "
+            vs = f"  {text:>30}"
+        fights = f"{c.result.fights:>7,}"
+        _out(f"{vals}  {'  '.join(cols)}{vs}  {_pct(c.result.draws.rate):>6}  {rounds}  {fights}{tag}")
+    from kassen.lab.sentences import sweep_sentence
+
+    if result.baseline is not None:
+        _out(f"baseline: {result.baseline.label()}; * the paired 95% interval excludes 0")
+    _out(sweep_sentence(result))
 
 
 @lab_app.command("sweep")
@@ -359,8 +462,26 @@ def sweep_command(
     content: ContentOption = None,
     max_actions: MaxActionsOption = None,
     side: Annotated[
-        str | None, typer.Option("--side", help="The side the heat map shows (default: the first).")
+        str | None,
+        typer.Option(
+            "--side",
+            help="The side the heat map shows, compared with the baseline and read by --until/--decide "
+            "(default: the first).",
+        ),
     ] = None,
+    baseline: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--baseline",
+            metavar="PATH=V",
+            help="The cell every other is compared with (default: the scenario as written); repeat for "
+            "each path.",
+        ),
+    ] = None,
+    until: UntilOption = None,
+    decide: DecideOption = None,
+    every: EveryOption = None,
+    policies: PoliciesOption = None,
     out: OutOption = None,
     fmt: FormatOption = "csv",
     as_json: JsonFlag = False,
@@ -373,41 +494,284 @@ def sweep_command(
     Each cell plays N fights from the same seeds. A cell that does not validate is reported and skipped.
     With --out, finished cells are kept under DIR/cells and a rerun with the same --out skips them; DIR
     gets the table, a heat map (two paths) or lines (one path), and report.html."""
-    from kassen.lab.api import execute_sweep, plan_sweep, write_sweep
+    from kassen.lab.api import write_sweep
     from kassen.lab.output import CellStore, start_out
+    from kassen.lab.sweeping import execute_sweep, plan_sweep
 
     _ascii_numbers(("--vary", v.partition("=")[2]) for v in vary)
-    chosen = _prepare(out, fmt, not no_plots, "sweep")
-    plan = plan_sweep(
-        scenario,
-        vary,
-        fights=fights,
-        seed=seed,
-        jobs=jobs,
-        backend=backend,  # type: ignore[arg-type]  # checked by plan_sweep
-        address=address,
-        content=list(content or []),
-        max_actions=max_actions,
-        policies=side_policies(policy),
-    )
-    if side is not None:
-        known = scenario_sides(plan)
-        if side not in known:
-            raise LabError(f"--side {side[:40]!r} is not a side of this scenario (sides: {', '.join(known)})")
-    valid = [c for c in plan.cells if c.text is not None]
-    if not valid:
-        raise LabError(f"no cell of the grid validates; the first: {plan.cells[0].error}")
-    store = None
-    if out is not None:
-        start_out(out, "sweep", {"scenario": plan.base.source.name})
-        store = CellStore(out)
-    with _interruptible(out), progress_bar(len(valid) * fights, "fights", not (as_json or quiet)) as advance:
-        result = execute_sweep(plan, store=store, progress=advance)
-    files = write_sweep(result, out, chosen, side=side, plots=not no_plots) if out is not None else []
+    specs = _policy_specs(policies, policy)
+    chosen = _prepare(out, fmt, not no_plots, "policies" if specs else "sweep")
+
+    def plan_for(named: dict[str, str] | None) -> Any:
+        return plan_sweep(
+            scenario,
+            vary,
+            fights=fights,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,  # type: ignore[arg-type]  # checked by plan_sweep
+            address=address,
+            content=list(content or []),
+            max_actions=max_actions,
+            policies=named,
+            side=side,
+            baseline=list(baseline or []),
+            until=until,
+            decide=decide,
+            every=every,
+        )
+
+    def one(plan: Any, where: Path | None) -> tuple[SweepResult, list[Path]]:
+        valid = [c for c in plan.cells if c.text is not None]
+        if not valid:
+            raise LabError(f"no cell of the grid validates; the first: {plan.cells[0].error}")
+        store = None
+        if where is not None:
+            start_out(where, "sweep", {"scenario": plan.base.source.name})
+            store = CellStore(where)
+        show = not (as_json or quiet)
+        with _interruptible(where), progress_bar(len(valid) * fights, "fights", show) as bar:
+            result = execute_sweep(plan, store=store, progress=bar)
+        files = write_sweep(result, where, chosen, side=side, plots=not no_plots) if where is not None else []
+        return result, files
+
+    if specs:
+        first = plan_for(None)
+        sides = scenario_sides(first)
+        plans = {spec: plan_for(dict.fromkeys(sides, spec)) for spec in specs}  # every plan checked first
+        if out is not None:
+            start_out(out, "policies", {"compares": specs})
+        results = {}
+        for k, (spec, plan) in enumerate(plans.items(), 1):
+            where = out / f"policy-{k}" if out is not None else None
+            if where is not None:
+                from kassen.lab.output import prepare_out
+
+                prepare_out(where, "sweep")
+            results[spec] = one(plan, where)[0]
+        _report_policies("sweep", results, first.side or sides[0], out, as_json)
+        return
+    result, files = one(plan_for(side_policies(policy)), out)
     if as_json:
         emit_json(result.to_json())
         return
     _print_sweep(result, side)
+    if out is not None:
+        _wrote(out, files)
+
+
+def _policy_specs(policies: list[str] | None, policy: list[str] | None) -> list[str]:
+    if not policies:
+        return []
+    from kassen.lab.policies import split_specs
+
+    if policy:
+        raise LabError("--policies plays every side by each policy: leave out --policy")
+    return split_specs(policies)
+
+
+def _report_policies(
+    kind: str, results: dict[str, Any], side: str | None, out: Path | None, as_json: bool
+) -> None:
+    """Each policy's answer, and every conclusion that changes between them (printed, and with --out a
+    report.html over the policies' own folders)."""
+    from kassen.lab.policies import compare_runs, compare_sweeps
+    from kassen.lab.sentences import run_sentence, sweep_sentence
+
+    if kind == "sweep":
+        flags = compare_sweeps(results, side or "")
+        answers = {spec: sweep_sentence(r) for spec, r in results.items()}
+    else:
+        flags = compare_runs(results)
+        answers = {spec: run_sentence(r) for spec, r in results.items()}
+    verdict = (
+        "Conclusions that change with the policy: " + " / ".join(flags)
+        if flags
+        else f"No conclusion changes between {', '.join(results)}: the same side is favoured"
+        + (", the same cell is best and the 50% line stays" if kind == "sweep" else "")
+    ) + "."
+    if out is not None:
+        _policies_report(kind, results, answers, verdict, out)
+    if as_json:
+        each = {s: r.to_json() for s, r in results.items()}
+        emit_json({"policies": each, "changes": flags, "answer": verdict})
+        return
+    for spec, text in answers.items():
+        _out(f"{spec}: {text}")
+    _out(verdict)
+    if out is not None:
+        _out(f"wrote {out}: report.html, " + ", ".join(f"policy-{k}/" for k in range(1, len(results) + 1)))
+
+
+def _policies_report(
+    kind: str, results: dict[str, Any], answers: dict[str, str], verdict: str, out: Path
+) -> None:
+    from kassen.lab.output import finish_out, start_out, write_text
+    from kassen.lab.report import html_report
+
+    spec = {"compares": list(results)}
+    start_out(out, "policies", spec)
+    sections = []
+    for k, (name, text) in enumerate(answers.items(), 1):
+        folder = out / f"policy-{k}"
+        images = [(f"under {name}", p.read_bytes()) for p in sorted(folder.glob("*.png"))[:2]]
+        sections.append((f"Under {name}", None, images, f"{text} (all files in policy-{k}/)"))
+    title = f"kassen lab {kind} under {len(results)} policies"
+    meta = [("Policies", "; ".join(f"policy-{k}: {s} (every side)" for k, s in enumerate(results, 1)))]
+    write_text(out / "report.html", html_report(title, meta, sections, verdict))
+    finish_out(out, "policies", spec, [out / "report.html"])
+
+
+# -- solve ----------------------------------------------------------------------------------------------
+@lab_app.command("solve")
+@user_errors
+def solve_command(
+    scenario: Annotated[str, typer.Argument(help="A bundled scenario or a YAML file.")],
+    vary: Annotated[
+        str,
+        typer.Option(
+            "--vary",
+            metavar="PATH=LO..HI",
+            help="The value to solve for and its range: whole numbers (10..16) or real (0.5..2.5).",
+        ),
+    ],
+    target: Annotated[
+        str, typer.Option("--target", metavar="SIDE=RATE", help="The win rate to reach (east=0.5).")
+    ],
+    fights: FightsOption,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    content: ContentOption = None,
+    max_actions: MaxActionsOption = None,
+    steps: Annotated[
+        int, typer.Option("--steps", parser=whole(), metavar="N", help="Halvings of a real range (1..20).")
+    ] = 8,
+    out: OutOption = None,
+    fmt: FormatOption = "csv",
+    as_json: JsonFlag = False,
+    no_plots: NoPlotsFlag = False,
+    quiet: QuietFlag = False,
+    policy: PolicyOption = None,
+) -> None:
+    """Find the value of PATH at which SIDE's win rate crosses RATE, with a 95% interval.
+
+    Every value tried plays the same N fights (seeds S..S+N-1); the range is bisected where the rate
+    crosses the target, and the answer says so when no value in the range reaches it."""
+    from kassen.lab.solve import solve
+    from kassen.lab.writing import write_solve
+
+    _ascii_numbers([("--vary", vary.partition("=")[2]), ("--target", target)])
+    chosen = _prepare(out, fmt, not no_plots, "solve")
+    with _interruptible(None), progress_bar(fights * 8, "fights", not (as_json or quiet)) as advance:
+        result = solve(
+            scenario,
+            vary,
+            target,
+            fights=fights,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,  # type: ignore[arg-type]  # checked by plan_run
+            address=address,
+            content=list(content or []),
+            max_actions=max_actions,
+            policies=side_policies(policy),
+            steps=steps,
+            progress=advance,
+        )
+    files = write_solve(result, out, chosen, plots=not no_plots) if out is not None else []
+    if as_json:
+        emit_json(result.to_json())
+        return
+    _out(f"{result.scenario}: {result.side}'s win rate along {result.path}, {fights:,} fights per value")
+    for p in result.points:
+        _out(f"  {p.value:>10g}  {_pct(p.rate):>6}  95% {_ci(p.ci95)}")
+    _out(result.sentence())
+    if out is not None:
+        _wrote(out, files)
+
+
+# -- sensitivity ----------------------------------------------------------------------------------------
+@lab_app.command("sensitivity")
+@user_errors
+def sensitivity_command(
+    scenario: Annotated[str, typer.Argument(help="A bundled scenario or a YAML file.")],
+    vary: Annotated[
+        list[str],
+        typer.Option("--vary", metavar="PATH=LO..HI", help="A value and its range; repeat (2 to 12 paths)."),
+    ],
+    fights: FightsOption,
+    side: Annotated[
+        str | None, typer.Option("--side", help="The side whose win rate is ranked (default: the first).")
+    ] = None,
+    method: Annotated[str, typer.Option("--method", help="morris (elementary effects) or sobol.")] = "morris",
+    trajectories: Annotated[
+        int,
+        typer.Option("--trajectories", parser=whole(), metavar="R", help="Morris trajectories (2..200)."),
+    ] = 10,
+    levels: Annotated[
+        int, typer.Option("--levels", parser=whole(), metavar="L", help="Morris grid levels (2..20).")
+    ] = 4,
+    samples: Annotated[
+        int, typer.Option("--samples", parser=whole(), metavar="N", help="Sobol' base samples (2..4096).")
+    ] = 64,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    content: ContentOption = None,
+    max_actions: MaxActionsOption = None,
+    out: OutOption = None,
+    fmt: FormatOption = "csv",
+    as_json: JsonFlag = False,
+    no_plots: NoPlotsFlag = False,
+    quiet: QuietFlag = False,
+    policy: PolicyOption = None,
+) -> None:
+    """Rank several values of SCENARIO by their effect on a side's win rate (SALib: Morris or Sobol').
+
+    Each scenario of the design plays the same N fights; the table and a bar chart rank the paths,
+    the most important first."""
+    from kassen.lab.sensitivity import sensitivity
+    from kassen.lab.writing import write_sensitivity
+
+    _ascii_numbers(("--vary", v.partition("=")[2]) for v in vary)
+    chosen = _prepare(out, fmt, not no_plots, "sensitivity")
+    with _interruptible(None), progress_bar(0, "fights", not (as_json or quiet)) as advance:
+        result = sensitivity(
+            scenario,
+            vary,
+            fights=fights,
+            side=side,
+            method=method,  # type: ignore[arg-type]  # checked by sensitivity
+            trajectories=trajectories,
+            levels=levels,
+            samples=samples,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,  # type: ignore[arg-type]  # checked by plan_run
+            address=address,
+            content=list(content or []),
+            max_actions=max_actions,
+            policies=side_policies(policy),
+            progress=advance,
+        )
+    files = write_sensitivity(result, out, chosen, plots=not no_plots) if out is not None else []
+    if as_json:
+        emit_json(result.to_json())
+        return
+    _out(f"{result.scenario}: what moves {result.side_name}'s win rate ({result.method}, {result.points} "
+         f"scenarios x {result.fights:,} fights)")  # fmt: skip
+    width = max(len(e.path) for e in result.effects)
+    for i, e in enumerate(result.effects, 1):
+        if result.method == "morris":
+            size = f"mu* {100 * (e.mu_star or 0):5.1f} ± {100 * (e.mu_star_conf or 0):4.1f} points"
+            size += f", mu {100 * (e.mu or 0):+5.1f}, sigma {100 * (e.sigma or 0):5.1f}"
+        else:
+            size = f"ST {_pct(e.st):>6} ± {_pct(e.st_conf)}, S1 {_pct(e.s1):>6} ± {_pct(e.s1_conf)}"
+        _out(f"  {i:>2}. {e.path:<{width}}  {e.low:g}..{e.high:g}  {size}")
+    _out(result.sentence())
     if out is not None:
         _wrote(out, files)
 
@@ -495,13 +859,9 @@ def match_command(
 
 def scenario_sides(plan: Any) -> list[str]:
     """The side ids of a planned sweep's scenario (its units' sides, in order)."""
-    from kassen.core.fight import state_codec
-    from kassen.lab.summary import find_units
+    from kassen.lab.api import known_sides
 
-    opener = plan.base.opener
-    names = opener.ruleset.names(opener.setup.state)
-    data = state_codec(opener.ruleset.info.state_type).dump(opener.setup.state)
-    return list(dict.fromkeys(u.side for u in find_units(data, names)))
+    return list(known_sides(plan.base.opener))
 
 
 # -- odds -----------------------------------------------------------------------------------------------

@@ -219,6 +219,16 @@ def chronicle_schema(ruleset: Any) -> dict[str, Any]:
             "log": {"type": "array", "items": entry},
             "rng": {"type": "integer"},
             "played": {"type": "array"},
+            "end": {
+                "type": "object",
+                "description": "how many actions the log holds and the SHA-256 digest of the log",
+                "properties": {
+                    "actions": {"type": "integer", "minimum": 0},
+                    "digest": {"type": "string"},
+                },
+                "required": ["actions", "digest"],
+                "additionalProperties": False,
+            },
             "result": {
                 "type": "object",
                 "properties": {"winner": {"type": ["string", "null"]}, "reason": {"type": "string"}},

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from kassen.core.policy import Policy
     from kassen.core.report import Line
     from kassen.core.scenario import ScenarioSource
+    from kassen.core.summary import FightSummary, PlayedFight
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -138,6 +139,12 @@ class Ruleset(Protocol[S, A, C]):
 
     def names(self, state: S) -> Mapping[str, str]:
         """Display names of the units and sides (by id), for accounts."""
+        ...
+
+    def fight_summary(self, fight: PlayedFight) -> FightSummary:
+        """A finished fight in the ruleset's own words (:mod:`kassen.core.summary`): who still stands,
+        Wounds dealt and taken, each unit's maneuvers, reactions and specials, its attacks' success, and
+        the round it ended in. The balance lab counts these, and refuses a ruleset without them."""
         ...
 
 

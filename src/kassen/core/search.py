@@ -22,7 +22,13 @@ How it decides (open-loop information-set MCTS with PUCT):
   (progressive widening): a Sengoku breath has up to a few hundred candidates, and most are never
   worth a visit. An action not legal in an iteration's state is skipped there (availability counts).
   The GM's decisions are followed, not searched: the heuristic makes them.
-* **The answer** is the root action visited most (ties: the better mean, then prior order).
+* **The root** (``root="halving"``, the default) ranks its actions in the heuristic's own order of
+  preference (its choice, then its choice with that one left out, and so on) and shares the budget
+  among the first few by sequential halving on common dice: each round plays every action left on the
+  same dice, and the better half goes on. The heuristic's choice is played every round, and the
+  survivor replaces it only when it did better on the same dice by ``margin`` standard errors: at a
+  small budget a luckier action is not taken for a better one. With ``root="puct"`` the root is searched
+  like any node and the answer is the action visited most.
 
 Budget: ``iterations`` (reproducible: the search's generator is seeded from ``seed`` — by default the
 fight's seed — the decision's index and the deciding side, so the same fight and decision give the
@@ -33,7 +39,8 @@ Fairness. By default the search sees only what the deciding side may know: the s
 view has it (:func:`~kassen.core.view.redact_state`, the ruleset's visibility table), with every hidden
 value filled in by the ruleset's ``determinize`` hook from that view and the side's view of the log.
 The hook never receives the true state, so the search cannot read a hidden value; ``guesses`` states
-are made a decision (each from its own generator) and the iterations take them in turn. ``omniscient=True``
+are made a decision (each from its own generator) and the iterations take them in turn.
+``omniscient=True``
 searches the true state instead (the lab's upper bound: every report of it says so). A ruleset that
 hides values in its state and has no ``determinize`` hook can only be searched omnisciently.
 """

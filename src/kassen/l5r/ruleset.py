@@ -34,6 +34,7 @@ from kassen.core.policy import Policy
 from kassen.core.rng import DieSource, Rng
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
+from kassen.core.summary import FightSummary, PlayedFight
 from kassen.core.view import Viewer, Visibility
 from kassen.l5r import flow, guess, menus, views
 from kassen.l5r.actions import (
@@ -58,6 +59,7 @@ from kassen.l5r.report import RENDERERS
 from kassen.l5r.scenario import MAX_UNITS, ScenarioModel, setup
 from kassen.l5r.specials import choose_corps, choose_drive
 from kassen.l5r.state import DuelState, Phase
+from kassen.l5r.summary import fight_summary as summarize
 from kassen.l5r.tables import L5Tables
 from kassen.l5r.turn import L5Turn, shared_characters
 from kassen.l5r.validate import next_declarer, skip_reason
@@ -220,6 +222,10 @@ class L5Ruleset:
     ) -> DuelState:
         """A whole duel from what ``side`` sees, the hidden values guessed (a house default)."""
         return guess.determinize(seen, events, tables, side, rng)
+
+    def fight_summary(self, fight: PlayedFight) -> FightSummary:
+        """A finished duel in its own words (:mod:`kassen.l5r.summary`)."""
+        return summarize(fight)
 
     def units(self, state: DuelState) -> Mapping[str, str]:
         return views.units(state)

@@ -46,18 +46,18 @@ __all__ = [
     "write_sweep",
 ]
 
-from kassen.lab.api import run, sweep, write_odds, write_run, write_sweep
+from kassen.lab.api import run, write_odds, write_run, write_sweep
 from kassen.lab.engine import FightRecord
+from kassen.lab.grid import CellResult, SweepResult
 from kassen.lab.limits import LabError
 from kassen.lab.odds import ExactTable, arena_table, l5r_table, sengoku_table
 from kassen.lab.results import (
     ActionStats,
-    CellResult,
     Interval,
     RoundStats,
     RunResult,
     SideStats,
-    SweepResult,
     UnitStats,
 )
 from kassen.lab.summary import FightSummary, UnitSummary
+from kassen.lab.sweeping import sweep

@@ -12,16 +12,20 @@ called as batches finish (the progress bar; a sweep stores each cell as soon as 
 
 from __future__ import annotations
 
-__all__ = ["Backend", "batches", "run_batches"]
+__all__ = ["Backend", "batches", "run_batches", "session"]
 
 import importlib.util
 import logging
 import math
 import multiprocessing
 import os
+import signal
 import socket
-from collections.abc import Callable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any, Literal
 
 from kassen.lab.engine import Batch, FightRecord, play_batch
@@ -96,7 +100,9 @@ def _processes(
     work: Sequence[Batch], jobs: int, on_batch: OnBatch | None, keep: bool
 ) -> dict[int, list[FightRecord]]:
     out: dict[int, list[FightRecord]] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=_context()) as pool:
+    workers = min(jobs, len(work))
+    guard = (os.getpid(),)
+    with ProcessPoolExecutor(workers, mp_context=_context(), initializer=_die_with, initargs=guard) as pool:
         pending: dict[Future[list[FightRecord]], Batch] = {pool.submit(play_batch, b): b for b in work}
         try:
             while pending:
@@ -113,6 +119,30 @@ def _processes(
                 fut.cancel()
             raise
     return out
+
+
+def _die_with(parent: int) -> None:
+    """A worker's first act: end when the process that started it ends, however it ends. A worker
+    blocks on its task pipe, and a parent killed by SIGKILL (or by SIGTERM before it could shut its
+    pool down) never closes it: the worker would wait forever, adopted by init. On Linux the kernel
+    kills it (``PR_SET_PDEATHSIG``); elsewhere a watch thread sees its parent change and exits."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the watch thread alone
+        pass
+    if os.getppid() != parent:  # the parent died before the guard was set
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="kassen-parent").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(1)
 
 
 def ray_available() -> bool:
@@ -135,9 +165,25 @@ def reachable(address: str, timeout: float = 5.0) -> bool:
         return False
 
 
-def _ray(
-    work: Sequence[Batch], jobs: int, address: str | None, on_batch: OnBatch | None, keep: bool
-) -> dict[int, list[FightRecord]]:
+@contextmanager
+def session(backend: Backend, jobs: int, address: str | None) -> Iterator[None]:
+    """Hold one Ray session open across several :func:`run_batches` calls (a sequential run's looks,
+    a sweep's rounds): started here when none runs, shut down on the way out. Nothing for ``local``."""
+    if backend != "ray":
+        yield
+        return
+    started = _ray_start(jobs, address)
+    try:
+        yield
+    finally:
+        if started:
+            import ray
+
+            ray.shutdown()
+
+
+def _ray_start(jobs: int, address: str | None) -> bool:
+    """Start (or join) Ray unless it runs already; whether this call started it."""
     try:
         import ray
     except ImportError:
@@ -162,6 +208,15 @@ def _ray(
             where = f"the Ray cluster at {address}" if address else "a local Ray"
             raise LabError(f"cannot start {where}: {exc}"[:300]) from None
         started = True
+    return started
+
+
+def _ray(
+    work: Sequence[Batch], jobs: int, address: str | None, on_batch: OnBatch | None, keep: bool
+) -> dict[int, list[FightRecord]]:
+    import ray
+
+    started = _ray_start(jobs, address)
     try:
         task = ray.remote(num_cpus=1)(play_batch)
         refs = {task.remote(b): b for b in work}

@@ -35,7 +35,7 @@ from kassen.core.rng import Rng
 from kassen.core.ruleset import Setup, find_ruleset
 from kassen.core.scenario import ScenarioSource, read_scenario
 from kassen.core.sim import Simulator
-from kassen.lab.summary import FightSummary, summarize
+from kassen.lab.summary import FightSummary, check_hook, summarize
 
 Status = Literal["win", "draw", "timeout", "error"]
 
@@ -79,6 +79,7 @@ class Opener:
     def __init__(self, source: ScenarioSource, content: Sequence[str]) -> None:
         self.source = source
         self.ruleset = find_ruleset(source.ruleset)
+        check_hook(self.ruleset)  # a ruleset that does not summarize its fights is refused, not guessed at
         layers = [read_layer(p, f"layer {i}") for i, p in enumerate(content, 1)]
         if source.content is not None:
             layers.append(inline_layer(source.content, source.file, source.node))
@@ -134,6 +135,7 @@ class Played:
     JSON), without snapshots or a chronicle."""
 
     ruleset: Any
+    tables: Any
     initial_state: Any
     state: Any
     entries: list[LogEntry[Any]] = field(default_factory=list)
@@ -204,7 +206,7 @@ def play_one(
     """Play the fight of ``seed`` to its end with the scenario's policies (or those named for its
     sides, :func:`simulate`) and record it."""
     limit = opener.setup.max_actions if max_actions is None else max_actions
-    played = Played(opener.ruleset, opener.setup.state, opener.setup.state)
+    played = Played(opener.ruleset, opener.content.tables, opener.setup.state, opener.setup.state)
     try:
         simulate(opener, seed, limit, played, policies)
     except Exception as exc:  # a broken fight is counted and named, never the end of a long run

@@ -15,6 +15,8 @@ __all__ = [
     "MAX_ODDS_CELLS",
     "MAX_PATH_CHARS",
     "MAX_PATH_PARTS",
+    "MAX_POINTS",
+    "MAX_SENSITIVITY_PATHS",
     "MAX_SWEEP_FIGHTS",
     "MAX_VALUES",
     "MAX_VALUE_CHARS",
@@ -45,6 +47,9 @@ MAX_VALUES = 50
 MAX_PATH_CHARS = 200
 MAX_PATH_PARTS = 16
 MAX_VALUE_CHARS = 64
+#: Most paths ``kassen lab sensitivity`` ranks, and most points (scenarios) it plays.
+MAX_SENSITIVITY_PATHS = 12
+MAX_POINTS = 2_000
 #: Most worker processes (or Ray CPUs of a local Ray).
 MAX_JOBS = 256
 #: Most fights one batch (one task) plays.

@@ -31,9 +31,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from kassen.core.summary import ActionUse, Attempt, FightSummary, UnitSummary, UseKind
 from kassen.lab.engine import FightRecord
 from kassen.lab.limits import LabError
-from kassen.lab.summary import ActionUse, Attempt, FightSummary, UnitSummary
 
 #: The file that marks a directory as the lab's output.
 MARKER = "kassen-lab.json"
@@ -207,7 +207,7 @@ def record_json(r: FightRecord) -> list[Any]:
         summary = [
             s.rounds,
             [[u.id, u.side, u.standing, u.wounds_taken, u.wounds_dealt] for u in s.units],
-            [[u.unit, u.action] for u in s.uses],
+            [[u.unit, u.action, u.kind] for u in s.uses],
             [[a.unit, a.action, a.success] for a in s.attempts],
         ]
     return [r.seed, r.status, r.winner, r.actions, r.message, summary]
@@ -221,10 +221,16 @@ def record_from_json(data: Any) -> FightRecord:
         s = FightSummary(
             int(rounds),
             tuple(UnitSummary(str(a), str(b), bool(c), int(d), int(e)) for a, b, c, d, e in units),
-            tuple(ActionUse(str(a), str(b)) for a, b in uses),
+            tuple(ActionUse(str(a), str(b), _kind(k)) for a, b, k in uses),
             tuple(Attempt(str(a), str(b), bool(c)) for a, b, c in attempts),
         )
     return FightRecord(int(seed), status, winner, int(actions), str(message), s)
+
+
+def _kind(kind: Any) -> UseKind:
+    if kind in ("maneuver", "reaction", "special"):
+        return kind  # type: ignore[no-any-return]
+    raise ValueError(f"not a kind of use: {kind!r}")
 
 
 class CellStore:

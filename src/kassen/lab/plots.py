@@ -11,6 +11,8 @@ __all__ = [
     "check_matplotlib",
     "exact_heatmap",
     "run_plots",
+    "sensitivity_plot",
+    "solve_plot",
     "sweep_heatmap",
     "sweep_lines",
 ]
@@ -23,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 from kassen.lab.limits import LabError
 
 if TYPE_CHECKING:
+    from kassen.lab.grid import SweepResult
     from kassen.lab.odds import ExactTable
-    from kassen.lab.results import RunResult, SweepResult
+    from kassen.lab.results import RunResult
 
 #: Colours of the sides, in order (the Tableau palette, readable in grey too).
 PALETTE = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#edc948", "#b07aa1", "#9c755f")
@@ -75,16 +78,16 @@ def run_plots(result: RunResult) -> dict[str, bytes]:
     labels, rates, lo, hi, colors = [], [], [], [], []
     for i, s in enumerate(result.sides):
         labels.append(_short(f"{s.name} wins"))
-        rates.append(s.wins.rate)
-        lo.append(s.wins.rate - s.wins.ci95[0])
-        hi.append(s.wins.ci95[1] - s.wins.rate)
+        rates.append(s.wins.share)
+        lo.append(s.wins.share - s.wins.ci95[0])
+        hi.append(s.wins.ci95[1] - s.wins.share)
         colors.append(PALETTE[i % len(PALETTE)])
     for name, iv in (("draws", result.draws), ("time-outs", result.timeouts), ("errors", result.errors)):
         if iv.count or name == "draws":
             labels.append(name)
-            rates.append(iv.rate)
-            lo.append(iv.rate - iv.ci95[0])
-            hi.append(iv.ci95[1] - iv.rate)
+            rates.append(iv.share)
+            lo.append(iv.share - iv.ci95[0])
+            hi.append(iv.ci95[1] - iv.share)
             colors.append("#bab0ac")
     fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.45 * len(labels)))
     y = list(range(len(labels)))[::-1]
@@ -112,10 +115,10 @@ def run_plots(result: RunResult) -> dict[str, bytes]:
         fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.4 * len(result.units)))
         units = result.units
         y = list(range(len(units)))[::-1]
-        rates = [u.standing.rate for u in units]
+        rates = [u.standing.share for u in units]
         err = [
-            [u.standing.rate - u.standing.ci95[0] for u in units],
-            [u.standing.ci95[1] - u.standing.rate for u in units],
+            [u.standing.share - u.standing.ci95[0] for u in units],
+            [u.standing.ci95[1] - u.standing.share for u in units],
         ]
         colors = [PALETTE[sides.get(u.side, 0) % len(PALETTE)] for u in units]
         ax.barh(y, rates, xerr=err, color=colors, capsize=3)
@@ -132,34 +135,76 @@ def _axis_label(path: str) -> str:
     return _short(path, 40)
 
 
+def _numeric(values: Sequence[Any]) -> bool:
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+
+
+def line_positions(values: Sequence[Any]) -> list[float]:
+    """Where each value of a one-path sweep stands on the x axis: at its value when every value is a
+    number (1, 2, 5, 10 spaced as numbers), else one slot each in order."""
+    return [float(v) for v in values] if _numeric(values) else [float(i) for i in range(len(values))]
+
+
 def sweep_lines(result: SweepResult) -> bytes:
-    """One varied path: each side's win rate (and draws) against the path's values, 95% bands."""
+    """One varied path: each side's win rate (and draws) against the path's values, 95% bands; a
+    numeric path is drawn to scale (1, 2, 5, 10 where they lie), an invalid cell has no point; a ring
+    marks a cell that differs significantly from the baseline (paired on the same seeds)."""
     plt = _pyplot()
-    values = [str(v) for v in result.values[0]]
-    x = list(range(len(values)))
+    done = [c for c in result.cells if c.result is not None]
+    values = [c.values[0][1] for c in done]
+    numeric = _numeric(values)
+    x = line_positions(values)
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     names = result.side_names()
     for i, side in enumerate(result.sides):
         ys, los, his = [], [], []
-        for c in result.cells:
-            s = next((t for t in c.result.sides if t.id == side), None) if c.result is not None else None
-            ys.append(s.wins.rate if s else math.nan)
-            los.append(s.wins.ci95[0] if s else math.nan)
-            his.append(s.wins.ci95[1] if s else math.nan)
+        for c in done:
+            assert c.result is not None
+            s = next((t for t in c.result.sides if t.id == side), None)
+            ys.append(s.wins.share if s else 0.0)
+            los.append(s.wins.ci95[0] if s else 0.0)
+            his.append(s.wins.ci95[1] if s else 0.0)
         color = PALETTE[i % len(PALETTE)]
         ax.plot(x, ys, marker="o", color=color, label=f"{_short(names.get(side, side))} wins")
         ax.fill_between(x, los, his, color=color, alpha=0.2)
-    draws = [c.result.draws.rate if c.result is not None else math.nan for c in result.cells]
-    if any(d > 0 for d in draws if not math.isnan(d)):
+        if side == result.side:
+            marked = [
+                (xi, y) for xi, y, c in zip(x, ys, done, strict=True) if c.versus and c.versus.significant
+            ]
+            if marked:
+                ax.scatter(
+                    [m[0] for m in marked], [m[1] for m in marked], s=140, facecolors="none",
+                    edgecolors="black", linewidths=1.2, zorder=5, label="differs from the baseline",
+                )  # fmt: skip
+    draws = [c.result.draws.share for c in done if c.result is not None]
+    if any(d > 0 for d in draws):
         ax.plot(x, draws, marker=".", color="#9c9c9c", linestyle="--", label="draws")
-    ax.set_xticks(x, values)
+    ax.axhline(0.5, color="#777777", linewidth=0.8, linestyle=":")
+    if numeric:
+        ax.set_xticks(x, [str(v) for v in values]) if len(x) <= 20 else None
+    else:
+        ax.set_xticks(x, [str(v) for v in values])
     ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(_percent())
     ax.set_xlabel(_axis_label(result.paths[0]))
     ax.set_ylabel("win rate (bands: 95% Wilson)")
-    ax.set_title(f"{_short(result.scenario, 50)}: {result.fights:,} fights per value")
+    ax.set_title(f"{_short(result.scenario, 50)}: {_fights_label(result)} per value")
     ax.legend(loc="best", fontsize="small")
     ax.grid(alpha=0.3)
     return _png(fig)
+
+
+def _percent() -> Any:
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0, decimals=0)
+
+
+def _fights_label(result: SweepResult) -> str:
+    played = [c.result.fights for c in result.cells if c.result is not None]
+    if played and min(played) != max(played):
+        return f"{min(played):,} to {max(played):,} fights"
+    return f"{result.fights:,} fights"
 
 
 def _heat(
@@ -200,7 +245,9 @@ def _heat(
 
 
 def sweep_heatmap(result: SweepResult, side: str) -> bytes:
-    """Two varied paths: ``side``'s win rate over the grid (first path up, second across)."""
+    """Two varied paths: ``side``'s win rate over the grid (first path up, second across), the 50%
+    contour, and a black frame round each cell that differs significantly from the baseline (a
+    dashed one round the baseline itself)."""
     plt = _pyplot()
     rows = [str(v) for v in result.values[0]]
     cols = [str(v) for v in result.values[1]]
@@ -209,14 +256,87 @@ def sweep_heatmap(result: SweepResult, side: str) -> bytes:
         i, j = divmod(c.index, len(cols))
         if c.result is not None:
             s = next((t for t in c.result.sides if t.id == side), None)
-            grid[i][j] = s.wins.rate if s else 0.0
+            grid[i][j] = s.wins.share if s else 0.0
     fig, ax = plt.subplots(figsize=(1.6 + 0.75 * max(4, len(cols)), 1.4 + 0.45 * max(4, len(rows))))
-    im = _heat(ax, grid, rows, cols, vmin=0.0, vmax=1.0, cmap="RdBu", fmt=".0%")
+    im = _heat(ax, grid, rows, cols, vmin=0.0, vmax=1.0, cmap="RdBu", fmt=".1%")
+    if len(rows) > 1 and len(cols) > 1:
+        data = [[math.nan if v is None else v for v in row] for row in grid]
+        lo = min(v for row in data for v in row if not math.isnan(v)) if any(
+            not math.isnan(v) for row in data for v in row) else 0.5  # fmt: skip
+        hi = max((v for row in data for v in row if not math.isnan(v)), default=0.5)
+        if lo < 0.5 < hi:
+            ax.contour(
+                range(len(cols)), range(len(rows)), data, levels=[0.5], colors="black", linewidths=2
+            )
+    from matplotlib.patches import Rectangle
+
+    framed = False
+    for c in result.cells:
+        i, j = divmod(c.index, len(cols))
+        if c.versus is not None and c.versus.significant:
+            ax.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, edgecolor="black", lw=1.6))
+            framed = True
+        if result.baseline is not None and result.baseline.index == c.index:
+            ax.add_patch(
+                Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, edgecolor="black", lw=1.2, ls="--")
+            )
     name = result.side_names().get(side, side)
-    fig.colorbar(im, ax=ax, label=f"{_short(name)} win rate")
+    fig.colorbar(im, ax=ax, label=f"{_short(name)} win rate", format=_percent())
     ax.set_ylabel(_axis_label(result.paths[0]))
     ax.set_xlabel(_axis_label(result.paths[1]))
-    ax.set_title(f"{_short(name)} win rate, {result.fights:,} fights per cell")
+    note = "line: 50%" + ("; framed: differs from the baseline (dashed)" if framed else "")
+    ax.set_title(f"{_short(name)} win rate, {_fights_label(result)} per cell\n({note})", fontsize=10)
+    return _png(fig)
+
+
+def solve_plot(result: Any) -> bytes:
+    """``kassen lab solve``: the side's win rate at each value tried (95% Wilson bars), the target, and
+    the answer with its interval (a band)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    xs = [p.value for p in result.points]
+    ys = [p.rate for p in result.points]
+    err = [[p.rate - p.ci95[0] for p in result.points], [p.ci95[1] - p.rate for p in result.points]]
+    who = f"{_short(result.side_name)} wins"
+    ax.errorbar(xs, ys, yerr=err, marker="o", color=PALETTE[0], capsize=3, label=who)
+    goal = f"target {result.target:.1%}"
+    ax.axhline(result.target, color=PALETTE[1], linestyle="--", linewidth=1, label=goal)
+    if result.answer is not None:
+        if result.interval is not None:
+            ax.axvspan(*result.interval, color=PALETTE[1], alpha=0.15, label="answer, 95% interval")
+        ax.axvline(result.answer, color=PALETTE[1], linewidth=1.5)
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(_percent())
+    ax.set_xlabel(_axis_label(result.path))
+    ax.set_ylabel("win rate (bars: 95% Wilson)")
+    ax.set_title(f"{_short(result.scenario, 40)}: {result.fights:,} fights per value tried")
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def sensitivity_plot(result: Any) -> bytes:
+    """``kassen lab sensitivity``: each path's effect as a bar, the most important on top (Morris
+    ``mu_star`` with its 95% interval, or Sobol' ``ST`` beside ``S1``)."""
+    plt = _pyplot()
+    effects = list(result.effects)
+    fig, ax = plt.subplots(figsize=(6.4, 0.9 + 0.45 * len(effects)))
+    y = list(range(len(effects)))[::-1]
+    labels = [_short(e.path, 40) for e in effects]
+    if result.method == "morris":
+        sizes = [e.mu_star or 0.0 for e in effects]
+        ax.barh(y, sizes, xerr=[e.mu_star_conf or 0.0 for e in effects], color=PALETTE[0], capsize=3)
+        ax.set_xlabel(f"change in {_short(result.side_name)}'s win rate across the path's range (Morris mu*)")
+        ax.xaxis.set_major_formatter(_percent())
+    else:
+        st, s1 = [e.st or 0.0 for e in effects], [e.s1 or 0.0 for e in effects]
+        ax.barh([v + 0.2 for v in y], st, height=0.4, color=PALETTE[0], label="ST")
+        ax.barh([v - 0.2 for v in y], s1, height=0.4, color=PALETTE[2], label="S1")
+        ax.set_xlabel(f"share of the variance of {_short(result.side_name)}'s win rate (Sobol')")
+        ax.legend(loc="best", fontsize="small")
+    ax.set_yticks(y, labels)
+    ax.set_title(f"{_short(result.scenario, 40)}: what moves {_short(result.side_name)}'s win rate")
+    ax.grid(alpha=0.3, axis="x")
     return _png(fig)
 
 

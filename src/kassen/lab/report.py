@@ -14,8 +14,11 @@ _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:70em;color:#222;
 padding:0 1em}
 h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid #ddd}
+.wrap{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
-th,td{border:1px solid #ddd;padding:.2em .5em;text-align:right}th{background:#f4f4f4}
+th,td{border:1px solid #ddd;padding:.2em .5em;text-align:right;white-space:nowrap}th{background:#f4f4f4}
+.answer{font-size:1.1em;background:#f3f7fb;border-left:4px solid #4e79a7;padding:.6em .9em}
+code{font-size:.9em;background:#f4f4f4;padding:0 .2em}
 td.t,th.t{text-align:left}img{max-width:100%;margin:.5em 0;border:1px solid #eee}
 .meta{color:#555;font-size:.9em}.note{color:#555;font-size:.85em}
 """
@@ -31,7 +34,7 @@ def _fmt(value: Any) -> tuple[str, bool]:
     if isinstance(value, bool):
         return ("yes" if value else "no"), True
     if isinstance(value, float):
-        return f"{value:.4f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}", False
+        return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}", False
     if isinstance(value, int):
         return f"{value:,}", False
     return str(value), True
@@ -55,7 +58,7 @@ def _table(rows: Sequence[Mapping[str, Any]]) -> str:
     more = (
         f"<p class=note>{len(rows) - MAX_ROWS:,} more rows in the files.</p>" if len(rows) > MAX_ROWS else ""
     )
-    return f"<table><tr>{head}</tr>{''.join(body)}</table>{more}"
+    return f"<div class=wrap><table><tr>{head}</tr>{''.join(body)}</table></div>{more}"
 
 
 def _image(png: bytes, alt: str) -> str:
@@ -67,14 +70,16 @@ def html_report(
     title: str,
     meta: Sequence[tuple[str, str]],
     sections: Sequence[tuple[str, Sequence[Mapping[str, Any]] | None, Sequence[tuple[str, bytes]], str]],
+    answer: str = "",
 ) -> str:
-    """The report: a title, ``meta`` lines (label, text), then sections of (heading, table rows or
-    None, plots as (alt text, PNG bytes), a note)."""
+    """The report: a title, the ``answer`` in one sentence, ``meta`` lines (label, text), then sections
+    of (heading, table rows or None, plots as (alt text, PNG bytes), a note)."""
     parts = [
         "<!doctype html><html lang=en><head><meta charset=utf-8>",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
+        f"<p class=answer>{html.escape(answer)}</p>" if answer else "",
         "<p class=meta>"
         + "<br>".join(f"<b>{html.escape(k)}:</b> {html.escape(v)}" for k, v in meta)
         + "</p>",

@@ -16,13 +16,15 @@ Every result turns into rows (lists of plain dicts) for CSV, Parquet or a notebo
 from __future__ import annotations
 
 __all__ = [
+    "Z95",
     "ActionStats",
-    "CellResult",
     "Interval",
+    "Mean",
     "RoundStats",
     "RunResult",
+    "Sequential",
     "SideStats",
-    "SweepResult",
+    "Success",
     "Tally",
     "UnitStats",
     "aggregate",
@@ -36,44 +38,36 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kassen.lab.engine import FightRecord
+from kassen.lab.stats import DIGITS, Z95, clustered, mean_interval, wilson
 
-#: z for a two-sided 95% interval.
-Z95 = 1.959963984540054
 #: The round quantiles reported (percent).
 QUANTILES = (5, 25, 50, 75, 95)
-#: Digits kept in rates and means (so JSON stays readable; the same fights always give the same digits).
-DIGITS = 6
 
 Row = dict[str, Any]
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of ``k`` successes in ``n`` trials (``(0, 1)`` when ``n`` is 0)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1 + z * z / n
-    center = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, round(center - half, DIGITS)), min(1.0, round(center + half, DIGITS))
-
-
-def _rate(k: int, n: int) -> float:
-    return round(k / n, DIGITS) if n else 0.0
+def _rate(k: float, n: float) -> float | None:
+    """``k / n``, or None (shown as n/a) when there is nothing to divide by."""
+    return round(k / n, DIGITS) if n else None
 
 
 @dataclass(frozen=True, slots=True)
 class Interval:
-    """``count`` of ``total`` fights, the rate and its 95% Wilson interval."""
+    """``count`` of ``total`` fights, the rate (None: no fight to count) and its 95% Wilson interval."""
 
     count: int
     total: int
-    rate: float
+    rate: float | None
     ci95: tuple[float, float]
 
     @classmethod
     def of(cls, count: int, total: int) -> Interval:
         return cls(count, total, _rate(count, total), wilson(count, total))
+
+    @property
+    def share(self) -> float:
+        """The rate, 0 when there was nothing to count (for plots)."""
+        return self.rate or 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {"count": self.count, "rate": self.rate, "ci95": list(self.ci95)}
@@ -119,56 +113,137 @@ class RoundStats:
 
 
 @dataclass(frozen=True, slots=True)
+class Mean:
+    """A per-fight quantity's total over ``fights`` fights, its mean and the mean's 95% interval (None
+    with no fight, or fewer than two)."""
+
+    total: int
+    fights: int
+    mean: float | None
+    ci95: tuple[float, float] | None
+
+    @classmethod
+    def of(cls, total: int, squares: int, fights: int) -> Mean:
+        mean, ci = mean_interval(total, squares, fights)
+        return cls(total, fights, mean, ci)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"total": self.total, "mean": self.mean, "ci95": list(self.ci95) if self.ci95 else None}
+
+
+@dataclass(frozen=True, slots=True)
 class UnitStats:
-    """A unit over the fights that ended: how often it still stood, Wounds (or HP) it dealt and took."""
+    """A unit over the fights that ended: how often it still stood, Wounds (or HP) it dealt and took
+    (totals, and means per fight with their intervals)."""
 
     id: str
     name: str
     side: str
     standing: Interval
-    wounds_dealt: int
-    wounds_taken: int
+    dealt: Mean
+    taken: Mean
+
+    @property
+    def wounds_dealt(self) -> int:
+        return self.dealt.total
+
+    @property
+    def wounds_taken(self) -> int:
+        return self.taken.total
 
     def to_json(self) -> dict[str, Any]:
-        n = self.standing.total
         return {
             "name": self.name,
             "side": self.side,
             "survival": self.standing.rate,
             "ci95": list(self.standing.ci95),
             "standing": self.standing.count,
-            "fights": n,
-            "wounds_dealt": {"total": self.wounds_dealt, "mean": _rate(self.wounds_dealt, n)},
-            "wounds_taken": {"total": self.wounds_taken, "mean": _rate(self.wounds_taken, n)},
+            "fights": self.standing.total,
+            "wounds_dealt": self.dealt.to_json(),
+            "wounds_taken": self.taken.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Success:
+    """An attack's successes in its attempts: the rate, its 95% interval clustered by fight (attempts
+    in one fight are not independent: :func:`kassen.lab.stats.clustered`), and the design effect."""
+
+    attempts: int
+    successes: int
+    rate: float | None
+    ci95: tuple[float, float]
+    design_effect: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "attempts": self.attempts,
+            "successes": self.successes,
+            "success_rate": self.rate,
+            "ci95": list(self.ci95),
+            "design_effect": self.design_effect,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class ActionStats:
-    """An action (a maneuver, an action kind): uses over the fights that ended, and, for an attack,
-    attempts and successes with the success rate's 95% interval."""
+    """An action (a maneuver, a reaction, a special: ``kind``) used by ``unit`` (None: by every unit)
+    over the fights that ended: uses, uses per fight, and, for an attack, its success."""
 
     action: str
+    unit: str | None
+    kind: str
     uses: int
-    per_fight: float
-    attempts: int
-    successes: int
-    by_unit: tuple[tuple[str, int], ...]
+    per_fight: float | None
+    success: Success | None
 
     @property
-    def success(self) -> Interval | None:
-        return Interval.of(self.successes, self.attempts) if self.attempts else None
+    def attempts(self) -> int:
+        return self.success.attempts if self.success else 0
+
+    @property
+    def successes(self) -> int:
+        return self.success.successes if self.success else 0
 
     def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "uses": self.uses, "per_fight": self.per_fight}
         ok = self.success
+        none = {"attempts": 0, "successes": 0, "success_rate": None, "ci95": None}
+        out.update(ok.to_json() if ok else none)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Sequential:
+    """How a sequential run went: its rule (``until`` an interval of ``side``'s win rate is narrower
+    than ``target``, or ``decide`` whether that rate is above or below ``target``), the fights per look
+    (``every``) and at most (``limit``), the looks taken, whether the rule was met, the verdict and the
+    interval the rule read (the Wilson interval for ``until``; for ``decide`` the anytime-valid
+    confidence sequence at error ``alpha``, :func:`kassen.lab.stats.confidence_sequence`)."""
+
+    rule: Literal["until", "decide"]
+    side: str
+    target: float
+    every: int
+    limit: int
+    looks: int
+    met: bool
+    verdict: str | None
+    interval: tuple[float, float]
+    alpha: float = 0.05
+
+    def to_json(self) -> dict[str, Any]:
         return {
-            "uses": self.uses,
-            "per_fight": self.per_fight,
-            "attempts": self.attempts,
-            "successes": self.successes,
-            "success_rate": ok.rate if ok else None,
-            "ci95": list(ok.ci95) if ok else None,
-            "by_unit": dict(self.by_unit),
+            "rule": self.rule,
+            "side": self.side,
+            "target": self.target,
+            "every": self.every,
+            "limit": self.limit,
+            "looks": self.looks,
+            "met": self.met,
+            "verdict": self.verdict,
+            "interval": list(self.interval),
+            "alpha": self.alpha,
         }
 
 
@@ -223,7 +298,10 @@ class RunResult:
     errors: Interval
     rounds: RoundStats
     units: tuple[UnitStats, ...]
+    #: Each action over every unit (``unit`` None).
     actions: tuple[ActionStats, ...]
+    #: Each action of each unit that used it (or attacked with it).
+    unit_actions: tuple[ActionStats, ...]
     #: The fights in seed order, when the caller kept them (``run(..., keep_records=True)``); else
     #: none: a long run streams them (their rows to ``--out``) and keeps only the aggregates.
     records: tuple[FightRecord, ...] = field(repr=False, compare=False)
@@ -231,6 +309,11 @@ class RunResult:
     first_errors: tuple[tuple[int, str], ...] = field(default=(), repr=False, compare=False)
     #: The sides played by a named policy (side -> spec); the others played the scenario's own.
     policies: Mapping[str, str] = field(default_factory=dict)
+    #: Each fight's winner in seed order (None: nobody won it), for paired comparisons between runs on
+    #: the same seeds (a sweep's cells).
+    winners: tuple[str | None, ...] = field(default=(), repr=False, compare=False)
+    #: How a sequential run stopped (None: it played all its fights).
+    sequential: Sequential | None = None
 
     def side(self, side: str) -> SideStats:
         for s in self.sides:
@@ -239,7 +322,7 @@ class RunResult:
         raise KeyError(side)
 
     def win_rate(self, side: str) -> float:
-        return self.side(side).wins.rate
+        return self.side(side).wins.share
 
     def to_json(self) -> dict[str, Any]:
         """The aggregate as one JSON object (what ``kassen lab run --json`` prints)."""
@@ -255,7 +338,12 @@ class RunResult:
             "errors": self.errors.to_json(),
             "rounds": self.rounds.to_json(),
             "units": {u.id: u.to_json() for u in self.units},
-            "actions": {a.action: a.to_json() for a in self.actions},
+            "sequential": self.sequential.to_json() if self.sequential else None,
+            "actions": {
+                a.action: a.to_json()
+                | {"by_unit": {u.unit: u.to_json() for u in self.unit_actions if u.action == a.action}}
+                for a in self.actions
+            },
         }
 
     # -- rows --------------------------------------------------------------------------------------------
@@ -310,35 +398,54 @@ class RunResult:
                     "ci95_hi": u.standing.ci95[1],
                     "wounds_dealt": u.wounds_dealt,
                     "wounds_taken": u.wounds_taken,
+                    "dealt_per_fight": u.dealt.mean,
+                    "dealt_ci95_lo": u.dealt.ci95[0] if u.dealt.ci95 else None,
+                    "dealt_ci95_hi": u.dealt.ci95[1] if u.dealt.ci95 else None,
+                    "taken_per_fight": u.taken.mean,
+                    "taken_ci95_lo": u.taken.ci95[0] if u.taken.ci95 else None,
+                    "taken_ci95_hi": u.taken.ci95[1] if u.taken.ci95 else None,
                 }
                 for u in self.units
             ]
         if name == "actions":
-            rows = []
-            for a in self.actions:
-                ok = a.success
-                rows.append(
-                    {
-                        "action": a.action,
-                        "uses": a.uses,
-                        "per_fight": a.per_fight,
-                        "attempts": a.attempts,
-                        "successes": a.successes,
-                        "success_rate": ok.rate if ok else None,
-                        "ci95_lo": ok.ci95[0] if ok else None,
-                        "ci95_hi": ok.ci95[1] if ok else None,
-                    }
-                )
-            return rows
+            return [_action_row(a) for a in (*self.actions, *self.unit_actions)]
         if name == "rounds":
             return [{"rounds": r, "fights": n} for r, n in self.rounds.histogram]
         raise KeyError(name)
 
 
+class _Sums:
+    """Per-fight sums of one action (or one unit's action), for its uses and its clustered interval."""
+
+    __slots__ = ("attempts", "cross", "kind", "sq_attempts", "sq_successes", "successes", "uses")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.uses = self.attempts = self.successes = 0
+        self.sq_attempts = self.sq_successes = self.cross = 0
+
+    def add(self, uses: int, attempts: int, successes: int) -> None:
+        self.uses += uses
+        self.attempts += attempts
+        self.successes += successes
+        self.sq_attempts += attempts * attempts
+        self.sq_successes += successes * successes
+        self.cross += attempts * successes
+
+    def stats(self, action: str, unit: str | None, fights: int) -> ActionStats:
+        ok = None
+        if self.attempts:
+            ci, deff = clustered(
+                self.attempts, self.successes, fights, self.sq_attempts, self.sq_successes, self.cross
+            )
+            ok = Success(self.attempts, self.successes, _rate(self.successes, self.attempts), ci, deff)
+        return ActionStats(action, unit, self.kind, self.uses, _rate(self.uses, fights), ok)
+
+
 class Tally:
-    """A run's aggregates, kept as its fights come in (:meth:`add`, in seed order): counters, never the
-    fights themselves, so a run of a million fights takes the memory of a run of a thousand. The first
-    few errors are kept (their seed and message), to name."""
+    """A run's aggregates, kept as its fights come in (:meth:`add`, in seed order): counters and sums,
+    never the fights themselves, so a run of a million fights takes the memory of a run of a thousand.
+    The first few errors are kept (their seed and message), to name."""
 
     #: Errors kept by seed and message.
     ERRORS = 10
@@ -355,17 +462,19 @@ class Tally:
         self.present: Counter[str] = Counter()
         self.dealt: Counter[str] = Counter()
         self.taken: Counter[str] = Counter()
-        self.uses: Counter[str] = Counter()
-        self.uses_by: dict[str, Counter[str]] = {}
-        self.attempts: Counter[str] = Counter()
-        self.successes: Counter[str] = Counter()
-        self.action_order: dict[str, None] = {}
+        self.dealt_sq: Counter[str] = Counter()
+        self.taken_sq: Counter[str] = Counter()
+        #: (unit or None for every unit, action) -> its per-fight sums
+        self.sums: dict[tuple[str | None, str], _Sums] = {}
         self.errors: list[tuple[int, str]] = []
+        #: Each fight's winner in seed order (None: a draw, a time-out or an error), for paired comparisons.
+        self.winners: list[str | None] = []
 
     def add(self, r: FightRecord) -> None:
         """Count one more fight (the next in seed order)."""
         self.fights += 1
         self.status[r.status] += 1
+        self.winners.append(r.winner if r.status == "win" else None)
         if r.status == "win":
             self.wins[r.winner] += 1
         elif r.status == "error" and len(self.errors) < self.ERRORS:
@@ -382,14 +491,28 @@ class Tally:
             self.standing[u.id] += u.standing
             self.dealt[u.id] += u.wounds_dealt
             self.taken[u.id] += u.wounds_taken
+            self.dealt_sq[u.id] += u.wounds_dealt * u.wounds_dealt
+            self.taken_sq[u.id] += u.wounds_taken * u.wounds_taken
+        # this fight's uses, attempts and successes of each (unit, action) and (every unit, action)
+        fight: dict[tuple[str | None, str], list[int]] = {}
+        kinds: dict[str, str] = {}
+        keys: tuple[tuple[str | None, str], ...]
         for use in s.uses:
-            self.action_order.setdefault(use.action, None)
-            self.uses[use.action] += 1
-            self.uses_by.setdefault(use.action, Counter())[use.unit] += 1
+            kinds.setdefault(use.action, use.kind)
+            keys = ((None, use.action), (use.unit, use.action))
+            for key in keys:
+                fight.setdefault(key, [0, 0, 0])[0] += 1
         for a in s.attempts:
-            self.action_order.setdefault(a.action, None)
-            self.attempts[a.action] += 1
-            self.successes[a.action] += a.success
+            keys = ((None, a.action), (a.unit, a.action))
+            for key in keys:
+                row = fight.setdefault(key, [0, 0, 0])
+                row[1] += 1
+                row[2] += a.success
+        for at, (uses, attempts, successes) in fight.items():
+            sums = self.sums.get(at)
+            if sums is None:
+                sums = self.sums[at] = _Sums(kinds.get(at[1], "maneuver"))
+            sums.add(uses, attempts, successes)
 
     def result(
         self,
@@ -425,21 +548,17 @@ class Tally:
                 names.get(u, u),
                 side,
                 Interval.of(self.standing[u], self.present[u]),
-                self.dealt[u],
-                self.taken[u],
+                Mean.of(self.dealt[u], self.dealt_sq[u], self.present[u]),
+                Mean.of(self.taken[u], self.taken_sq[u], self.present[u]),
             )
             for u, side in self.unit_order.items()
         )
-        actions = tuple(
-            ActionStats(
-                a,
-                self.uses[a],
-                _rate(self.uses[a], self.ended),
-                self.attempts[a],
-                self.successes[a],
-                tuple(sorted(self.uses_by.get(a, Counter()).items())),
-            )
-            for a in sorted(self.action_order)
+        order = {u: i for i, u in enumerate(self.unit_order)}
+        keys = sorted(self.sums, key=lambda k: (k[1], -1 if k[0] is None else order.get(k[0], len(order))))
+        actions = tuple(self.sums[k].stats(k[1], None, self.ended) for k in keys if k[0] is None)
+        # a unit's rates per fight are over the fights it was in
+        unit_actions = tuple(
+            self.sums[k].stats(k[1], k[0], self.present[k[0]]) for k in keys if k[0] is not None
         )
         return RunResult(
             scenario,
@@ -454,10 +573,29 @@ class Tally:
             round_stats,
             units,
             actions,
+            unit_actions,
             tuple(records),
             tuple(self.errors),
             dict(policies or {}),
+            tuple(self.winners),
         )
+
+
+def _action_row(a: ActionStats) -> Row:
+    ok = a.success
+    return {
+        "action": a.action,
+        "unit": a.unit if a.unit is not None else "(all)",
+        "kind": a.kind,
+        "uses": a.uses,
+        "per_fight": a.per_fight,
+        "attempts": a.attempts,
+        "successes": a.successes,
+        "success_rate": ok.rate if ok else None,
+        "ci95_lo": ok.ci95[0] if ok else None,
+        "ci95_hi": ok.ci95[1] if ok else None,
+        "design_effect": ok.design_effect if ok else None,
+    }
 
 
 def _quantile(histogram: Sequence[tuple[int, int]], count: int, q: int) -> int:
@@ -498,88 +636,3 @@ def aggregate(
         records=records,
         policies=policies,
     )
-
-
-# -- sweeps -------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class CellResult:
-    """One cell of a sweep: its values, and its run (None when the cell did not validate: ``error``)."""
-
-    index: int
-    values: tuple[tuple[str, Any], ...]
-    result: RunResult | None
-    error: str = ""
-    resumed: bool = False
-
-    def row(self, sides: Sequence[str]) -> Row:
-        out: Row = {"cell": self.index, **{p: v for p, v in self.values}}
-        r = self.result
-        out["status"] = "done" if r is not None else "invalid"
-        out["fights"] = r.fights if r is not None else 0
-        for s in sides:
-            side = next((x for x in r.sides if x.id == s), None) if r is not None else None
-            out[f"{s}_wins"] = side.wins.count if side else (0 if r is not None else None)
-            out[f"{s}_rate"] = side.wins.rate if side else (0.0 if r is not None else None)
-            out[f"{s}_ci95_lo"] = side.wins.ci95[0] if side else None
-            out[f"{s}_ci95_hi"] = side.wins.ci95[1] if side else None
-        out["draws"] = r.draws.count if r is not None else None
-        out["timeouts"] = r.timeouts.count if r is not None else None
-        out["errors"] = r.errors.count if r is not None else None
-        out["mean_rounds"] = r.rounds.mean if r is not None else None
-        out["error"] = self.error or None
-        return out
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    """A sweep: the paths and values varied, and every cell in grid order (the last path varies
-    fastest)."""
-
-    scenario: str
-    ruleset: str
-    seed: int
-    fights: int
-    paths: tuple[str, ...]
-    values: tuple[tuple[Any, ...], ...]
-    cells: tuple[CellResult, ...]
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        order: dict[str, None] = {}
-        for c in self.cells:
-            if c.result is not None:
-                for s in c.result.sides:
-                    order.setdefault(s.id, None)
-        return tuple(order)
-
-    def side_names(self) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for c in self.cells:
-            if c.result is not None:
-                for s in c.result.sides:
-                    out.setdefault(s.id, s.name)
-        return out
-
-    def rows(self) -> list[Row]:
-        """One row per cell: its values, fights, each side's wins and rate with its interval, draws,
-        time-outs, errors, mean rounds, and why an invalid cell was skipped."""
-        sides = self.sides
-        return [c.row(sides) for c in self.cells]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "scenario": self.scenario,
-            "ruleset": self.ruleset,
-            "seed": self.seed,
-            "fights": self.fights,
-            "vary": {p: list(v) for p, v in zip(self.paths, self.values, strict=True)},
-            "cells": [
-                {
-                    "cell": c.index,
-                    "values": dict(c.values),
-                    "result": c.result.to_json() if c.result is not None else None,
-                    "error": c.error or None,
-                }
-                for c in self.cells
-            ],
-        }

@@ -3,14 +3,24 @@ sweep's, and an exact odds table's (:mod:`kassen.lab.api` re-exports them)."""
 
 from __future__ import annotations
 
-__all__ = ["Section", "run_spec", "write_odds", "write_run", "write_sweep"]
+__all__ = [
+    "Section",
+    "run_spec",
+    "write_odds",
+    "write_run",
+    "write_sensitivity",
+    "write_solve",
+    "write_sweep",
+]
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kassen.lab.grid import SweepResult
 from kassen.lab.output import Format, finish_out, start_out, write_json, write_table, write_text
-from kassen.lab.results import RunResult, SweepResult
+from kassen.lab.results import RunResult
+from kassen.lab.sentences import pct, run_sentence, span, sweep_sentence
 from kassen.lab.stream import RunRows
 
 if TYPE_CHECKING:
@@ -20,14 +30,86 @@ if TYPE_CHECKING:
 Section = tuple[str, Sequence[Mapping[str, Any]] | None, Sequence[tuple[str, bytes]], str]
 
 
+def replay_command(source: str, seed: int, policies: Mapping[str, str]) -> str:
+    """The command that replays one fight (a runnable line: no ``S+i`` left to work out)."""
+    named = "".join(f" --policy {side}={spec}" for side, spec in policies.items())
+    return f"kassen fight {source} --seed {seed}{named}"
+
+
+def replay_text(source: str, seed: int, fights: int, policies: Mapping[str, str]) -> str:
+    """How to replay any fight of a run: fight i has seed S+i; the first and the last as commands."""
+    last = seed + fights - 1
+    text = f"fight i has seed {seed}+i: {replay_command(source, seed, policies)}"
+    if fights > 1:
+        text += f" (the first), {replay_command(source, last, policies)} (the last)"
+    return text
+
+
 def _meta_run(result: RunResult) -> list[tuple[str, str]]:
-    named = "".join(f" --policy {side}={spec}" for side, spec in result.policies.items())
-    return [
+    meta = [
         ("Scenario", f"{result.scenario} ({result.source}, {result.ruleset})"),
         ("Fights", f"{result.fights:,}, seeds {result.seed} to {result.seed + result.fights - 1}"),
         ("Policies", policies_text(result.policies)),
-        ("Replay fight i", f"kassen fight {result.source} --seed {result.seed}+i{named}"),
+        ("Replay", replay_text(result.source, result.seed, result.fights, result.policies)),
     ]
+    seq = result.sequential
+    if seq is not None:
+        rule = f"--until {seq.target:g}" if seq.rule == "until" else f"--decide {seq.target:g}"
+        meta.append(
+            ("Sequential", f"{rule} on {seq.side}, a look every {seq.every:,} fights, at most {seq.limit:,}; "
+             f"{seq.looks} looks, {'met' if seq.met else 'not met'}; the interval read: {span(seq.interval)}")
+        )  # fmt: skip
+    return meta
+
+
+def _side_rows(result: RunResult) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = [
+        {"outcome": f"{s.name} wins", "fights": s.wins.count, "share": pct(s.wins.rate)}
+        | {"95%": span(s.wins.ci95)}
+        for s in result.sides
+    ]
+    for label, iv in (("draws", result.draws), ("time-outs", result.timeouts), ("errors", result.errors)):
+        if iv.count or label == "draws":
+            rows.append({"outcome": label, "fights": iv.count, "share": pct(iv.rate), "95%": span(iv.ci95)})
+    return rows
+
+
+def _unit_rows(result: RunResult) -> list[dict[str, Any]]:
+    def mean(m: Any) -> str:
+        if m.mean is None:
+            return "n/a"
+        return f"{m.mean:.2f}" + (f" ({m.ci95[0]:.2f}-{m.ci95[1]:.2f})" if m.ci95 else "")
+
+    return [
+        {
+            "unit": u.name,
+            "side": u.side,
+            "standing": pct(u.standing.rate),
+            "95%": span(u.standing.ci95),
+            "Wounds dealt / fight": mean(u.dealt),
+            "taken / fight": mean(u.taken),
+        }
+        for u in result.units
+    ]
+
+
+def _action_rows(result: RunResult) -> list[dict[str, Any]]:
+    names = {u.id: u.name for u in result.units}
+    rows = []
+    for a in result.unit_actions:
+        ok = a.success
+        rows.append(
+            {
+                "unit": names.get(a.unit or "", a.unit),
+                "action": a.action,
+                "kind": a.kind,
+                "per fight": "n/a" if a.per_fight is None else f"{a.per_fight:.2f}",
+                "attacks": ok.attempts if ok else None,
+                "success": pct(ok.rate) if ok else None,
+                "95% (by fight)": span(ok.ci95) if ok else None,
+            }
+        )
+    return rows
 
 
 def policies_text(policies: Mapping[str, str]) -> str:
@@ -88,26 +170,30 @@ def write_run(
         | {f"p{q}": v for q, v in rounds.quantiles}
     ]
     sections: list[Section] = [
-        ("Outcomes", result.table("sides"), img("outcomes", "outcomes"), "Rates with 95% Wilson intervals."),
+        ("Outcomes", _side_rows(result), img("outcomes", "outcomes"), "Shares with 95% Wilson intervals."),
         ("Rounds to the end", round_rows, img("rounds", "rounds histogram"), "Over the fights that ended."),
         (
             "Units",
-            result.table("units"),
+            _unit_rows(result),
             img("units", "survival per unit"),
-            "Survival: still standing at the end. Wounds (or HP) in the ruleset's own measure.",
+            "Standing: still able to fight at the end (95% Wilson). Wounds (or HP, the ruleset's own "
+            "measure) per fight with 95% intervals over fights.",
         ),
         (
-            "Actions",
-            result.table("actions"),
+            "Actions per unit",
+            _action_rows(result),
             [],
-            "Uses over the fights that ended; attempts and successes of attacks.",
+            "Uses per fight of each maneuver, reaction and special; an attack's success rate with its "
+            "95% interval clustered by fight (attempts within one fight are not independent). The "
+            "actions table in the files also has each action over all units.",
         ),
     ]
     errors = [{"seed": seed, "error": message} for seed, message in result.first_errors]
     if errors:
         sections.append(("Errors", errors, [], "The first errors; replay one with kassen fight --seed SEED."))
     write_text(
-        out / "report.html", html_report(f"kassen lab: {result.scenario}", _meta_run(result), sections)
+        out / "report.html",
+        html_report(f"kassen lab: {result.scenario}", _meta_run(result), sections, run_sentence(result)),
     )
     written.append(out / "report.html")
     finish_out(out, "run", spec, written)
@@ -123,12 +209,14 @@ def _write_png(path: Path, png: bytes) -> None:
 def write_sweep(
     result: SweepResult, out: Path, fmt: Format = "csv", *, side: str | None = None, plots: bool = True
 ) -> list[Path]:
-    """A sweep's files in ``out``: ``sweep`` (one row per cell), ``fights`` (every fight, with its
-    cell), ``sweep.json``, the plot (``lines.png`` for one path, ``heatmap.png`` for two) and
-    ``report.html``."""
+    """A sweep's files in ``out``: ``sweep`` (one row per cell, with its key and its difference from
+    the baseline), ``fights`` (every fight, with its cell), ``sweep.json``, the plot (``lines.png`` for
+    one path, ``heatmap.png`` for two) and ``report.html``. The marker lists the files written (a sweep
+    written again into ``out`` removes them first) and ``cells/`` keeps only this sweep's cells."""
     from kassen.lab.report import html_report
 
-    start_out(out, "sweep", {"scenario": result.scenario})
+    spec = {"scenario": result.source or result.scenario}
+    start_out(out, "sweep", spec)
     written = [write_json(out / "sweep.json", result.to_json())]
     written.append(write_table(result.rows(), out / "sweep", fmt))
     fights = []
@@ -139,7 +227,7 @@ def write_sweep(
             fights.append({"cell": c.index, **dict(c.values), **row})
     written.append(write_table(fights, out / "fights", fmt))
     images: list[tuple[str, bytes]] = []
-    chosen = side if side is not None else (result.sides[0] if result.sides else None)
+    chosen = side or result.side or (result.sides[0] if result.sides else None)
     if plots and any(c.result is not None for c in result.cells):
         from kassen.lab.plots import sweep_heatmap, sweep_lines
 
@@ -154,6 +242,7 @@ def write_sweep(
             written.append(out / "heatmap.png")
             images.append((f"{chosen} win rate over the grid", png))
     invalid = [c for c in result.cells if c.result is None]
+    first = next((c for c in result.cells if c.key), None)
     meta = [
         ("Scenario", f"{result.scenario} ({result.ruleset})"),
         (
@@ -164,16 +253,29 @@ def write_sweep(
         ),
         (
             "Fights",
-            f"{result.fights:,} per cell, seeds {result.seed} to {result.seed + result.fights - 1} in each",
+            f"at most {result.fights:,} per cell, seeds {result.seed} to {result.seed + result.fights - 1} "
+            "in each (the same seeds in every cell)",
         ),
+        ("Policies", policies_text(result.policies)),
         ("Cells", f"{len(result.cells)} ({len(invalid)} invalid, skipped)"),
+        ("Baseline", result.baseline.label() if result.baseline else "none"),
     ]
+    if first is not None:
+        meta.append(
+            ("Replay", f"a cell's fight i: kassen fight {out}/cells/KEY/scenario.yaml --seed "
+             f"{result.seed}+i, e.g. "
+             f"{replay_command(f'{out}/cells/{first.key}/scenario.yaml', result.seed, result.policies)}")
+        )  # fmt: skip
     sections: list[Section] = [
         (
             "Results per cell",
-            result.rows(),
+            _cell_rows(result, chosen),
             images,
-            "Rates with 95% Wilson intervals; replay a cell's fight from cells/KEY/scenario.yaml.",
+            f"{result.side_names().get(chosen or '', chosen)}'s win rate with its 95% Wilson interval; the "
+            "difference from the baseline (in points) with its "
+            "paired 95% interval over the seeds both played (* where it excludes 0; the unpaired "
+            "interval, as if the dice were independent, is in sweep.csv). KEY: the cell's folder in "
+            "cells/. All columns are in sweep.csv.",
         ),
     ]
     if invalid:
@@ -185,8 +287,158 @@ def write_sweep(
                 "",
             )
         )
-    write_text(out / "report.html", html_report(f"kassen lab sweep: {result.scenario}", meta, sections))
+    title = f"kassen lab sweep: {result.scenario}"
+    write_text(out / "report.html", html_report(title, meta, sections, sweep_sentence(result)))
     written.append(out / "report.html")
+    finish_out(out, "sweep", spec, written)
+    _keep_cells(out, {c.key for c in result.cells if c.key} | _baseline_key(result))
+    return written
+
+
+def _baseline_key(result: SweepResult) -> set[str]:
+    return set() if result.baseline is None or result.baseline.key is None else {result.baseline.key}
+
+
+def _keep_cells(out: Path, keys: set[str]) -> None:
+    """Remove from ``out/cells`` the cells of another sweep (only folders named like a cell's key)."""
+    import re
+    import shutil
+
+    root = out / "cells"
+    if not root.is_dir():
+        return
+    for d in root.iterdir():
+        if d.is_dir() and re.fullmatch(r"[0-9a-f]{16}", d.name) and d.name not in keys:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _cell_rows(result: SweepResult, side: str | None) -> list[dict[str, Any]]:
+    rows = []
+    for c in result.cells:
+        row: dict[str, Any] = {p.rsplit(".", 1)[-1] if len(p) > 24 else p: v for p, v in c.values}
+        r = c.result
+        if r is None:
+            row["fights"] = "invalid"
+            rows.append(row)
+            continue
+        s = next((x for x in r.sides if x.id == side), None)
+        row["fights"] = r.fights
+        row[f"{side} wins"] = pct(s.wins.rate) if s else "0.0%"
+        row["95%"] = span(s.wins.ci95) if s else ""
+        d = c.versus
+        if result.baseline is not None and result.baseline.index == c.index:
+            row["vs baseline"] = "baseline"
+        elif d is not None:
+            mark = " *" if d.significant else ""
+            lo, hi = 100 * d.ci95[0], 100 * d.ci95[1]
+            row["vs baseline"] = f"{100 * d.difference:+.1f} ({lo:+.1f} to {hi:+.1f}){mark}"
+        row["draws"] = pct(r.draws.rate)
+        if r.sequential is not None:
+            row["stopped"] = r.sequential.verdict or ("met" if r.sequential.met else "at limit")
+        if c.key:
+            row["key"] = c.key
+        rows.append(row)
+    return rows
+
+
+def write_solve(result: Any, out: Path, fmt: Format = "csv", *, plots: bool = True) -> list[Path]:
+    """``kassen lab solve``'s files: ``solve`` (each value tried), ``solve.json``, ``solve.png`` and
+    ``report.html``."""
+    from kassen.lab.report import html_report
+
+    spec = {"scenario": result.source}
+    start_out(out, "solve", spec)
+    written = [write_json(out / "solve.json", result.to_json())]
+    written.append(write_table(result.rows(), out / "solve", fmt))
+    images: list[tuple[str, bytes]] = []
+    if plots:
+        from kassen.lab.plots import solve_plot
+
+        png = solve_plot(result)
+        _write_png(out / "solve.png", png)
+        written.append(out / "solve.png")
+        images.append((f"{result.side} win rate against {result.path}", png))
+    rows = [
+        {"value": p.value, "fights": p.fights, f"{result.side} wins": pct(p.rate), "95%": span(p.ci95)}
+        for p in result.points
+    ]
+    meta = [
+        ("Scenario", f"{result.scenario} ({result.source})"),
+        ("Question", f"where does {result.side}'s win rate cross {pct(result.target)} along {result.path} "
+                     f"from {result.low:g} to {result.high:g}?"),
+        ("Fights", f"{result.fights:,} per value tried, seeds {result.seed} to "
+                   f"{result.seed + result.fights - 1} (the same in each)"),
+        ("Policies", policies_text(result.policies)),
+    ]  # fmt: skip
+    sections: list[Section] = [
+        (
+            "Values tried",
+            rows,
+            images,
+            "The range bisected where the rate crosses the target; the answer where the line between the "
+            "last two values crosses it; its 95% interval a bootstrap over the seeds (paired).",
+        )
+    ]
+    title = f"kassen lab solve: {result.scenario}"
+    write_text(out / "report.html", html_report(title, meta, sections, result.sentence()))
+    written.append(out / "report.html")
+    finish_out(out, "solve", spec, written)
+    return written
+
+
+def write_sensitivity(result: Any, out: Path, fmt: Format = "csv", *, plots: bool = True) -> list[Path]:
+    """``kassen lab sensitivity``'s files: ``effects`` (the ranking), ``design`` (each scenario played
+    and its win rate), ``sensitivity.json``, ``sensitivity.png`` and ``report.html``."""
+    from kassen.lab.report import html_report
+
+    spec = {"scenario": result.source}
+    start_out(out, "sensitivity", spec)
+    written = [write_json(out / "sensitivity.json", result.to_json())]
+    written.append(write_table(result.rows(), out / "effects", fmt))
+    written.append(write_table(result.design_rows(), out / "design", fmt))
+    images: list[tuple[str, bytes]] = []
+    if plots:
+        from kassen.lab.plots import sensitivity_plot
+
+        png = sensitivity_plot(result)
+        _write_png(out / "sensitivity.png", png)
+        written.append(out / "sensitivity.png")
+        images.append(("each path's effect on the win rate", png))
+    if result.method == "morris":
+        rows = [
+            {"rank": i + 1, "path": e.path, "range": f"{e.low:g} to {e.high:g}",
+             "effect (mu*)": f"{100 * (e.mu_star or 0):.1f} ± {100 * (e.mu_star_conf or 0):.1f} points",
+             "direction (mu)": f"{100 * (e.mu or 0):+.1f}", "spread (sigma)": f"{100 * (e.sigma or 0):.1f}"}
+            for i, e in enumerate(result.effects)
+        ]  # fmt: skip
+        note = (
+            "Morris elementary effects (SALib): mu* is the mean absolute change of the win rate, in points, "
+            "when the path moves across its range, with its 95% bootstrap interval; mu its sign (+: the "
+            "side wins more as the value rises); a sigma near mu* says the effect depends on the other "
+            "values or is not linear."
+        )
+    else:
+        rows = [
+            {"rank": i + 1, "path": e.path, "range": f"{e.low:g} to {e.high:g}",
+             "ST": f"{pct(e.st)} ± {pct(e.st_conf)}", "S1": f"{pct(e.s1)} ± {pct(e.s1_conf)}"}
+            for i, e in enumerate(result.effects)
+        ]  # fmt: skip
+        note = (
+            "Sobol' indices (SALib, Saltelli's design): ST the share of the win rate's variance the path "
+            "explains with all its interactions, S1 alone, each with its 95% interval."
+        )
+    meta = [
+        ("Scenario", f"{result.scenario} ({result.source})"),
+        ("Side", result.side_name),
+        ("Design", f"{result.method}, {result.points} scenarios x {result.fights:,} fights, seeds "
+                   f"{result.seed} to {result.seed + result.fights - 1} in each (the same seeds)"),
+        ("Policies", policies_text(result.policies)),
+    ]  # fmt: skip
+    sections: list[Section] = [("What matters", rows, images, note)]
+    title = f"kassen lab sensitivity: {result.scenario}"
+    write_text(out / "report.html", html_report(title, meta, sections, result.sentence()))
+    written.append(out / "report.html")
+    finish_out(out, "sensitivity", spec, written)
     return written
 
 

@@ -44,7 +44,10 @@ TABLE_LIMIT = 2048
 @dataclass(frozen=True, slots=True)
 class AttackOdds:
     """Exact chances of one attack check. ``hit`` includes Critical Hits; ``fumble`` is among the
-    misses; ``expected_wounds`` is the mean Wounds of the attack (base: 1 on a hit, 2 on a critical)."""
+    misses; ``expected_wounds`` is the mean Wounds of the attack (base: 1 on a hit, 2 on a critical);
+    ``wound_chances[k]`` the chance it takes exactly ``k`` Wounds (from 0 to the most any roll takes,
+    summing to 1): what the Wounds a target has left make of it (the chance a blow fells, the Wounds
+    it can still take) is read from it."""
 
     modifier: int
     defense: int
@@ -54,6 +57,7 @@ class AttackOdds:
     heavenly_mandate: Fraction
     karmic_retribution: Fraction
     expected_wounds: Fraction
+    wound_chances: tuple[Fraction, ...]
 
     @property
     def miss(self) -> Fraction:
@@ -83,6 +87,8 @@ class _Tally:
     heavenly_mandate: Fraction
     karmic_retribution: Fraction
     wounds: Fraction
+    #: The chance of each number of Wounds, from 0.
+    spread: tuple[Fraction, ...]
 
 
 class _TableDie:
@@ -151,6 +157,7 @@ class OddsTable:
             tally.heavenly_mandate,
             tally.karmic_retribution,
             tally.wounds,
+            tally.spread,
         )
 
     def _enumerate(self, need: int, technique: Technique) -> _Tally:
@@ -167,6 +174,7 @@ class OddsTable:
         defense = FixedDefense(need)
         counts = dict.fromkeys(("hit", "critical", "fumble", "decisive_moment", "critical_mistake"), 0)
         wounds = 0
+        spread: list[int] = []
         for (a, b), weight in _pairs(sides):
             r = resolve_attack(
                 _ATTACKER,
@@ -184,7 +192,11 @@ class OddsTable:
             counts["fumble"] += weight * (r.outcome is AttackOutcome.FUMBLE)
             if r.table is not None:
                 counts[r.table.table] += weight
-            wounds += weight * r.wounds_lost
+            lost = r.wounds_lost
+            wounds += weight * lost
+            if lost >= len(spread):
+                spread += [0] * (lost + 1 - len(spread))
+            spread[lost] += weight
         n = sides * sides
         return _Tally(
             Fraction(counts["hit"], n),
@@ -193,6 +205,7 @@ class OddsTable:
             Fraction(counts["decisive_moment"], n),
             Fraction(counts["critical_mistake"], n),
             Fraction(wounds, n),
+            tuple(Fraction(k, n) for k in spread),
         )
 
 

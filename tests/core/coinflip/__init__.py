@@ -27,6 +27,7 @@ from kassen.core.report import Line, Narration
 from kassen.core.rng import DieSource
 from kassen.core.ruleset import RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
+from kassen.core.summary import ActionUse, Attempt, FightSummary, PlayedFight, UnitSummary
 from kassen.core.view import Visibility, VisibilityModel
 
 Call = Literal["heads", "tails"]
@@ -288,10 +289,45 @@ class CoinFlip:
         state: CoinState = state_codec(CoinState).load(seen, "the side's view")
         return state
 
+    def fight_summary(self, fight: PlayedFight) -> FightSummary:
+        """The duel's summary: a player stands while it has tokens; each call is a use and an attack on
+        the coin that succeeds when the coin shows it; tokens lost are the other's "Wounds" dealt."""
+        state: CoinState = fight.state
+        lost = {p.id: 0 for p in state.players}
+        uses, attempts = [], []
+        for entry in fight.entries:
+            action = entry.action
+            if isinstance(action, Flip):
+                uses.append(ActionUse(action.player, f"call-{action.call}"))
+            elif isinstance(action, Concede):
+                uses.append(ActionUse(action.player, "concede", "special"))
+            for event in entry.events:
+                if event.kind == "flip":
+                    d = event.data
+                    attempts.append(Attempt(d["player"], f"call-{d['call']}", d["loser"] != d["player"]))
+                    lost[d["loser"]] += state_stake(fight)
+        units = tuple(
+            UnitSummary(
+                p.id,
+                p.side,
+                state.winner == p.side,
+                lost[p.id],
+                sum(n for q, n in lost.items() if q != p.id),
+            )
+            for p in state.players
+        )
+        calls = sum(a.action.startswith("call") for a in uses)
+        return FightSummary(calls, units, tuple(uses), tuple(attempts))
+
     def names(self, state: CoinState) -> Mapping[str, str]:
         out = {p.id: p.name for p in state.players}
         out.update({p.side: p.side.capitalize() for p in state.players})
         return out
+
+
+def state_stake(fight: PlayedFight) -> int:
+    stake: int = fight.tables.coin.stake
+    return stake
 
 
 class _Heads:

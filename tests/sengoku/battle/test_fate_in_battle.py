@@ -19,7 +19,8 @@ from kassen.sengoku.battle import (
     load_scenario,
     run_battle,
 )
-from kassen.sengoku.battle.actions import FateIntervention, LastBastion
+from kassen.sengoku.battle.actions import FateIntervention, LastBastion, React
+from kassen.sengoku.battle.state import Reservation
 
 from .helpers import Fight, catalog_with, scenario, use
 
@@ -174,6 +175,70 @@ def test_the_heuristic_spends_fate_when_it_pays() -> None:
     k = duel(points=1, wounds=2)  # the critical (2) fells an Oni the hit (1) would not
     k.breath("genzaburo", use("horizontal-cut", "oni"), faces=(4, 5))
     assert isinstance(policy(k), FateIntervention)
+
+
+def test_the_heuristic_keeps_its_fate_when_the_plain_hit_already_fells() -> None:
+    # rule: SG.FAT.1  rule: SG.CRT.1  rule: SG.WND.4 — 4-5 hits the Oni's last Wound: the Critical Hit a
+    # shift makes (2 Wounds) takes no more from a target that falls anyway, so the point is kept even
+    # with one to spare for a Last Bastion; with 2 Wounds left the same roll's critical fells and pays
+    policy = lambda f: HeuristicPolicy(f.rules).choose(f.state, f.legal())  # noqa: E731
+    for wounds, spends in ((1, False), (2, True)):
+        f = duel(points=2, overrides={"wounds": wounds})
+        f.breath("genzaburo", use("horizontal-cut", "oni"), faces=(4, 5))
+        assert f.state.decision is not None and f.state.decision.kind is DecisionKind.FATE
+        assert isinstance(policy(f), FateIntervention) is spends, wounds
+
+
+def test_the_heuristic_does_not_feed_a_last_bastion() -> None:
+    # rule: SG.FAT.1  rule: SG.FAT.2 — the Oni (2 Wounds) holds a Fate point: a critical that takes its
+    # last Wounds meets its Last Bastion and misses, where the plain hit takes a Wound; the point is kept
+    policy = lambda f: HeuristicPolicy(f.rules).choose(f.state, f.legal())  # noqa: E731
+    f = duel(points=2, overrides={"wounds": 2, "fate_points": 1})
+    f.breath("genzaburo", use("horizontal-cut", "oni"), faces=(4, 5))
+    assert policy(f) == Decline("genzaburo")
+    f.do(Decline("genzaburo"))
+    assert f.u("oni").wounds == 1 and f.u("oni").fate_points == 1
+
+
+def test_the_heuristic_reads_a_failed_evasion_into_the_critical() -> None:
+    # rule: SG.FAT.1  rule: SG.RES.4 — Kuro (2 Wounds) answers with Emergency Evasion, which a failure
+    # still turns into 1 Wound off the blow, never below 1: the critical (2) and the hit (1) both take 1
+    # if it fails, and nothing if it succeeds, so the point buys nothing and is kept
+    policy = lambda f: HeuristicPolicy(f.rules).choose(f.state, f.legal())  # noqa: E731
+    f = Fight(
+        scenario(
+            {"creature": "genzaburo", "side": "a", "overrides": {"fate_points": 2}},
+            {"creature": "kuro", "side": "b", "zone": "own-front", "overrides": {"fate_points": 0}},
+        )
+    ).begin()
+    while f.decider != "genzaburo":
+        f.do(Pass(f.decider or ""))
+    f.set_unit("kuro", wounds=2, reservations=(Reservation("emergency-evasion"),))
+    f.breath("genzaburo", use("horizontal-cut", "kuro"))
+    f.do(React("kuro", "emergency-evasion"), 4, 5)
+    assert f.state.decision is not None and f.state.decision.kind is DecisionKind.FATE
+    assert policy(f) == Decline("genzaburo")
+
+
+def test_the_heuristic_pays_for_a_teppo_critical_that_strikes_the_enemy_behind() -> None:
+    # rule: SG.FAT.1  rule: SG.CRT.2 — the gunner's plain hit fells the first ashigaru (1 Wound); the
+    # teppo's critical also takes 1 Wound from the enemy behind it (another of its side in its zone),
+    # worth the point the gunner can spare; with nobody behind the point is kept
+    policy = lambda f: HeuristicPolicy(f.rules).choose(f.state, f.legal())  # noqa: E731
+    gunner = {"fate_points": 2}
+    for behind in (True, False):
+        units: list[dict[str, object]] = [
+            {"creature": "ashigaru-gunner", "side": "a", "zone": "own-front", "overrides": gunner},
+            {"id": "first", "creature": "ashigaru", "side": "b", "zone": "core"},
+        ]
+        if behind:
+            units.append({"id": "second", "creature": "ashigaru", "side": "b", "zone": "core"})
+        f = Fight(scenario(*units)).begin()
+        while f.decider != "ashigaru-gunner":
+            f.do(Pass(f.decider or ""))
+        f.breath("ashigaru-gunner", use("teppo-shot", "first"), faces=(8, 9))
+        assert f.state.decision is not None and f.state.decision.kind is DecisionKind.FATE
+        assert isinstance(policy(f), FateIntervention) is behind
 
 
 def test_a_battle_with_fate_replays_from_its_chronicle() -> None:

@@ -22,7 +22,7 @@ from kassen.sengoku.battle import (
     run_battle,
 )
 from kassen.sengoku.battle.plan import plan_uses
-from kassen.sengoku.battle.policies import _LATER
+from kassen.sengoku.battle.policies import _later
 
 from .helpers import CATALOG, NO_FATE, Fight, catalog_with, scenario, use
 
@@ -33,8 +33,9 @@ def choose(f: Fight) -> object:
 
 def test_the_heuristic_takes_the_most_expected_wounds_now_and_later() -> None:
     # The heuristic's choice of breath: the most exact expected Wounds now (odds.attack_odds) plus what
-    # its unspent Energy is worth later, at the best rate any breath reaches, discounted (_LATER); then a
-    # reservation added if the breath has room and an enemy can still strike
+    # its unspent Energy is worth later, at the best rate any breath reaches, discounted (_LATER), from
+    # the share of the target's Wounds the breath leaves standing (_later); then a reservation added if
+    # the breath has room and an enemy can still strike
     f = Fight(
         scenario(
             {"creature": "genzaburo", "side": "a"}, {"creature": "oni", "side": "b", "zone": "own-front"}
@@ -62,7 +63,7 @@ def test_the_heuristic_takes_the_most_expected_wounds_now_and_later() -> None:
 
     def key(b: Breath) -> Fraction:
         v, spent = value(b)
-        return v + _LATER * rate * (g.energy - spent)
+        return v + _later(v, rate, g.energy - spent, f.u("oni").wounds)
 
     best = max(key(b) for b in attacking)
     core = Breath(choice.unit, choice.uses[:-1]) if choice.uses[-1].maneuver == "parry" else choice

@@ -17,6 +17,7 @@ from kassen.core.fastreplace import replace
 from kassen.core.fight import state_codec
 from kassen.core.scenario import ScenarioSource, open_fight
 from kassen.sengoku.battle import Breath, HeuristicPolicy
+from kassen.sengoku.battle.blows import standing_of
 from kassen.sengoku.battle.candidates import _grouped
 from kassen.sengoku.battle.copies import copied_units
 from kassen.sengoku.battle.one_use import attack_refused_as_is
@@ -82,8 +83,9 @@ def test_the_rough_ranking_picks_the_exact_best_breath(name: str, seed: int) -> 
                 continue
             _, value = policy.breath_value(state, unit, b, spent=plan.spent)
             exact.append((b, value, plan.spent))
-            rough.append((b, policy._rough_value(state, unit, b, {}, {}), plan.spent))
-        assert policy._best_of(state, unit, rough, {}) == policy._best(unit, exact)
+            rough.append((b, policy._rough_value(state, unit, b, {}), plan.spent))
+        standing = standing_of(state, (u.target for b, _, _ in exact for u in b.uses if u.target is not None))
+        assert policy._best_of(state, unit, rough, {}, standing) == policy._best(unit, exact, standing)
         compared += bool(exact)
     assert compared > 5
 

@@ -103,7 +103,7 @@ def test_every_breath_weighed_is_valued_as_the_breath_itself(name: str, seed: in
         memo: dict[object, Fraction] = {}
         for entry, value, _ in _scored(policy, state, unit, listing, w, memo):  # type: ignore[arg-type]
             breath = entry if not isinstance(entry, tuple) else listing.breath(*entry)
-            assert value == policy._rough_value(state, unit, breath, {}, {}), (state.count, breath)
+            assert value == policy._rough_value(state, unit, breath, {}), (state.count, breath)
             compared += 1
             # and its exact value (a near tie's), when read from the group's shape, is breath_value's
             if isinstance(entry, tuple):

@@ -29,11 +29,16 @@ GOLDEN = Path(__file__).parents[2] / "golden" / "sengoku" / "demo.seed0.json"
 
 
 def _played() -> Fight[Any, Any]:
-    """The demo played until a Takeda unit holds a reservation, a GM move among the actions."""
+    """The demo played until a Takeda unit holds a reservation while a raider decides, a GM move among
+    the actions."""
     fight = open_fight("sengoku/demo", seed=3)
     fight.step()
     fight.choose(["gm_set_wounds", "samurai", "3"], gm=True)
-    while not any(u.reservations for u in fight.state.units if u.side == "takeda"):
+    while not (
+        any(u.reservations for u in fight.state.units if u.side == "takeda")
+        and fight.to_move is not None
+        and fight.to_move.side == "party"
+    ):
         fight.step()
     assert not fight.over and any(e.kind == "reserve" for e in fight.events)
     return fight
@@ -273,8 +278,9 @@ def test_the_count_track_shows_what_the_decider_may_see() -> None:
             assert f"Energy {u.energy}/{u.max_energy}" in line and f"Wounds {u.wounds}/{u.wounds_max}" in line
         if u.side != mine:
             assert "reserved:" not in line and "Fate" not in line
-        elif u.fate_points:
+        elif u.fate_points and u.on_battlefield:  # an Incapacitated unit's line says only that
             assert f"Fate {u.fate_points}" in line
+    assert any(u.side == mine and u.fate_points and u.on_battlefield for u in fight.state.units)
     reserving = [u for u in fight.state.units if u.side != mine and u.reservations]
     assert reserving  # the other side holds a reservation the decider does not see...
     gm = RULESET.status(fight.state, fight.tables, GM_VIEW)

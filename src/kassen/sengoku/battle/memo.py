@@ -17,6 +17,7 @@ from kassen.sengoku.technique import Technique, attack_modifier
 
 if TYPE_CHECKING:
     from kassen.core.explain import Step
+    from kassen.sengoku.battle.blows import Blow
     from kassen.sengoku.battle.candidates import Skeleton, _Frame, _Known, _Read
     from kassen.sengoku.battle.listing import GroupVerdicts, Listing
     from kassen.sengoku.battle.one_use import PlannedUse, _After
@@ -89,13 +90,14 @@ class ContentMemos:
         #: An attack's battle-exact chance to take its target down and expected Wounds, by the two
         #: profiles, the attack and the Defense (the menus' odds, ``battle.table.preview``).
         self.previews: Memo[tuple[object, ...], tuple[Fraction, Fraction]] = Memo(1024)
-        #: The heuristic's exact expected Wounds of an attack, by everything it reads (see
-        #: ``HeuristicPolicy.attack_value``): the same blow in another state is not worked out again.
-        self.attack_values: Memo[tuple[object, ...], tuple[Fraction, float]] = Memo()
-        #: Those values' floats of one blow (template, attack, weapon, Aim Focus, zone number) by what the
+        #: The heuristic's exact value of an attack (its chance of each number of Wounds, ``blows.Blow``),
+        #: by everything it reads (see ``HeuristicPolicy.blow``): the same blow in another state is not
+        #: worked out again.
+        self.attack_values: Memo[tuple[object, ...], Blow] = Memo()
+        #: Those values of one blow (template, attack, weapon, Aim Focus, zone number) by what the
         #: target is read as (its zone's and Defense class's numbers, a reaction ready): an attack
         #: group's blow at every target in one lookup of the blow (``weigh._scored``).
-        self.attack_rows: Memo[tuple[object, ...], dict[tuple[int, int, bool], float]] = Memo()
+        self.attack_rows: Memo[tuple[object, ...], dict[tuple[int, int, bool], Blow]] = Memo()
         #: What a unit holding these stances grants itself (bonuses, Incorporeal Defense) and its allies
         #: in the zone (``BattleRules.grants``), by the stances held.
         self.stance_grants: Memo[

@@ -4,21 +4,27 @@
 Policies are not rules: they pick among legal actions (or give a breath ``apply`` will validate).
 
 - :class:`HeuristicPolicy` plays sensibly and deterministically from the state: it weighs each attack it
-  can make by its exact expected Wounds (:mod:`kassen.sengoku.odds`, which runs the attack's own
-  resolution over every roll, against the Defense the target has now, so [Pierce] wins against heavy
-  armor by the numbers, and ties go to [Pierce] there), with each weapon that can carry the technique
-  (a nodachi's critical, a short blade's Core Zone price) and with Aim Focus, and scores a breath by
-  the expected Wounds it deals plus what its unspent Energy is still worth later (a little less than
-  now: :data:`_LATER`); it declares a stance when the Wounds the stance is expected to turn away from
-  it (or its zone's allies) are worth more than the Energy it costs, reserves a defense technique when
-  an enemy that can still act this round can reach it (worth half that enemy's best blow), walks
-  toward the nearest enemy when none is in reach, picks up a dropped weapon and binds a bleeding
-  ally's wound, always answers an attack with its reservation, spends Fate on a Critical Hit when it
-  fells the target, turns a miss into a hit, or leaves a point for a Last Bastion (and always on a Last
-  Bastion), heals in the lull and sends its shikigami toward the enemy, and retreats when its rules
-  and its situation say so (a routed squad; a badly wounded unit of no honor class in its own Flank or
-  Rear). As the GM it adds the catalog's ``fumble.gm_auto_play`` extras to a fumble (SG.FUM.2) and
-  leaves the environment alone (a scenario's GM script changes it).
+  can make by its exact chance of each number of Wounds (:mod:`kassen.sengoku.odds`, which runs the
+  attack's own resolution over every roll, against the Defense the target has now, so [Pierce] wins
+  against heavy armor by the numbers, and ties go to [Pierce] there), with each weapon that can carry
+  the technique (a nodachi's critical, a short blade's Core Zone price) and with Aim Focus, and scores a
+  breath by the Wounds it is expected to take from each target — the expectation of the capped sum, not
+  the capped sum of expectations (:mod:`~kassen.sengoku.battle.blows`) — plus what its unspent Energy
+  is still worth later (:func:`_later`: a little less than now, :data:`_LATER`; no more than the
+  targets in reach have; and only for the share of their Wounds the breath leaves standing, so a surer
+  blow now — Aim Focus, a dearer technique — beats a cheaper one whose follow-up counts only when it
+  missed); it declares a stance when the Wounds the stance is expected to turn away from it (or its
+  zone's allies) are worth more than the Energy it costs, reserves a defense technique when an enemy
+  that can still act this round can reach it (worth half that enemy's best blow), walks toward the
+  nearest enemy when none is in reach, picks up a dropped weapon and binds a bleeding ally's wound,
+  always answers an attack with its reservation, spends Fate on a Critical Hit only when
+  it changes what the blow does (:func:`~kassen.sengoku.battle.choices.fate_choice`: it fells where the
+  plain hit would not, turns a miss into a hit, or takes more Wounds with a point left for a Last
+  Bastion; never on a blow that already fells) and always on a Last Bastion, heals in the lull and
+  sends its shikigami toward the enemy, and retreats when its rules and its situation say so (a routed
+  squad; a badly wounded unit of no honor class in its own Flank or Rear). As the GM it adds the
+  catalog's ``fumble.gm_auto_play`` extras to a fumble (SG.FUM.2) and leaves the environment alone (a
+  scenario's GM script changes it).
 - :func:`scenario_policy`: scripted units (and the GM) play their scripts with the core's
   :class:`~kassen.core.policy.Scripted` — each step when it is legal, its place derived from the actions
   played, so undo rewinds it; a unit may ask for the core's ``random`` or ``first-legal`` policy
@@ -44,6 +50,7 @@ from kassen.sengoku.battle.actions import (
     Pass,
     React,
 )
+from kassen.sengoku.battle.blows import Blow, rough_dealt, standing_of
 from kassen.sengoku.battle.choices import fate_choice, fumble_choice, upkeep_choice
 from kassen.sengoku.battle.plan import Planner, planner
 from kassen.sengoku.battle.rules import BattleRules
@@ -68,6 +75,23 @@ T = TypeVar("T")
 def _itself(breath: T) -> Breath:
     assert isinstance(breath, Breath)
     return breath
+
+
+def _later(value: Fraction, rate: Fraction, left: int, standing: int) -> Fraction:
+    """What ``left`` Energy unspent after a breath worth ``value`` is worth later this round: the Wounds
+    it buys at ``rate`` per Energy, no more than the targets in reach have (``standing``), from the
+    share of them the breath is expected to leave standing, discounted by :data:`_LATER`.
+
+    The share is what makes a surer blow now worth its price: against a target with 1 Wound left, a
+    plain shot that fells it with chance 0.45 leaves Energy for a second shot that only counts when the
+    first missed (0.55 of the time), so the two are worth 0.45 + 0.55 × 0.45 ≈ 0.70, less than an aimed
+    shot that fells with 0.79 (SG.AIM.2); counting the second shot in full (0.45 + 0.45) made the cheap
+    shot win every time. Against many Wounds standing it is the rate alone, as before."""
+    share = 1 - value / standing
+    if share <= 0:
+        return Fraction(0)
+    spend = rate * left
+    return _LATER * share * (spend if spend < standing else Fraction(standing))
 
 
 class HeuristicPolicy(Values):
@@ -145,10 +169,10 @@ class HeuristicPolicy(Values):
         aid = self._aid(state, unit, breaths)
         if aid is not None:
             return aid
-        memo: dict[tuple[Use, str], Fraction] = {}
-        rough: dict[tuple[Use, str], float] = {}
+        memo: dict[tuple[Use, str], Blow] = {}
         plans = planner(r, state, unit)
         scored: list[tuple[Breath, float, int]] = []
+        targets: set[str] = set()  # the targets the breaths weighed attack
         kinds: dict[str, tuple[bool, bool]] = {}  # per maneuver: (it attacks, it is an aid)
         for b in breaths:
             attacks = aids = released = False
@@ -165,8 +189,9 @@ class HeuristicPolicy(Values):
             spent = plans.spent(b.uses)
             if spent > r.breath_limit or released:  # overloads (SG.BRT.2), or lets a stance go
                 continue
-            scored.append((b, self._rough_value(state, unit, b, memo, rough), spent))
-        best = self._best_of(state, unit, scored, memo)
+            scored.append((b, self._rough_value(state, unit, b, memo), spent))
+            targets.update(u.target for u in b.uses if u.target is not None and kinds[u.maneuver][0])
+        best = self._best_of(state, unit, scored, memo, standing_of(state, targets))
         if best is not None:
             return self._with_reservation(state, plans, best, breaths)
         return self.no_attack(state, unit, breaths, passing)
@@ -195,16 +220,12 @@ class HeuristicPolicy(Values):
         return passing
 
     def _rough_value(
-        self,
-        state: BattleState,
-        unit: Unit,
-        breath: Breath,
-        memo: dict[tuple[Use, str], Fraction],
-        rough: dict[tuple[Use, str], float],
+        self, state: BattleState, unit: Unit, breath: Breath, memo: dict[tuple[Use, str], Blow]
     ) -> float:
         """:meth:`breath_value`'s expected Wounds in floating point, for ranking only: the same sums over
-        the same exact parts (each attack's exact value, kept in ``memo`` for a tie to be settled
-        exactly), each rounded once; :meth:`_best_of` settles exactly whatever it leaves close."""
+        the floats of the same exact parts (each attack's :class:`~kassen.sengoku.battle.blows.Blow`,
+        kept in ``memo`` for a tie to be settled exactly); :meth:`_best_of` settles exactly whatever it
+        leaves close."""
         r = self.rules
         zone = unit.zone or ""
         uses = breath.uses
@@ -212,9 +233,9 @@ class HeuristicPolicy(Values):
             # the commonest breath, one blow (or an aid, valued as nothing): the loop below, unrolled
             m = r.maneuver(uses[0].maneuver)
             if m.attacks and m.kind is not ManeuverKind.MOVEMENT:
-                value = self.rough_attack(state, unit, uses[0], zone, memo, rough)
-                return min(value, float(state.unit(uses[0].target).wounds))
-        dealt: dict[str, float] = {}
+                blow = self.blow_in(state, unit, uses[0], zone, memo)
+                return blow.rough_at(state.unit(uses[0].target).wounds)
+        hits: dict[str, list[tuple[Blow, float, int]]] = {}
         reserved = False
         extra = 0.0
         sneak = 0.0
@@ -228,52 +249,43 @@ class HeuristicPolicy(Values):
                 sneak = found
                 zone = use.to or zone
             elif m.attacks and use.target is not None:
-                value = self.rough_attack(state, unit, use, zone, memo, rough)
-                if sneak:
-                    value = sneak * self._critical(unit, m, use.weapon) + (1 - sneak) * value
-                    sneak = 0.0
-                dealt[use.target] = dealt.get(use.target, 0.0) + value
+                blow = self.blow_in(state, unit, use, zone, memo)
+                hit = (blow, sneak, self._critical(unit, m, use.weapon) if sneak else 0)
+                sneak = 0.0
+                before = hits.get(use.target)
+                if before is None:
+                    hits[use.target] = [hit]
+                else:
+                    before.append(hit)
             elif m.kind is ManeuverKind.DEFENSE:
                 reserved = True
             elif m.grants is not None and not use.release:
                 extra += float(self._cached_stance(state, unit, m))
         total = 0.0
-        for t, v in dealt.items():
-            total += min(v, float(state.unit(t).wounds))
+        for t, those in hits.items():
+            total += rough_dealt(those, state.unit(t).wounds)
         total += extra
         if reserved:
             total += float(self._cached_reservation(state, unit, zone))
         return total
 
-    def rough_attack(
-        self,
-        state: BattleState,
-        unit: Unit,
-        use: Use,
-        zone: str,
-        memo: dict[tuple[Use, str], Fraction],
-        rough: dict[tuple[Use, str], float],
-    ) -> float:
-        """:meth:`attack_value` of ``use`` made from ``zone`` as a float, kept exactly in ``memo`` (for a
-        tie :meth:`_best_of` settles) and rounded in ``rough``, once a decision."""
+    def blow_in(
+        self, state: BattleState, unit: Unit, use: Use, zone: str, memo: dict[tuple[Use, str], Blow]
+    ) -> Blow:
+        """:meth:`blow` of ``use`` made from ``zone``, kept in ``memo`` once a decision."""
         key = (use, zone)
-        value = rough.get(key)
-        if value is None:
-            exact = memo.get(key)
-            if exact is None:
-                exact, value = self.attack_value_pair(state, unit, use, zone)
-                memo[key] = exact
-            else:
-                value = float(exact)
-            rough[key] = value
-        return value
+        blow = memo.get(key)
+        if blow is None:
+            blow = memo[key] = self.blow(state, unit, use, zone)
+        return blow
 
     def _best_of(
         self,
         state: BattleState,
         unit: Unit,
         scored: Sequence[tuple[T, float, int]],
-        memo: dict[tuple[Use, str], Fraction],
+        memo: dict[tuple[Use, str], Blow],
+        standing: int,
         breath_of: Callable[[T], Breath] = _itself,
         exact_of: Callable[[T, int], Fraction] | None = None,
     ) -> T | None:
@@ -283,9 +295,11 @@ class HeuristicPolicy(Values):
         exact rule settles among them, so the choice is always the exact one (a float is off by far less).
         Each entry names its breath: the breath itself, or what ``breath_of`` builds it from (the
         grouped weighing builds only the few it values exactly, ``kassen.sengoku.battle.weigh``), and
-        ``exact_of`` (when given) values one exactly as :meth:`breath_value` does, without building it."""
+        ``exact_of`` (when given) values one exactly as :meth:`breath_value` does, without building it;
+        ``standing`` is the Wounds the targets they attack have left (``blows.standing_of``)."""
         if not scored:
             return None
+        standing = max(standing, 1)
         # the best rate and the cheapest price in one pass (a price is at least 1 but for a lone
         # reservation's 0, rated as if it cost 1)
         top_rate = -math.inf
@@ -301,6 +315,7 @@ class HeuristicPolicy(Values):
             return self._best(
                 unit,
                 [(x, self._exact(state, unit, breath_of(x), spent, memo), spent) for x, _, spent in scored],
+                standing,
             )
         exact_values: dict[int, Fraction] = {}
 
@@ -314,11 +329,14 @@ class HeuristicPolicy(Values):
                     found = exact_values[i] = self._exact(state, unit, breath_of(x), spent, memo)
             return found
 
-        later_rate = _LATER_FLOAT * top_rate
         energy = unit.energy
-        # what the Energy left is worth later counts only where it pays for another attack
+        # what the Energy left is worth later (_later's sums, in floating point) counts only where it
+        # pays for another attack
+        cap = float(standing)
         keys = [
-            v + later_rate * (energy - paid) if energy - paid >= cheapest else v
+            v + _LATER_FLOAT * (1.0 - v / cap) * (s if (s := top_rate * (energy - paid)) < cap else cap)
+            if energy - paid >= cheapest and v < cap
+            else v
             for _, v, paid in scored
         ]
         top_key = max(keys)
@@ -355,23 +373,25 @@ class HeuristicPolicy(Values):
             x, _, spent = scored[i]
             value = exact(i)
             left = unit.energy - spent
-            later = _LATER * rate * left if left >= cheapest else Fraction(0)
+            later = _later(value, rate, left, standing) if left >= cheapest else Fraction(0)
             key = (value + later, value / max(spent, 1))
             if best_key is None or key > best_key:
                 best, best_key = x, key
         return best
 
     def _exact(
-        self, state: BattleState, unit: Unit, b: Breath, spent: int, memo: dict[tuple[Use, str], Fraction]
+        self, state: BattleState, unit: Unit, b: Breath, spent: int, memo: dict[tuple[Use, str], Blow]
     ) -> Fraction:
         return self.breath_value(state, unit, b, memo, spent=spent)[1]
 
-    def _best(self, unit: Unit, scored: Sequence[tuple[T, Fraction, int]]) -> T | None:
-        """The breath with the most expected Wounds now plus what its unspent Energy is worth later: at
-        the best rate any of them reaches, discounted by :data:`_LATER`, and nothing for Energy too little
-        to pay for another attack (it is lost at the lull)."""
+    def _best(self, unit: Unit, scored: Sequence[tuple[T, Fraction, int]], standing: int) -> T | None:
+        """The breath with the most expected Wounds now plus what its unspent Energy is worth later
+        (:func:`_later`: at the best rate any of them reaches, discounted by :data:`_LATER`, from the
+        Wounds of the targets in reach, ``standing``, the breath is expected to leave), and nothing for
+        Energy too little to pay for another attack (it is lost at the lull)."""
         if not scored:
             return None
+        standing = max(standing, 1)
         rate = max(value / max(spent, 1) for _, value, spent in scored)
         if rate <= 0:
             return None
@@ -380,7 +400,7 @@ class HeuristicPolicy(Values):
         best_key: tuple[Fraction, Fraction] | None = None
         for x, value, spent in scored:
             left = unit.energy - spent
-            later = _LATER * rate * left if left >= cheapest else Fraction(0)
+            later = _later(value, rate, left, standing) if left >= cheapest else Fraction(0)
             key = (value + later, value / max(spent, 1))
             if best_key is None or key > best_key:
                 best, best_key = x, key

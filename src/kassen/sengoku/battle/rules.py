@@ -83,7 +83,7 @@ from kassen.sengoku.house import (
 )
 from kassen.sengoku.odds import OddsTable, check_chance
 from kassen.sengoku.profile import AttackTags, CombatProfile, DefenseDebuff
-from kassen.sengoku.resolution import TableEffect
+from kassen.sengoku.resolution import EffectKind, TableEffect
 from kassen.sengoku.table_effects import EffectDone, apply_effect
 from kassen.sengoku.technique import Technique, from_maneuver
 from kassen.sengoku.wounds import (
@@ -365,6 +365,14 @@ class BattleRules(UnitReadings):
         """Wounds of a Critical Hit with ``tech`` (SG.WND.2, SG.CRT.2): this content's ``wounds.critical``
         and SG.RD.1 reading."""
         return self.blow(tech, True)[0]
+
+    def blow_wounds(self, tech: Technique, critical: bool) -> int:
+        """Wounds of a blow before any reaction: hit or Critical Hit, with added effects (SG.WND.6)."""
+        base = self.critical_wounds(tech) if critical else self.hit_wounds(tech)
+        extra = sum(e.wounds for e in tech.on_hit if e.kind is EffectKind.EXTRA_WOUNDS)
+        if critical:
+            extra += sum(e.wounds for e in tech.on_critical if e.kind is EffectKind.EXTRA_WOUNDS)
+        return base + extra
 
     def blow(self, tech: Technique, critical: bool) -> tuple[int, tuple[Step, ...]]:
         """The Wounds of a hit (or a Critical Hit) with ``tech`` and their steps (SG.WND.1-3, SG.CRT.1-2,

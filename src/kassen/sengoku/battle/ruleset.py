@@ -44,6 +44,7 @@ from kassen.core.policy import Policy
 from kassen.core.rng import DieSource, Rng
 from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
+from kassen.core.summary import FightSummary, PlayedFight
 from kassen.core.view import Viewer, Visibility
 from kassen.sengoku.battle import guess
 from kassen.sengoku.battle.actions import GM as GM_ID
@@ -70,6 +71,7 @@ from kassen.sengoku.battle.report import RENDERERS, names
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.scenario import MAX_UNITS, ScenarioModel, build_battle
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase
+from kassen.sengoku.battle.summarize import fight_summary as summarize
 from kassen.sengoku.battle.table import gm, menus, views
 from kassen.sengoku.battle.table.preview import attack_preview
 from kassen.sengoku.catalog import Catalog, catalog_content
@@ -242,6 +244,10 @@ class SengokuRuleset:
     ) -> BattleState:
         """A whole state from what ``side`` sees, the hidden values guessed (a house default)."""
         return guess.determinize(seen, events, tables, side, rng)
+
+    def fight_summary(self, fight: PlayedFight) -> FightSummary:
+        """A finished battle in its own words (:mod:`kassen.sengoku.battle.summarize`)."""
+        return summarize(fight)
 
     def units(self, state: BattleState) -> Mapping[str, str]:
         """Every unit's side, by id."""

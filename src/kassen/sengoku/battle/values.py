@@ -1,7 +1,8 @@
-"""What the Sengoku heuristic (:mod:`~kassen.sengoku.battle.policies`) weighs, exactly: the expected
-Wounds of an attack now (exact odds through the attack's own resolution, :mod:`kassen.sengoku.odds`),
-the threat the enemies in reach pose to a unit, what a stance or a reservation turns away, the chance
-a Stealth Movement infiltrates, and a whole breath's expected Wounds. :class:`Values` keeps them for
+"""What the Sengoku heuristic (:mod:`~kassen.sengoku.battle.policies`) weighs, exactly: an attack's
+chance of each number of Wounds now (exact odds through the attack's own resolution,
+:mod:`kassen.sengoku.odds`; a :class:`~kassen.sengoku.battle.blows.Blow`), the threat the enemies in
+reach pose to a unit, what a stance or a reservation turns away, the chance a Stealth Movement
+infiltrates, and the Wounds a whole breath is expected to take. :class:`Values` keeps them for
 the last state it was asked about (a new state starts afresh) and the content's rules keep what does
 not depend on the state (``BattleRules.attack_values``, ``best_blows``). Policies are not rules."""
 
@@ -13,6 +14,7 @@ from fractions import Fraction
 
 from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.actions import Breath
+from kassen.sengoku.battle.blows import NOTHING, Blow, Hit, blow_of, dealt
 from kassen.sengoku.battle.plan import check_modifier, usable_reservations
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Use, Zone
@@ -24,8 +26,6 @@ from kassen.sengoku.technique import attack_modifier
 
 _PIERCE_TIE_BREAK = Fraction(1, 1000)
 _ZERO = Fraction(0)
-#: An attack at a unit off the battlefield: no Wounds.
-_NOTHING = (Fraction(0), 0.0)
 #: The most units a battle may have for a threat to be read off every one of them; a larger battle
 #: reads only the units in the zones in reach (``Values._threat``).
 _MANY = 24
@@ -90,18 +90,19 @@ class Values:
     # -- values ----------------------------------------------------------------------------------------
     def attack_value(self, state: BattleState, unit: Unit, use: Use, zone: str) -> Fraction:
         """Expected Wounds of one attack now (exact odds), with the weapon that carries it, with a hair's
-        preference for [Pierce] against heavy armor."""
-        return self.attack_value_pair(state, unit, use, zone)[0]
+        preference for [Pierce] against heavy armor (what it takes from the target: :meth:`blow`)."""
+        return self.blow(state, unit, use, zone).mean
 
-    def attack_value_pair(
-        self, state: BattleState, unit: Unit, use: Use, zone: str
-    ) -> tuple[Fraction, float]:
-        """:meth:`attack_value` and its float (for ranking), remembered together by the content."""
+    def blow(self, state: BattleState, unit: Unit, use: Use, zone: str) -> Blow:
+        """The :class:`~kassen.sengoku.battle.blows.Blow` of one attack now: its exact chance of each
+        number of Wounds (the attack's own resolution over every roll, :mod:`kassen.sengoku.odds`), with
+        the weapon that carries it, made from ``zone``, a ready reaction read as turning away half of it,
+        and a hair's preference for [Pierce] against heavy armor; remembered by the content."""
         r = self.rules
         assert use.target is not None
         target = state.unit(use.target)
         if target.zone is None:
-            return _NOTHING
+            return NOTHING
         self._fresh(state)
         ambushed = unit.infiltrating and not target.ambushed
         _, reserved, there_number, there, guard, guard_number = self._target(state, target, ambushed)
@@ -110,7 +111,7 @@ class Values:
             here_number = self._zone_numbers[zone] = r.number(state.zone(zone))
         # everything the value reads: the attacker's template and blow, the zones, what the target's
         # Defense reads of its profile (by its number: hashed once a state; not its Wounds left, which
-        # only cap the blow later) and whether it has a reaction ready
+        # the blow's capped values are read at later) and whether it has a reaction ready
         vkey = (
             unit.creature,
             unit.spec,
@@ -136,19 +137,17 @@ class Values:
             defense = r.defense_of(guard, tags)
             self._defenses[dkey] = defense
         if defense.immune:
-            value = Fraction(0)
+            blow = NOTHING
         else:
             modifier, _ = attack_modifier(r.base_profile(unit), tech)
             here = state.zone(zone)
             for e in r.zone_effects(unit, m, ZoneApplies.CHECK, here, target_zone=there, weapon=use.weapon):
                 modifier += e.amount
-            value = r.odds.attack(modifier, defense.defense, tech).expected_wounds
-            if tags.pierce is not None and guard.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE):
-                value += _PIERCE_TIE_BREAK
-            if reserved:
-                value /= 2
-        both = r.attack_values[vkey] = (value, float(value))
-        return both
+            chances = r.odds.attack(modifier, defense.defense, tech).wound_chances
+            heavy = tags.pierce is not None and guard.armor in (ArmorKind.HEAVY, ArmorKind.HEAVY_BATTLE)
+            blow = blow_of(chances, bonus=_PIERCE_TIE_BREAK if heavy else _ZERO, halved=reserved)
+        r.attack_values[vkey] = blow
+        return blow
 
     def _target(self, state: BattleState, target: Unit, ambushed: bool) -> _Seen:
         """What an attack's value reads of ``target`` (struck from an ambush or not), once a state: the
@@ -371,16 +370,17 @@ class Values:
         state: BattleState,
         unit: Unit,
         breath: Breath,
-        memo: dict[tuple[Use, str], Fraction] | None = None,
+        memo: dict[tuple[Use, str], Blow] | None = None,
         *,
         spent: int | None = None,
     ) -> tuple[Fraction, Fraction]:
-        """(expected Wounds per Energy, expected Wounds) of an attacking breath, reservations and stances
-        counted."""
+        """(expected Wounds per Energy, expected Wounds) of an attacking breath: what its attacks take from
+        each target, capped at the Wounds it has left (:func:`~kassen.sengoku.battle.blows.dealt`), with
+        reservations and stances counted."""
         r = self.rules
         memo = {} if memo is None else memo
         zone = unit.zone or ""
-        dealt: dict[str, Fraction] = {}
+        hits: dict[str, list[Hit]] = {}
         cost = 0
         reserved = False
         extra = Fraction(0)
@@ -393,25 +393,24 @@ class Values:
                 zone = use.to or zone
             elif m.attacks and use.target is not None:
                 key = (use, zone)
-                if key not in memo:
-                    memo[key] = self.attack_value(state, unit, use, zone)
-                value = memo[key]
-                if sneak:
-                    crit = Fraction(self._critical(unit, m, use.weapon))
-                    value = sneak * crit + (1 - sneak) * value
-                    sneak = Fraction(0)
-                before = dealt.get(use.target)
-                dealt[use.target] = value if before is None else before + value
+                blow = memo.get(key)
+                if blow is None:
+                    blow = memo[key] = self.blow(state, unit, use, zone)
+                hit = (blow, sneak, self._critical(unit, m, use.weapon) if sneak else 0)
+                sneak = Fraction(0)
+                before = hits.get(use.target)
+                if before is None:
+                    hits[use.target] = [hit]
+                else:
+                    before.append(hit)
             elif m.kind is ManeuverKind.DEFENSE:
                 reserved = True
             elif m.grants is not None and not use.release:
                 extra += self._cached_stance(state, unit, m)
-        # the same exact sum as sum(min(v, Fraction(wounds)) ...), without the Fraction(0) start
         total: Fraction | None = None
-        for t, v in dealt.items():
-            wounds = state.unit(t).wounds
-            capped = Fraction(wounds) if wounds < v else v
-            total = capped if total is None else total + capped
+        for t, those in hits.items():
+            taken = dealt(those, state.unit(t).wounds)
+            total = taken if total is None else total + taken
         if total is None:
             total = Fraction(0)
         total += extra

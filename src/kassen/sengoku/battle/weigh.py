@@ -36,6 +36,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from kassen.sengoku.battle.actions import Action, Breath, Pass
+from kassen.sengoku.battle.blows import Blow, dealt, rough_dealt
 from kassen.sengoku.battle.candidates import listing_of
 from kassen.sengoku.battle.listing import GroupVerdicts, Listing
 from kassen.sengoku.battle.plan import AttackGroup, planner
@@ -68,8 +69,10 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
         aid = policy._aid(state, unit, plans.affordable(listing))
         if aid is not None:
             return aid
-    memo: dict[tuple[Use, str], Fraction] = {}
+    memo: dict[tuple[Use, str], Blow] = {}
     scored = _scored(policy, state, unit, listing, w, memo)
+    top = min(energy, policy.rules.breath_limit)
+    standing = sum(state.unit(t).wounds for t, price in w.reach if price <= top)
 
     def breath_of(entry: Breath | Shape) -> Breath:
         return entry if isinstance(entry, Breath) else listing.breath(*entry)
@@ -81,7 +84,7 @@ def weigh_breath(policy: HeuristicPolicy, state: BattleState, unit: Unit) -> Act
                 return found
         return policy._exact(state, unit, breath_of(entry), spent, memo)
 
-    best = policy._best_of(state, unit, scored, memo, breath_of, exact_of)
+    best = policy._best_of(state, unit, scored, memo, standing, breath_of, exact_of)
     if isinstance(best, Breath):
         return policy._with_reservation(state, plans, best, plans.affordable(listing))
     if best is not None:
@@ -96,7 +99,7 @@ def _scored(
     unit: Unit,
     listing: Listing,
     w: _Weighing,
-    memo: dict[tuple[Use, str], Fraction],
+    memo: dict[tuple[Use, str], Blow],
 ) -> list[tuple[Breath | Shape, float, int]]:
     """Every breath of ``listing`` the heuristic weighs as an attack with its rough value — what
     :meth:`HeuristicPolicy._rough_value` gives for it, each attack's exact value kept in ``memo`` — and
@@ -105,34 +108,33 @@ def _scored(
     prices, only the first."""
     r = policy.rules
     energy = unit.energy
-    rough: dict[tuple[Use, str], float] = {}
     scored: list[tuple[Breath | Shape, float, int]] = []
     limit = r.breath_limit
     top = energy if energy <= limit else limit
     here = unit.zone or ""
     # each target read once a decision (every attack group lists the same targets in reach): its class,
-    # what an attack's value reads of it (``Values.attack_value_pair``'s key: the target's zone number,
+    # what an attack's value reads of it (``Values.blow``'s key: the target's zone number,
     # Defense class number and whether a reaction is ready; None off the battlefield) and its Wounds left
-    read_of: dict[str, tuple[tuple[object, ...], tuple[int, int, bool] | None, float]] = {}
+    read_of: dict[str, tuple[tuple[object, ...], tuple[int, int, bool] | None, int]] = {}
     # the first target of each class, by the targets listed (the groups of a listing share a few lists)
     firsts: dict[tuple[str, ...], tuple[int, ...]] = {}
-    # the number of each zone an attack is made from (``Values.attack_value_pair``'s)
+    # the number of each zone an attack is made from (``Values.blow``'s)
     zone_numbers: dict[str, int] = {}
     rows = r.attack_rows
     template = (unit.creature, unit.spec)
     reserving: float | None = None
     policy._fresh(state)
 
-    def reading(target: str) -> tuple[tuple[object, ...], tuple[int, int, bool] | None, float]:
+    def reading(target: str) -> tuple[tuple[object, ...], tuple[int, int, bool] | None, int]:
         found = read_of.get(target)
         if found is None:
             t = state.unit(target)
             if t.zone is None:
-                found = (("off the battlefield",), None, float(t.wounds))
+                found = (("off the battlefield",), None, t.wounds)
             else:
-                # as :meth:`Values.target_class` and :meth:`Values.attack_value_pair` read it
+                # as :meth:`Values.target_class` and :meth:`Values.blow` read it
                 seen = policy._target(state, t, unit.infiltrating and not t.ambushed)
-                found = ((seen[0], seen[1], seen[2]), (seen[2], seen[5], seen[1]), float(t.wounds))
+                found = ((seen[0], seen[1], seen[2]), (seen[2], seen[5], seen[1]), t.wounds)
             read_of[target] = found
         return found
 
@@ -149,10 +151,10 @@ def _scored(
             found = firsts[targets] = tuple(out)
         return found
 
-    def values_of(use: Use, zone: str) -> dict[tuple[int, int, bool], float]:
-        """What the content keeps of :meth:`Values.attack_value_pair`'s floats of ``use`` (its maneuver,
-        weapon and Aim Focus) made by the unit's template from ``zone``, by what each target is read
-        as (``seen``): an attack group's blows at every target (they differ by the target alone)."""
+    def values_of(use: Use, zone: str) -> dict[tuple[int, int, bool], Blow]:
+        """What the content keeps of :meth:`Values.blow` of ``use`` (its maneuver, weapon and Aim Focus)
+        made by the unit's template from ``zone``, by what each target is read as (``seen``): an attack
+        group's blows at every target (they differ by the target alone)."""
         number = zone_numbers.get(zone)
         if number is None:
             number = zone_numbers[zone] = r.number(state.zone(zone))
@@ -163,24 +165,24 @@ def _scored(
         return found
 
     def attack_value(
-        use: Use, zone: str, seen: tuple[int, int, bool] | None, known: dict[tuple[int, int, bool], float]
-    ) -> float:
-        """:meth:`Values.attack_value_pair`'s float of ``use`` from ``zone`` at a target read as
-        ``seen``, found in ``known`` (:func:`values_of` the use and zone), else worked out and kept."""
+        use: Use, zone: str, seen: tuple[int, int, bool] | None, known: dict[tuple[int, int, bool], Blow]
+    ) -> Blow:
+        """:meth:`Values.blow` of ``use`` from ``zone`` at a target read as ``seen``, found in ``known``
+        (:func:`values_of` the use and zone), else worked out and kept."""
         if seen is None:
-            return policy.attack_value_pair(state, unit, use, zone)[1]
+            return policy.blow(state, unit, use, zone)
         found = known.get(seen)
         if found is None:
             if len(known) >= _KNOWN:
                 known.clear()  # bounded (the targets' numbers are renumbered in a long run)
-            found = known[seen] = policy.attack_value_pair(state, unit, use, zone)[1]
+            found = known[seen] = policy.blow(state, unit, use, zone)
         return found
 
     for entry in w.entries:
         if len(entry) == 2:  # a plain breath weighed as an attack, in its place
             b, spent = entry
             if spent <= energy:
-                scored.append((b, policy._rough_value(state, unit, b, memo, rough), spent))
+                scored.append((b, policy._rough_value(state, unit, b, memo), spent))
             continue
         k, group, verdicts, same, kinds, lead, first, attack = entry
         classes: set[tuple[object, ...]] = set()
@@ -229,18 +231,21 @@ def _scored(
                     if lead in (_MOVE, _STANCE):
                         # the lead use then the attack, valued by _rough_value's very sums
                         use = row[j][1]
-                        value = attack_value(use, zone, seen, known)
+                        blow = attack_value(use, zone, seen, known)
                         if sneak:
-                            value = sneak * policy._critical(unit, attack, use.weapon) + (1 - sneak) * value
-                        value = (value if value <= left else left) + extra
+                            hit = (blow, sneak, policy._critical(unit, attack, use.weapon))
+                            value = rough_dealt((hit,), left) + extra
+                        else:
+                            value = blow.rough_at(left) + extra
                     else:
-                        value = policy._rough_value(state, unit, listing.breath(k, i, j), memo, rough)
+                        value = policy._rough_value(state, unit, listing.breath(k, i, j), memo)
                 else:
                     if once is None:
-                        lone = attack_value(row[0][0], here, seen, known)  # capped at left below
-                        once = lone if lone <= left else left
-                        dealt = lone + lone
-                        twice = dealt if dealt <= left else left
+                        # Blow.rough_at and rough_twice_at, read here for every target of the group
+                        lone = attack_value(row[0][0], here, seen, known)
+                        most, rough = lone.most, lone.rough
+                        once = rough if left >= most else lone.rough_once[left]
+                        twice = rough + rough if left >= most + most else lone.rough_twice[left]
                     value = once if shape & _TWICE == 0 else twice
                     if shape & _RESERVED:
                         if reserving is None:  # the same for every reserved shape of the decision
@@ -269,9 +274,8 @@ def _exact(
         shape = kinds[j]
         if shape == _OTHER:
             return None
-        lone = policy.attack_value_pair(state, unit, row[0][0], here)[0]
-        dealt = lone + lone if shape & _TWICE else lone
-        total = Fraction(wounds) if wounds < dealt else dealt
+        lone = policy.blow(state, unit, row[0][0], here)
+        total = lone.twice_at(wounds) if shape & _TWICE else lone.at(wounds)
         if shape & _RESERVED:
             total += policy._cached_reservation(state, unit, here)
         return total
@@ -280,13 +284,12 @@ def _exact(
     assert first is not None
     use = row[j][1]
     zone = group.zone if lead == _MOVE else here
-    value = policy.attack_value_pair(state, unit, use, zone)[0]
-    if lead == _MOVE:
-        sneak = policy.stealth_chance(state, unit, first)
-        if sneak:
-            crit = Fraction(policy._critical(unit, attack, use.weapon))
-            value = sneak * crit + (1 - sneak) * value
-    total = Fraction(wounds) if wounds < value else value
+    blow = policy.blow(state, unit, use, zone)
+    sneak = policy.stealth_chance(state, unit, first) if lead == _MOVE else Fraction(0)
+    if sneak:
+        total = dealt(((blow, sneak, policy._critical(unit, attack, use.weapon)),), wounds)
+    else:
+        total = blow.at(wounds)
     if lead == _STANCE:
         total += policy._cached_stance(state, unit, first)
     return total
@@ -327,6 +330,9 @@ class _Weighing:
     entries: tuple[tuple[Breath, int] | _Group, ...]
     #: The attack groups of ``entries`` by their place in the listing.
     groups: dict[int, _Group]
+    #: Each target a weighed breath attacks, with the least Energy such a breath costs: the targets in
+    #: reach of a unit that may spend up to some Energy (``standing_of``, the heuristic's Energy later).
+    reach: tuple[tuple[str, int], ...]
 
 
 def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
@@ -355,7 +361,33 @@ def _weighing(policy: HeuristicPolicy, listing: Listing) -> _Weighing:
         else:
             entries.append((k, *weighed[1:]))
     groups = {e[0]: e for e in entries if len(e) > 2}
-    return _Weighing(tuple(plain), aid, tuple(entries), groups)
+    return _Weighing(tuple(plain), aid, tuple(entries), groups, _reach(policy, entries))
+
+
+def _reach(
+    policy: HeuristicPolicy, entries: list[tuple[Breath, int] | _Group]
+) -> tuple[tuple[str, int], ...]:
+    """:attr:`_Weighing.reach` of the weighed ``entries``: every target of a plain breath's attacks at
+    that breath's price, every target of an attack group at the least price of its row's shapes."""
+    r = policy.rules
+    least: dict[str, int] = {}
+    for entry in entries:
+        if len(entry) == 2:
+            b, spent = entry
+            pairs = [
+                (u.target, spent) for u in b.uses if u.target is not None and r.maneuver(u.maneuver).attacks
+            ]
+        else:
+            group, verdicts = entry[1], entry[2]
+            pairs = [
+                (t, min(p for p in prices if p))
+                for t, prices in zip(group.targets, verdicts, strict=True)
+                if prices is not None and any(prices)
+            ]
+        for target, price in pairs:
+            if price < least.get(target, price + 1):
+                least[target] = price
+    return tuple(least.items())
 
 
 def _weighed_group(

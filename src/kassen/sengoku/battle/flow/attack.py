@@ -344,11 +344,7 @@ class AttackPart(EffectsPart):
 
     def blow_wounds(self, tech: Technique, critical: bool) -> int:
         """Wounds of a blow before any reaction: hit or Critical Hit, with added effects (SG.WND.6)."""
-        base = self.rules.critical_wounds(tech) if critical else self.rules.hit_wounds(tech)
-        extra = sum(e.wounds for e in tech.on_hit if e.kind is EffectKind.EXTRA_WOUNDS)
-        if critical:
-            extra += sum(e.wounds for e in tech.on_critical if e.kind is EffectKind.EXTRA_WOUNDS)
-        return base + extra
+        return self.rules.blow_wounds(tech, critical)
 
     def automatic_critical(
         self, attacker: Unit, target: Unit, m: Maneuver, ambush: _Ambush, weapon: str | None
