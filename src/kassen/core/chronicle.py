@@ -219,16 +219,6 @@ def chronicle_schema(ruleset: Any) -> dict[str, Any]:
             "log": {"type": "array", "items": entry},
             "rng": {"type": "integer"},
             "played": {"type": "array"},
-            "end": {
-                "type": "object",
-                "description": "how many actions the log holds and the SHA-256 digest of the log",
-                "properties": {
-                    "actions": {"type": "integer", "minimum": 0},
-                    "digest": {"type": "string"},
-                },
-                "required": ["actions", "digest"],
-                "additionalProperties": False,
-            },
             "result": {
                 "type": "object",
                 "properties": {"winner": {"type": ["string", "null"]}, "reason": {"type": "string"}},
@@ -299,7 +289,8 @@ def _format(data: Any, what: str) -> None:
         raise FormatError(
             "format",
             f"this file is format {data['format']!r}; this kassen reads formats "
-            f"{', '.join(map(str, READS))}: "[:90] + "play the fight again to write it anew",
+            f"{', '.join(map(str, READS))}: "[:90]
+            + "play the fight again to write it anew",
         )
 
 
