@@ -170,8 +170,8 @@ def test_checks_judged_by_total_are_the_checks_judged_afresh() -> None:
 
 
 def test_a_resolved_check_is_the_record_of_its_own_fields() -> None:
-    # rule: AR.CORE.1 — the result (its outcome remembered by total and target) is the record of its own
-    # faces, total, target, success, margin and criticality, for every total against every target
+    # rule: AR.CORE.1 — the result written over a template (checks._check_result) is the very record the
+    # class call makes, for every total against every target, and leaves the template as it was
     from kassen.arena import checks
     from kassen.arena.checks import CheckResult
 
@@ -184,3 +184,4 @@ def test_a_resolved_check_is_the_record_of_its_own_fields() -> None:
             critical = checks.check_is_critical(roll, target, success, criticals)
             assert type(got) is CheckResult
             assert got == CheckResult(faces, roll, target, success, target - roll, critical, "death check")
+    assert CheckResult((), 0, 0, False, 0, False) == checks._CHECK

@@ -1,8 +1,9 @@
-"""The bout's turn writes its events its own way (BoutTurn.log and log_later, the latter's data made when
-first read): each is the record the core's own Turn.log would make."""
+"""The bout's turn writes its events with a copier written once for the class (BoutTurn.log and
+log_later, over one template event): each is the record the core's own Turn.log would make."""
 
 from __future__ import annotations
 
+import kassen.arena.bout.turn as turn_module
 from kassen.arena.bout import BoutTurn
 from kassen.core.engine import Turn
 from kassen.core.events import Event
@@ -26,3 +27,5 @@ def test_bout_turn_logs_the_events_the_core_turn_logs() -> None:
     bout.log_later("moved", "AR.GAP.2", lambda: {"fighter": "b"}, automatic=False)
     later = bout.events[-1]
     assert type(later) is Event and later.to_json() == Event("moved", {"fighter": "b"}, "AR.GAP.2").to_json()
+    # the template every event is written over is left as it was
+    assert Event("", {}, "", False) == turn_module._EVENT

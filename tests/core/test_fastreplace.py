@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from kassen.core.fastreplace import _COPIERS, _PLANS, replace
+from kassen.core.fastreplace import _PLANS, replace
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ def test_the_twin_copy_is_the_record_replace_builds() -> None:
     assert copy._cached == 0  # started afresh, as replace's __init__ leaves it
     assert replace(r) == r and replace(r) is not r
     plan = _PLANS[Record]
-    assert plan is not None and plan[2] is not None and _COPIERS[Record] is plan[2]  # a twin copies it
+    assert plan is not None and plan[2] is not None  # copied by the twin, not by calling the class
     with pytest.raises(dataclasses.FrozenInstanceError):
         copy.a = 3  # type: ignore[misc]  # still frozen
     assert hash(copy) == hash(Record(5, "y", (1, 2)))
@@ -66,47 +66,44 @@ def test_other_dataclasses_are_copied_the_plain_way() -> None:
         replace(object())
 
 
-def _records(value: object, seen: set[int], out: list[object]) -> None:
-    """Every dataclass record reachable from ``value`` through records, tuples and dicts."""
-    if id(value) in seen:
-        return
-    seen.add(id(value))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out.append(value)
-        for f in dataclasses.fields(value):
-            _records(getattr(value, f.name), seen, out)
-    elif isinstance(value, tuple | list):
-        for item in value:
-            _records(item, seen, out)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _records(item, seen, out)
-
-
-@pytest.mark.parametrize("scenario", ["arena/knockback", "l5r/first-blood", "sengoku/demo"])
-def test_every_record_of_a_played_fight_copies_as_dataclasses_replace_copies(scenario: str) -> None:
-    # the twin copier against its plain equivalent on the records the rules really copy: each record of
-    # every fifth state, unchanged and with each of its __init__ fields given again
+def test_a_replacer_gives_what_replace_gives_for_its_fields() -> None:
+    from kassen.arena.bout.state import BoutState
+    from kassen.core.fastreplace import replacer
     from kassen.core.scenario import open_fight
 
-    fight = open_fight(scenario, seed=5)
+    fight = open_fight("arena/knockback", seed=3)
     fight.autoplay()
-    records: list[object] = []
-    seen: set[int] = set()
-    for state in fight.states[::5]:
-        _records(state, seen, records)
-    twins = 0
-    for record in records:
-        plan = _PLANS.get(type(record)) or (replace(record) and _PLANS.get(type(record)))
-        twins += plan is not None and plan[2] is not None
-        assert replace(record) == dataclasses.replace(record)  # type: ignore[type-var]
-        for f in dataclasses.fields(record):  # type: ignore[arg-type]
-            if not f.init:
-                continue
-            value = getattr(record, f.name)
-            made = replace(record, **{f.name: value})
-            assert type(made) is type(record) and made == record and made is not record
-    assert len(records) >= 5 and twins >= 3
+    for state in fight.states:
+        for name, value in (("agenda", ()), ("slot", state.slot + 1), ("fighters", state.fighters[::-1])):
+            made = replacer(BoutState, name)(state, value)
+            assert type(made) is BoutState and made == replace(state, **{name: value})
+            assert getattr(made, name) == value and made is not state
+    two = replacer(BoutState, "slot", "next_hit")(fight.state, 7, 9)
+    assert (two.slot, two.next_hit) == (7, 9) and two == replace(fight.state, slot=7, next_hit=9)
+    for bad in ((), ("slot", "slot"), ("nonesuch",)):
+        with pytest.raises(TypeError, match="distinct __init__ fields"):
+            replacer(BoutState, *bad)
+
+
+def test_a_keeper_copies_the_readings_replace_starts_afresh() -> None:
+    from kassen.core.fastreplace import keeper
+
+    r = Record(1, "y", (1, 2))
+    object.__setattr__(r, "_cached", 99)
+    copy = keeper(Record)(r, {"a": 5})
+    assert type(copy) is Record and copy == replace(r, a=5) and copy is not r
+    assert copy._cached == 99  # kept, unlike replace
+    fresh = keeper(Record)(r, {"b": "z", "_cached": 0})  # a reading given afresh by the caller
+    assert fresh == Record(1, "z", (1, 2)) and fresh._cached == 0
+    named = keeper(Record, "items", "_cached")(r, (3,), 7)
+    assert named == Record(1, "y", (3,)) and named._cached == 7 and r == Record(1, "y", (1, 2))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        copy.a = 3  # type: ignore[misc]  # still frozen
+    for bad in (("a", "a"), ("nonesuch",)):
+        with pytest.raises(TypeError, match="distinct fields"):
+            keeper(Record, *bad)
+    with pytest.raises(TypeError, match="not copied with a twin"):
+        keeper(Derived)
 
 
 def test_the_battle_state_keeps_only_the_readings_a_change_leaves_true() -> None:

@@ -49,6 +49,7 @@ from kassen.arena.rules import CheckRules, Criticals, TieWinner
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
+from kassen.core.fastreplace import replacer
 from kassen.core.rng import DieSource, ScriptedDice
 from kassen.dice import enumerate_faces
 
@@ -183,7 +184,13 @@ def _resolved(faces: tuple[int, ...], target: int, r: CheckRules, label: str) ->
         memo[key] = (success, critical)
     else:
         success, critical = judged
-    return CheckResult(faces, roll, target, success, target - roll, critical, label)
+    return _check_result(_CHECK, faces, roll, target, success, target - roll, critical, label)
+
+#: A check result of every field given, written once for the class (kassen.core.fastreplace.replacer:
+#: plain stores, where CheckResult(...) goes through the class call and a descriptor call for each of
+#: its seven fields; a score of checks a battle), over :data:`_CHECK`, whose fields it all replaces.
+_check_result = replacer(CheckResult, "faces", "roll", "target", "success", "margin", "critical", "label")
+_CHECK = CheckResult((), 0, 0, False, 0, False)
 
 
 def roll_check(

@@ -36,7 +36,7 @@ from kassen.arena.damage import Reduction
 from kassen.arena.rules import ArenaRules, DefenseDefault
 from kassen.arena.terms import CheckKind, Condition, DamageType, Facing, Posture
 from kassen.core.fastinit import fast_init
-from kassen.core.fastreplace import replace
+from kassen.core.fastreplace import replace, replacer
 
 
 @fast_init
@@ -346,10 +346,10 @@ class FighterState:
     def with_condition(self, condition: Condition) -> FighterState:
         if condition in self.conditions:
             return self
-        return replace(self, conditions=tuple(sorted((*self.conditions, condition))))
+        return _with_conditions(self, tuple(sorted((*self.conditions, condition))))
 
     def without_condition(self, condition: Condition) -> FighterState:
-        return replace(self, conditions=tuple(c for c in self.conditions if c is not condition))
+        return _with_conditions(self, tuple(c for c in self.conditions if c is not condition))
 
     def damage_at(self, location: str) -> int:
         for where, damage in self.location_damage:
@@ -362,3 +362,8 @@ class FighterState:
             if g.location == location:
                 return g
         return None
+
+
+#: A fighter's conditions, copied for that one field (kassen.core.fastreplace.replacer): a stun, a fall
+#: and its end change them a few times a battle.
+_with_conditions = replacer(FighterState, "conditions")

@@ -20,7 +20,7 @@ class forbids plain stores): about 0.25 µs a field. This one builds the same ob
 
 from __future__ import annotations
 
-__all__ = ["replace"]
+__all__ = ["keeper", "replace", "replacer"]
 
 import dataclasses
 from collections.abc import Callable
@@ -35,8 +35,6 @@ _Plan = tuple[frozenset[str], tuple[str, ...], "Callable[[Any, dict[str, Any]], 
 #: What to do for each dataclass replaced so far (one entry per class: bounded by the code); None: not
 #: a plain dataclass, :func:`dataclasses.replace` does it.
 _PLANS: dict[type, _Plan | None] = {}
-#: The twin copier of each class that has one (the plans' own, found in one lookup).
-_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
 
 
 def replace(obj: T, /, **changes: Any) -> T:
@@ -46,23 +44,11 @@ def replace(obj: T, /, **changes: Any) -> T:
     >>> replace(Step(1, "a", "R.1"), value=2)
     Step(value=2, reason='a', rule='R.1')
     """
-    copy = _COPIERS.get(type(obj))
-    if copy is not None:  # the twin's copier checks the changes' names itself
-        new: T = copy(obj, changes)
-        return new
-    return _replaced(obj, changes)
-
-
-def _replaced(obj: T, changes: dict[str, Any]) -> T:
-    """:func:`replace` of a class met for the first time, or not copied by a twin, or given a change
-    ``__init__`` does not take."""
     cls = type(obj)
     try:
         plan = _PLANS[cls]
     except KeyError:
         plan = _PLANS[cls] = _plan(obj)
-        if plan is not None and plan[2] is not None:
-            _COPIERS[cls] = plan[2]
     if plan is None or (changes and not plan[0].issuperset(changes)):
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # its own error message
     copier = plan[2]
@@ -112,36 +98,92 @@ def _copier(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> _Copier | 
     for f in fields:
         if not f.init and (f.default is dataclasses.MISSING or f.default_factory is not dataclasses.MISSING):
             return None
-    copy: _Copier = _written(cls, fields, slots)
+    copy: _Copier = _written(cls, fields, slots, ())
     return copy if _works(cls, copy) else None
 
 
-def _written(cls: type, fields: tuple[dataclasses.Field[Any], ...], slots: tuple[str, ...]) -> _Copier:
-    """The copier's code for ``cls``: ``copy(r, changes)`` makes a twin class's instance (its very slots),
-    stores each field plainly (a field ``__init__`` does not take starts at its default), applies the
-    changes and gives the copy the record's class."""
+def _written(
+    cls: type,
+    fields: tuple[dataclasses.Field[Any], ...],
+    slots: tuple[str, ...],
+    named: tuple[str, ...],
+    *,
+    keep: bool = False,
+) -> Any:
+    """The copier's code for ``cls`` (a twin class with its very slots, plain stores, then the record's
+    class): ``copy(r, changes)`` when ``named`` is empty, else ``copy(r, *values)`` storing each of
+    ``named`` from its argument (:func:`replacer`). ``keep``: the fields ``__init__`` does not take are
+    copied too, not started afresh (:func:`keeper`)."""
     twin = type(f"_{cls.__name__}Copy", (), {"__slots__": slots, "__module__": __name__})
     scope: dict[str, Any] = {"_new": object.__new__, "_Twin": twin, "_Class": cls, "_setattr": setattr}
-    lines = ["def copy(r, changes):", "    n = _new(_Twin)"]
+    given = {name: f"v{i}" for i, name in enumerate(named)}
+    params = ", ".join(["r", *given.values()]) if named else "r, changes"
+    lines = [f"def copy({params}):", "    n = _new(_Twin)"]
     for f in fields:
-        if f.init:
+        if f.name in given:
+            lines.append(f"    n.{f.name} = {given[f.name]}")
+        elif f.init or keep:
             lines.append(f"    n.{f.name} = r.{f.name}")
         else:
             scope[f"_default_{f.name}"] = f.default
             lines.append(f"    n.{f.name} = _default_{f.name}")
-    scope["_init"] = frozenset(f.name for f in fields if f.init)
-    scope["_other"] = _replaced
-    lines += [
-        "    if changes:",
-        "        if not _init.issuperset(changes):",
-        "            return _other(r, changes)  # dataclasses.replace's own error",
-        "        for name, value in changes.items():",
-        "            _setattr(n, name, value)",
-        "    n.__class__ = _Class",
-        "    return n",
-    ]
+    if not named:
+        lines += [
+            "    if changes:",
+            "        for name, value in changes.items():",
+            "            _setattr(n, name, value)",
+        ]
+    lines += ["    n.__class__ = _Class", "    return n"]
     exec("\n".join(lines), scope)  # written here from the class's own field names
-    copy: _Copier = scope["copy"]
+    return scope["copy"]
+
+
+def replacer(cls: type[T], *names: str) -> Callable[..., T]:
+    """``with_(obj, *values)``: ``replace(obj, **dict(zip(names, values)))`` for an instance of exactly
+    ``cls``, written once for those fields (no keyword dictionary, no plan lookup: the hottest copies of
+    a ruleset, such as popping a bout's agenda, take it). A class :func:`replace` copies its own way
+    gets a function that calls it.
+
+    >>> from kassen.core.explain import Step
+    >>> with_value = replacer(Step, "value")
+    >>> with_value(Step(1, "a", "R.1"), 2)
+    Step(value=2, reason='a', rule='R.1')
+    """
+    if not dataclasses.is_dataclass(cls) or not isinstance(cls, type):
+        raise TypeError(f"replacer takes a dataclass, not {cls!r}")
+    fields = dataclasses.fields(cls)
+    init = {f.name for f in fields if f.init}
+    if not names or len(set(names)) != len(names) or not set(names) <= init:
+        raise TypeError(f"replacer takes distinct __init__ fields of {cls.__name__}, not {names!r}")
+    slots = cls.__dict__.get("__slots__")
+    if _copier(cls, fields) is None or not isinstance(slots, tuple):
+
+        def slow(obj: T, *values: Any) -> T:
+            return replace(obj, **dict(zip(names, values, strict=True)))
+
+        return slow
+    fast: Callable[..., T] = _written(cls, fields, slots, names)
+    return fast
+
+
+def keeper(cls: type[T], *names: str) -> Callable[..., T]:
+    """A copier of exactly ``cls`` that keeps the readings a record makes of itself (its fields
+    ``__init__`` does not take, which :func:`replace` starts afresh): ``copy(obj, changes)`` with a dict
+    of changes when no ``names`` are given, else ``copy(obj, *values)`` storing each of ``names``. The
+    changes may name those readings too, to start them afresh (their default) or give them a value the
+    caller knows still holds; nothing is checked (the caller's own fields, from its own code). For the
+    hottest state copies, whose readings mostly survive a change (a battle's units by id while the units
+    stay). TypeError for a class :func:`replace` does not copy with a twin (see the module notes)."""
+    if not dataclasses.is_dataclass(cls) or not isinstance(cls, type):
+        raise TypeError(f"keeper takes a dataclass, not {cls!r}")
+    fields = dataclasses.fields(cls)
+    slots = cls.__dict__.get("__slots__")
+    every = {f.name for f in fields}
+    if len(set(names)) != len(names) or not set(names) <= every:
+        raise TypeError(f"keeper takes distinct fields of {cls.__name__}, not {names!r}")
+    if _copier(cls, fields) is None or not isinstance(slots, tuple):
+        raise TypeError(f"{cls.__name__} is not copied with a twin: keeper cannot keep its readings")
+    copy: Callable[..., T] = _written(cls, fields, slots, names, keep=True)
     return copy
 
 

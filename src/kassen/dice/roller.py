@@ -96,20 +96,13 @@ class RollResult:
     _raw: tuple[_RawGroup, ...]
 
     def __init__(
-        self,
-        expression: Expression,
-        total: int,
-        groups: tuple[GroupRoll, ...] | None,
-        constant: int,
-        raw: tuple[_RawGroup, ...] = (),
+        self, expression: Expression, total: int, groups: tuple[GroupRoll, ...], constant: int
     ) -> None:
-        # groups None: built from ``raw`` (each term's node, sign, first faces, exploded faces and kept
-        # dice, as the roller drew them) when first read
         self._expression = expression
         self._total = total
         self._constant = constant
         self._groups = groups
-        self._raw = raw
+        self._raw = ()
 
     @property
     def expression(self) -> Expression:
@@ -232,7 +225,13 @@ def roll(
         faces, kept = _roll_group(node, die, limits.max_explosions)
         total += sign * sum([sum(f) for i, f in enumerate(faces) if kept is None or i in kept])
         raw.append((node, sign, tuple([f[0] for f in faces]), faces if node.explode else None, kept))
-    return RollResult(expression, total, None, constant, tuple(raw))
+    result = RollResult.__new__(RollResult)
+    result._expression = expression
+    result._total = total
+    result._constant = constant
+    result._groups = None
+    result._raw = tuple(raw)
+    return result
 
 
 def _roll_group(

@@ -50,7 +50,7 @@ from kassen.arena.bout.state import (
     VitalCheck,
     Wait,
 )
-from kassen.arena.bout.turn import BoutTurn
+from kassen.arena.bout.turn import BoutTurn, with_guards, with_no_defense, with_offers
 from kassen.arena.checks import AttackOutcome, CheckResult, resolve_attack
 from kassen.arena.fighter import Cause, CheckBonus, Guard
 from kassen.arena.rules import AudienceEffectKind
@@ -178,7 +178,7 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         automatic=False,
     )
     if action.all_out:
-        b.put(replace(b.f(aid), no_defense=True))
+        b.put(with_no_defense(b.f(aid), True))
     b.end_slot()
     tasks: list[Task] = []
     if hit:
@@ -219,7 +219,7 @@ def _on_guard(b: BoutTurn, action: SetGuard) -> None:
     guards = tuple(g for g in f.guards if g.arm != action.arm and g.location != action.location)
     if action.location:
         guards = (*guards, Guard(action.arm, action.location))
-    b.put(replace(f, guards=guards))
+    b.put(with_guards(f, guards))
     b.log(
         "guard", "AR.GAP.2", automatic=False, fighter=f.id, arm=action.arm, location=action.location or None
     )
@@ -354,7 +354,7 @@ def _on_cheer(b: BoutTurn, action: Cheer) -> None:
 
 def _on_decline(b: BoutTurn, action: Decline) -> None:
     o = b.state.offers[0]
-    b.state = replace(b.state, offers=b.state.offers[1:])
+    b.state = with_offers(b.state, b.state.offers[1:])
     b.log("declined", o.rule, automatic=False, fighter=o.fighter, condition=o.condition)
     b.stays(o.fighter, o.condition, o.rule, o.cause)
 

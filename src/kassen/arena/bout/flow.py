@@ -15,7 +15,7 @@ from kassen.arena.bout.legal import validate
 from kassen.arena.bout.reading import can_act, can_guts, helpless, override_effects
 from kassen.arena.bout.state import Action, BoutState, EndSubturn, Offer, StartSubturn
 from kassen.arena.bout.tasks import TASK_HANDLERS
-from kassen.arena.bout.turn import BoutTurn, as_bout_turn
+from kassen.arena.bout.turn import BoutTurn, as_bout_turn, with_no_defense, with_slot
 from kassen.arena.fighter import FighterState
 from kassen.arena.terms import Condition
 from kassen.core.engine import Turn
@@ -61,10 +61,10 @@ def follow_up(turn: Turn[BoutState]) -> bool:
         for fid in s.order[s.slot : end + 1 if at is not None else end]:
             f = turn.f(fid)
             if f.no_defense:
-                turn.put(replace(f, no_defense=False))
+                turn.put(with_no_defense(f, False))
         if at == s.slot:
             return False
-        turn.state = replace(turn.state, slot=end)
+        turn.state = with_slot(turn.state, end)
         return True
     if s.subturn >= turn.rules.match.match.max_subturns:
         turn.finish(None, f"no decision after {s.subturn} subturns")

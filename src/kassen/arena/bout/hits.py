@@ -30,7 +30,7 @@ from kassen.arena.knockback import knockback_metres
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageSource
 from kassen.core.fastinit import fast_init
-from kassen.core.fastreplace import replace
+from kassen.core.fastreplace import replace, replacer
 
 
 @fast_init
@@ -45,6 +45,10 @@ class HitPlan:
     tasks: tuple[Task, ...]
 
 
+#: The victim's HP and damage tallies after a hit, copied for those fields (fastreplace.replacer).
+_with_damage = replacer(FighterState, "hp", "location_damage", "head_damage")
+
+
 def hit_plan(f: FighterState, hit: HitRecord, rules: ArenaRules) -> HitPlan:
     """``hit`` on ``f`` (not dead): the final damage off its HP and onto the location's and head's tallies,
     a location newly crippled (guards of a crippled arm dropped), and the tasks of its effects."""
@@ -55,12 +59,7 @@ def hit_plan(f: FighterState, hit: HitRecord, rules: ArenaRules) -> HitPlan:
     damage = dict(f.location_damage)
     damage[d.location] = damage.get(d.location, 0) + d.final
     prior_head = f.head_damage
-    f = replace(
-        f,
-        hp=after,
-        location_damage=tuple(sorted(damage.items())),
-        head_damage=f.head_damage + (d.final if loc.head else 0),
-    )
+    f = _with_damage(f, after, tuple(sorted(damage.items())), f.head_damage + (d.final if loc.head else 0))
     if newly_crippled:
         f = replace(
             f, crippled=(*f.crippled, d.location), guards=tuple(g for g in f.guards if g.arm != d.location)

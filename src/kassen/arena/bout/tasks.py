@@ -18,6 +18,7 @@ from kassen.arena.bout.state import (
     AddShock,
     ApplyHit,
     AutoStun,
+    BoutState,
     Death,
     DeathCheck,
     EndSubturn,
@@ -39,7 +40,7 @@ from kassen.arena.bout.state import (
     VitalCheck,
     ZeroHpCheck,
 )
-from kassen.arena.bout.turn import BoutTurn
+from kassen.arena.bout.turn import BoutTurn, with_posture_fall
 from kassen.arena.damage import fall_modifiers, plan_fall, round_ratio, strength_damage
 from kassen.arena.fighter import Cause, Fall, FighterState, Shock
 from kassen.arena.injury import effective_move
@@ -47,7 +48,14 @@ from kassen.arena.knockback import landing_facing, limb_knockback_outcome, postu
 from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Posture
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
-from kassen.core.fastreplace import replace
+from kassen.core.fastreplace import replace, replacer
+
+#: The hottest copies of the automatic rules, each written once for its fields (fastreplace.replacer).
+_with_subturn = replacer(BoutState, "subturn", "slot")
+_with_death_check = replacer(FighterState, "death_checks_done", "last_death_check_hp")
+_with_shocks = replacer(FighterState, "shocks")
+_with_landing = replacer(FighterState, "posture", "facing", "fall", "altitude")
+_with_audience_points = replacer(FighterState, "audience_points")
 
 #: The altitude of a fighter on the ground (a Fraction, made once: an immutable value).
 _GROUND = Fraction(0)
@@ -55,7 +63,7 @@ _GROUND = Fraction(0)
 
 def _t_start_subturn(b: BoutTurn, _: StartSubturn) -> None:
     n = b.state.subturn + 1
-    b.state = replace(b.state, subturn=n, slot=0)
+    b.state = _with_subturn(b.state, n, 0)
     b.log("subturn", "AR.CORE.3", subturn=n)
     every = b.rules.injury.fatigue.every_subturns
     fatigue = n > 1 and (n - 1) % every == 0
@@ -102,7 +110,7 @@ def _t_popularity(b: BoutTurn, task: PopularityCheck) -> None:
     if result.success:
         points = b.rules.match.audience.points_on_success
         g = b.f(fid)
-        b.put(replace(g, audience_points=g.audience_points + points))
+        b.put(_with_audience_points(g, g.audience_points + points))
         b.log("audience_points", "AR.AUD.2", fighter=fid, points=points)
 
 
@@ -150,7 +158,7 @@ def _t_land(b: BoutTurn, task: Land) -> None:
     landing = rules.falling.knockback.landing
     height = f.altitude
     if fall.falls:
-        b.put(replace(f, posture=Posture.LYING, facing=fall.facing, fall=None, altitude=_GROUND))
+        b.put(_with_landing(f, Posture.LYING, fall.facing, None, _GROUND))
         b.log(
             "landed",
             "AR.KNB.6",
@@ -161,7 +169,7 @@ def _t_land(b: BoutTurn, task: Land) -> None:
             height=str(height),
         )
     else:
-        b.put(replace(f, posture=fall.land_posture, fall=None))
+        b.put(with_posture_fall(f, fall.land_posture, None))
         b.log("landed", "AR.KNB.2", fighter=fid, posture=fall.land_posture.value, on_its_feet=True)
     tasks: list[Task] = []
     p = f.profile
@@ -206,7 +214,7 @@ def _t_expire(b: BoutTurn, _: ExpireEffects) -> None:
     for f in b.state.fighters:
         ended = [s for s in f.shocks if s.until <= n]
         if ended:
-            b.put(replace(f, shocks=tuple(s for s in f.shocks if s.until > n)))
+            b.put(_with_shocks(f, tuple(s for s in f.shocks if s.until > n)))
             b.log(
                 "shock_expired",
                 "AR.INJ.2",
@@ -251,7 +259,7 @@ def _t_death_check(b: BoutTurn, task: DeathCheck) -> None:
     f = b.f(fid)
     if f.has(Condition.DEAD):
         return
-    b.put(replace(f, death_checks_done=(*f.death_checks_done, task.threshold), last_death_check_hp=f.hp))
+    b.put(_with_death_check(f, (*f.death_checks_done, task.threshold), f.hp))
     b.log("death_check_due", "AR.HP.3", fighter=fid, threshold=task.threshold, hp=f.hp)
     if not b.ht_check(fid, CheckKind.DEATH, "AR.HP.3").success:
         b.incapacitate(fid, Condition.DEAD, "AR.HP.3", hit.cause)
@@ -379,7 +387,7 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
             factor,
             st_bonus,
         )
-    b.put(replace(f, posture=Posture.AERIAL, fall=fall))
+    b.put(with_posture_fall(f, Posture.AERIAL, fall))
     b.log(
         "aerial",
         "AR.KNB.2",
@@ -431,7 +439,7 @@ def _t_add_shock(b: BoutTurn, task: AddShock) -> None:
     new = [Shock("shock", hit.damage.final, until)]
     if hit.painful:
         new.append(Shock("pain", hit.damage.final, until))
-    b.put(replace(f, shocks=(*f.shocks, *new)))
+    b.put(_with_shocks(f, (*f.shocks, *new)))
     b.log("shock", "AR.INJ.2", fighter=fid, penalty=hit.damage.final, until_end_of_subturn=until)
     if hit.painful:
         b.log("pain", "AR.INJ.3", fighter=fid, penalty=hit.damage.final, until_end_of_subturn=until)

@@ -23,11 +23,33 @@ from kassen.core.engine import Turn
 from kassen.core.errors import KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step
-from kassen.core.fastreplace import replace
+from kassen.core.fastreplace import replace, replacer
 from kassen.dice import Expression, RollResult, parse, roll
+
+#: The bout's hottest copies, each written once for its field (kassen.core.fastreplace.replacer).
+_with_fighters = replacer(BoutState, "fighters")
+with_agenda = replacer(BoutState, "agenda")
+with_slot = replacer(BoutState, "slot")
+_with_next_hit = replacer(BoutState, "next_hit")
+with_offers = replacer(BoutState, "offers")
+_with_fp = replacer(FighterState, "fp")
+_with_position = replacer(FighterState, "position")
+_with_lost = replacer(FighterState, "lost")
+#: Fighter copies for the fields the bout's hot rules change (shared by the flow, actions and tasks).
+with_posture_fall = replacer(FighterState, "posture", "fall")
+with_guards = replacer(FighterState, "guards")
+with_no_defense = replacer(FighterState, "no_defense")
+_with_stun_cause = replacer(FighterState, "stun_cause")
+
 
 #: Each kind of check's label in its explanation.
 _LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
+
+#: An event of every field given, written once for the class (kassen.core.fastreplace.replacer: plain
+#: stores, where Event(...) goes through the class call and a descriptor call for each field), over
+#: :data:`_EVENT`, whose fields it all replaces.
+_event = replacer(Event, "kind", "data", "rule", "automatic")
+_EVENT = Event("")
 
 
 @lru_cache(maxsize=256)
@@ -117,14 +139,14 @@ class BoutTurn(Turn[BoutState]):
         tasks = self._tasks
         if tasks is not None:
             self._tasks = None
-            self.state = replace(self.state, agenda=tuple(reversed(tasks)))
+            self.state = with_agenda(self.state, tuple(reversed(tasks)))
         return self.state
 
     def log(self, kind: str, rule: str = "", *, automatic: bool = True, **data: Any) -> None:
         """Record an event (the core's :meth:`~kassen.core.engine.Turn.log`), the record written by
         :data:`_event`: some eighty events a battle."""
         if self.record:
-            self.events.append(Event(kind, data, rule, automatic))
+            self.events.append(_event(_EVENT, kind, data, rule, automatic))
 
     def log_later(
         self,
@@ -136,7 +158,7 @@ class BoutTurn(Turn[BoutState]):
     ) -> None:
         """Record an event whose data ``build(*args)`` makes when first read (:class:`LaterData`)."""
         if self.record:
-            self.events.append(Event(kind, LaterData(build, *args), rule, automatic))
+            self.events.append(_event(_EVENT, kind, LaterData(build, *args), rule, automatic))
 
     # small helpers
     def f(self, fid: str) -> FighterState:
@@ -152,17 +174,17 @@ class BoutTurn(Turn[BoutState]):
         if len(fighters) == 2:  # most bouts: either of the two, no search, no slices
             first, second = fighters
             if first.profile.id == fid:
-                self.state = replace(self.state, fighters=(fs, second))
+                self.state = _with_fighters(self.state, (fs, second))
                 return
             if second.profile.id == fid:
-                self.state = replace(self.state, fighters=(first, fs))
+                self.state = _with_fighters(self.state, (first, fs))
                 return
         elif fighters and fighters[0].profile.id == fid:  # the first: no search
-            self.state = replace(self.state, fighters=(fs, *fighters[1:]))
+            self.state = _with_fighters(self.state, (fs, *fighters[1:]))
             return
         for i, x in enumerate(fighters):
             if x.profile.id == fid:
-                self.state = replace(self.state, fighters=(*fighters[:i], fs, *fighters[i + 1 :]))
+                self.state = _with_fighters(self.state, (*fighters[:i], fs, *fighters[i + 1 :]))
                 return
         self.state = replace(self.state)  # none of the bout's: the state as it was, copied as before
 
@@ -174,18 +196,18 @@ class BoutTurn(Turn[BoutState]):
         held.extend(reversed(tasks))
 
     def offer(self, offer: Offer) -> None:
-        self.state = replace(self.state, offers=(*self.state.offers, offer))
+        self.state = with_offers(self.state, (*self.state.offers, offer))
 
     def match(self) -> bool:
         return self.state.format is MatchFormat.MATCH
 
     def next_hit_id(self) -> int:
         n = self.state.next_hit
-        self.state = replace(self.state, next_hit=n + 1)
+        self.state = _with_next_hit(self.state, n + 1)
         return n
 
     def end_slot(self) -> None:
-        self.state = replace(self.state, slot=self.state.slot + 1)
+        self.state = with_slot(self.state, self.state.slot + 1)
 
     def finish(self, winner: str | None, reason: str) -> None:
         """The bout is over: nothing scheduled or offered is left."""
@@ -281,7 +303,7 @@ class BoutTurn(Turn[BoutState]):
         if fp < 0:
             over = -fp
             fp = 0
-        self.put(replace(f, fp=fp))
+        self.put(_with_fp(f, fp))
         self.log("fatigue", rule, fighter=fid, fp_before=before, fp_after=fp, reason=reason)
         if over and self.rules.injury.fatigue.below_zero.reading == "hp":
             g = self.f(fid)
@@ -299,7 +321,7 @@ class BoutTurn(Turn[BoutState]):
         f = self.f(fid)
         if f.lost or not self.match():
             return
-        self.put(replace(f, lost=True))
+        self.put(_with_lost(f, True))
         self.log("match_lost", rule, fighter=fid, reason=reason)
 
     def release_holds(self, fid: str, rule: str = "AR.STN.1") -> None:
@@ -312,7 +334,7 @@ class BoutTurn(Turn[BoutState]):
     def place(self, fid: str, position: int) -> None:
         """Put ``fid`` at ``position`` metres; holds whose two fighters end up farther apart than the
         grapple reach are released."""
-        self.put(replace(self.f(fid), position=position))
+        self.put(_with_position(self.f(fid), position))
         reach = self.rules.match.position.grapple_reach
         for g in self.state.fighters:
             if g.grappling is not None and abs(g.position - self.f(g.grappling).position) > reach:
@@ -325,7 +347,7 @@ class BoutTurn(Turn[BoutState]):
             return
         before = f.fall.from_posture if f.fall is not None else f.posture
         fall = Fall(True, facing, Posture.LYING, self.rules.damage.basic.default_location, before)
-        self.put(replace(f, posture=Posture.AERIAL, fall=fall))
+        self.put(with_posture_fall(f, Posture.AERIAL, fall))
         self.log("falls", rule, fighter=fid, facing=facing.value, lands="at the end of the subturn")
 
     def incapacity_facing(self, cause: Cause) -> Facing:
@@ -357,7 +379,7 @@ class BoutTurn(Turn[BoutState]):
                 already=[c.value for c in f.conditions],
             )
             return
-        self.put(replace(f.with_condition(condition), guards=()))
+        self.put(with_guards(f.with_condition(condition), ()))
         self.log("incapacitated", rule, fighter=fid, condition=condition.value)
         self.release_holds(fid)
         if can_guts(self.f(fid), self.rules):
@@ -385,7 +407,7 @@ class BoutTurn(Turn[BoutState]):
                     margin_of_loss=cause.margin_of_loss,
                 )
             return
-        self.put(replace(f.with_condition(Condition.STUNNED), stun_cause=cause))
+        self.put(_with_stun_cause(f.with_condition(Condition.STUNNED), cause))
         self.log("stunned", rule, fighter=fid)
         self.release_holds(fid)
         if can_guts(self.f(fid), self.rules):

@@ -41,7 +41,7 @@ from typing import Literal, TypeAlias
 
 from kassen.core.errors import KassenError
 from kassen.core.fastinit import fast_init
-from kassen.core.fastreplace import replace
+from kassen.core.fastreplace import keeper, replace
 from kassen.sengoku.profile import DefenseDebuff
 
 UnitId: TypeAlias = str
@@ -548,10 +548,14 @@ class BattleState:
         and ``changes`` (fields other than the units and the layout) made in the same copy: what
         ``with_unit(unit).changed_by(changes)`` gives, one copy instead of two (a breath declared, an
         attack landed: the unit and the flow's bookkeeping change together)."""
-        if changes is None:
-            changes = {}
-        elif not _PLAIN.issuperset(changes):
-            return self.with_unit(unit).changed_by(changes)
+        if changes:
+            if not _PLAIN.issuperset(changes):
+                return self.with_unit(unit).changed_by(changes)
+            new = self.with_unit(unit)
+            # the copy is this call's own, seen by nobody yet: its fields are still being filled in
+            for name, value in changes.items():
+                object.__setattr__(new, name, value)
+            return new
         units = self.units
         places = self._places
         if places is None:
@@ -563,7 +567,7 @@ class BattleState:
             object.__setattr__(self, "_places", places)
         at = places.get(unit.id)
         if at is None:
-            return self.changed_by({**changes, "units": tuple(unit if u.id == unit.id else u for u in units)})
+            return self.changed(units=tuple(unit if u.id == unit.id else u for u in units))
         old = units[at]
         # the zones held stay as they were while the unit stands where it stood, as able, on its side
         same_place = old.zone == unit.zone and old.able == unit.able and old.side == unit.side
@@ -578,21 +582,7 @@ class BattleState:
             place = _place(unit)
             if place != roster[at]:
                 roster = (*roster[:at], place, *roster[at + 1 :])
-        new = replace(self, **changes, units=(*units[:at], unit, *units[at + 1 :]))  # readings afresh
-        # the readings that still hold, given to the copy as each is filled on first use
-        setattr_ = object.__setattr__
-        setattr_(new, "_places", places)
-        if index is not None:
-            setattr_(new, "_by_id", index)
-        if held is not None:
-            setattr_(new, "_held", held)
-        if roster is not None:
-            setattr_(new, "_roster", roster)
-        if self._zone_map is not None:
-            setattr_(new, "_zone_map", self._zone_map)
-        if self._zones_by_id is not None:
-            setattr_(new, "_zones_by_id", self._zones_by_id)
-        return new
+        return _with_units(self, (*units[:at], unit, *units[at + 1 :]), index, None, places, held, roster)
 
     def changed(self, **changes: object) -> BattleState:
         """``dataclasses.replace(self, **changes)``, keeping the readings made of this state that the
@@ -602,34 +592,28 @@ class BattleState:
     def changed_by(self, changes: dict[str, object]) -> BattleState:
         """:meth:`changed` with the changes in a dict of the caller's that it may take over (a turn's
         ``set``: no second keyword dict made)."""
-        new = replace(self, **changes)  # its readings start afresh; an unknown field: replace's own error
-        setattr_ = object.__setattr__
-        zones = "zones" in changes
-        if "units" not in changes:  # the readings that follow the units (the zones held, the zones too)
-            if self._by_id is not None:
-                setattr_(new, "_by_id", self._by_id)
-            if self._placed is not None:
-                setattr_(new, "_placed", self._placed)
-            if self._places is not None:
-                setattr_(new, "_places", self._places)
-            if self._roster is not None:
-                setattr_(new, "_roster", self._roster)
-            if self._held is not None and not zones:
-                setattr_(new, "_held", self._held)
-        if not zones and "adjacent" not in changes:  # the layout's
-            if self._zone_map is not None:
-                setattr_(new, "_zone_map", self._zone_map)
-            if self._zones_by_id is not None:
-                setattr_(new, "_zones_by_id", self._zones_by_id)
-        return new
+        if not _FIELDS.issuperset(changes):
+            return replace(self, **changes)  # dataclasses.replace's own error
+        if "units" in changes:
+            changes.update(_by_id=None, _placed=None, _places=None, _held=None, _roster=None)
+        if "zones" in changes:
+            changes["_held"] = None
+        if "zones" in changes or "adjacent" in changes:
+            changes.update(_zone_map=None, _zones_by_id=None)
+        return _changed(self, changes)
 
     @property
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
 
+#: The battle state's own copies, which keep its readings (``kassen.core.fastreplace.keeper``): any
+#: changes (``changed``), and a unit replaced (``with_unit``: the units and the readings that follow).
+_FIELDS = frozenset(f.name for f in dataclasses.fields(BattleState) if f.init)
+_changed = keeper(BattleState)
 #: The fields :meth:`BattleState.with_unit` sets along with a unit (no reading of the state follows them).
-_PLAIN = frozenset(f.name for f in dataclasses.fields(BattleState) if f.init) - {"units", "zones", "adjacent"}
+_PLAIN = _FIELDS - {"units", "zones", "adjacent"}
+_with_units = keeper(BattleState, "units", "_by_id", "_placed", "_places", "_held", "_roster")
 
 
 def _place(u: Unit) -> tuple[object, ...]:
