@@ -34,21 +34,43 @@ settings.register_profile(
 @pytest.fixture(autouse=True, scope="session")
 def _every_typed_event_checked() -> Iterator[None]:
     """Every event a ruleset that declares its event types logs in any test is what its kind declares
-    (``RulesetInfo.event_types``, :func:`kassen.core.events.check_event`): checked as it is made."""
+    (``RulesetInfo.event_types``, :func:`kassen.core.events.check_event`): checked as it is made, after
+    each ``resolve`` and ``follow_up`` of every bundled ruleset and the coin-flip duel (a fight, the
+    simulation mode and a test's own driver all go through them)."""
+    import inspect
+    import sys
+    from pathlib import Path
+
     from kassen.core.events import check_event
-    from kassen.l5r.events import EVENT_TYPES
-    from kassen.l5r.turn import L5Turn
+    from kassen.core.ruleset import bundled_ruleset_names, find_ruleset
 
-    made = L5Turn.event
+    sys.path.insert(0, str(Path(__file__).parent / "core"))
+    import coinflip
 
-    def checked(self: L5Turn, kind: str, text: str, rule: str = "", **kw: Any) -> None:
-        before = len(self.events)
-        made(self, kind, text, rule, **kw)
-        for event in self.events[before:]:
-            check_event(EVENT_TYPES, event.kind, event.data, f"{event.kind}.data")
+    rulesets = [find_ruleset(name) for name in bundled_ruleset_names()] + [coinflip.RULESET]
+    saved: list[tuple[type, str, Any]] = []
 
-    L5Turn.event = checked  # type: ignore[method-assign]
+    def checking(cls: type, name: str, types: Any) -> None:
+        raw = inspect.getattr_static(cls, name)
+        made = getattr(cls, name)
+        static = isinstance(raw, staticmethod)
+
+        def checked(*args: Any) -> Any:
+            turn = args[0] if static else args[1]
+            before = len(turn.events)
+            out = made(*args)
+            for event in turn.events[before:]:
+                check_event(types, event.kind, event.data, f"{event.kind}.data")
+            return out
+
+        saved.append((cls, name, raw))
+        setattr(cls, name, staticmethod(checked) if static else checked)
+
+    for rs in rulesets:
+        for name in ("resolve", "follow_up"):
+            checking(type(rs), name, rs.info.event_types)
     try:
         yield
     finally:
-        L5Turn.event = made  # type: ignore[method-assign]
+        for cls, name, made in saved:
+            setattr(cls, name, made)

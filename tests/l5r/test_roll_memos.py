@@ -81,3 +81,28 @@ def test_remembered_pools_and_tns_are_the_rules_own_on_every_turn() -> None:
         attack_pool(blind[5], tables, 1, full_attack=False).pool
         != attack_pool(blind[5], tables, 2, full_attack=False).pool
     )
+
+
+def test_every_action_plays_on_the_contents_one_instance_of_each_character() -> None:
+    # The memos are keyed by characters: a state read back from JSON has its own instances (equal, not
+    # the same), which a memo finds only by comparing every field. The first action of such a state
+    # plays on the content's shared instance of each character (kassen.l5r.turn.shared_characters), with
+    # the same state id and the same play; a state already made of them is taken as it is.
+    import json
+
+    from kassen.core.fight import Fight
+    from kassen.l5r.turn import shared_characters
+
+    fight = open_fight("l5r/bridge-ambush", seed=5)
+    fight.autoplay()
+    again = Fight.from_json(json.loads(fight.log_json()))
+    first = again._snapshots[0].state
+    shared = shared_characters(first, again.tables)
+    assert shared == first and shared is not first
+    assert all(
+        a.character == b.character and a.character is not b.character
+        for a, b in zip(first.fighters, shared.fighters, strict=True)
+    )
+    assert shared_characters(shared, again.tables) is shared
+    assert all(f.character is again.tables.memos.characters[f.character] for f in again.state.fighters)
+    assert again.log_json() == fight.log_json()

@@ -27,7 +27,7 @@ __all__ = [
     "build_fighter",
 ]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -36,7 +36,7 @@ from kassen.arena.damage import Reduction
 from kassen.arena.rules import ArenaRules, DefenseDefault
 from kassen.arena.terms import CheckKind, Condition, DamageType, Facing, Posture
 from kassen.core.fastinit import fast_init
-from kassen.core.fastreplace import replacer
+from kassen.core.fastreplace import replace, replacer
 
 
 @fast_init

@@ -25,7 +25,6 @@ from __future__ import annotations
 __all__ = ["HeuristicPolicy"]
 
 from collections.abc import Sequence
-from dataclasses import replace
 from fractions import Fraction
 
 from kassen.arena.bout import (
@@ -54,6 +53,7 @@ from kassen.arena.odds import hit_chance, mean_final
 from kassen.arena.rules import ArenaRules, DiceSpec
 from kassen.arena.terms import MatchFormat
 from kassen.core.errors import KassenError
+from kassen.core.fastreplace import replace
 from kassen.core.policy import Decision
 
 

@@ -18,8 +18,10 @@ from __future__ import annotations
 __all__ = ["RENDERERS", "condition_noun", "names", "side_name"]
 
 from collections.abc import Callable, Mapping
+from string import Formatter
 from typing import Any
 
+from kassen.arena import events as ev
 from kassen.arena.bout import BoutState
 from kassen.core.report import Line, Narration
 
@@ -83,16 +85,16 @@ def _said(ctx: Narration, text: str, steps_key: str | None = None, d: Data | Non
     return Line(text, ctx.rule, steps, indent=2 if ctx.automatic else 1)
 
 
-def _r_bout_begins(ctx: Narration, d: Data) -> Line:
+def _r_bout_begins(ctx: Narration, d: ev.BoutBegins) -> Line:
     order = ", ".join(ctx.name(f) for f in d["order"])
     return Line(f"The bout begins ({d['format']} format); acting order: {order}.", ctx.rule, heading=True)
 
 
-def _r_subturn(ctx: Narration, d: Data) -> Line:
+def _r_subturn(ctx: Narration, d: ev.Subturn) -> Line:
     return Line(f"Subturn {d['subturn']}", ctx.rule, heading=True)
 
 
-def _r_bout_over(ctx: Narration, d: Data) -> Line:
+def _r_bout_over(ctx: Narration, d: ev.BoutOver) -> Line:
     if d.get("reason") == "ended by the referee":
         who = f"{ctx.name(d['winner'])} wins" if d.get("winner") is not None else "nobody wins"
         how = f"the referee ends it: {who}"
@@ -103,7 +105,7 @@ def _r_bout_over(ctx: Narration, d: Data) -> Line:
     return Line(f"The bout is over in subturn {d['subturn']}: {how}.", ctx.rule, heading=True)
 
 
-def _r_check(ctx: Narration, d: Data) -> Line:
+def _r_check(ctx: Narration, d: ev.Check) -> Line:
     what = _CHECKS.get(str(d["check"]), str(d["check"]))
     against = f" against {_CONDITIONS.get(str(d['against']), d['against'])}" if d.get("against") else ""
     if d["success"]:
@@ -122,7 +124,7 @@ def _r_check(ctx: Narration, d: Data) -> Line:
     return _said(ctx, text, "steps", d)
 
 
-def _r_attack(ctx: Narration, d: Data) -> Line:
+def _r_attack(ctx: Narration, d: ev.Attack) -> Line:
     attacker, target = ctx.name(d["attacker"]), ctx.name(d["target"])
     verb = "makes an all-out attack on" if d["all_out"] else "attacks"
     reason = str(d["reason"])
@@ -133,7 +135,7 @@ def _r_attack(ctx: Narration, d: Data) -> Line:
     return _said(ctx, text, "target_steps", d)
 
 
-def _r_quick_contest(ctx: Narration, d: Data) -> Line:
+def _r_quick_contest(ctx: Narration, d: ev.QuickContest) -> Line:
     a, b = ctx.name(d["attacker"]), ctx.name(d["defender"])
     if d["winner"] is None:
         outcome = "a tie: nobody wins"
@@ -143,13 +145,13 @@ def _r_quick_contest(ctx: Narration, d: Data) -> Line:
     return _said(ctx, f"Quick contest of {a}'s attack and {b}'s defence: {outcome}")
 
 
-def _r_damage_roll(ctx: Narration, d: Data) -> Line:
+def _r_damage_roll(ctx: Narration, d: ev.DamageRoll) -> Line:
     faces = [str(x["value"]) for x in d.get("dice", []) if isinstance(x, Mapping)]
     shown = f" ({' + '.join(faces)})" if faces else ""
     return _said(ctx, f"{ctx.name(d['fighter'])} rolls {d['what']}: {d['expression']}{shown} = {d['total']}")
 
 
-def _r_damage(ctx: Narration, d: Data) -> Line:
+def _r_damage(ctx: Narration, d: ev.Damage) -> Line:
     source = {
         "attack": "",
         "falling": " from the fall",
@@ -170,21 +172,35 @@ def _r_damage(ctx: Narration, d: Data) -> Line:
     return _said(ctx, text, "steps", d)
 
 
-def _r_popularity(ctx: Narration, d: Data) -> Line:
+def _r_popularity(ctx: Narration, d: ev.Popularity) -> Line:
     return _said(ctx, f"{ctx.name(d['fighter'])}'s popularity is {d['popularity']}", "steps", d)
 
 
-def _fighter(template: str) -> Callable[[Narration, Data], Line]:
-    """A renderer of ``template`` formatted with the event's data, ``{who}`` the fighter's name."""
+class _Template:
+    """A renderer of ``template`` formatted with the event's data, ``{who}`` the fighter's name and a
+    ``{condition}`` as a noun (``the stun``); ``fields`` are the data keys it reads (a test holds them to
+    the kind's declared data). What a side may not see reads null in its view: ``: None`` at the end (what
+    an override leaves) is left out."""
 
-    def render(ctx: Narration, d: Data) -> Line:
+    __slots__ = ("fields", "template")
+
+    def __init__(self, template: str) -> None:
+        self.template = template
+        shown = {name for _, name, _, _ in Formatter().parse(template) if name}
+        self.fields = frozenset(shown - {"who"} | {"fighter"})
+
+    def __call__(self, ctx: Narration, d: Data) -> Line:
         values = {k: _where(v) if k in ("location", "arm", "lands_on", "facing") else v for k, v in d.items()}
-        return _said(ctx, template.format(who=ctx.name(d.get("fighter")), **values))
+        if "condition" in d:
+            values["condition"] = _CONDITIONS.get(str(d["condition"]), str(d["condition"]))
+        text = self.template.format(who=ctx.name(d.get("fighter")), **values)
+        return _said(ctx, text.removesuffix(": None"))
 
-    return render
+
+_fighter = _r_condition = _Template
 
 
-def _r_incapacitated(ctx: Narration, d: Data) -> Line:
+def _r_incapacitated(ctx: Narration, d: ev.Condition) -> Line:
     words = {
         "unconscious": "falls unconscious",
         "gave_up": "gives up",
@@ -194,116 +210,107 @@ def _r_incapacitated(ctx: Narration, d: Data) -> Line:
     return _said(ctx, f"{ctx.name(d['fighter'])} {words.get(str(d['condition']), d['condition'])}")
 
 
-def _r_condition(template: str) -> Callable[[Narration, Data], Line]:
-    def render(ctx: Narration, d: Data) -> Line:
-        condition = _CONDITIONS.get(str(d["condition"]), str(d["condition"]))
-        text = template.format(who=ctx.name(d["fighter"]), condition=condition, now=d.get("now"))
-        return _said(ctx, text.removesuffix(": None"))  # what it leaves may be hidden from a side
-
-    return render
-
-
 def _known(value: Any) -> bool:
     """Whether a number is in the event (a side reads ``None`` for what is hidden from it)."""
     return value is not None
 
 
-def _r_injury(ctx: Narration, d: Data) -> Line:
+def _r_injury(ctx: Narration, d: ev.Injury) -> Line:
     who = ctx.name(d["fighter"])
     if _known(d.get("hp_after")):
         return _said(ctx, f"{who}: HP {d['hp_before']} → {d['hp_after']}")
     return _said(ctx, f"{who} loses {d['final']} HP")
 
 
-def _r_fatigue(ctx: Narration, d: Data) -> Line:
+def _r_fatigue(ctx: Narration, d: ev.Fatigue) -> Line:
     who = ctx.name(d["fighter"])
     change = f": {d['fp_before']} → {d['fp_after']}" if _known(d.get("fp_after")) else ""
     return _said(ctx, f"{who} spends FP ({d['reason']}){change}")
 
 
-def _r_below_zero(ctx: Narration, d: Data) -> Line:
+def _r_below_zero(ctx: Narration, d: ev.FatigueBelowZero) -> Line:
     who = ctx.name(d["fighter"])
     if _known(d.get("hp_after")):
         return _said(ctx, f"{who} goes below 0 FP: {d['hp_lost']} HP lost, HP {d['hp_after']}")
     return _said(ctx, f"{who} goes below 0 FP: the rest comes off HP")
 
 
-def _r_fatigued(ctx: Narration, d: Data) -> Line:
+def _r_fatigued(ctx: Narration, d: ev.Fatigued) -> Line:
     at = f" at FP {d['fp']}" if _known(d.get("fp")) else ""
     return _said(ctx, f"{ctx.name(d['fighter'])} is fatigued{at}: {d['st_checks']} on ST checks")
 
 
-def _r_helpless(ctx: Narration, d: Data) -> Line:
+def _r_helpless(ctx: Narration, d: ev.Fp) -> Line:
     at = f"is at FP {d['fp']}" if _known(d.get("fp")) else "is at the end of their FP"
     return _said(ctx, f"{ctx.name(d['fighter'])} {at}: too tired to act")
 
 
-def _r_fp_recovered(ctx: Narration, d: Data) -> Line:
+def _r_fp_recovered(ctx: Narration, d: ev.FpChange) -> Line:
     change = f": FP {d['fp_before']} → {d['fp_after']}" if _known(d.get("fp_after")) else ""
     return _said(ctx, f"{ctx.name(d['fighter'])} gets a second wind{change}")
 
 
-def _r_ht_checks(ctx: Narration, d: Data) -> Line:
+def _r_ht_checks(ctx: Narration, d: ev.Hp) -> Line:
     at = f"is at HP {d['hp']}" if _known(d.get("hp")) else "is at HP 0 or less"
     return _said(ctx, f"{ctx.name(d['fighter'])} {at}: an HT check each subturn to stay conscious")
 
 
-def _r_death_check_due(ctx: Narration, d: Data) -> Line:
+def _r_death_check_due(ctx: Narration, d: ev.DeathCheckDue) -> Line:
     at = f" at HP {d['hp']}" if _known(d.get("hp")) else ""
     return _said(ctx, f"{ctx.name(d['fighter'])}{at} has passed {d['threshold']}: a death check")
 
 
-def _r_dead(ctx: Narration, d: Data) -> Line:
+def _r_dead(ctx: Narration, d: ev.Hp) -> Line:
     at = f" (HP {d['hp']})" if _known(d.get("hp")) else ""
     return _said(ctx, f"{ctx.name(d['fighter'])} dies{at}")
 
 
-def _r_gm_number(what: str) -> Callable[[Narration, Data], Line]:
-    key = what.lower()
-
-    def render(ctx: Narration, d: Data) -> Line:
-        who = ctx.name(d["fighter"])
-        after = d.get(f"{key}_after")
-        change = f": {d[f'{key}_before']} → {after}" if _known(after) else ""
-        return _said(ctx, f"The referee sets {who}'s {what}{change}")
-
-    return render
+def _r_gm_hp(ctx: Narration, d: ev.HpChange) -> Line:
+    after = d.get("hp_after")
+    change = f": {d['hp_before']} → {after}" if _known(after) else ""
+    return _said(ctx, f"The referee sets {ctx.name(d['fighter'])}'s HP{change}")
 
 
-def _r_gm_condition(ctx: Narration, d: Data) -> Line:
+def _r_gm_fp(ctx: Narration, d: ev.FpChange) -> Line:
+    after = d.get("fp_after")
+    change = f": {d['fp_before']} → {after}" if _known(after) else ""
+    return _said(ctx, f"The referee sets {ctx.name(d['fighter'])}'s FP{change}")
+
+
+def _r_gm_condition(ctx: Narration, d: ev.GmCondition) -> Line:
     who, condition = ctx.name(d["fighter"]), str(d["condition"]).replace("_", " ")
     if d.get("added"):
         return _said(ctx, f"The referee rules {who} {condition}")
     return _said(ctx, f"The referee takes {condition} off {who}")
 
 
-def _r_gm_end(ctx: Narration, d: Data) -> Line:
+def _r_gm_end(ctx: Narration, d: ev.GmEnd) -> Line:
     who = ctx.name(d["winner"]) if d.get("winner") is not None else "nobody"
     return _said(ctx, f"The referee ends the bout: {who} wins")
 
 
-def _r_grapple(ctx: Narration, d: Data) -> Line:
+def _r_grapple(ctx: Narration, d: ev.Grapple) -> Line:
     outcome = "and holds" if d["held"] else "but fails to hold"
     return _said(ctx, f"{ctx.name(d['fighter'])} grapples {ctx.name(d['target'])} {outcome}")
 
 
-def _r_grapple_released(ctx: Narration, d: Data) -> Line:
+def _r_grapple_released(ctx: Narration, d: ev.Target) -> Line:
     return _said(ctx, f"{ctx.name(d['fighter'])} lets go of {ctx.name(d['target'])}")
 
 
-def _r_guard(ctx: Narration, d: Data) -> Line:
+def _r_guard(ctx: Narration, d: ev.Guard) -> Line:
     who, arm = ctx.name(d["fighter"]), _where(d["arm"])
     if d.get("location"):
         return _said(ctx, f"{who} guards the {_where(d['location'])} with the {arm}")
     return _said(ctx, f"{who} lowers the {arm}'s guard")
 
 
-def _r_wait(ctx: Narration, d: Data) -> Line:
+def _r_wait(ctx: Narration, d: ev.OfFighter) -> Line:
     why = " (stunned: may only defend)" if ctx.rule == "AR.STN.1" else ""
     return _said(ctx, f"{ctx.name(d['fighter'])} waits{why}")
 
 
-def _r_landed(ctx: Narration, d: Data) -> Line:
+def _r_landed(ctx: Narration, d: ev.Landed) -> Line:
     who = ctx.name(d["fighter"])
     if d.get("on_its_feet"):
         return _said(ctx, f"{who} lands on their feet, {d['posture']}")
@@ -312,12 +319,12 @@ def _r_landed(ctx: Narration, d: Data) -> Line:
     return _said(ctx, f"{who} lands {d['posture']}, {facing}, on the {_where(d.get('location'))}{height}")
 
 
-def _r_lands_facing(ctx: Narration, d: Data) -> Line:
+def _r_lands_facing(ctx: Narration, d: ev.LandsFacing) -> Line:
     why = f" (a {d['tier']}-tier hit)" if d.get("tier") else f" ({d['cause']})" if d.get("cause") else ""
     return _said(ctx, f"{ctx.name(d['fighter'])} will land {_where(d['facing'])}{why}")
 
 
-def _r_aerial(ctx: Narration, d: Data) -> Line:
+def _r_aerial(ctx: Narration, d: ev.Aerial) -> Line:
     who = ctx.name(d["fighter"])
     if d["falls"]:
         how = f"falls and will land on the {_where(d['lands_on'])}"
@@ -328,22 +335,22 @@ def _r_aerial(ctx: Narration, d: Data) -> Line:
     )
 
 
-def _r_shock_expired(ctx: Narration, d: Data) -> Line:
+def _r_shock_expired(ctx: Narration, d: ev.ShockExpired) -> Line:
     ended = ", ".join(f"{e['kind']} -{e['value']}" for e in d.get("ended", []) if isinstance(e, Mapping))
     return _said(ctx, f"{ctx.name(d['fighter'])}'s {ended} ends with subturn {d['subturn']}")
 
 
-def _r_no_further_effect(ctx: Narration, d: Data) -> Line:
+def _r_no_further_effect(ctx: Narration, d: ev.NoFurtherEffect) -> Line:
     already = " and ".join(_STATES.get(str(c), str(c)) for c in d.get("already", []))
     condition = _CONDITIONS.get(str(d["condition"]), str(d["condition"]))
     return _said(ctx, f"{ctx.name(d['fighter'])} is already {already}: {condition} changes nothing")
 
 
-def _r_audience_point(ctx: Narration, d: Data) -> Line:
+def _r_audience_point(ctx: Narration, d: ev.AudiencePoint) -> Line:
     return _said(ctx, f"{ctx.name(d['fighter'])} spends an audience point: {_where(d['effect'])}")
 
 
-def _r_audience_points(ctx: Narration, d: Data) -> Line:
+def _r_audience_points(ctx: Narration, d: ev.AudiencePoints) -> Line:
     if not _known(d.get("points")):
         return _said(ctx, f"The crowd is behind {ctx.name(d['fighter'])}")
     n = int(d["points"])
@@ -352,7 +359,7 @@ def _r_audience_points(ctx: Narration, d: Data) -> Line:
     )
 
 
-def _r_exempted(ctx: Narration, d: Data) -> Line:
+def _r_exempted(ctx: Narration, d: ev.Exempted) -> Line:
     n = int(d["exempted"])
     return _said(
         ctx,
@@ -360,9 +367,11 @@ def _r_exempted(ctx: Narration, d: Data) -> Line:
     )
 
 
-def _r_move_halved(ctx: Narration, d: Data) -> Line:
-    key = "hp" if "hp" in d else "fp"
-    why = f"{key.upper()} {d[key]}" if _known(d[key]) else ("injury" if key == "hp" else "fatigue")
+def _r_move_halved(ctx: Narration, d: ev.MoveHalved) -> Line:
+    if "hp" in d:
+        why = f"HP {d['hp']}" if _known(d["hp"]) else "injury"
+    else:
+        why = f"FP {d['fp']}" if _known(d.get("fp")) else "fatigue"
     who = ctx.name(d["fighter"])
     before, after = d.get("move_before"), d.get("move_after")
     if before is not None and before == after:
@@ -371,12 +380,12 @@ def _r_move_halved(ctx: Narration, d: Data) -> Line:
     return _said(ctx, f"{who}'s Move is halved ({why}){change}")
 
 
-def _r_match_lost(ctx: Narration, d: Data) -> Line:
+def _r_match_lost(ctx: Narration, d: ev.MatchLost) -> Line:
     why = f" ({d['reason']})" if _known(d.get("reason")) else ""
     return _said(ctx, f"{ctx.name(d.get('fighter'))} loses the match{why}")
 
 
-def _r_moved(ctx: Narration, d: Data) -> Line:
+def _r_moved(ctx: Narration, d: ev.Moved) -> Line:
     who = ctx.name(d["fighter"])
     n = int(d["metres"])
     text = f"{who} moves {n} m ({d['why']}, Move {d['move']}): {d['position_from']} m → {d['position_to']} m"
@@ -385,7 +394,7 @@ def _r_moved(ctx: Narration, d: Data) -> Line:
     return _said(ctx, text, "steps", d)
 
 
-def _r_knocked_back(ctx: Narration, d: Data) -> Line:
+def _r_knocked_back(ctx: Narration, d: ev.KnockedBack) -> Line:
     who = ctx.name(d["fighter"])
     text = f"{who} is knocked back {d['metres']} m by the blow to the {_where(d['location'])}"
     if "position_to" in d:
@@ -395,7 +404,7 @@ def _r_knocked_back(ctx: Narration, d: Data) -> Line:
     return _said(ctx, text)
 
 
-def _r_stun_renewed(ctx: Narration, d: Data) -> Line:
+def _r_stun_renewed(ctx: Narration, d: ev.StunRenewed) -> Line:
     return _said(
         ctx,
         f"{ctx.name(d['fighter'])}'s stun now counts hit {d['hit']} (final damage {d['final']}, "
@@ -404,7 +413,7 @@ def _r_stun_renewed(ctx: Narration, d: Data) -> Line:
 
 
 #: Event kind → renderer, for every kind the arena logs (a test keeps it complete).
-RENDERERS: dict[str, Callable[[Narration, Data], Line]] = {
+RENDERERS: dict[str, Callable[[Narration, Any], Line]] = {
     "bout_begins": _r_bout_begins,
     "subturn": _r_subturn,
     "bout_over": _r_bout_over,
@@ -463,8 +472,8 @@ RENDERERS: dict[str, Callable[[Narration, Data], Line]] = {
     "cannot_fall": _fighter("{who} is already {already}: the {cause} cannot throw them down"),
     "defense_back": _fighter("{who} may defend again: the all-out attack's no-defence ends with their slot"),
     "exempted": _r_exempted,
-    "gm_hp": _r_gm_number("HP"),
-    "gm_fp": _r_gm_number("FP"),
+    "gm_hp": _r_gm_hp,
+    "gm_fp": _r_gm_fp,
     "gm_condition": _r_gm_condition,
     "gm_end": _r_gm_end,
 }

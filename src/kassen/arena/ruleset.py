@@ -46,6 +46,7 @@ from kassen.arena.bout.forecast import choice_odds
 from kassen.arena.bout.gm import GM_ACTIONS, REFEREE, GmAction, apply_gm, gm_actions
 from kassen.arena.bout.turn import as_bout_turn
 from kassen.arena.content import load_content
+from kassen.arena.events import EVENT_TYPES
 from kassen.arena.policies import HeuristicPolicy
 from kassen.arena.report import RENDERERS, names
 from kassen.arena.rules import ArenaRules
@@ -89,6 +90,7 @@ class ArenaRuleset:
         scenario_model=ScenarioModel,
         max_units=MAX_UNITS,
         seeds=("004",),
+        event_types=EVENT_TYPES,
     )
 
     def __init__(self) -> None:

@@ -38,7 +38,6 @@ __all__ = ["FighterModel", "ScenarioModel", "script_steps", "setup_scenario"]
 
 import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Annotated, Any, Literal
@@ -74,6 +73,7 @@ from kassen.content.content import Content
 from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issues
 from kassen.core.codec import FormatError
 from kassen.core.errors import ContentError, ContentIssue, KassenError
+from kassen.core.fastreplace import replace
 from kassen.core.fight import state_codec
 from kassen.core.policy import ByActor, FirstLegal, Policy, Scripted
 from kassen.core.ruleset import Setup

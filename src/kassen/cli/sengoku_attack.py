@@ -10,7 +10,6 @@ __all__ = ["attack_command", "odds_command"]
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import replace
 from fractions import Fraction
 from typing import Annotated, Any
 
@@ -25,6 +24,7 @@ from kassen.cli.sengoku import sengoku_app
 from kassen.cli.sengoku_defense import print_released, profile_from_options, release_stances
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastreplace import replace
 from kassen.core.rng import Rng
 from kassen.sengoku.attack import Attack, AttackResult, attack
 from kassen.sengoku.catalog import Catalog

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 __all__ = ["defense_command", "profile_from_options"]
 
-from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -21,6 +20,7 @@ from kassen.cli.numbers import MAX_OPTION, whole_problem
 from kassen.cli.sengoku import sengoku_app
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastreplace import replace
 from kassen.sengoku.catalog import Catalog
 from kassen.sengoku.defense import (
     DefenseResult,

@@ -219,20 +219,20 @@ def chronicle_schema(ruleset: Any) -> dict[str, Any]:
             "log": {"type": "array", "items": entry},
             "rng": {"type": "integer"},
             "played": {"type": "array"},
+            "result": {
+                "type": "object",
+                "properties": {"winner": {"type": ["string", "null"]}, "reason": {"type": "string"}},
+                "required": ["winner", "reason"],
+            },
             "end": {
                 "type": "object",
-                "description": "how many actions the log holds and the SHA-256 digest of the log",
+                "description": "how many actions the log holds and its digest (format 3)",
                 "properties": {
                     "actions": {"type": "integer", "minimum": 0},
                     "digest": {"type": "string"},
                 },
                 "required": ["actions", "digest"],
                 "additionalProperties": False,
-            },
-            "result": {
-                "type": "object",
-                "properties": {"winner": {"type": ["string", "null"]}, "reason": {"type": "string"}},
-                "required": ["winner", "reason"],
             },
         },
         "required": ["format", "ruleset", "seed", "meta", "initial_state", "state_id", "log", "end"],

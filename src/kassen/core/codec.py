@@ -515,7 +515,9 @@ def _union(members: tuple[Any, ...]) -> tuple[Reader, Writer]:
             try:
                 return r(data, path)
             except FormatError as exc:
-                errors.append(exc)
+                # kept without its traceback, whose frames hold this list: no reference cycle is left
+                # when a later member reads the value (kassen.core.collector)
+                errors.append(exc.with_traceback(None))
         if len(errors) == 1:
             raise errors[0]
         raise _wrong(path, wanted, data)

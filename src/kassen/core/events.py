@@ -7,11 +7,20 @@ ruleset protocol and registry in :mod:`kassen.core.ruleset`.
 
 from __future__ import annotations
 
-__all__ = ["Event", "JSONValue", "StepData", "canonical_json", "check_event", "event_codec"]
+__all__ = [
+    "Event",
+    "JSONValue",
+    "StepData",
+    "canonical_json",
+    "check_event",
+    "event_codec",
+    "event_fields",
+]
 
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from kassen.core.fastinit import fast_init
@@ -39,6 +48,12 @@ def event_codec(types: Mapping[str, Any], kind: str) -> Codec[Any] | None:
     from kassen.core.fight import state_codec  # one codec per type, shared
 
     return state_codec(tp)
+
+
+@cache
+def event_fields(tp: Any) -> frozenset[str]:
+    """The data fields events of the declared type ``tp`` (a ``TypedDict``) may carry."""
+    return frozenset(tp.__required_keys__ | tp.__optional_keys__)
 
 
 def check_event(types: Mapping[str, Any], kind: str, data: Any, path: str = "data") -> None:

@@ -39,7 +39,7 @@ from kassen.core.menu import Menu, build_menu, decide, without_hidden_odds
 from kassen.core.policy import Decision, Listed, Policy
 from kassen.core.rng import Rng
 from kassen.core.ruleset import Ruleset
-from kassen.core.view import GM_VIEW, Viewer, observe, redact_state, visibility_of
+from kassen.core.view import GM_VIEW, Viewer, check_visibility, observe, redact_state, visibility_of
 
 if TYPE_CHECKING:
     from kassen.core.scenario import ScenarioSource
@@ -211,6 +211,7 @@ class Fight(Generic[S, A]):
         self._tried: tuple[Snapshot[S], A, tuple[Snapshot[S], tuple[Event, ...]]] | None = None
         self.dice_mode = _dice_mode(dice)
         self._check_size()
+        check_visibility(visibility_of(ruleset, content.tables), ruleset.info.event_types)
         self._pending: DiceRequest[A] | None = None
 
     def _check_size(self) -> None:

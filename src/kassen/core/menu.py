@@ -41,6 +41,7 @@ from typing import Any, Union, get_args, get_origin
 from kassen.core.codec import kind_of
 from kassen.core.engine import GM, Actor
 from kassen.core.errors import IllegalActionError, KassenError
+from kassen.core.fastreplace import replace
 
 #: Most options one menu lists, and most steps a path may have (a hostile path is refused early).
 MAX_OPTIONS = 2_000
@@ -135,8 +136,8 @@ def without_hidden_odds(menu: Menu, hidden: Sequence[str]) -> Menu:
                 tuple((k, p) for k, p in odds.outcomes if k not in drop),
                 tuple((k, v) for k, v in odds.expected if k not in drop),
             )
-        options.append(dataclasses.replace(o, odds=odds))
-    return dataclasses.replace(menu, options=tuple(options))
+        options.append(replace(o, odds=odds))
+    return replace(menu, options=tuple(options))
 
 
 # -- deriving menus from complete legal actions ---------------------------------------------------------

@@ -44,8 +44,10 @@ A = TypeVar("A")
 C = TypeVar("C")
 
 #: Renders one event's data as a line of the account (``None``: nothing worth a line). The context
-#: gives names and verbosity; see :mod:`kassen.core.report`.
-Renderer = Callable[[Any, Mapping[str, Any]], "str | Line | None"]
+#: gives names and verbosity; see :mod:`kassen.core.report`. The data is its kind's: a renderer takes the
+#: kind's declared type (``RulesetInfo.event_types``, a ``TypedDict``), so the type checker holds every
+#: key it reads to the declaration (a side's view may read null where a value is hidden from it).
+Renderer = Callable[[Any, Any], "str | Line | None"]
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ __all__ = [
     "Viewer",
     "Visibility",
     "VisibilityModel",
+    "check_visibility",
     "observe",
     "visibility_of",
 ]
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field
 
 from kassen.content.yamlio import HouseDefault, StrictModel
-from kassen.core.errors import KassenError
+from kassen.core.errors import ContentError, ContentIssue, KassenError
 
 if TYPE_CHECKING:
     from kassen.core.fight import Fight
@@ -125,6 +126,38 @@ def visibility_of(ruleset: Any, tables: Any) -> Visibility:
     """The ruleset's visibility table (nothing hidden when it has none)."""
     hook = getattr(ruleset, "visibility", None)
     return hook(tables) if hook is not None else Visibility()
+
+
+def check_visibility(rules: Visibility, event_types: Mapping[str, Any]) -> None:
+    """Raise :class:`~kassen.core.errors.ContentError` unless every event rule of ``rules`` names a kind
+    of event the ruleset declares (``RulesetInfo.event_types``, or ``*``) and data fields that kind
+    carries (its hidden fields and its owner; a ``*`` kind's owner is read where an event has it): a
+    field renamed in the rules, or misspelt in a table, would otherwise hide nothing. A ruleset that
+    declares no types is not checked (its event data is free)."""
+    if not event_types:
+        return
+    from kassen.core.events import event_fields
+
+    issues = []
+    named = [(f"events[{i}]", r.kind, (*r.fields, r.owner)) for i, r in enumerate(rules.events)]
+    named += [(f"steps[{i}]", r.kind, (r.owner,)) for i, r in enumerate(rules.steps)]
+    for where, kind, fields in named:
+        if kind == "*":
+            continue
+        if kind not in event_types:
+            issues.append(
+                ContentIssue("visibility", where, f"{kind!r} is not a kind of event this ruleset logs")
+            )
+            continue
+        known = event_fields(event_types[kind])
+        for name in fields:
+            if name != "*" and name not in known:
+                message = (
+                    f"events of kind {kind!r} carry no field {name!r} (fields: {', '.join(sorted(known))})"
+                )
+                issues.append(ContentIssue("visibility", where, message))
+    if issues:
+        raise ContentError(issues)
 
 
 def _walk(

@@ -104,7 +104,7 @@ def _free_weapon(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange |
     )
     penalty, pen_steps = wound_penalty(f, t)
     tn = bind.roll + penalty
-    r = roll_pool(pool, turn.dice, "roll to free the weapon", "L5.BND.1")
+    r = roll_pool(pool, turn.dice, "roll to free the weapon", "L5.BND.1", explain=turn.explain)
     ok = r.total >= tn
     turn.event(
         "free_weapon",

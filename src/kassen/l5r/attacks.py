@@ -110,7 +110,7 @@ def resolve_attack(
         )
     aim = attack_roll(turn.state, attacker, target, attack, plan, t, attacker_wounds=attacker_wounds)
     ap, tn, tn_steps, p = aim.pool, aim.tn, aim.tn_steps, aim.chance
-    r = roll_pool(ap.pool, turn.dice, "attack roll", "L5.CORE.9")
+    r = roll_pool(ap.pool, turn.dice, "attack roll", "L5.CORE.9", explain=turn.explain)
     hit = r.total >= tn
     steps = [*ap.steps, *tn_steps, *r.steps]
     per = t.core.raises.tn_per_raise

@@ -161,7 +161,7 @@ def deal_damage(
     t = turn.tables
     attacker, target = turn.fighter(actor), turn.fighter(attack.target)
     pool, steps = damage_pool(attacker, attack, t, turn.now, damage_raises=damage_raises)
-    r = roll_pool(pool, turn.dice, "damage roll", "L5.CORE.5")
+    r = roll_pool(pool, turn.dice, "damage roll", "L5.CORE.5", explain=turn.explain)
     damage = r.total
     turn.event(
         "damage",

@@ -120,7 +120,7 @@ def start_turn(turn: L5Turn) -> None:
         if not standing(f, t):
             continue
         pool, change, steps = initiative_pool(f, t, now)
-        r = roll_pool(pool, turn.dice, "initiative roll", "L5.CORE.8")
+        r = roll_pool(pool, turn.dice, "initiative roll", "L5.CORE.8", explain=turn.explain)
         total = r.total + change
         loses = f.has("lose_initiative", now)
         all_steps = [*steps, *r.steps]
@@ -187,7 +187,7 @@ def roll_full_defenses(turn: L5Turn) -> bool:
         if declared is None or declared.do is not ActKind.FULL_DEFENSE or f.full_defense_rolled:
             continue
         pool, steps = full_defense_pool(f, t, now)
-        r = roll_pool(pool, turn.dice, "Full Defense roll", "L5.CORE.7")
+        r = roll_pool(pool, turn.dice, "Full Defense roll", "L5.CORE.7", explain=turn.explain)
         bonus = r.total // t.core.full_defense.bonus_divisor
         turn.put(replace(f, full_defense_bonus=bonus, full_defense_rolled=True))
         turn.event(

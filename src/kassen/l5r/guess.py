@@ -23,9 +23,9 @@ from __future__ import annotations
 __all__ = ["determinize", "value"]
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
+from kassen.core.fastreplace import replace
 from kassen.core.fight import state_codec
 from kassen.core.rng import Rng
 from kassen.l5r.character import earth

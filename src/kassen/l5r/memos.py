@@ -19,6 +19,7 @@ from kassen.core.memo import Memo, PerThread
 if TYPE_CHECKING:
     from kassen.core.explain import Step
     from kassen.l5r.actions import Attack, Declare
+    from kassen.l5r.character import Character
     from kassen.l5r.pool import Pool
     from kassen.l5r.rolls import AttackPool, RaisePlan
     from kassen.l5r.state import DuelState, Fighter
@@ -45,6 +46,7 @@ class L5Memos:
     __slots__ = (
         "allowed",
         "attack_pools",
+        "characters",
         "damage_pools",
         "defense_tns",
         "ladders",
@@ -59,6 +61,10 @@ class L5Memos:
     )
 
     def __init__(self) -> None:
+        #: One shared instance of each character value (:func:`kassen.l5r.turn.shared_characters`): the
+        #: memos below are keyed by characters, and a key found by identity is found without comparing
+        #: the character's fields (a fight opened, a state read back or guessed, has its own instances).
+        self.characters: Memo[Character, Character] = Memo(256)
         #: ``rolls.rank`` and ``rolls.wound_penalty`` by the Wounds, death and the character.
         self.ranks: Memo[tuple[object, ...], RankState] = Memo(256)
         self.penalties: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo(256)

@@ -134,12 +134,18 @@ def ten_dice(pool: Pool, rule: TenDice) -> tuple[Pool, tuple[Step, ...]]:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class PoolRoll:
-    """A rolled pool: its total, every die (kept, dropped, exploded) and the steps that explain it."""
+    """A rolled pool: its total, the roll (every die: kept, dropped, exploded; ``None`` when the pool
+    rolls no dice) and the steps that explain it."""
 
     pool: Pool
     total: int
-    dice: tuple[DieRoll, ...]
+    roll: RollResult | None
     steps: tuple[Step, ...]
+
+    @property
+    def dice(self) -> tuple[DieRoll, ...]:
+        """Every die, in the order rolled (made when first asked: most rolls only need their total)."""
+        return () if self.roll is None else self.roll.dice
 
     def next_highest(self, count: int = 1) -> int:
         """Sum of the ``count`` highest dice that were *not* kept (a head Critical: L5.HED.1)."""
@@ -159,15 +165,17 @@ def _faces_text(dice: tuple[DieRoll, ...]) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
-def roll_pool(pool: Pool, rng: DieSource, reason: str, rule: str = "L5.CORE.1") -> PoolRoll:
-    """Roll ``pool`` with the injected dice; the last step is the total with the dice shown."""
+def roll_pool(
+    pool: Pool, rng: DieSource, reason: str, rule: str = "L5.CORE.1", *, explain: bool = True
+) -> PoolRoll:
+    """Roll ``pool`` with the injected dice; the last step is the total with the dice shown (with
+    ``explain`` False, as in the simulation mode, the step's words do not show them)."""
     p = pool.normalized()
     if p.rolled == 0 or p.kept == 0:
-        return PoolRoll(p, p.bonus, (), (Step(p.bonus, f"{reason}: no dice to roll", rule),))
+        return PoolRoll(p, p.bonus, None, (Step(p.bonus, f"{reason}: no dice to roll", rule),))
     result: RollResult = roll(pool_dice(p.rolled, p.kept, p.explode), rng)
-    dice = result.dice
-    step = Step(result.total, f"{reason}: {p} rolled {_faces_text(dice)}", rule)
-    return PoolRoll(p, result.total + p.bonus, dice, (step,))
+    shown = f"{reason}: {p} rolled {_faces_text(result.dice)}" if explain else reason
+    return PoolRoll(p, result.total + p.bonus, result, (Step(result.total, shown, rule),))
 
 
 def chance(pool: Pool, tn: int) -> Fraction:

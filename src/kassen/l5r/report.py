@@ -19,6 +19,7 @@ from typing import Any
 
 from kassen.core.report import Line, Narration
 from kassen.core.ruleset import Renderer
+from kassen.l5r import events as ev
 
 
 def _text(ctx: Narration, data: Mapping[str, Any], kind: str) -> str:
@@ -37,13 +38,13 @@ def _text(ctx: Narration, data: Mapping[str, Any], kind: str) -> str:
 def _said(kind: str) -> Renderer:
     """The event's own words, its rule, and (verbose) its steps."""
 
-    def render(ctx: Narration, data: Mapping[str, Any]) -> Line:
+    def render(ctx: Narration, data: ev.Explained) -> Line:
         return Line(_text(ctx, data, kind), ctx.rule, ctx.steps(data))
 
     return render
 
 
-def _wounds(ctx: Narration, data: Mapping[str, Any]) -> Line:
+def _wounds(ctx: Narration, data: ev.Wounds) -> Line:
     """Wounds taken; another side reads the rank only (the visibility table hides the count)."""
     if isinstance(data.get("text"), str) and data["text"]:
         return Line(data["text"], ctx.rule, ctx.steps(data))
@@ -51,7 +52,7 @@ def _wounds(ctx: Narration, data: Mapping[str, Any]) -> Line:
     return Line(f"{ctx.name(data.get('fighter'))} takes Wounds" + (f": {rank}" if rank else ""), ctx.rule)
 
 
-def _gm_wounds(ctx: Narration, data: Mapping[str, Any]) -> Line:
+def _gm_wounds(ctx: Narration, data: ev.GmWounds) -> Line:
     """The GM sets a fighter's Wounds; another side reads the rank only."""
     if isinstance(data.get("text"), str) and data["text"]:
         return Line(data["text"], ctx.rule, ctx.steps(data))
@@ -61,21 +62,21 @@ def _gm_wounds(ctx: Narration, data: Mapping[str, Any]) -> Line:
     )
 
 
-def _turn(ctx: Narration, data: Mapping[str, Any]) -> Line:
+def _turn(ctx: Narration, data: ev.Turn) -> Line:
     return Line(f"== {_text(ctx, data, 'turn').capitalize()} ==", heading=True)
 
 
-def _declare(ctx: Narration, data: Mapping[str, Any]) -> Line:
+def _declare(ctx: Narration, data: ev.Declared) -> Line:
     """A declaration, indented under its turn; its rule only when verbose."""
     return Line(_text(ctx, data, "declare"), ctx.rule if ctx.verbose else "", indent=1)
 
 
-def _skipped(ctx: Narration, data: Mapping[str, Any]) -> Line:
+def _skipped(ctx: Narration, data: ev.Declared) -> Line:
     """A script step skipped, indented with the declaration it precedes, with the rule that stops it."""
     return Line(_text(ctx, data, "script_skipped"), ctx.rule, indent=1)
 
 
-def _over(ctx: Narration, data: Mapping[str, Any]) -> Line:
+def _over(ctx: Narration, data: ev.Over) -> Line:
     winner = data.get("winner")
     text = _text(ctx, data, "over")
     if winner is not None:  # the side by its display name

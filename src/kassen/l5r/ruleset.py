@@ -62,7 +62,7 @@ from kassen.l5r.specials import choose_corps, choose_drive
 from kassen.l5r.state import DuelState, Phase
 from kassen.l5r.summary import fight_summary as summarize
 from kassen.l5r.tables import L5Tables
-from kassen.l5r.turn import L5Turn
+from kassen.l5r.turn import L5Turn, shared_characters
 from kassen.l5r.validate import next_declarer, skip_reason
 
 #: Every action of a duel: the characters' decisions and the GM's own moves (:mod:`kassen.l5r.gm`).
@@ -160,7 +160,7 @@ class L5Ruleset:
         return legal_actions(state, tables)
 
     def start(self, state: DuelState, dice: DieSource, tables: L5Tables) -> L5Turn:
-        return L5Turn(state, dice, tables)
+        return L5Turn(shared_characters(state, tables), dice, tables)
 
     def resolve(self, turn: Turn[DuelState], action: DuelAction) -> None:
         """Validate ``action`` (naming the rule that forbids it), then apply it."""

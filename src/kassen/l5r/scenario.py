@@ -42,7 +42,6 @@ __all__ = [
 
 import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -53,6 +52,7 @@ from kassen.content.layers import deep_merge
 from kassen.content.loader import layer_parts, merge_tables
 from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issues
 from kassen.core.errors import ContentError, ContentIssue, did_you_mean
+from kassen.core.fastreplace import replace
 from kassen.core.fight import Fight
 from kassen.core.policy import ByActor, Policy
 from kassen.core.ruleset import Setup
@@ -75,6 +75,7 @@ from kassen.l5r.tables import (
     TraitName,
     unknown_weapon_skill,
 )
+from kassen.l5r.turn import shared_characters
 
 #: Most actions of an auto-played duel.
 MAX_ACTIONS = 20_000
@@ -350,7 +351,7 @@ def setup(scenario: ScenarioSource, content: Content[L5Tables]) -> Setup[DuelSta
         own: dict[str, Policy[DuelState, Action]] = {m.name: Prefers(m.prefers, heuristic) for m in scripted}
         return SkippingScript(scripts, ByActor(own, heuristic))
 
-    return Setup(state, model.name, model.seed, MAX_ACTIONS, policy)
+    return Setup(shared_characters(state, content.tables), model.name, model.seed, MAX_ACTIONS, policy)
 
 
 # -- the ruleset's own reading of a scenario -------------------------------------------------------------

@@ -217,7 +217,7 @@ def disengage(turn: L5Turn, who: FighterId, other: FighterId, tn_roll: int) -> b
     )
     penalty, pen_steps = wound_penalty(f, t)
     tn = tn_roll + penalty
-    r = roll_pool(pool, turn.dice, "disengage roll", "L5.CAC.1")
+    r = roll_pool(pool, turn.dice, "disengage roll", "L5.CAC.1", explain=turn.explain)
     ok = r.total >= tn
     outcome = "disengaged" if ok else "fails, they struggle"
     turn.event(
@@ -271,7 +271,7 @@ def struggle(turn: L5Turn, a: FighterId, b: FighterId) -> None:
             skill_name=skill_name,
             kinds=("skill",),
         )
-        r = roll_pool(pool, turn.dice, f"{name}'s struggle roll", "L5.CAC.1")
+        r = roll_pool(pool, turn.dice, f"{name}'s struggle roll", "L5.CAC.1", explain=turn.explain)
         penalty, _ = wound_penalty(f, t)
         totals[name] = r.total - penalty
         all_steps += [*steps, *r.steps]
@@ -324,7 +324,7 @@ def _disarm(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     )
     penalty, pen_steps = wound_penalty(target, t)
     tn = total + penalty
-    r = roll_pool(pool, turn.dice, "roll to keep the weapon", "L5.DSM.1")
+    r = roll_pool(pool, turn.dice, "roll to keep the weapon", "L5.DSM.1", explain=turn.explain)
     steps_all = (*steps, Step(total, "TN: the Disarm roll", "L5.DSM.1"), *pen_steps, *r.steps)
     if r.total >= tn:
         turn.event(
@@ -425,7 +425,7 @@ def _give_way(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> Non
     divisor = t.special_attacks.drive.footing_tn_divisor
     penalty, pen_steps = wound_penalty(target, t)
     tn = total // divisor + penalty
-    r = roll_pool(pool, turn.dice, "roll to keep footing", "L5.DRV.1")
+    r = roll_pool(pool, turn.dice, "roll to keep footing", "L5.DRV.1", explain=turn.explain)
     ok = r.total >= tn
     turn.event(
         "drive",

@@ -194,17 +194,21 @@ class DuelState:
     winner: str | None = None
     reason: str = ""
 
+    # A fighter is found by its character's name (its ``name``, read without the property: a score of
+    # lookups an action).
     def fighter(self, name: FighterId | str) -> Fighter:
         for f in self.fighters:
-            if f.name == name:
+            if f.character.name == name:
                 return f
         raise KassenError(f"no fighter named {name!r} in this duel")
 
     def has_fighter(self, name: str) -> bool:
-        return any(f.name == name for f in self.fighters)
+        return any(f.character.name == name for f in self.fighters)
 
     def with_fighter(self, fighter: Fighter) -> DuelState:
-        return replace(self, fighters=tuple(fighter if f.name == fighter.name else f for f in self.fighters))
+        name = fighter.character.name
+        fighters = tuple(fighter if f.character.name == name else f for f in self.fighters)
+        return replace(self, fighters=fighters)
 
     def names(self) -> tuple[FighterId, ...]:
         return tuple(f.name for f in self.fighters)

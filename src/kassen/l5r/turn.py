@@ -9,7 +9,7 @@ RNG, or faces typed at the table), reads ``turn.tables`` (the fight's content) a
 
 from __future__ import annotations
 
-__all__ = ["L5Turn", "is_down", "standing"]
+__all__ = ["L5Turn", "is_down", "shared_characters", "standing"]
 
 from collections.abc import Iterable
 from typing import Any
@@ -79,3 +79,26 @@ def is_down(fighter: Fighter, tables: L5Tables) -> bool:
 def standing(fighter: Fighter, tables: L5Tables) -> bool:
     """Still in the fight: neither Out, Dead nor yielded."""
     return not fighter.yielded and not is_down(fighter, tables)
+
+
+def shared_characters(state: DuelState, tables: L5Tables) -> DuelState:
+    """``state`` with each fighter's character the content's one instance of its value
+    (``tables.memos.characters``): the tables' memos are keyed by characters, and a fight opened, a
+    state read from JSON or a state guessed for a search each have their own instances, which a memo
+    finds only by comparing every field. A state already made of the shared ones is returned as it is
+    (the state each action leaves, from the second on)."""
+    shared = tables.memos.characters
+    fighters = state.fighters
+    for f in fighters:
+        if shared.get(f.character) is not f.character:
+            break
+    else:
+        return state
+    out = []
+    for f in fighters:
+        c = f.character
+        one = shared.get(c)
+        if one is None:
+            one = shared.put(c, c)
+        out.append(f if one is c else replace(f, character=one))
+    return replace(state, fighters=tuple(out))

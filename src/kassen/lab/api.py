@@ -26,11 +26,12 @@ __all__ = [
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kassen.content.content import read_layer
+from kassen.core.fastreplace import replace
 from kassen.core.scenario import ScenarioSource, read_scenario
 from kassen.lab.backends import Backend, batches, run_batches, session
 from kassen.lab.engine import Batch, FightRecord, Opener

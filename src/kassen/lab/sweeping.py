@@ -17,13 +17,14 @@ __all__ = ["CellPlan", "SweepPlan", "execute_sweep", "plan_sweep", "sweep"]
 import hashlib
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from kassen.content.content import read_layer
 from kassen.core.errors import KassenError, kind_of
+from kassen.core.fastreplace import replace
 from kassen.lab.api import Progress, RunPlan, Scenario, _aggregate, _opener, plan_run
 from kassen.lab.backends import Backend, batches, run_batches, session
 from kassen.lab.engine import Batch, FightRecord

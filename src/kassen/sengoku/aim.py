@@ -24,10 +24,11 @@ __all__ = [
     "largest_extra_within_breath",
 ]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
 from kassen.sengoku.profile import ALL, AimFocus, Amount, AttackTags
 from kassen.sengoku.tags import check_tags, format_tags

@@ -29,11 +29,11 @@ __all__ = [
     "repair",
 ]
 
-from dataclasses import replace
 from enum import StrEnum
 
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
 from kassen.sengoku.profile import ArmorKind, CombatProfile
 

@@ -47,7 +47,7 @@ __all__ = [
 
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,7 @@ from kassen.content.layers import Origin, merge_by_id
 from kassen.content.loader import Part, entry_items, layer_entries, layer_parts, merge_tables
 from kassen.content.yamlio import validation_issues
 from kassen.core.errors import ContentError, ContentIssue, did_you_mean
+from kassen.core.fastreplace import replace
 from kassen.sengoku.catalog_index import (
     KINDS,
     SECTIONS,

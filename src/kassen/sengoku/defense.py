@@ -68,7 +68,7 @@ from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_pa
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
-from kassen.core.fastreplace import replace as evolve
+from kassen.core.fastreplace import replace
 from kassen.sengoku.grades import GradeTable, load_grades
 from kassen.sengoku.profile import (
     ALL,
@@ -640,17 +640,17 @@ def trigger_debuff(
     same = [i for i, d in enumerate(target.debuffs) if debuff.source and d.source == debuff.source]
     if not same:
         step = Step(debuff.value, f"{_debuff_text(debuff)} takes hold", "SG.DBF.1")
-        return evolve(target, debuffs=(*target.debuffs, debuff)), (step,)
+        return replace(target, debuffs=(*target.debuffs, debuff)), (step,)
     i = same[0]
     old = target.debuffs[i]
     if rules.debuffs.each_round is DebuffReading.ACCUMULATE:
-        new = evolve(old, value=old.value + debuff.value, rounds=debuff.rounds)
+        new = replace(old, value=old.value + debuff.value, rounds=debuff.rounds)
         reason = f"{debuff.source} triggers again: accumulates to Defense −{new.value}"
     else:
-        new = evolve(old, value=debuff.value, rounds=debuff.rounds)
+        new = replace(old, value=debuff.value, rounds=debuff.rounds)
         reason = f"{debuff.source} triggers again: renewed at Defense −{new.value}"
     debuffs = (*target.debuffs[:i], new, *target.debuffs[i + 1 :])
-    return evolve(target, debuffs=debuffs), (Step(new.value, reason, "SG.RD.3"),)
+    return replace(target, debuffs=debuffs), (Step(new.value, reason, "SG.RD.3"),)
 
 
 def end_round_debuffs(target: CombatProfile) -> tuple[CombatProfile, tuple[Step, ...]]:
@@ -661,12 +661,12 @@ def end_round_debuffs(target: CombatProfile) -> tuple[CombatProfile, tuple[Step,
         if debuff.rounds is None:
             kept.append(debuff)
         elif debuff.rounds > 1:
-            kept.append(evolve(debuff, rounds=debuff.rounds - 1))
+            kept.append(replace(debuff, rounds=debuff.rounds - 1))
         else:
             steps.append(Step(0, f"{_debuff_text(debuff)} ends", "SG.DBF.3"))
-    return evolve(target, debuffs=tuple(kept)), tuple(steps)
+    return replace(target, debuffs=tuple(kept)), tuple(steps)
 
 
 def remove_debuff(target: CombatProfile, source: str) -> CombatProfile:
     """End every Defense −N from ``source`` ("until parasitism is removed", SG.DBF.3)."""
-    return evolve(target, debuffs=tuple(d for d in target.debuffs if d.source != source))
+    return replace(target, debuffs=tuple(d for d in target.debuffs if d.source != source))

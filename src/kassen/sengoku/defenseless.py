@@ -23,9 +23,9 @@ __all__ = [
     "make_defenseless",
 ]
 
-from dataclasses import replace
 
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
 from kassen.sengoku.profile import BonusKind, CombatProfile
 

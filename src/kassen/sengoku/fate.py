@@ -17,12 +17,13 @@ from __future__ import annotations
 
 __all__ = ["FateShift", "LastBastion", "fate_intervention", "last_bastion"]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
+from kassen.core.fastreplace import replace
 from kassen.sengoku.check import Faces
 from kassen.sengoku.profile import CombatProfile
 from kassen.sengoku.resolution import ResolutionRules, load_resolution

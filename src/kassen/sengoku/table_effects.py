@@ -28,10 +28,11 @@ __all__ = [
     "reaches_the_fallen",
 ]
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kassen.core.events import Event
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.sengoku.breakage import apply_break
 from kassen.sengoku.defense import DefenseRules
 from kassen.sengoku.defenseless import make_defenseless

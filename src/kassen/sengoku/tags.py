@@ -17,9 +17,9 @@ __all__ = ["TagError", "check_tags", "format_tags", "merge_tags", "parse_tag", "
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
 
 from kassen.core.errors import KassenError
+from kassen.core.fastreplace import replace
 from kassen.sengoku.profile import ALL, Amount, AttackTags
 
 _EXPECTED = "expected Pierce N, Direct N (N a number or 'all'), Incorporeal or Break"

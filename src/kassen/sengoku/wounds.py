@@ -28,7 +28,7 @@ from typing import Any
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
-from kassen.core.fastreplace import replace as evolve
+from kassen.core.fastreplace import replace
 from kassen.sengoku.grades import GradeTable, load_grades
 from kassen.sengoku.profile import CombatProfile, Grade
 from kassen.sengoku.resolution import CriticalReading, LordFallScope, ResolutionRules, load_resolution
@@ -172,7 +172,7 @@ def apply_wounds(
                     automatic=True,
                 )
             )
-    return WoundsChange(evolve(target, wounds=after), before, after, fell, tuple(events), tuple(steps))
+    return WoundsChange(replace(target, wounds=after), before, after, fell, tuple(events), tuple(steps))
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +209,7 @@ def lord_fall(
     for s in squads:
         if id(s) in hit:
             new = max(0, s.cohesion - lf.cohesion_loss)
-            out.append(evolve(s, cohesion=new))
+            out.append(replace(s, cohesion=new))
             steps.append(
                 Step(
                     new,

@@ -11,9 +11,9 @@ import logging
 import re
 import socket
 import sys
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from kassen.core.fastreplace import replace
 from kassen.web.settings import Settings, WebError
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 
 from kassen.core.engine import GM
 from kassen.core.errors import KassenError
+from kassen.core.fastreplace import replace
 from kassen.core.fight import Fight
 from kassen.core.policy import Decision
 from kassen.core.rng import fresh_seed

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from pydantic import Field, ValidationError
 
@@ -89,6 +89,37 @@ class Concede:
 Action = Begin | Flip | Concede
 
 
+# -- events: each kind's data, declared (the ruleset's info.event_types) ---------------------------------
+class Nothing(TypedDict):
+    """The GM begins the duel."""
+
+
+class OfPlayer(TypedDict):
+    player: str
+
+
+class Flipped(OfPlayer):
+    call: Call
+    face: int
+    shown: Call
+    loser: str
+    tokens: int
+
+
+class Over(TypedDict):
+    winner: str
+    reason: str
+
+
+EVENT_TYPES: dict[str, Any] = {
+    "begin": Nothing,
+    "concede": OfPlayer,
+    "flip": Flipped,
+    "over": Over,
+    "turn": OfPlayer,
+}
+
+
 # -- scenario -------------------------------------------------------------------------------------------
 class PlayerModel(StrictModel):
     id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
@@ -116,6 +147,7 @@ class CoinFlip:
         scenarios=("coinflip", "scenarios"),
         rule_texts=("coinflip", "rules.yaml"),
         scenario_model=ScenarioModel,
+        event_types=EVENT_TYPES,
     )
 
     def __init__(self) -> None:
@@ -130,11 +162,11 @@ class CoinFlip:
             by_keys(("player", "loser")),
         )
         self.renderers = {
-            "begin": lambda ctx, d: Line("The duel begins.", heading=True),
+            "begin": _render_begin,
             "flip": _render_flip,
-            "turn": lambda ctx, d: Line(f"{ctx.name(d['player'])} to call.", indent=1),
-            "over": lambda ctx, d: f"{ctx.name(d['winner'])} wins: {d['reason']}",
-            "concede": lambda ctx, d: f"{ctx.name(d['player'])} concedes.",
+            "turn": _render_turn,
+            "over": _render_over,
+            "concede": _render_concede,
         }
 
     # content
@@ -323,7 +355,25 @@ class _Heads:
         return decision.legal[0]  # type: ignore[no-any-return]
 
 
-def _render_flip(ctx: Narration, d: Mapping[str, Any]) -> Line:
+# Each renderer reads its kind's declared data (mypy checks every key against it); a side's view of an
+# event may read null where the visibility table hides a value (a token count).
+def _render_begin(ctx: Narration, d: Nothing) -> Line:
+    return Line("The duel begins.", heading=True)
+
+
+def _render_turn(ctx: Narration, d: OfPlayer) -> Line:
+    return Line(f"{ctx.name(d['player'])} to call.", indent=1)
+
+
+def _render_over(ctx: Narration, d: Over) -> str:
+    return f"{ctx.name(d['winner'])} wins: {d['reason']}"
+
+
+def _render_concede(ctx: Narration, d: OfPlayer) -> str:
+    return f"{ctx.name(d['player'])} concedes."
+
+
+def _render_flip(ctx: Narration, d: Flipped) -> Line:
     return Line(
         f"{ctx.name(d['player'])} calls {d['call']}: the coin shows {d['shown']}; "
         f"{ctx.name(d['loser'])} is down to {'?' if d['tokens'] is None else d['tokens']}",

@@ -1,7 +1,7 @@
 """The shortcuts of the speed issue (15) give what the plain ways give: the heuristic's floating-point
 ranking picks the breath the exact rule picks, the planner's listing keeps exactly the candidates a full
-plan accepts, ``evolve`` builds what ``dataclasses.replace`` builds, a state's cached readings stay out
-of its value, and the demo's units copied k times make a battle of k times the units."""
+plan accepts, the core's ``replace`` builds what ``dataclasses.replace`` builds, a state's cached
+readings stay out of its value, and the demo's units copied k times make a battle of k times the units."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from fractions import Fraction
 import pytest
 
 from kassen.core.errors import ContentError
+from kassen.core.fastreplace import replace
 from kassen.core.fight import state_codec
 from kassen.core.scenario import ScenarioSource, open_fight
 from kassen.sengoku.battle import Breath, HeuristicPolicy
@@ -24,7 +25,6 @@ from kassen.sengoku.battle.plan import AttackGroup, Planner
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Unit, Use
 from kassen.sengoku.entries import ManeuverKind
-from kassen.sengoku.evolve import evolve
 
 
 def _source(name: str) -> str | ScenarioSource:
@@ -109,25 +109,25 @@ def test_the_listing_keeps_exactly_the_breaths_a_full_plan_accepts(name: str, se
         assert listed == wanted
 
 
-def test_evolve_builds_what_replace_builds_and_starts_cached_readings_afresh() -> None:
+def test_the_cores_replace_builds_what_dataclasses_replace_builds_and_starts_cached_readings_afresh() -> None:
     fight = open_fight("demo", seed=4)
     for _ in range(30):
         fight.step()
     state = fight.state
     state.unit(state.units[-1].id)  # builds the state's unit index
-    changed = evolve(state, count=state.count + 1, units=state.units[1:])
+    changed = replace(state, count=state.count + 1, units=state.units[1:])
     assert changed == dataclasses.replace(state, count=state.count + 1, units=state.units[1:])
     assert not changed.has_unit(state.units[0].id)
     unit = state.units[0]
-    assert evolve(unit, wounds=1, zone=None) == dataclasses.replace(unit, wounds=1, zone=None)
+    assert replace(unit, wounds=1, zone=None) == dataclasses.replace(unit, wounds=1, zone=None)
     # a unit put back: the kept readings answer with the new unit, the value is replace's
-    hurt = evolve(unit, wounds=1)
+    hurt = replace(unit, wounds=1)
     put = state.with_unit(hurt)
     assert put.unit(unit.id) is hurt and put.units[0] is hurt
     assert put == dataclasses.replace(state, units=(hurt, *state.units[1:]))
     assert put.changed(count=7).unit(unit.id) is hurt
     with pytest.raises(TypeError):
-        evolve(unit, woonds=1)
+        replace(unit, woonds=1)
 
 
 def test_cached_readings_stay_out_of_a_states_value_and_json() -> None:

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+from kassen.core.fastreplace import replace
 from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource, open_fight
 from kassen.sengoku.battle.actions import Action
@@ -16,7 +17,6 @@ from kassen.sengoku.battle.copies import copied_units
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit
 from kassen.sengoku.battle.values import Values, guard_of
-from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import CombatProfile, DefenseBonus, DefenseDebuff
 from kassen.sengoku.technique import attack_modifier
 
@@ -47,7 +47,7 @@ def test_equal_readings_are_equal_profiles(name: str, seeds: range) -> None:
                 if unit.zone is None:
                     continue
                 reading = rules.profile_reading(state, unit)
-                profile = evolve(rules.profile(state, unit), name="", id="")
+                profile = replace(rules.profile(state, unit), name="", id="")
                 known = seen.setdefault(reading, profile)
                 met_again += known is not profile
                 assert known == profile, (unit.id, state.round)
@@ -71,7 +71,7 @@ def test_a_remembered_profile_is_the_one_built_afresh(name: str, seeds: range) -
                     assert got == fresh.profile(state, unit, weapon=weapon), (unit.id, weapon, state.round)
                     compared += 1
                 # and with a Defense -N on it (SG.DBF.1), after its profile without was remembered
-                hurt = state.with_unit(evolve(unit, debuffs=(*unit.debuffs, DefenseDebuff(2, "test"))))
+                hurt = state.with_unit(replace(unit, debuffs=(*unit.debuffs, DefenseDebuff(2, "test"))))
                 debuffed = hurt.unit(unit.id)
                 assert rules.profile(hurt, debuffed) == BattleRules(rules.catalog).profile(hurt, debuffed)
     assert compared > 500
@@ -121,7 +121,7 @@ def test_the_grants_are_the_units_own_stances_and_its_zone_allies(name: str, see
             first = state.units[0]
             for u in state.units[1:]:
                 if u.zone == first.zone:
-                    formed = evolve(u, stances=(*u.stances, "squad-formation", "barrier-formation"))
+                    formed = replace(u, stances=(*u.stances, "squad-formation", "barrier-formation"))
                     state = state.with_unit(formed)
             for unit in state.units:
                 got = rules.grants(state, unit)
@@ -203,7 +203,7 @@ def test_a_squad_routed_last_round_is_read_again_when_the_round_turns() -> None:
     state = fight.states[0]
     placed = [u for u in state.units if u.zone is not None]
     target = next((u for u in placed if u.cohesion is not None), placed[0])  # a squad, if the demo has one
-    routed = evolve(target, routed=True, routed_round=state.round)
+    routed = replace(target, routed=True, routed_round=state.round)
     now = state.with_unit(routed)
     later = now.changed(round=state.round + 1)
     values = Values(rules)
@@ -245,7 +245,7 @@ def test_remembered_modifiers_and_blows_are_the_ones_worked_out_afresh(name: str
     m = next(rules.maneuver(k) for k in rules.known(unit) if rules.maneuver(k).attacks)
     tech = rules.technique(unit, m)
     profile = rules.profile(fight.states[0], unit)
-    skilled = evolve(profile, skills=tuple((s, r + 3) for s, r in profile.skills))
+    skilled = replace(profile, skills=tuple((s, r + 3) for s, r in profile.skills))
     got = rules.attack_modifier(skilled, tech)
     assert got == attack_modifier(skilled, tech)
     assert tech.skill is None or got[0] == rules.attack_modifier(profile, tech)[0] + 3

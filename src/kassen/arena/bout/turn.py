@@ -41,15 +41,16 @@ with_guards = replacer(FighterState, "guards")
 with_no_defense = replacer(FighterState, "no_defense")
 _with_stun_cause = replacer(FighterState, "stun_cause")
 
+
+#: Each kind of check's label in its explanation.
+_LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
+
 #: An event of every field given, written once for the class (kassen.core.fastreplace.replacer: plain
 #: stores, where Event(...) goes through the class call and a descriptor call for each field), over
 #: :data:`_EVENT`, whose fields it all replaces.
 _event = replacer(Event, "kind", "data", "rule", "automatic")
-_new = object.__new__
 _EVENT = Event("")
 
-#: Each kind of check's label in its explanation.
-_LABELS = {kind: f"{kind.value} check" for kind in CheckKind}
 
 
 @lru_cache(maxsize=256)
@@ -157,13 +158,8 @@ class BoutTurn(Turn[BoutState]):
         automatic: bool = True,
     ) -> None:
         """Record an event whose data ``build(*args)`` makes when first read (:class:`LaterData`)."""
-        if not self.record:
-            return
-        # LaterData(build, *args), its three stores made here on the arguments as packed for this call
-        # (the class call would unpack and pack them again): some thirty a battle
-        data = _new(LaterData)
-        data._build, data._args, data._data = build, args, None
-        self.events.append(_event(_EVENT, kind, data, rule, automatic))
+        if self.record:
+            self.events.append(_event(_EVENT, kind, LaterData(build, *args), rule, automatic))
 
     # small helpers
     def f(self, fid: str) -> FighterState:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 __all__ = ["attack_odds"]
 
-from dataclasses import replace
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -23,6 +22,7 @@ from kassen.arena.fighter import LocationDR, Weapon, build_fighter
 from kassen.arena.rules import ArenaRules, Dice6, DiceSpec
 from kassen.arena.terms import DamageType, MatchFormat
 from kassen.core.errors import KassenError
+from kassen.core.fastreplace import replace
 
 _DICE: TypeAdapter[DiceSpec] = TypeAdapter(Dice6)
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 __all__ = ["LOWER", "choices", "decision", "gm_label", "steps"]
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from kassen.arena.bout import (
@@ -53,6 +52,7 @@ from kassen.arena.rules import ArenaRules
 from kassen.core.codec import kind_of
 from kassen.core.engine import Actor
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 from kassen.core.menu import Menu, MenuError, Option
 
 #: The id of "lower the guard" (a guard's empty location).

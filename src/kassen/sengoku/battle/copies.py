@@ -15,11 +15,11 @@ from __future__ import annotations
 
 __all__ = ["copied_units"]
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kassen.core.errors import ContentError, ContentIssue
+from kassen.core.fastreplace import replace
 from kassen.core.scenario import ScenarioSource, read_scenario
 
 #: The most copies (the core refuses a fight of more than ``max_units`` anyway).

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 __all__ = ["armed_for", "carrier", "condition_modifiers"]
 
-from dataclasses import replace
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
+from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit
 from kassen.sengoku.entries import Maneuver, Reach, Weapon

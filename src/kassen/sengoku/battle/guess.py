@@ -29,6 +29,7 @@ __all__ = ["determinize", "value"]
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kassen.core.fastreplace import replace
 from kassen.core.fight import state_codec
 from kassen.core.rng import Rng
 from kassen.sengoku.battle.rules import BattleRules
@@ -124,21 +125,15 @@ def _first_defense(tables: BattleRules, unit: Unit) -> str | None:
 
 
 def _with(unit: Unit, fate: int, reservations: tuple[Reservation, ...]) -> Unit:
-    from dataclasses import replace
-
     return replace(unit, fate_points=fate, reservations=reservations)
 
 
 def _replace_units(state: BattleState, units: tuple[Unit, ...]) -> BattleState:
-    from dataclasses import replace
-
     return replace(state, units=units)
 
 
 def _breath_ending_with_attack(state: BattleState) -> BattleState:
     """The breath under way as another side sees it: the attack resolving now is its last maneuver."""
-    from dataclasses import replace
-
     from kassen.sengoku.battle.state import Use
 
     p, b = state.attack, state.breath

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
+from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.checks import (
     check_modifier,
@@ -64,7 +65,6 @@ from kassen.sengoku.entries import (
     Maneuver,
     ManeuverKind,
 )
-from kassen.sengoku.evolve import evolve
 
 
 @fast_init
@@ -444,7 +444,7 @@ class Planner:
                 "SG.FUM.2",
             )
             planned = (
-                evolve(head, cost=head.cost + unit.surcharge, steps=(*head.steps, extra)),
+                replace(head, cost=head.cost + unit.surcharge, steps=(*head.steps, extra)),
                 *planned[1:],
             )
             spent += unit.surcharge
@@ -512,13 +512,13 @@ class Planner:
             self._sims.append(after)
         number = found
         if not attack:
-            return (planned if planned.use is use else evolve(planned, use=use)), number
+            return (planned if planned.use is use else replace(planned, use=use)), number
         # the same use at another target (with the weapon the first one was found to be made with)
         weapon = planned.use.weapon
         if target_refusal(rules, self.state, self.unit, m, use.target, planned.zone, weapon) is not None:
             return self._step(use, sim)  # refused: worked out in full, for the exact message
-        aimed = use if weapon == use.weapon else evolve(planned.use, target=use.target)
-        return (planned if planned.use is aimed else evolve(planned, use=aimed)), number
+        aimed = use if weapon == use.weapon else replace(planned.use, target=use.target)
+        return (planned if planned.use is aimed else replace(planned, use=aimed)), number
 
     def _template_key(self, use: Use, m: Maneuver, sim: int, attack: bool) -> tuple[object, ...]:
         """Everything :func:`_plan_use` reads for ``use`` after simulated breath ``sim`` but the target

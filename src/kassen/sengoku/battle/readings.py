@@ -10,9 +10,9 @@ __all__ = ["UnitReadings"]
 
 from typing import TYPE_CHECKING
 
+from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.memo import ContentMemos
 from kassen.sengoku.battle.state import BattleState, Unit
-from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import CombatProfile, DefenseBonus
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class UnitReadings(ContentMemos):
         found = self.profiles_made.get(key)
         if found is not None:
             return found
-        made = evolve(
+        made = replace(
             base,
             name=unit.name,
             id=unit.id,

@@ -23,11 +23,13 @@ from string import Formatter
 from typing import Any
 
 from kassen.core.report import Line, Narration
+from kassen.sengoku.battle import events as ev
 from kassen.sengoku.battle.state import BattleState
 from kassen.sengoku.catalog import load_catalog
 
 Data = Mapping[str, Any]
-Render = Callable[[Narration, Data], Line | None]
+#: A renderer of one kind's data: typed by its TypedDict (kassen.sengoku.battle.events), or a template.
+Render = Callable[[Narration, Any], Line | None]
 
 
 class BattleNames(Mapping[str, str]):
@@ -107,19 +109,27 @@ def _line(ctx: Narration, text: str, indent: int = 0, *, heading: bool = False) 
     return Line(text, ctx.rule, indent=indent, heading=heading)
 
 
-def _said(text: str, indent: int = 0, *, hidden: str = "") -> Render:
+class _Said:
     """A renderer from a template: ``{unit}``-like keys become names, ``{maneuver}`` the maneuver's. A
     value another side may not see is null in its view: the ``hidden`` template says the event without
-    it (else the value reads "(not seen)")."""
-    people = ("unit", "attacker", "target", "pursuer", "with_unit", "behind", "faction")
-    other = _said(hidden, indent) if hidden else None
-    fields = _fields(text)
+    it (else the value reads "(not seen)"). ``fields`` are the data keys the templates read (a test holds
+    them to the kind's declared data)."""
 
-    def render(ctx: Narration, d: Data) -> Line | None:
-        if other is not None and any(d.get(k) is None for k in fields if k in d):
-            return other(ctx, d)
+    __slots__ = ("fields", "indent", "other", "shown", "text")
+
+    def __init__(self, text: str, indent: int = 0, *, hidden: str = "") -> None:
+        self.text = text
+        self.indent = indent
+        self.other = _Said(hidden, indent) if hidden else None
+        self.shown = shown = frozenset(_fields(text))
+        #: the data keys the templates read
+        self.fields: frozenset[str] = shown | self.other.fields if self.other is not None else shown
+
+    def __call__(self, ctx: Narration, d: Data) -> Line | None:
+        if self.other is not None and any(d.get(k) is None for k in self.shown if k in d):
+            return self.other(ctx, d)
         values: dict[str, Any] = {
-            k: ("(not seen)" if x is None else ctx.name(x) if k in people else x) for k, x in d.items()
+            k: ("(not seen)" if x is None else ctx.name(x) if k in _PEOPLE else x) for k, x in d.items()
         }
         if d.get("maneuver") is not None:
             values["maneuver"] = _m(ctx, d["maneuver"])
@@ -128,9 +138,12 @@ def _said(text: str, indent: int = 0, *, hidden: str = "") -> Render:
                 values[key] = ", ".join(_m(ctx, x) for x in d[key])
         if isinstance(d.get("ended"), list):
             values["ended"] = "; ".join(str(x) for x in d["ended"])
-        return _line(ctx, text.format_map(_Default(values)), indent)
+        return _line(ctx, self.text.format_map(_Default(values)), self.indent)
 
-    return render
+
+_said = _Said
+#: Data keys a template shows as a unit's (or a side's) name.
+_PEOPLE = ("unit", "attacker", "target", "pursuer", "with_unit", "behind", "faction")
 
 
 def _fields(template: str) -> list[str]:
@@ -145,7 +158,7 @@ class _Default(dict[str, Any]):
 # ------------------------------------------------------------------------------------------ the round
 
 
-def _r_energy(ctx: Narration, d: Data) -> Line:
+def _r_energy(ctx: Narration, d: ev.EnergyReset) -> Line:
     extra = []
     if d.get("overload"):
         extra.append(f"overload −{d['overload']}")
@@ -166,16 +179,16 @@ def _r_energy(ctx: Narration, d: Data) -> Line:
     return Line(who, ctx.rule, armor if len(armor) > 1 else (), indent=1)
 
 
-def _r_count(ctx: Narration, d: Data) -> Line:
+def _r_count(ctx: Narration, d: ev.Count) -> Line:
     return _line(ctx, f"-- count {d['count']}: {', '.join(ctx.name(u) for u in d['units'])} --")
 
 
-def _r_tie(ctx: Narration, d: Data) -> Line:
+def _r_tie(ctx: Narration, d: ev.Tie) -> Line:
     order = " before ".join(ctx.name(u) for u in d["order"])
     return _line(ctx, f"tie at {d['count']}: {order} ({', '.join(d['keys'])})", 1)
 
 
-def _r_breath(ctx: Narration, d: Data) -> Line:
+def _r_breath(ctx: Narration, d: ev.Breath) -> Line:
     over = " OVERLOAD" if d.get("overload") else ""
     who = f"{ctx.name(d['unit'])} breathes at count {d['count']}"
     if d.get("uses") is None or d.get("costs") is None:  # another side's: its maneuvers show as they resolve
@@ -187,13 +200,13 @@ def _r_breath(ctx: Narration, d: Data) -> Line:
     return Line(text, ctx.rule, steps)
 
 
-def _r_over(ctx: Narration, d: Data) -> Line:
+def _r_over(ctx: Narration, d: ev.CombatOver) -> Line:
     winner = ctx.name(d["winner"]) if d.get("winner") else "nobody"
     text = f"== Combat over in round {d['round']}: {d['reason']}; winner: {winner} =="
     return _line(ctx, text, heading=True)
 
 
-def _r_death(ctx: Narration, d: Data) -> Line:
+def _r_death(ctx: Narration, d: ev.DeathCheck) -> Line:
     fate = d["outcome"] if d["survives"] else "dies"
     roll = _roll(d["faces"], d["modifier"], d["total"])
     return Line(
@@ -204,7 +217,7 @@ def _r_death(ctx: Narration, d: Data) -> Line:
     )
 
 
-def _r_honor(ctx: Narration, d: Data) -> Line:
+def _r_honor(ctx: Narration, d: ev.HonorFollowUp) -> Line:
     text = f"honor follow-up, {ctx.name(d['unit'])} ({d['honor']}): {d['follow_up']}"
     if d.get("penalty"):
         text += f" {d['penalty']}"
@@ -219,7 +232,7 @@ def _r_honor(ctx: Narration, d: Data) -> Line:
 # ------------------------------------------------------------------------------------------ attacks
 
 
-def _r_attack(ctx: Narration, d: Data) -> Line:
+def _r_attack(ctx: Narration, d: ev.Attack) -> Line:
     who = f"{ctx.name(d['attacker'])}'s {d['technique']} → {ctx.name(d['target'])}"
     if d.get("automatic_critical"):
         text = f"{who}: [Ambush] from infiltration, automatic Critical Hit with no check"
@@ -241,14 +254,14 @@ def _r_attack(ctx: Narration, d: Data) -> Line:
     return Line(text, ctx.rule, steps, indent=1)
 
 
-def _r_attack_check(ctx: Narration, d: Data) -> Line | None:
+def _r_attack_check(ctx: Narration, d: ev.AttackCheck) -> Line | None:
     if not ctx.verbose:
         return None  # the attack's own line says it
     roll = _roll(d["faces"], d["modifier"], d["total"])
     return _line(ctx, f"the attack check: {roll} against Defense {d['defense']}: {d['outcome']}", 2)
 
 
-def _r_reaction(ctx: Narration, d: Data) -> Line:
+def _r_reaction(ctx: Narration, d: ev.Reaction) -> Line:
     who = f"{ctx.name(d['unit'])}'s {_m(ctx, d['maneuver'])} (0 further Energy)"
     if not d.get("rolled"):
         return _line(ctx, f"{who}: {d['effect']}", 2)
@@ -256,27 +269,26 @@ def _r_reaction(ctx: Narration, d: Data) -> Line:
     return Line(f"{who}: {roll} vs {d['against']}: {d['effect']}", ctx.rule, ctx.steps(d), indent=2)
 
 
-def _r_table(ctx: Narration, d: Data) -> Line:
+def _r_table(ctx: Narration, d: ev.TableRow) -> Line:
     table = str(d.get("table", "")).replace("_", " ")
     return _line(ctx, f"d100 {d['roll']} on the {table} table: {d['name']}: {d['effect']}", 2)
 
 
-def _r_table_effect(ctx: Narration, d: Data) -> Line:
+def _r_table_effect(ctx: Narration, d: ev.TableEffect) -> Line:
     return _line(ctx, f"→ {d['text']}", 3)
 
 
-def _r_debuff(ctx: Narration, d: Data) -> Line:
-    if "value" in d:  # the battle puts it on the unit
-        name = d.get("name") or str(d["debuff"]).replace("-", " ")
-        total = d.get("total")
-        more = f", Defense −{total} in all" if total is not None and total != d["value"] else ""
-        return _line(ctx, f"{ctx.name(d['unit'])}: Defense −{d['value']} ({name}){more}", 2)
-    debuff = str(d["debuff"]).replace("-", " ")
-    return _line(ctx, f"the blow inflicts {debuff} (Defense −N) on {ctx.name(d['target'])}", 2)
+def _r_debuff(ctx: Narration, d: ev.Debuff) -> Line:
+    """The battle puts a Defense −N source on the unit (the attack resolution's own word of it, naming
+    the target, stays out of the battle's log)."""
+    name = d.get("name") or str(d["debuff"]).replace("-", " ")
+    total = d.get("total")
+    more = f", Defense −{total} in all" if total is not None and total != d["value"] else ""
+    return _line(ctx, f"{ctx.name(d['unit'])}: Defense −{d['value']} ({name}){more}", 2)
 
 
 def _r_blow(label: str) -> Render:
-    def render(ctx: Narration, d: Data) -> Line:
+    def render(ctx: Narration, d: ev.Blow) -> Line:
         wounds = int(d.get("wounds", 0))
         took = f"{wounds} Wound(s)" if wounds else "no Wounds (the blow's effect is all it does)"
         return _line(ctx, f"{label} on {ctx.name(d['target'])}: {took}", 2)
@@ -284,56 +296,78 @@ def _r_blow(label: str) -> Render:
     return render
 
 
-def _r_offer(ctx: Narration, d: Data) -> Line:
-    """The roll an attack waits on (SG.FAT.1-2): said in full, then who may decide what."""
-    who = f"{ctx.name(d.get('attacker') or d['unit'])}'s {d['technique']} → {ctx.name(d['target'])}"
+def _offered(ctx: Narration, d: ev.Offered, attacker: str) -> str:
+    """The roll an attack waits on (SG.FAT.1-2), said in full."""
+    who = f"{ctx.name(attacker)}'s {d['technique']} → {ctx.name(d['target'])}"
     roll = _roll(d["faces"], d["modifier"], d["total"])
     outcome = str(d["outcome"]).replace("critical", "Critical Hit").replace("success", "hit")
-    text = f"{who}: {roll} vs Defense {d['defense']}: {outcome}"
-    if "dies" in d:
-        dies = " or ".join(str(int(x) + 1) for x in d["dies"])
-        text += f"; {ctx.name(d['unit'])} may spend Fate to move die {dies} (a Critical Hit)"
-    else:
-        left = f" ({d['wounds']} of {d['wounds_now']})" if d.get("wounds_now") is not None else ""
-        text += f"; it would take {ctx.name(d['unit'])}'s last Wounds{left}: Last Bastion may make it miss"
+    return f"{who}: {roll} vs Defense {d['defense']}: {outcome}"
+
+
+def _r_fate_offered(ctx: Narration, d: ev.FateOffered) -> Line:
+    """The attacker (``unit``) may move a die with Fate (SG.FAT.1)."""
+    dies = " or ".join(str(int(x) + 1) for x in d["dies"])
+    who = ctx.name(d["unit"])
+    text = f"{_offered(ctx, d, d['unit'])}; {who} may spend Fate to move die {dies} (a Critical Hit)"
     return _line(ctx, text, 1)
 
 
-def _r_fate_choice(ctx: Narration, d: Data) -> Line:
-    if "die" in d:
-        return _line(ctx, f"{ctx.name(d['unit'])} calls on Fate: die {int(d['die']) + 1} moves", 1)
+def _r_last_bastion_offered(ctx: Narration, d: ev.LastBastionOffered) -> Line:
+    """The target (``unit``) may make the hit check miss with Last Bastion (SG.FAT.2)."""
+    left = f" ({d['wounds']} of {d['wounds_now']})" if d.get("wounds_now") is not None else ""
+    text = (
+        f"{_offered(ctx, d, d['attacker'])}; it would take {ctx.name(d['unit'])}'s last Wounds{left}: "
+        "Last Bastion may make it miss"
+    )
+    return _line(ctx, text, 1)
+
+
+def _r_fate_intervention(ctx: Narration, d: ev.FateIntervention) -> Line:
+    return _line(ctx, f"{ctx.name(d['unit'])} calls on Fate: die {int(d['die']) + 1} moves", 1)
+
+
+def _r_last_bastion(ctx: Narration, d: ev.OfUnit) -> Line:
     return _line(ctx, f"{ctx.name(d['unit'])} calls on Fate: Last Bastion", 1)
 
 
-def _r_fate_declined(ctx: Narration, d: Data) -> Line:
+def _r_fate_declined(ctx: Narration, d: ev.OfUnit) -> Line:
     what = "Last Bastion" if ctx.rule == "SG.FAT.2" else "Fate Intervention"
     return _line(ctx, f"{ctx.name(d['unit'])} spends no Fate (no {what})", 1)
 
 
+def _weapon(ctx: Narration, d: ev.Weapon, verb: str) -> str:
+    return f"{ctx.name(d['unit'])}'s {str(d['weapon'] or 'weapon').replace('-', ' ')} {verb}"
+
+
 def _r_weapon(verb: str) -> Render:
-    def render(ctx: Narration, d: Data) -> Line:
-        weapon = str(d.get("weapon") or "weapon").replace("-", " ")
-        text = f"{ctx.name(d['unit'])}'s {weapon} {verb}"
-        if d.get("pickup_cost") is not None:
-            text += f": picking it up costs {d['pickup_cost']} Energy"
-        if d.get("why"):
-            text += f" ({d['why']})"
-        return _line(ctx, text, 2)
+    def render(ctx: Narration, d: ev.Weapon) -> Line:
+        return _line(ctx, _weapon(ctx, d, verb), 2)
 
     return render
 
 
-def _r_lost_to(ctx: Narration, d: Data) -> Line:
+def _r_weapon_dropped(ctx: Narration, d: ev.WeaponDropped) -> Line:
+    text = _weapon(ctx, d, "falls to the ground")
+    if d.get("pickup_cost") is not None:
+        text += f": picking it up costs {d['pickup_cost']} Energy"
+    return _line(ctx, text, 2)
+
+
+def _r_weapon_kept(ctx: Narration, d: ev.WeaponKept) -> Line:
+    return _line(ctx, _weapon(ctx, d, "stays in hand") + (f" ({d['why']})" if d.get("why") else ""), 2)
+
+
+def _r_lost_to(ctx: Narration, d: ev.LostTo) -> Line:
     count = f": {d['before']} → {d['after']}" if d.get("after") is not None else ""
     return _line(ctx, f"{ctx.name(d['unit'])} loses Wounds to {d['cause']}{count}", 2)
 
 
-def _r_change(ctx: Narration, d: Data) -> Line:
+def _r_change(ctx: Narration, d: ev.BattlefieldChange) -> Line:
     until = f" (until the lull of round {d['until']})" if d.get("until") else ""
     return _line(ctx, f"GM: {d['name']} in {d['zone']}{until}: {d['effect']}", 1)
 
 
-def _r_env_skipped(ctx: Narration, d: Data) -> Line:
+def _r_env_skipped(ctx: Narration, d: ev.EnvironmentSkipped) -> Line:
     what = [
         w
         for w, on in (("roll for yoma", d.get("yoma", True)), ("change the battlefield", d.get("changes")))
@@ -342,7 +376,7 @@ def _r_env_skipped(ctx: Narration, d: Data) -> Line:
     return _line(ctx, f"The GM does not {' or '.join(what) or 'act'} this lull", 1)
 
 
-def _r_fate(ctx: Narration, d: Data) -> Line:
+def _r_fate(ctx: Narration, d: ev.FateSpent) -> Line:
     purpose = {"intervention": "Fate Intervention", "last_bastion": "Last Bastion"}.get(
         str(d.get("purpose")), str(d.get("purpose"))
     )
@@ -352,12 +386,25 @@ def _r_fate(ctx: Narration, d: Data) -> Line:
     return _line(ctx, text, 2)
 
 
-def _source(d: Data) -> str:
+def _source(d: ev.ArmorBroken | ev.ArmorHolds) -> str:
     """A weapon's stated [Break] names its source and blow (SG.BRK.4): " (Muramasa on a Critical Hit)"."""
     return f" ({d['source']})" if d.get("source") else ""
 
 
-def _r_behind(ctx: Narration, d: Data) -> Line:
+def _r_armor_broken(ctx: Narration, d: ev.ArmorBroken) -> Line:
+    return _line(
+        ctx,
+        f"[Break]{_source(d)}: {ctx.name(d['unit'])}'s armor loses {d['lost']} point(s) until repaired"
+        f" (−{d['armor_damage']} in all)",
+        2,
+    )
+
+
+def _r_armor_holds(ctx: Narration, d: ev.ArmorHolds) -> Line:
+    return _line(ctx, f"[Break]{_source(d)}: {ctx.name(d['unit'])}'s armor holds ({d['why']})", 2)
+
+
+def _r_behind(ctx: Narration, d: ev.Behind) -> Line:
     count = f", Wounds {d['before']} → {d['after']}" if d.get("after") is not None else ""
     hit = f"{ctx.name(d['unit'])}{count}" if d.get("unit") else "nobody there"
     return _line(ctx, f"{d['wounds']} Wound(s) to the enemy behind {ctx.name(d['target'])}: {hit}", 2)
@@ -366,7 +413,7 @@ def _r_behind(ctx: Narration, d: Data) -> Line:
 # ------------------------------------------------------------------------------------------ moves
 
 
-def _r_move(ctx: Narration, d: Data) -> Line:
+def _r_move(ctx: Narration, d: ev.Moved) -> Line:
     check = d.get("check") or {}
     roll = ""
     if check:
@@ -378,12 +425,12 @@ def _r_move(ctx: Narration, d: Data) -> Line:
     return Line(text, ctx.rule, ctx.steps(check) if check else (), indent=1)
 
 
-def _r_forfeit(ctx: Narration, d: Data) -> Line:
+def _r_forfeit(ctx: Narration, d: ev.Forfeit) -> Line:
     what = _use(ctx, d["use"]) if isinstance(d.get("use"), Mapping) else "maneuver"
     return _line(ctx, f"{ctx.name(d['unit'])}'s {what} is forfeited: {d['why']}", 1)
 
 
-def _r_gm_status(ctx: Narration, d: Data) -> Line:
+def _r_gm_status(ctx: Narration, d: ev.GmStatus) -> Line:
     status = {"defenseless": "Defenseless", "bleeding": "bleeding"}.get(str(d["status"]), str(d["status"]))
     verb = "rules" if d.get("on") else "ends"
     text = (
@@ -394,7 +441,7 @@ def _r_gm_status(ctx: Narration, d: Data) -> Line:
     return _line(ctx, text)
 
 
-def _r_gm_debuff(ctx: Narration, d: Data) -> Line:
+def _r_gm_debuff(ctx: Narration, d: ev.GmDebuff) -> Line:
     name = d.get("name") or str(d["debuff"]).replace("-", " ")
     if d.get("on"):
         text = f"GM puts {name} on {ctx.name(d['unit'])}: Defense −{d['value']}"
@@ -404,7 +451,7 @@ def _r_gm_debuff(ctx: Narration, d: Data) -> Line:
     return _line(ctx, text + (f" (Defense −{total} in all)" if total else ""))
 
 
-def _r_pursuit(ctx: Narration, d: Data) -> Line:
+def _r_pursuit(ctx: Narration, d: ev.Pursuit) -> Line:
     mine = _roll(d["faces"], d["modifier"], d["total"])
     theirs = _roll(d["pursuer_faces"], d["pursuer_modifier"], d["pursuer_total"])
     text = (
@@ -415,7 +462,7 @@ def _r_pursuit(ctx: Narration, d: Data) -> Line:
 
 
 def _check(label: str) -> Render:
-    def render(ctx: Narration, d: Data) -> Line:
+    def render(ctx: Narration, d: ev.UnitCheck) -> Line:
         ok = "success" if d["success"] else "failure"
         roll = _roll(d["faces"], d["modifier"], d["total"])
         text = f"{ctx.name(d['unit'])}: {label} {roll} vs {d['target']}: {ok}"
@@ -427,16 +474,16 @@ def _check(label: str) -> Render:
 # ------------------------------------------------------------------------------------------ the lull
 
 
-def _r_yoma(ctx: Narration, d: Data) -> Line:
+def _r_yoma(ctx: Narration, d: ev.YomaRoll) -> Line:
     text = f"GM rolls the Yoma Encounter Table: d100 {d['roll']}: {d['name']}: {d['effect']}"
     return _line(ctx, text, 1)
 
 
-def _r_arrives(ctx: Narration, d: Data) -> Line:
+def _r_arrives(ctx: Narration, d: ev.Arrives) -> Line:
     return _line(ctx, f"{d.get('name') or ctx.name(d['unit'])} arrives in {d['zone']}", 2)
 
 
-def _r_upkeep(ctx: Narration, d: Data) -> Line:
+def _r_upkeep(ctx: Narration, d: ev.Upkeep) -> Line:
     text = f"{ctx.name(d['unit'])}: {_m(ctx, d['maneuver'])}"
     if d.get("target") is not None:
         text += f" on {ctx.name(d['target'])}"
@@ -447,21 +494,51 @@ def _r_upkeep(ctx: Narration, d: Data) -> Line:
     return _line(ctx, text, 1)
 
 
+def _r_round(ctx: Narration, d: ev.Round) -> Line:
+    return _line(ctx, f"== Round {d['round']} ==", heading=True)
+
+
+def _r_hold(ctx: Narration, d: ev.Hold) -> Line:
+    collapse = f" (stance collapse +{d['surcharge']})" if d.get("surcharge") else ""
+    return _line(ctx, f"{ctx.name(d['unit'])} holds: Energy {d['before']} → {d['after']}{collapse}")
+
+
+def _r_energy_changed(ctx: Narration, d: ev.EnergyChanged) -> Line:
+    who = ctx.name(d["unit"])
+    if d["before"] != d["after"]:
+        return _line(ctx, f"{who}: Energy {d['before']} → {d['after']}", 3)
+    return _line(ctx, f"{who}: Energy stays at {d['after']} ({d['cause']}: nothing to change)", 3)
+
+
+def _r_ambush(ctx: Narration, d: ev.Ambush) -> Line:
+    caught = (
+        "is caught Defenseless"
+        if d.get("status")
+        else f"counts as Defenseless against {ctx.name(d['attacker'])}"
+    )
+    return _line(ctx, f"ambush ({d['condition']}): {ctx.name(d['target'])} {caught}", 2)
+
+
+def _r_change_check(ctx: Narration, d: ev.ChangeCheck) -> Line:
+    roll = _roll(d["faces"], d["modifier"], d["total"])
+    outcome = "clear" if d["success"] else "caught"
+    text = (
+        f"{ctx.name(d['unit'])} tries to get clear of the {d['change']}: {roll} vs {d['target']}: {outcome}"
+    )
+    return Line(text, ctx.rule, ctx.steps(d), indent=1)
+
+
 RENDERERS: dict[str, Render] = {
     # the round and the count
     "battle_begins": _said("Battle: {name}"),
-    "round": lambda ctx, d: _line(ctx, f"== Round {d['round']} ==", heading=True),
+    "round": _r_round,
     "energy_reset": _r_energy,
     "count": _r_count,
     "tie": _r_tie,
     "breath": _r_breath,
     "energy_spent": _said("Energy {before} → {after}", 1),
     "initiative_used": _said("{unit}'s initiative +{initiative} is used: Energy is {energy}", 1),
-    "hold": lambda ctx, d: _line(
-        ctx,
-        f"{ctx.name(d['unit'])} holds: Energy {d['before']} → {d['after']}"
-        + (f" (stance collapse +{d['surcharge']})" if d.get("surcharge") else ""),
-    ),
+    "hold": _r_hold,
     "pass": _said("{unit} passes with Energy {energy}"),
     "overload_check": _check("overload check"),
     "energy_lost": _said("{unit} loses Energy: {before} → {after}", 2),
@@ -485,50 +562,28 @@ RENDERERS: dict[str, Render] = {
     "fumble_extra": _said("the GM's extra on {unit}'s Fumble: {effect}", 2),
     "fumble_extras_none": _said("the GM adds nothing to {unit}'s Fumble", 2),
     "forced_move": _said("{unit} slips from {frm} to {to}", 2),
-    "weapon_dropped": _r_weapon("falls to the ground"),
+    "weapon_dropped": _r_weapon_dropped,
     "weapon_broken": _r_weapon("breaks: lost for the rest of the combat"),
-    "weapon_kept": _r_weapon("stays in hand"),
+    "weapon_kept": _r_weapon_kept,
     "weapon_picked_up": _r_weapon("is picked up again"),
-    "energy_changed": lambda ctx, d: _line(
-        ctx,
-        f"{ctx.name(d['unit'])}: Energy {d['before']} → {d['after']}"
-        if d["before"] != d["after"]
-        else f"{ctx.name(d['unit'])}: Energy stays at {d['after']} ({d['cause']}: nothing to change)",
-        3,
-    ),
+    "energy_changed": _r_energy_changed,
     "decisive_moment": _r_table,
     "critical_mistake": _r_table,
     "table_effect": _r_table_effect,
     "fate_spent": _r_fate,
-    "fate_offered": _r_offer,
-    "last_bastion_offered": _r_offer,
-    "fate_intervention": _r_fate_choice,
-    "last_bastion": _r_fate_choice,
+    "fate_offered": _r_fate_offered,
+    "last_bastion_offered": _r_last_bastion_offered,
+    "fate_intervention": _r_fate_intervention,
+    "last_bastion": _r_last_bastion,
     "fate_declined": _r_fate_declined,
-    "ambush": lambda ctx, d: _line(
-        ctx,
-        f"ambush ({d['condition']}): {ctx.name(d['target'])} "
-        + (
-            "is caught Defenseless"
-            if d.get("status")
-            else f"counts as Defenseless against {ctx.name(d['attacker'])}"
-        ),
-        2,
-    ),
+    "ambush": _r_ambush,
     "ambush_immune": _said("{target} cannot be ambushed by {attacker} ({condition})", 2),
     "reaction_offered": _said("{unit} holds a reservation against {attacker}'s {maneuver}", 2),
     "declined": _said("{unit} lets {attacker}'s attack through and keeps its reservation", 2),
     "reaction": _r_reaction,
     "behind": _r_behind,
-    "armor_broken": lambda ctx, d: _line(
-        ctx,
-        f"[Break]{_source(d)}: {ctx.name(d['unit'])}'s armor loses {d['lost']} point(s) until repaired"
-        f" (−{d['armor_damage']} in all)",
-        2,
-    ),
-    "armor_holds": lambda ctx, d: _line(
-        ctx, f"[Break]{_source(d)}: {ctx.name(d['unit'])}'s armor holds ({d['why']})", 2
-    ),
+    "armor_broken": _r_armor_broken,
+    "armor_holds": _r_armor_holds,
     # statuses
     "defenseless": _said("{unit} is Defenseless ({cause})", 2),
     "defenseless_ends": _said("{unit} is no longer Defenseless ({when})", 1),
@@ -567,14 +622,7 @@ RENDERERS: dict[str, Render] = {
     "arrives": _r_arrives,
     "environment_skipped": _r_env_skipped,
     "battlefield_change": _r_change,
-    "change_check": lambda ctx, d: Line(
-        f"{ctx.name(d['unit'])} tries to get clear of the {d['change']}: "
-        f"{_roll(d['faces'], d['modifier'], d['total'])} vs {d['target']}: "
-        + ("clear" if d["success"] else "caught"),
-        ctx.rule,
-        ctx.steps(d),
-        indent=1,
-    ),
+    "change_check": _r_change_check,
     "change_ends": _said("the {change} in {zone} is over", 1),
     "wounds_lost_to": _r_lost_to,
     "shikigami_moved": _said("{unit} is sent from {frm} to {to}", 2),

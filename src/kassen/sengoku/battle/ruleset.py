@@ -63,6 +63,7 @@ from kassen.sengoku.battle.actions import (
     React,
 )
 from kassen.sengoku.battle.candidates import candidate_breaths
+from kassen.sengoku.battle.events import EVENT_TYPES
 from kassen.sengoku.battle.flow import BattleTurn, upkeep_options
 from kassen.sengoku.battle.flow.effects import fumble_options
 from kassen.sengoku.battle.plan import usable_reservations
@@ -120,6 +121,7 @@ class SengokuRuleset:
         legal_actions_complete=False,
         legal_actions_note=_NOTE,
         seeds=("000", "002"),
+        event_types=EVENT_TYPES,
     )
 
     #: Which events tell each change of a battle's state (:mod:`kassen.sengoku.battle.accounting`).

@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -50,6 +50,7 @@ from kassen.content.layers import deep_merge
 from kassen.content.yamlio import StrictModel, refuse_too_many, validation_issues
 from kassen.core.errors import ContentError, ContentIssue, did_you_mean
 from kassen.core.events import canonical_json
+from kassen.core.fastreplace import replace
 from kassen.core.fight import Fight
 from kassen.core.policy import Policy
 from kassen.core.rng import fresh_seed

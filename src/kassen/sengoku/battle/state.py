@@ -44,8 +44,7 @@ from typing import Literal, TypeAlias
 
 from kassen.core.errors import KassenError
 from kassen.core.fastinit import fast_init
-from kassen.core.fastreplace import keeper
-from kassen.sengoku.evolve import evolve
+from kassen.core.fastreplace import keeper, replace
 from kassen.sengoku.profile import DefenseDebuff
 
 UnitId: TypeAlias = str
@@ -597,7 +596,7 @@ class BattleState:
         """:meth:`changed` with the changes in a dict of the caller's that it may take over (a turn's
         ``set``: no second keyword dict made)."""
         if not _FIELDS.issuperset(changes):
-            return evolve(self, **changes)  # dataclasses.replace's own error
+            return replace(self, **changes)  # dataclasses.replace's own error
         if "units" in changes:
             changes.update(_by_id=None, _placed=None, _places=None, _held=None, _roster=None)
         if "zones" in changes:
@@ -657,7 +656,7 @@ def distinct_names(units: Sequence[Unit]) -> list[Unit]:
         if u.name in seen:
             name = distinct_name(u.name, taken)
             taken.add(name)
-            u = evolve(u, name=name)
+            u = replace(u, name=name)
         seen.add(u.name)
         out.append(u)
     return out

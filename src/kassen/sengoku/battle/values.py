@@ -12,6 +12,7 @@ __all__ = ["Values"]
 
 from fractions import Fraction
 
+from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.blows import NOTHING, Blow, Hit, blow_of, dealt
 from kassen.sengoku.battle.plan import check_modifier, usable_reservations
@@ -19,7 +20,6 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Use, Zone
 from kassen.sengoku.defense import DefenseResult
 from kassen.sengoku.entries import Maneuver, ManeuverKind
-from kassen.sengoku.evolve import evolve
 from kassen.sengoku.house import ZoneApplies
 from kassen.sengoku.profile import ArmorKind, AttackTags, CombatProfile, DefenseBonus
 from kassen.sengoku.technique import attack_modifier
@@ -48,7 +48,7 @@ def guard_of(profile: CombatProfile) -> CombatProfile:
     the same Defense against every attack (``tests/sengoku/test_defense_properties.py``), so the heuristic's
     values keyed by the class are shared by every Wound level of a target (a lab run's memos fill once
     per class, not once per Wound lost)."""
-    return evolve(profile, name="", id="", wounds=None, wounds_max=None, fate_points=0)
+    return replace(profile, name="", id="", wounds=None, wounds_max=None, fate_points=0)
 
 
 class Values:
@@ -278,9 +278,9 @@ class Values:
         if guarded is None:
             profile = r.profile(state, unit)
             if ambushed:
-                profile = evolve(profile, defenseless=True, bonuses=())
+                profile = replace(profile, defenseless=True, bonuses=())
             if bonus is not None:
-                profile = evolve(profile, bonuses=(*profile.bonuses, bonus))
+                profile = replace(profile, bonuses=(*profile.bonuses, bonus))
             guard = guard_of(profile)
             guarded = r.guards[reading] = (guard, r.number(guard))
         return (reading, *guarded)
@@ -344,7 +344,7 @@ class Values:
         deal the unit (none when no such enemy can reach it)."""
         if unit.reservations:
             return Fraction(0)
-        here = unit if unit.zone == zone else evolve(unit, zone=zone)
+        here = unit if unit.zone == zone else replace(unit, zone=zone)
         threat = self.threat(state, here)
         if not threat:
             return Fraction(0)

@@ -24,6 +24,7 @@ from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
+from kassen.core.fastreplace import replace
 from kassen.sengoku.attack import Attack, AttackOutcome, stated_break_on
 from kassen.sengoku.battle.equipment import carrier, condition_modifiers
 from kassen.sengoku.battle.flow.effects import EffectsPart
@@ -33,7 +34,6 @@ from kassen.sengoku.battle.state import Decision, DecisionKind, PendingAttack, U
 from kassen.sengoku.check import CheckOutcome, Faces
 from kassen.sengoku.defense import DefenseResult
 from kassen.sengoku.entries import Maneuver, ReactionKind, Weapon
-from kassen.sengoku.evolve import evolve
 from kassen.sengoku.house import ZoneApplies
 from kassen.sengoku.profile import AttackTags, CombatProfile
 from kassen.sengoku.resolution import EffectKind, TableEffectKind, TableWho
@@ -147,7 +147,7 @@ class AttackPart(EffectsPart):
                 condition=ambush.condition,
                 status=status,
             )
-            self.put(evolve(self.u(target.id), ambushed=True))
+            self.put(replace(self.u(target.id), ambushed=True))
             if status:
                 self.defenseless(target.id, "an ambush", "SG.AMB.1")
         elif ambush.kind == "immune":
@@ -230,7 +230,7 @@ class AttackPart(EffectsPart):
         if p.ambush == "basic":
             amb = r.ambush
             if amb.target_defenseless:
-                pt = evolve(pt, defenseless=True)
+                pt = replace(pt, defenseless=True)
             if amb.check_bonus:
                 modifier += amb.check_bonus
                 steps.append(Step(amb.check_bonus, "ambush: first-attack modifier", "SG.AMB.1"))
@@ -254,7 +254,7 @@ class AttackPart(EffectsPart):
             if pending is not None:
                 self.set(attack=pending)
             raise
-        self.set(attack=evolve(p, reaction=reaction or "", faces=faces))
+        self.set(attack=replace(p, reaction=reaction or "", faces=faces))
         ctx = self.context()
         p = self.state.attack
         assert p is not None
@@ -264,7 +264,7 @@ class AttackPart(EffectsPart):
             outcomes = [self.outcome(ctx, _shifted(p.faces, die)) for die in (None, *dies)]
             self.set(
                 decision=Decision(DecisionKind.FATE, a.id, a.id, ctx.maneuver.id),
-                attack=evolve(p, offered=tuple(dies), outcomes=tuple(outcomes)),
+                attack=replace(p, offered=tuple(dies), outcomes=tuple(outcomes)),
             )
             self.log("fate_offered", "SG.FAT.1", dies=dies, **self.roll_data(ctx, _shifted(p.faces, None)))
             return True
@@ -306,7 +306,7 @@ class AttackPart(EffectsPart):
         """The attacker's answer to the Fate offer (``None``: declined); then the Last Bastion offer."""
         p = self.state.attack
         assert p is not None
-        self.set(decision=None, attack=evolve(p, fate_die=die))
+        self.set(decision=None, attack=replace(p, fate_die=die))
         return self.after_fate()
 
     def after_fate(self) -> bool:
@@ -333,14 +333,14 @@ class AttackPart(EffectsPart):
     def last_bastion(self, spend: bool) -> None:
         p = self.state.attack
         assert p is not None
-        self.set(decision=None, attack=evolve(p, last_bastion=spend))
+        self.set(decision=None, attack=replace(p, last_bastion=spend))
         self.land()
 
     def attack_done(self) -> None:
         """The attack that waited for a decision is over: the breath goes on with its next maneuver."""
         now = self.state.breath
         assert now is not None
-        self.set(breath=evolve(now, index=now.index + 1))
+        self.set(breath=replace(now, index=now.index + 1))
 
     def blow_wounds(self, tech: Technique, critical: bool) -> int:
         """Wounds of a blow before any reaction: hit or Critical Hit, with added effects (SG.WND.6)."""
@@ -372,8 +372,8 @@ class AttackPart(EffectsPart):
             **self.explained(steps=change.steps),
         )
         self.events.extend(change.events)
-        self.put(evolve(attacker, attacks=attacker.attacks + 1, infiltrating=False))
-        self.put(evolve(self.u(target.id), ambushed=True))
+        self.put(replace(attacker, attacks=attacker.attacks + 1, infiltrating=False))
+        self.put(replace(self.u(target.id), ambushed=True))
         self.wounded(target.id, change.after, change.incapacitated)
         self.effects(target.id, target.zone, tech, critical=True)
         pa = self.profile(attacker, weapon)
@@ -388,7 +388,7 @@ class AttackPart(EffectsPart):
         )
         self.events.extend(events)
         if broken.armor_damage != change.profile.armor_damage:
-            self.put(evolve(self.u(target.id), armor_damage=broken.armor_damage))
+            self.put(replace(self.u(target.id), armor_damage=broken.armor_damage))
         bleeds = any(e.kind is EffectKind.BLEED for e in tech.on_hit + tech.on_critical)
         if bleeds and not change.incapacitated:
             # as the checked blow says it (the resolution's ``bleed`` event, SG.AIM.5)
@@ -399,7 +399,7 @@ class AttackPart(EffectsPart):
     def bleeding(self, uid: str) -> None:
         unit = self.u(uid)
         if unit.on_battlefield and not unit.bleeding:
-            self.put(evolve(unit, bleeding=True))
+            self.put(replace(unit, bleeding=True))
 
     def effects(self, target: str, zone: str | None, tech: Technique, *, critical: bool) -> None:
         """A hit's Defense −N sources on the target (SG.DBF.1) and Wounds to the enemy behind (SG.CRT.2)."""
@@ -409,7 +409,7 @@ class AttackPart(EffectsPart):
             if e.kind is EffectKind.DEBUFF and t.on_battlefield:
                 entry = self.rules.catalog.debuff(e.debuff)
                 p, _ = self.rules.debuffed(self.profile(t), entry.debuff())
-                t = evolve(t, debuffs=p.debuffs)
+                t = replace(t, debuffs=p.debuffs)
                 self.put(t)
                 total = sum(d.value for d in p.debuffs)
                 self.log(
@@ -496,7 +496,7 @@ class AttackPart(EffectsPart):
         if ctx.weapon is not None and len(r.carriers(attacker, m)) > 1:
             base["weapon"] = ctx.weapon.id
         weapon = ctx.weapon
-        attacker = evolve(
+        attacker = replace(
             attacker,
             attacks=attacker.attacks + 1,
             infiltrating=False,
@@ -519,7 +519,7 @@ class AttackPart(EffectsPart):
             return
         pa = ctx.pa
         res = r.resolve_attack(
-            pa if pa.fate_points == attacker.fate_points else evolve(pa, fate_points=attacker.fate_points),
+            pa if pa.fate_points == attacker.fate_points else replace(pa, fate_points=attacker.fate_points),
             ctx.pt,
             Attack(
                 tech,
@@ -550,10 +550,10 @@ class AttackPart(EffectsPart):
         # Fate Points spent and armor damaged by the resolution (most attacks change neither: no copy)
         a = self.u(attacker.id)
         if a.fate_points != res.attacker.fate_points:
-            self.put(evolve(a, fate_points=res.attacker.fate_points))
+            self.put(replace(a, fate_points=res.attacker.fate_points))
         t = self.u(target.id)
         if t.fate_points != res.target.fate_points or t.armor_damage != res.target.armor_damage:
-            self.put(evolve(t, fate_points=res.target.fate_points, armor_damage=res.target.armor_damage))
+            self.put(replace(t, fate_points=res.target.fate_points, armor_damage=res.target.armor_damage))
         if res.attacker.defenseless and not ctx.pa.defenseless:
             self.defenseless(attacker.id, "a fumble", "SG.FUM.1", logged=True)
         row = res.table.row if res.table is not None else None
@@ -607,13 +607,13 @@ class AttackPart(EffectsPart):
         res = target.reservation(maneuver)
         assert res is not None
         i = target.reservations.index(res)
-        spent = evolve(res, answers=res.answers - 1)
+        spent = replace(res, answers=res.answers - 1)
         left = (
             *target.reservations[:i],
             *((spent,) if spent.answers > 0 else ()),
             *target.reservations[i + 1 :],
         )
-        self.put(evolve(target, reservations=left))
+        self.put(replace(target, reservations=left))
         if not hit:
             self.log(
                 "reaction",
@@ -659,7 +659,7 @@ class AttackPart(EffectsPart):
         )
         if success and reaction.kind is ReactionKind.BLOCK and reaction.attacker_energy_loss:
             lost = min(attacker.energy, reaction.attacker_energy_loss)
-            attacker = evolve(attacker, energy=attacker.energy - lost)
+            attacker = replace(attacker, energy=attacker.energy - lost)
             self.put(attacker)
             self.log(
                 "energy_lost",

@@ -15,12 +15,12 @@ __all__ = ["TurnBase", "use_json"]
 from typing import Any
 
 from kassen.core.engine import Turn
+from kassen.core.fastreplace import replace
 from kassen.core.rng import DieSource
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, BreathInProgress, Unit, Use
 from kassen.sengoku.check import Faces, roll_faces
 from kassen.sengoku.entries import ManeuverKind
-from kassen.sengoku.evolve import evolve
 from kassen.sengoku.profile import CombatProfile, Grade
 from kassen.sengoku.wounds import Squad
 
@@ -87,7 +87,7 @@ class TurnBase(Turn[BattleState]):
         if not unit.defenseless:
             return unit
         self.log("defenseless_ends", "SG.DFL.3", unit=unit.id, when=when)
-        return evolve(unit, defenseless=False)
+        return replace(unit, defenseless=False)
 
     def defenseless(self, uid: str, cause: str, rule: str, *, logged: bool = False) -> None:
         """The unit becomes Defenseless: any maintained [stance] is released at once (SG.DFL.1-2).
@@ -97,7 +97,7 @@ class TurnBase(Turn[BattleState]):
             return
         stances = [s for s in unit.stances if self.rules.maneuver(s).kind is ManeuverKind.STANCE]
         kept = tuple(s for s in unit.stances if s not in stances)
-        self.put(evolve(unit, defenseless=True, stances=kept))
+        self.put(replace(unit, defenseless=True, stances=kept))
         if not logged:
             self.log("defenseless", rule, unit=uid, cause=cause, released=stances)
         if stances:
@@ -107,7 +107,7 @@ class TurnBase(Turn[BattleState]):
         unit = self.u(uid)
         if unit.routed:
             return
-        self.put(evolve(unit, routed=True, routed_round=self.state.round))
+        self.put(replace(unit, routed=True, routed_round=self.state.round))
         self.log("routed", "SG.RET.5", unit=uid, cohesion=unit.cohesion)
 
     def wounded(self, uid: str, after: int, fell: bool) -> None:
@@ -115,9 +115,9 @@ class TurnBase(Turn[BattleState]):
         fall costs his side's squads Cohesion (SG.INP.2, SG.RD.9)."""
         unit = self.u(uid)
         if not fell:
-            self.put(evolve(unit, wounds=after))
+            self.put(replace(unit, wounds=after))
             return
-        self.put(evolve(unit, wounds=after, incapacitated=True, zone=None, reservations=(), stances=()))
+        self.put(replace(unit, wounds=after, incapacitated=True, zone=None, reservations=(), stances=()))
         self.log("removed", "SG.INP.1", unit=uid, zone=unit.zone, why="Incapacitated: removed from the zone")
         if self.rules.creature(unit).grade is not Grade.LORD:
             return
@@ -141,10 +141,10 @@ class TurnBase(Turn[BattleState]):
             value = floor
             self.log("ward_holds", "SG.RET.5", unit=uid, cohesion=value)
         value = max(0, min(value, unit.cohesion_max or value))
-        self.put(evolve(unit, cohesion=value))
+        self.put(replace(unit, cohesion=value))
         self.log("cohesion", rule, unit=uid, before=unit.cohesion, after=value, why=why)
         if value <= self.rules.squads.rout_at:
             self.rout(uid)
         elif change > 0 and unit.routed and unit.cohesion <= self.rules.squads.rout_at < value:
-            self.put(evolve(self.u(uid), routed=False))
+            self.put(replace(self.u(uid), routed=False))
             self.log("rallied", "SG.RET.5", unit=uid, cohesion=value)

@@ -15,6 +15,7 @@ from typing import Any
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import steps_to_json
+from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.flow.attack import AttackPart
 from kassen.sengoku.battle.flow.base import use_json
@@ -23,7 +24,6 @@ from kassen.sengoku.battle.planned import planned_breath
 from kassen.sengoku.battle.state import BreathInProgress, Reservation, Unit, Use, bump
 from kassen.sengoku.check import TieRule
 from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo
-from kassen.sengoku.evolve import evolve
 
 
 class BreathPart(AttackPart):
@@ -44,7 +44,7 @@ class BreathPart(AttackPart):
                     limited = bump(limited, f"{m.id}#{i}", since=self.state.round)
         before = unit.energy
         after = before - plan.spent
-        paid = evolve(
+        paid = replace(
             unit,
             energy=after,
             initiative=0,
@@ -90,7 +90,7 @@ class BreathPart(AttackPart):
         if not paused:
             now = self.state.breath
             assert now is not None
-            self.set(breath=evolve(now, index=now.index + 1))
+            self.set(breath=replace(now, index=now.index + 1))
 
     def finish_breath(self) -> None:
         """After the breath: the overload check when it spent past the limit (SG.BRT.2)."""
@@ -122,11 +122,11 @@ class BreathPart(AttackPart):
             next_round_penalty=penalty,
             **self.explained(steps=check.steps),
         )
-        unit = evolve(unit, overload_penalty=unit.overload_penalty + penalty)
+        unit = replace(unit, overload_penalty=unit.overload_penalty + penalty)
         if not check.success:
             if ov.failure_loses_all_energy:
                 self.log("energy_lost", "SG.BRT.2", unit=unit.id, before=unit.energy, after=0)
-                unit = evolve(unit, energy=0)
+                unit = replace(unit, energy=0)
             self.put(unit)
             if ov.failure_defenseless:
                 self.defenseless(unit.id, "a failed overload check", "SG.BRT.2")
@@ -140,14 +140,14 @@ class BreathPart(AttackPart):
         if unit.defenseless and self.rules.fumble_readings.fumble_forfeits_later_reservation:
             return self.forfeit(b, use, f"{unit.name} became Defenseless: no reservation", "SG.RD.11")
         res = (*unit.reservations, Reservation(m.id, self.rules.reactions.attacks_per_reservation))
-        self.put(evolve(unit, reservations=res))
+        self.put(replace(unit, reservations=res))
         self.log("reserve", "SG.RES.1", automatic=False, unit=unit.id, maneuver=m.id, energy=unit.energy)
         return False
 
     def use_stance(self, b: BreathInProgress, use: Use, m: Maneuver) -> bool:
         unit = self.u(b.unit)
         if use.release:
-            self.put(evolve(unit, stances=tuple(s for s in unit.stances if s != m.id)))
+            self.put(replace(unit, stances=tuple(s for s in unit.stances if s != m.id)))
             self.log("stance_released", "SG.BRT.1", automatic=False, unit=unit.id, stances=[m.id])
         else:
             if m.kind is ManeuverKind.STANCE and unit.defenseless:
@@ -157,9 +157,9 @@ class BreathPart(AttackPart):
                 for s in unit.stances
                 if m.kind is not ManeuverKind.STANCE or self.rules.maneuver(s).kind is not ManeuverKind.STANCE
             )
-            self.put(evolve(unit, stances=(*kept, m.id)))
+            self.put(replace(unit, stances=(*kept, m.id)))
             self.log("stance", "SG.BRT.1", automatic=False, unit=unit.id, maneuver=m.id)
-        self.set(breath=evolve(b, stance_changed=True))
+        self.set(breath=replace(b, stance_changed=True))
         return False
 
     def move_check(self, unit: Unit, m: Maneuver) -> tuple[bool, dict[str, Any]]:
@@ -196,7 +196,7 @@ class BreathPart(AttackPart):
         if "infiltrating" in mv.grants:
             infiltrating = success
         here = unit.zone
-        self.put(evolve(unit, zone=dest if moves else here, infiltrating=infiltrating))
+        self.put(replace(unit, zone=dest if moves else here, infiltrating=infiltrating))
         self.log(
             "move",
             "SG.ZON.2",
@@ -255,7 +255,7 @@ class BreathPart(AttackPart):
             if opp.winner != "first":
                 self.retreat_fails(unit.id)
                 return False
-        self.put(evolve(self.u(unit.id), retreated=True, zone=None, reservations=()))
+        self.put(replace(self.u(unit.id), retreated=True, zone=None, reservations=()))
         self.log("retreated", "SG.RET.1", automatic=False, unit=unit.id, frm=here)
         for sid in use.squads:
             s = self.u(sid)
@@ -279,7 +279,7 @@ class BreathPart(AttackPart):
                 success=c.success,
             )
             if c.success:
-                self.put(evolve(s, retreated=True, zone=None, reservations=()))
+                self.put(replace(s, retreated=True, zone=None, reservations=()))
                 self.log("retreated", "SG.RET.2", unit=sid, frm=here, with_unit=unit.id)
             else:
                 self.rout(sid)
@@ -291,7 +291,7 @@ class BreathPart(AttackPart):
         unit = self.u(uid)
         self.log("retreat_failed", "SG.RET.3", unit=uid, energy_before=unit.energy, exhaustion=rr.exhaustion)
         self.put(
-            evolve(
+            replace(
                 unit,
                 energy=0 if rr.failure_loses_all_energy else unit.energy,
                 exhaustion=unit.exhaustion + rr.exhaustion,
@@ -302,7 +302,7 @@ class BreathPart(AttackPart):
 
     def use_reload(self, b: BreathInProgress, use: Use, m: Maneuver) -> bool:
         unit = self.u(b.unit)
-        self.put(evolve(unit, unloaded=False))
+        self.put(replace(unit, unloaded=False))
         self.log("reload", "SG.LUL.2", automatic=False, unit=unit.id, maneuver=m.id)
         return False
 
@@ -317,14 +317,14 @@ class BreathPart(AttackPart):
         if m.aid.ends == "dropped-weapon":
             if not unit.dropped:
                 return self.forfeit(b, use, f"{unit.name} has no weapon on the ground", "SG.FUM.2")
-            self.put(evolve(unit, dropped="", pickup_cost=0))
+            self.put(replace(unit, dropped="", pickup_cost=0))
             self.log("weapon_picked_up", "SG.FUM.2", automatic=False, unit=unit.id, weapon=unit.dropped)
             return False
         assert use.target is not None
         t = self.u(use.target)
         if not (t.on_battlefield and t.zone == unit.zone and t.bleeding):
             return self.forfeit(b, use, f"{t.name} is not bleeding beside {unit.name}", "SG.INP.3")
-        self.put(evolve(t, bleeding=False))
+        self.put(replace(t, bleeding=False))
         self.log("wound_bound", "SG.INP.3", automatic=False, unit=unit.id, target=t.id)
         return False
 

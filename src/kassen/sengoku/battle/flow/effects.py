@@ -14,11 +14,11 @@ __all__ = ["EffectsPart", "fumble_options"]
 
 
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.actions import GM, BattlefieldChange, FumbleExtras
 from kassen.sengoku.battle.flow.base import TurnBase
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Decision, DecisionKind, Unit, ZoneCondition
-from kassen.sengoku.evolve import evolve
 from kassen.sengoku.resolution import FumbleExtraKind, TableEffect, TableEffectKind, TableWho
 from kassen.sengoku.table_effects import PROFILE_KINDS, describe, reaches_the_fallen
 
@@ -64,7 +64,7 @@ class EffectsPart(TurnBase):
         if not _droppable(self.rules, unit, weapon):
             self.log("weapon_kept", rule, unit=uid, weapon=weapon, why="no weapon in hand to drop")
             return
-        self.put(evolve(unit, dropped=weapon, pickup_cost=cost))
+        self.put(replace(unit, dropped=weapon, pickup_cost=cost))
         self.log("weapon_dropped", rule, unit=uid, weapon=weapon, pickup_cost=cost)
 
     def break_weapon(self, uid: str, weapon: str, rule: str) -> None:
@@ -76,7 +76,7 @@ class EffectsPart(TurnBase):
             self.drop_weapon(uid, weapon, 1, rule)  # the house table: a divine item falls instead
             return
         dropped = "" if unit.dropped == weapon else unit.dropped
-        self.put(evolve(unit, broken=(*unit.broken, weapon), dropped=dropped))
+        self.put(replace(unit, broken=(*unit.broken, weapon), dropped=dropped))
         self.log("weapon_broken", rule, unit=uid, weapon=weapon)
 
     # -- d100 rows -----------------------------------------------------------------------------------------
@@ -155,7 +155,7 @@ class EffectsPart(TurnBase):
             )
             self.events.extend(done.events)
             after = done.profile
-            self.put(evolve(self.u(uid), fate_points=after.fate_points, armor_damage=after.armor_damage))
+            self.put(replace(self.u(uid), fate_points=after.fate_points, armor_damage=after.armor_damage))
             if k is TableEffectKind.DEFENSELESS:
                 self.defenseless(uid, "a d100 row", rule, logged=True)
             if done.change is not None and done.change.lost:
@@ -164,7 +164,7 @@ class EffectsPart(TurnBase):
         text = describe(e, unit.name, hit_wounds=hit_wounds)
         if k is TableEffectKind.ENERGY:
             after_energy = max(0, min(unit.max_energy, unit.energy + e.amount))
-            self.put(evolve(unit, energy=after_energy))
+            self.put(replace(unit, energy=after_energy))
             self.log("energy_changed", rule, unit=uid, before=unit.energy, after=after_energy, cause=text)
         elif k is TableEffectKind.COHESION:
             self.cohesion(uid, e.amount, rule, text)
@@ -222,11 +222,11 @@ class EffectsPart(TurnBase):
                 self.drop_weapon(unit.id, d.weapon, extra.energy, "SG.FUM.2")
             elif extra.does is FumbleExtraKind.NEXT_ACTION_COST:
                 now = self.u(unit.id)
-                self.put(evolve(now, surcharge=now.surcharge + extra.energy))
+                self.put(replace(now, surcharge=now.surcharge + extra.energy))
             else:
                 assert action.to is not None
                 now = self.u(unit.id)
-                self.put(evolve(now, zone=action.to))
+                self.put(replace(now, zone=action.to))
                 self.log("forced_move", "SG.FUM.2", unit=unit.id, frm=now.zone, to=action.to)
 
     # -- the lull -----------------------------------------------------------------------------------------
@@ -244,7 +244,7 @@ class EffectsPart(TurnBase):
                 self.log("incapacitated", "SG.WND.4", unit=unit.id)
             self.wounded(unit.id, after, fell)
             if fell:
-                self.put(evolve(self.u(unit.id), bleeding=False))
+                self.put(replace(self.u(unit.id), bleeding=False))
 
     def zone_conditions(self) -> None:
         """The battlefield changes in force: a burning zone costs Wounds; a change ends after the lull of

@@ -26,11 +26,11 @@ __all__ = [
 
 
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.actions import STATUSES, GmAddDebuff, GmAddStatus, GmRemoveDebuff, GmRemoveStatus
 from kassen.sengoku.battle.flow.base import TurnBase
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit
-from kassen.sengoku.evolve import evolve
 
 #: The rule each status is ruled under.
 STATUS_RULES = {"defenseless": "SG.DFL.1", "bleeding": "SG.AIM.5"}
@@ -85,7 +85,7 @@ def on_add_status(b: TurnBase, action: GmAddStatus) -> None:
     if action.status == "defenseless":
         b.defenseless(action.unit, "the GM's ruling", rule, logged=True)
     else:
-        b.put(evolve(b.u(action.unit), bleeding=True))
+        b.put(replace(b.u(action.unit), bleeding=True))
 
 
 def on_remove_status(b: TurnBase, action: GmRemoveStatus) -> None:
@@ -93,7 +93,8 @@ def on_remove_status(b: TurnBase, action: GmRemoveStatus) -> None:
     rule = STATUS_RULES[action.status]
     b.log("gm_status", rule, automatic=False, unit=action.unit, status=action.status, on=False)
     unit = b.u(action.unit)
-    b.put(evolve(unit, defenseless=False) if action.status == "defenseless" else evolve(unit, bleeding=False))
+    off = {"defenseless": False} if action.status == "defenseless" else {"bleeding": False}
+    b.put(replace(unit, **off))
 
 
 def on_add_debuff(b: TurnBase, action: GmAddDebuff) -> None:
@@ -102,7 +103,7 @@ def on_add_debuff(b: TurnBase, action: GmAddDebuff) -> None:
     entry = b.rules.catalog.debuff(action.debuff)
     unit = b.u(action.unit)
     p, _ = b.rules.debuffed(b.profile(unit), entry.debuff())
-    b.put(evolve(unit, debuffs=p.debuffs))
+    b.put(replace(unit, debuffs=p.debuffs))
     total = sum(d.value for d in p.debuffs)
     b.log(
         "gm_debuff",
@@ -124,7 +125,7 @@ def on_remove_debuff(b: TurnBase, action: GmRemoveDebuff) -> None:
     if not any(d.source == name for d in unit.debuffs):
         raise IllegalActionError(f"{unit.name} has no {name}", rule="SG.DBF.1")
     kept = tuple(d for d in unit.debuffs if d.source != name)
-    b.put(evolve(unit, debuffs=kept))
+    b.put(replace(unit, debuffs=kept))
     b.log(
         "gm_debuff",
         "SG.DBF.1",

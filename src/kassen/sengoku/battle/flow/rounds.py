@@ -9,6 +9,7 @@ __all__ = ["RoundPart", "tie_key"]
 
 from typing import Any
 
+from kassen.core.fastreplace import replace
 from kassen.core.order import count_down
 from kassen.sengoku.battle.flow.breath import BreathPart
 from kassen.sengoku.battle.plan import acting_value
@@ -16,7 +17,6 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DeathRecord, HonorFlag, Phase, Result, Unit
 from kassen.sengoku.defense import end_round_debuffs
 from kassen.sengoku.entries import HonorClass
-from kassen.sengoku.evolve import evolve
 
 
 class RoundPart(BreathPart):
@@ -36,7 +36,7 @@ class RoundPart(BreathPart):
                 continue
             base, steps = self.rules.armor_max_energy(unit)
             top = max(0, base - unit.overload_penalty - unit.exhaustion)
-            changed = evolve(
+            changed = replace(
                 unit,
                 energy=top,
                 max_energy=top,
@@ -95,7 +95,7 @@ class RoundPart(BreathPart):
                     total=total,
                     when="a new round",
                 )
-        return evolve(unit, debuffs=p.debuffs)
+        return replace(unit, debuffs=p.debuffs)
 
     def next_unit(self) -> Unit | None:
         """The unit that breathes now: the highest acting value (Energy + a pending initiative), ties in
@@ -128,7 +128,7 @@ class RoundPart(BreathPart):
         if ph.cannot_spend == "hold" and unit.energy >= ph.hold_cost + unit.surcharge:
             self.hold(unit, automatic=True)
         else:
-            self.put(evolve(unit, passed=True, count_reached=True))
+            self.put(replace(unit, passed=True, count_reached=True))
             self.log(
                 "pass", "SG.CNT.6", unit=unit.id, energy=unit.energy, reason="cannot pay for any maneuver"
             )
@@ -138,7 +138,7 @@ class RoundPart(BreathPart):
         (SG.FUM.2) is paid on it."""
         unit = self.action_starts(unit)
         cost = self.rules.pass_hold.hold_cost + unit.surcharge
-        self.put(evolve(unit, energy=unit.energy - cost, initiative=0, count_reached=True, surcharge=0))
+        self.put(replace(unit, energy=unit.energy - cost, initiative=0, count_reached=True, surcharge=0))
         self.log(
             "hold",
             "SG.CNT.6",
@@ -163,7 +163,7 @@ class RoundPart(BreathPart):
             new = unit
             if unit.defenseless:
                 self.log("defenseless_ends", "SG.LUL.1", unit=unit.id, when="the lull phase")
-                new = evolve(new, defenseless=False)
+                new = replace(new, defenseless=False)
             if unit.reservations:
                 self.log(
                     "reservations_expire",
@@ -171,7 +171,7 @@ class RoundPart(BreathPart):
                     unit=unit.id,
                     maneuvers=[x.maneuver for x in unit.reservations],
                 )
-                new = evolve(new, reservations=())
+                new = replace(new, reservations=())
             reset = self.reset_limits(unit)
             if reset != unit.limited:
                 self.log(
@@ -180,20 +180,20 @@ class RoundPart(BreathPart):
                     unit=unit.id,
                     maneuvers=sorted({t.key.split("#")[0] for t in unit.limited if t not in reset}),
                 )
-                new = evolve(new, limited=reset)
+                new = replace(new, limited=reset)
             if unit.debuffs:
-                p, steps = end_round_debuffs(evolve(self.profile(unit), debuffs=unit.debuffs))
+                p, steps = end_round_debuffs(replace(self.profile(unit), debuffs=unit.debuffs))
                 if p.debuffs != unit.debuffs:
                     self.log("debuffs_count_down", "SG.DBF.3", unit=unit.id, ended=[s.reason for s in steps])
-                new = evolve(new, debuffs=p.debuffs)
+                new = replace(new, debuffs=p.debuffs)
             if unit.ward:
                 self.log("ward_ends", "SG.RET.5", unit=unit.id)
-                new = evolve(new, ward=False)
+                new = replace(new, ward=False)
             if unit.unloaded:
                 self.log("reload", "SG.LUL.2", unit=unit.id, maneuver="reload", when="the lull")
-                new = evolve(new, unloaded=False)
+                new = replace(new, unloaded=False)
             if unit.initiative:
-                new = evolve(new, initiative=0)
+                new = replace(new, initiative=0)
             self.put(new)
         self.bleed()
         self.zone_conditions()

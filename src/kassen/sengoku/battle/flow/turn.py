@@ -21,6 +21,7 @@ __all__ = ["INTRUDERS", "BattleTurn", "upkeep_options", "upkeep_problem"]
 
 from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 from kassen.sengoku.battle.actions import (
     GM,
     Action,
@@ -59,7 +60,6 @@ from kassen.sengoku.battle.state import (
     distinct_name,
 )
 from kassen.sengoku.entries import ManeuverKind, ReactionKind
-from kassen.sengoku.evolve import evolve
 
 #: The side yoma from the Yoma Encounter Table join (they fight everyone, SG.LUL.3 house default).
 INTRUDERS = "intruders"
@@ -272,7 +272,7 @@ def _on_hold(b: BattleTurn, action: Hold) -> None:
 def _on_pass(b: BattleTurn, action: Pass) -> None:
     unit = breath_turn(b.state, action.unit)
     b.set(decision=None)
-    b.put(evolve(unit, passed=True, count_reached=True))
+    b.put(replace(unit, passed=True, count_reached=True))
     b.log(
         "pass",
         "SG.CNT.6",
@@ -405,7 +405,7 @@ def _on_upkeep(b: BattleTurn, action: Upkeep) -> None:
     up = m.upkeep
     assert up is not None
     b.set(decision=None)
-    b.put(evolve(unit, used=bump(unit.used, _used_key(m.id, action))))
+    b.put(replace(unit, used=bump(unit.used, _used_key(m.id, action))))
     b.log(
         "upkeep",
         "SG.LUL.2",
@@ -418,7 +418,7 @@ def _on_upkeep(b: BattleTurn, action: Upkeep) -> None:
     )
     if up.moves_shikigami and action.target is not None and action.to is not None:
         servant = b.u(action.target)
-        b.put(evolve(servant, zone=action.to))
+        b.put(replace(servant, zone=action.to))
         b.log("shikigami_moved", "SG.LUL.2", unit=servant.id, frm=servant.zone, to=action.to)
         return
     if action.target is None:
@@ -428,12 +428,12 @@ def _on_upkeep(b: BattleTurn, action: Upkeep) -> None:
     cohesion = up.cohesion_gained and (not up.choose_one or action.choice == "cohesion")
     if wounds and t.wounds < t.wounds_max:
         after = min(t.wounds_max, t.wounds + up.wounds_recovered)
-        b.put(evolve(t, wounds=after))
+        b.put(replace(t, wounds=after))
         b.log("wounds_recovered", "SG.LUL.2", unit=t.id, before=t.wounds, after=after)
     if cohesion and t.cohesion is not None:
         b.cohesion(t.id, up.cohesion_gained, "SG.LUL.2", m.name)
     if up.prevents_collapse:
-        b.put(evolve(b.u(t.id), ward=True))
+        b.put(replace(b.u(t.id), ward=True))
         b.log("ward", "SG.RET.5", unit=t.id, until="the next lull")
 
 
@@ -475,7 +475,7 @@ def _on_environment(b: BattleTurn, action: Environment) -> None:
             template = Unit(uid, "", INTRUDERS, len(b.state.units), c.id)
             creature = b.rules.creature(template)
             top = b.rules.wounds_max(template)
-            unit = evolve(
+            unit = replace(
                 template,
                 name=distinct_name(f"{creature.name} {n}", {u.name for u in b.state.units}),
                 zone=zone,

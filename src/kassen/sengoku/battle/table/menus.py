@@ -29,12 +29,13 @@ from __future__ import annotations
 __all__ = ["canonical", "choices", "decision", "path_of"]
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
 from kassen.core.engine import Actor
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 from kassen.core.menu import MAX_PATH, Menu, MenuError, Option
 from kassen.sengoku.battle.actions import (
     GM,

@@ -31,10 +31,11 @@ from __future__ import annotations
 __all__ = ["AttackPreview", "attack_preview"]
 
 import contextlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from kassen.core.errors import IllegalActionError
+from kassen.core.fastreplace import replace
 from kassen.core.menu import Odds
 from kassen.sengoku.attack import Attack, AttackResult
 from kassen.sengoku.battle.actions import Breath
