@@ -9,7 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from kassen.cli.main import app
+from kassen.core.scenario import open_fight
 from kassen.l5r.content import bundled_tables
+from kassen.l5r.tables import SpecialAttackName
 from kassen.l5r.wounds import wound_rank
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "l5r" / "house-defaults.md"
@@ -51,3 +53,27 @@ def test_an_unobstructed_foul_is_shown_as_ineffective_not_refused() -> None:
         data = json.loads(out)
         [foul] = [e for e in data["events"] if e["kind"] == "foul"]
         assert foul["rule"] == "L5.FOL.1" and "no effect" in foul["data"]["text"]
+
+
+def test_a_table_may_refuse_the_unobstructed_foul_instead(tmp_path: Path) -> None:
+    # rule: L5.FOL.1 — the other reading, set in the tables: a Foul with nobody else to obstruct is not
+    # offered in a one-on-one duel and the calculator refuses it (exit 2), naming the rule. Both layers
+    # lift the raise limit so that a Foul's four raises fit
+    house, strict = tmp_path / "house", tmp_path / "strict"
+    for layer in (house, strict):
+        layer.mkdir()
+        (layer / "core.yaml").write_text(
+            "raises: {limit: none, max_enumerated_raises: 4}\n", encoding="utf-8"
+        )
+    (strict / "special_attacks.yaml").write_text("foul: {unobstructed: refused}\n", encoding="utf-8")
+    offered = {}
+    for layer in (house, strict):
+        fight = open_fight("l5r/kakita-vs-hida", seed=3, content=[layer])
+        fight.apply(fight.legal_actions()[0])
+        offered[layer] = {getattr(getattr(a, "act", None), "special", None) for a in fight.legal_actions()}
+    assert SpecialAttackName.FOUL in offered[house]  # the house reading: offered, and ineffective
+    assert SpecialAttackName.FOUL not in offered[strict] and SpecialAttackName.SUBDUE in offered[strict]
+    code, out = _cli(
+        "l5r", "attack", "--special", "foul", "--void", "4", "--seed", "1", "--tables", str(strict)
+    )
+    assert code == 2 and "L5.FOL.1" in out and "Traceback" not in out

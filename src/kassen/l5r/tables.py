@@ -264,6 +264,13 @@ class Clipping(HouseDefaultSection):
     condition: str
 
 
+class Foul(HouseDefaultSection):
+    """A Foul with no other opponent to obstruct (L5.FOL.1): ``ineffective`` (declared, its blow dealt
+    as a plain one, the log saying it obstructs no one) or ``refused`` (not a legal declaration)."""
+
+    unobstructed: Literal["ineffective", "refused"]
+
+
 class CorpsACorps(HouseDefaultSection):
     close_margin: Tn
     close_loser_thrown: bool
@@ -309,6 +316,7 @@ class PointToThroat(HouseDefaultSection):
 class SpecialTables(StrictModel):
     specials: dict[SpecialAttackName, SpecialRow]
     clipping: Clipping
+    foul: Foul
     corps_a_corps: CorpsACorps
     drive: Drive
     disarm: Disarm
@@ -534,6 +542,7 @@ class L5Tables(StrictModel):
             ("called_shots.disadvantages", k.disadvantages),
             ("called_shots.aftermath", k.aftermath),
             ("special_attacks.clipping", s.clipping),
+            ("special_attacks.foul", s.foul),
             ("special_attacks.corps_a_corps", s.corps_a_corps),
             ("special_attacks.drive", s.drive),
             ("special_attacks.point_to_throat", s.point_to_throat),
