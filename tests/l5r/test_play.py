@@ -43,11 +43,19 @@ def test_a_scripted_game_with_table_dice_undo_the_gm_save_and_resume(tmp_path: P
         "1",  # no called shot
         "2",  # one raise for damage: 8k4 against TN 25
         "9 8 7 6 5 4 3 2",  # the attack roll: 9 + 8 + 7 + 6 = 30, a hit
-        "6 5 4 3 2 auto",  # damage 6k2, the last die left to the seeded RNG
+        "6 5 4 3 2 auto",  # damage 6k2, the last die left to the seeded RNG (seed 1: no 10, so no die more)
         "5 5 5 5 5 4 4 4 4",  # turn 2's initiative
     ]
     code, out, err = run(
-        "play", "l5r/kakita-vs-hida", "--dice", "table", "--save", str(save), input="\n".join(answers) + "\n"
+        "play",
+        "l5r/kakita-vs-hida",
+        "--dice",
+        "table",
+        "--seed",
+        "1",
+        "--save",
+        str(save),
+        input="\n".join(answers) + "\n",
     )
     assert code == 0, err
     # each prompt says who rolls, for what, which dice and how many are left; each result comes as soon

@@ -35,11 +35,11 @@ def _exact(values: range) -> dict[int, float]:
 
 def test_solve_finds_where_a_single_cut_crosses_even_odds() -> None:
     # rule: SG.CHK.1
-    exact = _exact(range(-6, 5))
+    exact = _exact(range(0, 11))
     (below,) = [k for k in exact if exact[k] < 0.5 <= exact[k + 1]] if all(
-        exact[k] < exact[k + 1] for k in range(-6, 4)) else []  # fmt: skip
+        exact[k] < exact[k + 1] for k in range(0, 10)) else []  # fmt: skip
     truth = below + (0.5 - exact[below]) / (exact[below + 1] - exact[below])
-    result = solve(KILLS, f"{SKILL}=-6..4", "party=0.5", fights=800, seed=0, jobs=2)
+    result = solve(KILLS, f"{SKILL}=0..10", "party=0.5", fights=800, seed=0, jobs=2)
     print(f"\nexact crossing {truth:.3f}; found {result.answer} {result.interval}; {result.sentence()}")
     assert result.between == (below, below + 1)
     assert result.answer is not None and result.interval is not None
@@ -50,10 +50,10 @@ def test_solve_finds_where_a_single_cut_crosses_even_odds() -> None:
 
 
 def test_solve_says_when_no_value_reaches_the_target() -> None:
-    result = solve(KILLS, f"{SKILL}=0..4", "party=0.5", fights=100, seed=0)
+    result = solve(KILLS, f"{SKILL}=6..10", "party=0.5", fights=100, seed=0)
     assert result.answer is None and result.between is None and result.interval is None
-    assert result.sentence().startswith("No value of swordsmanship from 0 to 4 brings The party's win rate")
-    assert [p.value for p in result.points] == [0.0, 4.0]
+    assert result.sentence().startswith("No value of swordsmanship from 6 to 10 brings The party's win rate")
+    assert [p.value for p in result.points] == [6.0, 10.0]
 
 
 def test_solve_checks_its_options() -> None:
@@ -72,7 +72,7 @@ def test_solve_checks_its_options() -> None:
 def test_the_solve_command_writes_its_report(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app,
-        ["lab", "solve", KILLS, "--vary", f"{SKILL}=-4..0", "--target", "party=0.5", "--fights", "200",
+        ["lab", "solve", KILLS, "--vary", f"{SKILL}=1..6", "--target", "party=0.5", "--fights", "200",
          "--out", str(tmp_path / "s")],
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
