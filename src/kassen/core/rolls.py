@@ -170,12 +170,15 @@ def next_roll(fight: Any, viewer: Viewer = GM_VIEW) -> Roll | None:
     if len(middle.after) <= at:  # the probe could not reach the die asked for: the die alone
         return Roll(pending.sides, 1, 0)
     logged = middle.after[at]
+    sides = middle.sides[at]
     start = at
-    while start > 0 and middle.after[start - 1] == logged:
+    # one roll is the dice of one kind with no event between (a d100 on the critical mistake table
+    # right after the check's 2d10 is a roll of its own)
+    while start > 0 and middle.after[start - 1] == logged and middle.sides[start - 1] == sides:
         start -= 1
     # the fewest dice any probe rolled before an event came: a roll that other dice may follow with
     # no event between (an answer to an attack that hits) is told when it comes
-    count = min(_run(dice.after, start, logged) for dice, _ in probes if len(dice.after) > at)
+    count = min(_run(dice, start, logged, sides) for dice, _ in probes if len(dice.after) > at)
     firsts = [events[logged] for _, events in probes if len(events) > logged]
     if not firsts:
         return Roll(pending.sides, count, at - start)
@@ -197,10 +200,11 @@ def next_roll(fight: Any, viewer: Viewer = GM_VIEW) -> Roll | None:
     return Roll(pending.sides, count, at - start, kind, roller, _common(lines))
 
 
-def _run(after: Sequence[int], start: int, logged: int) -> int:
-    """How many dice from ``start`` on came after ``logged`` events and no more."""
+def _run(dice: _ProbeDice, start: int, logged: int, sides: int) -> int:
+    """How many dice of ``sides`` sides from ``start`` on came after ``logged`` events and no more."""
+    after = dice.after
     n = 0
-    while start + n < len(after) and after[start + n] == logged:
+    while start + n < len(after) and after[start + n] == logged and dice.sides[start + n] == sides:
         n += 1
     return n
 
