@@ -165,3 +165,26 @@ def test_an_interrupted_game_is_saved_and_resumes_in_its_dice_mode(how: str, tmp
 
     replayed = CliRunner().invoke(app, ["replay", str(save)])
     assert replayed.exit_code == 0 and replayed.stdout.startswith("identical:"), replayed.stdout
+
+
+def test_a_terminal_closed_without_save_leaves_the_announced_autosave(tmp_path: Path) -> None:
+    # rule: AR.AUD.2 — the popularity checks typed at the table, then the terminal goes away
+    t = Terminal(["play", "arena/duel", "--seed", "4", "--human", "east", "--dice", "table"], tmp_path)
+    t.answer("4 2 6 5 5 6")  # the referee's begin: both popularity checks
+    t.answer("1")  # Ryu: attack (a decision being built when the terminal closes)
+    assert t.prompt()
+    announced = re.search(r"Ctrl-C or a hang-up saves the game to (\S+\.json);", t.transcript)
+    assert announced, t.transcript[:1000]
+    autosave = Path(announced[1])
+    assert autosave.parent == tmp_path and not autosave.exists()
+    t.child.close(force=True)  # the terminal itself closes: SIGHUP, as when a connection drops
+    data = json.loads(autosave.read_text("utf-8"))
+    assert data["meta"]["dice"] == "table" and data["log"][0]["dice"] == [4, 2, 6, 5, 5, 6]
+    from typer.testing import CliRunner
+
+    from kassen.cli.main import app
+
+    replayed = CliRunner().invoke(app, ["replay", str(autosave)])
+    assert replayed.exit_code == 0 and replayed.stdout.startswith("identical:"), replayed.stdout
+    resumed = CliRunner().invoke(app, ["resume", str(autosave)], input="quit\n")
+    assert resumed.exit_code == 0 and "dice: table" in resumed.stdout

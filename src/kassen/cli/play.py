@@ -65,10 +65,13 @@ def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> Non
         except _HangUp:
             stopped = 129
     if stopped:
-        with contextlib.suppress(OSError):  # after a hang-up the terminal may be gone
-            table.say("")
-            table.say("interrupted: saving the game")
-        table.save_at_end(keep)
+        with _signals_held():  # a second Ctrl-C, or the hang-up's SIGHUP after SIGCONT, waits for the save
+            with contextlib.suppress(OSError):  # after a hang-up the terminal may be gone
+                table.say("")
+                table.say("interrupted: saving the game")
+            # an OSError here comes after the save is written: only telling so failed (no terminal)
+            with contextlib.suppress(OSError):
+                table.save_at_end(keep)
         raise typer.Exit(stopped)
     if save is not None:
         table.save_at_end(save)
@@ -94,6 +97,22 @@ def _hang_up_raises() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGHUP, before)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """While the interrupted game is saved, Ctrl-C and a hang-up are ignored: the save (a few
+    milliseconds) is finished before the command ends. Signals are set only from the main thread."""
+    names = [n for n in ("SIGINT", "SIGHUP") if hasattr(signal, n)]
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {n: signal.signal(getattr(signal, n), signal.SIG_IGN) for n in names}
+    try:
+        yield
+    finally:
+        for n, handler in before.items():
+            signal.signal(getattr(signal, n), handler)
 
 
 HumanOption = Annotated[
