@@ -7,7 +7,9 @@ replays as identical."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -177,7 +179,14 @@ def test_a_terminal_closed_without_save_leaves_the_announced_autosave(tmp_path: 
     assert announced, t.transcript[:1000]
     autosave = Path(announced[1])
     assert autosave.parent == tmp_path and not autosave.exists()
-    t.child.close(force=True)  # the terminal itself closes: SIGHUP, as when a connection drops
+    # the terminal itself closes, as when a connection drops: the kernel sends SIGHUP (pexpect's own
+    # close would follow with SIGKILL if the save took more than a few tenths of a second)
+    os.close(t.child.child_fd)
+    deadline = time.monotonic() + 60
+    while os.waitpid(t.child.pid, os.WNOHANG) == (0, 0):
+        assert time.monotonic() < deadline, "kassen play did not end when its terminal closed"
+        time.sleep(0.05)
+    t.child.closed = True
     data = json.loads(autosave.read_text("utf-8"))
     assert data["meta"]["dice"] == "table" and data["log"][0]["dice"] == [4, 2, 6, 5, 5, 6]
     from typer.testing import CliRunner
