@@ -27,7 +27,10 @@ class Answers:
         self.out = out
 
     def ask(self) -> str | None:
-        """The next non-empty answer, or None at the end of input."""
+        """The next non-empty answer, or None at the end of input. What was said is flushed first: a
+        person typing at a terminal whose output goes to a pipe (``kassen play ... | tee game.log``)
+        sees the menu before answering it."""
+        self.out.flush()
         for line in self.lines:
             text = line.strip()
             if len(text) > MAX_ANSWER:  # said, never cut short (a path cut short is another file)
