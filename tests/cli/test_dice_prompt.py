@@ -80,3 +80,15 @@ def test_a_roll_of_other_dice_right_after_a_check_is_asked_for_on_its_own(tmp_pa
         and "2d10 [1, 1] + 4 = 6 vs Defense 10: Fumble" in prompts[2]
     )
     assert prompts[2].endswith("(1 die left): faces, or auto")
+
+
+def test_back_at_the_dice_of_a_decision_left_to_the_policy_goes_back_to_its_start() -> None:
+    # rule: SG.CHK.1 — the breath the policy chose for Kuro waits for its check's dice
+    answers = ["auto", "back", "quit"]
+    code, out, err = play(
+        "sengoku/count-example", "--seed", "4", "--dice", "table", "--human", "party", answers=answers
+    )
+    assert code == 0, err
+    assert "the action waiting for dice is dropped: back to the decision (the policy had made it)" in out
+    after = out[out.index("dropped: back to the decision") :]
+    assert "Kuro, count 12: choose a maneuver (or Hold, or Pass)" in after and "kassen:" not in out

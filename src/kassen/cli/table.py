@@ -216,6 +216,7 @@ class Table:
                 self.say("  everything on this menu is allowed now")
         elif word == "auto" and not self.gm:
             self.path = []
+            self.chosen = ([], False)  # ``back`` at its dice: the decision's start, the policy's path unseen
             self.played(self.fight.step())
         elif word == "back":
             if self.path:

@@ -51,7 +51,8 @@ def ask_dice(table: Table, pending: Any) -> None:
         else:
             path, gm = table.chosen
             table.path, table.gm = path[:-1], gm
-            table.say("the action waiting for dice is dropped: back to its last choice")
+            where = "its last choice" if path else "the decision (the policy had made it)"
+            table.say(f"the action waiting for dice is dropped: back to {where}")
         return
     if word == "save":
         if rest.strip():
