@@ -18,10 +18,10 @@ from __future__ import annotations
 __all__ = ["play_command", "register", "resume_command"]
 
 import contextlib
+import errno
 import signal
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -55,23 +55,31 @@ def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> Non
     if save is None:
         table.say(f"(Ctrl-C or a hang-up saves the game to {shown(keep)}; --save FILE chooses where)")
     stopped = 0
-    with _hang_up_raises():
+    with _Interruptions() as signals:
         try:
             table.run()
         except EndOfInput:
-            pass
+            stopped = 129 if signals.hung_up else 0  # the input ended because the terminal went away
         except KeyboardInterrupt:
             stopped = 130
         except _HangUp:
             stopped = 129
-    if stopped:
-        with _signals_held():  # a second Ctrl-C, or the hang-up's SIGHUP after SIGCONT, waits for the save
+        except OSError as exc:
+            # the terminal is gone (EIO on reading or writing it), whether or not its SIGHUP has come
+            # yet, or it came where it could not be raised (Python drops an exception raised in a weak
+            # reference's callback): the game is saved all the same
+            if not signals.hung_up and exc.errno != errno.EIO:
+                raise
+            stopped = 129
+        if stopped:
+            signals.hold()  # a second Ctrl-C, or the SIGHUP after a closed terminal, waits for the save
             with contextlib.suppress(OSError):  # after a hang-up the terminal may be gone
                 table.say("")
                 table.say("interrupted: saving the game")
             # an OSError here comes after the save is written: only telling so failed (no terminal)
             with contextlib.suppress(OSError):
                 table.save_at_end(keep)
+    if stopped:
         raise typer.Exit(stopped)
     if save is not None:
         table.save_at_end(save)
@@ -81,38 +89,40 @@ class _HangUp(Exception):
     """SIGHUP: the terminal went away."""
 
 
-@contextlib.contextmanager
-def _hang_up_raises() -> Iterator[None]:
-    """While the game runs, a hang-up raises :class:`_HangUp` where the game is (so it is saved);
-    Ctrl-C raises KeyboardInterrupt as always. Signals are set only from the main thread."""
+class _Interruptions:
+    """Ctrl-C and hang-ups while a game runs at the terminal. Ctrl-C raises KeyboardInterrupt as always;
+    a hang-up raises :class:`_HangUp` where the game is, and is noted (:attr:`hung_up`), since the raise
+    may land where Python drops it and the game then learns of it from the terminal's EIO. Once the game
+    stops, :meth:`hold` ignores both until the save is written. Signals are set from the main thread
+    only, and restored on leaving."""
 
-    def hang_up(signum: int, frame: Any) -> None:
+    def __init__(self) -> None:
+        self.main = threading.current_thread() is threading.main_thread()
+        self.hung_up = False
+        self.before: dict[int, Any] = {}
+
+    def __enter__(self) -> _Interruptions:
+        if self.main and hasattr(signal, "SIGHUP"):
+            self.before[signal.SIGHUP] = signal.signal(signal.SIGHUP, self._hang_up)
+        return self
+
+    def _hang_up(self, signum: int, frame: Any) -> None:
+        self.hung_up = True
+        signal.signal(signum, signal.SIG_IGN)  # one is enough: another waits for the save
         raise _HangUp
 
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGHUP"):
-        yield
-        return
-    before = signal.signal(signal.SIGHUP, hang_up)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGHUP, before)
+    def hold(self) -> None:
+        if not self.main:
+            return
+        for name in ("SIGINT", "SIGHUP"):
+            if hasattr(signal, name):
+                number = getattr(signal, name)
+                self.before.setdefault(number, signal.getsignal(number))
+                signal.signal(number, signal.SIG_IGN)
 
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """While the interrupted game is saved, Ctrl-C and a hang-up are ignored: the save (a few
-    milliseconds) is finished before the command ends. Signals are set only from the main thread."""
-    names = [n for n in ("SIGINT", "SIGHUP") if hasattr(signal, n)]
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = {n: signal.signal(getattr(signal, n), signal.SIG_IGN) for n in names}
-    try:
-        yield
-    finally:
-        for n, handler in before.items():
-            signal.signal(getattr(signal, n), handler)
+    def __exit__(self, *exc: object) -> None:
+        for number, handler in self.before.items():
+            signal.signal(number, handler)
 
 
 HumanOption = Annotated[
