@@ -174,7 +174,7 @@ def test_bout_text_and_bad_scenario() -> None:
     assert code == 0 and "Result: winner: Bo" in out and "Subturn 1" in out  # in words, the winner by name
     assert "fighter=" not in out and "tetsu" not in out  # no key=val dumps, no ids
     code, _, err = run("bout", "no-such-bout")
-    assert code == 2 and err.count("\n") == 1 and "bundled: duel" in err
+    assert code == 2 and err.count("\n") == 1 and "bundled: crusher, duel" in err
 
 
 def test_bout_account_is_the_generic_one() -> None:

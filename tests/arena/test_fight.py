@@ -22,7 +22,7 @@ from kassen.core.scenario import bundled_scenarios, open_fight
 
 from .helpers import RULES, bout, fighter
 
-NAMES = ["duel", "melee", "knockback", "pit"]
+NAMES = ["duel", "melee", "knockback", "pit", "crusher"]
 
 
 def roundtrip(data: Any) -> Any:
@@ -139,8 +139,7 @@ def test_heuristic_picks_the_attack_with_the_best_exact_value() -> None:
     policy = HeuristicPolicy(RULES)
     choice = policy(decision)
     assert isinstance(choice, Attack)
-    best = max(
-        policy.value(c.state, a, RULES) for a in decision.legal if isinstance(a, Attack) and not a.all_out
-    )
-    assert policy.value(c.state, choice, RULES) == best
+    weights = [policy.weigh(c.state, a, RULES) for a in decision.legal if isinstance(a, Attack)]
+    best = max(w for w in weights if w is not None)
+    assert policy.weigh(c.state, choice, RULES) == best
     assert RULESET.heuristic(RULES)(decision) == choice

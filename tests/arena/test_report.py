@@ -16,7 +16,7 @@ from kassen.arena.content import load_rules
 from kassen.arena.fighter import Guard, Shock, Weapon
 from kassen.arena.report import RENDERERS, names
 from kassen.arena.ruleset import RULESET
-from kassen.arena.terms import Condition, DamageType, MatchFormat
+from kassen.arena.terms import Condition, DamageType, MatchFormat, Posture
 from kassen.core.events import Event
 from kassen.core.policy import RandomPolicy
 from kassen.core.report import account, render_event
@@ -88,6 +88,8 @@ def _events() -> list[tuple[dict[str, Any], dict[str, str]]]:
     state = edit(begun(giant, weak), "b", guards=(Guard("left_arm", "skull"),))
     _, dropped = step(state, Attack("g", "b", "left_hand"), [1, 1, 2, 1, 1, 1, 1, 6, 6, 6])
     _, rooted = step(begun(giant, weak), Attack("g", "b", "left_leg"), [1, 1, 2, 1, 1, 1, 1, 6, 6, 6])
+    lying = edit(begun(giant, weak), "b", posture=Posture.LYING)  # a leg knockback cannot fell it
+    _, down = step(lying, Attack("g", "b", "left_leg"), [1, 1, 2, 1, 1, 1, 1, 6, 6, 6])
     # a head blow on a fighter already unconscious changes nothing (b cannot defend: no defence roll)
     state = edit(begun(a, b, fighter("c", "west")), "b", conditions=(Condition.UNCONSCIOUS,))
     _, further = step(state, Attack("a", "b", "skull"), [1, 1, 1, 2, 2, 2])
@@ -97,7 +99,7 @@ def _events() -> list[tuple[dict[str, Any], dict[str, str]]]:
     state, _ = step(state, Decline("b"), [1, 1, 2], latest)
     state, _ = step(state, Wait("b"), [6, 6, 6], latest)
     _, renewed = step(state, Attack("a", "b"), [3, 3, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2], latest)
-    extra = (*below, *cleared, *helpless, *recovered, *dropped, *rooted, *further, *renewed)
+    extra = (*below, *cleared, *helpless, *recovered, *dropped, *rooted, *down, *further, *renewed)
     out += [(e.to_json(), {}) for e in extra]
     # the referee's own moves (issue 11)
     duel = open_fight("arena/duel", seed=3)

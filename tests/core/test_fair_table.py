@@ -129,7 +129,7 @@ def _arena_hidden(side: str, hp: int, fp: int, guts: int) -> Any:
     return change
 
 
-@pytest.mark.parametrize(("observer", "hidden", "faces"), [("east", "west", 5), ("west", "east", 5)])
+@pytest.mark.parametrize(("observer", "hidden", "faces"), [("east", "west", 5), ("west", "east", 8)])
 def test_arena_hp_fp_and_guts_plans_reach_no_other_side(
     tmp_path: Path, observer: str, hidden: str, faces: int
 ) -> None:

@@ -140,9 +140,10 @@ def test_a_declaration_is_action_target_special_called_shot_raises() -> None:
     assert "TN to be hit 20" in targets.options[0].label and "5 ft away" in targets.options[0].label
     specials = fight.menu(["attack", "Ronin Masaru"])
     assert specials.prompt.startswith("Goro: choose a special attack (2 raises left: at most 2 on one roll")
-    # Goro's Void 2 carries 2 raises (L5.CORE.3); no second opponent to obstruct for a Foul (L5.FOL.1)
-    assert "bind, clipping, disarm, point-to-throat [L5.CORE.3]" in specials.prompt
-    assert "foul [L5.FOL.1]" in specials.prompt
+    # Goro's Void 2 carries 2 raises (L5.CORE.3): a Foul's 4 are too many. With no second opponent to
+    # obstruct a Foul would be ineffective, not illegal (L5.FOL.1): it is refused for its raises only
+    assert "bind, clipping, disarm, foul, point-to-throat [L5.CORE.3]" in specials.prompt
+    assert "[L5.FOL.1]" not in specials.prompt
     called = fight.menu(["attack", "Ronin Masaru", "none"])
     assert [o.id for o in called.options] == ["none", "torso"]
     raises = fight.menu(["attack", "Ronin Masaru", "none", "none"])
@@ -179,7 +180,7 @@ def test_a_choice_the_rules_forbid_is_refused_with_the_rule() -> None:
     prompt = fight.menu(["full_attack"]).prompt
     assert (
         "clipping, mark, point-to-throat, subdue [L5.SPC.2]" in prompt
-        and "bind, disarm [L5.CORE.3]" in prompt
+        and "bind, disarm, foul [L5.CORE.3]" in prompt  # a Foul with nobody to obstruct: legal (L5.FOL.1)
     )
     # rule: L5.ARM.1 — no loose grip to regain
     with pytest.raises(IllegalActionError) as err:

@@ -347,9 +347,16 @@ def test_foul(tables: L5Tables) -> None:
     early = early.with_fighter(replace(early.fighter(B), acted=True))
     early, out = play(early, resolve_attack, A, foul, dice=ScriptedRng(HIT + [4] * 6))
     assert not early.fighter(B).has("obstructed", 1) and "obstructs no one" in first(out, "foul").data["text"]
+    # another opponent there: the Foul must name whom its target obstructs
     with pytest.raises(IllegalActionError) as err:
-        validate_attack(duel(a, char("T")), a, Attack(T, special=S.FOUL), tables, free=0)
+        validate_attack(duel(a, t, b), a, Attack(T, special=S.FOUL), tables, free=0)
     assert err.value.rule == "L5.FOL.1"
+    # nobody else: ineffective, not illegal ("at least one opponent must come after the attack ... for
+    # this action to be effective"): a plain blow, and the log says the Foul obstructs no one
+    alone = duel(a, char("T"))
+    validate_attack(alone, a, Attack(T, special=S.FOUL), tables, free=0)
+    alone, out = play(alone, resolve_attack, A, Attack(T, special=S.FOUL), dice=ScriptedRng(HIT + [4] * 6))
+    assert alone.fighter(T).wounds == 8 and "no effect beyond its damage" in first(out, "foul").data["text"]
 
 
 def test_mark_bloodies_without_wounds_and_wins_first_blood(tables: L5Tables) -> None:

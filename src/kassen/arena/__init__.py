@@ -129,3 +129,9 @@ __all__ = [
     "script_steps",
     "strength_damage",
 ]
+
+# The public functions check their arguments at the door (kassen.core.arguments): a wrong kind is an
+# ArgumentError naming it, never an AttributeError from inside; the rules call the plain functions.
+from kassen.core.arguments import check_exports
+
+check_exports(globals(), __all__)

@@ -83,7 +83,7 @@ class ArenaMemos:
         self.falls: Memo[tuple[Fraction | int, int, str | None], FallPlan] = Memo(256)
         #: ``damage._fall_modifiers`` by its arguments.
         self.fall_modifiers: Memo[tuple[int, int, str | None], tuple[int, tuple[Step, ...]]] = Memo(256)
-        #: ``odds._mean_final`` by the dice, what the finals read, the reductions and the prior damage.
+        #: ``odds._mean_final`` by the dice, what the finals read, the reductions, prior damage and cap.
         self.means: Memo[tuple[object, ...], Fraction] = Memo(1024)
         #: ``reading._attribute_modifiers`` by its arguments.
         self.modifiers: Memo[tuple[object, ...], tuple[Step, ...]] = Memo(512)
@@ -120,9 +120,9 @@ class PolicyMemos:
         #: number is never given to two values, so a key holding it stays exact.
         self.numbers: Memo[tuple[object, ...], int] = Memo()
         self._counter = itertools.count(1)
-        #: The mean final damage and its float by that number, where the attack lands and the damage
-        #: there that counts.
-        self.means: Memo[tuple[int, str, int], tuple[Fraction, float]] = Memo()
+        #: The mean final damage (counted up to what is worth dealing) and its float by that number,
+        #: where the attack lands, the damage there that counts and that cap.
+        self.means: Memo[tuple[int, str, int, int], tuple[Fraction, float]] = Memo()
         #: A weapon's damage dice at an ST.
         self.specs: Memo[tuple[Weapon, int], DiceSpec] = Memo(256)
 

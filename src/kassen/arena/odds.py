@@ -237,22 +237,24 @@ def mean_final(
     reductions: tuple[Reduction, ...],
     prior: int,
     rules: ArenaRules | None = None,
+    cap: int | None = None,
 ) -> Fraction:
     """``expected_final(damage_table(...))``, exact, without the table: each basic damage's final
     damage alone (:func:`~kassen.arena.damage.damage_finals`, the pipeline without its words), summed
     over the roll's distribution as whole numbers over one common denominator. What the heuristic
-    weighs every attack by: the table's records, steps and fractions were made and thrown away."""
+    weighs every attack by: the table's records, steps and fractions were made and thrown away. With
+    ``cap``, each final damage counts up to ``cap`` (E[min(final, cap)]): what more would not change."""
     r = rules or load_rules()
     # remembered by the rules (kassen.core.memo), by what the finals read (finals_key): a location whose
     # terms another had already (the other arm, leg, hand...) is weighed with its mean
     terms = finals_key(
         damage_type, ht=ht, location=location, armor_dr=armor, bone_dr=bone, soft_dr=soft, rules=r
     )
-    key = (dice.notation, terms, reductions, prior)
+    key = (dice.notation, terms, reductions, prior, cap)
     memo = r.memos.means
     found = memo.get(key)
     if found is None:
-        mean = _mean_final(dice, damage_type, ht, location, armor, bone, soft, reductions, prior, r)
+        mean = _mean_final(dice, damage_type, ht, location, armor, bone, soft, reductions, prior, r, cap)
         found = memo.put(key, mean)
     return found
 
@@ -268,6 +270,7 @@ def _mean_final(
     reductions: tuple[Reduction, ...],
     prior: int,
     r: ArenaRules,
+    cap: int | None = None,
 ) -> Fraction:
     outcomes = _probabilities(dice.notation)
     finals = damage_finals(
@@ -285,7 +288,7 @@ def _mean_final(
     common = math.lcm(*(p.denominator for _, p in outcomes))
     total = 0
     for (_, p), final in zip(outcomes, finals, strict=True):
-        total += p.numerator * (common // p.denominator) * final
+        total += p.numerator * (common // p.denominator) * (final if cap is None else min(final, cap))
     return Fraction(total, common)
 
 

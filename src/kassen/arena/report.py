@@ -460,6 +460,8 @@ RENDERERS: dict[str, Callable[[Narration, Data], Line]] = {
     "lands_facing": _r_lands_facing,
     "landed": _r_landed,
     "rooted": _fighter("{who} is rooted to the spot until the end of subturn {until_subturn}"),
+    "cannot_fall": _fighter("{who} is already {already}: the {cause} cannot throw them down"),
+    "defense_back": _fighter("{who} may defend again: the all-out attack's no-defence ends with their slot"),
     "exempted": _r_exempted,
     "gm_hp": _r_gm_number("HP"),
     "gm_fp": _r_gm_number("FP"),

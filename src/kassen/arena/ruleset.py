@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Any, TypeAlias
 
 from kassen.arena import guess
+from kassen.arena.accounting import ACCOUNTING
 from kassen.arena.bout import (
     Action,
     BoutState,
@@ -73,6 +74,9 @@ def _actor(fid: str, side: str) -> Actor:
 
 class ArenaRuleset:
     """The 3d6 arena (seed 004, ledger ``AR.*``) as the core's ruleset hooks."""
+
+    #: Which events tell each change of a bout's state (:mod:`kassen.arena.accounting`).
+    accounting = ACCOUNTING
 
     info = RulesetInfo(
         name="arena",

@@ -100,3 +100,9 @@ __all__ = [
     "validate_declaration",
     "wound_rank",
 ]
+
+# The public functions check their arguments at the door (kassen.core.arguments): a wrong kind is an
+# ArgumentError naming it, never an AttributeError from inside; the rules call the plain functions.
+from kassen.core.arguments import check_exports
+
+check_exports(globals(), __all__)

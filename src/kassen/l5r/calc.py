@@ -26,7 +26,7 @@ from kassen.l5r.pool import Pool, chance, error_bound, parse_pool, ten_dice
 from kassen.l5r.rolls import attack_pool, attack_tn
 from kassen.l5r.specials import choose_corps, choose_drive
 from kassen.l5r.state import CorpsPending, DrivePending, DuelState, Fighter, InjuryPending, Phase
-from kassen.l5r.tables import L5Tables
+from kassen.l5r.tables import L5Tables, SpecialAttackName
 from kassen.l5r.turn import L5Turn
 from kassen.l5r.validate import validate_attack
 
@@ -169,4 +169,16 @@ def attack_once(
             choose_drive(turn, ChooseDrive(pend.chooser, "give_way"))
         else:
             break
+    if (
+        attack.special is SpecialAttackName.FOUL
+        and attack.obstructs is None
+        and not any(e.kind == "foul" for e in turn.events)
+    ):
+        # said on a miss too: outside a duel nobody acts after the attack, so the Foul has no effect
+        turn.event(
+            "foul",
+            f"nobody acts after {a.name}: the Foul obstructs no one and has no effect",
+            "L5.FOL.1",
+            fighter=d.name,
+        )
     return AttackOutcome(p, tn, tuple(turn.events), turn.state, (*ap.steps, *tn_steps))

@@ -137,7 +137,7 @@ def attack_candidates(
             if special is SpecialAttackName.FOUL:
                 if strike:
                     continue
-                obstructs = list(opponents)
+                obstructs = list(opponents) or [None]  # nobody else to obstruct: ineffective, legal
             # What the special and each called shot cost (as raise_cost adds them up), so that only the
             # attacks within the budget are built: damage raises from 0 while the total stays in it.
             special_cost = 0 if row is None else row.raises

@@ -37,6 +37,7 @@ from kassen.core.scenario import ScenarioSource
 from kassen.core.summary import FightSummary, PlayedFight
 from kassen.core.view import Viewer, Visibility
 from kassen.l5r import flow, guess, menus, views
+from kassen.l5r.accounting import ACCOUNTING
 from kassen.l5r.actions import (
     Action,
     Begin,
@@ -109,6 +110,9 @@ _APPLY: Handlers[L5Turn] = (
 
 class L5Ruleset:
     """The roll-and-keep raises ruleset (seed 003, ledger ``L5.*``)."""
+
+    #: Which events tell each change of a duel's state (:mod:`kassen.l5r.accounting`).
+    accounting = ACCOUNTING
 
     info = RulesetInfo(
         name="l5r",

@@ -135,7 +135,16 @@ def _out_floor(turn: L5Turn, attack: Attack) -> bool:
 
 
 def _foul(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
-    """Foul (L5.FOL.1): normal damage, and the target obstructs an attacker acting later."""
+    """Foul (L5.FOL.1): normal damage, and the target obstructs an attacker acting later; with no other
+    opponent to obstruct, only the damage (the Foul has no effect)."""
+    if attack.obstructs is None:
+        turn.event(
+            "foul",
+            f"no other opponent acts after {actor}: the Foul obstructs no one and has no effect beyond "
+            "its damage",
+            "L5.FOL.1",
+            fighter=attack.target,
+        )
     deal_damage(turn, actor, attack, damage_raises=attack.damage_raises, out_floor=_out_floor(turn, attack))
 
 

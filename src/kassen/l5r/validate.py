@@ -405,6 +405,12 @@ def check_attack_form(state: DuelState, attacker: Fighter, attack: Attack, table
 
 def _check_foul(state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables) -> None:
     other = attack.obstructs
+    if other is None and not any(
+        o.side != attacker.side and o.name != attack.target and standing(o, tables) for o in state.fighters
+    ):
+        # no other opponent to obstruct: the Foul is ineffective (its blow is a plain one), not illegal
+        # ("at least one opponent must come after the attack ... for this action to be effective")
+        return
     if other is None or other in (attack.target, attacker.name) or not state.has_fighter(other):
         raise IllegalActionError("a Foul names another opponent for the target to obstruct", rule="L5.FOL.1")
     o = state.fighter(other)

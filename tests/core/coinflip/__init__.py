@@ -8,7 +8,7 @@ conformance test runs it like the bundled three.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal
@@ -19,6 +19,7 @@ from kassen.content import StrictModel
 from kassen.content.content import Content, Layer, bundled_layer
 from kassen.content.loader import tables_content
 from kassen.content.yamlio import validation_issues
+from kassen.core.accounting import Accounting, Change, by_keys, field_changes
 from kassen.core.engine import GM, Actor, Outcome, Turn
 from kassen.core.errors import ContentError, IllegalActionError
 from kassen.core.fight import state_codec
@@ -118,6 +119,16 @@ class CoinFlip:
     )
 
     def __init__(self) -> None:
+        self.accounting = Accounting(
+            self._changes,
+            {
+                "started": frozenset({"begin"}),
+                "turn": frozenset({"turn"}),
+                "winner": frozenset({"over", "concede"}),
+                "tokens": frozenset({"flip"}),
+            },
+            by_keys(("player", "loser")),
+        )
         self.renderers = {
             "begin": lambda ctx, d: Line("The duel begins.", heading=True),
             "flip": _render_flip,
@@ -235,6 +246,12 @@ class CoinFlip:
 
     def heuristic(self, tables: Tables) -> Policy[CoinState, Action]:
         return _Heads()
+
+    def _changes(self, before: CoinState, after: CoinState) -> Iterator[Change]:
+        # ``settle`` is bookkeeping: it says a flip waits for its follow-up, which nobody sees.
+        yield from field_changes(None, before, after, ("started", "turn", "winner"))
+        for old, new in zip(before.players, after.players, strict=True):
+            yield from field_changes(old.id, old, new, ("tokens",))
 
     def units(self, state: CoinState) -> Mapping[str, str]:
         return {p.id: p.side for p in state.players}

@@ -62,6 +62,7 @@ def follow_up(turn: Turn[BoutState]) -> bool:
             f = turn.f(fid)
             if f.no_defense:
                 turn.put(with_no_defense(f, False))
+                turn.log("defense_back", "AR.FTG.1", fighter=fid)
         if at == s.slot:
             return False
         turn.state = with_slot(turn.state, end)

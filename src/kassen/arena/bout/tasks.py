@@ -425,8 +425,17 @@ def _limb_knockback(b: BoutTurn, f: FighterState, location: str, distance: int) 
         b.put(replace(b.f(f.id), rooted_until=b.state.subturn))
         b.log("rooted", "AR.KNB.5", fighter=f.id, until_subturn=b.state.subturn)
     if outcome.falls:
-        b.fall_over(f.id, landing_facing(None, leg_knockback=True), "AR.KNB.5")
-        b.log("lands_facing", "AR.KNB.7", fighter=f.id, facing=Facing.FACE_DOWN.value, cause="leg knockback")
+        f = b.f(f.id)
+        if f.posture is Posture.LYING or (f.fall is not None and f.fall.falls):
+            # a fighter already down, or already falling, has nowhere to fall: the failure roots it
+            # and nothing more (AR.KNB.5 makes it fall over; AR.KNB.6 is a fall from one's feet)
+            down = "falling" if f.posture is not Posture.LYING else "lying"
+            b.log("cannot_fall", "AR.KNB.5", fighter=f.id, already=down, cause="leg knockback")
+        else:
+            b.fall_over(f.id, landing_facing(None, leg_knockback=True), "AR.KNB.5")
+            b.log(
+                "lands_facing", "AR.KNB.7", fighter=f.id, facing=Facing.FACE_DOWN.value, cause="leg knockback"
+            )
 
 
 def _t_add_shock(b: BoutTurn, task: AddShock) -> None:

@@ -47,6 +47,7 @@ from kassen.core.scenario import ScenarioSource
 from kassen.core.summary import FightSummary, PlayedFight
 from kassen.core.view import Viewer, Visibility
 from kassen.sengoku.battle import guess
+from kassen.sengoku.battle.accounting import ACCOUNTING
 from kassen.sengoku.battle.actions import GM as GM_ID
 from kassen.sengoku.battle.actions import (
     Action,
@@ -120,6 +121,9 @@ class SengokuRuleset:
         legal_actions_note=_NOTE,
         seeds=("000", "002"),
     )
+
+    #: Which events tell each change of a battle's state (:mod:`kassen.sengoku.battle.accounting`).
+    accounting = ACCOUNTING
 
     def __init__(self) -> None:
         self.renderers: Mapping[str, Renderer] = dict(RENDERERS)
