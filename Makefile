@@ -2,8 +2,12 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# The stamp is rebuilt whenever pyproject.toml changes, so a new dependency is always installed.
+# The stamps are rebuilt whenever pyproject.toml changes, so a new dependency is always installed.
+# `make demo` installs kassen alone (a fresh clone's demo fetches no test, lab or web tools), `make serve`
+# adds the web table (kassen[web]), `make test` the dev tools and every extra the tests exercise.
 STAMP  := $(VENV)/.kassen-installed
+DEMO_STAMP := $(VENV)/.kassen-demo
+WEB_STAMP  := $(VENV)/.kassen-web
 # The balance lab's optional extras, installed for its tests: plots, Parquet, the Ray backend.
 LAB_EXTRAS := lab,parquet,ray
 # The web table (kassen serve) with its PostgreSQL store, and its tests' tools (httpx, Playwright, schemathesis).
@@ -11,17 +15,35 @@ WEB_EXTRAS := web,postgres,webtest
 
 .PHONY: demo test test-slow bench lint typecheck clean serve coverage
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,$(LAB_EXTRAS),$(WEB_EXTRAS)]'
-	touch $(STAMP)
 
-demo: $(STAMP)
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,$(LAB_EXTRAS),$(WEB_EXTRAS)]'
+	touch $(STAMP) $(DEMO_STAMP) $(WEB_STAMP)
+
+$(DEMO_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(DEMO_STAMP)
+
+$(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	touch $(WEB_STAMP) $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(BIN)/python -m kassen.demo
+	@echo
+	@echo "kassen is installed in $(VENV): run it as $(BIN)/kassen (or 'source $(BIN)/activate', then plain kassen)."
+	@echo "Next, try:"
+	@echo "  $(BIN)/kassen play sengoku/demo --human party --save game.json  # play the raiders; the Takeda play themselves"
+	@echo "  $(BIN)/kassen resume game.json                                  # go on with the saved game"
+	@echo "  $(BIN)/kassen play l5r/kakita-vs-hida --dice table              # a duel with the dice rolled at the table"
+	@echo "  make serve                                                         # the GM table in the browser (installs kassen[web])"
+	@echo "  $(BIN)/kassen --help                                            # every command; docs/play.md, docs/web.md"
 
 # The GM table in the browser, on a SQLite store in the working directory (kassen serve --help for more).
-serve: $(STAMP)
+serve: $(WEB_STAMP)
 	$(BIN)/kassen serve
 
 lint: $(STAMP)

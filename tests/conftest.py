@@ -1,4 +1,5 @@
-"""Settings shared by the whole suite: the fuzz suite's Hypothesis profiles (tests/fuzz).
+"""Settings shared by the whole suite: the fuzz suite's Hypothesis profiles (tests/fuzz), the check of
+every typed event, and no save left behind in the folder the suite runs from.
 
 ``fuzz-quick`` runs in ``make test`` (a few examples per target, the whole fuzz suite well under a
 minute); ``fuzz-long`` runs behind the ``slow`` marker (``make test-slow``), at least 20,000 generated
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -74,3 +76,20 @@ def _every_typed_event_checked() -> Iterator[None]:
     finally:
         for cls, name, made in saved:
             setattr(cls, name, made)
+
+
+_LEFT_BEHIND = ("kassen-autosave-*.json", "kassen-save-*.json")
+
+
+@pytest.fixture(autouse=True)
+def _no_save_left_in_the_working_directory() -> Iterator[None]:
+    """A test that plays at the terminal saves in its own temporary folder: an autosave or fallback save
+    (``kassen play`` interrupted without ``--save``) left in the folder the suite runs from is removed
+    and fails the test that left it."""
+    where = Path.cwd()
+    before = {p for pattern in _LEFT_BEHIND for p in where.glob(pattern)}
+    yield
+    left = {p for pattern in _LEFT_BEHIND for p in where.glob(pattern)} - before
+    for path in left:
+        path.unlink(missing_ok=True)
+    assert not left, f"the test left {sorted(p.name for p in left)} in {where}"

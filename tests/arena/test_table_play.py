@@ -29,10 +29,10 @@ def test_a_scripted_game_with_table_dice_the_referee_undo_save_and_resume(tmp_pa
         "3 3 3 3 3 3 3",  # seven faces for six dice: refused, asked again
         "9",  # a face a d6 does not have: refused, asked again
         "3 3 3 3 3 3",  # both checks succeed: an audience point each
-        "gm",  # the referee's own move: Ken's HP set to 4
+        "gm",  # the referee's own move: Ken's HP set to 4 (the value typed, not a menu of every HP)
         "1",
         "2",
-        "9",
+        "4",
         "1",  # Ryu: attack > Ken > torso > normal
         "1",
         "1",
@@ -53,9 +53,13 @@ def test_a_scripted_game_with_table_dice_the_referee_undo_save_and_resume(tmp_pa
         "play", "arena/duel", "--dice", "table", "--seed", "4", input="\n".join(answers) + "\n"
     )
     assert code == 0, err
-    assert out.count("kassen: this action rolled 6 dice, but 7 faces were typed") == 1
+    assert out.count("kassen: too many faces: 7 typed, but only 6 dice are left to roll in this action") == 1
     assert out.count("kassen: die 1 of this action is a d6: 9 is not one of its faces") == 1
-    assert out.count("Roll a d6 (die 1 of this action)") == 5  # begin thrice, two attacks
+    # who rolls, for what, which dice, how many left: begin thrice, two attacks
+    assert out.count("Ryu: roll 3d6 — Ryu's popularity check: 3d6 = … against 13: … (3 dice left)") == 3
+    assert out.count("Ryu: roll 3d6 — Ryu's attack check: 3d6 = … against 1") == 2  # 14, 18 all-out
+    assert "Ken: roll 3d6 — Ken's defence check: 3d6" in out
+    assert "gm: choose the hp  (after gm_set_hp > ken)\n  type the value: a whole number from" in out
     assert "The referee sets Ken's HP: 13 → 4  [AR.GAP.2]" in out
     assert "Ken: HP 4 → -6  [AR.INJ.1]" in out and out.count("undone: action 3") == 1
     assert "Ken: HP 4 → -2  [AR.INJ.1]" in out
@@ -67,8 +71,8 @@ def test_a_scripted_game_with_table_dice_the_referee_undo_save_and_resume(tmp_pa
     assert [e["action"]["kind"] for e in log] == ["begin", "gm_set_hp", "attack"]
     assert [e.get("dice") for e in log] == [[3, 3, 3, 3, 3, 3], [], [2, 2, 2, 1]]
     assert log[2]["action"]["all_out"] is True
-    # resume where it stopped: Ken's override, and on to the end by answering 1
-    code, out, err = run("resume", str(mid), "--save", str(end), input="1\n" * 300)
+    # resume where it stopped: Ken's override, and on to the end by answering 1 (the RNG rolling)
+    code, out, err = run("resume", str(mid), "--dice", "auto", "--save", str(end), input="1\n" * 300)
     assert code == 0, err
     assert "Ken may override the stun: choose" in out and "Result: winner:" in out
     code, out, _ = run("replay", str(end))
@@ -92,8 +96,10 @@ def test_answering_1_to_everything_finishes_every_bundled_bout_and_replays(
 
 def test_a_choice_shown_not_allowed_is_refused_at_the_terminal_and_asked_again() -> None:
     # rule: AR.GAP.2 — Kai starts 6 m from Oni: the attack is shown last, not allowed
-    code, out, err = run("play", "arena/pit", "--seed", "5", input="1\n6\n1\n1\n" + "quit\n")
+    code, out, err = run("play", "arena/pit", "--seed", "5", input="1\n?\n6\n1\n1\n" + "quit\n")
     assert code == 0, err
+    # folded behind one line after what may be chosen, shown with why on "?"
+    assert "  5. give up (loses the match)\n  … and 1 not allowed now: ? shows it and why" in out
     assert "6. attack  (not now: oni is 6 m from kai, beyond its reach of 1 m: close first [AR.GAP.2])" in out
     assert "kassen: oni is 6 m from kai, beyond its reach of 1 m: close first (AR.GAP.2)" in out
     assert "Kai moves 5 m (closing, Move 6): 6 m → 1 m, 1 m from Oni" in out

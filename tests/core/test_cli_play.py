@@ -57,7 +57,7 @@ def test_a_scripted_game_with_bad_answers_undo_table_dice_save_and_resume(tmp_pa
     assert code == 0, err
     assert "cannot use '9' here" in out and "cannot use 'hello' here" in out
     assert "7 is not one of its faces" in out
-    assert "Roll a d2 (die 1 of this action)" in out
+    assert "Ann: roll 1d2 — Ann calls heads: the coin shows …" in out  # who rolls, for what, which dice
     assert out.count("undone") == 1
     data = json.loads(save.read_text("utf-8"))
     assert [e.get("dice") for e in data["log"]] == [[], [2]]  # table mode: every action its faces
@@ -126,15 +126,15 @@ def test_a_save_that_fails_at_the_end_keeps_the_game_elsewhere(
     def lines() -> str:
         return "".join(answers)
 
-    import kassen.cli.play as play
+    from kassen.cli.table import Table
 
-    real = play._Table.run
+    real = Table.run
 
-    def run_then_remove(self: play._Table, answers: object) -> None:
-        real(self, answers)  # type: ignore[arg-type]
+    def run_then_remove(self: Table) -> None:
+        real(self)
         folder.rmdir()
 
-    monkeypatch.setattr(play._Table, "run", run_then_remove)
+    monkeypatch.setattr(Table, "run", run_then_remove)
     code, out, err = run("play", "coinflip/best-of-three", "--save", str(folder / "g.json"), input=lines())
     assert code == 2 and "cannot save to" in err and "saved to" in err
     kept = list(tmp_path.glob("kassen-save-*.json"))

@@ -58,9 +58,13 @@ def test_a_scripted_game_with_table_dice_undo_the_gm_save_and_resume(tmp_path: P
         input="\n".join(answers) + "\n",
     )
     assert code == 0, err
-    assert "Roll a d10 (die 1 of this action)" in out
+    # each prompt says who rolls, for what, which dice and how many are left; each result comes as soon
+    # as its faces are in (Kakita's initiative before Hida's dice are asked for)
+    assert "Kakita Toshiro: roll 5d10 — Kakita Toshiro rolls … for initiative (5 dice left)" in out
+    assert out.index("Kakita Toshiro rolls 21 for initiative") < out.index("Hida Kuroda: roll 4d10")
     assert "die 1 of this action is a d10: 11 is not one of its faces" in out
-    assert "this action rolled 9 dice, but 11 faces were typed" in out
+    assert "too many faces: 11 typed, but only 9 dice are left to roll in this action" in out
+    assert "Kakita Toshiro: roll 8d10 — Kakita Toshiro: attack on Hida Kuroda" in out
     assert out.count("undone") == 1 and "Hida Kuroda declares: wait" in out
     assert "the GM sets Hida Kuroda's Wounds to 20: Nicked" in out
     assert "Kakita Toshiro: attack on Hida Kuroda, 1 raise(s) for damage - rolls 30 against TN 25: hit" in out
@@ -73,14 +77,16 @@ def test_a_scripted_game_with_table_dice_undo_the_gm_save_and_resume(tmp_path: P
     assert [e["action"]["kind"] for e in data["log"]] == ["begin", "declare", "gm_set_wounds", "declare"]
     assert data["log"][0]["dice"] == [7, 3, 9, 2, 5, 4, 6, 8, 3]  # typed faces are in the log
     assert data["log"][3]["dice"][:14] == [9, 8, 7, 6, 5, 4, 3, 2, 6, 5, 4, 3, 2, None]
-    # resume where it stopped (the seeded RNG from here), to the end; the chronicle replays as identical
-    code, out, err = run("resume", str(save), "--save", str(save), input="1\n" * 400)
+    # resume where it stopped: in the dice mode it was saved with, unless told (the seeded RNG from here)
+    code, out, err = run("resume", str(save), input="quit\n")
+    assert code == 0 and "dice: table" in out, err
+    code, out, err = run("resume", str(save), "--dice", "auto", "--save", str(save), input="1\n" * 400)
     assert code == 0, err
     assert "Result: winner:" in out
     code, out, _ = run("replay", str(save))
     assert code == 0 and out.startswith("identical:")
     # the save made mid-game resumes too, with the GM's move in it
-    code, out, err = run("resume", str(mid), "--save", str(mid), input="1\n" * 400)
+    code, out, err = run("resume", str(mid), "--dice", "auto", "--save", str(mid), input="1\n" * 400)
     assert code == 0 and "Result: winner:" in out, err
     assert json.loads(mid.read_text("utf-8"))["log"][2]["action"]["kind"] == "gm_set_wounds"
 

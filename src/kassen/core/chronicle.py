@@ -41,8 +41,10 @@ from kassen.core.policy import Policy
 from kassen.core.ruleset import Ruleset, find_ruleset
 
 #: What a chronicle's meta may hold: the scenario's title and source name, the content's digests, and
-#: ``notes`` — free JSON of the user's own (a table's name, a campaign), kept but never interpreted.
-META_KEYS = ("scenario", "source", "content", "notes", "policies")
+#: ``notes`` — free JSON of the user's own (a table's name, a campaign), kept but never interpreted; and
+#: ``dice`` — how the table rolled when it saved the fight (``auto`` or ``table``), which a resumed game
+#: keeps (a replay reads the typed faces from the log, whatever it says).
+META_KEYS = ("scenario", "source", "content", "notes", "policies", "dice")
 _FREE: Codec[Any] = Codec(dict[str, Any])
 
 _CHRONICLE = (
@@ -319,6 +321,8 @@ def _content(
             raise FormatError(f"meta.{key}"[:80], f"unknown field (fields: {', '.join(META_KEYS)})")
         if key in ("scenario", "source") and not isinstance(value, str):
             raise FormatError(f"meta.{key}", "expected a string")
+        if key == "dice" and value not in ("auto", "table"):
+            raise FormatError("meta.dice", "expected 'auto' or 'table'")
     recorded = meta.get("content")
     if not isinstance(recorded, dict):
         raise FormatError("meta.content", "field required (the content the fight was played on)")

@@ -12,14 +12,14 @@ plainly and marked, never skipped — and a test over every ruleset keeps the ta
 
 from __future__ import annotations
 
-__all__ = ["Line", "Narration", "account", "missing_renderers", "outcome_text"]
+__all__ = ["Line", "Narration", "account", "missing_renderers", "narrate", "outcome_text"]
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kassen.core.explain import Step, format_steps
-from kassen.core.view import Viewer, observe
+from kassen.core.view import GM_VIEW, Viewer, observe, redact_event, visibility_of
 
 if TYPE_CHECKING:
     from kassen.core.engine import Outcome
@@ -99,6 +99,29 @@ def render_event(
         return []
     line = out if isinstance(out, Line) else Line(out, rule)
     return line.render(verbose=verbose)
+
+
+def narrate(
+    fight: Fight[Any, Any],
+    events: Iterable[Any],
+    viewer: Viewer | None = None,
+    *,
+    verbose: bool = False,
+    redacted: bool = False,
+) -> list[str]:
+    """The lines of ``events`` (:class:`~kassen.core.events.Event` or their JSON) as ``viewer`` may read
+    them (None: the GM): each event redacted by the ruleset's visibility table, then told. Every client
+    narrates through it — the terminal and the web's screens alike — so no screen tells one side what
+    another's view hides. ``redacted``: the events are JSON already redacted for ``viewer``."""
+    who = GM_VIEW if viewer is None else viewer
+    rules = visibility_of(fight.ruleset, fight.tables)
+    names = fight.ruleset.names(fight.initial_state)
+    out: list[str] = []
+    for e in events:
+        data = e if isinstance(e, Mapping) else e.to_json()
+        shown = data if redacted else redact_event(data, rules, who, fight.side_of)
+        out.extend(render_event(fight.ruleset, shown, names, verbose=verbose))
+    return out
 
 
 def account(

@@ -15,7 +15,7 @@ from typing import Any
 from kassen.core.engine import GM
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight, state_codec
-from kassen.core.report import render_event
+from kassen.core.report import narrate
 from kassen.core.view import Viewer, redact_event, redact_state, visibility_of
 from kassen.web.callers import Caller, gm_only
 from kassen.web.problems import Problem, refused
@@ -98,10 +98,7 @@ class Views:
         actor = GM if p.by == GM else fight.to_move
         rules = visibility_of(fight.ruleset, fight.tables)
         events = [redact_event(e.to_json(), rules, caller.viewer, fight.side_of) for e in p.events]
-        names = fight.ruleset.names(fight.initial_state)
-        lines = [
-            ln for e in events for ln in render_event(fight.ruleset, e, names, verbose=False) if ln.strip()
-        ]
+        lines = [ln for ln in narrate(fight, events, caller.viewer, redacted=True) if ln.strip()]
         mine = caller.may_act_for(actor)
         out: dict[str, Any] = {
             "sides": p.sides,
@@ -150,7 +147,6 @@ class Views:
         """The log entries from ``start`` as the caller sees them, each event with its words."""
         fight = live.fight
         rules = visibility_of(fight.ruleset, fight.tables)
-        names = fight.ruleset.names(fight.initial_state)
         out = []
         for entry in fight.entries[start:]:
             mine = caller.gm or (entry.actor is not None and entry.actor.side == caller.side)
@@ -159,12 +155,7 @@ class Views:
                 "index": entry.index,
                 "actor": entry.actor.to_json() if entry.actor is not None else None,
                 "events": events,
-                "lines": [
-                    ln
-                    for e in events
-                    for ln in render_event(fight.ruleset, e, names, verbose=False)
-                    if ln.strip()
-                ],
+                "lines": [ln for ln in narrate(fight, events, caller.viewer, redacted=True) if ln.strip()],
             }
             if mine:
                 item["action"] = fight.action_json(entry.action)

@@ -61,9 +61,10 @@ def test_a_scripted_game_with_table_dice_undo_the_gm_save_and_resume(tmp_path: P
         input="\n".join(answers) + "\n",
     )
     assert code == 0, err
-    assert "Roll a d10 (die 1 of this action)" in out
+    # who rolls, for what, which dice, how many are left: the ruleset's words less what the dice decide
+    assert "Kuro: roll 2d10 — Kuro: stealth-movement own-flank → own-front: 2d10 […] + 7 = … vs 11" in out
     assert "kassen: die 1 of this action is a d10: 11 is not one of its faces" in out
-    assert "kassen: this action rolled 2 dice, but 3 faces were typed" in out
+    assert "kassen: too many faces: 3 typed, but only 2 dice are left to roll in this action" in out
     assert out.count("undone: action 2") == 1
     # the count track above each menu, as the deciding side sees it (its own Fate and reservations)
     assert "count track (highest first): Kuro 12 > Genzaburo 11 > Oni 10" in out
@@ -84,7 +85,7 @@ def test_a_scripted_game_with_table_dice_undo_the_gm_save_and_resume(tmp_path: P
     code, out, _ = run("replay", str(save))
     assert code == 0 and out.startswith("identical:"), out
     # the save made mid-game resumes (the seeded RNG from there) to the end, and replays as identical
-    code, out, err = run("resume", str(mid), "--save", str(mid), input="1\n" * 3000)
+    code, out, err = run("resume", str(mid), "--dice", "auto", "--save", str(mid), input="1\n" * 3000)
     assert code == 0 and "Result: " in out, err
     resumed = json.loads(mid.read_text("utf-8"))
     assert [e["action"]["kind"] for e in resumed["log"][:3]] == ["begin", "breath", "gm_set_wounds"]

@@ -1,0 +1,297 @@
+"""One game at the terminal: the turn order, the menus, the narration, undo, the GM's moves, table dice.
+
+Whoever sits at the terminal sees the fight through one view. With ``--human SIDE`` (or its units) it is
+that side's: the status, the menus' odds, the narration of every action — the other side's included —
+and the dice prompts are all read through the side's view (:func:`kassen.core.report.narrate`, the
+function the web's player screens use), so a value the visibility table hides from the side never
+reaches the screen. Without ``--human`` (or with units of several sides) the terminal is the GM's
+table: the narration is the GM's, and each menu's status is the deciding side's (a hot seat).
+
+``undo`` steps back to the previous decision made at the terminal, over the actions the policies
+played since (they would play them again at once), and says what it took back.
+"""
+
+from __future__ import annotations
+
+__all__ = ["HELP", "Table"]
+
+from pathlib import Path
+from typing import Any, TextIO
+
+from kassen.cli.answers import Answers
+from kassen.cli.saves import fallback_save, shown, write_chronicle
+from kassen.core.errors import KassenError
+from kassen.core.view import GM_VIEW, Viewer
+
+HELP = "answers: a number, auto, back, undo, gm, save PATH, quit, ? (what is not allowed now, and why)"
+#: A step whose options are this many whole numbers or more (Wounds, HP) asks for the number itself.
+TYPED_VALUES = 13
+
+
+class EndOfInput(Exception):
+    """Input ended (Ctrl-D), or ``quit``: the session saves (with ``--save``) and stops."""
+
+
+class Table:
+    """One terminal session over a fight (see the module notes)."""
+
+    def __init__(
+        self, fight: Any, humans: list[str], save: Path | None, out: TextIO, answers: Answers
+    ) -> None:
+        self.fight = fight
+        self.humans = set(humans)
+        self.save_to = save
+        self.out = out
+        self.answers = answers
+        self.names = fight.ruleset.names(fight.initial_state)
+        self.side = self._own_side()
+        self.path: list[str] = []
+        self.gm = False
+        self.told = 0  # the events of the action waiting for dice already told
+        #: the path (and whether of the GM's moves) of the last decision made here: ``back`` at its dice
+        self.chosen: tuple[list[str], bool] = ([], False)
+
+    # -- who is at the terminal ----------------------------------------------------------------------
+    def _own_side(self) -> str | None:
+        """The one side whose view the terminal shows: the side of every --human given (a side, or
+        its units); None for the GM's table (no --human, the GM, or units of several sides)."""
+        if not self.humans or "gm" in self.humans:
+            return None
+        sides = {h if h in self.fight.sides() else self.fight.side_of(h) for h in self.humans}
+        sides.discard(None)
+        return next(iter(sides)) if len(sides) == 1 else None
+
+    @property
+    def viewer(self) -> Viewer:
+        """The view everything at this terminal is read through (the GM's when no one side plays)."""
+        return GM_VIEW if self.side is None else Viewer(self.side)
+
+    def human(self, actor: Any) -> bool:
+        if not self.humans:
+            return True
+        if actor is None:
+            return False
+        return actor.id in self.humans or (actor.side is not None and actor.side in self.humans)
+
+    def mine(self, entry: Any) -> bool:
+        """An action decided at the terminal (a GM's move typed here, or a human's decision)."""
+        return bool(entry.out_of_turn) or self.human(entry.actor)
+
+    def status_viewer(self, gm: bool) -> Viewer:
+        """Whose status the menu shows: the terminal's side; at the GM's table the deciding unit's side
+        (a hot seat), or everything for the GM's own moves."""
+        if self.side is not None:
+            return self.viewer
+        actor = self.fight.to_move
+        if gm or actor is None or actor.kind != "unit" or not actor.side:
+            return GM_VIEW
+        return Viewer(actor.side)
+
+    # -- saying things -------------------------------------------------------------------------------
+    def say(self, line: str = "") -> None:
+        self.out.write(line + "\n")
+
+    def narrate(self, events: Any) -> None:
+        from kassen.core.report import narrate
+
+        for line in narrate(self.fight, events, self.viewer):
+            self.say(line)
+
+    def who(self, actor: Any) -> str:
+        if actor is None:
+            return "nobody"
+        if actor.kind == "gm":
+            return "the GM"
+        return str(self.names.get(actor.id, actor.id))
+
+    def save(self, path: Path) -> None:
+        """Write the chronicle to ``path`` (through a temporary file: never a half-written save), with
+        the dice mode the table plays in, which ``kassen resume`` keeps."""
+        self.fight.meta["dice"] = self.fight.dice_mode
+        write_chronicle(self.fight, path)
+        self.say(f"saved to {shown(path)}")
+
+    def save_at_end(self, path: Path) -> None:
+        """The save when the game stops: if ``path`` cannot be written now (the disk filled, the folder
+        went away), the game is not lost: it is written to a fallback file, and the error says where."""
+        if self.fight.pending is not None:
+            self.fight.cancel()  # the action waiting for dice was not played: it is not saved
+        try:
+            self.save(path)
+        except KassenError as exc:
+            fallback = fallback_save(self.fight)
+            if fallback is None:
+                raise KassenError(f"{exc}; nor could it be written anywhere else") from None
+            self.say(f"saved to {shown(fallback)} instead")
+            raise KassenError(f"{exc}: the fight was saved to {shown(fallback)} instead") from None
+
+    # -- the game ------------------------------------------------------------------------------------
+    def run(self) -> None:
+        from kassen.core.fight import DiceRequest
+        from kassen.core.report import outcome_text
+
+        while not self.fight.over:
+            pending = self.fight.pending
+            if pending is not None:
+                from kassen.cli.table_dice import ask_dice
+
+                ask_dice(self, pending)
+                continue
+            actor = self.fight.to_move
+            if not self.gm and not self.human(actor):
+                self.played(self.fight.step())
+                continue
+            self.decide(DiceRequest)
+        result = self.fight.result
+        self.say("")
+        self.say(f"Result: {outcome_text(result, self.names)}.")
+
+    def played(self, done: Any) -> None:
+        """Tell what an action did (or, waiting for dice, leave it to the dice prompt)."""
+        from kassen.core.fight import DiceRequest
+
+        if isinstance(done, DiceRequest):
+            return
+        self.narrate(done[self.told :])
+        self.told = 0
+
+    def decide(self, waiting: type) -> None:
+        """One answer to the menu of whoever decides now (or of the GM's moves)."""
+        try:
+            menu = self.fight.menu(self.path, gm=self.gm, viewer=self.status_viewer(self.gm))
+        except KassenError as exc:  # a path that went stale (never expected): start the decision again
+            self.say(f"kassen: {exc}")
+            self.path, self.gm = [], False
+            return
+        if not self.path:
+            self.say("")
+            for line in self.fight.status(self.status_viewer(self.gm)):
+                self.say(f"  {line}")
+        options = [o for o in menu.options if o.allowed] + [o for o in menu.options if not o.allowed]
+        allowed = sum(1 for o in options if o.allowed)
+        values = _typed_values(options)
+        self.say(menu.prompt + (f"  (after {' > '.join(self.path)})" if self.path else ""))
+        if values is not None:
+            low, high = values
+            self.say(f"  type the value: a whole number from {low} to {high}")
+        else:
+            for i, option in enumerate(options[:allowed], 1):
+                self.say(f"  {i}. {_shown_option(option)}")
+        if len(options) > allowed:
+            n = len(options) - allowed
+            self.say(f"  … and {n} not allowed now: ? shows {'it' if n == 1 else 'them'} and why")
+        answer = self.answers.ask()
+        if answer is None:
+            raise EndOfInput
+        word, _, rest = answer.partition(" ")
+        try:
+            self.answer(menu, options, allowed, values, answer, word, rest)
+        except KassenError as exc:  # a refused choice is said and asked again; nothing changed
+            self.say(f"kassen: {exc}")
+
+    def answer(
+        self,
+        menu: Any,
+        options: list[Any],
+        allowed: int,
+        values: tuple[int, int] | None,
+        answer: str,
+        word: str,
+        rest: str,
+    ) -> None:
+        chosen = None
+        if values is not None and _whole(word):
+            chosen = next((o for o in options if o.id == word), None)
+            if chosen is None:
+                raise KassenError(f"{word} is not one of the values here ({values[0]} to {values[1]})")
+        elif word.isdigit() and 1 <= int(word) <= len(options):
+            chosen = options[int(word) - 1]
+        if chosen is not None:
+            self.choose(chosen)
+        elif word in ("?", "why"):
+            for i, option in enumerate(options[allowed:], allowed + 1):
+                rule = f" [{option.rule}]" if option.rule else ""
+                self.say(f"  {i}. {option.label}  (not now: {option.why}{rule})")
+            if allowed == len(options):
+                self.say("  everything on this menu is allowed now")
+        elif word == "auto" and not self.gm:
+            self.path = []
+            self.chosen = ([], False)  # ``back`` at its dice: the decision's start, the policy's path unseen
+            self.played(self.fight.step())
+        elif word == "back":
+            if self.path:
+                self.path.pop()
+            else:
+                self.gm = False
+        elif word == "gm":
+            self.path, self.gm = [], True
+        elif word == "undo":
+            self.undo()
+        elif word == "save" and rest.strip():
+            self.save(Path(rest.strip()))
+        elif word == "quit":
+            raise EndOfInput
+        else:
+            self.say(f"kassen: cannot use {answer[:40]!r} here ({HELP})")
+
+    def choose(self, option: Any) -> None:
+        if not option.allowed:
+            rule = f" ({option.rule})" if option.rule else ""
+            self.say(f"kassen: {option.why or option.label + ' is not allowed now'}{rule}")
+        elif option.complete:
+            done = self.fight.choose([*self.path, option.id], gm=self.gm)
+            self.chosen = [*self.path, option.id], self.gm
+            self.path, self.gm = [], False
+            self.played(done)
+        else:
+            self.path.append(option.id)
+
+    def undo(self) -> None:
+        """Back to the previous decision made at the terminal: the action waiting for dice is dropped
+        first (if it was a decision made here, that is as far as undo goes), then every action the
+        policies played since that decision, then the decision itself."""
+        fight = self.fight
+        self.path, self.gm, self.told = [], False, 0
+        pending = fight.pending
+        if pending is not None:
+            fight.cancel()
+            self.say("the action waiting for dice is dropped")
+            if pending.by is not None or self.human(fight.to_move):
+                return  # it was a decision made here: decided again now
+        entries = fight.entries
+        if not any(self.mine(e) for e in entries):
+            self.say("kassen: nothing to undo: no decision was made at this table yet")
+            return
+        taken = []
+        while True:
+            entry = fight.undo()
+            taken.append(entry)
+            if self.mine(entry):
+                break
+        own = taken[-1]
+        said = f"undone: action {own.index + 1} ({self.who(own.actor)}'s decision)"
+        others = taken[:-1]
+        if others:
+            who = ", ".join(dict.fromkeys(self.who(e.actor) for e in reversed(others)))
+            many = "action" if len(others) == 1 else f"{len(others)} actions"
+            said += f" and the {many} played by the policies after it ({who})"
+        self.say(said)
+
+
+def _whole(word: str) -> bool:
+    return word.removeprefix("-").isdigit() and len(word) <= 9
+
+
+def _typed_values(options: list[Any]) -> tuple[int, int] | None:
+    """(lowest, highest) when every option of a menu is a whole number to set (a unit's Wounds, a
+    fighter's HP), so many that the number is asked for rather than listed; else None."""
+    if len(options) < TYPED_VALUES or not all(o.allowed and o.complete and _whole(o.id) for o in options):
+        return None
+    numbers = [int(o.id) for o in options]
+    return min(numbers), max(numbers)
+
+
+def _shown_option(option: Any) -> str:
+    odds = f"  [{option.odds.text()}]" if option.odds is not None else ""
+    more = "" if option.complete else " ..."
+    return f"{option.label}{more}{odds}"

@@ -1,0 +1,99 @@
+"""Dice rolled at the table, typed at the terminal.
+
+Each prompt says who rolls, for what, which dice and how many are left — ``Genzaburo: roll 2d10 —
+Genzaburo's Horizontal Cut → Oni: 2d10 […, …] + 4 = … vs Defense 12: … (2 dice left)``, read from the
+ruleset's own words by :func:`kassen.core.rolls.next_roll`, through the terminal's view — and what the
+action did up to that roll is told as soon as its faces are in (not only when the whole action is).
+The faces go in one or several at a time; ``auto`` lets the seeded RNG roll a die. Too many faces for
+what is left of the action are refused with how many are left; a face the die does not have is refused;
+either way nothing is rolled and the prompt comes again. ``undo``, ``back``, ``gm``, ``save PATH`` and
+``quit`` work here too (the action waiting is dropped, except by ``save``, which saves what was played).
+"""
+
+from __future__ import annotations
+
+__all__ = ["ask_dice"]
+
+from pathlib import Path
+from typing import Any
+
+from kassen.cli.table import EndOfInput, Table
+from kassen.core.errors import KassenError, TypedDiceError
+
+DICE_HELP = "the faces rolled (several at once, separated by spaces), auto, undo, back, gm, save PATH, quit"
+
+
+def ask_dice(table: Table, pending: Any) -> None:
+    from kassen.core.rolls import next_roll
+
+    fight = table.fight
+    table.narrate(pending.events[table.told :])  # what the action did up to this roll
+    table.told = len(pending.events)
+    roll = next_roll(fight, table.viewer)
+    assert roll is not None
+    table.say(f"{roll.words()}: faces, or auto")
+    answer = table.answers.ask()
+    if answer is None:
+        raise EndOfInput
+    word, _, rest = answer.partition(" ")
+    if word in ("undo", "back", "gm", "quit"):
+        mine = pending.by is not None or table.human(fight.to_move)
+        if word == "undo" or (word == "back" and not mine):
+            table.undo()
+            return
+        fight.cancel()
+        table.told = 0
+        if word == "quit":
+            raise EndOfInput
+        if word == "gm":
+            table.path, table.gm = [], True
+            table.say("the action waiting for dice is dropped: the GM's moves")
+        else:
+            path, gm = table.chosen
+            table.path, table.gm = path[:-1], gm
+            where = "its last choice" if path else "the decision (the policy had made it)"
+            table.say(f"the action waiting for dice is dropped: back to {where}")
+        return
+    if word == "save":
+        if rest.strip():
+            try:
+                table.save(Path(rest.strip()))  # what is played so far; the waiting action is not
+            except KassenError as exc:
+                table.say(f"kassen: {exc}")
+        else:
+            table.say("kassen: save where? save PATH")
+        return
+    faces: list[int | None] = []
+    for w in answer.split():
+        if w == "auto":
+            faces.append(None)
+        elif w.isascii() and w.isdigit() and len(w) <= 4:
+            faces.append(int(w))
+        else:
+            table.say(f"kassen: {w[:20]!r} is not a face ({DICE_HELP})")
+            return
+    try:
+        done = fight.roll(faces)
+    except TypedDiceError as exc:
+        table.say(f"kassen: {_too_many(fight, faces) or exc}")
+        return
+    except KassenError as exc:
+        table.say(f"kassen: {exc}")
+        return
+    table.played(done)
+
+
+def _too_many(fight: Any, faces: list[int | None]) -> str:
+    """Why ``faces`` are too many for what is left of the waiting action, with how many are left; ""
+    when that is not what is wrong with them."""
+    from kassen.core.rolls import dice_left
+
+    try:
+        left = dice_left(fight, faces)
+    except KassenError:
+        return ""
+    if left is None or left >= len(faces):
+        return ""
+    dice = "1 die is" if left == 1 else f"{left} dice are"
+    typed = len(faces)
+    return f"too many faces: {typed} typed, but only {dice} left to roll in this action (nothing was rolled)"
