@@ -34,8 +34,8 @@ T = TypeVar("T")
 def _afresh(tables: L5Tables, ask: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``ask(*args, **kwargs)`` with every reading worked out anew: the tables' memos emptied first."""
     m = tables.memos
-    m.ranks.clear(), m.penalties.clear(), m.defense_tns.clear(), m.attack_pools.clear()
-    m.damage_pools.clear(), m.raise_limits.clear(), m.raise_costs.clear(), m.plans.clear()
+    for memo in (m.ranks, m.defense_tns, m.attack_pools, m.plans):
+        memo.clear()
     return ask(*args, **kwargs)
 
 
@@ -142,12 +142,8 @@ def test_every_action_plays_on_the_contents_one_instance_of_each_character() -> 
 #: The readings the duel's tables remember, each handed exactly its memo key (and the tables).
 _REMEMBERED = (
     (rolls, "_rank"),
-    (rolls, "_wound_penalty"),
     (rolls, "_defense_tn"),
     (rolls, "_attack_pool"),
-    (rolls, "_damage_pool"),
-    (rolls, "_raise_limit"),
-    (rolls, "_raise_cost"),
     (rolls, "_plan_or_refusal"),
     (policies, "_worth"),
     (policies, "_damage_worth"),

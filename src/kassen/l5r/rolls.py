@@ -29,7 +29,6 @@ __all__ = [
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
@@ -40,9 +39,6 @@ from kassen.l5r.pool import Pool, ten_dice
 from kassen.l5r.state import Fighter, Status
 from kassen.l5r.tables import L5Tables, Location, RollKind, SpecialAttackName
 from kassen.l5r.wounds import RankState, wound_rank
-
-#: What a memo holds for no key (None is a raise limit: none).
-_NONE_YET: Any = object()
 
 # The readings below are remembered by the tables (``L5Tables.memos``, kassen.core.memo): legal actions
 # and the heuristic ask for the same pools and TNs of the same fighters hundreds of times per decision.
@@ -73,22 +69,11 @@ def wound_penalty(
     fighter: Fighter, tables: L5Tables, wounds: int | None = None
 ) -> tuple[int, tuple[Step, ...]]:
     """The TN penalty of the fighter's wound rank, added to the TN of its rolls (L5.CORE.6)."""
-    # as rank: the Wounds, death and the character (whose name is the fighter's)
-    key = (fighter.wounds if wounds is None else wounds, fighter.dead and wounds is None, fighter.character)
-    memo = tables.memos.penalties
-    found = memo.get(key)
-    return found if found is not None else memo.put(key, _wound_penalty(*key, tables))
-
-
-def _wound_penalty(
-    wounds: int, dead: bool, character: Character, tables: L5Tables
-) -> tuple[int, tuple[Step, ...]]:
-    r = _rank(wounds, dead, character, tables)
+    # not remembered itself (that gained under 2% an action): the rank it reads is
+    r = rank(fighter, tables, wounds)
     if r.tn_penalty == 0:
         return 0, ()
-    return r.tn_penalty, (
-        Step(r.tn_penalty, f"{character.name} is {r.name}: +{r.tn_penalty} TN", "L5.CORE.6"),
-    )
+    return r.tn_penalty, (Step(r.tn_penalty, f"{fighter.name} is {r.name}: +{r.tn_penalty} TN", "L5.CORE.6"),)
 
 
 def dice_change(fighter: Fighter, turn: int, kinds: Iterable[RollKind]) -> tuple[int, tuple[Step, ...]]:
@@ -320,32 +305,15 @@ def _attack_pool(c: Character, active: tuple[Status, ...], full_attack: bool, ta
 
 def raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
     """How many raises one roll may carry (L5.CORE.3 house default: Void); ``None``: no limit."""
-    c = fighter.character
-    memo = tables.memos.raise_limits
-    found = memo.get(c, _NONE_YET)
-    return memo.put(c, _raise_limit(c, tables)) if found is _NONE_YET else found
-
-
-def _raise_limit(c: Character, tables: L5Tables) -> int | None:
     r = tables.core.raises
+    c = fighter.character
     base = {"void": c.void, "insight_rank": c.insight_rank, "weapon_skill": c.weapon_skill}.get(r.limit)
     return None if base is None else base + r.limit_bonus
 
 
 def raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]:
     """Raises the declared effects need: damage (L5.DMG.1), called shot (L5.CS.1), special (L5.SPC.1)."""
-    # the raises for damage, the called shot and the special: many attacks listed share them
-    return _remembered_cost(attack.damage_raises, attack.called_shot, attack.special, tables)
-
-
-def _remembered_cost(
-    damage_raises: int, called_shot: Location | None, special: SpecialAttackName | None, tables: L5Tables
-) -> tuple[int, tuple[Step, ...]]:
-    """:func:`raise_cost` of an attack with these raises for damage, called shot and special."""
-    key = (damage_raises, called_shot, special)
-    memo = tables.memos.raise_costs
-    found = memo.get(key)
-    return found if found is not None else memo.put(key, _raise_cost(*key, tables))
+    return _raise_cost(attack.damage_raises, attack.called_shot, attack.special, tables)
 
 
 def _raise_cost(
@@ -423,7 +391,7 @@ def _plan_or_refusal(
     tables: L5Tables,
 ) -> RaisePlan | tuple[str, str]:
     """The plan, or the refusal's message and rule (kept in the memo instead of the exception)."""
-    needed, steps_list = _remembered_cost(damage_raises, called_shot, special, tables)
+    needed, steps_list = _raise_cost(damage_raises, called_shot, special, tables)
     steps = list(steps_list)
     per = tables.core.raises.tn_per_raise
     if unskilled and needed:
@@ -471,12 +439,8 @@ def damage_pool(
 ) -> tuple[Pool, tuple[Step, ...]]:
     """Weapon XkY with Strength added to the dice rolled (L5.CORE.5), +1k0 per raise for damage
     (L5.DMG.1), one less die per deep gash (L5.ARM.1, L5.HND.1), Subdue -1k0 (L5.SUB.1)."""
-    # of the attacker its character and the statuses active this turn (as defense_tn), of the attack its
-    # special
-    key = (attacker.character, active_now(attacker, turn), attack.special, damage_raises)
-    memo = tables.memos.damage_pools
-    found = memo.get(key)
-    return found if found is not None else memo.put(key, _damage_pool(*key, tables))
+    # not remembered (that gained under 2% an action): worked out from what it reads alone
+    return _damage_pool(attacker.character, active_now(attacker, turn), attack.special, damage_raises, tables)
 
 
 def _damage_pool(
