@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from kassen.core.explain import Step
     from kassen.l5r.actions import Attack, Declare
     from kassen.l5r.character import Character
-    from kassen.l5r.pool import Pool
     from kassen.l5r.rolls import AttackPool, RaisePlan
     from kassen.l5r.state import DuelState, Fighter
     from kassen.l5r.wounds import RankState
@@ -47,15 +46,11 @@ class L5Memos:
         "allowed",
         "attack_pools",
         "characters",
-        "damage_pools",
         "defense_tns",
         "ladders",
         "listed",
-        "penalties",
         "plain_acts",
         "plans",
-        "raise_costs",
-        "raise_limits",
         "ranks",
         "values",
     )
@@ -65,20 +60,13 @@ class L5Memos:
         #: memos below are keyed by characters, and a key found by identity is found without comparing
         #: the character's fields (a fight opened, a state read back or guessed, has its own instances).
         self.characters: Memo[Character, Character] = Memo(256)
-        #: ``rolls.rank`` and ``rolls.wound_penalty`` by the Wounds, death and the character.
+        #: ``rolls.rank`` by the Wounds, death and the character.
         self.ranks: Memo[tuple[object, ...], RankState] = Memo(256)
-        self.penalties: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo(256)
         #: ``rolls.defense_tn`` by the character, its statuses active, its Full Defense bonus and a
         #: declared Full Attack.
         self.defense_tns: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo(256)
         #: ``rolls.attack_pool`` by the character, its statuses active and Full Attack.
         self.attack_pools: Memo[tuple[object, ...], AttackPool] = Memo(256)
-        #: ``rolls.damage_pool`` by the character, its statuses active, the special and the raises.
-        self.damage_pools: Memo[tuple[object, ...], tuple[Pool, tuple[Step, ...]]] = Memo(256)
-        #: ``rolls.raise_limit`` by the character.
-        self.raise_limits: Memo[object, int | None] = Memo(256)
-        #: ``rolls.raise_cost`` by the attack's raises for damage, called shot and special.
-        self.raise_costs: Memo[tuple[object, ...], tuple[int, tuple[Step, ...]]] = Memo(1024)
         #: ``rolls.plan_raises``: the plan, or the refusal's message and rule, by what it reads.
         self.plans: Memo[tuple[object, ...], RaisePlan | tuple[str, str]] = Memo(1024)
         #: ``wounds.ladder`` by Earth.

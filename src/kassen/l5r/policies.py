@@ -55,7 +55,7 @@ from kassen.l5r.rolls import (
     wound_penalty,
 )
 from kassen.l5r.state import CorpsPending, DuelState, Fighter, InjuryPending, Phase
-from kassen.l5r.tables import L5Tables, SpecialAttackName
+from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
 from kassen.l5r.validate import free_raises_for, next_declarer
 
 #: Injury preferences of the heuristic, best first (a policy choice, not a rule).
@@ -67,6 +67,9 @@ _INJURIES = {
     "foot": ("fall", "no_weight", "pinned"),
     "hand": ("no_grip", "numb_hand", "deep_gash"),
 }
+_ZERO = Fraction(0)
+#: What first blood is worth: the duel.
+_FIRST_BLOOD = Fraction(100)
 #: Rough worth, in Wounds, of what a hit with this special attack does (a policy choice).
 _SPECIAL_WORTH = {
     SpecialAttackName.DISARM: Fraction(8),
@@ -143,7 +146,7 @@ def _best(
     penalty, _ = wound_penalty(actor, t)
     tn_of: dict[FighterId, int] = {}
     free_of: dict[FighterId, int] = {}
-    seen: set[tuple[object, ...]] = set()
+    seen: set[tuple[int, bool, SpecialAttackName | None, Location | None, int]] = set()
     weigh = _Weigher(state, actor, t, first_blood)
     best: Action | None = None
     best_value, best_float = Fraction(-1), -1.0
@@ -159,12 +162,18 @@ def _best(
         base = tn_of.get(target)
         if base is None:
             base = tn_of[target] = defense_tn(state.fighter(target), t, turn)[0]
-        tn = base + plan.tn_change + penalty
-        key = (tn, attack.full_attack, attack.special, attack.called_shot, attack.damage_raises)
+        # the weigher is handed exactly this key: what it reads of the attack and its TN
+        key = (
+            base + plan.tn_change + penalty,
+            attack.full_attack,
+            attack.special,
+            attack.called_shot,
+            attack.damage_raises,
+        )
         if key in seen:
             continue
         seen.add(key)
-        value, value_float = weigh(attack, tn)
+        value, value_float = weigh(*key)
         if value_float > best_float or (value_float == best_float and value > best_value):
             best, best_value, best_float = action, value, value_float
     return best
@@ -184,53 +193,58 @@ class _Weigher:
         self.damage: dict[tuple[object, ...], Pool] = {}
         self.risk: Fraction | None = None
 
-    def __call__(self, attack: Attack, tn: int) -> tuple[Fraction, float]:
+    def __call__(
+        self,
+        tn: int,
+        full: bool,
+        special: SpecialAttackName | None,
+        called_shot: Location | None,
+        damage_raises: int,
+    ) -> tuple[Fraction, float]:
+        """The value of an attack with these terms against this TN (all it reads of the attack)."""
         t = self.tables
-        # attack values by what decides them (pools, TN, bonus, Full Attack risk: plain values), with
-        # their floats: the same few recur from decision to decision and fight to fight
+        # attack values by what decides them (the pools, TN, bonus, Full Attack risk: plain values), each
+        # worked out by a function of exactly its key: the same few recur from decision to decision and
+        # fight to fight
         values = t.memos.values
-        full = attack.full_attack
         pool = self.pools.get(full)
         if pool is None:
             pool = self.pools[full] = attack_pool(self.attacker, t, self.state.turn, full_attack=full).pool
-        hit = (pool.rolled, pool.kept, pool.explode, pool.bonus)
-        special = attack.special
         if special is not None and not t.special(special).damage:
             worth = _SPECIAL_WORTH.get(special, Fraction(0))
             if special is SpecialAttackName.MARK and self.first_blood:
-                worth = Fraction(100)
-            key: tuple[object, ...] = ("special", hit, tn, worth.numerator, worth.denominator)
-            found = values.get(key)
-            if found is None:
-                found = values.put(key, _exact(chance(pool, tn) * worth))
-            return found
+                worth = _FIRST_BLOOD
+            return self._worth(pool, tn, worth)
         if self.first_blood:  # whatever the damage: first blood is worth the duel
-            key = ("first_blood", hit, tn)
-            found = values.get(key)
-            if found is None:
-                found = values.put(key, _exact(chance(pool, tn) * 100))
-            return found
-        raises = attack.damage_raises
-        dmg = self.damage.get((special, raises))
+            return self._worth(pool, tn, _FIRST_BLOOD)
+        dmg = self.damage.get((special, damage_raises))
         if dmg is None:
-            dmg = self.damage[(special, raises)] = damage_pool(
-                self.attacker, attack, t, self.state.turn, damage_raises=raises
+            # the damage pool reads of the attack only its special (its memo key)
+            dmg = self.damage[(special, damage_raises)] = damage_pool(
+                self.attacker, self.attack_of(special), t, self.state.turn, damage_raises=damage_raises
             )[0]
         bonus = 0
-        if attack.called_shot is not None:
+        if called_shot is not None:
             skill = self.attacker.character.weapon_skill
-            bonus = {"head": 5, "torso": skill}.get(attack.called_shot.value, 2)
-        risk = Fraction(0)
+            bonus = {"head": 5, "torso": skill}.get(called_shot.value, 2)
+        risk = _ZERO
         if full:
             if self.risk is None:
                 self.risk = _full_attack_risk(self.state, self.attacker, t)
             risk = self.risk
-        damage = (dmg.rolled, dmg.kept, dmg.explode, dmg.bonus)
-        key = ("damage", hit, tn, damage, bonus, risk.numerator, risk.denominator)
+        key = (pool, tn, dmg, bonus, risk)
         found = values.get(key)
-        if found is None:
-            found = values.put(key, _exact(chance(pool, tn) * (mean(dmg) + bonus - risk)))
-        return found
+        return found if found is not None else values.put(key, _damage_worth(*key))
+
+    def attack_of(self, special: SpecialAttackName | None) -> Attack:
+        """An attack with this special (all that the damage pool reads of an attack)."""
+        return Attack(self.attacker.name, special=special)
+
+    def _worth(self, pool: Pool, tn: int, worth: Fraction) -> _Value:
+        key = (pool, tn, worth)
+        values = self.tables.memos.values
+        found = values.get(key)
+        return found if found is not None else values.put(key, _worth(*key))
 
 
 #: An attack's exact value and its nearest float.
@@ -239,6 +253,16 @@ _Value = tuple[Fraction, float]
 
 def _exact(value: Fraction) -> _Value:
     return value, float(value)
+
+
+def _worth(pool: Pool, tn: int, worth: Fraction) -> _Value:
+    """A hit's chance times a fixed worth (a special attack that deals no damage, or first blood)."""
+    return _exact(chance(pool, tn) * worth)
+
+
+def _damage_worth(pool: Pool, tn: int, damage: Pool, bonus: int, risk: Fraction) -> _Value:
+    """A hit's chance times its mean damage and bonus, less the Full Attack risk."""
+    return _exact(chance(pool, tn) * (mean(damage) + bonus - risk))
 
 
 def _declare(state: DuelState, legal: Sequence[Action], tables: L5Tables) -> Action:

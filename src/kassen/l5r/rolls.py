@@ -29,41 +29,38 @@ __all__ = [
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.l5r.actions import Attack
-from kassen.l5r.character import earth, tn_to_be_hit_base
+from kassen.l5r.character import Character, earth, tn_to_be_hit_base
 from kassen.l5r.pool import Pool, ten_dice
 from kassen.l5r.state import Fighter, Status
-from kassen.l5r.tables import L5Tables, RollKind
+from kassen.l5r.tables import L5Tables, Location, RollKind, SpecialAttackName
 from kassen.l5r.wounds import RankState, wound_rank
 
-#: What a memo holds for no key (None is a raise limit: none).
-_NONE_YET: Any = object()
-
-# The pure functions below are remembered by the tables (``L5Tables.memos``, kassen.core.memo), each by
-# what it reads: legal actions and the heuristic ask for the same pools and TNs of the same fighters
-# hundreds of times per decision. The explanation steps come with each result.
+# The readings below are remembered by the tables (``L5Tables.memos``, kassen.core.memo): legal actions
+# and the heuristic ask for the same pools and TNs of the same fighters hundreds of times per decision.
+# Each public function takes the values its reading needs out of the fighter, and hands exactly those
+# (its memo key, ``*key``) and the tables to a private function of plain values: the private function
+# has nothing else to read, so a rule that comes to read one more value must add it to the key.
+# The explanation steps come with each result.
 
 
 def rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankState:
     """The fighter's wound rank (L5.CORE.6); ``wounds`` overrides the current Wounds."""
-    # It reads only the Wounds, death (when not overridden) and the character's Earth: keyed by them and
-    # the character, not the fighter object (a new one after any change), it is worked out once per rank.
-    c = fighter.character
-    w, dead = fighter.wounds if wounds is None else wounds, fighter.dead and wounds is None
-    key = (w, dead, c)
+    # the Wounds, death (when not overridden) and the character: not the fighter (a new one after any
+    # change), so it is worked out once per rank
+    key = (fighter.wounds if wounds is None else wounds, fighter.dead and wounds is None, fighter.character)
     memo = tables.memos.ranks
     found = memo.get(key)
-    return found if found is not None else memo.put(key, _rank(fighter, tables, wounds))
+    return found if found is not None else memo.put(key, _rank(*key, tables))
 
 
-def _rank(fighter: Fighter, tables: L5Tables, wounds: int | None = None) -> RankState:
-    state = wound_rank(fighter.wounds if wounds is None else wounds, earth(fighter.character, tables), tables)
-    if fighter.dead and wounds is None:
+def _rank(wounds: int, dead: bool, character: Character, tables: L5Tables) -> RankState:
+    state = wound_rank(wounds, earth(character, tables), tables)
+    if dead:
         return RankState(state.wounds, "Dead", 0, False, True)
     return state
 
@@ -72,18 +69,7 @@ def wound_penalty(
     fighter: Fighter, tables: L5Tables, wounds: int | None = None
 ) -> tuple[int, tuple[Step, ...]]:
     """The TN penalty of the fighter's wound rank, added to the TN of its rolls (L5.CORE.6)."""
-    # like rank: the Wounds, death and the character (its name is the fighter's) decide it
-    c = fighter.character
-    w, dead = fighter.wounds if wounds is None else wounds, fighter.dead and wounds is None
-    key = (w, dead, c)
-    memo = tables.memos.penalties
-    found = memo.get(key)
-    return found if found is not None else memo.put(key, _wound_penalty(fighter, tables, wounds))
-
-
-def _wound_penalty(
-    fighter: Fighter, tables: L5Tables, wounds: int | None = None
-) -> tuple[int, tuple[Step, ...]]:
+    # not remembered itself (that gained under 2% an action): the rank it reads is
     r = rank(fighter, tables, wounds)
     if r.tn_penalty == 0:
         return 0, ()
@@ -93,10 +79,15 @@ def _wound_penalty(
 def dice_change(fighter: Fighter, turn: int, kinds: Iterable[RollKind]) -> tuple[int, tuple[Step, ...]]:
     """Dice added or lost on a roll of these kinds by the fighter's injuries (L5.TOR.1 painful,
     L5.ARM.1/L5.HND.1 deep gash, L5.LEG.1 weak leg, L5.FOT.1 no weight)."""
+    return _dice_change(active_now(fighter, turn), kinds)
+
+
+def _dice_change(active: tuple[Status, ...], kinds: Iterable[RollKind]) -> tuple[int, tuple[Step, ...]]:
+    """:func:`dice_change` from the statuses active on the roll's turn."""
     wanted = set(kinds)
     total = 0
     steps: list[Step] = []
-    for s in fighter.active("dice", turn):
+    for s in _of(active, "dice"):
         if s.applies_to in wanted:
             total += s.amount
             steps.append(Step(s.amount, f"{s.source}: {s.amount:+d} die on {s.applies_to} rolls", s.rule))
@@ -110,6 +101,11 @@ def active_now(fighter: Fighter, turn: int) -> tuple[Status, ...]:
     if not statuses:
         return statuses
     return tuple(s for s in statuses if s.active(turn))
+
+
+def _of(active: tuple[Status, ...], kind: str) -> tuple[Status, ...]:
+    """The statuses of one kind among those active (``Fighter.active`` of the statuses active now)."""
+    return tuple(s for s in active if s.kind == kind)
 
 
 def is_blacked_out(fighter: Fighter, turn: int) -> bool:
@@ -198,41 +194,45 @@ def initiative_pool(fighter: Fighter, tables: L5Tables, turn: int) -> tuple[Pool
 def defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple[Step, ...]]:
     """The target's TN to be hit this turn: base (L5.CORE.2), Full Defense bonus and Full Attack
     (L5.CORE.7), blood in eyes (L5.HED.1), prone (L5.FOT.1, L5.GAP.1)."""
-    # It reads of the target only its character, the statuses active this turn, its Full Defense bonus
-    # and whether it declared a Full Attack: keyed by them, not the fighter object (a new one after any
-    # change) nor the turn, it is worked out once for them.
-    c, declared = target.character, target.declared
+    # the character, the statuses active this turn, the Full Defense bonus and a declared Full Attack:
+    # not the fighter (a new one after any change) nor the turn, so it is worked out once for them
+    declared = target.declared
     full = isinstance(declared, Attack) and declared.full_attack
-    key = (c, active_now(target, turn), target.full_defense_bonus, full)
+    key = (target.character, active_now(target, turn), target.full_defense_bonus, full)
     memo = tables.memos.defense_tns
     found = memo.get(key)
-    return found if found is not None else memo.put(key, _defense_tn(target, tables, turn))
+    return found if found is not None else memo.put(key, _defense_tn(*key, tables))
 
 
-def _defense_tn(target: Fighter, tables: L5Tables, turn: int) -> tuple[int, tuple[Step, ...]]:
-    tn, base_steps = tn_to_be_hit_base(target.character, tables)
+def _defense_tn(
+    character: Character,
+    active: tuple[Status, ...],
+    full_defense_bonus: int,
+    full_attack: bool,
+    tables: L5Tables,
+) -> tuple[int, tuple[Step, ...]]:
+    tn, base_steps = tn_to_be_hit_base(character, tables)
     steps = list(base_steps)
-    if target.full_defense_bonus:
-        if is_blacked_out(target, turn):
+    if full_defense_bonus:
+        if any(s.amount > 0 for s in _of(active, "blackout")):  # is_blacked_out
             steps.append(Step(0, "blackout: normal TN to be hit, no Full Defense bonus", "L5.HED.1"))
         else:
-            tn += target.full_defense_bonus
+            tn += full_defense_bonus
             steps.append(
-                Step(target.full_defense_bonus, "Full Defense: half the Agility + Defense roll", "L5.CORE.7")
+                Step(full_defense_bonus, "Full Defense: half the Agility + Defense roll", "L5.CORE.7")
             )
-    declared = target.declared
-    if isinstance(declared, Attack) and declared.full_attack:
+    if full_attack:
         change = tables.core.full_attack.tn_to_be_hit_change
         tn += change
-        steps.append(Step(change, f"{target.name} declared a Full Attack", "L5.CORE.7"))
-    for s in target.active("tn_to_be_hit", turn):
+        steps.append(Step(change, f"{character.name} declared a Full Attack", "L5.CORE.7"))
+    for s in _of(active, "tn_to_be_hit"):
         tn += s.amount
         steps.append(Step(s.amount, f"{s.source}", s.rule))
-    prone = target.active("prone", turn)
+    prone = _of(active, "prone")
     if prone:
         tn = tables.called_shots.conditions.prone_tn_to_be_hit
         steps.append(Step(tn, f"prone ({prone[0].source}): TN to be hit is {tn}", prone[0].rule))
-    steps.append(Step(tn, f"{target.name}'s TN to be hit this turn", "L5.CORE.2"))
+    steps.append(Step(tn, f"{character.name}'s TN to be hit this turn", "L5.CORE.2"))
     return tn, tuple(steps)
 
 
@@ -250,31 +250,28 @@ class AttackPool:
 def attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: bool) -> AttackPool:
     """Agility + weapon skill, keep Agility (L5.CORE.9), with Full Attack's +2k1 (L5.CORE.7) and the
     injuries and binds that touch attack rolls (L5.ARM.1, L5.HND.1, L5.TOR.1, L5.BND.1)."""
-    # It reads of the attacker only its character and the statuses active this turn (as defense_tn).
+    # the character and the statuses active this turn (as defense_tn)
     key = (attacker.character, active_now(attacker, turn), full_attack)
     memo = tables.memos.attack_pools
     found = memo.get(key)
-    if found is None:
-        found = memo.put(key, _attack_pool(attacker, tables, turn, full_attack=full_attack))
-    return found
+    return found if found is not None else memo.put(key, _attack_pool(*key, tables))
 
 
-def _attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack: bool) -> AttackPool:
-    c = attacker.character
+def _attack_pool(c: Character, active: tuple[Status, ...], full_attack: bool, tables: L5Tables) -> AttackPool:
     skill = c.weapon_skill
     steps = [
         Step(c.agility, f"Agility {c.agility}", "L5.CORE.9"),
         Step(skill, f"{c.weapon.skill} {skill}", "L5.CORE.9"),
     ]
     unskilled_rule = "L5.CORE.3"
-    for s in attacker.active("bound", turn):
+    for s in _of(active, "bound"):
         skill = max(0, skill - s.amount)
         steps.append(Step(-s.amount, f"bound by {s.other}: skill -{s.amount}, now {skill}", "L5.BND.1"))
         unskilled_rule = "L5.BND.1"
     unskilled = skill == 0
     if unskilled and unskilled_rule == "L5.CORE.3":
         steps.append(Step(0, "no weapon skill: unskilled (no raises, 10s do not explode)", "L5.CORE.1"))
-    numb = attacker.active("unskilled", turn)
+    numb = _of(active, "unskilled")
     if numb:
         unskilled = True
         unskilled_rule = numb[0].rule
@@ -282,12 +279,12 @@ def _attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack:
             Step(0, f"{numb[0].source}: unskilled on attacks (no raises, no exploding 10s)", numb[0].rule)
         )
     skill_dice = skill
-    grip = attacker.active("no_skill_dice", turn)
+    grip = _of(active, "no_skill_dice")
     if grip:
         skill_dice = 0
         steps.append(Step(-skill, f"{grip[0].source}: no skill dice on attacks", grip[0].rule))
     explode = not unskilled
-    tens = attacker.active("no_reroll_tens", turn)
+    tens = _of(active, "no_reroll_tens")
     if tens:
         explode = False
         steps.append(Step(0, f"{tens[0].source}: no re-rolling 10s on attack rolls", tens[0].rule))
@@ -298,7 +295,7 @@ def _attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack:
         steps.append(
             Step(fa.attack_rolled, f"Full Attack: +{fa.attack_rolled}k{fa.attack_kept}", "L5.CORE.7")
         )
-    change, change_steps = dice_change(attacker, turn, ("attack", "skill"))
+    change, change_steps = _dice_change(active, ("attack", "skill"))
     steps += change_steps
     pool, ten = ten_dice(Pool(rolled + change, kept, explode).normalized(), tables.core.ten_dice)
     steps += ten
@@ -308,13 +305,6 @@ def _attack_pool(attacker: Fighter, tables: L5Tables, turn: int, *, full_attack:
 
 def raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
     """How many raises one roll may carry (L5.CORE.3 house default: Void); ``None``: no limit."""
-    c = fighter.character
-    memo = tables.memos.raise_limits
-    found = memo.get(c, _NONE_YET)
-    return memo.put(c, _raise_limit(fighter, tables)) if found is _NONE_YET else found
-
-
-def _raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
     r = tables.core.raises
     c = fighter.character
     base = {"void": c.void, "insight_rank": c.insight_rank, "weapon_skill": c.weapon_skill}.get(r.limit)
@@ -323,27 +313,25 @@ def _raise_limit(fighter: Fighter, tables: L5Tables) -> int | None:
 
 def raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]:
     """Raises the declared effects need: damage (L5.DMG.1), called shot (L5.CS.1), special (L5.SPC.1)."""
-    # Only these three fields of the attack count: many attacks listed share them.
-    key = (attack.damage_raises, attack.called_shot, attack.special)
-    memo = tables.memos.raise_costs
-    found = memo.get(key)
-    return found if found is not None else memo.put(key, _raise_cost(attack, tables))
+    return _raise_cost(attack.damage_raises, attack.called_shot, attack.special, tables)
 
 
-def _raise_cost(attack: Attack, tables: L5Tables) -> tuple[int, tuple[Step, ...]]:
+def _raise_cost(
+    damage_raises: int, called_shot: Location | None, special: SpecialAttackName | None, tables: L5Tables
+) -> tuple[int, tuple[Step, ...]]:
     steps: list[Step] = []
     total = 0
-    if attack.damage_raises:
-        total += attack.damage_raises
-        steps.append(Step(attack.damage_raises, "raises for damage", "L5.DMG.1"))
-    if attack.called_shot is not None:
-        row = tables.location(attack.called_shot)
+    if damage_raises:
+        total += damage_raises
+        steps.append(Step(damage_raises, "raises for damage", "L5.DMG.1"))
+    if called_shot is not None:
+        row = tables.location(called_shot)
         total += row.raises
-        steps.append(Step(row.raises, f"called shot to the {attack.called_shot.value}", "L5.CS.1"))
-    if attack.special is not None:
-        sp = tables.special(attack.special)
+        steps.append(Step(row.raises, f"called shot to the {called_shot.value}", "L5.CS.1"))
+    if special is not None:
+        sp = tables.special(special)
         total += sp.raises
-        steps.append(Step(sp.raises, attack.special.value.replace("_", "-"), sp.rule))
+        steps.append(Step(sp.raises, special.value.replace("_", "-"), sp.rule))
     return total, tuple(steps)
 
 
@@ -370,8 +358,8 @@ def plan_raises(
 ) -> RaisePlan:
     """Pay for the declared raises; raises :class:`IllegalActionError` for more raises than allowed
     (L5.CORE.3) or any raise while unskilled (L5.CORE.3, L5.HND.1, L5.BND.1)."""
-    # Of the attacker only its raise limit and its name (in a refusal) count: keyed by them, not by the
-    # character's identity, a plan is remembered from one fight of a scenario to the next.
+    # of the attacker only its raise limit and its name (in a refusal): not the character, so a plan is
+    # remembered from one fight of a scenario to the next
     key = (
         attack.damage_raises,
         attack.called_shot,
@@ -385,52 +373,37 @@ def plan_raises(
     memo = tables.memos.plans
     plan = memo.get(key)
     if plan is None:
-        plan = memo.put(key, _plan_or_refusal(attack, attacker, tables, free, unskilled, unskilled_rule))
+        plan = memo.put(key, _plan_or_refusal(*key, tables))
     if isinstance(plan, RaisePlan):
         return plan
     raise IllegalActionError(plan[0], rule=plan[1])  # a fresh error each time, as before
 
 
 def _plan_or_refusal(
-    attack: Attack, attacker: Fighter, tables: L5Tables, free: int, unskilled: bool, unskilled_rule: str
-) -> RaisePlan | tuple[str, str]:
-    """The plan, or the refusal's message and rule (kept in the memo instead of the exception)."""
-    try:
-        return _plan_raises(
-            attack, attacker, tables, free=free, unskilled=unskilled, unskilled_rule=unskilled_rule
-        )
-    except IllegalActionError as refused:
-        return refused.message, refused.rule
-
-
-def _plan_raises(
-    attack: Attack,
-    attacker: Fighter,
-    tables: L5Tables,
-    *,
+    damage_raises: int,
+    called_shot: Location | None,
+    special: SpecialAttackName | None,
+    limit: int | None,
+    name: str,
     free: int,
     unskilled: bool,
-    unskilled_rule: str = "L5.CORE.3",
-) -> RaisePlan:
-    """Pay for the declared raises; raises :class:`IllegalActionError` for more raises than allowed
-    (L5.CORE.3) or any raise while unskilled (L5.CORE.3, L5.HND.1, L5.BND.1)."""
-    needed, steps_list = raise_cost(attack, tables)
+    unskilled_rule: str,
+    tables: L5Tables,
+) -> RaisePlan | tuple[str, str]:
+    """The plan, or the refusal's message and rule (kept in the memo instead of the exception)."""
+    needed, steps_list = _raise_cost(damage_raises, called_shot, special, tables)
     steps = list(steps_list)
     per = tables.core.raises.tn_per_raise
     if unskilled and needed:
-        raise IllegalActionError(
-            f"{attacker.name} is unskilled on this attack and may not raise ({needed} declared)",
-            rule=unskilled_rule,
-        )
+        return f"{name} is unskilled on this attack and may not raise ({needed} declared)", unskilled_rule
     free_used = min(free, needed)
     paid = needed - free_used
-    limit = raise_limit(attacker, tables)
     if limit is not None and paid > limit:
-        raise IllegalActionError(
-            f"{attacker.name} may carry at most {limit} raise(s) on one roll "
+        return (
+            f"{name} may carry at most {limit} raise(s) on one roll "
             f"({tables.core.raises.limit}); {paid} declared"
             + (f" beyond {free_used} Free" if free_used else ""),
-            rule="L5.CORE.3",
+            "L5.CORE.3",
         )
     unused = free - free_used
     lower = tables.core.free_raises.unused_lowers_tn_by
@@ -466,20 +439,17 @@ def damage_pool(
 ) -> tuple[Pool, tuple[Step, ...]]:
     """Weapon XkY with Strength added to the dice rolled (L5.CORE.5), +1k0 per raise for damage
     (L5.DMG.1), one less die per deep gash (L5.ARM.1, L5.HND.1), Subdue -1k0 (L5.SUB.1)."""
-    # Of the attack only its special matters (the pool reads nothing else of it).
-    # Of the attacker only its character and the statuses active this turn (as defense_tn).
-    key = (attacker.character, active_now(attacker, turn), attack.special, damage_raises)
-    memo = tables.memos.damage_pools
-    found = memo.get(key)
-    if found is None:
-        found = memo.put(key, _damage_pool(attacker, attack, tables, turn, damage_raises=damage_raises))
-    return found
+    # not remembered (that gained under 2% an action): worked out from what it reads alone
+    return _damage_pool(attacker.character, active_now(attacker, turn), attack.special, damage_raises, tables)
 
 
 def _damage_pool(
-    attacker: Fighter, attack: Attack, tables: L5Tables, turn: int, *, damage_raises: int
+    c: Character,
+    active: tuple[Status, ...],
+    special: SpecialAttackName | None,
+    damage_raises: int,
+    tables: L5Tables,
 ) -> tuple[Pool, tuple[Step, ...]]:
-    c = attacker.character
     w = c.weapon
     steps = [
         Step(w.rolled, f"{w.name} {w.damage}", "L5.CORE.5"),
@@ -492,14 +462,14 @@ def _damage_pool(
         steps.append(
             Step(damage_raises * per, f"{damage_raises} raise(s) for damage: +{per}k0 each", "L5.DMG.1")
         )
-    change, change_steps = dice_change(attacker, turn, ("damage",))
+    change, change_steps = _dice_change(active, ("damage",))
     rolled += change
     steps += change_steps
-    if attack.special is not None:
-        sp = tables.special(attack.special)
+    if special is not None:
+        sp = tables.special(special)
         if sp.damage_rolled:
             rolled += sp.damage_rolled
-            steps.append(Step(sp.damage_rolled, f"{attack.special.value}: {sp.damage_rolled:+d}k0", sp.rule))
+            steps.append(Step(sp.damage_rolled, f"{special.value}: {sp.damage_rolled:+d}k0", sp.rule))
     pool, ten = ten_dice(Pool(rolled, w.kept).normalized(), tables.core.ten_dice)
     steps += ten
     steps.append(Step(pool.rolled, f"damage roll {pool}", "L5.CORE.5"))

@@ -169,31 +169,6 @@ def test_the_threat_is_every_enemy_in_reach_striking_its_best_blow(name: str, se
     assert threatened > 100
 
 
-@pytest.mark.parametrize(("name", "seeds"), [("demo*3", range(2)), ("burning-temple", range(3))])
-def test_what_is_read_of_a_target_in_an_earlier_state_is_what_a_fresh_reading_gives(
-    name: str, seeds: range
-) -> None:
-    # rule: SG.DEF.4  rule: SG.RES.2  rule: SG.RET.5 — a target's profile, ready reaction and zone, as
-    # one policy remembers them from state to state (by the target, its zone, the round and its grants),
-    # are what a policy that never saw an earlier state reads, for every unit as every enemy's target
-    found_again = 0
-    for fight in _played(name, seeds):
-        remembering = Values(fight.tables)
-        for state in fight.states:
-            fresh = Values(fight.tables)
-            remembering._fresh(state)  # what it read in this very state is kept apart (target_class)
-            fresh._fresh(state)
-            for target in state.units:
-                if target.zone is None:
-                    continue
-                for ambushed in (False, True):
-                    before = len(remembering._seen_before)
-                    got = remembering._target(state, target, ambushed)
-                    found_again += len(remembering._seen_before) == before
-                    assert got == fresh._target(state, target, ambushed), (target.id, state.round)
-    assert found_again > 1000
-
-
 def test_a_squad_routed_last_round_is_read_again_when_the_round_turns() -> None:
     # rule: SG.RET.5 — a routed squad counts as Defenseless from the round after its rout (the bundled
     # reading): the same unit object read in the rout's round and in the next is two readings

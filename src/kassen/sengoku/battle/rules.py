@@ -90,10 +90,12 @@ from kassen.sengoku.wounds import (
     Squad,
     WoundsChange,
     apply_wounds,
-    critical_wounds,
     hit_wounds,
     lord_fall,
     max_wounds,
+)
+from kassen.sengoku.wounds import (
+    critical_wounds as critical_wounds_of,
 )
 
 #: The ambush condition ids the engine can test (SG.AMB.1); the catalog's list may use only these.
@@ -186,12 +188,13 @@ class BattleRules(UnitReadings):
             if row.applies is ZoneApplies.UNLOCK
             for k in row.select.keywords
         )
-        # Pure readings of the catalog, keyed by value (templates by creature id and spec, zones and
-        # maneuvers by value): bounded, so a long-lived content object never grows without limit.
+        # Pure readings of the catalog, each worked out by a function of exactly its key (a unit's
+        # template by its creature id and spec, a maneuver by its id in this catalog, zones by value):
+        # bounded, so a long-lived content object never grows without limit.
         self._creatures: Memo[tuple[str, str], Creature] = Memo()
         self._known: Memo[tuple[str, str], tuple[str, ...]] = Memo()
-        self._techniques: Memo[tuple[str, str, str, str], Technique] = Memo()
-        self._profiles: Memo[tuple[str, str, str], CombatProfile] = Memo()
+        self._techniques: Memo[tuple[str, str, str, str | None], Technique] = Memo()
+        self._profiles: Memo[tuple[str, str, str | None], CombatProfile] = Memo()
         self._weapons: Memo[tuple[str, str, str], tuple[Weapon, ...]] = Memo()
         self._max: Memo[tuple[str, str], tuple[int, tuple[Step, ...]]] = Memo()
         self._zone_effects: Memo[tuple[object, ...], tuple[ZoneEffect, ...]] = Memo()
@@ -217,15 +220,16 @@ class BattleRules(UnitReadings):
     # -- templates -------------------------------------------------------------------------------------
     def creature(self, unit: Unit) -> Creature:
         """The unit's template: the catalog creature, or its inline/overridden ``spec``."""
-        key = (unit.creature, unit.spec)
+        return self.template(unit.creature, unit.spec)
+
+    def template(self, creature: str, spec: str) -> Creature:
+        """The template of a unit of this creature id and ``spec`` (:meth:`creature`)."""
+        key = (creature, spec)
         found = self._creatures.get(key)
-        if found is None:
-            if unit.spec:
-                found = Creature.model_validate(json.loads(unit.spec))
-            else:
-                found = self.catalog.creature(unit.creature)
-            self._creatures[key] = found
-        return found
+        return found if found is not None else self._creatures.put(key, self._template(*key))
+
+    def _template(self, creature: str, spec: str) -> Creature:
+        return Creature.model_validate(json.loads(spec)) if spec else self.catalog.creature(creature)
 
     def servant(self, unit: Unit) -> bool:
         """A shikigami: it moves only when its side's onmyoji repositions it in the lull (SG.LUL.2)."""
@@ -240,39 +244,43 @@ class BattleRules(UnitReadings):
         (SG.BRT.1), and the movements every unit has (walk, run, Breakthrough, Core Zone Exit, Retreat)."""
         key = (unit.creature, unit.spec)
         found = self._known.get(key)
-        if found is None:
-            found = tuple(dict.fromkeys((*self.catalog.known_maneuvers(self.creature(unit)), *self.common)))
-            self._known[key] = found
-        return found
+        return found if found is not None else self._known.put(key, self._known_of(*key))
+
+    def _known_of(self, creature: str, spec: str) -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys((*self.catalog.known_maneuvers(self.template(creature, spec)), *self.common))
+        )
 
     def carriers(self, unit: Unit, maneuver: Maneuver) -> tuple[Weapon, ...]:
         """The unit's weapons a maneuver can be used with: the one whose license it is, else every one of
         the unit's weapons listing it (in the unit's order), else the weapon in hand (attacks only)."""
-        key = (unit.creature, unit.spec, maneuver.id)
+        return self._carriers(unit.creature, unit.spec, maneuver.id)
+
+    def _carriers(self, creature: str, spec: str, maneuver: str) -> tuple[Weapon, ...]:
+        key = (creature, spec, maneuver)
         found = self._weapons.get(key)
-        if found is None:
-            c = self.creature(unit)
-            if maneuver.weapon is not None:
-                found = (self.catalog.weapon(maneuver.weapon),)
-            else:
-                listing = tuple(
-                    self.catalog.weapon(w)
-                    for w in c.weapons
-                    if maneuver.id in self.catalog.weapon(w).maneuver_ids()
-                )
-                if listing:
-                    found = listing
-                elif maneuver.attacks and c.weapons:
-                    found = (self.catalog.weapon(c.weapons[0]),)
-                else:
-                    found = ()
-            self._weapons[key] = found
-        return found
+        return found if found is not None else self._weapons.put(key, self._carriers_of(*key))
+
+    def _carriers_of(self, creature: str, spec: str, maneuver_id: str) -> tuple[Weapon, ...]:
+        c, maneuver = self.template(creature, spec), self.maneuver(maneuver_id)
+        if maneuver.weapon is not None:
+            return (self.catalog.weapon(maneuver.weapon),)
+        listing = tuple(
+            self.catalog.weapon(w) for w in c.weapons if maneuver.id in self.catalog.weapon(w).maneuver_ids()
+        )
+        if listing:
+            return listing
+        if maneuver.attacks and c.weapons:
+            return (self.catalog.weapon(c.weapons[0]),)
+        return ()
 
     def weapon_for(self, unit: Unit, maneuver: Maneuver, choice: str | None = None) -> Weapon | None:
         """The weapon a maneuver is used with: ``choice`` when it is one of its carriers, else the first
         carrier (:meth:`carriers`)."""
-        found = self.carriers(unit, maneuver)
+        return self._weapon_for(unit.creature, unit.spec, maneuver.id, choice)
+
+    def _weapon_for(self, creature: str, spec: str, maneuver: str, choice: str | None) -> Weapon | None:
+        found = self._carriers(creature, spec, maneuver)
         if choice is not None:
             for w in found:
                 if w.id == choice:
@@ -280,12 +288,12 @@ class BattleRules(UnitReadings):
         return found[0] if found else None
 
     def technique(self, unit: Unit, maneuver: Maneuver, weapon: str | None = None) -> Technique:
-        key = (unit.creature, unit.spec, maneuver.id, weapon or "")
+        key = (unit.creature, unit.spec, maneuver.id, weapon)
         found = self._techniques.get(key)
-        if found is None:
-            found = from_maneuver(maneuver, self.weapon_for(unit, maneuver, weapon))
-            self._techniques[key] = found
-        return found
+        return found if found is not None else self._techniques.put(key, self._technique(*key))
+
+    def _technique(self, creature: str, spec: str, maneuver: str, weapon: str | None) -> Technique:
+        return from_maneuver(self.maneuver(maneuver), self._weapon_for(creature, spec, maneuver, weapon))
 
     def reach(self, unit: Unit, maneuver: Maneuver, weapon: str | None = None) -> Reach | None:
         w = self.weapon_for(unit, maneuver, weapon)
@@ -309,12 +317,13 @@ class BattleRules(UnitReadings):
 
     # -- profiles --------------------------------------------------------------------------------------
     def base_profile(self, unit: Unit, weapon: str | None = None) -> CombatProfile:
-        key = (unit.creature, unit.spec, weapon or "")
+        # keyed by the weapon as given: the catalog reads None (the first weapon) and "" (none) apart
+        key = (unit.creature, unit.spec, weapon)
         found = self._profiles.get(key)
-        if found is None:
-            found = self.catalog.profile(self.creature(unit), weapon=weapon)
-            self._profiles[key] = found
-        return found
+        return found if found is not None else self._profiles.put(key, self._profile(*key))
+
+    def _profile(self, creature: str, spec: str, weapon: str | None) -> CombatProfile:
+        return self.catalog.profile(self.template(creature, spec), weapon=weapon)
 
     def wounds_max(self, unit: Unit) -> int:
         return max_wounds(self.base_profile(unit), self.grades)
@@ -324,11 +333,11 @@ class BattleRules(UnitReadings):
         heavy-armor penalty offset by Physique (SG.DEF.7), both from this content's ``defense`` table."""
         key = (unit.creature, unit.spec)
         found = self._max.get(key)
-        if found is None:
-            base = self.catalog.max_energy(self.creature(unit))
-            found = max_energy(base, self.base_profile(unit), rules=self.defense)
-            self._max[key] = found
-        return found
+        return found if found is not None else self._max.put(key, self._max_energy(*key))
+
+    def _max_energy(self, creature: str, spec: str) -> tuple[int, tuple[Step, ...]]:
+        base = self.catalog.max_energy(self.template(creature, spec))
+        return max_energy(base, self._profile(creature, spec, None), rules=self.defense)
 
     # -- the content's tables: every pure rule the battle calls, with this content's tables ----------------
     def defense_of(self, target: CombatProfile, tags: AttackTags) -> DefenseResult:
@@ -380,11 +389,13 @@ class BattleRules(UnitReadings):
         and worked out from a technique made of those alone."""
         key = (critical, tech.wounds, tech.critical_wounds, tech.name)
         found = self._blows.get(key)
-        if found is None:
-            read = Technique(name=tech.name, wounds=tech.wounds, critical_wounds=tech.critical_wounds)
-            blow = critical_wounds(read, self.resolution) if critical else hit_wounds(read, self.resolution)
-            found = self._blows.put(key, blow)
-        return found
+        return found if found is not None else self._blows.put(key, self._blow(*key))
+
+    def _blow(
+        self, critical: bool, wounds: int | None, critical_wounds: int | None, name: str
+    ) -> tuple[int, tuple[Step, ...]]:
+        read = Technique(name=name, wounds=wounds, critical_wounds=critical_wounds)
+        return critical_wounds_of(read, self.resolution) if critical else hit_wounds(read, self.resolution)
 
     def check(self, faces: Faces, modifier: int, target: int) -> CheckResult:
         """A check from its faces, ``2dN + modifier >= target`` with this content's die (SG.CHK.1):
@@ -501,15 +512,21 @@ class BattleRules(UnitReadings):
         return zone.high_ground if kind is ZoneKind.HIGH_GROUND else zone.kind == kind.value
 
     def _selects(
-        self, unit: Unit, maneuver: Maneuver, row: ZoneModifier, skill: str | None, weapon: str | None
+        self,
+        creature: str,
+        spec: str,
+        maneuver: Maneuver,
+        row: ZoneModifier,
+        skill: str | None,
+        weapon: str | None,
     ) -> bool:
         s = row.select
-        if s.weapons:
-            w = self.weapon_for(unit, maneuver, weapon)
-            if w is None or w.id not in s.weapons:
+        if s.weapons or s.reach:
+            w = self._weapon_for(creature, spec, maneuver.id, weapon)
+            if s.weapons and (w is None or w.id not in s.weapons):
                 return False
-        if s.reach and self.reach(unit, maneuver, weapon) not in s.reach:
-            return False
+            if s.reach and (w.reach if w is not None else maneuver.reach) not in s.reach:  # reach()
+                return False
         if s.kinds and maneuver.kind not in s.kinds:
             return False
         if s.keywords and not set(s.keywords) & set(maneuver.keywords):
@@ -532,21 +549,20 @@ class BattleRules(UnitReadings):
         read ``target_zone``."""
         key = (unit.creature, unit.spec, maneuver.id, applies, zone, target_zone, skill, weapon)
         found = self._zone_effects.get(key)
-        if found is None:
-            found = self._zone_rows(unit, maneuver, applies, zone, target_zone, skill, weapon)
-            self._zone_effects[key] = found
-        return found
+        return found if found is not None else self._zone_effects.put(key, self._zone_rows(*key))
 
     def _zone_rows(
         self,
-        unit: Unit,
-        maneuver: Maneuver,
+        creature: str,
+        spec: str,
+        maneuver_id: str,
         applies: ZoneApplies,
         zone: Zone,
         target_zone: Zone | None,
         skill: str | None,
         weapon: str | None,
     ) -> tuple[ZoneEffect, ...]:
+        maneuver = self.maneuver(maneuver_id)
         out: list[ZoneEffect] = []
         for row in self.zone_table.rows:
             if row.applies is not applies:
@@ -554,7 +570,7 @@ class BattleRules(UnitReadings):
             where = target_zone if row.select.against_occupant else zone
             if where is None or not self._zone_has(where, row.zone):
                 continue
-            if self._selects(unit, maneuver, row, skill, weapon):
+            if self._selects(creature, spec, maneuver, row, skill, weapon):
                 out.append(ZoneEffect(row.amount, row.text, where.id))
         return tuple(out)
 
@@ -589,17 +605,27 @@ class BattleRules(UnitReadings):
 
     # -- count -----------------------------------------------------------------------------------------
     def tie_key(self, state: BattleState, unit: Unit) -> tuple[int, ...]:
-        """The unit's place among units at the same count (SG.CNT.4): the catalog's keys in order."""
+        """The unit's place among units at the same count (SG.CNT.4): the catalog's keys in order,
+        remembered by all they may read (the unit's template, its side's allies-first, its maximum
+        Energy and setup order) and worked out from those alone."""
+        key = (unit.creature, unit.spec, state.side(unit.side).allies, unit.max_energy, unit.setup)
+        found = self.tie_keys.get(key)
+        return found if found is not None else self.tie_keys.put(key, self._tie_key(*key))
+
+    def _tie_key(
+        self, creature: str, spec: str, allies: bool, max_energy: int, setup: int
+    ) -> tuple[int, ...]:
+        attributes = self.template(creature, spec).attributes
         out: list[int] = []
         for key in self.tie.order:
             if key is TieKey.FINESSE:
-                out.append(-self.attribute(unit, "finesse"))
+                out.append(-attributes.finesse)
             elif key is TieKey.ALLIES_FIRST:
-                out.append(0 if state.side(unit.side).allies else 1)
+                out.append(0 if allies else 1)
             elif key is TieKey.MAX_ENERGY:
-                out.append(-unit.max_energy)
+                out.append(-max_energy)
             elif key is TieKey.PHYSIQUE:
-                out.append(-self.attribute(unit, "physique"))
+                out.append(-attributes.physique)
             else:
-                out.append(unit.setup)
+                out.append(setup)
         return tuple(out)

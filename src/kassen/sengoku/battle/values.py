@@ -29,8 +29,6 @@ _ZERO = Fraction(0)
 #: The most units a battle may have for a threat to be read off every one of them; a larger battle
 #: reads only the units in the zones in reach (``Values._threat``).
 _MANY = 24
-#: The most targets' readings a policy keeps from earlier states (then it starts afresh).
-_SEEN_BEFORE = 4096
 #: The share of an enemy's best blow a reservation is expected to turn away (a policy choice).
 _RESERVATION_SHARE = Fraction(1, 2)
 #: How much of the next round a stance is counted for (it stays until released or Defenseless).
@@ -70,9 +68,6 @@ class Values:
         self._stances: dict[tuple[str, str], Fraction] = {}
         self._reservations: dict[tuple[str, str], Fraction] = {}
         self._sneaks: dict[tuple[str, str], float] = {}
-        # what was read of a target in an earlier state, by the identity of the target and its zone, the
-        # round and ambush, with the grants held for it then (``_target``)
-        self._seen_before: dict[tuple[int, bool, int, int], tuple[Unit, Zone, object, _Seen]] = {}
 
     def _fresh(self, state: BattleState) -> None:
         # by identity: a decision asks of one state object throughout, and each decision's state is a
@@ -159,22 +154,9 @@ class Values:
             r = self.rules
             assert target.zone is not None
             there = state.zone(target.zone)
-            # all of it is read from the target itself (a frozen record: the same object while no action
-            # touches it), its zone, the round (a routed squad's Defenseless) and the grants held for it:
-            # found again in a later state while those stay, not worked out in every state
-            grants = r.grants(state, target)
-            okey = (id(target), ambushed, state.round, id(there))
-            kept = self._seen_before.get(okey)
-            if kept is not None and kept[0] is target and kept[1] is there and kept[2] == grants:
-                seen = kept[3]
-            else:
-                reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
-                blind, guard, number = self._guard(state, target, ambushed=ambushed)
-                seen = (blind, reserved, r.number(there), there, guard, number)
-                if len(self._seen_before) >= _SEEN_BEFORE:
-                    self._seen_before.clear()
-                self._seen_before[okey] = (target, there, grants, seen)  # kept alive: the ids stay theirs
-            self._targets[pkey] = seen
+            reserved = bool(usable_reservations(r, state, target, ambushed=ambushed))
+            blind, guard, number = self._guard(state, target, ambushed=ambushed)
+            seen = self._targets[pkey] = (blind, reserved, r.number(there), there, guard, number)
         return seen
 
     def target_class(self, state: BattleState, unit: Unit, target: str) -> tuple[object, ...]:

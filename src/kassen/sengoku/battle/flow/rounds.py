@@ -296,10 +296,5 @@ class RoundPart(BreathPart):
 
 
 def tie_key(rules: BattleRules, state: BattleState, unit: Unit) -> tuple[int, ...]:
-    """:meth:`BattleRules.tie_key` (SG.CNT.4), remembered by the content by everything the catalog's
-    keys read of the unit: its template, its side's allies-first, its maximum Energy and setup order."""
-    key = (unit.creature, unit.spec, state.side(unit.side).allies, unit.max_energy, unit.setup)
-    found = rules.tie_keys.get(key)
-    if found is None:
-        found = rules.tie_keys[key] = rules.tie_key(state, unit)
-    return found
+    """:meth:`BattleRules.tie_key` (SG.CNT.4): remembered by the content, by all it reads."""
+    return rules.tie_key(state, unit)
