@@ -76,7 +76,7 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone
 from kassen.sengoku.catalog import Catalog, UnknownEntryError, unknown_skill
 from kassen.sengoku.domain import MAX_ROUNDS, Energy, MaxWounds, Rounds, Small
-from kassen.sengoku.entries import Creature
+from kassen.sengoku.entries import Count, Creature
 
 #: The most actions an auto-played battle may take.
 MAX_ACTIONS = 50_000
@@ -204,6 +204,10 @@ class UnitModel(StrictModel):
     zone: Id | None = None
     wounds: MaxWounds | None = None
     cohesion: Small | None = None
+    armor_damage: Count = Field(
+        default=0,
+        description="Armor points a [Break] took in an earlier fight, gone until repaired (SG.BRK.2), 0 to 40.",
+    )
     initiative: Energy = Field(default=0, description="0 to 30: +N on its first breath's count (SG.CNT.2)")
     initiative_round: int = Field(
         default=1,
@@ -501,6 +505,7 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
                 cohesion=m.cohesion if m.cohesion is not None else cohesion_max,
                 cohesion_max=cohesion_max,
                 fate_points=c.fate_points,
+                armor_damage=m.armor_damage,
             )
         )
         if m.policy == "scripted":
