@@ -83,6 +83,7 @@ class ArenaCampaign:
     lasting = ArenaLasting
     entries = "fighters"
     key = "id"
+    placement = frozenset({"position", "posture", "altitude", "policy", "script"})
     recoveries: Mapping[str, Recovery] = _RECOVERIES
 
     def entry(self, character: Character) -> dict[str, Any]:

@@ -2,8 +2,9 @@
 scenario template cast with roster characters, their lasting state applied.
 
 A template is any scenario of the ruleset. Each cast character becomes an entry of the template's list
-(``units``, ``characters`` or ``fighters``): it replaces the template's entry of the same id (keeping
-where that entry stands, its policy and script), or joins the side it is cast on. The result is an
+(``units``, ``characters`` or ``fighters``): it replaces the template's entry of the same id, keeping
+only where that entry stands and how it plays (the ruleset's ``placement`` fields: zone, position,
+policy, script...), or joins the side it is cast on. The result is an
 ordinary scenario: written as YAML it validates with ``kassen validate`` and plays with ``kassen fight``.
 """
 
@@ -128,14 +129,10 @@ def build_scenario(rules: CampaignRules, template: ScenarioSource, cast: Sequenc
         if at is None:
             entries.append({**entry, "side": member.side})
         else:
-            kept = {k: v for k, v in entries[at].items() if k not in entry and k not in _SHEET_ONLY}
+            kept = {k: v for k, v in entries[at].items() if k in rules.placement and k not in entry}
             entries[at] = {**kept, **entry, "side": member.side or entries[at].get("side")}
     data = {**template.data, rules.entries: entries}
     return replace(template, data=data, node=None, bundled=False)
-
-
-#: A template's entry fields that a cast character's own sheet always replaces (what it *is*).
-_SHEET_ONLY = frozenset({"creature", "overrides", "inline"})
 
 
 def scenario_yaml(source: ScenarioSource) -> str:

@@ -7,7 +7,8 @@ says only what is its own:
 - ``lasting``: the typed model of what a character carries from one fight to the next (Wounds left, a
   maim, armor damage, matches fought...);
 - ``entries``/``key``: where its scenarios list their fighters (``units``, ``characters``,
-  ``fighters``) and which field names one (``id``, ``name``);
+  ``fighters``) and which field names one (``id``, ``name``); ``placement``: the fields of a template's
+  entry a cast character keeps (where it stands, how it plays), everything else being the character's;
 - ``entry(character)``: the character's scenario entry with its lasting state applied;
 - ``probe(entry)``: a smallest scenario holding that entry, so a sheet is checked by the very
   validators the YAML loader uses;
@@ -152,6 +153,7 @@ class CampaignRules(Protocol):
     lasting: type[BaseModel]
     entries: str
     key: str
+    placement: frozenset[str]
     recoveries: Mapping[str, Recovery]
 
     def entry(self, character: Character) -> dict[str, Any]: ...

@@ -54,6 +54,7 @@ class L5Campaign:
     lasting = L5Lasting
     entries = "characters"
     key = "name"
+    placement = frozenset({"position", "policy", "script", "prefers"})
     recoveries: Mapping[str, Recovery] = _RECOVERIES
 
     def entry(self, character: Character) -> dict[str, Any]:

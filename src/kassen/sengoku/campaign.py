@@ -95,6 +95,7 @@ class SengokuCampaign:
     lasting = SengokuLasting
     entries = "units"
     key = "id"
+    placement = frozenset({"zone", "initiative", "initiative_round", "stances", "policy", "script"})
     recoveries: Mapping[str, Recovery] = _RECOVERIES
 
     def entry(self, character: Character) -> dict[str, Any]:
