@@ -206,7 +206,7 @@ class UnitModel(StrictModel):
     cohesion: Small | None = None
     armor_damage: Count = Field(
         default=0,
-        description="Armor points a [Break] took in an earlier fight, gone until repaired (SG.BRK.2), 0 to 40.",
+        description="Armor points an earlier [Break] took, gone until repaired (SG.BRK.2), 0 to 40.",
     )
     initiative: Energy = Field(default=0, description="0 to 30: +N on its first breath's count (SG.CNT.2)")
     initiative_round: int = Field(
