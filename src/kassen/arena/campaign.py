@@ -33,7 +33,6 @@ from kassen.core.scenario import ScenarioSource
 
 
 class _Matches(StrictModel):
-    count_every_match: bool = True
     house_default: HouseDefault
 
 

@@ -32,6 +32,7 @@ import yaml
 from rich.markup import escape
 
 from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.numbers import SeedOption, whole
 from kassen.content.yamlio import parse_yaml, read_text
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 
@@ -311,7 +312,10 @@ def campaign_start(
 @user_errors
 def campaign_scenario(
     campaign: CampaignArg,
-    fight: Annotated[int | None, typer.Option(help="The fight's number (default: the last).", min=1)] = None,
+    fight: Annotated[
+        int | None,
+        typer.Option(help="The fight's number (default: the last).", parser=whole(1), metavar="N"),
+    ] = None,
     db: Db = DEFAULT_DB,
 ) -> None:
     """A fight's scenario as built, YAML (``kassen validate`` and ``kassen fight`` read it)."""
@@ -368,7 +372,7 @@ def campaign_aftermath(
     autoplay: Annotated[
         bool, typer.Option(help="No chronicle: let the scenario's policies play it.")
     ] = False,
-    seed: Annotated[int | None, typer.Option(help="With --autoplay: the seed.", min=0)] = None,
+    seed: SeedOption = None,
     db: Db = DEFAULT_DB,
     as_json: Json = False,
 ) -> None:
