@@ -9,7 +9,9 @@
   scenario as built (YAML), the cast (JSON), its state (``started``, ``proposed``, ``settled``), the
   chronicle once played, the aftermath proposed or confirmed (JSON: each character's lasting state
   before and after, with the notes);
-- ``roster_fights``: which character took part in which fight.
+- ``roster_fights``: which character took part in which fight;
+- ``campaign_scenarios``: the scenario templates a GM built for the campaign (YAML, by id);
+- ``campaign_tables``: the web table's fight a campaign fight was opened as (its id in ``fights``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ __all__ = [
     "campaign_fights",
     "campaign_metadata",
     "campaign_players",
+    "campaign_scenarios",
+    "campaign_tables",
     "campaigns",
     "create_v4",
     "roster",
@@ -91,7 +95,30 @@ roster_fights = Table(
 )
 
 
+campaign_scenarios = Table(
+    "campaign_scenarios",
+    campaign_metadata,
+    Column("campaign_id", String(64), primary_key=True),
+    Column("id", String(64), primary_key=True),
+    Column("ruleset", String(64), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    ForeignKeyConstraint(["campaign_id"], ["campaigns.id"]),
+)
+
+campaign_tables = Table(
+    "campaign_tables",
+    campaign_metadata,
+    Column("campaign_id", String(64), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("fight_id", String(64), nullable=False),
+    ForeignKeyConstraint(["campaign_id", "seq"], ["campaign_fights.campaign_id", "campaign_fights.seq"]),
+)
+
+
 def create_v4(conn: Connection) -> None:
     """Migration step 4: the campaign tables."""
-    for table in (campaigns, campaign_players, roster, campaign_fights, roster_fights):
+    tables = (campaigns, campaign_players, roster, campaign_fights, roster_fights)
+    for table in (*tables, campaign_scenarios, campaign_tables):
         table.create(conn, checkfirst=True)

@@ -73,32 +73,9 @@ def _pair(value: str, what: str) -> tuple[str, str]:
 
 
 def _character_file(path: Path) -> dict[str, Any]:
-    text = read_text(path, max_bytes=256 * 1024)
-    data, _ = parse_yaml(text, str(path))
-    if not isinstance(data, dict):
-        raise ContentError(
-            ContentIssue(str(path), "(root)", "a character is a mapping: ruleset, id, name, sheet")
-        )
-    allowed = {"ruleset", "id", "name", "owner", "sheet", "lasting", "dead", "version"}
-    for key in data:
-        if key not in allowed:
-            raise ContentError(
-                ContentIssue(
-                    str(path), str(key)[:40], f"unknown field (fields: {', '.join(sorted(allowed))})"
-                )
-            )
-    for key in ("ruleset", "id", "name"):
-        if not isinstance(data.get(key), str):
-            raise ContentError(ContentIssue(str(path), key, "required, a string"))
-    if not isinstance(data.get("sheet"), dict):
-        raise ContentError(
-            ContentIssue(str(path), "sheet", "required, a mapping (the character's scenario entry)")
-        )
-    if data.get("lasting") is not None and not isinstance(data["lasting"], dict):
-        raise ContentError(ContentIssue(str(path), "lasting", "a mapping"))
-    if data.get("owner") is not None and not isinstance(data["owner"], str):
-        raise ContentError(ContentIssue(str(path), "owner", "a player's name"))
-    return data
+    from kassen.campaign.library import read_character
+
+    return read_character(read_text(path, max_bytes=256 * 1024), str(path))
 
 
 def _show(ch: Any) -> None:
