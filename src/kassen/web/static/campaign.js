@@ -95,10 +95,11 @@
         form.hidden = true;
         ready();
       });
-    } else if (window.htmx) {
-      ready();
+    } else if (document.readyState === "loading") {
+      // after htmx's own start (it listens for the same event, and was loaded first)
+      document.addEventListener("DOMContentLoaded", function () { setTimeout(ready, 0); });
     } else {
-      document.addEventListener("DOMContentLoaded", ready);
+      setTimeout(ready, 0);
     }
   }
 
