@@ -50,10 +50,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, *, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"campaign-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full)
     assert path.stat().st_size > 5000
 
 
@@ -148,7 +148,7 @@ def test_a_gm_builds_a_character_and_a_scenario_plays_the_fight_and_confirms_its
     page.wait_for_url(re.compile(r"/fights/[A-Za-z0-9_-]{22}"))
     play_at_the_table(page)
     expect(page.locator("#screen .result")).to_be_visible()
-    shot(page, "table-over")
+    shot(page, "table-over", full=False)
 
     # back at the campaign: the aftermath proposed, reviewed, confirmed, and on the sheet
     page.goto(server.url + "/campaigns/ford")

@@ -37,13 +37,28 @@ from kassen.content.yamlio import MAX_YAML_BYTES
 from kassen.core.errors import ContentError, KassenError
 from kassen.core.fight import SEED_BOUNDS
 from kassen.core.scenario import ScenarioSource, read_scenario
-from kassen.web.api import TablesDep, base_url, expiry
+from kassen.web.api import Refusal, TablesDep, base_url, expiry
 from kassen.web.bodies import StrictRoute
 from kassen.web.campaign_preview import preview
 from kassen.web.problems import Problem, refused
 from kassen.web.tables import Tables
 
-router = APIRouter(prefix="/api/campaigns", route_class=StrictRoute, tags=["campaigns"])
+_REFUSALS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Refusal, "description": "No token, or a token that opens no campaign of that id."},
+    403: {"model": Refusal, "description": "The GM's to do (a player's token)."},
+    404: {
+        "model": Refusal,
+        "description": "No such character, scenario or fight (or not the token's to see).",
+    },
+    409: {"model": Refusal, "description": "The campaign's state refuses it (nothing changed)."},
+    413: {"model": Refusal, "description": "The body is over the size limit."},
+    415: {"model": Refusal, "description": "The body is not JSON."},
+    422: {
+        "model": Refusal,
+        "description": "A malformed request, or a sheet or scenario that does not validate.",
+    },
+}
+router = APIRouter(prefix="/api/campaigns", route_class=StrictRoute, tags=["campaigns"], responses=_REFUSALS)
 bearer = HTTPBearer(auto_error=False, description="A campaign's GM token or a player's token.")
 
 _ID = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -256,7 +271,12 @@ def character(
     return _json(character_json(campaigns, campaign_id, ch))
 
 
-@router.get("/{campaign_id}/characters/{character_id}/yaml", summary="A character as YAML (export)")
+@router.get(
+    "/{campaign_id}/characters/{character_id}/yaml",
+    summary="A character as YAML (export)",
+    response_class=Response,
+    responses={200: {"content": {"application/yaml": {"schema": {"type": "string"}}}}},
+)
 def export_character(
     campaign_id: CampaignId, character_id: CharacterId, role: RoleDep, campaigns: CampaignsDep
 ) -> Response:
