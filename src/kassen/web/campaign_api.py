@@ -34,7 +34,7 @@ from kassen.campaign.hooks import (
 from kassen.campaign.library import Library, character_yaml, read_character
 from kassen.campaign.roster import MAX_NAME, Campaigns, Role
 from kassen.content.yamlio import MAX_YAML_BYTES
-from kassen.core.errors import ContentError, KassenError
+from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import SEED_BOUNDS
 from kassen.core.scenario import ScenarioSource, read_scenario
 from kassen.web.api import Refusal, TablesDep, base_url, expiry
@@ -205,7 +205,12 @@ def check_character(ruleset: str, ident: str, name: str, sheet: Mapping[str, Any
         )
     rules = campaign_rules(ruleset)
     ch = Character(ident, name, ruleset, dict(sheet), rules.lasting().model_dump(mode="json"))
-    check_sheet(rules, ch)
+    try:
+        check_sheet(rules, ch)
+    except ContentError:
+        raise
+    except KassenError as exc:  # a loader that stops at its first problem (an unknown catalog id)
+        raise ContentError(ContentIssue("sheet", "(root)", str(exc)[:500])) from None
     return ch
 
 

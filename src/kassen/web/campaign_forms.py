@@ -27,6 +27,7 @@ Kind = Literal["int", "text", "select", "list", "pairs", "ints"]
 MAX_VALUE = 2000
 _PAIR = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*[=:]\s*(-?\d{1,4})\s*$")
 _INT = re.compile(r"^-?\d{1,9}$")
+_UNKNOWN = re.compile(r"^unknown (\w+?)s? ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +307,10 @@ def field_errors(ruleset: str, issues: Sequence[ContentIssue]) -> tuple[dict[str
     for issue in issues:
         where = issue.field.split(".")
         found = next((f for f in fields if where[: len(f.path)] == list(f.path)), None)
+        unknown = _UNKNOWN.match(issue.message)
+        if unknown is not None and found is None:
+            # "unknown weapon 'katana'" said of the whole entry: beside the field that names it
+            found = next((f for f in fields if f.name.startswith(unknown[1])), found)
         if found is None:
             rest.append(issue)
         else:
