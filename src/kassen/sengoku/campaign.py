@@ -10,6 +10,9 @@ What a roster character carries (``data/campaign.yaml``, every silence of the se
 - **Fate** — Fate points spent stay spent (SG.FAT.1).
 - **armor** — [Break] damage stays on the armor until repaired (SG.BRK.2): an emergency patch once per
   armor (``patch``), then camp or forge repair (``camp``, ``forge``; SG.BRK.6, defense.yaml ``repair``).
+- **weapons** — a weapon the critical mistake table destroyed (SG.FUM.3) is gone from every later battle
+  until the GM rearms the character (``rearm``); one dropped and not picked up (SG.FUM.2) is found again
+  after the battle (house defaults, ``weapons`` in the data).
 
 >>> from kassen.campaign.hooks import Character
 >>> kuro = Character("kuro", "Kuro", "sengoku", {"creature": "kuro"}, {"wounds": 2, "fate_points": 1})
@@ -51,12 +54,19 @@ class _Fate(StrictModel):
     house_default: HouseDefault
 
 
+class _Weapons(StrictModel):
+    broken_carry: bool = True
+    dropped: Literal["recovered", "lost"] = "recovered"
+    house_default: HouseDefault
+
+
 class BetweenBattles(StrictModel):
     """``data/campaign.yaml``."""
 
     wounds: _Wounds
     serious_injury: _SeriousInjury
     fate_points: _Fate
+    weapons: _Weapons
 
 
 @cache
@@ -73,6 +83,11 @@ class SengokuLasting(StrictModel):
     armor_damage: int = Field(default=0, ge=0, le=40, description="[Break] damage on its armor (SG.BRK.2)")
     emergency_patch_used: bool = Field(default=False, description="its armor's one patch is spent (SG.BRK.6)")
     serious_injury: bool = Field(default=False, description="survived a death check, not yet rested")
+    weapons_lost: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="weapons broken (or lost) in a battle, gone until replaced (SG.FUM.3)",
+    )
     battles: int = Field(default=0, ge=0, le=100_000)
     dead: bool = False
     death: str = Field(default="", max_length=400)
@@ -85,6 +100,7 @@ _RECOVERIES = {
     "patch": Recovery("patch", "emergency patch of the armor (once per armor)", "SG.BRK.6"),
     "camp": Recovery("camp", "camp repair of the armor", "SG.BRK.6"),
     "forge": Recovery("forge", "forge repair: the armor as new", "SG.BRK.6"),
+    "rearm": Recovery("rearm", "new weapons for those broken or lost", "SG.FUM.3"),
 }
 
 
@@ -111,6 +127,8 @@ class SengokuCampaign:
                 out["overrides"] = {**dict(out.get("overrides") or {}), "fate_points": lasting.fate_points}
         if lasting.armor_damage:
             out["armor_damage"] = lasting.armor_damage
+        if lasting.weapons_lost:
+            _without_weapons(out, lasting.weapons_lost)
         return out
 
     def probe(self, entry: Mapping[str, Any]) -> ScenarioSource:
@@ -184,6 +202,7 @@ class SengokuCampaign:
                         "SG.BRK.2",
                     )
                 )
+            self._weapons(ch, unit, rules, after, notes)
             for rid in take.get(ch.id, ()):
                 self._recover(ch, rid, after, notes)
             out.append(
@@ -196,11 +215,35 @@ class SengokuCampaign:
             )
         return tuple(out)
 
+    def _weapons(
+        self, ch: Character, unit: Any, rules: BetweenBattles, after: dict[str, Any], notes: list[Note]
+    ) -> None:
+        """A weapon the battle broke stays broken (SG.FUM.3's "destroyed"), one dropped and not picked up
+        is recovered or lost as the data says (SG.FUM.2; house defaults)."""
+        gone = list(after["weapons_lost"])
+        if rules.weapons.broken_carry:
+            for weapon in unit.broken:
+                if weapon not in gone:
+                    gone.append(weapon)
+                    notes.append(Note(f"{ch.name}'s {weapon} was destroyed: gone until replaced", "SG.FUM.3"))
+        if unit.dropped and rules.weapons.dropped == "lost" and unit.dropped not in gone:
+            gone.append(unit.dropped)
+            notes.append(Note(f"{ch.name}'s {unit.dropped} was left on the field: lost", "SG.FUM.2"))
+        elif unit.dropped:
+            notes.append(Note(f"{ch.name} picks up its {unit.dropped} after the battle", "SG.FUM.2"))
+        after["weapons_lost"] = gone
+
     def _recover(self, ch: Character, rid: str, after: dict[str, Any], notes: list[Note]) -> None:
         if rid not in _RECOVERIES:
             raise CampaignError(f"no recovery {rid!r} in Sengoku (known: {', '.join(_RECOVERIES)})")
         if after["dead"]:
             raise CampaignError(f"{ch.name} is dead: no {rid}")
+        if rid == "rearm":
+            if after["weapons_lost"]:
+                lost = ", ".join(after["weapons_lost"])
+                notes.append(Note(f"{ch.name} is rearmed: {lost} replaced", "SG.FUM.3"))
+            after["weapons_lost"] = []
+            return
         if rid == "rest":
             after.update(wounds=None, serious_injury=False)
             notes.append(Note(f"{ch.name} rests a full day in camp: every Wound back", "SG.INP.3"))
@@ -228,9 +271,35 @@ class SengokuCampaign:
             f"(emergency patch {'spent' if lasting.emergency_patch_used else 'available'})",
             f"battles: {lasting.battles}",
         ]
+        if lasting.weapons_lost:
+            lines.append(f"weapons gone until replaced: {', '.join(lasting.weapons_lost)} (SG.FUM.3)")
         if lasting.serious_injury:
             lines.append("serious injury: -1 on every check until a full day's rest (SG.INP.3 house default)")
         return lines
+
+
+def _without_weapons(entry: dict[str, Any], gone: Sequence[str]) -> None:
+    """``entry`` (a unit's scenario entry) without the weapons ``gone``: its inline list, else its
+    overrides' list, else its catalog creature's, filtered; the weapon in hand is the first left."""
+    inline = entry.get("inline")
+    if isinstance(inline, Mapping):
+        entry["inline"] = {**inline, "weapons": [w for w in inline.get("weapons") or () if w not in gone]}
+        return
+    overrides = dict(entry.get("overrides") or {})
+    weapons = overrides.get("weapons")
+    if weapons is None:
+        creature = entry.get("creature")
+        catalog: Any = _catalog()
+        weapons = list(catalog.creatures[creature].weapons) if creature in catalog.creatures else []
+    overrides["weapons"] = [w for w in weapons if w not in gone]
+    entry["overrides"] = overrides
+
+
+@cache
+def _catalog() -> Any:
+    from kassen.campaign.build import _bundled_content
+
+    return _bundled_content("sengoku").tables.catalog
 
 
 CAMPAIGN = SengokuCampaign()
