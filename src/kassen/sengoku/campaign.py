@@ -5,7 +5,8 @@ What a roster character carries (``data/campaign.yaml``, every silence of the se
 - **death** — every unit at 0 Wounds makes the death check when the combat ends, inside the battle (with
   the table's typed dice when the battle is played with table dice): 2d10 + the higher of Physique or
   Fate >= 11 survives "with serious injury", else dies (SG.INP.3). A dead character is never cast again.
-  A survivor starts the next battle with 1 Wound and a serious-injury mark until a rest (house default).
+  A survivor starts the next battle with 1 Wound and -1 on every check it makes until a rest (house
+  default: resolution.yaml's serious injury, the unit's ``check_penalty``).
 - **Wounds** — lost Wounds stay lost until the GM grants a rest (``rest``), house default (SG.WND.1).
 - **Fate** — Fate points spent stay spent (SG.FAT.1).
 - **armor** — [Break] damage stays on the armor until repaired (SG.BRK.2): an emergency patch once per
@@ -46,6 +47,7 @@ class _Wounds(StrictModel):
 
 class _SeriousInjury(StrictModel):
     wounds: int = Field(default=1, ge=1, le=20)
+    check_penalty: int = Field(default=1, ge=0, le=10)
     house_default: HouseDefault
 
 
@@ -129,6 +131,9 @@ class SengokuCampaign:
             out["armor_damage"] = lasting.armor_damage
         if lasting.weapons_lost:
             _without_weapons(out, lasting.weapons_lost)
+        penalty = load_between_battles().serious_injury.check_penalty
+        if lasting.serious_injury and penalty:
+            _put_field(out, "check_penalty", penalty)
         return out
 
     def probe(self, entry: Mapping[str, Any]) -> ScenarioSource:
@@ -274,8 +279,19 @@ class SengokuCampaign:
         if lasting.weapons_lost:
             lines.append(f"weapons gone until replaced: {', '.join(lasting.weapons_lost)} (SG.FUM.3)")
         if lasting.serious_injury:
-            lines.append("serious injury: -1 on every check until a full day's rest (SG.INP.3 house default)")
+            penalty = load_between_battles().serious_injury.check_penalty
+            lines.append(
+                f"serious injury: -{penalty} on every check until a full day's rest (SG.INP.3 house default)"
+            )
         return lines
+
+
+def _put_field(entry: dict[str, Any], name: str, value: Any) -> None:
+    """A creature field set on a unit's entry: in its inline template, else in its overrides."""
+    if isinstance(entry.get("inline"), Mapping):
+        entry["inline"] = {**entry["inline"], name: value}
+    else:
+        entry["overrides"] = {**dict(entry.get("overrides") or {}), name: value}
 
 
 def _without_weapons(entry: dict[str, Any], gone: Sequence[str]) -> None:

@@ -379,7 +379,9 @@ def _creature(
     public = c.model_copy(update={"fate_points": base.fate_points if base is not None else 0})
     if public == base:
         return c, ""
-    return c, canonical_json(public.model_dump(mode="json"))
+    # a field at its default is left out where older specs never had it (their states stay the same)
+    unset = {"check_penalty"} if public.check_penalty == 0 else set()
+    return c, canonical_json(public.model_dump(mode="json", exclude=unset))
 
 
 def _check_script(
