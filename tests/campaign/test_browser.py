@@ -29,6 +29,11 @@ ARGS = [
     "--no-first-run",
     "--disable-background-networking",
 ]
+#: Form controls without a label (tests/web/test_browser.py's check).
+UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea')]
+  .filter(el => el.type !== 'hidden' && !el.closest('[hidden]'))
+  .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label'))
+  .map(el => el.outerHTML.slice(0, 120))"""
 SHOTS = Path(os.environ.get("KASSEN_CAMPAIGN_SCREENS", ROOT / "build" / "screenshots"))
 
 
@@ -58,26 +63,33 @@ def shot(page: Page, name: str, *, full: bool = True) -> None:
 
 
 def play_at_the_table(page: Page) -> None:
-    """Click the GM's screen until the fight is over: the first option that finishes a decision, else
-    into the first deeper menu (the foes are played by the server's policy)."""
+    """Click the GM's screen until the fight is over, as a player keen to fight would: an option that
+    finishes the decision with odds shown (an attack) first, else deeper into the menu (a few steps at
+    most), else the first option that finishes it; the foes are played by the server's policy."""
     screen = page.locator("#screen .screen")
-    for _ in range(400):
+    options = "#screen .menu > .options > li"
+    deeper = 0
+    for _ in range(600):
         expect(screen).to_be_visible()
         if screen.get_attribute("data-over") == "1":
             return
         seq = screen.get_attribute("data-seq")
-        complete = page.locator("#screen .menu .options button.option.complete")
-        more = page.locator("#screen .menu .options button.option.more")
+        attack = page.locator(f"{options}:has(.odds) button.option.complete")
+        complete = page.locator(f"{options} button.option.complete")
+        more = page.locator(f"{options} button.option.more")
         try:  # the screen refreshes as the server's policy moves: a button may go before its click
-            if complete.count() > 0:
-                complete.first.click(timeout=3000)
+            if attack.count() > 0 or (complete.count() > 0 and (deeper >= 3 or more.count() == 0)):
+                (attack if attack.count() > 0 else complete).first.click(timeout=3000)
                 expect(screen).not_to_have_attribute("data-seq", seq or "", timeout=20_000)
+                deeper = 0
             elif more.count() > 0:
                 more.first.click(timeout=3000)
+                deeper += 1
                 page.wait_for_timeout(150)
             else:
                 page.wait_for_timeout(300)
         except PlaywrightError:
+            deeper = 0
             continue
     raise AssertionError("the fight did not end")
 
@@ -102,6 +114,8 @@ def test_a_gm_builds_a_character_and_a_scenario_plays_the_fight_and_confirms_its
     expect(page.locator("#builder")).to_be_visible()
     page.fill("#f-id", "hatamoto")
     page.fill("#f-name", "Takeda hatamoto")
+    page.fill("#f-owner", "ayumi")
+    assert page.evaluate(UNLABELLED) == []
     page.select_option("#f-creature", "samurai")
     page.fill("#f-physique", "99")
     expect(page.locator("#err-physique")).to_contain_text("less than or equal to", timeout=10_000)
@@ -121,6 +135,7 @@ def test_a_gm_builds_a_character_and_a_scenario_plays_the_fight_and_confirms_its
     # the scenario builder: a zone the battlefield lacks is refused beside its field
     page.click("#back-home")
     page.click("#build-sengoku")
+    assert page.evaluate(UNLABELLED) == []
     page.fill("#s-scenario_id", "ford-duel")
     page.fill("#s-title", "A duel at the ford")
     page.select_option("#s-unit-0-who", "char:hatamoto")
@@ -139,6 +154,24 @@ def test_a_gm_builds_a_character_and_a_scenario_plays_the_fight_and_confirms_its
 
     # the fight starts from the campaign and opens at the web table
     page.get_by_role("button", name="← the roster").first.click()
+    assert page.evaluate(UNLABELLED) == []
+    # a character of the GM's, imported as YAML, and a player's link: the player sees only their own
+    page.click("#campaign details.not-now summary")
+    ronin = "ruleset: sengoku\nid: ronin\nname: Wandering ronin\nsheet: {creature: samurai}\n"
+    page.fill("#import-yaml", ronin)
+    page.get_by_role("button", name="Import").click()
+    expect(page.locator("#campaign-notice")).to_contain_text("imported Wandering ronin")
+    page.fill("#player-name", "ayumi")
+    page.click("#make-player-link")
+    link = page.locator("#player-link").input_value()
+    player_context = browser.new_context(viewport={"width": 390, "height": 844})
+    player = player_context.new_page()
+    player.goto(link)
+    expect(player.locator("#roster-title")).to_contain_text("ayumi")
+    expect(player.locator("#roster-hatamoto")).to_be_visible()
+    assert player.locator("#roster-ronin, #start-fight, #new-sengoku, #player-form").count() == 0
+    shot(player, "player")
+    player_context.close()
     page.select_option("#start-template", "ford-duel")
     page.select_option("#start-other-policy", "heuristic")
     page.fill("#start-seed", "4")

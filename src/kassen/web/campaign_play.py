@@ -360,3 +360,25 @@ async def aftermath(
         return render("home.html", **home_context(campaigns, role, notice=notice))
 
     return await run_in_threadpool(work)
+
+
+@router.post("/ui/campaigns/{campaign_id}/players", response_class=HTMLResponse)
+async def player_link(
+    request: Request, campaign_id: CampaignId, role: RoleDep, campaigns: CampaignsDep
+) -> HTMLResponse:
+    """A player's link to the campaign (their own characters' sheets), shown once."""
+    gm_only(role)
+    values = await form_values(request)
+    player = values.get("player", "").strip()
+    base = base_url(request)
+
+    def work() -> HTMLResponse:
+        try:
+            token = campaigns.player_token(campaign_id, player)
+        except KassenError as exc:
+            return render("home.html", **home_context(campaigns, role, notice=campaign_problem(exc).message))
+        context = home_context(campaigns, role, notice=f"a link for {player}: it shows only their characters")
+        context["player_link"] = {"player": player, "url": f"{base}/campaigns/{campaign_id}#t={token}"}
+        return render("home.html", **context)
+
+    return await run_in_threadpool(work)
