@@ -161,6 +161,14 @@ def test_a_fight_from_a_built_scenario_opens_at_the_table_and_its_aftermath_is_c
     assert started.status_code == 201, started.text
     fight = started.json()
     table = {"Authorization": f"Bearer {fight['gm_token']}"}
+    # the next one waits for this one's aftermath: refused, and no table fight is opened for it
+    opened = client.get("/api/fights").json()["total"]
+    again = client.post("/api/campaigns/ford/fights", headers=gm, json={"template": "duel"})
+    assert again.status_code == 409 and "not settled" in again.json()["detail"]
+    huge = client.post("/ui/campaigns/ford/start", headers=gm, json={"template": "duel", "seed": "9" * 5000})
+    assert "a seed is a whole number" in huge.text
+    assert client.get("/api/fights").json()["total"] == opened
+    assert len(client.get("/api/campaigns/ford", headers=gm).json()["fights"]) == 1
     # the GM begins the battle at the table; the sides' policies play it to its end
     state = client.get(f"/api/fights/{fight['fight']}", headers=table).json()
     begun = client.post(

@@ -37,7 +37,7 @@ from kassen.content.yamlio import MAX_YAML_BYTES
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import SEED_BOUNDS
 from kassen.core.scenario import ScenarioSource, read_scenario
-from kassen.web.api import Refusal, TablesDep, base_url, expiry
+from kassen.web.api import ClientDep, QuotasDep, Refusal, TablesDep, base_url, expiry
 from kassen.web.bodies import StrictRoute
 from kassen.web.campaign_preview import preview
 from kassen.web.problems import Problem, refused
@@ -216,7 +216,10 @@ def check_character(ruleset: str, ident: str, name: str, sheet: Mapping[str, Any
 
 # -- campaigns and players ------------------------------------------------------------------------------
 @router.post("", status_code=201, summary="A new campaign (returns its GM token, shown once)")
-def new_campaign(request: Request, body: NewCampaign, campaigns: CampaignsDep) -> JSONResponse:
+def new_campaign(
+    request: Request, body: NewCampaign, campaigns: CampaignsDep, quotas: QuotasDep, client: ClientDep
+) -> JSONResponse:
+    quotas.open_fight(client)  # a campaign counts as a fight opened: no client fills the store with them
     try:
         token = campaigns.new(body.id, body.name)
     except KassenError as exc:
@@ -417,22 +420,29 @@ def start_fight(
     role: RoleDep,
     campaigns: CampaignsDep,
     tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
 ) -> JSONResponse:
     gm_only(role)
+    quotas.open_fight(client)
     try:
         template = template_of(campaigns, tables, campaign_id, body.template)
-        from kassen.web.campaign_play import cast_of
+        from kassen.web.campaign_play import cast_of, open_at_table
 
         cast = [(m.character, m.side) for m in body.cast] or cast_of(campaigns, campaign_id, template)
-        record = campaigns.start_fight(campaign_id, template, cast, abandon=body.abandon)
-        made = tables.create(
-            record.scenario,
+        record, made = open_at_table(
+            campaigns,
+            tables,
+            campaign_id,
+            template,
+            cast,
+            abandon=body.abandon,
             seed=body.seed,
             dice=body.dice,
-            policies=body.policies,
+            policies=lambda _sides: dict(body.policies or {}),
             expires_at=expiry(request, None),
+            charge=lambda size: quotas.store(client, size),
         )
-        Library(campaigns).link(campaign_id, record.seq, made.id)
     except KassenError as exc:
         raise campaign_problem(exc) from None
     base = base_url(request)

@@ -15,23 +15,25 @@ from __future__ import annotations
 __all__ = ["cast_of", "router"]
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
 from kassen.campaign.build import scenario_yaml, validate_scenario
-from kassen.campaign.hooks import Character, campaign_rules, registered_campaign_rules
+from kassen.campaign.hooks import CampaignError, Character, campaign_rules, registered_campaign_rules
 from kassen.campaign.library import Library
-from kassen.campaign.roster import Campaigns
+from kassen.campaign.roster import Campaigns, FightRecord
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.scenario import ScenarioSource, open_fight
-from kassen.web.api import TablesDep, base_url, expiry
+from kassen.web.api import ClientDep, QuotasDep, TablesDep, base_url, expiry
 from kassen.web.campaign_api import CampaignId, CampaignsDep, RoleDep, campaign_problem, gm_only, template_of
 from kassen.web.campaign_pages import form_values, home_context, render
 from kassen.web.problems import Problem
+from kassen.web.tables import Created, Tables
 
 router = APIRouter(include_in_schema=False)
 
@@ -40,6 +42,7 @@ router = APIRouter(include_in_schema=False)
 ROWS = 6
 UNIT_POLICIES = ("", "heuristic", "random", "first-legal", "scripted")
 _INT = re.compile(r"^-?\d{1,6}$")
+_SEED = re.compile(r"^[0-9]{1,20}$")
 
 
 def cast_of(campaigns: Campaigns, campaign_id: str, template: ScenarioSource) -> list[tuple[str, str]]:
@@ -274,39 +277,53 @@ async def scenario_save(
 # -- fights and their aftermath -------------------------------------------------------------------------
 @router.post("/ui/campaigns/{campaign_id}/start", response_class=HTMLResponse)
 async def start(
-    request: Request, campaign_id: CampaignId, role: RoleDep, campaigns: CampaignsDep, tables: TablesDep
+    request: Request,
+    campaign_id: CampaignId,
+    role: RoleDep,
+    campaigns: CampaignsDep,
+    tables: TablesDep,
+    quotas: QuotasDep,
+    client: ClientDep,
 ) -> HTMLResponse:
     """Start the next fight from a template, cast with the roster characters it names, at the table."""
     gm_only(role)
+    quotas.open_fight(client)
     values = await form_values(request)
     base = base_url(request)
     when = expiry(request, None)
 
     def work() -> HTMLResponse:
         seed_text = values.get("seed", "").strip()
-        if seed_text and not seed_text.isdigit():
-            return render("home.html", **home_context(campaigns, role, notice="a seed is a whole number"))
+        if seed_text and not _SEED.match(seed_text):
+            notice = "a seed is a whole number of up to 20 digits"
+            return render("home.html", **home_context(campaigns, role, notice=notice))
         try:
             template = template_of(campaigns, tables, campaign_id, values.get("template", ""))
             cast = cast_of(campaigns, campaign_id, template)
             if not cast:
                 raise KassenError("the scenario names no roster character: build one that does")
-            record = campaigns.start_fight(campaign_id, template, cast, abandon=values.get("abandon") == "on")
-            sides = open_fight(campaigns.scenario(campaign_id, record.seq), seed=0).sides()
             ours = {s for _, s in cast}
-            policies = {
-                side: spec
-                for side in sides
-                if (spec := values.get("roster_policy" if side in ours else "other_policy", ""))
-            }
-            made = tables.create(
-                record.scenario,
+
+            def policies(sides: Sequence[str]) -> dict[str, str]:
+                chosen = (
+                    (side, values.get("roster_policy" if side in ours else "other_policy", ""))
+                    for side in sides
+                )
+                return {side: spec for side, spec in chosen if spec}
+
+            record, made = open_at_table(
+                campaigns,
+                tables,
+                campaign_id,
+                template,
+                cast,
+                abandon=values.get("abandon") == "on",
                 seed=int(seed_text) if seed_text else None,
                 dice="table" if values.get("dice") == "table" else "auto",
-                policies=policies or None,
+                policies=policies,
                 expires_at=when,
+                charge=lambda size: quotas.store(client, size),
             )
-            Library(campaigns).link(campaign_id, record.seq, made.id)
         except (KassenError, Problem) as exc:
             notice = exc.message if isinstance(exc, Problem) else campaign_problem(exc).message
             return render("home.html", **home_context(campaigns, role, notice=notice))
@@ -315,6 +332,42 @@ async def start(
         return render("home.html", **context)
 
     return await run_in_threadpool(work)
+
+
+def open_at_table(
+    campaigns: Campaigns,
+    tables: Tables,
+    campaign_id: str,
+    template: ScenarioSource,
+    cast: Sequence[tuple[str, str]],
+    *,
+    abandon: bool,
+    seed: int | None,
+    dice: Literal["auto", "table"],
+    policies: Callable[[Sequence[str]], dict[str, str]],
+    expires_at: datetime | None,
+    charge: Callable[[int], None],
+) -> tuple[FightRecord, Created]:
+    """The next campaign fight opened at the table (``policies``: who plays each of its sides). Checked
+    first — the cast built, the last fight settled (or ``abandon``) — and the table's fight opened
+    before the campaign records it: a refusal at either step leaves the campaign as it was."""
+    built = campaigns.build(campaign_id, template, cast)
+    fights = campaigns.fights(campaign_id)
+    if fights and fights[-1].status in ("started", "proposed") and not abandon:
+        raise CampaignError(
+            f"fight {fights[-1].seq} is not settled: confirm its aftermath first (or abandon it)"
+        )
+    made = tables.create(
+        scenario_yaml(built),
+        seed=seed,
+        dice=dice,
+        policies=policies(open_fight(built, seed=0).sides()) or None,
+        expires_at=expires_at,
+        charge=charge,
+    )
+    record = campaigns.start_fight(campaign_id, template, cast, abandon=abandon)
+    Library(campaigns).link(campaign_id, record.seq, made.id)
+    return record, made
 
 
 def _take(values: Mapping[str, str]) -> dict[str, list[str]]:
