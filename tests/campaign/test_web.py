@@ -152,6 +152,16 @@ def test_a_fight_from_a_built_scenario_opens_at_the_table_and_its_aftermath_is_c
     from kassen.core.scenario import read_scenario
 
     validate_scenario(read_scenario("duel.yaml", text=exported))
+    # the scenario built by form, as exported, validates and plays at the terminal
+    from typer.testing import CliRunner
+
+    from kassen.cli.main import app
+
+    (tmp_path / "duel.yaml").write_text(exported, "utf-8")
+    checked = CliRunner().invoke(app, ["validate", str(tmp_path / "duel.yaml")])
+    assert checked.exit_code == 0, checked.output
+    played = CliRunner().invoke(app, ["fight", str(tmp_path / "duel.yaml"), "--seed", "3"])
+    assert played.exit_code == 0 and "winner" in played.output, played.output
 
     started = client.post(
         "/api/campaigns/ford/fights",
