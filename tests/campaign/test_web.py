@@ -262,3 +262,48 @@ def test_a_character_edited_by_form_keeps_what_the_form_does_not_show(client: Te
     assert after["sheet"]["overrides"] == {"fate_points": 2, "honor": "honor", "attributes": {"physique": 3}}
     stale = client.post("/ui/campaigns/ford/builder/save", headers=gm, json=values).text
     assert "changed since version 1" in stale
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "sheet", "place"),
+    [
+        ("l5r", {"rings": {"earth": 2, "water": 2, "fire": 3, "air": 2}, "skills": {"kenjutsu": 3}}, "10"),
+        ("arena", {"st": 12, "dx": 12}, "2"),
+    ],
+)
+def test_a_duel_of_roster_characters_built_by_form_for_each_ruleset(
+    client: TestClient, ruleset: str, sheet: dict[str, Any], place: str
+) -> None:
+    gm = _gm(client)
+    for ident, name in (("aka", "Aka"), ("ao", "Ao")):
+        made = client.post(
+            "/api/campaigns/ford/characters",
+            headers=gm,
+            json={"ruleset": ruleset, "id": ident, "name": name, "sheet": sheet},
+        )
+        assert made.status_code == 201, made.text
+    form = {
+        "ruleset": ruleset,
+        "scenario_id": "duel",
+        "title": "Red and blue",
+        "side-0-id": "red",
+        "side-1-id": "blue",
+        "unit-0-who": "char:aka",
+        "unit-0-side": "0",
+        "unit-1-who": "char:ao",
+        "unit-1-side": "1",
+        "unit-1-place": place,
+        "unit-1-policy": "nonsense",
+    }
+    refused = client.post("/ui/campaigns/ford/scenario/check", headers=gm, json=form).text
+    assert 'id="err-unit-1-policy" role="alert" hx-swap-oob="true">Input should be' in refused
+    form["unit-1-policy"] = ""
+    saved = client.post("/ui/campaigns/ford/scenario/save", headers=gm, json=form).text
+    assert 'id="scenario-saved"' in saved, saved
+    started = client.post("/api/campaigns/ford/fights", headers=gm, json={"template": "duel", "seed": 1})
+    assert started.status_code == 201, started.text
+    fight = client.get(
+        f"/api/fights/{started.json()['fight']}",
+        headers={"Authorization": "Bearer " + started.json()["gm_token"]},
+    )
+    assert fight.status_code == 200
