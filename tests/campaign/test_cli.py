@@ -130,3 +130,15 @@ def test_bad_input_is_one_clear_error(tmp_path: Path) -> None:
         assert code == 2 and words in err and "Traceback" not in err, (args, err)
     code, out, _ = kassen("roster", "list", "ford", "--db", db, "--json")
     assert json.loads(out) == []
+
+
+def test_a_store_that_is_not_there_is_refused_and_not_created(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'missing.db'}"
+    for args in (
+        ("roster", "list", "ford"),
+        ("roster", "edit", "ford", "x", "--name", ""),
+        ("campaign", "list"),
+    ):
+        code, _, err = kassen(*args, "--db", db)
+        assert code == 2 and "no store there yet" in err, (args, err)
+    assert not (tmp_path / "missing.db").exists()

@@ -54,10 +54,18 @@ MAX_CHRONICLE_BYTES = 8 * 1024 * 1024
 
 
 @contextmanager
-def _campaigns(db: str) -> Iterator[Any]:
+def _campaigns(db: str, *, create: bool = False) -> Iterator[Any]:
+    """The campaigns of the store ``db``; a SQLite file that is not there is refused (nothing is
+    written) unless ``create`` (``campaign new``, the first command of a campaign)."""
     from kassen.campaign.roster import Campaigns
     from kassen.web.store import Store
 
+    if not create and db.startswith("sqlite:///") and db != "sqlite:///:memory:":
+        where = Path(db.removeprefix("sqlite:///"))
+        if not where.exists():
+            raise KassenError(
+                f"--db {db[:200]}: no store there yet (kassen campaign new CAMPAIGN --db ... creates it)"
+            )
     store = Store(db)
     try:
         yield Campaigns(store)
@@ -225,7 +233,7 @@ def campaign_new(
     db: Db = DEFAULT_DB,
 ) -> None:
     """A new campaign: prints its GM token (kept only as a hash: note it)."""
-    with _campaigns(db) as c:
+    with _campaigns(db, create=True) as c:
         token = c.new(campaign, name)
     console.print(f"campaign {campaign}: GM token {token}")
 
