@@ -76,6 +76,7 @@ SEEDED: dict[tuple[str, ...], list[str]] = {
     ("arena", "bout"): ["arena", "bout", "duel"],
     ("sengoku", "battle"): ["sengoku", "battle", "count-example"],
     ("sengoku", "attack"): ["sengoku", "attack", "--attacker", "samurai", "--target", "oni"],
+    ("campaign", "aftermath"): ["campaign", "aftermath", "ford", "--autoplay"],
 }
 
 

@@ -103,7 +103,11 @@ def reset_pg(url: str) -> None:
 
     engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with engine.begin() as conn:
-        for table in ("actions", "tokens", "fights", "kassen_schema"):
+        campaign = (
+            *("campaign_tables", "campaign_scenarios"),
+            *("roster_fights", "campaign_fights", "roster", "campaign_players", "campaigns"),
+        )
+        for table in (*campaign, "actions", "tokens", "fights", "kassen_schema"):
             conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
     engine.dispose()
 

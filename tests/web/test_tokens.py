@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
+from kassen.web.schema import LATEST
 from kassen.web.tokens import join_token
 
 from .conftest import TEST_HOSTS, open_table
@@ -153,7 +154,6 @@ def test_a_version_1_store_is_upgraded_and_its_fights_tokens_still_work(sqlite_u
     from sqlalchemy import create_engine
 
     from kassen.web.app import create_app
-    from kassen.web.schema import LATEST
     from kassen.web.settings import Settings
 
     def app() -> Any:

@@ -396,6 +396,7 @@ class Catalog:
             attributes=Attributes(**c.attributes.model_dump()),
             skills=tuple(sorted(c.skills.items())),
             fate_points=c.fate_points,
+            check_penalty=c.check_penalty,
             faction=c.faction,
         )
 

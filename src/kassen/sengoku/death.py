@@ -65,9 +65,13 @@ class DeathCheck:
 def death_check_modifier(profile: CombatProfile) -> tuple[int, Step]:
     """The higher of Physique and Fate (the modifiers, SG.INP.3)."""
     a = profile.attributes
+    p = profile.check_penalty
+    injured = f"; serious injury {-p:+d}" if p else ""
     if a.fate > a.physique:
-        return a.fate, Step(a.fate, f"Fate {a.fate:+d} (higher than Physique {a.physique:+d})", "SG.INP.3")
-    return a.physique, Step(a.physique, f"Physique {a.physique:+d} (Fate {a.fate:+d})", "SG.INP.3")
+        why = f"Fate {a.fate:+d} (higher than Physique {a.physique:+d}){injured}"
+        return a.fate - p, Step(a.fate - p, why, "SG.INP.3")
+    why = f"Physique {a.physique:+d} (Fate {a.fate:+d}){injured}"
+    return a.physique - p, Step(a.physique - p, why, "SG.INP.3")
 
 
 def resolve_death_check(

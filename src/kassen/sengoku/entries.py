@@ -582,6 +582,13 @@ class Creature(_Entry):
     squad: bool = False
     cohesion: Small | None = None
     honor: HonorClass = HonorClass.NON_HONOR
+    check_penalty: int = Field(
+        default=0,
+        ge=0,
+        le=10,
+        description="A lasting -N on every check the unit makes: a campaign's serious injury until a full "
+        "day's rest (resolution.yaml death_check.serious_injury, SG.INP.3 house default), 0 to 10.",
+    )
 
     @model_validator(mode="after")
     def _lords_are_lords(self) -> Creature:

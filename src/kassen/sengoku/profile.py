@@ -153,6 +153,8 @@ class CombatProfile:
     #: Fate points left to spend on Fate Intervention and Last Bastion (SG.FAT.1, SG.FAT.2). Not the
     #: Fate 運 *modifier* (``attributes.fate``), which the death check reads (SG.INP.3).
     fate_points: int = 0
+    #: A lasting -N on every check (a campaign's serious injury, SG.INP.3 house default).
+    check_penalty: int = 0
     #: The side the unit fights for; a Lord's fall costs that faction's squads Cohesion (SG.INP.2).
     faction: str = ""
 

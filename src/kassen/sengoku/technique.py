@@ -158,6 +158,11 @@ def technique(key: str, catalog: Catalog | None = None) -> Technique:
     return _catalog(catalog).technique(key)
 
 
+def serious_injury_step(penalty: int) -> Step:
+    """The step a lasting check penalty adds to every check (SG.INP.3's serious injury, house default)."""
+    return Step(-penalty, f"serious injury {-penalty:+d} on every check until a full day's rest", "SG.INP.3")
+
+
 def attack_modifier(attacker: CombatProfile, tech: Technique) -> tuple[int, tuple[Step, ...]]:
     """The attack modifier of ``tech`` for ``attacker``: attribute + skill + the technique's bonus
     (SG.CHK.1; e.g. Piercing Arrow ``2d10 + Courage + Archery + 1``)."""
@@ -174,5 +179,8 @@ def attack_modifier(attacker: CombatProfile, tech: Technique) -> tuple[int, tupl
     if tech.bonus:
         total += tech.bonus
         steps.append(Step(tech.bonus, f"{tech.name} bonus {tech.bonus:+d}", "SG.CHK.1"))
+    if attacker.check_penalty:
+        total -= attacker.check_penalty
+        steps.append(serious_injury_step(attacker.check_penalty))
     steps.append(Step(total, "attack modifier", "SG.CHK.1"))
     return total, tuple(steps)

@@ -385,6 +385,12 @@ def create_app(
     app.include_router(router)
     app.include_router(rule_router)
     app.include_router(pages)
+    from kassen.web.campaign_api import router as campaign_api
+    from kassen.web.campaign_pages import router as campaign_pages
+    from kassen.web.campaign_play import router as campaign_play
+
+    for extra in (campaign_api, campaign_pages, campaign_play):  # campaigns: kassen.web.campaign_*
+        app.include_router(extra)
     install_openapi(app)
     static = resources.files("kassen.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

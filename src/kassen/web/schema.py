@@ -7,7 +7,7 @@ upgrades it at start, inside one transaction under a lock (PostgreSQL's advisory
 environment, ``alembic.ini`` or script folder to ship in the wheel, and no autogeneration (which we
 would not trust for data we must replay). A store newer than this kassen is refused, never touched.
 
-Tables (version 4):
+Tables (version 5; the campaign tables of version 5 are described in :mod:`kassen.campaign.schema`):
 
 - ``fights``: one row per fight: where it starts (a bundled scenario's name, a posted scenario's YAML
   text, or an imported chronicle's header), the content layers, seed and dice mode, and its head — the
@@ -57,6 +57,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection
 
+from kassen.campaign.schema import create_v5
 from kassen.web.settings import WebError
 
 metadata = MetaData()
@@ -201,6 +202,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "tokens that expire, and a side's link that can be replaced", _v2),
     Migration(3, "sides played by a named policy", _v3),
     Migration(4, "the GM's name for a fight, and fights archived out of the list", _v4),
+    Migration(5, "campaigns: the roster and its fights (kassen.campaign.schema)", create_v5),
 )
 LATEST = MIGRATIONS[-1].version
 

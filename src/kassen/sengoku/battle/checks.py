@@ -12,6 +12,7 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Zone
 from kassen.sengoku.entries import Maneuver, ReactionKind, Situation
 from kassen.sengoku.house import ZoneApplies
+from kassen.sengoku.technique import serious_injury_step
 
 
 def check_modifier(
@@ -40,6 +41,10 @@ def check_modifier(
         for e in rules.zone_effects(unit, m, ZoneApplies.CHECK, zone, skill=skill):
             total += e.amount
             steps.append(Step(e.amount, f"{e.zone}: {e.text}", "SG.ZON.1"))
+    penalty = rules.check_penalty(unit)
+    if penalty:
+        total -= penalty
+        steps.append(serious_injury_step(penalty))
     return total, tuple(steps)
 
 

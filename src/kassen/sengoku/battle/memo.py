@@ -138,17 +138,20 @@ class ContentMemos:
     def attack_modifier(self, attacker: CombatProfile, tech: Technique) -> tuple[int, tuple[Step, ...]]:
         """:func:`kassen.sengoku.technique.attack_modifier` of ``attacker`` with ``tech`` (SG.CHK.1),
         remembered by what it reads — the technique's attribute, skill, bonus and name, the attacker's
-        value of that attribute and rank in that skill — and worked out from those alone (a profile and
-        a technique made of the key), so a reading it would add could not hide behind the key."""
+        value of that attribute, rank in that skill and lasting check penalty — and worked out from
+        those alone (a profile and a technique made of the key), so a reading it would add could not
+        hide behind the key."""
         attribute, skill = tech.attribute, tech.skill
         value = getattr(attacker.attributes, attribute) if attribute is not None else 0
         rank = attacker.skill(skill) if skill is not None else 0
-        key = (attribute, value, skill, rank, tech.bonus, tech.name)
+        penalty = attacker.check_penalty
+        key = (attribute, value, skill, rank, tech.bonus, tech.name, penalty)
         found = self.modifiers.get(key)
         if found is None:
             read = CombatProfile(
                 attributes=Attributes(**{attribute: value}) if attribute is not None else Attributes(),
                 skills=((skill.lower(), rank),) if skill is not None else (),
+                check_penalty=penalty,
             )
             made = Technique(name=tech.name, attribute=attribute, skill=skill, bonus=tech.bonus)
             found = self.modifiers.put(key, attack_modifier(read, made))

@@ -594,6 +594,11 @@ class BattleRules(UnitReadings):
             return True
         return bool(self.zone_effects(unit, maneuver, ZoneApplies.UNLOCK, zone))
 
+    def check_penalty(self, unit: Unit) -> int:
+        """The lasting -N on every check the unit makes (its template's ``check_penalty``: a campaign's
+        serious injury, SG.INP.3 house default)."""
+        return self.creature(unit).check_penalty
+
     def check_skill(self, unit: Unit, maneuver: Maneuver) -> str | None:
         check = maneuver.check
         if check is None:

@@ -77,7 +77,7 @@ from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Side, Unit, Use, View, Zone, distinct_names
 from kassen.sengoku.catalog import Catalog, UnknownEntryError, unknown_skill
 from kassen.sengoku.domain import MAX_ROUNDS, Energy, MaxWounds, Rounds, Small
-from kassen.sengoku.entries import Creature
+from kassen.sengoku.entries import Count, Creature
 
 #: The most actions an auto-played battle may take.
 MAX_ACTIONS = 50_000
@@ -205,6 +205,10 @@ class UnitModel(StrictModel):
     zone: Id | None = None
     wounds: MaxWounds | None = None
     cohesion: Small | None = None
+    armor_damage: Count = Field(
+        default=0,
+        description="Armor points an earlier [Break] took, gone until repaired (SG.BRK.2), 0 to 40.",
+    )
     initiative: Energy = Field(default=0, description="0 to 30: +N on its first breath's count (SG.CNT.2)")
     initiative_round: int = Field(
         default=1,
@@ -376,7 +380,9 @@ def _creature(
     public = c.model_copy(update={"fate_points": base.fate_points if base is not None else 0})
     if public == base:
         return c, ""
-    return c, canonical_json(public.model_dump(mode="json"))
+    # a field at its default is left out where older specs never had it (their states stay the same)
+    unset = {"check_penalty"} if public.check_penalty == 0 else set()
+    return c, canonical_json(public.model_dump(mode="json", exclude=unset))
 
 
 def _check_script(
@@ -502,6 +508,7 @@ def build_battle(source: ScenarioSource, content: Content[BattleRules]) -> Scena
                 cohesion=m.cohesion if m.cohesion is not None else cohesion_max,
                 cohesion_max=cohesion_max,
                 fate_points=c.fate_points,
+                armor_damage=m.armor_damage,
             )
         )
         if m.policy == "scripted":

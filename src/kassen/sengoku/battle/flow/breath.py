@@ -104,7 +104,7 @@ class BreathPart(AttackPart):
         ov = self.rules.overload
         excess = b.spent - limit
         target = ov.target + ov.per_excess * excess
-        modifier = self.rules.attribute(unit, ov.attribute)
+        modifier = self.rules.attribute(unit, ov.attribute) - self.rules.check_penalty(unit)
         faces = self.faces()
         check = self.rules.check(faces, modifier, target)
         penalty = ov.next_round_penalty * excess
@@ -263,7 +263,7 @@ class BreathPart(AttackPart):
                 continue
             cc = rr.cohesion_check
             roller = s if rr.cohesion_check_roller == "squad" else self.u(unit.id)
-            modifier = r.attribute(roller, cc.attribute)
+            modifier = r.attribute(roller, cc.attribute) - r.check_penalty(roller)
             faces = self.faces()
             c = r.check(faces, modifier, cc.target)
             self.log(

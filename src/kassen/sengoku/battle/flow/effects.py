@@ -309,7 +309,7 @@ class EffectsPart(TurnBase):
         for unit in [u for u in self.state.units if u.on_battlefield and u.zone == action.zone]:
             escaped = False
             if impact.check is not None:
-                modifier = self.rules.attribute(unit, impact.check.attribute)
+                modifier = self.rules.attribute(unit, impact.check.attribute) - self.rules.check_penalty(unit)
                 faces = self.faces()
                 c = self.rules.check(faces, modifier, impact.check.target)
                 escaped = c.success
