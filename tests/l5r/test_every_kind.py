@@ -36,7 +36,8 @@ KAKITA, HIDA = FighterId("Kakita Toshiro"), FighterId("Hida Kuroda")
 
 
 def _gm_and_endings() -> Iterator[Event]:
-    """The GM injures Kakita (a loose grip, blood in the eyes, a pinned foot, a fall), takes a status
+    """The GM injures Kakita (a loose grip, blood in the eyes, a pinned foot, a fall) and Hida's hand (no
+    grip: his weapon drops), takes a status
     off, adds and removes a condition, rules on danger behind and sets Wounds; Kakita then spends his
     declarations ending the statuses (each fighter's Wounds set back to 0 as the duel goes)."""
     fight = open_fight("l5r/kakita-vs-hida", seed=3)
@@ -46,6 +47,7 @@ def _gm_and_endings() -> Iterator[Event]:
         GmInjure(KAKITA, Location.HEAD, "blood_in_eyes"),
         GmInjure(KAKITA, Location.FOOT, "pinned"),
         GmInjure(KAKITA, Location.FOOT, "fall"),
+        GmInjure(HIDA, Location.HAND, "no_grip"),  # drops his weapon (weapon_dropped)
         GmRemoveStatus(KAKITA, "prone: foot: fall"),
         GmAddCondition(HIDA, "Lame"),
         GmRemoveCondition(HIDA, "Lame"),
