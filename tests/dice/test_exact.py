@@ -226,10 +226,9 @@ def test_huge_exact_tables_are_refused_at_once(text: str, target: int, limit: st
         ("1d1000", 5, False),
     ],
 )
-def test_large_targets_are_computed_quickly(text: str, target: int, error_bound: bool) -> None:
-    start = time.perf_counter()
+def test_large_targets_are_computed_within_their_bound(text: str, target: int, error_bound: bool) -> None:
+    # how fast is make bench's to measure (CPU time, never a timed unit test): here, that each answers at all
     table = probability_at_least(text, target)
-    assert time.perf_counter() - start < 2.0  # cold icepool caches; typically well under 0.3 s
     p = table.at_least(target)
     assert 0 <= p <= 1
     assert (table.error_bound > 0) == error_bound
