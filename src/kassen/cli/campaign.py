@@ -57,8 +57,14 @@ MAX_CHRONICLE_BYTES = 8 * 1024 * 1024
 def _campaigns(db: str, *, create: bool = False) -> Iterator[Any]:
     """The campaigns of the store ``db``; a SQLite file that is not there is refused (nothing is
     written) unless ``create`` (``campaign new``, the first command of a campaign)."""
-    from kassen.campaign.roster import Campaigns
-    from kassen.web.store import Store
+    try:
+        from kassen.campaign.roster import Campaigns
+        from kassen.web.store import Store
+    except ImportError as exc:  # the roster lives in the fight store, which needs the web extra
+        raise KassenError(
+            f"campaigns keep their roster in the fight store, which needs the web extra: "
+            f"pip install 'kassen[web]' ({exc.name} missing)"
+        ) from None
 
     if not create and db.startswith("sqlite:///") and db != "sqlite:///:memory:":
         where = Path(db.removeprefix("sqlite:///"))
