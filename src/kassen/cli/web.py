@@ -6,6 +6,8 @@ directory; ``--db postgresql://user@host/db`` stores fights in PostgreSQL (``kas
 
 from __future__ import annotations
 
+import importlib
+
 __all__ = ["serve_app"]
 
 import ipaddress
@@ -124,6 +126,9 @@ def serve_command(
     try:
         from kassen.web.server import serve
         from kassen.web.settings import Settings
+
+        for name in ("uvicorn", "segno"):  # imported where they are used: asked for here, at once
+            importlib.import_module(name)
     except ImportError as exc:  # the web extra is not installed
         raise KassenError(
             f"kassen serve needs the web extra: pip install 'kassen[web]' ({exc.name} missing)"
