@@ -1,7 +1,7 @@
 """The arena ruleset on the core (:class:`kassen.core.ruleset.Ruleset`), registered as ``arena`` through
 the ``kassen.rulesets`` entry point: content through :mod:`kassen.arena.content`, scenarios through
 :mod:`kassen.arena.scenario`, the bout through :mod:`kassen.arena.bout`, accounts through
-:mod:`kassen.arena.report`. Playing at the table (issue 11): decisions step by step and the words of the
+:mod:`kassen.arena.report`. Playing at the table: decisions step by step and the words of the
 referee's menus (:mod:`kassen.arena.table.menus`), exact odds (:mod:`kassen.arena.bout.forecast`), the
 referee's own moves (:mod:`kassen.arena.bout.gm`), what a side may see and the status lines
 (:mod:`kassen.arena.table.views`).
@@ -145,7 +145,7 @@ class ArenaRuleset:
     def names(self, state: BoutState) -> Mapping[str, str]:
         return names(state)
 
-    # -- playing at the table (issue 11) ------------------------------------------------------------------
+    # -- playing at the table ------------------------------------------------------------------
     # -- the search's hooks (:mod:`~kassen.arena.guess`) ---------------------------------------------------
     def value(self, state: BoutState, tables: ArenaRules) -> Mapping[str, float]:
         """Each side's share of the strength its fighters have left (a house default)."""

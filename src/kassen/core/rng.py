@@ -47,7 +47,7 @@ class Rng:
     def __init__(self, seed: int = 0) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise KassenError(f"a seed is an integer, not {type(seed).__name__}")
-        if not 0 <= seed <= _MASK:  # one seed rule everywhere (issue 14): refused, never wrapped
+        if not 0 <= seed <= _MASK:  # one seed rule everywhere: refused, never wrapped
             shown = seed if abs(seed) < 10**24 else "…"
             raise KassenError(f"a seed is between 0 and 2**64 - 1, not {shown}")
         # Hash the seed once so that nearby seeds (0, 1, 2...) start far apart.

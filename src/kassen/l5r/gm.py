@@ -1,4 +1,4 @@
-"""The GM's own moves (issue 11): available at any point of a duel, to the GM only.
+"""The GM's own moves: available at any point of a duel, to the GM only.
 
 Each is an action of the ruleset like any other — logged, replayed, undone, resolved through
 ``RULESET.resolve`` (validated first, an :class:`~kassen.core.errors.IllegalActionError` naming the rule

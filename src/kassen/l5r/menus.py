@@ -1,4 +1,4 @@
-"""Decisions built step by step (issue 11): the roll-and-keep menus, the ruleset's own ``choices`` and
+"""Decisions built step by step: the roll-and-keep menus, the ruleset's own ``choices`` and
 ``decision`` hooks (:mod:`kassen.core.menu`).
 
 A declaration is built **action → target → special attack → (whom a Foul obstructs) → called shot →

@@ -1,4 +1,4 @@
-"""Odds before committing: the exact outcome distribution of an attack a menu offers (issue 11).
+"""Odds before committing: the exact outcome distribution of an attack a menu offers.
 
 :func:`attack_preview` reads an attack the way it will resolve — the same rule functions, nothing
 re-implemented: the raises paid by :func:`~kassen.l5r.validate.validate_attack`, the roll and its TN by

@@ -189,7 +189,7 @@ class L5Ruleset:
         out.update({str(f.name): str(f.name) for f in state.fighters})
         return out
 
-    # -- playing at the table (issue 11): menus, odds, views, the GM's moves, the turn order -----------------
+    # -- playing at the table: menus, odds, views, the GM's moves, the turn order -----------------
     def choices(self, state: DuelState, tables: L5Tables, path: Sequence[str]) -> Menu:
         """The menu after ``path`` (:mod:`kassen.l5r.menus`): action, target, special, called shot, raises."""
         return menus.choices(state, tables, path, self.to_move(state))

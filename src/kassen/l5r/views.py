@@ -1,4 +1,4 @@
-"""What a side sees of a duel, and the turn order shown above each menu (issue 11).
+"""What a side sees of a duel, and the turn order shown above each menu.
 
 - :func:`units`: every fighter's side (a fighter's id is its name) — the core's ``units`` hook.
 - :func:`visibility`: the content's ``visibility`` table (``kassen/l5r/data/visibility.yaml``, a house

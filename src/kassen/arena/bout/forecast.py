@@ -1,4 +1,4 @@
-"""Exact odds of a fighter's choice before it is made (issue 11; DESIGN principle 4), computed by the
+"""Exact odds of a fighter's choice before it is made (DESIGN principle 4), computed by the
 functions the bout resolves the choice with, so the odds cannot drift from the engine.
 
 An attack (:func:`attack_forecast`) is forecast as the bout resolves it (:mod:`kassen.arena.bout.actions`):

@@ -1,4 +1,4 @@
-"""The referee's own moves (issue 11): available at any point of a bout, to the GM only.
+"""The referee's own moves: available at any point of a bout, to the GM only.
 
 Each is an action like any other — logged, replayed, undone, resolved through the ruleset's
 ``resolve`` (validated first: an :class:`~kassen.core.errors.IllegalActionError` naming the rule when it

@@ -1,4 +1,4 @@
-"""A fighter's decision built step by step (issue 11): maneuver → target → hit location → options.
+"""A fighter's decision built step by step: maneuver → target → hit location → options.
 
 The menus are built from the complete :func:`~kassen.arena.bout.legal_actions`, so the decisions they
 reach are exactly the legal ones; each action is a path of choices (:func:`steps`): an attack is

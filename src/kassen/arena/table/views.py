@@ -1,4 +1,4 @@
-"""What a side sees of a bout, and the order of play shown above each menu (issue 11).
+"""What a side sees of a bout, and the order of play shown above each menu.
 
 - :func:`units`: every fighter's side, by its id — the core's ``units`` hook.
 - :func:`visibility`: the content's ``visibility`` table (``kassen/arena/data/visibility.yaml``, a house

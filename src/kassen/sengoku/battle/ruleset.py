@@ -14,7 +14,7 @@ The GM's adjustments (:class:`~kassen.sengoku.battle.actions.GmSetWounds`,
 not listed: the GM may apply them at any time but during an attack's reaction (SG.END.1, SG.WND.4), and
 ``resolve`` accepts them.
 
-Playing at the table (issue 11, :mod:`kassen.sengoku.battle.table`): ``choices``/``decision`` build every
+Playing at the table (:mod:`kassen.sengoku.battle.table`): ``choices``/``decision`` build every
 decision step by step (any legal breath, maneuver by maneuver, not only the listed ones), ``odds`` is
 the exact outcome distribution of a breath's first attack, ``gm_actions`` and ``label`` the GM's own
 moves, ``units``/``visibility`` what a side may see, ``status`` the count track above each menu.
@@ -205,7 +205,7 @@ class SengokuRuleset:
     def names(self, state: BattleState) -> Mapping[str, str]:
         return names(state)
 
-    # -- playing at the table (issue 11): menus, odds, views, the GM's moves, the count track ------------
+    # -- playing at the table: menus, odds, views, the GM's moves, the count track ------------
     def choices(self, state: BattleState, tables: BattleRules, path: Sequence[str]) -> Menu:
         """The menu after ``path`` of whoever decides now (:mod:`~kassen.sengoku.battle.table.menus`)."""
         return menus.choices(state, tables, path, self.to_move(state))

@@ -1,4 +1,4 @@
-"""The GM's rulings on a unit (issue 11): a status put on or taken off, a Defense −N added or removed.
+"""The GM's rulings on a unit: a status put on or taken off, a Defense −N added or removed.
 
 Each is an action like any other — validated first (an :class:`~kassen.core.errors.IllegalActionError`
 naming the rule), logged, replayed and undone — that the GM may make at any point but while an attack

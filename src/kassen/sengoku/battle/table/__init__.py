@@ -1,4 +1,4 @@
-"""Playing a Sengoku battle at the table (issue 11): what the ruleset's optional hooks answer.
+"""Playing a Sengoku battle at the table: what the ruleset's optional hooks answer.
 
 - :mod:`~kassen.sengoku.battle.table.menus`: every decision built step by step (``choices``,
   ``decision``), a breath maneuver by maneuver (:mod:`~kassen.sengoku.battle.table.breath`);

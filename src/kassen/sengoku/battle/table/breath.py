@@ -1,4 +1,4 @@
-"""A breath built in steps (issue 11): maneuver → (weapon) → (Aim Focus) → target, zone or squads → the
+"""A breath built in steps: maneuver → (weapon) → (Aim Focus) → target, zone or squads → the
 next maneuver … → end the breath; or Hold, or Pass (SG.BRT.1, SG.CNT.6).
 
 A breath is any sequence of maneuvers within the unit's Energy — far more than ``legal_actions`` lists —

@@ -1,4 +1,4 @@
-"""The GM's own moves (issue 11): what ``fight.menu(gm=True)`` offers at any point of a battle.
+"""The GM's own moves: what ``fight.menu(gm=True)`` offers at any point of a battle.
 
 The core derives the GM's menus from :func:`gm_actions` (kind → unit → value) and words them with
 :func:`gm_label`. Each move is an action of the ruleset, logged as the GM's, replayed and undone:

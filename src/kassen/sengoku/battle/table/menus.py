@@ -1,4 +1,4 @@
-"""Decisions built step by step (issue 11): the Sengoku menus — the ruleset's own ``choices`` and
+"""Decisions built step by step: the Sengoku menus — the ruleset's own ``choices`` and
 ``decision`` hooks (:mod:`kassen.core.menu`), one builder per decision the battle waits on.
 
 - the GM begins the battle (SG.RND.2);

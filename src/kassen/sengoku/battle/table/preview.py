@@ -1,4 +1,4 @@
-"""Odds before committing (issue 11): the exact outcome distribution of an attack in a breath being built.
+"""Odds before committing: the exact outcome distribution of an attack in a breath being built.
 
 :func:`attack_preview` reads the attack the way the battle will resolve it — nothing re-implemented. The
 breath is declared and paid on a working copy (:meth:`~kassen.sengoku.battle.flow.BattleTurn.

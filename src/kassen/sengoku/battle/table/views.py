@@ -1,4 +1,4 @@
-"""What a side sees of a battle, and the count track shown above each menu (issue 11).
+"""What a side sees of a battle, and the count track shown above each menu.
 
 - :func:`units`: every unit's side, by id — the core's ``units`` hook (views, ``--human``, the lab).
 - :func:`visibility`: the content's ``visibility`` table (``data/catalog/visibility.yaml``, a house
