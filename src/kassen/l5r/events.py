@@ -113,8 +113,11 @@ class CorpsACorps(Explained):
 
 
 class Struggle(Explained):
-    totals: dict[str, int]
-    close: bool
+    """A struggle: rolled (totals, close), or only said when the lock has already ended (fighter)."""
+
+    totals: NotRequired[dict[str, int]]
+    close: NotRequired[bool]
+    fighter: NotRequired[str]
 
 
 class Disarm(Fighter):
