@@ -168,9 +168,23 @@ def answer(argv: Sequence[str]) -> bool:
     return True
 
 
+def _english_asked(argv: Sequence[str]) -> bool:
+    """Whether the words are surely English (no ``--lang``, no ``KASSEN_LANG``, no other locale): only then
+    does this entry answer itself; the full CLI reads the language (:mod:`kassen.cli.language`)."""
+    if any(a == "--lang" or a.startswith("--lang=") for a in argv) or os.environ.get("KASSEN_LANG"):
+        return False
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return not value.lower().startswith("ja")
+    return True
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point (``kassen``): the plain forms here, the rest in :func:`kassen.cli.main.main`."""
-    if answer(sys.argv[1:] if argv is None else argv):
+    """Console entry point (``kassen``): the plain forms here (in English: they print English words), the
+    rest in :func:`kassen.cli.main.main`."""
+    args = sys.argv[1:] if argv is None else argv
+    if _english_asked(args) and answer(args):
         return
     from kassen.cli.main import main as full
 

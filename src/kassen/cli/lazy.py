@@ -47,7 +47,20 @@ def _load(name: str) -> Any:
 
 
 class LazyGroup(OneLineErrors):
-    """The top-level ``kassen`` group: its own commands, plus the installed command groups, lazily."""
+    """The top-level ``kassen`` group: its own commands, plus the installed command groups, lazily; and
+    ``--lang`` anywhere on the command line (:mod:`kassen.cli.language`)."""
+
+    def main(self, args: Any = None, *rest: Any, **extra: Any) -> Any:
+        from kassen.cli.language import take_language
+        from kassen.i18n import LanguageError, use_language
+
+        try:
+            lang, argv = take_language(sys.argv[1:] if args is None else list(args))
+        except LanguageError as exc:
+            sys.stderr.write(f"kassen: error: {exc}\n")
+            raise SystemExit(2) from None
+        with use_language(lang):
+            return super().main(argv, *rest, **extra)
 
     def list_commands(self, ctx: Any) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(_entry_points()))

@@ -46,6 +46,15 @@ def _main(
         bool,
         typer.Option("--version", help="Print kassen's version and exit.", callback=_version, is_eager=True),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="[en|ja]",
+            help="The language of every word kassen prints (any command takes it; default KASSEN_LANG, "
+            "else the locale). JSON, saves and chronicles are the same in every language.",
+        ),
+    ] = None,
 ) -> None:
     """kassen (合戦): run tabletop-RPG combat exactly as written, with exact odds."""
 

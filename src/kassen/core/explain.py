@@ -34,9 +34,12 @@ def steps_to_json(steps: Iterable[Step]) -> list[dict[str, Any]]:
 
 
 def format_steps(steps: Iterable[Step]) -> str:
-    """Plain-text rendering, one step per line: ``  14  heavy armor +4  [SG.DEF.2]``."""
+    """Plain-text rendering, one step per line: ``  14  heavy armor +4  [SG.DEF.2]``; each reason in the
+    reader's language (:func:`kassen.i18n.translate_text`: the step keeps its English reason)."""
+    from kassen.i18n import translate_text
+
     lines = []
     for s in steps:
         rule = f"  [{s.rule}]" if s.rule else ""
-        lines.append(f"{s.value:>4}  {s.reason}{rule}")
+        lines.append(f"{s.value:>4}  {translate_text(s.reason)}{rule}")
     return "\n".join(lines)

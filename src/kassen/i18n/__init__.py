@@ -1,0 +1,347 @@
+"""Words in the reader's language: gettext catalogs (managed with Babel) for every user-facing string.
+
+Only words change with the language, never data: events, chronicles, JSON output and the API's field
+names are the same whatever the language, and a replay is identical. Three kinds of strings:
+
+- text made when it is shown (account lines, menus, help, errors, pages): ``_("The bout begins")`` or
+  ``_("{name} attacks").format(name=...)``, looked up in the current language at that moment;
+- constants in tables read later: marked with :func:`N_` (extraction finds them) and passed through
+  :func:`_` where they are shown;
+- text kept in the data (an explanation step's reason, made by a rule and stored in the chronicle in
+  English): built with :func:`S_` from an English template, and translated when shown by
+  :func:`translate_text`, which finds the template the text was made from in the catalog and fills the
+  translated template with the same values (each value translated in turn where the catalog knows it).
+
+The language is a context variable: :func:`use_language` sets it for a block (a web request, one viewer),
+:func:`set_language` for the rest of the process (the CLI's ``--lang``). The default is ``KASSEN_LANG``,
+else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English.
+
+The catalogs are ``kassen/locale/<lang>/LC_MESSAGES/*.po`` (one file per part of kassen: the core and the
+CLI, the web pages, each ruleset, the rules ledger), read with Babel on first use, merged, and kept
+immutable for the life of the process.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LANGUAGES",
+    "N_",
+    "S_",
+    "LanguageError",
+    "_",
+    "current_language",
+    "format_decimal",
+    "format_percent",
+    "gettext",
+    "language_from_env",
+    "negotiate",
+    "ngettext",
+    "parse_language",
+    "pgettext",
+    "set_language",
+    "translate_text",
+    "use_language",
+]
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from importlib import resources
+from io import BytesIO
+from string import Formatter
+from typing import TYPE_CHECKING, Any
+
+from kassen.core.errors import KassenError
+
+if TYPE_CHECKING:
+    from babel.support import Translations
+
+#: The languages kassen speaks; English is the source language (its catalog is the msgids themselves).
+LANGUAGES: tuple[str, ...] = ("en", "ja")
+SOURCE = "en"
+
+_current: ContextVar[str | None] = ContextVar("kassen_language", default=None)
+_process_default: list[str | None] = [None]
+
+
+class LanguageError(KassenError):
+    """A language kassen does not speak (``--lang``, ``KASSEN_LANG``)."""
+
+
+def parse_language(value: str, where: str = "--lang") -> str:
+    """``value`` as one of :data:`LANGUAGES` (``ja_JP.UTF-8`` and ``ja-JP`` read as ``ja``); a clear error
+    naming the languages otherwise."""
+    text = value.strip()
+    code = re.split(r"[-_.@]", text, maxsplit=1)[0].lower() if text else ""
+    if code not in LANGUAGES:
+        raise LanguageError(
+            f"{where}: {value!r} is not a language kassen speaks (one of {', '.join(LANGUAGES)})"
+        )
+    return code
+
+
+def language_from_env(environ: dict[str, str] | None = None) -> str:
+    """``KASSEN_LANG`` (checked: a language kassen does not speak is an error), else the locale's language
+    when kassen speaks it, else English."""
+    env = os.environ if environ is None else environ
+    chosen = env.get("KASSEN_LANG")
+    if chosen:
+        return parse_language(chosen, "KASSEN_LANG")
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            code = re.split(r"[-_.@]", value, maxsplit=1)[0].lower()
+            return code if code in LANGUAGES else SOURCE
+    return SOURCE
+
+
+def current_language() -> str:
+    """The language words are given in now."""
+    lang = _current.get()
+    if lang is not None:
+        return lang
+    default = _process_default[0]
+    if default is None:
+        try:
+            default = language_from_env()
+        except LanguageError:
+            default = SOURCE  # the CLI reports a bad KASSEN_LANG itself, at start-up
+        _process_default[0] = default
+    return default
+
+
+def set_language(lang: str) -> None:
+    """Speak ``lang`` for the rest of the process (where no :func:`use_language` block says otherwise)."""
+    _process_default[0] = parse_language(lang)
+
+
+@contextmanager
+def use_language(lang: str) -> Iterator[str]:
+    """Speak ``lang`` inside the block (this thread or task only: each viewer of the web table has
+    their own)."""
+    token = _current.set(parse_language(lang))
+    try:
+        yield _current.get() or SOURCE
+    finally:
+        _current.reset(token)
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The language to answer an HTTP ``Accept-Language`` header in (Babel's negotiation; English when
+    the header names none kassen speaks)."""
+    from babel.core import Locale, UnknownLocaleError
+
+    if not accept_language or len(accept_language) > 1000:
+        return SOURCE
+    preferred: list[tuple[float, str]] = []
+    for index, part in enumerate(accept_language.split(",")[:50]):
+        tag, _sep, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            key, _eq, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if tag and q > 0:
+            preferred.append((-q + index * 1e-6, tag.strip().replace("-", "_")))
+    try:
+        found = Locale.negotiate([tag for _q, tag in sorted(preferred)], list(LANGUAGES), sep="_")
+    except (ValueError, UnknownLocaleError):
+        return SOURCE
+    return found.language if found is not None and found.language in LANGUAGES else SOURCE
+
+
+# -- catalogs --------------------------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_loaded: dict[str, Translations | None] = {}
+
+
+def catalog_files(lang: str) -> list[Any]:
+    """The ``.po`` files of ``lang``, in a fixed order."""
+    folder = resources.files("kassen") / "locale" / lang / "LC_MESSAGES"
+    if not folder.is_dir():
+        return []
+    return sorted((f for f in folder.iterdir() if f.name.endswith(".po")), key=lambda f: f.name)
+
+
+def _read(lang: str) -> Translations | None:
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
+    merged: Translations | None = None
+    for po in catalog_files(lang):
+        with po.open("rb") as handle:
+            catalog = read_po(handle, locale=lang, domain=po.name[:-3])
+        buffer = BytesIO()
+        write_mo(buffer, catalog, use_fuzzy=False)
+        buffer.seek(0)
+        part = Translations(buffer, domain="kassen")
+        merged = part if merged is None else merged.merge(part)
+    return merged
+
+
+def translations(lang: str) -> Translations | None:
+    """The merged catalog of ``lang`` (``None`` for English, the source language), read once."""
+    if lang == SOURCE:
+        return None
+    found = _loaded.get(lang)
+    if found is None and lang not in _loaded:
+        with _lock:
+            if lang not in _loaded:
+                _loaded[lang] = _read(lang)
+            found = _loaded[lang]
+    return found
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language (itself where the catalog has no translation)."""
+    t = translations(current_language())
+    return message if t is None else t.ugettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for ``n``, by the language's plural rule."""
+    t = translations(current_language())
+    if t is None:
+        return singular if n == 1 else plural
+    return t.ungettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, where the same English word means different things."""
+    t = translations(current_language())
+    return message if t is None else t.upgettext(context, message)
+
+
+_ = gettext
+
+
+def N_(message: str) -> str:
+    """Mark a constant for the catalog; translate it with :func:`_` where it is shown."""
+    return message
+
+
+def S_(template: str, /, **values: Any) -> str:
+    """English text kept in the data (a chronicle's explanation step): ``template`` filled with ``values``,
+    always in English; :func:`translate_text` gives it in the reader's language when it is shown."""
+    return template.format(**values) if values else template
+
+
+# -- text kept in English in the data, translated when shown ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Templates:
+    pattern: re.Pattern[str] | None
+    slots: dict[str, tuple[str, str]]  # group name -> (template msgid, field name)
+
+
+_templates: dict[str, _Templates] = {}
+_FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _compile_templates(lang: str, t: Translations) -> _Templates:
+    alternatives: list[tuple[int, str, str]] = []
+    slots: dict[str, tuple[str, str]] = {}
+    formatter = Formatter()
+    for index, msgid in enumerate(sorted(k for k in t._catalog if isinstance(k, str) and "{" in k)):
+        try:
+            parts = list(formatter.parse(msgid))
+        except ValueError:
+            continue
+        literal = sum(len(text) for text, *_ in parts)
+        fields = [name for _text, name, _spec, _conv in parts if name is not None]
+        if (
+            literal < 3
+            or not fields
+            or any(not _FIELD.match(f) for f in fields)
+            or len(set(fields)) != len(fields)
+        ):
+            continue
+        pieces: list[str] = []
+        tag = f"t{index}"
+        pieces.append(f"(?P<{tag}>)")
+        for text, name, _spec, _conv in parts:
+            pieces.append(re.escape(text))
+            if name is not None:
+                group = f"{tag}_{name}"
+                slots[group] = (msgid, name)
+                pieces.append(f"(?P<{group}>.+?)")
+        alternatives.append((-literal, msgid, "".join(pieces)))
+    if not alternatives:
+        return _Templates(None, {})
+    alternatives.sort()
+    pattern = re.compile("|".join(f"(?:{body})" for _key, _msgid, body in alternatives), re.DOTALL)
+    return _Templates(pattern, slots)
+
+
+def _templates_for(lang: str, t: Translations) -> _Templates:
+    found = _templates.get(lang)
+    if found is None:
+        with _lock:
+            found = _templates.get(lang)
+            if found is None:
+                found = _templates[lang] = _compile_templates(lang, t)
+    return found
+
+
+def translate_text(text: str, _depth: int = 0) -> str:
+    """Text kept in English in the data (made with :func:`S_`, or a name from the content) in the current
+    language: the catalog's translation of the text itself, else of the template it was made from, with
+    its values translated in turn; the text unchanged where the catalog knows neither (a fighter's name)."""
+    t = translations(current_language())
+    if t is None or not text:
+        return text
+    exact = t._catalog.get(text)
+    if isinstance(exact, str) and exact:
+        return exact
+    if _depth > 3:
+        return text
+    compiled = _templates_for(current_language(), t)
+    if compiled.pattern is None:
+        return text
+    match = compiled.pattern.fullmatch(text)
+    if match is None:
+        return text
+    values: dict[str, str] = {}
+    msgid = ""
+    for group, value in match.groupdict().items():
+        if value is None or group not in compiled.slots:
+            continue
+        msgid, name = compiled.slots[group]
+        values[name] = translate_text(value, _depth + 1)
+    translated = t._catalog.get(msgid)
+    if not isinstance(translated, str) or not translated:
+        return text
+    try:
+        return translated.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return text
+
+
+# -- numbers ---------------------------------------------------------------------------------------------
+
+
+def format_decimal(value: float, digits: int = 1) -> str:
+    """A number with ``digits`` decimals, in the current language's format (Babel)."""
+    from babel.numbers import format_decimal as babel_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return babel_decimal(value, format=pattern, locale=current_language())
+
+
+def format_percent(value: float, digits: int = 1) -> str:
+    """A fraction as a percentage with ``digits`` decimals (``0.5`` → ``50.0%``), in the current language's
+    format (Babel)."""
+    from babel.numbers import format_percent as babel_percent
+
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "") + "%"
+    return babel_percent(value, format=pattern, locale=current_language())
