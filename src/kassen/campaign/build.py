@@ -25,6 +25,7 @@ from kassen.content.content import Content, inline_layer
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.ruleset import find_ruleset
 from kassen.core.scenario import ScenarioSource
+from kassen.i18n import S_
 
 #: A sheet's size: fields at its top level, and characters of its JSON (a sheet is one fighter).
 MAX_SHEET_CHARS = 64 * 1024
@@ -69,13 +70,19 @@ def check_sheet(rules: CampaignRules, character: Character) -> None:
     if not CHARACTER_ID.match(character.id) or len(character.id) > 64:
         raise ContentError(
             ContentIssue(
-                "character", "id", "lower-case letters, digits and single hyphens, up to 64 (kuro-2)"
+                "character", "id", S_("lower-case letters, digits and single hyphens, up to 64 (kuro-2)")
             )
         )
     if not character.name.strip() or len(character.name) > 120:
-        raise ContentError(ContentIssue("character", "name", "a name of 1 to 120 characters"))
+        raise ContentError(ContentIssue("character", "name", S_("a name of 1 to 120 characters")))
     if len(repr(character.sheet)) > MAX_SHEET_CHARS:
-        raise ContentError(ContentIssue("character", "sheet", f"larger than {MAX_SHEET_CHARS} characters"))
+        raise ContentError(
+            ContentIssue(
+                "character",
+                "sheet",
+                S_("larger than {max_sheet_chars} characters", max_sheet_chars=MAX_SHEET_CHARS),
+            )
+        )
     check_lasting(rules, character.lasting)
     probe = rules.probe(rules.entry(character))
     prefix = f"{rules.entries}.0."
@@ -106,20 +113,45 @@ def build_scenario(rules: CampaignRules, template: ScenarioSource, cast: Sequenc
     template's entry of the same id or joins its side. Refused (:class:`CampaignError`, nothing built):
     a character of another ruleset, a dead one, one cast twice, a template without its list."""
     if template.ruleset != rules.ruleset:
-        raise CampaignError(f"the template is a {template.ruleset} scenario, not {rules.ruleset}")
+        raise CampaignError(
+            S_(
+                "the template is a {ruleset} scenario, not {ruleset2}",
+                ruleset=template.ruleset,
+                ruleset2=rules.ruleset,
+            )
+        )
     listed = template.data.get(rules.entries)
     if not isinstance(listed, list):
-        raise CampaignError(f"{template.file}: the template has no list of {rules.entries} to cast into")
+        raise CampaignError(
+            S_(
+                "{file}: the template has no list of {entries} to cast into",
+                file=template.file,
+                entries=rules.entries,
+            )
+        )
     entries: list[Any] = [dict(e) if isinstance(e, Mapping) else e for e in listed]
     seen: set[str] = set()
     for member in cast:
         ch = member.character
         if ch.ruleset != rules.ruleset:
-            raise CampaignError(f"{ch.name} is a {ch.ruleset} character, not {rules.ruleset}")
+            raise CampaignError(
+                S_(
+                    "{name} is a {ruleset} character, not {ruleset2}",
+                    name=ch.name,
+                    ruleset=ch.ruleset,
+                    ruleset2=rules.ruleset,
+                )
+            )
         if ch.dead:
-            raise CampaignError(f"{ch.name} is dead ({ch.lasting.get('death') or 'fallen'}) and cannot fight")
+            raise CampaignError(
+                S_(
+                    "{name} is dead ({value}) and cannot fight",
+                    name=ch.name,
+                    value=ch.lasting.get("death") or "fallen",
+                )
+            )
         if ch.id in seen:
-            raise CampaignError(f"{ch.name} is cast twice")
+            raise CampaignError(S_("{name} is cast twice", name=ch.name))
         seen.add(ch.id)
         entry = rules.entry(ch)
         key = _entry_key(rules, entry)

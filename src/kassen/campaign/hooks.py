@@ -48,6 +48,7 @@ from pydantic import BaseModel
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource
+from kassen.i18n import S_
 
 #: A character's id: lower case, digits and single hyphens (a Sengoku unit id).
 CHARACTER_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -178,7 +179,9 @@ _REGISTRY = _Registry()
 def register_campaign_rules(rules: CampaignRules) -> None:
     """Register a ruleset's campaign hooks at run time (an installed package uses the entry point)."""
     if not isinstance(rules, CampaignRules):
-        raise KassenError(f"{type(rules).__name__} lacks the campaign hooks (kassen.campaign.hooks)")
+        raise KassenError(
+            S_("{name} lacks the campaign hooks (kassen.campaign.hooks)", name=type(rules).__name__)
+        )
     _REGISTRY.rules[rules.ruleset] = rules
 
 
@@ -200,7 +203,13 @@ def campaign_rules(ruleset: str) -> CampaignRules:
     target = _entry_points().get(ruleset)
     if target is None:
         known = ", ".join(registered_campaign_rules()) or "none"
-        raise CampaignError(f"the ruleset {str(ruleset)[:40]!r} has no campaign rules (known: {known})")
+        raise CampaignError(
+            S_(
+                "the ruleset {ruleset} has no campaign rules (known: {known})",
+                ruleset=f"{str(ruleset)[:40]!r}",
+                known=known,
+            )
+        )
     module, _, attr = target.partition(":")
     import importlib
 

@@ -24,6 +24,7 @@ from kassen.campaign.schema import campaign_fights, campaign_scenarios, campaign
 from kassen.content.yamlio import parse_yaml
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.scenario import ScenarioSource, read_scenario
+from kassen.i18n import S_
 from kassen.web.store import now
 
 #: The most scenario templates a campaign keeps.
@@ -63,22 +64,26 @@ def read_character(text: str, file: str) -> dict[str, Any]:
     when the character is added."""
     data, _ = parse_yaml(text, file)
     if not isinstance(data, dict):
-        raise ContentError(ContentIssue(file, "(root)", "a character is a mapping: ruleset, id, name, sheet"))
+        raise ContentError(
+            ContentIssue(file, "(root)", S_("a character is a mapping: ruleset, id, name, sheet"))
+        )
     for key in data:
         if key not in _CHARACTER_FIELDS:
             known = ", ".join(sorted(_CHARACTER_FIELDS))
-            raise ContentError(ContentIssue(file, str(key)[:40], f"unknown field (fields: {known})"))
+            raise ContentError(
+                ContentIssue(file, str(key)[:40], S_("unknown field (fields: {known})", known=known))
+            )
     for key in ("ruleset", "id", "name"):
         if not isinstance(data.get(key), str):
-            raise ContentError(ContentIssue(file, key, "required, a string"))
+            raise ContentError(ContentIssue(file, key, S_("required, a string")))
     if not isinstance(data.get("sheet"), dict):
         raise ContentError(
-            ContentIssue(file, "sheet", "required, a mapping (the character's scenario entry)")
+            ContentIssue(file, "sheet", S_("required, a mapping (the character's scenario entry)"))
         )
     if data.get("lasting") is not None and not isinstance(data["lasting"], dict):
-        raise ContentError(ContentIssue(file, "lasting", "a mapping"))
+        raise ContentError(ContentIssue(file, "lasting", S_("a mapping")))
     if data.get("owner") is not None and not isinstance(data["owner"], str):
-        raise ContentError(ContentIssue(file, "owner", "a player's name"))
+        raise ContentError(ContentIssue(file, "owner", S_("a player's name")))
     return data
 
 
@@ -93,7 +98,9 @@ class Library:
         """Keep ``source`` as the template ``template_id`` (replacing one of that id), checked first by
         its ruleset's loader (:class:`~kassen.core.errors.ContentError` naming each problem)."""
         if not CHARACTER_ID.match(template_id) or len(template_id) > 64:
-            raise CampaignError("a scenario id is lower-case letters, digits and single hyphens, up to 64")
+            raise CampaignError(
+                S_("a scenario id is lower-case letters, digits and single hyphens, up to 64")
+            )
         validate_scenario(source)
         text = scenario_yaml(source)
         title = str(source.data.get("name") or template_id)[:200]
@@ -113,7 +120,9 @@ class Library:
                     .where(campaign_scenarios.c.campaign_id == campaign_id)
                 ).scalar_one()
                 if count >= MAX_SCENARIOS:
-                    raise CampaignError(f"a campaign keeps at most {MAX_SCENARIOS} scenarios")
+                    raise CampaignError(
+                        S_("a campaign keeps at most {max_scenarios} scenarios", max_scenarios=MAX_SCENARIOS)
+                    )
                 conn.execute(
                     campaign_scenarios.insert().values(
                         campaign_id=campaign_id,
@@ -140,7 +149,13 @@ class Library:
         for found in self.templates(campaign_id):
             if found.id == template_id:
                 return found
-        raise CampaignError(f"no scenario {template_id[:64]!r} in campaign {campaign_id!r}")
+        raise CampaignError(
+            S_(
+                "no scenario {template_id} in campaign {campaign_id}",
+                template_id=f"{template_id[:64]!r}",
+                campaign_id=f"{campaign_id!r}",
+            )
+        )
 
     def link(self, campaign_id: str, seq: int, fight_id: str) -> None:
         """Remember that campaign fight ``seq`` is played as the table's fight ``fight_id``."""
@@ -152,7 +167,9 @@ class Library:
                 )
             ).first()
             if started is None:
-                raise CampaignError(f"no fight {seq} in campaign {campaign_id!r}")
+                raise CampaignError(
+                    S_("no fight {seq} in campaign {campaign_id}", seq=seq, campaign_id=f"{campaign_id!r}")
+                )
             conn.execute(campaign_tables.insert().values(campaign_id=campaign_id, seq=seq, fight_id=fight_id))
 
     def table(self, campaign_id: str, seq: int) -> str | None:

@@ -37,6 +37,7 @@ from kassen.campaign.hooks import CHARACTER_ID, CampaignError, Cast, Character, 
 from kassen.campaign.schema import campaign_fights, campaign_players, campaigns, roster, roster_fights
 from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
+from kassen.i18n import S_
 from kassen.web.store import Store, now
 
 #: The most characters a campaign's roster holds, and a player name's length.
@@ -129,7 +130,9 @@ class Campaigns:
         token = secrets.token_urlsafe(24)
         with self.store.writing() as conn:
             if conn.execute(select(campaigns.c.id).where(campaigns.c.id == campaign_id)).first():
-                raise CampaignError(f"a campaign {campaign_id!r} exists already")
+                raise CampaignError(
+                    S_("a campaign {campaign_id} exists already", campaign_id=f"{campaign_id!r}")
+                )
             conn.execute(
                 campaigns.insert().values(
                     id=campaign_id, name=(name or campaign_id)[:200], gm_hash=_digest(token), created_at=now()
@@ -145,7 +148,7 @@ class Campaigns:
     def player_token(self, campaign_id: str, player: str) -> str:
         """A token for ``player`` in the campaign (they see only the characters they own)."""
         if not player.strip() or len(player) > MAX_NAME:
-            raise CampaignError(f"a player's name is 1 to {MAX_NAME} characters")
+            raise CampaignError(S_("a player's name is 1 to {max_name} characters", max_name=MAX_NAME))
         token = secrets.token_urlsafe(24)
         with self.store.writing() as conn:
             self._campaign(conn, campaign_id)
@@ -184,7 +187,13 @@ class Campaigns:
         with self.store.reading() as conn:
             ch = self._get(conn, campaign_id, character_id)
         if role is not None and not role.may_see(ch):
-            raise CampaignError(f"no character {character_id!r} in campaign {campaign_id!r}")
+            raise CampaignError(
+                S_(
+                    "no character {character_id} in campaign {campaign_id}",
+                    character_id=f"{character_id!r}",
+                    campaign_id=f"{campaign_id!r}",
+                )
+            )
         return ch
 
     def history(self, campaign_id: str, character_id: str) -> list[int]:
@@ -214,7 +223,7 @@ class Campaigns:
         """Add a character, its sheet checked as a scenario would check it (nothing stored if not)."""
         rules = campaign_rules(ruleset)
         if owner is not None and (not owner.strip() or len(owner) > MAX_NAME):
-            raise CampaignError(f"a player's name is 1 to {MAX_NAME} characters")
+            raise CampaignError(S_("a player's name is 1 to {max_name} characters", max_name=MAX_NAME))
         state = check_lasting(rules, lasting) if lasting is not None else fresh_lasting(rules)
         ch = Character(character_id, name, ruleset, dict(sheet), state, owner)
         check_sheet(rules, ch)
@@ -224,11 +233,18 @@ class Campaigns:
                 select(func.count()).select_from(roster).where(roster.c.campaign_id == campaign_id)
             ).scalar_one()
             if count >= MAX_ROSTER:
-                raise CampaignError(f"the roster holds at most {MAX_ROSTER} characters")
+                raise CampaignError(
+                    S_("the roster holds at most {max_roster} characters", max_roster=MAX_ROSTER)
+                )
             if conn.execute(
                 select(roster.c.id).where(roster.c.campaign_id == campaign_id, roster.c.id == character_id)
             ).first():
-                raise CampaignError(f"a character {character_id!r} is on the roster already")
+                raise CampaignError(
+                    S_(
+                        "a character {character_id} is on the roster already",
+                        character_id=f"{character_id!r}",
+                    )
+                )
             conn.execute(roster.insert().values(campaign_id=campaign_id, **self._values(ch)))
         return ch
 
@@ -250,7 +266,12 @@ class Campaigns:
             old = self._get(conn, campaign_id, character_id)
             if version is not None and version != old.version:
                 raise CampaignError(
-                    f"{old.name} changed since version {version} (now {old.version}): read it again"
+                    S_(
+                        "{name} changed since version {version} (now {version2}): read it again",
+                        name=old.name,
+                        version=version,
+                        version2=old.version,
+                    )
                 )
             rules = campaign_rules(old.ruleset)
             new = Character(
@@ -289,7 +310,7 @@ class Campaigns:
 
     def _build(self, template: ScenarioSource, members: Sequence[Cast]) -> ScenarioSource:
         if not members:
-            raise CampaignError("cast at least one roster character")
+            raise CampaignError(S_("cast at least one roster character"))
         rules = campaign_rules(template.ruleset)
         built = build_scenario(rules, template, members)
         text = scenario_yaml(built)
@@ -314,7 +335,10 @@ class Campaigns:
             if last is not None and last.status in ("started", "proposed"):
                 if not abandon:
                     raise CampaignError(
-                        f"fight {last.seq} is not settled: confirm its aftermath first (or abandon it)"
+                        S_(
+                            "fight {seq} is not settled: confirm its aftermath first (or abandon it)",
+                            seq=last.seq,
+                        )
                     )
                 conn.execute(
                     campaign_fights.update()
@@ -366,22 +390,26 @@ class Campaigns:
         recoveries the GM takes (character id → recovery ids): kept for review, not yet written."""
         fight = played if isinstance(played, Fight) else Fight.from_json(dict(played))
         if not fight.over:
-            raise CampaignError("the fight is not over yet: the aftermath follows its end")
+            raise CampaignError(S_("the fight is not over yet: the aftermath follows its end"))
         with self.store.writing() as conn:
             self._campaign(conn, campaign_id, lock=True)
             last = self._last(conn, campaign_id)
             if last is None or last.status not in ("started", "proposed"):
-                raise CampaignError("no fight waits for its aftermath: start one first")
+                raise CampaignError(S_("no fight waits for its aftermath: start one first"))
             built = read_scenario("built", ruleset=last.ruleset, text=last.scenario)
             if fight.ruleset.info.name != last.ruleset:
-                raise CampaignError(f"this is a {fight.ruleset.info.name} fight, not fight {last.seq}")
+                raise CampaignError(
+                    S_("this is a {name} fight, not fight {seq}", name=fight.ruleset.info.name, seq=last.seq)
+                )
             expected = open_fight(built, seed=fight.seed).to_json()["initial_state"]
             if fight.to_json()["initial_state"] != expected:
-                raise CampaignError(f"this fight did not start from fight {last.seq}'s scenario as built")
+                raise CampaignError(
+                    S_("this fight did not start from fight {seq}'s scenario as built", seq=last.seq)
+                )
             members = [Cast(self._get(conn, campaign_id, cid), side) for cid, side in last.cast]
             unknown = sorted(set(take) - {m.character.id for m in members})
             if unknown:
-                raise CampaignError(f"not in this fight: {', '.join(unknown)}")
+                raise CampaignError(S_("not in this fight: {items}", items=", ".join(unknown)))
             rules = campaign_rules(last.ruleset)
             entries = rules.settle(fight, members, take)
             versions = {m.character.id: m.character.version for m in members}
@@ -402,13 +430,13 @@ class Campaigns:
             last = self._last(conn, campaign_id)
             if last is None or last.status != "proposed":
                 raise CampaignError(
-                    "no aftermath to confirm: propose one after the fight (campaign aftermath)"
+                    S_("no aftermath to confirm: propose one after the fight (campaign aftermath)")
                 )
             for entry in last.aftermath:
                 ch = self._get(conn, campaign_id, entry.character)
                 if last.versions is not None and ch.version != last.versions.get(ch.id):
                     raise CampaignError(
-                        f"{ch.name} changed since the aftermath was proposed: propose it again"
+                        S_("{name} changed since the aftermath was proposed: propose it again", name=ch.name)
                     )
                 self._put(conn, campaign_id, _with(ch, entry.after))
             self._status(conn, campaign_id, last.seq, "settled")
@@ -424,13 +452,15 @@ class Campaigns:
             last = self._last(conn, campaign_id)
             if last is None or last.status != "settled":
                 if last is not None and last.status in ("started", "abandoned") and last.seq > 1:
-                    raise CampaignError(f"fight {last.seq} has started since: the aftermath before it stays")
-                raise CampaignError("no confirmed aftermath to undo")
+                    raise CampaignError(
+                        S_("fight {seq} has started since: the aftermath before it stays", seq=last.seq)
+                    )
+                raise CampaignError(S_("no confirmed aftermath to undo"))
             for entry in last.aftermath:
                 ch = self._get(conn, campaign_id, entry.character)
                 if dict(ch.lasting) != dict(entry.after):
                     raise CampaignError(
-                        f"{ch.name} was edited since the aftermath: undo by hand (roster edit)"
+                        S_("{name} was edited since the aftermath: undo by hand (roster edit)", name=ch.name)
                     )
                 self._put(conn, campaign_id, _with(ch, entry.before))
             versions = {
@@ -452,7 +482,12 @@ class Campaigns:
         if lock and conn.dialect.name == "postgresql":
             query = query.with_for_update()
         if conn.execute(query).first() is None:
-            raise CampaignError(f"no campaign {str(campaign_id)[:64]!r} (kassen campaign new NAME)")
+            raise CampaignError(
+                S_(
+                    "no campaign {campaign_id} (kassen campaign new NAME)",
+                    campaign_id=f"{str(campaign_id)[:64]!r}",
+                )
+            )
 
     def _get(self, conn: Connection, campaign_id: str, character_id: str) -> Character:
         row = (
@@ -463,7 +498,13 @@ class Campaigns:
             .first()
         )
         if row is None:
-            raise CampaignError(f"no character {str(character_id)[:64]!r} in campaign {campaign_id!r}")
+            raise CampaignError(
+                S_(
+                    "no character {character_id} in campaign {campaign_id}",
+                    character_id=f"{str(character_id)[:64]!r}",
+                    campaign_id=f"{campaign_id!r}",
+                )
+            )
         return _character(row)
 
     def _values(self, ch: Character) -> dict[str, Any]:
@@ -536,5 +577,9 @@ def _with(ch: Character, lasting: Mapping[str, Any]) -> Character:
 def _check_id(value: str, what: str) -> None:
     if not isinstance(value, str) or not CHARACTER_ID.match(value) or len(value) > 64:
         raise CampaignError(
-            f"a {what} id is lower-case letters, digits and single hyphens, up to 64 (my-{what})"
+            S_(
+                "a {what} id is lower-case letters, digits and single hyphens, up to 64 (my-{what2})",
+                what=what,
+                what2=what,
+            )
         )

@@ -19,6 +19,12 @@ from typing import Any, TextIO
 MAX_ANSWER = 4096 + 5
 
 
+def _too_long(n: int) -> str:
+    from kassen.i18n import _
+
+    return _("kassen: an answer is at most {most} characters, not {n}").format(most=MAX_ANSWER, n=n) + "\n"
+
+
 class Answers:
     """Answers read line by line from ``lines`` (a pipe or a file: nothing is echoed)."""
 
@@ -34,7 +40,7 @@ class Answers:
         for line in self.lines:
             text = line.strip()
             if len(text) > MAX_ANSWER:  # said, never cut short (a path cut short is another file)
-                self.out.write(f"kassen: an answer is at most {MAX_ANSWER} characters, not {len(text)}\n")
+                self.out.write(_too_long(len(text)))
                 continue
             if text:
                 return text
@@ -59,7 +65,7 @@ class TerminalAnswers(Answers):
             except EOFError:
                 return None
             if len(text) > MAX_ANSWER:
-                self.out.write(f"kassen: an answer is at most {MAX_ANSWER} characters, not {len(text)}\n")
+                self.out.write(_too_long(len(text)))
                 continue
             if text:
                 return text

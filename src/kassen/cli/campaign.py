@@ -35,19 +35,23 @@ from kassen.cli.common import console, emit_json, user_errors
 from kassen.cli.numbers import SeedOption, whole
 from kassen.content.yamlio import parse_yaml, read_text
 from kassen.core.errors import ContentError, ContentIssue, KassenError
+from kassen.i18n import N_, S_, _, translate_text
 
 roster_app = typer.Typer(
-    help="A campaign's roster: characters and their lasting state.", no_args_is_help=True
+    help=N_("A campaign's roster: characters and their lasting state."), no_args_is_help=True
 )
 campaign_app = typer.Typer(
-    help="Campaigns: fights cast from the roster, and their aftermath.", no_args_is_help=True
+    help=N_("Campaigns: fights cast from the roster, and their aftermath."), no_args_is_help=True
 )
 
 Db = Annotated[
-    str, typer.Option("--db", help="The store: sqlite:///PATH or postgresql://USER@HOST/DB.", metavar="URL")
+    str,
+    typer.Option(
+        "--db", help=N_("The store: sqlite:///PATH or postgresql://USER@HOST/DB."), metavar=N_("URL")
+    ),
 ]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-CampaignArg = Annotated[str, typer.Argument(help="The campaign's id.", metavar="CAMPAIGN")]
+Json = Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))]
+CampaignArg = Annotated[str, typer.Argument(help=N_("The campaign's id."), metavar=N_("CAMPAIGN"))]
 DEFAULT_DB = "sqlite:///kassen.db"
 #: A chronicle file's size limit (as the web table's import).
 MAX_CHRONICLE_BYTES = 8 * 1024 * 1024
@@ -62,15 +66,21 @@ def _campaigns(db: str, *, create: bool = False) -> Iterator[Any]:
         from kassen.web.store import Store
     except ImportError as exc:  # the roster lives in the fight store, which needs the web extra
         raise KassenError(
-            f"campaigns keep their roster in the fight store, which needs the web extra: "
-            f"pip install 'kassen[web]' ({exc.name} missing)"
+            S_(
+                "campaigns keep their roster in the fight store, which needs the web extra: pip install "
+                "'kassen[web]' ({name} missing)",
+                name=exc.name,
+            )
         ) from None
 
     if not create and db.startswith("sqlite:///") and db != "sqlite:///:memory:":
         where = Path(db.removeprefix("sqlite:///"))
         if not where.exists():
             raise KassenError(
-                f"--db {db[:200]}: no store there yet (kassen campaign new CAMPAIGN --db ... creates it)"
+                S_(
+                    "--db {db}: no store there yet (kassen campaign new CAMPAIGN --db ... creates it)",
+                    db=db[:200],
+                )
             )
     store = Store(db)
     try:
@@ -82,7 +92,14 @@ def _campaigns(db: str, *, create: bool = False) -> Iterator[Any]:
 def _pair(value: str, what: str) -> tuple[str, str]:
     left, sep, right = value.partition(":")
     if not sep or not left or not right:
-        raise KassenError(f"{what} is ID:{'SIDE' if what == '--cast' else 'RECOVERY'}, not {value[:60]!r}")
+        raise KassenError(
+            S_(
+                "{what} is ID:{value}, not {value2}",
+                what=what,
+                value="SIDE" if what == "--cast" else "RECOVERY",
+                value2=f"{value[:60]!r}",
+            )
+        )
     return left, right
 
 
@@ -92,42 +109,54 @@ def _character_file(path: Path) -> dict[str, Any]:
     return read_character(read_text(path, max_bytes=256 * 1024), str(path))
 
 
+#: A campaign fight's status, as ``campaign fights`` and ``aftermath`` show it.
+STATUS_WORDS = {
+    "started": N_("started"),
+    "proposed": N_("proposed"),
+    "settled": N_("settled"),
+    "abandoned": N_("abandoned"),
+}
+
+
 def _show(ch: Any) -> None:
     from kassen.campaign.hooks import campaign_rules
 
-    owner = f", {ch.owner}'s" if ch.owner else ""
-    console.print(f"[bold]{escape(ch.name)}[/bold] ({escape(ch.id)}, {ch.ruleset}{escape(owner)})")
+    if ch.owner:
+        about = _("{id}, {ruleset}, {owner}'s").format(id=ch.id, ruleset=ch.ruleset, owner=ch.owner)
+    else:
+        about = _("{id}, {ruleset}").format(id=ch.id, ruleset=ch.ruleset)
+    console.print(f"[bold]{escape(ch.name)}[/bold] ({escape(about)})")
     for line in campaign_rules(ch.ruleset).sheet(ch):
-        console.print(f"  {escape(line)}")
+        console.print(f"  {escape(translate_text(line))}")
 
 
-@roster_app.command("list")
+@roster_app.command("list", help=N_("Every character of the campaign, alive or dead."))
 @user_errors
 def roster_list(campaign: CampaignArg, db: Db = DEFAULT_DB, as_json: Json = False) -> None:
-    """Every character of the campaign, alive or dead."""
     with _campaigns(db) as c:
         found = c.characters(campaign)
     if as_json:
         emit_json([ch.to_json() for ch in found])
         return
     if not found:
-        console.print("(no characters: kassen roster add)")
+        console.print(_("(no characters: kassen roster add)"))
     for ch in found:
-        state = "dead" if ch.dead else "alive"
+        state = _("dead") if ch.dead else _("alive")
         console.print(
             escape(f"{ch.id}  {ch.name}  [{ch.ruleset}, {state}{', ' + ch.owner if ch.owner else ''}]")
         )
 
 
-@roster_app.command("show")
+@roster_app.command(
+    "show", help=N_("A character's sheet: its lasting state in words, and the fights it took part in.")
+)
 @user_errors
 def roster_show(
     campaign: CampaignArg,
-    character: Annotated[str, typer.Argument(help="The character's id.")],
+    character: Annotated[str, typer.Argument(help=N_("The character's id."))],
     db: Db = DEFAULT_DB,
     as_json: Json = False,
 ) -> None:
-    """A character's sheet: its lasting state in words, and the fights it took part in."""
     with _campaigns(db) as c:
         ch = c.character(campaign, character)
         fights = c.history(campaign, character)
@@ -135,72 +164,84 @@ def roster_show(
         emit_json({**ch.to_json(), "fights": fights})
         return
     _show(ch)
-    console.print(f"  fights: {', '.join(map(str, fights)) or 'none yet'}")
+    console.print("  " + _("fights: {fights}").format(fights=", ".join(map(str, fights)) or _("none yet")))
 
 
-@roster_app.command("add")
+@roster_app.command(
+    "add",
+    help=N_(
+        "Add a character from its sheet (checked by the ruleset's scenario loader; nothing stored if not)."
+    ),
+)
 @user_errors
 def roster_add(
     campaign: CampaignArg,
-    ruleset: Annotated[str, typer.Option(help="sengoku, l5r, arena...")],
-    character: Annotated[str, typer.Option("--id", help="The character's id (lower-case, hyphens).")],
-    name: Annotated[str, typer.Option(help="The character's name.")],
-    sheet: Annotated[Path, typer.Option(help="A YAML file: the character's scenario entry.", metavar="FILE")],
-    owner: Annotated[str | None, typer.Option(help="The player it belongs to.")] = None,
+    ruleset: Annotated[str, typer.Option(help=N_("sengoku, l5r, arena..."))],
+    character: Annotated[str, typer.Option("--id", help=N_("The character's id (lower-case, hyphens)."))],
+    name: Annotated[str, typer.Option(help=N_("The character's name."))],
+    sheet: Annotated[
+        Path, typer.Option(help=N_("A YAML file: the character's scenario entry."), metavar=N_("FILE"))
+    ],
+    owner: Annotated[str | None, typer.Option(help=N_("The player it belongs to."))] = None,
     db: Db = DEFAULT_DB,
 ) -> None:
-    """Add a character from its sheet (checked by the ruleset's scenario loader; nothing stored if not)."""
     data, _ = parse_yaml(read_text(sheet, max_bytes=256 * 1024), str(sheet))
     if not isinstance(data, dict):
-        raise ContentError(ContentIssue(str(sheet), "(root)", "a sheet is a mapping (a scenario entry)"))
+        raise ContentError(ContentIssue(str(sheet), "(root)", S_("a sheet is a mapping (a scenario entry)")))
     with _campaigns(db) as c:
         ch = c.add(campaign, ruleset, character, name, data, owner=owner)
-    console.print(f"added {ch.name} ({ch.id})")
+    console.print(_("added {name} ({id})").format(name=ch.name, id=ch.id))
 
 
-@roster_app.command("edit")
+@roster_app.command(
+    "edit", help=N_("Change a character: its name, sheet, owner, or lasting state (checked again).")
+)
 @user_errors
 def roster_edit(
     campaign: CampaignArg,
-    character: Annotated[str, typer.Argument(help="The character's id.")],
-    name: Annotated[str | None, typer.Option(help="A new name.")] = None,
-    sheet: Annotated[Path | None, typer.Option(help="A new sheet (YAML file).", metavar="FILE")] = None,
-    owner: Annotated[str | None, typer.Option(help="A new owner ('' : the GM's).")] = None,
+    character: Annotated[str, typer.Argument(help=N_("The character's id."))],
+    name: Annotated[str | None, typer.Option(help=N_("A new name."))] = None,
+    sheet: Annotated[
+        Path | None, typer.Option(help=N_("A new sheet (YAML file)."), metavar=N_("FILE"))
+    ] = None,
+    owner: Annotated[str | None, typer.Option(help=N_("A new owner ('' : the GM's)."))] = None,
     lasting: Annotated[
         list[str] | None,
         typer.Option(
-            "--set", help="A lasting-state field, FIELD=YAML-VALUE (repeat): wounds=3.", metavar="F=V"
+            "--set", help=N_("A lasting-state field, FIELD=YAML-VALUE (repeat): wounds=3."), metavar=N_("F=V")
         ),
     ] = None,
     db: Db = DEFAULT_DB,
 ) -> None:
-    """Change a character: its name, sheet, owner, or lasting state (checked again)."""
     data = None
     if sheet is not None:
         data, _ = parse_yaml(read_text(sheet, max_bytes=256 * 1024), str(sheet))
         if not isinstance(data, dict):
-            raise ContentError(ContentIssue(str(sheet), "(root)", "a sheet is a mapping (a scenario entry)"))
+            raise ContentError(
+                ContentIssue(str(sheet), "(root)", S_("a sheet is a mapping (a scenario entry)"))
+            )
     changes: dict[str, Any] = {}
     for item in lasting or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise KassenError(f"--set is FIELD=VALUE, not {item[:60]!r}")
+            raise KassenError(S_("--set is FIELD=VALUE, not {item}", item=f"{item[:60]!r}"))
         changes[key], _ = parse_yaml(value, "--set")
     if name is None and data is None and owner is None and not changes:
-        raise KassenError("nothing to change: give --name, --sheet, --owner or --set")
+        raise KassenError(S_("nothing to change: give --name, --sheet, --owner or --set"))
     with _campaigns(db) as c:
         ch = c.edit(campaign, character, name=name, sheet=data, owner=owner, lasting=changes or None)
     _show(ch)
 
 
-@roster_app.command("export")
+@roster_app.command(
+    "export", help=N_("A character as YAML (``roster import`` reads it back, into this campaign or another).")
+)
 @user_errors
 def roster_export(
     campaign: CampaignArg,
-    character: Annotated[str, typer.Argument(help="The character's id.")],
+    character: Annotated[str, typer.Argument(help=N_("The character's id."))],
     db: Db = DEFAULT_DB,
 ) -> None:
-    """A character as YAML (``roster import`` reads it back, into this campaign or another)."""
     with _campaigns(db) as c:
         ch = c.character(campaign, character)
     data = {k: v for k, v in ch.to_json().items() if k not in ("dead", "version")}
@@ -209,14 +250,13 @@ def roster_export(
     sys.stdout.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
 
 
-@roster_app.command("import")
+@roster_app.command("import", help=N_("Add a character exported with ``roster export``."))
 @user_errors
 def roster_import(
     campaign: CampaignArg,
-    file: Annotated[Path, typer.Argument(help="A character file (roster export).")],
+    file: Annotated[Path, typer.Argument(help=N_("A character file (roster export)."))],
     db: Db = DEFAULT_DB,
 ) -> None:
-    """Add a character exported with ``roster export``."""
     data = _character_file(file)
     with _campaigns(db) as c:
         ch = c.add(
@@ -228,26 +268,24 @@ def roster_import(
             owner=data.get("owner"),
             lasting=data.get("lasting"),
         )
-    console.print(f"imported {ch.name} ({ch.id})")
+    console.print(_("imported {name} ({id})").format(name=ch.name, id=ch.id))
 
 
-@campaign_app.command("new")
+@campaign_app.command("new", help=N_("A new campaign: prints its GM token (kept only as a hash: note it)."))
 @user_errors
 def campaign_new(
     campaign: CampaignArg,
-    name: Annotated[str, typer.Option(help="The campaign's title.")] = "",
+    name: Annotated[str, typer.Option(help=N_("The campaign's title."))] = "",
     db: Db = DEFAULT_DB,
 ) -> None:
-    """A new campaign: prints its GM token (kept only as a hash: note it)."""
     with _campaigns(db, create=True) as c:
         token = c.new(campaign, name)
-    console.print(f"campaign {campaign}: GM token {token}")
+    console.print(_("campaign {campaign}: GM token {token}").format(campaign=campaign, token=token))
 
 
-@campaign_app.command("list")
+@campaign_app.command("list", help=N_("The campaigns in the store."))
 @user_errors
 def campaign_list(db: Db = DEFAULT_DB, as_json: Json = False) -> None:
-    """The campaigns in the store."""
     with _campaigns(db) as c:
         found = c.listing()
     if as_json:
@@ -257,34 +295,37 @@ def campaign_list(db: Db = DEFAULT_DB, as_json: Json = False) -> None:
         console.print(f"{row['id']}  {row['name']}")
 
 
-@campaign_app.command("player")
+@campaign_app.command(
+    "player", help=N_("A token for a player: it shows only the characters the player owns.")
+)
 @user_errors
 def campaign_player(
     campaign: CampaignArg,
-    player: Annotated[str, typer.Argument(help="The player's name (as characters' owner).")],
+    player: Annotated[str, typer.Argument(help=N_("The player's name (as characters' owner)."))],
     db: Db = DEFAULT_DB,
 ) -> None:
-    """A token for a player: it shows only the characters the player owns."""
     with _campaigns(db) as c:
         token = c.player_token(campaign, player)
-    console.print(f"{player}: token {token}")
+    console.print(_("{player}: token {token}").format(player=player, token=token))
 
 
-@campaign_app.command("start-fight")
+@campaign_app.command(
+    "start-fight",
+    help=N_("Start the next fight: TEMPLATE cast with roster characters, their lasting state applied."),
+)
 @user_errors
 def campaign_start(
     campaign: CampaignArg,
-    template: Annotated[str, typer.Argument(help="A scenario: a bundled name or a YAML file.")],
+    template: Annotated[str, typer.Argument(help=N_("A scenario: a bundled name or a YAML file."))],
     cast: Annotated[
-        list[str], typer.Option("--cast", help="A roster character and its side, ID:SIDE (repeat).")
+        list[str], typer.Option("--cast", help=N_("A roster character and its side, ID:SIDE (repeat)."))
     ],
     out: Annotated[
-        Path | None, typer.Option(help="Also write the built scenario here.", metavar="FILE")
+        Path | None, typer.Option(help=N_("Also write the built scenario here."), metavar=N_("FILE"))
     ] = None,
-    abandon: Annotated[bool, typer.Option(help="Leave the last fight unsettled.")] = False,
+    abandon: Annotated[bool, typer.Option(help=N_("Leave the last fight unsettled."))] = False,
     db: Db = DEFAULT_DB,
 ) -> None:
-    """Start the next fight: TEMPLATE cast with roster characters, their lasting state applied."""
     from kassen.core.scenario import read_scenario
 
     pairs = [_pair(item, "--cast") for item in cast]
@@ -295,21 +336,27 @@ def campaign_start(
         try:
             out.write_text(record.scenario, encoding="utf-8")
         except OSError as exc:
-            raise KassenError(f"cannot write {out}: {exc.strerror or exc}") from None
-    console.print(f"fight {record.seq} started ({record.ruleset}, {len(pairs)} from the roster)")
+            raise KassenError(S_("cannot write {out}: {value}", out=out, value=exc.strerror or exc)) from None
+    console.print(
+        _("fight {seq} started ({ruleset}, {n} from the roster)").format(
+            seq=record.seq, ruleset=record.ruleset, n=len(pairs)
+        )
+    )
 
 
-@campaign_app.command("scenario")
+@campaign_app.command(
+    "scenario",
+    help=N_("A fight's scenario as built, YAML (``kassen validate`` and ``kassen fight`` read it)."),
+)
 @user_errors
 def campaign_scenario(
     campaign: CampaignArg,
     fight: Annotated[
         int | None,
-        typer.Option(help="The fight's number (default: the last).", parser=whole(1), metavar="N"),
+        typer.Option(help=N_("The fight's number (default: the last)."), parser=whole(1), metavar=N_("N")),
     ] = None,
     db: Db = DEFAULT_DB,
 ) -> None:
-    """A fight's scenario as built, YAML (``kassen validate`` and ``kassen fight`` read it)."""
     with _campaigns(db) as c:
         records = c.fights(campaign)
     if fight is None:
@@ -317,14 +364,15 @@ def campaign_scenario(
     else:
         chosen = next((r for r in records if r.seq == fight), None)
     if chosen is None:
-        raise KassenError(f"no fight {fight or ''} in campaign {campaign!r}")
+        raise KassenError(
+            S_("no fight {value} in campaign {campaign}", value=fight or "", campaign=f"{campaign!r}")
+        )
     sys.stdout.write(chosen.scenario)
 
 
-@campaign_app.command("fights")
+@campaign_app.command("fights", help=N_("The campaign's fights: number, template, cast, status."))
 @user_errors
 def campaign_fights(campaign: CampaignArg, db: Db = DEFAULT_DB, as_json: Json = False) -> None:
-    """The campaign's fights: number, template, cast, status."""
     with _campaigns(db) as c:
         records = c.fights(campaign)
     if as_json:
@@ -332,42 +380,45 @@ def campaign_fights(campaign: CampaignArg, db: Db = DEFAULT_DB, as_json: Json = 
         return
     for r in records:
         who = ", ".join(f"{ch}:{side}" for ch, side in r.cast)
-        console.print(escape(f"{r.seq}  {r.template}  [{r.status}]  {who}"))
+        console.print(escape(f"{r.seq}  {r.template}  [{_(STATUS_WORDS.get(r.status, r.status))}]  {who}"))
 
 
 def _print_aftermath(record: Any, as_json: bool) -> None:
     if as_json:
         emit_json(record.to_json())
         return
-    console.print(escape(f"fight {record.seq}: aftermath [{record.status}]"))
+    status = _(STATUS_WORDS.get(record.status, record.status))
+    console.print(escape(_("fight {seq}: aftermath [{status}]").format(seq=record.seq, status=status)))
     for entry in record.aftermath:
         console.print(f"[bold]{escape(entry.character)}[/bold]")
         for note in entry.notes:
-            console.print(f"  {escape(note.text)} [dim]({note.rule})[/dim]")
+            console.print(f"  {escape(translate_text(note.text))} [dim]({note.rule})[/dim]")
         changed = {k: (entry.before.get(k), v) for k, v in entry.after.items() if entry.before.get(k) != v}
         for key, (was, now) in changed.items():
-            console.print(escape(f"  {key}: {was} → {now}"))
+            console.print(escape(f"  {translate_text(key)}: {was} → {now}"))
 
 
-@campaign_app.command("aftermath")
+@campaign_app.command(
+    "aftermath",
+    help=N_("Propose the aftermath of the last fight (for review: ``campaign confirm`` writes it)."),
+)
 @user_errors
 def campaign_aftermath(
     campaign: CampaignArg,
     chronicle: Annotated[
         Path | None,
-        typer.Argument(help="The played fight's chronicle (kassen fight --json, kassen play --save)."),
+        typer.Argument(help=N_("The played fight's chronicle (kassen fight --json, kassen play --save).")),
     ] = None,
     take: Annotated[
-        list[str] | None, typer.Option("--take", help="A recovery for a character, ID:RECOVERY (repeat).")
+        list[str] | None, typer.Option("--take", help=N_("A recovery for a character, ID:RECOVERY (repeat)."))
     ] = None,
     autoplay: Annotated[
-        bool, typer.Option(help="No chronicle: let the scenario's policies play it.")
+        bool, typer.Option(help=N_("No chronicle: let the scenario's policies play it."))
     ] = False,
     seed: SeedOption = None,
     db: Db = DEFAULT_DB,
     as_json: Json = False,
 ) -> None:
-    """Propose the aftermath of the last fight (for review: ``campaign confirm`` writes it)."""
     from kassen.core.rng import fresh_seed
 
     chosen: dict[str, list[str]] = {}
@@ -375,7 +426,7 @@ def campaign_aftermath(
         who, what = _pair(item, "--take")
         chosen.setdefault(who, []).append(what)
     if (chronicle is None) == (not autoplay):
-        raise KassenError("give the fight's CHRONICLE, or --autoplay")
+        raise KassenError(S_("give the fight's CHRONICLE, or --autoplay"))
     with _campaigns(db) as c:
         if chronicle is not None:
             text = read_text(chronicle, max_bytes=MAX_CHRONICLE_BYTES)
@@ -383,10 +434,14 @@ def campaign_aftermath(
                 played: Any = json.loads(text)
             except json.JSONDecodeError as exc:
                 raise ContentError(
-                    ContentIssue(str(chronicle), "(file)", f"not JSON: {exc.msg} (line {exc.lineno})")
+                    ContentIssue(
+                        str(chronicle),
+                        "(file)",
+                        S_("not JSON: {msg} (line {lineno})", msg=exc.msg, lineno=exc.lineno),
+                    )
                 ) from None
             if not isinstance(played, dict):
-                raise ContentError(ContentIssue(str(chronicle), "(root)", "a chronicle is a JSON object"))
+                raise ContentError(ContentIssue(str(chronicle), "(root)", S_("a chronicle is a JSON object")))
         else:
             played = c.open(campaign, seed=seed if seed is not None else fresh_seed())
             played.autoplay()
@@ -394,19 +449,19 @@ def campaign_aftermath(
     _print_aftermath(record, as_json)
 
 
-@campaign_app.command("confirm")
+@campaign_app.command("confirm", help=N_("Write the proposed aftermath to the roster."))
 @user_errors
 def campaign_confirm(campaign: CampaignArg, db: Db = DEFAULT_DB, as_json: Json = False) -> None:
-    """Write the proposed aftermath to the roster."""
     with _campaigns(db) as c:
         record = c.confirm(campaign)
     _print_aftermath(record, as_json)
 
 
-@campaign_app.command("undo")
+@campaign_app.command(
+    "undo", help=N_("Take back the last confirmed aftermath (until the next fight starts).")
+)
 @user_errors
 def campaign_undo(campaign: CampaignArg, db: Db = DEFAULT_DB, as_json: Json = False) -> None:
-    """Take back the last confirmed aftermath (until the next fight starts)."""
     with _campaigns(db) as c:
         record = c.undo(campaign)
     _print_aftermath(record, as_json)

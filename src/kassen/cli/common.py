@@ -9,8 +9,12 @@ __all__ = [
     "OptionIssues",
     "console",
     "emit_json",
+    "error_line",
+    "error_text",
+    "said",
     "tidy_help",
     "user_errors",
+    "warning_line",
 ]
 
 import difflib
@@ -29,6 +33,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from kassen.cli.numbers import is_negative_number
 from kassen.core.errors import ContentError, ContentIssue, KassenError
+from kassen.i18n import N_, S_, _, ngettext, translate_text
 
 console = Console(highlight=False)
 
@@ -49,16 +54,84 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except ContentError as exc:
             if len(exc.issues) == 1:
-                sys.stderr.write(f"kassen: error: {exc}\n")
+                sys.stderr.write(error_line(issue_text(exc.issues[0])))
             else:  # every problem at once, one a line (a long line of them is hard to act on)
-                lines = "".join(f"  {issue}\n" for issue in exc.issues)
-                sys.stderr.write(f"kassen: error: {len(exc.issues)} problems:\n{lines}")
+                lines = "".join(f"  {issue_text(issue)}\n" for issue in exc.issues)
+                n = len(exc.issues)
+                head = ngettext("{n} problem:", "{n} problems:", n).format(n=n)
+                sys.stderr.write(error_line(head) + lines)
             raise typer.Exit(2) from None
         except KassenError as exc:
-            sys.stderr.write(f"kassen: error: {exc}\n")
+            sys.stderr.write(error_line(error_text(exc)))
             raise typer.Exit(2) from None
 
     return wrapper
+
+
+def error_line(message: str) -> str:
+    """``kassen: error: MESSAGE`` and a newline, in the reader's language."""
+    return _("kassen: error: {message}").format(message=message) + "\n"
+
+
+def warning_line(problem: object) -> str:
+    """``kassen: warning: PROBLEM`` and a newline, in the reader's language."""
+    text = error_text(problem) if isinstance(problem, KassenError) else str(problem)
+    return _("kassen: warning: {message}").format(message=text) + "\n"
+
+
+def said(text: str) -> str:
+    """English text kept in an error (made with ``S_``) in the reader's language: its template's
+    translation, else, for ``where: why`` (a file, a field, an option before the reason), the place
+    as it is and the reason translated in turn."""
+    found = translate_text(text)
+    if found != text:
+        return found
+    head, sep, tail = text.partition(": ")
+    if sep and tail and len(head) <= 200:
+        return f"{head}: {said(tail)}"
+    return text
+
+
+def issue_text(issue: ContentIssue) -> str:
+    """A content problem (``file:line: field: why``) with its reason in the reader's language."""
+    at = f"{issue.file}:{issue.line}" if issue.line is not None else issue.file
+    if at == OptionIssues.WHERE:
+        at = _(OptionIssues.WHERE)
+    return f"{at}: {issue.field}: {said(issue.message)}"
+
+
+def error_text(exc: KassenError) -> str:
+    """What an error says, in the reader's language (its English text is kept in the exception, for the
+    API and the logs)."""
+    from kassen.core.errors import DiceError, IllegalActionError
+
+    if isinstance(exc, ContentError):
+        if len(exc.issues) == 1:
+            return issue_text(exc.issues[0])
+        n = len(exc.issues)
+        return (
+            ngettext("{n} problem:", "{n} problems:", n).format(n=n)
+            + " "
+            + "; ".join(issue_text(i) for i in exc.issues)
+        )
+    if isinstance(exc, DiceError):
+        text = said(exc.message)
+        if exc.column is not None:
+            text += _(" at column {column}").format(column=exc.column)
+        if exc.expression:
+            shown = exc.expression if len(exc.expression) <= 60 else exc.expression[:57] + "..."
+            text += _(" in {expression}").format(expression=repr(shown))
+        return text
+    if isinstance(exc, IllegalActionError):
+        return f"{said(exc.message)} ({exc.rule})"
+    path, message = getattr(exc, "path", None), getattr(exc, "message", None)
+    if (
+        isinstance(path, str)
+        and isinstance(message, str)
+        and str(exc) == (f"{path}: {message}" if path else message)
+    ):
+        return f"{path}: {said(message)}" if path else said(message)
+    return said(str(exc))
 
 
 def emit_json(data: Any) -> None:
@@ -76,10 +149,11 @@ def _one_line_usage_errors() -> Iterator[None]:
         param = getattr(exc, "param", None)
         if isinstance(exc, typer.BadParameter) and param is not None and exc.message:
             # a value refused: worded like the options a command checks itself (OptionIssues)
-            message = f"{OptionIssues.WHERE}: {_param_name(param)}: {' '.join(exc.message.split())}"
+            where, name = _(OptionIssues.WHERE), translate_text(_param_name(param))
+            message = f"{where}: {name}: {said(' '.join(exc.message.split()))}"
         else:
-            message = " ".join(exc.format_message().split()) + " (see --help)"
-        sys.stderr.write(f"kassen: error: {message}\n")
+            message = _("{message} (see --help)").format(message=said(" ".join(exc.format_message().split())))
+        sys.stderr.write(error_line(message))
         raise typer.Exit(getattr(exc, "exit_code", 2)) from None
 
 
@@ -90,6 +164,28 @@ def _param_name(param: Any) -> str:
     opts = [o for o in getattr(param, "opts", []) if o.startswith("--")] or list(getattr(param, "opts", []))
     return str(opts[0]) if opts else str(param.name)
 
+
+#: The words of Typer's and Click's usage errors (worded in English by them; these templates let
+#: :func:`said` give them in the reader's language).
+USAGE_WORDS = (
+    N_("No such option: {option}"),
+    N_("No such option: {option} (Possible options: {options})"),
+    N_("No such command '{name}'."),
+    N_("No such command '{name}'. Did you mean {names}?"),
+    N_("Missing argument '{name}'."),
+    N_("Missing option '{name}'."),
+    N_("Missing parameter: {name}"),
+    N_("Missing command."),
+    N_("Option '{name}' requires an argument."),
+    N_("Option '{name}' requires {n} arguments."),
+    N_("Option '{name}' does not take a value."),
+    N_("Got unexpected extra argument ({args})"),
+    N_("Got unexpected extra arguments ({args})"),
+    N_("Invalid value for {name}: {reason}"),
+    N_("Invalid value: {reason}"),
+    N_("Value {value} is not a valid {kind}."),
+    N_("{value} is not one of {choices}."),
+)
 
 #: Typer's usage error (not exported by name): a mistake in how the command was typed.
 _UsageError: type[Exception] = typer.BadParameter.__mro__[1]
@@ -123,8 +219,9 @@ class NegativeNumbers(TyperCommand):
                 token.startswith("-") and token != "-" and not is_negative_number(token) and name not in known
             ):
                 close = difflib.get_close_matches(name, sorted(known), n=1)
-                hint = f" (Possible options: {close[0]})" if close else ""
-                raise _UsageError(f"No such option: {name}{hint}")
+                if close:
+                    raise _UsageError(S_(USAGE_WORDS[1], option=name, options=close[0]))
+                raise _UsageError(S_(USAGE_WORDS[0], option=name))
         return list(super().parse_args(ctx, args))
 
 
@@ -157,7 +254,7 @@ class OptionIssues:
     """Collects every problem found in a command's options, then raises them together as one
     :class:`ContentError` (so a user sees all their mistakes at once, one line each)."""
 
-    WHERE = "command line"
+    WHERE = N_("command line")
 
     def __init__(self) -> None:
         self.items: list[ContentIssue] = []
@@ -213,7 +310,11 @@ def tidy_help(command: Any, *, recurse: bool = True) -> None:
     number, TEXT, PATH, an option's own metavar (SEED, N); an argument by its name in capitals.
 
     Idempotent; ``recurse`` tidies a group's subcommands too (they are tidied again harmlessly when run).
+    Every command tidied also prints its help in the reader's language (:mod:`kassen.cli.helptext`).
     """
+    from kassen.cli.helptext import translate_help
+
+    translate_help(command)
     if getattr(command, _TIDY, False):
         return
     if recurse:
@@ -235,11 +336,13 @@ PolicyOption = Annotated[
     list[str] | None,
     typer.Option(
         "--policy",
-        metavar="SIDE=SPEC",
+        metavar=N_("SIDE=SPEC"),
         help=(
-            "Who plays a side: scenario, heuristic, random, first-legal or search "
-            "(search:iterations=800, search:time=1.0, search:omniscient); repeat for each side. "
-            "Default: the scenario's own."
+            N_(
+                "Who plays a side: scenario, heuristic, random, first-legal or search "
+                "(search:iterations=800, search:time=1.0, search:omniscient); repeat for each side. "
+                "Default: the scenario's own."
+            )
         ),
     ),
 ]

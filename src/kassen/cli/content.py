@@ -23,8 +23,9 @@ from pydantic import BaseModel
 from rich.markup import escape
 from rich.table import Table
 
-from kassen.cli.common import console, emit_json, user_errors
+from kassen.cli.common import console, emit_json, error_line, issue_text, user_errors
 from kassen.core.errors import ContentError, KassenError
+from kassen.i18n import N_, S_, _, ngettext, translate_text
 from kassen.sengoku.catalog import KINDS, Catalog, CatalogFile, UnknownEntryError, load_catalog
 from kassen.sengoku.entries import Maneuver, ManeuverKind
 from kassen.sengoku.house import FlowDefault
@@ -35,7 +36,9 @@ CONTENT_HELP = "A directory (or file) of your own catalog YAML, merged over the 
 content_app = typer.Typer(
     add_completion=False,  # as the top-level kassen: no command edits the shell's start-up files
     name="content",
-    help="The Sengoku catalog (weapons, armor, maneuvers, creatures, house defaults): list, show, validate.",
+    help=N_(
+        "The Sengoku catalog (weapons, armor, maneuvers, creatures, house defaults): list, show, validate."
+    ),
     no_args_is_help=True,
 )
 
@@ -50,6 +53,33 @@ _ALIASES = {
 }
 
 
+#: The catalog's kinds of entries, as ``list``/``show``/``validate`` name them.
+KIND_WORDS = {
+    "weapon": N_("weapon"),
+    "armor": N_("armor"),
+    "shield": N_("shield"),
+    "maneuver": N_("maneuver"),
+    "creature": N_("creature"),
+    "debuff": N_("debuff"),
+    "trait": N_("trait"),
+    "table": N_("table"),
+    "house-default": N_("house default"),
+    "rule": N_("rule"),
+}
+#: The fields a ``list`` summary names.
+SUMMARY_WORDS = {
+    "reach": N_("reach"),
+    "grade": N_("grade"),
+    "attack_a": N_("attack A"),
+    "attack_b": N_("attack B"),
+    "armor": N_("armor"),
+    "weapons": N_("weapons"),
+    "value": N_("value"),
+    "rounds": N_("rounds"),
+    "grants": N_("grants"),
+}
+
+
 def catalog_from_options(content: list[str] | None) -> Catalog:
     """The catalog with each ``--content`` layer merged over the bundled one (ContentError on problems)."""
     return load_catalog(tuple(content or ()))
@@ -58,14 +88,18 @@ def catalog_from_options(content: list[str] | None) -> Catalog:
 def _summary(kind: str, entry: BaseModel) -> str:
     """One line in the game's words for ``list``."""
     if isinstance(entry, Maneuver):
-        parts = [entry.kind.value, f"{entry.cost} Energy"]
+        parts = [translate_text(entry.kind.value), _("{n} Energy").format(n=entry.cost)]
         if entry.tags:
-            parts.append(" + ".join(f"[{t}]" for t in entry.tags))
+            parts.append(" + ".join(f"[{translate_text(str(t))}]" for t in entry.tags))
         if entry.wounds is not None:
-            parts.append(f"{entry.wounds} Wound{'s' * (entry.wounds != 1)}")
+            parts.append(ngettext("{n} Wound", "{n} Wounds", entry.wounds).format(n=entry.wounds))
         if entry.grants is not None and entry.grants.value:
-            parts.append(f"Defense +{entry.grants.value} ({entry.grants.kind.value})")
-        return ", ".join(parts)
+            parts.append(
+                _("Defense +{value} ({kind})").format(
+                    value=entry.grants.value, kind=translate_text(entry.grants.kind.value)
+                )
+            )
+        return _(", ").join(parts)
     data = entry.model_dump(mode="json", exclude_defaults=True)
     keys = {
         "weapon": ("reach", "grade", "attack_a", "attack_b"),
@@ -75,7 +109,7 @@ def _summary(kind: str, entry: BaseModel) -> str:
         "debuff": ("value", "rounds"),
         "trait": ("grants",),
     }.get(kind, ())
-    return ", ".join(f"{k} {_short(data[k])}" for k in keys if k in data)
+    return _(", ").join(f"{_(SUMMARY_WORDS[k])} {_short(data[k])}" for k in keys if k in data)
 
 
 def _short(value: Any) -> str:
@@ -89,10 +123,12 @@ def _rows(catalog: Catalog, kind: str | None) -> list[tuple[str, str, str, str]]
     for k, key, entry in catalog.entries("maneuver" if maneuver_kind else kind):
         if maneuver_kind and isinstance(entry, Maneuver) and entry.kind.value != maneuver_kind:
             continue
-        rows.append((k, key, str(getattr(entry, "name", key)), _summary(k, entry)))
+        rows.append((k, key, translate_text(str(getattr(entry, "name", key))), _summary(k, entry)))
     if kind in (None, "house-default"):
         for view in catalog.house_defaults():
-            rows.append(("house-default", view.rule, view.source, _first_sentence(view.rationale)))
+            rows.append(
+                ("house-default", view.rule, view.source, _first_sentence(translate_text(view.rationale)))
+            )
     if kind in (None, "table"):
         for key, table in catalog.tables().items():
             rows.append(("table", key, _table_rule(key), f"d{_table_die(table)}"))
@@ -112,20 +148,24 @@ def _first_sentence(text: str) -> str:
     return head if len(head) <= 90 else head[:87] + "..."
 
 
-@content_app.command("list")
+@content_app.command(
+    "list",
+    help=N_("List the catalog's entries (ids to use with `show`, `--attacker`, `--target`, `--weapon`)."),
+)
 @user_errors
 def list_command(
     kind: Annotated[
         str | None,
         typer.Argument(
-            help="weapon, armor, shield, maneuver (or attack, defense, movement, stance, kata, upkeep), "
-            "creature, trait, debuff, house-default, table. Default: everything."
+            help=N_(
+                "weapon, armor, shield, maneuver (or attack, defense, movement, stance, kata, upkeep), "
+                "creature, trait, debuff, house-default, table. Default: everything."
+            )
         ),
     ] = None,
     content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
-    """List the catalog's entries (ids to use with `show`, `--attacker`, `--target`, `--weapon`)."""
     wanted = None
     if kind is not None:
         key = kind.strip().lower()
@@ -135,14 +175,16 @@ def list_command(
             wanted = _ALIASES[key]
         else:
             choices = [*KINDS, *(k.value for k in ManeuverKind)]
-            raise UnknownEntryError(f"unknown kind {kind!r}; choose one of {', '.join(choices)}")
+            raise UnknownEntryError(
+                S_("unknown kind {kind}; choose one of {items}", kind=f"{kind!r}", items=", ".join(choices))
+            )
     rows = _rows(catalog_from_options(content), wanted)
     if as_json:
         emit_json([{"kind": k, "id": i, "name": n, "summary": s} for k, i, n, s in rows])
         return
     table = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
-    for col in ("kind", "id", "name", "summary"):
-        table.add_column(col)
+    for col in (N_("kind"), N_("id"), N_("name"), N_("summary")):
+        table.add_column(_(col))
     for row in rows:
         table.add_row(*(escape(c) for c in row))
     console.print(table)
@@ -190,7 +232,10 @@ def _show_rule(catalog: Catalog, rule: str) -> dict[str, Any]:
     text = _rule_text(wanted)
     if text is None:
         raise UnknownEntryError(
-            f"no house default for {rule!r}, and no such rule (`kassen rules --ruleset sengoku` lists them)"
+            S_(
+                "no house default for {rule}, and no such rule (`kassen rules --ruleset sengoku` lists them)",
+                rule=f"{rule!r}",
+            )
         )
     return {
         "kind": "rule",
@@ -218,23 +263,29 @@ def _yaml(data: Any) -> str:
 
 
 def _print_view(view: dict[str, Any]) -> None:
-    console.print(f"\n[bold]House default {view['rule']}[/bold]  [dim]({escape(view['source'])})[/dim]")
+    head = _("House default {rule}").format(rule=view["rule"])
+    console.print(f"\n[bold]{head}[/bold]  [dim]({escape(view['source'])})[/dim]")
     if view["value"]:
         console.print(escape(_yaml(view["value"])))
-    console.print(f"[italic]Rationale:[/italic] {escape(view['rationale'])}")
+    console.print(f"[italic]{_('Rationale:')}[/italic] {escape(translate_text(view['rationale']))}")
 
 
-@content_app.command("show")
+@content_app.command(
+    "show",
+    help=N_(
+        "One entry in full, with the rationale of every house default it carries; or, for a rule ID, "
+        "every house default that settles it."
+    ),
+)
 @user_errors
 def show_command(
     key: Annotated[
-        str, typer.Argument(help="An entry id (thrust, oni, o-yoroi...), a rule ID (SG.CNT.4) or a table.")
+        str,
+        typer.Argument(help=N_("An entry id (thrust, oni, o-yoroi...), a rule ID (SG.CNT.4) or a table.")),
     ],
     content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
-    """One entry in full, with the rationale of every house default it carries; or, for a rule ID, every
-    house default that settles it."""
     catalog = catalog_from_options(content)
     wanted = key.strip()
     if wanted.upper().startswith("SG."):
@@ -246,37 +297,49 @@ def show_command(
     if as_json:
         emit_json(data)
         return
-    head = f"[bold]{escape(data['id'])}[/bold]  ({data['kind']})"
+    head = f"[bold]{escape(data['id'])}[/bold]  ({escape(_(KIND_WORDS.get(data['kind'], data['kind'])))})"
     if data.get("source"):
         head += f"  [dim]{escape(data['source'])}[/dim]"
     console.print(head)
     if data["kind"] == "rule":
         console.print(f"{escape(data['title'])}: {escape(data['text'])}")
         console.print(
-            f"[dim]No house default: the seeds settle it. `{escape(data['see'])}` explains any rule ID.[/dim]"
+            "[dim]"
+            + _("No house default: the seeds settle it. `{command}` explains any rule ID.").format(
+                command=escape(data["see"])
+            )
+            + "[/dim]"
         )
         return
     if "entry" in data:
         console.print(escape(_yaml(data["entry"])))
     if "technique" in data:
         t = data["technique"]
-        extra = f", critical {t['critical_wounds']} Wounds" if t["critical_wounds"] is not None else ""
-        used = f"with {t['weapon']}" if t["weapon"] else "with the weapon in hand"
-        console.print(f"[dim]as a technique: {used}{extra}[/dim]")
+        if t["weapon"]:
+            used = _("as a technique: with {weapon}").format(weapon=translate_text(str(t["weapon"])))
+        else:
+            used = _("as a technique: with the weapon in hand")
+        if t["critical_wounds"] is not None:
+            used += _(", critical {n} Wounds").format(n=t["critical_wounds"])
+        console.print(f"[dim]{used}[/dim]")
     for view in data["house_defaults"]:
         _print_view(view)
 
 
-@content_app.command("validate")
+@content_app.command(
+    "validate",
+    help=N_(
+        "Check PATH as a layer over the bundled catalog: every problem on its own line (file:line: field: "
+        "why) and exit 2, or a summary and exit 0."
+    ),
+)
 @user_errors
 def validate_command(
-    path: Annotated[str, typer.Argument(help="A catalog YAML file or a directory of them.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    path: Annotated[str, typer.Argument(help=N_("A catalog YAML file or a directory of them."))],
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
-    """Check PATH as a layer over the bundled catalog: every problem on its own line (file:line: field:
-    why) and exit 2, or a summary and exit 0."""
     if not path.strip():  # an empty path would read the working directory
-        raise KassenError("PATH is empty: name a catalog YAML file or a directory of them")
+        raise KassenError(S_("PATH is empty: name a catalog YAML file or a directory of them"))
     try:
         catalog = load_catalog((path,))
     except ContentError as exc:
@@ -284,24 +347,30 @@ def validate_command(
             emit_json({"ok": False, "issues": [_issue_json(i) for i in exc.issues]})
         else:
             for issue in exc.issues:
-                sys.stderr.write(f"{issue}\n")
-            sys.stderr.write(f"kassen: error: {len(exc.issues)} problem(s) in {path}; nothing loaded\n")
+                sys.stderr.write(f"{issue_text(issue)}\n")
+            n = len(exc.issues)
+            sys.stderr.write(error_line(_("{n} problem(s) in {path}; nothing loaded").format(n=n, path=path)))
         raise typer.Exit(2) from None
     counts = {k: sum(1 for _ in catalog.entries(k)) for k in KINDS[:-2]}
     if as_json:
         emit_json({"ok": True, "counts": counts, "house_defaults": len(catalog.flow)})
         return
-    listed = ", ".join(f"{n} {k}" for k, n in counts.items())
-    console.print(f"ok: {escape(path)} merges cleanly ({listed}; {len(catalog.flow)} flow house defaults)")
+    listed = _(", ").join(f"{n} {_(KIND_WORDS.get(k, k))}" for k, n in counts.items())
+    console.print(
+        _("ok: {path} merges cleanly ({counts}; {n} flow house defaults)").format(
+            path=escape(path), counts=listed, n=len(catalog.flow)
+        )
+    )
 
 
 def _issue_json(issue: Any) -> dict[str, Any]:
     return {"file": issue.file, "line": issue.line, "field": issue.field, "message": issue.message}
 
 
-@content_app.command("schema")
+@content_app.command(
+    "schema", help=N_("The JSON Schema of a catalog file (point your editor's YAML support at it).")
+)
 def schema_command() -> None:
-    """The JSON Schema of a catalog file (point your editor's YAML support at it)."""
     schema = CatalogFile.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "kassen Sengoku catalog file"

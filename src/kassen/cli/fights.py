@@ -16,19 +16,22 @@ from typing import Annotated, Any
 import typer
 import yaml
 
-from kassen.cli.common import PolicyOption, emit_json, side_policies, user_errors
+from kassen.cli.common import PolicyOption, emit_json, side_policies, user_errors, warning_line
 from kassen.cli.numbers import SeedOption
 from kassen.core.errors import ContentError, KassenError
+from kassen.i18n import N_, S_, _, ngettext, translate_text
 
 ContentOption = Annotated[
     list[Path] | None,
     typer.Option(
         "--content",
-        help="A directory (or file) of YAML content merged over the bundled data; repeat for more layers.",
-        metavar="DIR",
+        help=N_(
+            "A directory (or file) of YAML content merged over the bundled data; repeat for more layers."
+        ),
+        metavar=N_("DIR"),
     ),
 ]
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+JsonFlag = Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))]
 
 
 def _out(line: str) -> None:
@@ -49,11 +52,10 @@ def _layers(content: list[Path] | None) -> list[Path]:
 
 def scenarios_command(
     ruleset: Annotated[
-        str | None, typer.Option(help="Only this ruleset's scenarios.", metavar="NAME")
+        str | None, typer.Option(help=N_("Only this ruleset's scenarios."), metavar=N_("NAME"))
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Every bundled scenario: its name, ruleset and title."""
     from kassen.core.ruleset import registered_rulesets
     from kassen.core.scenario import bundled_scenarios
 
@@ -64,28 +66,28 @@ def scenarios_command(
         except KassenError as exc:
             if ruleset is not None:
                 raise
-            sys.stderr.write(f"kassen: warning: {exc}\n")  # one broken ruleset hides no other
+            sys.stderr.write(warning_line(exc))  # one broken ruleset hides no other
     if as_json:
         emit_json([s.to_json() for s in found])
         return
     width = max((len(s.name) for s in found), default=0)
     for s in found:
-        _out(f"{s.name:<{width}}  {s.ruleset:<8} {s.title}")
+        _out(f"{s.name:<{width}}  {s.ruleset:<8} {translate_text(s.title)}")
 
 
 def fight_command(
     scenario: Annotated[
-        str, typer.Argument(help="A bundled scenario (see `kassen scenarios`) or a YAML file.")
+        str, typer.Argument(help=N_("A bundled scenario (see `kassen scenarios`) or a YAML file."))
     ],
     seed: SeedOption = None,
     content: ContentOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the chronicle (replayable JSON).")] = False,
-    brief: Annotated[bool, typer.Option("--brief", help="Only how the fight ended.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every explanation step too.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=N_("Print the chronicle (replayable JSON)."))
+    ] = False,
+    brief: Annotated[bool, typer.Option("--brief", help=N_("Only how the fight ended."))] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=N_("Every explanation step too."))] = False,
     policy: PolicyOption = None,
 ) -> None:
-    """Play any ruleset's scenario to its end with its policies (or --policy SIDE=SPEC); every event
-    told in words."""
     from kassen.core.report import account, outcome_text
     from kassen.core.rng import fresh_seed
     from kassen.core.scenario import open_fight, read_scenario
@@ -103,12 +105,20 @@ def fight_command(
         result = fight.result
         assert result is not None
         text = outcome_text(result, fight.ruleset.names(fight.initial_state))
-        title = fight.meta.get("scenario", scenario)
-        _out(f"{title} (seed {fight.seed}): {text}, after {len(fight.entries)} actions")
+        title = translate_text(str(fight.meta.get("scenario", scenario)))
+        n = len(fight.entries)
+        _out(
+            ngettext(
+                "{title} (seed {seed}): {outcome}, after {n} action",
+                "{title} (seed {seed}): {outcome}, after {n} actions",
+                n,
+            ).format(title=title, seed=fight.seed, outcome=text, n=n)
+        )
         return
     played_by = "; ".join(f"{side}: {spec}" for side, spec in fight.policy_specs().items())
+    title = translate_text(str(fight.meta.get("scenario", scenario)))
     _out(
-        f"{fight.meta.get('scenario', scenario)} (seed {fight.seed})"
+        _("{title} (seed {seed})").format(title=title, seed=fight.seed)
         + (f" [{played_by}]" if played_by else "")
     )
     sys.stdout.write(account(fight, verbose=verbose))
@@ -129,12 +139,10 @@ def _read_input(file: str) -> str | bytes:
 
 def replay_command(
     file: Annotated[
-        str, typer.Argument(help="A chronicle (`kassen fight --json`), or - for standard input.")
+        str, typer.Argument(help=N_("A chronicle (`kassen fight --json`), or - for standard input."))
     ],
     content: ContentOption = None,
 ) -> None:
-    """Re-apply a chronicle of any ruleset and check every recorded field (events, dice, result, content
-    hash): says "identical" and exits 0, or names the first differing log index and field and exits 2."""
     from kassen.core.codec import parse_json
     from kassen.core.fight import Fight
     from kassen.core.report import outcome_text
@@ -146,42 +154,57 @@ def replay_command(
         result = fight.result
         assert result is not None
         text = outcome_text(result, fight.ruleset.names(fight.initial_state))
-        _out(f"identical: {n} actions replayed; {text}")
+        _out(
+            ngettext(
+                "identical: {n} action replayed; {outcome}", "identical: {n} actions replayed; {outcome}", n
+            ).format(n=n, outcome=text)
+        )
     else:
         names = fight.ruleset.names(fight.initial_state)
         who = fight.to_move
-        shown = names.get(who.id, str(who)) if who is not None else "nobody"
-        _out(f"identical: {n} actions replayed; the fight is unfinished ({shown} to decide)")
+        shown = names.get(who.id, str(who)) if who is not None else _("nobody")
+        _out(
+            ngettext(
+                "identical: {n} action replayed; the fight is unfinished ({who} to decide)",
+                "identical: {n} actions replayed; the fight is unfinished ({who} to decide)",
+                n,
+            ).format(n=n, who=shown)
+        )
 
 
 def validate_command(
-    scenario: Annotated[str, typer.Argument(help="A scenario YAML file (or a bundled name).")],
+    scenario: Annotated[str, typer.Argument(help=N_("A scenario YAML file (or a bundled name)."))],
     content: ContentOption = None,
 ) -> None:
-    """Check a scenario without playing it: every error with its file, line and field."""
     from kassen.core.fight import Fight
     from kassen.core.scenario import open_fight
 
     fight: Fight[Any, Any] = open_fight(scenario, content=_layers(content))
     names = fight.ruleset.names(fight.initial_state)
+    title = fight.meta.get("scenario")
     _out(
-        f"ok: {_article(fight.ruleset.info.name)} {fight.ruleset.info.name} scenario, "
-        f"{fight.meta.get('scenario')!r}: "
-        f"{len(names)} named units and sides, content {fight.content.hash[:12]}"
+        _("ok: {article} {ruleset} scenario, {title}: {n} named units and sides, content {content}").format(
+            article=_article(fight.ruleset.info.name),
+            ruleset=fight.ruleset.info.name,
+            title=repr(translate_text(title) if isinstance(title, str) else title),
+            n=len(names),
+            content=fight.content.hash[:12],
+        )
     )
 
 
 schema_app = typer.Typer(
-    help="JSON Schemas of kassen's input files.", no_args_is_help=True, add_completion=False
+    help=N_("JSON Schemas of kassen's input files."), no_args_is_help=True, add_completion=False
 )
 
 
-@schema_app.command("scenario")
+@schema_app.command("scenario", help=N_("The JSON Schema of a ruleset's scenario files (header included)."))
 @user_errors
 def schema_scenario(
-    ruleset: Annotated[str, typer.Option(help="The ruleset whose scenario format to print.", metavar="NAME")],
+    ruleset: Annotated[
+        str, typer.Option(help=N_("The ruleset whose scenario format to print."), metavar=N_("NAME"))
+    ],
 ) -> None:
-    """The JSON Schema of a ruleset's scenario files (header included)."""
     from kassen.core.ruleset import find_ruleset
 
     rs = find_ruleset(ruleset)
@@ -197,13 +220,19 @@ def schema_scenario(
     emit_json(schema)
 
 
-@schema_app.command("chronicle")
+@schema_app.command(
+    "chronicle",
+    help=N_(
+        "The JSON Schema of a ruleset's chronicle (kassen fight --json, Fight.to_json): each event's data "
+        "by its kind, where the ruleset declares its event types."
+    ),
+)
 @user_errors
 def schema_chronicle(
-    ruleset: Annotated[str, typer.Option(help="The ruleset whose chronicles to describe.", metavar="NAME")],
+    ruleset: Annotated[
+        str, typer.Option(help=N_("The ruleset whose chronicles to describe."), metavar=N_("NAME"))
+    ],
 ) -> None:
-    """The JSON Schema of a ruleset's chronicle (kassen fight --json, Fight.to_json): each event's data
-    by its kind, where the ruleset declares its event types."""
     from kassen.core.chronicle import chronicle_schema
     from kassen.core.ruleset import find_ruleset
 
@@ -218,7 +247,7 @@ def _rule_texts() -> dict[str, dict[str, Any]]:
         try:
             package, file = find_ruleset(name).info.rule_texts
         except KassenError as exc:  # one broken ruleset must not hide the others' rules
-            sys.stderr.write(f"kassen: warning: {exc}\n")
+            sys.stderr.write(warning_line(exc))
             continue
         data = yaml.safe_load(resources.files(package).joinpath(file).read_text(encoding="utf-8"))
         for rid, entry in data["rules"].items():
@@ -228,27 +257,38 @@ def _rule_texts() -> dict[str, dict[str, Any]]:
 
 def rules_command(
     rule: Annotated[
-        str | None, typer.Argument(help="A rule ID as explanations cite it, e.g. SG.CHK.1.")
+        str | None, typer.Argument(help=N_("A rule ID as explanations cite it, e.g. SG.CHK.1."))
     ] = None,
-    ruleset: Annotated[str | None, typer.Option(help="List one ruleset's rules.", metavar="NAME")] = None,
+    ruleset: Annotated[
+        str | None, typer.Option(help=N_("List one ruleset's rules."), metavar=N_("NAME"))
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """What a rule ID cited in an explanation says, in a sentence or two (or a ruleset's whole list)."""
     texts = _rule_texts()
     if rule is not None:
         key = rule.strip().upper()
         entry = texts.get(key)
         shown = rule if len(rule) <= 40 else rule[:37] + "..."
         if entry is not None and ruleset is not None and entry["ruleset"] != ruleset:
-            raise KassenError(f"{entry['id']} is a rule of {entry['ruleset']}, not of {ruleset[:40]}")
+            raise KassenError(
+                S_(
+                    "{id} is a rule of {ruleset}, not of {ruleset2}",
+                    id=entry["id"],
+                    ruleset=entry["ruleset"],
+                    ruleset2=ruleset[:40],
+                )
+            )
         if entry is None:
             close = [
                 r
                 for r, e in texts.items()
                 if r.startswith(key.rsplit(".", 1)[0] + ".") and (ruleset is None or e["ruleset"] == ruleset)
             ][:8]
-            hint = f" (nearby: {', '.join(close)})" if close else " (see `kassen rules --ruleset NAME`)"
-            raise KassenError(f"no rule {shown!r}{hint}")
+            if close:
+                raise KassenError(
+                    S_("no rule {rule} (nearby: {close})", rule=repr(shown), close=", ".join(close))
+                )
+            raise KassenError(S_("no rule {rule} (see `kassen rules --ruleset NAME`)", rule=repr(shown)))
         if as_json:
             emit_json(entry)
             return
@@ -269,9 +309,31 @@ def rules_command(
 
 def register(app: typer.Typer) -> None:
     """Add the generic commands to ``app``."""
-    app.command("scenarios")(user_errors(scenarios_command))
-    app.command("fight")(user_errors(fight_command))
-    app.command("replay")(user_errors(replay_command))
-    app.command("validate")(user_errors(validate_command))
-    app.command("rules")(user_errors(rules_command))
+    app.command("scenarios", help=N_("Every bundled scenario: its name, ruleset and title."))(
+        user_errors(scenarios_command)
+    )
+    app.command(
+        "fight",
+        help=N_(
+            "Play any ruleset's scenario to its end with its policies (or --policy SIDE=SPEC); every "
+            "event told in words."
+        ),
+    )(user_errors(fight_command))
+    app.command(
+        "replay",
+        help=N_(
+            "Re-apply a chronicle of any ruleset and check every recorded field (events, dice, result, "
+            'content hash): says "identical" and exits 0, or names the first differing log index and '
+            "field and exits 2."
+        ),
+    )(user_errors(replay_command))
+    app.command(
+        "validate", help=N_("Check a scenario without playing it: every error with its file, line and field.")
+    )(user_errors(validate_command))
+    app.command(
+        "rules",
+        help=N_(
+            "What a rule ID cited in an explanation says, in a sentence or two (or a ruleset's whole list)."
+        ),
+    )(user_errors(rules_command))
     app.add_typer(schema_app, name="schema")

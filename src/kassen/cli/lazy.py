@@ -40,7 +40,11 @@ def _load(name: str) -> Any:
             obj = getattr(obj, part)
         command = typer.main.get_command(obj) if isinstance(obj, typer.Typer) else obj
     except Exception as exc:  # a broken plugin must not take `kassen --help` down with it
-        sys.stderr.write(f"kassen: warning: the command group {name!r} cannot be loaded: {exc}\n")
+        from kassen.cli.common import warning_line
+        from kassen.i18n import _
+
+        problem = _("the command group {name} cannot be loaded: {error}").format(name=repr(name), error=exc)
+        sys.stderr.write(warning_line(problem))
         return None
     command.name = name
     return command

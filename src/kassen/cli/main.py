@@ -21,10 +21,11 @@ from kassen.cli.play import register as register_play
 from kassen.cli.render import dice_markup, probability_text
 from kassen.core.rng import Rng
 from kassen.dice import parse, probability_at_least, roll
+from kassen.i18n import N_, _
 
 app = typer.Typer(
     name="kassen",
-    help="kassen (合戦): run tabletop-RPG combat exactly as written, with exact odds.",
+    help=N_("kassen (合戦): run tabletop-RPG combat exactly as written, with exact odds."),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -40,36 +41,44 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(help=N_("kassen (合戦): run tabletop-RPG combat exactly as written, with exact odds."))
 def _main(
     version: Annotated[
         bool,
-        typer.Option("--version", help="Print kassen's version and exit.", callback=_version, is_eager=True),
+        typer.Option(
+            "--version", help=N_("Print kassen's version and exit."), callback=_version, is_eager=True
+        ),
     ] = False,
     lang: Annotated[
         str | None,
         typer.Option(
             "--lang",
             metavar="[en|ja]",
-            help="The language of every word kassen prints (any command takes it; default KASSEN_LANG, "
-            "else the locale). JSON, saves and chronicles are the same in every language.",
+            help=N_(
+                "The language of every word kassen prints (any command takes it; default KASSEN_LANG, "
+                "else the locale). JSON, saves and chronicles are the same in every language."
+            ),
         ),
     ] = None,
 ) -> None:
-    """kassen (合戦): run tabletop-RPG combat exactly as written, with exact odds."""
+    """Only options: the commands do the work."""
 
 
-@app.command("roll", cls=NegativeNumbers, context_settings=NEGATIVE_NUMBERS)
+@app.command(
+    "roll",
+    cls=NegativeNumbers,
+    context_settings=NEGATIVE_NUMBERS,
+    help=N_("Roll dice and show every die: kept, dropped (struck) and exploded (in parentheses)."),
+)
 @user_errors
 def roll_command(
-    expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d10+5, 4d6kh3, 3d6!, 7k3.")],
+    expression: Annotated[str, typer.Argument(help=N_("Dice notation, e.g. 2d10+5, 4d6kh3, 3d6!, 7k3."))],
     seed: SeedOption = None,
     unskilled: Annotated[
-        bool, typer.Option("--unskilled", help="Roll-and-keep dice do not explode.")
+        bool, typer.Option("--unskilled", help=N_("Roll-and-keep dice do not explode."))
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
-    """Roll dice and show every die: kept, dropped (struck) and exploded (in parentheses)."""
     expr = parse(expression, unskilled=unskilled)
     used_seed = seed if seed is not None else secrets.randbits(32)
     result = roll(expr, Rng(used_seed))
@@ -80,22 +89,26 @@ def roll_command(
         return
     console.print(dice_markup(result))
     if seed is None:
-        console.print(f"[dim](seed {used_seed})[/dim]")
+        console.print("[dim]" + _("(seed {seed})").format(seed=used_seed) + "[/dim]")
 
 
-@app.command("odds", cls=NegativeNumbers, context_settings=NEGATIVE_NUMBERS)
+@app.command(
+    "odds",
+    cls=NegativeNumbers,
+    context_settings=NEGATIVE_NUMBERS,
+    help=N_("The exact probability that EXPRESSION totals at least T, also as a fraction."),
+)
 @user_errors
 def odds_command(
-    expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d10+3, 7k3.")],
+    expression: Annotated[str, typer.Argument(help=N_("Dice notation, e.g. 2d10+3, 7k3."))],
     at_least: Annotated[
-        int, typer.Option("--at-least", parser=whole(), metavar="T", help="Target: P(total >= T).")
+        int, typer.Option("--at-least", parser=whole(), metavar=N_("T"), help=N_("Target: P(total >= T)."))
     ],
     unskilled: Annotated[
-        bool, typer.Option("--unskilled", help="Roll-and-keep dice do not explode.")
+        bool, typer.Option("--unskilled", help=N_("Roll-and-keep dice do not explode."))
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
-    """The exact probability that EXPRESSION totals at least T, also as a fraction."""
     expr = parse(expression, unskilled=unskilled)
     table = probability_at_least(expr, at_least)
     p = table.at_least(at_least)
@@ -110,7 +123,9 @@ def odds_command(
             }
         )
         return
-    exactness = "exact" if table.exact else f"within {float(table.error_bound):.1e}"
+    exactness = (
+        _("exact") if table.exact else _("within {bound}").format(bound=f"{float(table.error_bound):.1e}")
+    )
     console.print(f"P({expr} >= {at_least}) = {probability_text(p)}  [dim]{exactness}[/dim]")
 
 

@@ -34,6 +34,8 @@ from typing import Annotated
 
 import typer
 
+from kassen.i18n import N_, S_
+
 #: The largest seed: seeds are 0 .. 2**64 - 1 (the RNG's state), as in scenario files and chronicles.
 SEED_MAX = (1 << 64) - 1
 #: No number on the command line has more digits than this (a 5,000-digit number is refused before
@@ -58,28 +60,34 @@ def _shown(text: str) -> str:
     return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
 
 
+def _digits(n: int, negative: bool) -> str:
+    if negative:
+        return S_("a {n}-digit negative number", n=n)
+    return S_("a {n}-digit number", n=n)
+
+
 def whole_problem(text: str, low: int | None = None, high: int | None = None) -> tuple[int | None, str]:
     """``(value, "")`` for a whole number within ``low .. high``, else ``(None, why)``."""
     raw = text.strip(" \t")  # ASCII spaces around it, as the dice parser allows
     if _WHOLE.fullmatch(raw) is None:
-        return None, f"must be a whole number, got {_shown(text)}"
+        return None, S_("must be a whole number, got {value}", value=_shown(text))
     negative = raw.startswith("-")
     digits = raw.lstrip("+-").lstrip("0")
     value = int(raw) if len(digits) <= MAX_DIGITS else None
     if value is None:  # beyond any range: out of it on the side of its sign
-        shown = f"a {len(digits)}-digit {'negative ' if negative else ''}number"
+        shown = _digits(len(digits), negative)
         too_low, too_high = negative, not negative
     else:
         shown = str(value)
         too_low, too_high = low is not None and value < low, high is not None and value > high
     if (too_low and low is not None) or (too_high and high is not None):
         if low is not None and high is not None:
-            return None, f"must be between {low} and {high}, got {shown}"
+            return None, S_("must be between {low} and {high}, got {value}", low=low, high=high, value=shown)
         if low is not None:
-            return None, f"must be at least {low}, got {shown}"
-        return None, f"must be at most {high}, got {shown}"
+            return None, S_("must be at least {low}, got {value}", low=low, value=shown)
+        return None, S_("must be at most {high}, got {value}", high=high, value=shown)
     if value is None:
-        return None, f"must have at most {MAX_DIGITS} digits, got {shown}"
+        return None, S_("must have at most {most} digits, got {value}", most=MAX_DIGITS, value=shown)
     return value, ""
 
 
@@ -92,9 +100,8 @@ def seed_problem(text: str) -> tuple[int | None, str]:
         return None, why
     number = text.strip(" \t+")
     digits = len(number.lstrip("-"))
-    sign = "negative " if number.startswith("-") else ""
-    shown = number if len(number) <= 24 else f"a {digits}-digit {sign}number"
-    return None, f"a seed is between 0 and 2**64 - 1, not {shown}"
+    shown = number if len(number) <= 24 else _digits(digits, number.startswith("-"))
+    return None, S_("a seed is between 0 and 2**64 - 1, not {value}", value=shown)
 
 
 def whole(low: int | None = None, high: int | None = None) -> Callable[[object], int]:
@@ -134,7 +141,7 @@ SeedOption = Annotated[
     typer.Option(
         "--seed",
         parser=parse_seed,
-        metavar="SEED",
-        help="Seed for a reproducible run, 0 .. 2**64-1 (default: the scenario's, else random).",
+        metavar=N_("SEED"),
+        help=N_("Seed for a reproducible run, 0 .. 2**64-1 (default: the scenario's, else random)."),
     ),
 ]

@@ -31,6 +31,7 @@ from kassen.cli.common import PolicyOption, side_policies, user_errors
 from kassen.cli.numbers import SeedOption
 from kassen.cli.saves import autosave_path, check_save, shown
 from kassen.core.errors import KassenError
+from kassen.i18n import N_, S_, _, pgettext, translate_text
 
 
 def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> None:
@@ -47,13 +48,27 @@ def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> Non
     unknown = [h for h in humans if h not in fight.units() and h not in fight.sides() and h != "gm"]
     if unknown:
         known = ", ".join([*fight.sides(), *fight.units()])
-        raise KassenError(f"--human {unknown[0]!r} is no side or unit of this fight (known: {known}, gm)")
+        raise KassenError(
+            S_(
+                "--human {unknown} is no side or unit of this fight (known: {known}, gm)",
+                unknown=f"{unknown[0]!r}",
+                known=known,
+            )
+        )
     out = sys.stdout
     table = Table(fight, humans, save, out, answers_for(sys.stdin, out))
-    table.say(f"{fight.meta.get('scenario', '')} ({seed}; dice: {fight.dice_mode}). {HELP}")
+    title = translate_text(str(fight.meta.get("scenario", "")))
+    mode = pgettext("dice mode", "table") if fight.dice_mode == "table" else pgettext("dice mode", "auto")
+    table.say(
+        _("{title} ({seed}; dice: {mode}). {help}").format(title=title, seed=seed, mode=mode, help=_(HELP))
+    )
     keep = save if save is not None else autosave_path()
     if save is None:
-        table.say(f"(Ctrl-C or a hang-up saves the game to {shown(keep)}; --save FILE chooses where)")
+        table.say(
+            _("(Ctrl-C or a hang-up saves the game to {path}; --save FILE chooses where)").format(
+                path=shown(keep)
+            )
+        )
     stopped = 0
     with _Interruptions() as signals:
         try:
@@ -75,7 +90,7 @@ def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> Non
             signals.hold()  # a second Ctrl-C, or the SIGHUP after a closed terminal, waits for the save
             with contextlib.suppress(OSError):  # after a hang-up the terminal may be gone
                 table.say("")
-                table.say("interrupted: saving the game")
+                table.say(_("interrupted: saving the game"))
             # an OSError here comes after the save is written: only telling so failed (no terminal)
             with contextlib.suppress(OSError):
                 table.save_at_end(keep)
@@ -129,42 +144,42 @@ HumanOption = Annotated[
     list[str] | None,
     typer.Option(
         "--human",
-        help="A side or unit played at the table (repeat; default: every unit).",
-        metavar="SIDE_OR_UNIT",
+        help=N_("A side or unit played at the table (repeat; default: every unit)."),
+        metavar=N_("SIDE_OR_UNIT"),
     ),
 ]
 SaveOption = Annotated[
     Path | None,
     typer.Option(
         "--save",
-        help="Write the fight's chronicle here when input ends (or at quit, Ctrl-C, a hang-up).",
-        metavar="FILE",
+        help=N_("Write the fight's chronicle here when input ends (or at quit, Ctrl-C, a hang-up)."),
+        metavar=N_("FILE"),
     ),
 ]
 
 
 def play_command(
     scenario: Annotated[
-        str, typer.Argument(help="A bundled scenario (see `kassen scenarios`) or a YAML file.")
+        str, typer.Argument(help=N_("A bundled scenario (see `kassen scenarios`) or a YAML file."))
     ],
     seed: SeedOption = None,
     human: HumanOption = None,
     dice: Annotated[
         str,
-        typer.Option(help="auto: the seeded RNG rolls; table: type the faces rolled.", metavar="auto|table"),
+        typer.Option(
+            help=N_("auto: the seeded RNG rolls; table: type the faces rolled."), metavar="auto|table"
+        ),
     ] = "auto",
     save: SaveOption = None,
     content: Annotated[
-        list[Path] | None, typer.Option("--content", help="A content layer (repeat).", metavar="DIR")
+        list[Path] | None, typer.Option("--content", help=N_("A content layer (repeat)."), metavar=N_("DIR"))
     ] = None,
     policy: PolicyOption = None,
 ) -> None:
-    """Play a fight at the terminal: menus with odds, table dice, undo, save; units not --human are
-    decided by their policies (the scenario's, or --policy SIDE=SPEC)."""
     from kassen.core.scenario import open_fight
 
     if dice not in ("auto", "table"):
-        raise KassenError(f"--dice is auto or table, not {dice[:20]!r}")
+        raise KassenError(S_("--dice is auto or table, not {dice}", dice=f"{dice[:20]!r}"))
     policies = side_policies(policy)
     check_save(save)
     mode: Literal["auto", "table"] = "table" if dice == "table" else "auto"
@@ -173,30 +188,31 @@ def play_command(
     # a table never plays on the scenario's own seed unless asked: anyone with the file has it
     used = seed if seed is not None else fresh_seed()
     fight = open_fight(scenario, seed=used, content=list(content or []), dice=mode, policies=policies)
-    _session(fight, list(human or []), save, f"seed {seed}" if seed is not None else "a fresh random seed")
+    said = _("seed {seed}").format(seed=seed) if seed is not None else _("a fresh random seed")
+    _session(fight, list(human or []), save, said)
 
 
 def resume_command(
-    file: Annotated[Path, typer.Argument(help="A saved fight (kassen play --save, or kassen fight --json).")],
+    file: Annotated[
+        Path, typer.Argument(help=N_("A saved fight (kassen play --save, or kassen fight --json)."))
+    ],
     human: HumanOption = None,
     dice: Annotated[
         str | None,
-        typer.Option(help="auto or table (default: as the game was saved).", metavar="auto|table"),
+        typer.Option(help=N_("auto or table (default: as the game was saved)."), metavar="auto|table"),
     ] = None,
     save: SaveOption = None,
     content: Annotated[
-        list[Path] | None, typer.Option("--content", help="A content layer (repeat).", metavar="DIR")
+        list[Path] | None, typer.Option("--content", help=N_("A content layer (repeat)."), metavar=N_("DIR"))
     ] = None,
     policy: PolicyOption = None,
 ) -> None:
-    """Resume a saved fight where it stopped (replayed and checked first), each side played as it was
-    (or as --policy SIDE=SPEC says from now on)."""
     from kassen.content.yamlio import read_text
     from kassen.core.codec import parse_json
     from kassen.core.fight import Fight
 
     if dice not in (None, "auto", "table"):
-        raise KassenError(f"--dice is auto or table, not {dice[:20]!r}")
+        raise KassenError(S_("--dice is auto or table, not {dice}", dice=f"{dice[:20]!r}"))
     policies = side_policies(policy)
     check_save(save)
     fight = Fight.from_json(
@@ -205,7 +221,7 @@ def resume_command(
     fight.dice_mode = _saved_dice(fight) if dice is None else "table" if dice == "table" else "auto"
     if policy:
         fight.use_policies({**fight.policy_specs(), **policies})
-    _session(fight, list(human or []), save, "its saved seed")
+    _session(fight, list(human or []), save, _("its saved seed"))
 
 
 def _saved_dice(fight: Any) -> Literal["auto", "table"]:
@@ -219,5 +235,17 @@ def _saved_dice(fight: Any) -> Literal["auto", "table"]:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("play")(user_errors(play_command))
-    app.command("resume")(user_errors(resume_command))
+    app.command(
+        "play",
+        help=N_(
+            "Play a fight at the terminal: menus with odds, table dice, undo, save; units not --human are "
+            "decided by their policies (the scenario's, or --policy SIDE=SPEC)."
+        ),
+    )(user_errors(play_command))
+    app.command(
+        "resume",
+        help=N_(
+            "Resume a saved fight where it stopped (replayed and checked first), each side played as it "
+            "was (or as --policy SIDE=SPEC says from now on)."
+        ),
+    )(user_errors(resume_command))

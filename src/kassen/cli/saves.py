@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kassen.core.errors import KassenError
+from kassen.i18n import S_
 
 
 def shown(path: Path | str) -> str:
@@ -38,7 +39,9 @@ def write_chronicle(fight: Any, path: Path) -> None:
             tmp.unlink(missing_ok=True)
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise KassenError(f"cannot save to {shown(path)!r}: {reason}") from None
+        raise KassenError(
+            S_("cannot save to {path}: {reason}", path=f"{shown(path)!r}", reason=reason)
+        ) from None
 
 
 def fallback_save(fight: Any) -> Path | None:
@@ -69,10 +72,16 @@ def check_save(save: Path | None) -> None:
     where = shown(save)
     try:
         if save.is_dir():
-            raise KassenError(f"--save {where!r} is a directory, not a file")
+            raise KassenError(S_("--save {where} is a directory, not a file", where=f"{where!r}"))
         parent = save.parent if str(save.parent) else Path(".")
         if not parent.is_dir():
-            raise KassenError(f"--save {where!r}: the directory {shown(parent)!r} does not exist")
+            raise KassenError(
+                S_(
+                    "--save {where}: the directory {parent} does not exist",
+                    where=f"{where!r}",
+                    parent=f"{shown(parent)!r}",
+                )
+            )
         probes = [_temporary(save)] + ([] if save.exists() else [save])
         for probe in probes:
             fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -82,9 +91,11 @@ def check_save(save: Path | None) -> None:
                 os.close(fd)
                 os.unlink(probe)
     except OSError as exc:
-        raise KassenError(f"--save {where!r}: cannot write there ({exc.strerror or exc})") from None
+        raise KassenError(
+            S_("--save {where}: cannot write there ({value})", where=f"{where!r}", value=exc.strerror or exc)
+        ) from None
     except ValueError as exc:  # a NUL byte in the name
-        raise KassenError(f"--save {where!r}: {exc}") from None
+        raise KassenError(S_("--save {where}: {exc}", where=f"{where!r}", exc=exc)) from None
 
 
 def autosave_path() -> Path:

@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kassen.cli.answers import Answers
+from kassen.cli.common import error_text
 from kassen.cli.saves import fallback_save, shown, write_chronicle
 from kassen.core.errors import KassenError
 from kassen.core.view import GM_VIEW, Viewer
+from kassen.i18n import N_, _, ngettext, translate_text
 
-HELP = "answers: a number, auto, back, undo, gm, save PATH, quit, ? (what is not allowed now, and why)"
+HELP = N_("answers: a number, auto, back, undo, gm, save PATH, quit, ? (what is not allowed now, and why)")
 #: A step whose options are this many whole numbers or more (Wounds, HP) asks for the number itself.
 TYPED_VALUES = 13
 
@@ -99,9 +101,9 @@ class Table:
 
     def who(self, actor: Any) -> str:
         if actor is None:
-            return "nobody"
+            return _("nobody")
         if actor.kind == "gm":
-            return "the GM"
+            return _("the GM")
         return str(self.names.get(actor.id, actor.id))
 
     def save(self, path: Path) -> None:
@@ -109,7 +111,7 @@ class Table:
         the dice mode the table plays in, which ``kassen resume`` keeps."""
         self.fight.meta["dice"] = self.fight.dice_mode
         write_chronicle(self.fight, path)
-        self.say(f"saved to {shown(path)}")
+        self.say(_("saved to {path}").format(path=shown(path)))
 
     def save_at_end(self, path: Path) -> None:
         """The save when the game stops: if ``path`` cannot be written now (the disk filled, the folder
@@ -121,9 +123,15 @@ class Table:
         except KassenError as exc:
             fallback = fallback_save(self.fight)
             if fallback is None:
-                raise KassenError(f"{exc}; nor could it be written anywhere else") from None
-            self.say(f"saved to {shown(fallback)} instead")
-            raise KassenError(f"{exc}: the fight was saved to {shown(fallback)} instead") from None
+                raise KassenError(
+                    _("{error}; nor could it be written anywhere else").format(error=error_text(exc))
+                ) from None
+            self.say(_("saved to {path} instead").format(path=shown(fallback)))
+            raise KassenError(
+                _("{error}: the fight was saved to {path} instead").format(
+                    error=error_text(exc), path=shown(fallback)
+                )
+            ) from None
 
     # -- the game ------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -144,7 +152,7 @@ class Table:
             self.decide(DiceRequest)
         result = self.fight.result
         self.say("")
-        self.say(f"Result: {outcome_text(result, self.names)}.")
+        self.say(_("Result: {outcome}.").format(outcome=outcome_text(result, self.names)))
 
     def played(self, done: Any) -> None:
         """Tell what an action did (or, waiting for dice, leave it to the dice prompt)."""
@@ -160,7 +168,7 @@ class Table:
         try:
             menu = self.fight.menu(self.path, gm=self.gm, viewer=self.status_viewer(self.gm))
         except KassenError as exc:  # a path that went stale (never expected): start the decision again
-            self.say(f"kassen: {exc}")
+            self.say(_("kassen: {error}").format(error=error_text(exc)))
             self.path, self.gm = [], False
             return
         if not self.path:
@@ -170,24 +178,36 @@ class Table:
         options = [o for o in menu.options if o.allowed] + [o for o in menu.options if not o.allowed]
         allowed = sum(1 for o in options if o.allowed)
         values = _typed_values(options)
-        self.say(menu.prompt + (f"  (after {' > '.join(self.path)})" if self.path else ""))
+        prompt = translate_text(menu.prompt)
+        if self.path:
+            prompt += "  " + _("(after {path})").format(path=" > ".join(self.path))
+        self.say(prompt)
         if values is not None:
             low, high = values
-            self.say(f"  type the value: a whole number from {low} to {high}")
+            self.say(
+                "  " + _("type the value: a whole number from {low} to {high}").format(low=low, high=high)
+            )
         else:
             for i, option in enumerate(options[:allowed], 1):
                 self.say(f"  {i}. {_shown_option(option)}")
         if len(options) > allowed:
             n = len(options) - allowed
-            self.say(f"  … and {n} not allowed now: ? shows {'it' if n == 1 else 'them'} and why")
+            self.say(
+                "  "
+                + ngettext(
+                    "… and {n} not allowed now: ? shows it and why",
+                    "… and {n} not allowed now: ? shows them and why",
+                    n,
+                ).format(n=n)
+            )
         answer = self.answers.ask()
         if answer is None:
             raise EndOfInput
-        word, _, rest = answer.partition(" ")
+        word, _sep, rest = answer.partition(" ")
         try:
             self.answer(menu, options, allowed, values, answer, word, rest)
         except KassenError as exc:  # a refused choice is said and asked again; nothing changed
-            self.say(f"kassen: {exc}")
+            self.say(_("kassen: {error}").format(error=error_text(exc)))
 
     def answer(
         self,
@@ -203,7 +223,11 @@ class Table:
         if values is not None and _whole(word):
             chosen = next((o for o in options if o.id == word), None)
             if chosen is None:
-                raise KassenError(f"{word} is not one of the values here ({values[0]} to {values[1]})")
+                raise KassenError(
+                    _("{value} is not one of the values here ({low} to {high})").format(
+                        value=word, low=values[0], high=values[1]
+                    )
+                )
         elif word.isdigit() and 1 <= int(word) <= len(options):
             chosen = options[int(word) - 1]
         if chosen is not None:
@@ -211,9 +235,14 @@ class Table:
         elif word in ("?", "why"):
             for i, option in enumerate(options[allowed:], allowed + 1):
                 rule = f" [{option.rule}]" if option.rule else ""
-                self.say(f"  {i}. {option.label}  (not now: {option.why}{rule})")
+                self.say(
+                    f"  {i}. "
+                    + _("{label}  (not now: {why})").format(
+                        label=translate_text(option.label), why=translate_text(option.why) + rule
+                    )
+                )
             if allowed == len(options):
-                self.say("  everything on this menu is allowed now")
+                self.say("  " + _("everything on this menu is allowed now"))
         elif word == "auto" and not self.gm:
             self.path = []
             self.chosen = ([], False)  # ``back`` at its dice: the decision's start, the policy's path unseen
@@ -232,12 +261,19 @@ class Table:
         elif word == "quit":
             raise EndOfInput
         else:
-            self.say(f"kassen: cannot use {answer[:40]!r} here ({HELP})")
+            self.say(
+                _("kassen: cannot use {answer} here ({help})").format(answer=repr(answer[:40]), help=_(HELP))
+            )
 
     def choose(self, option: Any) -> None:
         if not option.allowed:
             rule = f" ({option.rule})" if option.rule else ""
-            self.say(f"kassen: {option.why or option.label + ' is not allowed now'}{rule}")
+            why = (
+                translate_text(option.why)
+                if option.why
+                else _("{label} is not allowed now").format(label=translate_text(option.label))
+            )
+            self.say(_("kassen: {error}").format(error=why + rule))
         elif option.complete:
             done = self.fight.choose([*self.path, option.id], gm=self.gm)
             self.chosen = [*self.path, option.id], self.gm
@@ -255,12 +291,12 @@ class Table:
         pending = fight.pending
         if pending is not None:
             fight.cancel()
-            self.say("the action waiting for dice is dropped")
+            self.say(_("the action waiting for dice is dropped"))
             if pending.by is not None or self.human(fight.to_move):
                 return  # it was a decision made here: decided again now
         entries = fight.entries
         if not any(self.mine(e) for e in entries):
-            self.say("kassen: nothing to undo: no decision was made at this table yet")
+            self.say(_("kassen: nothing to undo: no decision was made at this table yet"))
             return
         taken = []
         while True:
@@ -269,12 +305,19 @@ class Table:
             if self.mine(entry):
                 break
         own = taken[-1]
-        said = f"undone: action {own.index + 1} ({self.who(own.actor)}'s decision)"
         others = taken[:-1]
+        number, decider = own.index + 1, self.who(own.actor)
         if others:
-            who = ", ".join(dict.fromkeys(self.who(e.actor) for e in reversed(others)))
-            many = "action" if len(others) == 1 else f"{len(others)} actions"
-            said += f" and the {many} played by the policies after it ({who})"
+            who = _(", ").join(dict.fromkeys(self.who(e.actor) for e in reversed(others)))
+            said = ngettext(
+                "undone: action {number} ({who}'s decision) and the action played by the policies after it "
+                "({others})",
+                "undone: action {number} ({who}'s decision) and the {n} actions played by the policies "
+                "after it ({others})",
+                len(others),
+            ).format(number=number, who=decider, n=len(others), others=who)
+        else:
+            said = _("undone: action {number} ({who}'s decision)").format(number=number, who=decider)
         self.say(said)
 
 
@@ -294,4 +337,4 @@ def _typed_values(options: list[Any]) -> tuple[int, int] | None:
 def _shown_option(option: Any) -> str:
     odds = f"  [{option.odds.text()}]" if option.odds is not None else ""
     more = "" if option.complete else " ..."
-    return f"{option.label}{more}{odds}"
+    return f"{translate_text(option.label)}{more}{odds}"

@@ -17,10 +17,14 @@ __all__ = ["ask_dice"]
 from pathlib import Path
 from typing import Any
 
+from kassen.cli.common import error_text
 from kassen.cli.table import EndOfInput, Table
 from kassen.core.errors import KassenError, TypedDiceError
+from kassen.i18n import N_, _, ngettext
 
-DICE_HELP = "the faces rolled (several at once, separated by spaces), auto, undo, back, gm, save PATH, quit"
+DICE_HELP = N_(
+    "the faces rolled (several at once, separated by spaces), auto, undo, back, gm, save PATH, quit"
+)
 
 
 def ask_dice(table: Table, pending: Any) -> None:
@@ -31,11 +35,11 @@ def ask_dice(table: Table, pending: Any) -> None:
     table.told = len(pending.events)
     roll = next_roll(fight, table.viewer)
     assert roll is not None
-    table.say(f"{roll.words()}: faces, or auto")
+    table.say(_("{roll}: faces, or auto").format(roll=roll.words()))
     answer = table.answers.ask()
     if answer is None:
         raise EndOfInput
-    word, _, rest = answer.partition(" ")
+    word, _sep, rest = answer.partition(" ")
     if word in ("undo", "back", "gm", "quit"):
         mine = pending.by is not None or table.human(fight.to_move)
         if word == "undo" or (word == "back" and not mine):
@@ -47,21 +51,26 @@ def ask_dice(table: Table, pending: Any) -> None:
             raise EndOfInput
         if word == "gm":
             table.path, table.gm = [], True
-            table.say("the action waiting for dice is dropped: the GM's moves")
+            table.say(_("the action waiting for dice is dropped: the GM's moves"))
         else:
             path, gm = table.chosen
             table.path, table.gm = path[:-1], gm
-            where = "its last choice" if path else "the decision (the policy had made it)"
-            table.say(f"the action waiting for dice is dropped: back to {where}")
+            table.say(
+                _("the action waiting for dice is dropped: back to its last choice")
+                if path
+                else _(
+                    "the action waiting for dice is dropped: back to the decision (the policy had made it)"
+                )
+            )
         return
     if word == "save":
         if rest.strip():
             try:
                 table.save(Path(rest.strip()))  # what is played so far; the waiting action is not
             except KassenError as exc:
-                table.say(f"kassen: {exc}")
+                table.say(_("kassen: {error}").format(error=error_text(exc)))
         else:
-            table.say("kassen: save where? save PATH")
+            table.say(_("kassen: save where? save PATH"))
         return
     faces: list[int | None] = []
     for w in answer.split():
@@ -70,15 +79,17 @@ def ask_dice(table: Table, pending: Any) -> None:
         elif w.isascii() and w.isdigit() and len(w) <= 4:
             faces.append(int(w))
         else:
-            table.say(f"kassen: {w[:20]!r} is not a face ({DICE_HELP})")
+            table.say(
+                _("kassen: {answer} is not a face ({help})").format(answer=repr(w[:20]), help=_(DICE_HELP))
+            )
             return
     try:
         done = fight.roll(faces)
     except TypedDiceError as exc:
-        table.say(f"kassen: {_too_many(fight, faces) or exc}")
+        table.say(_("kassen: {error}").format(error=_too_many(fight, faces) or error_text(exc)))
         return
     except KassenError as exc:
-        table.say(f"kassen: {exc}")
+        table.say(_("kassen: {error}").format(error=error_text(exc)))
         return
     table.played(done)
 
@@ -94,6 +105,10 @@ def _too_many(fight: Any, faces: list[int | None]) -> str:
         return ""
     if left is None or left >= len(faces):
         return ""
-    dice = "1 die is" if left == 1 else f"{left} dice are"
-    typed = len(faces)
-    return f"too many faces: {typed} typed, but only {dice} left to roll in this action (nothing was rolled)"
+    return ngettext(
+        "too many faces: {typed} typed, but only {left} die is left to roll in this action "
+        "(nothing was rolled)",
+        "too many faces: {typed} typed, but only {left} dice are left to roll in this action "
+        "(nothing was rolled)",
+        left,
+    ).format(typed=len(faces), left=left)

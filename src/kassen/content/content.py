@@ -42,6 +42,7 @@ from kassen.content.layers import yaml_sources
 from kassen.content.yamlio import read_text
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.events import canonical_json
+from kassen.i18n import S_
 
 C = TypeVar("C")
 
@@ -96,16 +97,16 @@ def read_layer(path: str | Path, label: str) -> Layer:
     try:
         exists = p.exists()
     except (OSError, ValueError) as exc:
-        raise ContentError(ContentIssue(shown, "(file)", f"cannot read: {exc}")) from None
+        raise ContentError(ContentIssue(shown, "(file)", S_("cannot read: {exc}", exc=exc))) from None
     if not exists:
-        raise ContentError(ContentIssue(shown, "(file)", "no such file or directory"))
+        raise ContentError(ContentIssue(shown, "(file)", S_("no such file or directory")))
     try:
         files = yaml_sources(p, MAX_LAYER_FILES)
     except OSError as exc:
         why = exc.strerror or str(exc)
-        raise ContentError(ContentIssue(shown, "(directory)", f"cannot read: {why}")) from None
+        raise ContentError(ContentIssue(shown, "(directory)", S_("cannot read: {why}", why=why))) from None
     if p.is_dir() and not files:
-        raise ContentError(ContentIssue(shown, "(directory)", "holds no .yaml or .yml file"))
+        raise ContentError(ContentIssue(shown, "(directory)", S_("holds no .yaml or .yml file")))
     sources, issues = [], []
     for f in files:
         try:
@@ -211,11 +212,11 @@ class Content(Generic[C]):
         """Refuse (:class:`ContentMismatchError`) when ``recorded`` (a chronicle's ``meta["content"]``)
         is not this content, naming the differing layer or entry."""
         if not isinstance(recorded, Mapping) or not isinstance(recorded.get("hash"), str):
-            raise ContentMismatchError("the log's meta.content has no content hash")
+            raise ContentMismatchError(S_("the log's meta.content has no content hash"))
         if recorded["hash"] == self.hash:
             if canonical_json(recorded) != canonical_json(self.meta()):
                 raise ContentMismatchError(
-                    "the log's meta.content is not what its content gives (its digests were altered)"
+                    S_("the log's meta.content is not what its content gives (its digests were altered)")
                 )
             return
         raise ContentMismatchError(

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from kassen.content.yamlio import line_of
 from kassen.core.errors import ContentError, ContentIssue
+from kassen.i18n import S_
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -68,12 +69,18 @@ def yaml_sources(path: Path, limit: int | None = None) -> list[Path]:
     found: list[Path] = []
     for n, p in enumerate(path.rglob("*")):
         if n >= MAX_WALK:
-            raise ContentError(ContentIssue(str(path), "(directory)", f"holds more than {MAX_WALK} entries"))
+            raise ContentError(
+                ContentIssue(
+                    str(path), "(directory)", S_("holds more than {max_walk} entries", max_walk=MAX_WALK)
+                )
+            )
         if p.suffix.lower() in YAML_SUFFIXES and p.is_file():
             found.append(p)
             if limit is not None and len(found) > limit:
                 raise ContentError(
-                    ContentIssue(str(path), "(directory)", f"holds more than {limit} YAML files")
+                    ContentIssue(
+                        str(path), "(directory)", S_("holds more than {limit} YAML files", limit=limit)
+                    )
                 )
     return sorted(found)
 

@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, ValidatorFunctionWr
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from kassen.core.errors import ContentError, ContentIssue
+from kassen.i18n import N_, S_
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -46,7 +47,7 @@ M = TypeVar("M", bound=BaseModel)
 #: own: beyond any table's needs, and small enough that no rule's arithmetic on it can run away.
 MAX_NUMBER = 1_000_000_000
 
-_EXTRA = "unknown field (not in the format)"
+_EXTRA = S_("unknown field (not in the format)")
 
 
 class StrictModel(BaseModel):
@@ -137,7 +138,11 @@ def _with_suggestions(model: type[BaseModel], exc: ValidationError, data: Any = 
                 message = e["msg"] if e["msg"].startswith(_EXTRA) else _EXTRA
                 if len(e["loc"]) == 1 and message == _EXTRA:
                     close = difflib.get_close_matches(str(e["loc"][0]), names, n=1, cutoff=0.6)
-                    message += f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(names)}"
+                    message = (
+                        S_("{message}; did you mean {close}?", message=message, close=repr(close[0]))
+                        if close
+                        else S_("{message}; known: {names}", message=message, names=", ".join(names))
+                    )
                 details.append(
                     {
                         "type": PydanticCustomError("extra_forbidden", message),
@@ -277,15 +282,23 @@ def read_text(path: str | Path, *, max_bytes: int = MAX_YAML_BYTES) -> str:
         with p.open("rb") as fh:
             raw = fh.read(max_bytes + 1)
     except OSError as exc:
-        raise ContentError(ContentIssue(name, "(file)", f"cannot read: {exc.strerror or exc}")) from None
+        raise ContentError(
+            ContentIssue(name, "(file)", S_("cannot read: {value}", value=exc.strerror or exc))
+        ) from None
     except ValueError as exc:  # a NUL byte in the name, say
-        raise ContentError(ContentIssue(name, "(file)", f"cannot read: {exc}")) from None
+        raise ContentError(ContentIssue(name, "(file)", S_("cannot read: {exc}", exc=exc))) from None
     if len(raw) > max_bytes:
-        raise ContentError(ContentIssue(name, "(file)", f"larger than the limit of {max_bytes} bytes"))
+        raise ContentError(
+            ContentIssue(
+                name, "(file)", S_("larger than the limit of {max_bytes} bytes", max_bytes=max_bytes)
+            )
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ContentError(ContentIssue(name, "(file)", f"not UTF-8 text (byte {exc.start})")) from None
+        raise ContentError(
+            ContentIssue(name, "(file)", S_("not UTF-8 text (byte {start})", start=exc.start))
+        ) from None
 
 
 def load_model(path: str | Path, model: type[M]) -> M:
@@ -311,14 +324,22 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Any]:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_YAML_BYTES:
         raise ContentError(
-            ContentIssue(file, "(file)", f"{size} bytes is larger than the limit of {MAX_YAML_BYTES}")
+            ContentIssue(
+                file,
+                "(file)",
+                S_(
+                    "{size} bytes is larger than the limit of {max_yaml_bytes}",
+                    size=size,
+                    max_yaml_bytes=MAX_YAML_BYTES,
+                ),
+            )
         )
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         at = text.count("\n", 0, exc.start) + 1
         raise ContentError(
-            ContentIssue(file, "(yaml)", "an unpaired surrogate (\\ud800...) is not text", at)
+            ContentIssue(file, "(yaml)", S_("an unpaired surrogate (\\ud800...) is not text"), at)
         ) from None
     _check_events(text, file)
     loader = _LOADER(text)
@@ -328,9 +349,11 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Any]:
     except yaml.YAMLError as exc:
         raise _invalid(exc, file) from None
     except RecursionError:
-        raise ContentError(ContentIssue(file, "(yaml)", "nested too deeply")) from None
+        raise ContentError(ContentIssue(file, "(yaml)", S_("nested too deeply"))) from None
     except ValueError as exc:  # an integer of thousands of digits, say
-        raise ContentError(ContentIssue(file, "(yaml)", f"a value kassen cannot read: {exc}")) from None
+        raise ContentError(
+            ContentIssue(file, "(yaml)", S_("a value kassen cannot read: {exc}", exc=exc))
+        ) from None
     finally:
         loader.dispose()
     issues = duplicate_keys(node, file)
@@ -343,7 +366,7 @@ def _invalid(exc: yaml.YAMLError, file: str) -> ContentError:
     mark = getattr(exc, "problem_mark", None)
     line = mark.line + 1 if mark is not None else None
     problem = getattr(exc, "problem", None) or str(exc)
-    return ContentError(ContentIssue(file, "(yaml)", f"invalid YAML: {problem}", line))
+    return ContentError(ContentIssue(file, "(yaml)", S_("invalid YAML: {problem}", problem=problem), line))
 
 
 def _shape(file: str, message: str, line: int | None = None) -> ContentError:
@@ -410,7 +433,7 @@ def duplicate_keys(node: Any, file: str, path: tuple[str, ...] = ()) -> list[Con
                     ContentIssue(
                         file,
                         where,
-                        f"key {key!r} given twice (first at line {seen[key]})",
+                        S_("key {key} given twice (first at line {seen})", key=f"{key!r}", seen=seen[key]),
                         k.start_mark.line + 1,
                     )
                 )
@@ -444,6 +467,45 @@ def validation_issues(
     return issues
 
 
+#: Pydantic's own messages as content checks show them (pydantic words them in English; these templates let
+#: :func:`kassen.i18n.translate_text` give them in the reader's language).
+PYDANTIC_MESSAGES = (
+    N_("Input should be a valid integer"),
+    N_("Input should be a valid integer, unable to parse string as an integer"),
+    N_("Input should be a valid integer, got a number with a fractional part"),
+    N_("Input should be a valid number"),
+    N_("Input should be a valid number, unable to parse string as a number"),
+    N_("Input should be a finite number"),
+    N_("Input should be a valid string"),
+    N_("Input should be a valid boolean"),
+    N_("Input should be a valid boolean, unable to interpret input"),
+    N_("Input should be a valid dictionary"),
+    N_("Input should be a valid list"),
+    N_("Input should be a valid tuple"),
+    N_("Input should be a valid dictionary or instance of {class_name}"),
+    N_("Input should be greater than {gt}"),
+    N_("Input should be greater than or equal to {ge}"),
+    N_("Input should be less than {lt}"),
+    N_("Input should be less than or equal to {le}"),
+    N_("Input should be {expected}"),
+    N_("Input should be None"),
+    N_("Keys should be strings"),
+    N_("String should have at least {min_length} characters"),
+    N_("String should have at least {min_length} character"),
+    N_("String should have at most {max_length} characters"),
+    N_("String should have at most {max_length} character"),
+    N_("String should match pattern {pattern}"),
+    N_("List should have at least {min_length} items after validation, not {actual_length}"),
+    N_("List should have at least {min_length} item after validation, not {actual_length}"),
+    N_("List should have at most {max_length} items after validation, not {actual_length}"),
+    N_("List should have at most {max_length} item after validation, not {actual_length}"),
+    N_("Dictionary should have at least {min_length} items after validation, not {actual_length}"),
+    N_("Dictionary should have at most {max_length} items after validation, not {actual_length}"),
+    N_("Value should have at least {min_length} items after validation, not {actual_length}"),
+    N_("Value should have at most {max_length} items after validation, not {actual_length}"),
+)
+
+
 def _message(err: Any) -> str:
     """Pydantic's message, with the value it refused when that helps (a wrong type, an unknown choice);
     a validator's own message without pydantic's "Value error, " in front of it."""
@@ -453,15 +515,20 @@ def _message(err: Any) -> str:
     ctx = err.get("ctx") or {}
     if err.get("type") == "union_tag_invalid":
         name = str(ctx.get("discriminator", "tag")).strip("'")
-        return f"unknown {name} {ctx.get('tag')!r}; expected one of {ctx.get('expected_tags')}"
+        return S_(
+            "unknown {name} {tag}; expected one of {expected}",
+            name=name,
+            tag=repr(ctx.get("tag")),
+            expected=ctx.get("expected_tags"),
+        )
     if err.get("type") == "missing":
-        return "required field is missing"
+        return S_("required field is missing")
     if err.get("type") == "extra_forbidden":
         return msg if msg.startswith(_EXTRA) else _EXTRA
     value = err.get("input")
     if isinstance(value, str | int | float | bool) and not isinstance(value, dict):
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-        return f"{msg}, got {shown}"
+        return S_("{message}, got {value}", message=msg, value=shown)
     return msg
 
 

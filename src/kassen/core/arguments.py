@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from kassen.core.errors import ArgumentError, KassenError, kind_of
+from kassen.i18n import S_
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -88,15 +89,27 @@ def checked(f: F) -> F:
         for name, value in bound.arguments.items():
             tp = hints.get(name)
             if tp is not None and not _fits(value, tp):
-                raise ArgumentError(f"{f.__name__}(): {name} is {_words(tp)}, not {kind_of(value)}")
+                raise ArgumentError(
+                    S_(
+                        "{name}(): {name2} is {words}, not {kind_of}",
+                        name=f.__name__,
+                        name2=name,
+                        words=_words(tp),
+                        kind_of=kind_of(value),
+                    )
+                )
         try:
             return f(*args, **kwargs)
         except KassenError:
             raise
         except (TypeError, AttributeError) as exc:
-            raise ArgumentError(f"{f.__name__}(): an argument of the wrong kind ({exc})") from None
+            raise ArgumentError(
+                S_("{name}(): an argument of the wrong kind ({exc})", name=f.__name__, exc=exc)
+            ) from None
         except (KeyError, ValueError, IndexError) as exc:
-            raise KassenError(f"{f.__name__}(): a value it cannot use ({exc})") from None
+            raise KassenError(
+                S_("{name}(): a value it cannot use ({exc})", name=f.__name__, exc=exc)
+            ) from None
 
     return typing.cast(F, wrapper)
 

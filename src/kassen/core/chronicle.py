@@ -39,6 +39,7 @@ from kassen.core.fight import (
 )
 from kassen.core.policy import Policy
 from kassen.core.ruleset import Ruleset, find_ruleset
+from kassen.i18n import S_
 
 #: What a chronicle's meta may hold: the scenario's title and source name, the content's digests, and
 #: ``notes`` — free JSON of the user's own (a table's name, a campaign), kept but never interpreted; and
@@ -81,23 +82,27 @@ def read_chronicle(
         faces = check_faces(entry["dice"], f"{where}.dice") if "dice" in entry else None
         if "by" in entry and entry["by"] != "gm":
             raise FormatError(
-                f"{where}.by", "expected gm (the only actor recorded apart from whoever was to move)"
+                f"{where}.by", S_("expected gm (the only actor recorded apart from whoever was to move)")
             )
         try:
             events = fight.apply(action, dice=faces, by=GM if "by" in entry else None)
         except (IllegalActionError, TypedDiceError) as exc:
-            raise ReplayError(f"{where}.action: not possible at this point of the replay: {exc}") from None
+            raise ReplayError(
+                S_("{where}.action: not possible at this point of the replay: {exc}", where=where, exc=exc)
+            ) from None
         _typed_events(fight.ruleset.info.event_types, entry["events"], f"{where}.events")
         _same(entry["events"], json.loads(canonical_json([e.to_json() for e in events])), f"{where}.events")
         if entry["state_id"] != fight.state_id:
-            raise ReplayError(f"{where}.state_id: the state after this action is not the one recorded")
+            raise ReplayError(
+                S_("{where}.state_id: the state after this action is not the one recorded", where=where)
+            )
     result = fight.result
     if "result" in top:
         if result is None:
-            raise ReplayError("result: the log claims a result, but its actions do not end the fight")
+            raise ReplayError(S_("result: the log claims a result, but its actions do not end the fight"))
         _same(top["result"], result.to_json(), "result")
     elif result is not None:
-        raise ReplayError("result: the fight is over after these actions, but the log records no result")
+        raise ReplayError(S_("result: the fight is over after these actions, but the log records no result"))
     _digest(top)
     fight.policy, fight.max_actions = _policy(
         fight.ruleset, fight.content, fight.meta, fight.initial_state, policy, scenario
@@ -125,25 +130,31 @@ def _end(top: Mapping[str, Any]) -> None:
     replayed (a chronicle cut short is said to be, not replayed as an unfinished fight)."""
     log = top["log"]
     if not isinstance(log, list):
-        raise FormatError("log", f"expected a list, got {type(log).__name__}")
+        raise FormatError("log", S_("expected a list, got {name}", name=type(log).__name__))
     if top["format"] < 3:
         if "end" in top:
-            raise FormatError("end", "a chronicle of format 2 has no end (format 3 records it)")
+            raise FormatError("end", S_("a chronicle of format 2 has no end (format 3 records it)"))
         return
     if "end" not in top:
         raise ReplayError(
-            "end: field required: a chronicle of format 3 records how many actions its log holds "
-            "(a file cut short loses it with its last entries)"
+            S_(
+                "end: field required: a chronicle of format 3 records how many actions its log holds "
+                "(a file cut short loses it with its last entries)"
+            )
         )
     end = _object(top["end"], "end", *_END)
     actions, digest = end["actions"], end["digest"]
     if type(actions) is not int or actions < 0:
-        raise FormatError("end.actions", "expected a whole number of actions")
+        raise FormatError("end.actions", S_("expected a whole number of actions"))
     if not isinstance(digest, str):
-        raise FormatError("end.digest", "expected the log's digest (text)")
+        raise FormatError("end.digest", S_("expected the log's digest (text)"))
     if len(log) != actions:
         raise ReplayError(
-            f"log: {len(log)} actions, but the chronicle records {actions}: it was cut short or added to"
+            S_(
+                "log: {n_log} actions, but the chronicle records {actions}: it was cut short or added to",
+                n_log=len(log),
+                actions=actions,
+            )
         )
 
 
@@ -151,7 +162,9 @@ def _digest(top: Mapping[str, Any]) -> None:
     """A format-3 chronicle's digest, checked once every entry replayed (an entry changed is named by
     the replay first, with its index and field)."""
     if "end" in top and log_digest(top["log"]) != top["end"]["digest"]:
-        raise ReplayError("end.digest: not the digest of this log: the log was changed after it was written")
+        raise ReplayError(
+            S_("end.digest: not the digest of this log: the log was changed after it was written")
+        )
 
 
 def _start(top: Mapping[str, Any], content: Sequence[str | Path] | str | Path) -> Fight[Any, Any]:
@@ -166,7 +179,10 @@ def _start(top: Mapping[str, Any], content: Sequence[str | Path] | str | Path) -
         fight = Fight(ruleset, built, state, seed, meta=meta, rng=rng, history=prior)
     if fight.state_id != top["state_id"]:
         raise ReplayError(
-            "state_id: the initial state, seed or RNG position is not the one the chronicle was played from"
+            S_(
+                "state_id: the initial state, seed or RNG position is not the one the chronicle was "
+                "played from"
+            )
         )
     return fight
 
@@ -263,7 +279,7 @@ def read_snapshot(
     _format(data, "a snapshot")
     top = _object(data, "", *_SNAPSHOT)
     if top["snapshot"] is not True:
-        raise FormatError("snapshot", "expected true")
+        raise FormatError("snapshot", S_("expected true"))
     ruleset, built, meta = _content(top, content)
     seed = check_seed(top["seed"])
     rng = check_seed(top["rng"], "rng")
@@ -272,7 +288,7 @@ def read_snapshot(
     prior = _played(probe, top["played"])
     fight: Fight[Any, Any] = Fight(ruleset, built, state, seed, meta=meta, rng=rng, history=prior)
     if top["state_id"] != fight.state_id:
-        raise ReplayError("state_id: the snapshot's state is not the one its id was made of")
+        raise ReplayError(S_("state_id: the snapshot's state is not the one its id was made of"))
     fight.policy, fight.max_actions = _policy(ruleset, built, meta, None, policy, scenario)
     _side_policies(fight, policy)
     return fight
@@ -280,12 +296,18 @@ def read_snapshot(
 
 def _format(data: Any, what: str) -> None:
     if not isinstance(data, dict):
-        raise FormatError("", f"expected {what} (a JSON object), got {type(data).__name__}")
+        raise FormatError(
+            "", S_("expected {what} (a JSON object), got {name}", what=what, name=type(data).__name__)
+        )
     if "format" not in data:
         raise FormatError(
             "format",
-            f"no format version: {what} of kassen 0.1 (format 1), which this kassen ({FORMAT}) does not "
-            "read; play the fight again to write it anew",
+            S_(
+                "no format version: {what} of kassen 0.1 (format 1), which this kassen ({format}) does not "
+                "read; play the fight again to write it anew",
+                what=what,
+                format=FORMAT,
+            ),
         )
     if type(data["format"]) is not int or data["format"] not in READS:
         raise FormatError(
@@ -298,14 +320,17 @@ def _format(data: Any, what: str) -> None:
 
 def _object(data: Any, path: str, required: set[str], optional: set[str]) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise FormatError(path, f"expected an object, got {type(data).__name__}")
+        raise FormatError(path, S_("expected an object, got {name}", name=type(data).__name__))
     for key in data:
         if key not in required and key not in optional:
             where = f"{path}.{key}" if path else str(key)
-            raise FormatError(where[:80], f"unknown field (fields: {', '.join(sorted(required | optional))})")
+            raise FormatError(
+                where[:80],
+                S_("unknown field (fields: {items})", items=", ".join(sorted(required | optional))),
+            )
     for key in sorted(required):
         if key not in data:
-            raise FormatError(f"{path}.{key}" if path else key, "field required")
+            raise FormatError(f"{path}.{key}" if path else key, S_("field required"))
     return data
 
 
@@ -318,19 +343,21 @@ def _content(
     meta = _FREE.load(top["meta"], "meta")
     for key, value in meta.items():
         if key not in META_KEYS:
-            raise FormatError(f"meta.{key}"[:80], f"unknown field (fields: {', '.join(META_KEYS)})")
+            raise FormatError(
+                f"meta.{key}"[:80], S_("unknown field (fields: {items})", items=", ".join(META_KEYS))
+            )
         if key in ("scenario", "source") and not isinstance(value, str):
-            raise FormatError(f"meta.{key}", "expected a string")
+            raise FormatError(f"meta.{key}", S_("expected a string"))
         if key == "dice" and value not in ("auto", "table"):
-            raise FormatError("meta.dice", "expected 'auto' or 'table'")
+            raise FormatError("meta.dice", S_("expected 'auto' or 'table'"))
     recorded = meta.get("content")
     if not isinstance(recorded, dict):
-        raise FormatError("meta.content", "field required (the content the fight was played on)")
+        raise FormatError("meta.content", S_("field required (the content the fight was played on)"))
     layers: list[Layer] = [read_layer(p, f"layer {i}") for i, p in enumerate(layer_paths(content), 1)]
     inline = recorded.get("scenario")
     if inline is not None:
         if not isinstance(inline, dict):
-            raise FormatError("meta.content.scenario", "expected an object")
+            raise FormatError("meta.content.scenario", S_("expected an object"))
         layers.append(inline_layer(inline))
     built = ruleset.load_content(layers)
     built.check(recorded)
@@ -342,13 +369,13 @@ def layer_paths(content: Any) -> list[str | Path]:
     if isinstance(content, str | Path):
         return [content]
     if not isinstance(content, list | tuple) or not all(isinstance(p, str | Path) for p in content):
-        raise KassenError("content layers are a path or a list of paths (directories or YAML files)")
+        raise KassenError(S_("content layers are a path or a list of paths (directories or YAML files)"))
     return list(content)
 
 
 def _played(fight: Fight[Any, Any], data: Any) -> list[Any]:
     if not isinstance(data, list):
-        raise FormatError("played", f"expected a list of actions, got {type(data).__name__}")
+        raise FormatError("played", S_("expected a list of actions, got {name}", name=type(data).__name__))
     return [fight.action(a, f"played[{i}]") for i, a in enumerate(data)]
 
 
@@ -381,7 +408,7 @@ def _policy(
     same = setup.title == meta.get("scenario") and (initial is None or setup.state == initial)
     if not same:
         if scenario is not None:
-            raise KassenError(f"{src.file} is not the scenario this fight was played from")
+            raise KassenError(S_("{file} is not the scenario this fight was played from", file=src.file))
         return None, DEFAULT_MAX_ACTIONS
     return setup.policy(), setup.max_actions
 
@@ -394,7 +421,7 @@ def _side_policies(fight: Fight[Any, Any], given: Policy[Any, Any] | None) -> No
     if recorded is None:
         return
     if not isinstance(recorded, dict):
-        raise FormatError("meta.policies", "expected an object of side -> policy spec")
+        raise FormatError("meta.policies", S_("expected an object of side -> policy spec"))
     if given is None:
         try:
             fight.use_policies(recorded)
@@ -407,7 +434,9 @@ def _same(recorded: Any, replayed: Any, path: str) -> None:
     if isinstance(recorded, dict) and isinstance(replayed, dict):
         for key in sorted(set(recorded) | set(replayed), key=str):
             if key not in recorded:
-                raise ReplayError(f"{path}.{key}: the replay gives a field the log does not record")
+                raise ReplayError(
+                    S_("{path}.{key}: the replay gives a field the log does not record", path=path, key=key)
+                )
             if key not in replayed:
                 raise ReplayError(f"{path}.{key}"[:80] + ": recorded, but the replay does not give it")
             _same(recorded[key], replayed[key], f"{path}.{key}")
@@ -416,10 +445,24 @@ def _same(recorded: Any, replayed: Any, path: str) -> None:
         for i, (r, p) in enumerate(zip(recorded, replayed, strict=False)):
             _same(r, p, f"{path}[{i}]")
         if len(recorded) != len(replayed):
-            raise ReplayError(f"{path}: {len(recorded)} recorded, the replay gives {len(replayed)}")
+            raise ReplayError(
+                S_(
+                    "{path}: {n_recorded} recorded, the replay gives {n_replayed}",
+                    path=path,
+                    n_recorded=len(recorded),
+                    n_replayed=len(replayed),
+                )
+            )
         return
     if type(recorded) is not type(replayed) or recorded != replayed:
-        raise ReplayError(f"{path}: recorded {_short(recorded)}, the replay gives {_short(replayed)}")
+        raise ReplayError(
+            S_(
+                "{path}: recorded {short}, the replay gives {short2}",
+                path=path,
+                short=_short(recorded),
+                short2=_short(replayed),
+            )
+        )
 
 
 def _short(value: Any) -> str:

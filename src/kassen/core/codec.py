@@ -48,6 +48,7 @@ from typing import Any, Generic, Literal, TypeVar, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 
 from kassen.core.errors import KassenError
+from kassen.i18n import S_
 
 T = TypeVar("T")
 
@@ -120,7 +121,7 @@ def _no_surrogates(text: str, path: str) -> None:
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            raise FormatError(path, "a string holds an unpaired surrogate, which is not text") from None
+            raise FormatError(path, S_("a string holds an unpaired surrogate, which is not text")) from None
 
 
 def _json_type(value: Any) -> str:
@@ -142,7 +143,9 @@ def _json_type(value: Any) -> str:
 
 
 def _wrong(path: str, wanted: str, got: Any) -> FormatError:
-    return FormatError(path, f"expected {wanted}, got {_json_type(got)}")
+    return FormatError(
+        path, S_("expected {wanted}, got {json_type}", wanted=wanted, json_type=_json_type(got))
+    )
 
 
 # -- compiling ---------------------------------------------------------------------------------------
@@ -266,7 +269,7 @@ def _int_reader(lo: int, hi: int) -> Reader:
             raise _wrong(path, "an integer", data)
         if not lo <= data <= hi:
             shown = str(data) if data.bit_length() <= 64 else f"a {data.bit_length()}-bit integer"
-            raise FormatError(path, f"{shown} is out of range ({lo}..{hi})")
+            raise FormatError(path, S_("{shown} is out of range ({lo}..{hi})", shown=shown, lo=lo, hi=hi))
         return data
 
     return read
@@ -276,7 +279,14 @@ def _read_str(data: Any, path: str) -> str:
     if not isinstance(data, str):
         raise _wrong(path, "a string", data)
     if len(data) > MAX_STRING:
-        raise FormatError(path, f"a string of {len(data)} characters is longer than {MAX_STRING}")
+        raise FormatError(
+            path,
+            S_(
+                "a string of {n_data} characters is longer than {max_string}",
+                n_data=len(data),
+                max_string=MAX_STRING,
+            ),
+        )
     _no_surrogates(data, path)
     return data
 
@@ -286,11 +296,11 @@ def _read_fraction(data: Any, path: str) -> Fraction:
         raise _wrong(path, 'a fraction such as "3/2"', data)
     text = str(data)
     if not _FRACTION.fullmatch(text):
-        raise FormatError(path, f'{_show(data)} is not a fraction such as "3/2"')
+        raise FormatError(path, S_('{show} is not a fraction such as "3/2"', show=_show(data)))
     try:
         return Fraction(text)
     except ZeroDivisionError:
-        raise FormatError(path, f"{_show(data)} divides by zero") from None
+        raise FormatError(path, S_("{show} divides by zero", show=_show(data))) from None
 
 
 def _write_fraction(value: Fraction) -> str:
@@ -308,11 +318,11 @@ def _write_any(value: Any) -> Any:
 
 def _check_json(data: Any, path: str, depth: int) -> None:
     if depth > MAX_DEPTH:
-        raise FormatError(path, f"nested deeper than {MAX_DEPTH} levels")
+        raise FormatError(path, S_("nested deeper than {max_depth} levels", max_depth=MAX_DEPTH))
     if isinstance(data, dict):
         for k, v in data.items():
             if not isinstance(k, str):
-                raise FormatError(path, "object keys are strings")
+                raise FormatError(path, S_("object keys are strings"))
             _no_surrogates(k, path)
             _check_json(v, _at(path, k), depth + 1)
     elif isinstance(data, list):
@@ -320,14 +330,14 @@ def _check_json(data: Any, path: str, depth: int) -> None:
             _check_json(v, _at(path, i), depth + 1)
     elif isinstance(data, float):
         if data != data or data in (float("inf"), float("-inf")):
-            raise FormatError(path, "NaN and Infinity are not JSON numbers")
+            raise FormatError(path, S_("NaN and Infinity are not JSON numbers"))
     elif isinstance(data, bool | str | int) or data is None:
         if isinstance(data, int) and not isinstance(data, bool) and abs(data) >= INT_BOUND:
-            raise FormatError(path, "an integer out of range")
+            raise FormatError(path, S_("an integer out of range"))
         if isinstance(data, str):
             _no_surrogates(data, path)
     else:
-        raise FormatError(path, f"{type(data).__name__} is not JSON")
+        raise FormatError(path, S_("{name} is not JSON", name=type(data).__name__))
 
 
 def _near(given: Any, known: Iterable[Any]) -> str:
@@ -376,7 +386,14 @@ def _tuple(args: tuple[Any, ...]) -> tuple[Reader, Writer]:
             if not isinstance(data, list):
                 raise _wrong(path, "a list", data)
             if len(data) > MAX_ITEMS:
-                raise FormatError(path, f"a list of {len(data)} items is longer than {MAX_ITEMS}")
+                raise FormatError(
+                    path,
+                    S_(
+                        "a list of {n_data} items is longer than {max_items}",
+                        n_data=len(data),
+                        max_items=MAX_ITEMS,
+                    ),
+                )
             return tuple(item_read(v, _at(path, i)) for i, v in enumerate(data))
 
         def write_all(value: tuple[Any, ...]) -> list[Any]:
@@ -389,7 +406,9 @@ def _tuple(args: tuple[Any, ...]) -> tuple[Reader, Writer]:
         if not isinstance(data, list):
             raise _wrong(path, f"a list of {len(parts)} items", data)
         if len(data) != len(parts):
-            raise FormatError(path, f"expected {len(parts)} items, got {len(data)}")
+            raise FormatError(
+                path, S_("expected {n_parts} items, got {n_data}", n_parts=len(parts), n_data=len(data))
+            )
         return tuple(r(v, _at(path, i)) for i, (v, (r, _)) in enumerate(zip(data, parts, strict=True)))
 
     def write_fixed(value: tuple[Any, ...]) -> list[Any]:
@@ -405,7 +424,14 @@ def _mapping(value_tp: Any) -> tuple[Reader, Writer]:
         if not isinstance(data, dict):
             raise _wrong(path, "an object", data)
         if len(data) > MAX_ITEMS:
-            raise FormatError(path, f"an object of {len(data)} keys is larger than {MAX_ITEMS}")
+            raise FormatError(
+                path,
+                S_(
+                    "an object of {n_data} keys is larger than {max_items}",
+                    n_data=len(data),
+                    max_items=MAX_ITEMS,
+                ),
+            )
         return {k: value_read(v, _at(path, k)) for k, v in data.items()}
 
     def write(value: Mapping[str, Any]) -> dict[str, Any]:
@@ -453,15 +479,17 @@ def _dataclass(cls: type, tagged: bool) -> tuple[Reader, Writer]:
         for key in data:
             if key not in allowed:
                 near = _near(key, names)
-                raise FormatError(_at(path, str(key)), f"unknown field (fields: {known}){near}")
+                raise FormatError(
+                    _at(path, str(key)), S_("unknown field (fields: {known}){near}", known=known, near=near)
+                )
         for name in names:
             if name in required and name not in data:
-                raise FormatError(_at(path, name), "field required")
+                raise FormatError(_at(path, name), S_("field required"))
         kwargs = {k: compiled[k][0](v, _at(path, k)) for k, v in data.items() if k != "kind" or not tagged}
         try:
             return cls(**kwargs)
         except (TypeError, ValueError) as exc:
-            raise FormatError(path, f"not a valid {cls.__name__}: {exc}") from None
+            raise FormatError(path, S_("not a valid {name}: {exc}", name=cls.__name__, exc=exc)) from None
 
     writers = tuple((name, compiled[name][1]) for name in names)
 
@@ -503,7 +531,7 @@ def _union(members: tuple[Any, ...]) -> tuple[Reader, Writer]:
                 return by_kind[kind_of(classes[0])][0](data, path)
             kind = data.get("kind")
             if kind is None:
-                raise FormatError(_at(path, "kind"), f"field required (one of {kinds})")
+                raise FormatError(_at(path, "kind"), S_("field required (one of {kinds})", kinds=kinds))
             rw = by_kind.get(kind) if isinstance(kind, str) else None
             if rw is None:
                 raise FormatError(
@@ -531,7 +559,9 @@ def _union(members: tuple[Any, ...]) -> tuple[Reader, Writer]:
         for m, (_, pw) in zip(others, plain, strict=True):
             if _matches(value, m):
                 return pw(value)
-        raise KassenError(f"cannot write {_show(value)} as one of {members!r}")
+        raise KassenError(
+            S_("cannot write {show} as one of {members}", show=_show(value), members=f"{members!r}")
+        )
 
     return read, write
 
@@ -596,7 +626,7 @@ class Codec(Generic[T]):
         except FormatError:
             raise
         except RecursionError:
-            raise FormatError(path, "nested too deeply") from None
+            raise FormatError(path, S_("nested too deeply")) from None
         return value
 
     def reads_back(self, value: Any) -> bool:
@@ -647,21 +677,33 @@ def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JS
     :data:`MAX_DEPTH`.)"""
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        raise FormatError("", f"{what} is {size} bytes, more than the limit of {max_bytes}")
+        raise FormatError(
+            "",
+            S_(
+                "{what} is {size} bytes, more than the limit of {max_bytes}",
+                what=what,
+                size=size,
+                max_bytes=max_bytes,
+            ),
+        )
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise FormatError("", f"{what} is not UTF-8 (byte {exc.start})") from None
+            raise FormatError(
+                "", S_("{what} is not UTF-8 (byte {start})", what=what, start=exc.start)
+            ) from None
 
     def refuse(name: str) -> Any:
-        raise FormatError("", f"{what} contains {name}, which is not a JSON number")
+        raise FormatError("", S_("{what} contains {name}, which is not a JSON number", what=what, name=name))
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in pairs:
             if key in out:
-                raise FormatError("", f"{what} gives the key {_show(key)} twice in one object")
+                raise FormatError(
+                    "", S_("{what} gives the key {show} twice in one object", what=what, show=_show(key))
+                )
             out[key] = value
         return out
 
@@ -671,13 +713,17 @@ def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JS
         raise
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
-        raise FormatError("", f"{what} is not valid JSON: {exc.msg} at {where}") from None
+        raise FormatError(
+            "", S_("{what} is not valid JSON: {msg} at {where}", what=what, msg=exc.msg, where=where)
+        ) from None
     except RecursionError:
-        raise FormatError("", f"{what} is nested too deeply") from None
+        raise FormatError("", S_("{what} is nested too deeply", what=what)) from None
     except ValueError as exc:  # an integer of thousands of digits, say
-        raise FormatError("", f"{what} is not valid JSON: {exc}") from None
+        raise FormatError("", S_("{what} is not valid JSON: {exc}", what=what, exc=exc)) from None
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise FormatError("", f"{what} holds an unpaired surrogate (\\ud800...), which is not text") from None
+        raise FormatError(
+            "", S_("{what} holds an unpaired surrogate (\\ud800...), which is not text", what=what)
+        ) from None
     return data

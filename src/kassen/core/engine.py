@@ -41,6 +41,7 @@ from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
 from kassen.core.rng import DieSource, Rng
+from kassen.i18n import S_
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -187,7 +188,7 @@ def drain(step: Callable[[], bool], *, cap: int = MAX_AUTOMATIC_STEPS) -> None:
     for _ in range(cap):
         if not step():
             return
-    raise KassenError(f"one action ran more than {cap} automatic steps: the rules loop")
+    raise KassenError(S_("one action ran more than {cap} automatic steps: the rules loop", cap=cap))
 
 
 class DiceNeeded(TypedDiceError):
@@ -225,7 +226,12 @@ class TableDice:
             face = self.rng.die(sides)
         elif not 1 <= face <= sides:
             raise TypedDiceError(
-                f"die {self._next + 1} of this action is a d{sides}: {face} is not one of its faces"
+                S_(
+                    "die {value} of this action is a d{sides}: {face} is not one of its faces",
+                    value=self._next + 1,
+                    sides=sides,
+                    face=face,
+                )
             )
         self._next += 1
         return face
@@ -259,5 +265,11 @@ def advance(
     drain(lambda: resolver.follow_up(turn))
     if isinstance(dice, TableDice) and dice.unused:
         used = len(faces or ()) - dice.unused
-        raise TypedDiceError(f"this action rolled {used} dice, but {len(faces or ())} faces were typed")
+        raise TypedDiceError(
+            S_(
+                "this action rolled {used} dice, but {n_value} faces were typed",
+                used=used,
+                n_value=len(faces or ()),
+            )
+        )
     return Snapshot(turn.settled(), rng.state), tuple(turn.events)

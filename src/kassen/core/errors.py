@@ -7,6 +7,7 @@ type, print one line and exit 2. Rules never raise bare ``ValueError``/``KeyErro
 from __future__ import annotations
 
 __all__ = [
+    "S_",
     "ArgumentError",
     "ContentError",
     "ContentIssue",
@@ -24,6 +25,14 @@ __all__ = [
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `kassen roll` imports this module
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+
+def S_(template: str, /, **values: object) -> str:
+    """:func:`kassen.i18n.S_` (English text kept in an error, translated where it is shown), for the modules
+    ``kassen roll`` imports: :mod:`kassen.i18n` is imported only when a message is made."""
+    from kassen.i18n import S_ as english
+
+    return english(template, **values)
 
 
 class KassenError(ValueError):
@@ -53,14 +62,23 @@ def check_whole(value: object, name: str, lo: int | None = None, hi: int | None 
     :class:`ArgumentError` (the wrong kind) or a :class:`KassenError` (out of range) naming ``name``."""
     if value.__class__ is not int:
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ArgumentError(f"{name} is a whole number, not {kind_of(value)}")
+            raise ArgumentError(
+                S_("{name} is a whole number, not {kind_of}", name=name, kind_of=kind_of(value))
+            )
         value = int(value)
     assert isinstance(value, int)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         shown = value if value.bit_length() <= 64 else "so large a number"
         low = "" if lo is None else f"at least {lo}"
         high = "" if hi is None else f"at most {hi}"
-        raise KassenError(f"{name} is {' and '.join(x for x in (low, high) if x)}, not {shown}")
+        raise KassenError(
+            S_(
+                "{name} is {items}, not {shown}",
+                name=name,
+                items=" and ".join(x for x in (low, high) if x),
+                shown=shown,
+            )
+        )
     return value
 
 

@@ -40,6 +40,7 @@ from kassen.core.policy import Decision, Listed, Policy
 from kassen.core.rng import Rng
 from kassen.core.ruleset import Ruleset
 from kassen.core.view import GM_VIEW, Viewer, check_visibility, observe, redact_state, visibility_of
+from kassen.i18n import S_
 
 if TYPE_CHECKING:
     from kassen.core.scenario import ScenarioSource
@@ -88,9 +89,11 @@ def log_digest(log: Any) -> str:
 def check_seed(seed: Any, path: str = "seed") -> int:
     """``seed`` if it is an integer in ``0 .. 2**64 - 1``, else a :class:`FormatError`."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise FormatError(path, f"a seed is an integer, not {type(seed).__name__}")
+        raise FormatError(path, S_("a seed is an integer, not {name}", name=type(seed).__name__))
     if not SEED_BOUNDS.lo <= seed <= SEED_BOUNDS.hi:
-        raise FormatError(path, f"a seed is between 0 and 2**64 - 1, not {seed if seed < 10**24 else '…'}")
+        raise FormatError(
+            path, S_("a seed is between 0 and 2**64 - 1, not {value}", value=seed if seed < 10**24 else "…")
+        )
     return seed
 
 
@@ -101,10 +104,19 @@ def check_faces(faces: Any, path: str = "dice") -> tuple[int | None, ...]:
         faces = list(faces)
     got = _FACES.load(faces, path)
     if len(got) > MAX_TYPED_FACES:
-        raise FormatError(path, f"{len(got)} faces; at most {MAX_TYPED_FACES} may be typed for one action")
+        raise FormatError(
+            path,
+            S_(
+                "{n_got} faces; at most {max_typed_faces} may be typed for one action",
+                n_got=len(got),
+                max_typed_faces=MAX_TYPED_FACES,
+            ),
+        )
     for i, f in enumerate(got):
         if f is not None and not 1 <= f <= MAX_FACE:
-            raise FormatError(f"{path}[{i}]", f"a face is between 1 and {MAX_FACE}, not {f}")
+            raise FormatError(
+                f"{path}[{i}]", S_("a face is between 1 and {max_face}, not {f}", max_face=MAX_FACE, f=f)
+            )
     return got
 
 
@@ -113,7 +125,7 @@ def check_policy(policy: Any, path: str = "policy") -> Any:
     up front, not at the first decision)."""
     if policy is not None and not callable(policy):
         wanted = "a policy is called with a decision and returns an action"
-        raise FormatError(path, f"{wanted}, not {_kind(policy)}")
+        raise FormatError(path, S_("{wanted}, not {kind}", wanted=wanted, kind=_kind(policy)))
     return policy
 
 
@@ -121,7 +133,9 @@ def check_viewer(viewer: Any, path: str = "viewer") -> Viewer:
     """``viewer`` if it is a :class:`~kassen.core.view.Viewer` (``Viewer(side)``, or the GM's
     ``GM_VIEW``), else a :class:`FormatError`."""
     if not isinstance(viewer, Viewer):
-        raise FormatError(path, f"who looks is a Viewer (Viewer(side), or GM_VIEW), not {_kind(viewer)}")
+        raise FormatError(
+            path, S_("who looks is a Viewer (Viewer(side), or GM_VIEW), not {kind}", kind=_kind(viewer))
+        )
     return viewer
 
 
@@ -188,7 +202,13 @@ class Fight(Generic[S, A]):
         dice: Literal["auto", "table"] = "auto",
     ) -> None:
         if content.ruleset != ruleset.info.name:
-            raise KassenError(f"{content.ruleset} content cannot run a {ruleset.info.name} fight")
+            raise KassenError(
+                S_(
+                    "{ruleset} content cannot run a {name} fight",
+                    ruleset=content.ruleset,
+                    name=ruleset.info.name,
+                )
+            )
         self.ruleset = ruleset
         self.content = content
         self.seed = check_seed(seed)
@@ -225,7 +245,9 @@ class Fight(Generic[S, A]):
             message = f"{len(units)} units; a {self.ruleset.info.name} fight fields at most {limit}"
             raise ContentError(ContentIssue(where, "(units)", message))
         if len(set(units.values())) < 2:
-            raise ContentError(ContentIssue(where, "(units)", "a fight needs units on at least two sides"))
+            raise ContentError(
+                ContentIssue(where, "(units)", S_("a fight needs units on at least two sides"))
+            )
 
     # -- reading ---------------------------------------------------------------------------------------
     @property
@@ -384,7 +406,12 @@ class Fight(Generic[S, A]):
             data = codec.dump(action)
         except (KassenError, AttributeError, TypeError):
             raise FormatError(
-                "action", f"{type(action).__name__} is not an action of {self.ruleset.info.name}"
+                "action",
+                S_(
+                    "{name} is not an action of {name2}",
+                    name=type(action).__name__,
+                    name2=self.ruleset.info.name,
+                ),
             ) from None
         typed = self.action(data)
         codec.remember(action, typed)
@@ -402,11 +429,13 @@ class Fight(Generic[S, A]):
         own moves: ``GM``). An illegal action, or typed faces that do not fit (too few:
         :class:`~kassen.core.engine.DiceNeeded`), raise a typed error and nothing changes."""
         if self._pending is not None:
-            raise KassenError("an action is waiting for dice: roll(...) them, or cancel() it first")
+            raise KassenError(S_("an action is waiting for dice: roll(...) them, or cancel() it first"))
         self._check_by(by)
         typed = self._typed(action)
         if dice is not None and not isinstance(dice, list | tuple):
-            raise FormatError("dice", f"typed dice are a list of faces, not {type(dice).__name__}")
+            raise FormatError(
+                "dice", S_("typed dice are a list of faces, not {name}", name=type(dice).__name__)
+            )
         faces = None if dice is None else check_faces(dice)
         return self._apply(typed, faces, by)
 
@@ -418,11 +447,13 @@ class Fight(Generic[S, A]):
             return
         if not isinstance(by, Actor):
             wanted = "who takes the action is an Actor (GM for the GM's own moves)"
-            raise FormatError("by", f"{wanted}, not {_kind(by)}")
+            raise FormatError("by", S_("{wanted}, not {kind}", wanted=wanted, kind=_kind(by)))
         to_move = self.to_move
         if by != to_move:
             now = "nobody (the fight is over)" if to_move is None else str(to_move)
-            raise KassenError(f"{by} is not to move ({now} decides now): only the GM acts out of turn")
+            raise KassenError(
+                S_("{by} is not to move ({now} decides now): only the GM acts out of turn", by=by, now=now)
+            )
 
     # -- decisions built step by step ----------------------------------------------------------------------
     def menu(self, path: Sequence[str] = (), *, gm: bool = False, viewer: Viewer = GM_VIEW) -> Menu:
@@ -437,7 +468,9 @@ class Fight(Generic[S, A]):
             deciding = None if actor is None else actor.id if actor.kind == "side" else actor.side
             if gm or actor is None or actor.kind not in ("unit", "side") or deciding != viewer.side:
                 whose = "the GM's moves" if gm else "no decision" if actor is None else f"{actor}'s decision"
-                raise KassenError(f"{viewer} sees only its own menus, not {whose}")
+                raise KassenError(
+                    S_("{viewer} sees only its own menus, not {whose}", viewer=viewer, whose=whose)
+                )
         menu = build_menu(self.ruleset, self.state, self.tables, path, gm=gm)
         if viewer.gm:
             return menu
@@ -447,7 +480,13 @@ class Fight(Generic[S, A]):
         """``viewer`` checked: a Viewer, of one of the fight's sides (or the GM)."""
         checked = check_viewer(viewer)
         if checked.side is not None and checked.side not in self.sides():
-            raise KassenError(f"no side {checked.side!r} in this fight (sides: {', '.join(self.sides())})")
+            raise KassenError(
+                S_(
+                    "no side {side} in this fight (sides: {items})",
+                    side=f"{checked.side!r}",
+                    items=", ".join(self.sides()),
+                )
+            )
         return checked
 
     def status(self, viewer: Viewer = GM_VIEW) -> Sequence[str]:
@@ -475,7 +514,7 @@ class Fight(Generic[S, A]):
         if self.dice_mode == "auto":
             return self.apply(action, by=by)
         if self._pending is not None:
-            raise KassenError("an action is waiting for dice: roll(...) them, or cancel() it first")
+            raise KassenError(S_("an action is waiting for dice: roll(...) them, or cancel() it first"))
         self._check_by(by)
         return self._try(self._typed(action), (), by)
 
@@ -483,21 +522,33 @@ class Fight(Generic[S, A]):
         """Give the waiting action more faces (``None``: let the RNG roll that die). Applies it once it
         has all it needs; a face the die does not have is refused and nothing changes."""
         if self._pending is None:
-            raise KassenError("no action is waiting for dice")
+            raise KassenError(S_("no action is waiting for dice"))
         if not isinstance(faces, list | tuple):
-            raise FormatError("dice", f"typed dice are a list of faces, not {type(faces).__name__}")
+            raise FormatError(
+                "dice", S_("typed dice are a list of faces, not {name}", name=type(faces).__name__)
+            )
         first, sides = (faces[0] if faces else None), self._pending.sides
         if isinstance(first, int) and not isinstance(first, bool) and not 1 <= first <= sides:
             # the die asked for is known: its own faces, not any face a die may have (1 .. MAX_FACE)
             index, shown = self._pending.index, first if first.bit_length() <= 64 else "so large a number"
             raise TypedDiceError(
-                f"die {index + 1} of this action is a d{sides}: {shown} is not one of its faces"
+                S_(
+                    "die {value} of this action is a d{sides}: {shown} is not one of its faces",
+                    value=index + 1,
+                    sides=sides,
+                    shown=shown,
+                )
             )
         given = (*self._pending.faces, *check_faces(faces))
         if len(given) > MAX_TYPED_FACES:
             # the chronicle keeps an action's faces in one list, which a replay reads with this limit
             raise FormatError(
-                "dice", f"{len(given)} faces in all; at most {MAX_TYPED_FACES} may be typed for one action"
+                "dice",
+                S_(
+                    "{n_given} faces in all; at most {max_typed_faces} may be typed for one action",
+                    n_given=len(given),
+                    max_typed_faces=MAX_TYPED_FACES,
+                ),
             )
         return self._try(self._pending.action, given, self._pending.by)
 
@@ -542,7 +593,7 @@ class Fight(Generic[S, A]):
             assert pending is not None
             return pending
         if not self._entries:
-            raise KassenError("nothing to undo: the fight is at its start")
+            raise KassenError(S_("nothing to undo: the fight is at its start"))
         self._snapshots.pop()
         self._ids.pop()
         self._history.pop()
@@ -575,7 +626,7 @@ class Fight(Generic[S, A]):
         """What a policy sees now."""
         actor = self.to_move
         if actor is None:
-            raise KassenError("the fight is over: nobody decides")
+            raise KassenError(S_("the fight is over: nobody decides"))
         legal = Listed(self.legal_actions)  # listed when a policy first reads it
         return Decision(
             self.state, actor, legal, self._history, self.seed, self.tables, self.is_legal, self._events
@@ -608,7 +659,7 @@ class Fight(Generic[S, A]):
                 if isinstance(done, DiceRequest):
                     return done
         if not self.over:
-            raise KassenError(f"the fight did not end within {limit} actions")
+            raise KassenError(S_("the fight did not end within {limit} actions", limit=limit))
         return None
 
     # -- JSON ------------------------------------------------------------------------------------------

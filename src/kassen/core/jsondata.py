@@ -12,6 +12,7 @@ import typing
 from typing import Any, NotRequired, Required, get_args, get_origin
 
 from kassen.core.codec import MAX_ITEMS, FormatError, Reader, Writer, _at, _compile, _near, _wrong
+from kassen.i18n import S_
 
 
 def typed_dict_codec(tp: Any) -> tuple[Reader, Writer]:
@@ -28,10 +29,12 @@ def typed_dict_codec(tp: Any) -> tuple[Reader, Writer]:
         for key in data:
             if key not in compiled:
                 near = _near(key, compiled)
-                raise FormatError(_at(path, str(key)), f"unknown field (fields: {known}){near}")
+                raise FormatError(
+                    _at(path, str(key)), S_("unknown field (fields: {known}){near}", known=known, near=near)
+                )
         for key in required:
             if key not in data:
-                raise FormatError(_at(path, key), "field required")
+                raise FormatError(_at(path, key), S_("field required"))
         return {k: compiled[k][0](v, _at(path, k)) for k, v in data.items()}
 
     def write(value: Any) -> dict[str, Any]:
@@ -65,7 +68,14 @@ def list_codec(item: Any) -> tuple[Reader, Writer]:
         if not isinstance(data, list):
             raise _wrong(path, "a list", data)
         if len(data) > MAX_ITEMS:
-            raise FormatError(path, f"a list of {len(data)} items is longer than {MAX_ITEMS}")
+            raise FormatError(
+                path,
+                S_(
+                    "a list of {n_data} items is longer than {max_items}",
+                    n_data=len(data),
+                    max_items=MAX_ITEMS,
+                ),
+            )
         return [item_read(v, _at(path, i)) for i, v in enumerate(data)]
 
     def write(value: Any) -> list[Any]:

@@ -42,6 +42,7 @@ from kassen.core.codec import kind_of
 from kassen.core.engine import GM, Actor
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 
 #: Most options one menu lists, and most steps a path may have (a hostile path is refused early).
 MAX_OPTIONS = 2_000
@@ -70,8 +71,13 @@ class Odds:
 
     def text(self) -> str:
         """``hit 72.0%, critical 10.0%; expected Wounds 1.35``."""
-        parts = [f"{k} {float(p) * 100:.1f}%" for k, p in self.outcomes]
-        expected = [f"expected {k} {float(v):.2f}" for k, v in self.expected]
+        from kassen.i18n import _, translate_text
+
+        parts = [f"{translate_text(k)} {float(p) * 100:.1f}%" for k, p in self.outcomes]
+        expected = [
+            _("expected {what} {value}").format(what=translate_text(k), value=f"{float(v):.2f}")
+            for k, v in self.expected
+        ]
         return ", ".join(parts) + ("; " + ", ".join(expected) if expected else "")
 
 
@@ -112,7 +118,9 @@ class Menu:
                 return o
         shown = ident if len(ident) <= 40 else ident[:37] + "..."
         known = ", ".join(o.id for o in self.options[:30]) + (", ..." if len(self.options) > 30 else "")
-        raise MenuError(f"{shown!r} is not a choice here (choices: {known or 'none'})")
+        raise MenuError(
+            S_("{choice} is not a choice here (choices: {known})", choice=repr(shown), known=known or "none")
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -197,9 +205,9 @@ def _words(name: str) -> str:
 
 def _default_label(field: str, value: Any, names: Mapping[str, str]) -> str:
     if isinstance(value, bool):
-        return _words(field) if value else f"no {_words(field)}"
+        return _words(field) if value else S_("no {what}", what=_words(field))
     if value is None:
-        return f"no {_words(field)}"
+        return S_("no {what}", what=_words(field))
     if isinstance(value, str) and value in names:
         return names[value]
     if field.endswith("kind"):
@@ -223,19 +231,21 @@ def _derived(
 
     if not steps:
         if path:
-            raise MenuError(f"{who} has nothing to choose")
-        return Menu(actor, (), f"{who}: nothing to choose", ()), None
+            raise MenuError(S_("{who} has nothing to choose", who=who))
+        return Menu(actor, (), S_("{who}: nothing to choose", who=who), ()), None
     if len(steps) == 1:  # one thing to do: still a choice to make, named by its kind
         action, only = steps[0]
         option = Option(
             _ident(only[0][1]), label(*only[0]), True, odds_hook(state, tables, action) if odds_hook else None
         )
         if not path:
-            return Menu(actor, (), f"{who}: choose an action", (option,)), None
+            return Menu(actor, (), S_("{who}: choose an action", who=who), (option,)), None
         if tuple(path) == (option.id,):
             return Menu(actor, tuple(path), "complete", ()), action
         Menu(actor, (), "", (option,)).option(path[0])
-        raise MenuError(f"the decision is complete after 1 choice: {path[1]!r} is one too many")
+        raise MenuError(
+            S_("the decision is complete after 1 choice: {extra} is one too many", extra=repr(path[1]))
+        )
     at = 0
     chosen: list[str] = []
     while True:
@@ -249,7 +259,11 @@ def _derived(
             if len(chosen) < len(path):
                 extra = path[len(chosen)]
                 raise MenuError(
-                    f"the decision is complete after {len(chosen)} choices: {extra!r} is one too many"
+                    S_(
+                        "the decision is complete after {n} choices: {extra} is one too many",
+                        n=len(chosen),
+                        extra=repr(extra),
+                    )
                 )
             return Menu(actor, tuple(path), "complete", ()), steps[0][0]
         groups: dict[str, list[tuple[Any, tuple[Step, ...]]]] = {}
@@ -267,7 +281,11 @@ def _derived(
                 odds = odds_hook(state, tables, members[0][0]) if complete and odds_hook else None
                 options.append(Option(key, label(field, value), complete, odds))
             field = next(iter(fields.values()))[0]
-            prompt = f"{who}: choose the {_words(field)}" if field != "kind" else f"{who}: choose an action"
+            prompt = (
+                S_("{who}: choose the {what}", who=who, what=_words(field))
+                if field != "kind"
+                else S_("{who}: choose an action", who=who)
+            )
             return Menu(actor, tuple(path), prompt, tuple(options[:MAX_OPTIONS])), None
         want = path[len(chosen)]
         if want not in groups:
@@ -280,9 +298,9 @@ def _derived(
 # -- the menu of a fight ------------------------------------------------------------------------------------
 def _check_path(path: Sequence[str]) -> tuple[str, ...]:
     if not isinstance(path, list | tuple) or not all(isinstance(p, str) for p in path):
-        raise MenuError("a path is a list of choice ids")
+        raise MenuError(S_("a path is a list of choice ids"))
     if len(path) > MAX_PATH:
-        raise MenuError(f"a path of {len(path)} choices is longer than {MAX_PATH}")
+        raise MenuError(S_("a path of {n} choices is longer than {most}", n=len(path), most=MAX_PATH))
     return tuple(path)
 
 
@@ -295,7 +313,7 @@ def build_menu(ruleset: Any, state: Any, tables: Any, path: Sequence[str] = (), 
         return _derived(ruleset, state, tables, actions, GM, path)[0] if actions else Menu(GM, path, "", ())
     actor = ruleset.to_move(state)
     if actor is None:
-        raise MenuError("the fight is over: nobody decides")
+        raise MenuError(S_("the fight is over: nobody decides"))
     own = getattr(ruleset, "choices", None)
     if own is not None:
         menu: Menu = own(state, tables, path)
@@ -310,15 +328,16 @@ def decide(ruleset: Any, state: Any, tables: Any, path: Sequence[str], *, gm: bo
     that builds its own menus validates the path itself (its ``decision`` hook)."""
     path = _check_path(path)
     if not path:
-        raise MenuError("choose at least one option")
+        raise MenuError(S_("choose at least one option"))
     if not gm and getattr(ruleset, "decision", None) is not None:
         return ruleset.decision(state, tables, path)
     parent = build_menu(ruleset, state, tables, path[:-1], gm=gm)
     last = parent.option(path[-1])
     if not last.allowed:
-        raise IllegalActionError(last.why or f"{last.label} is not allowed now", rule=last.rule or "")
+        why = last.why or S_("{label} is not allowed now", label=last.label)
+        raise IllegalActionError(why, rule=last.rule or "")
     if not last.complete:
-        raise MenuError(f"{last.label!r} does not finish the decision: choose further")
+        raise MenuError(S_("{label} does not finish the decision: choose further", label=repr(last.label)))
     if gm:
         hook = getattr(ruleset, "gm_actions", None)
         actions = list(hook(state, tables)) if hook else []

@@ -39,6 +39,7 @@ from typing import Any, Generic, TypeVar
 
 from kassen.core.errors import KassenError
 from kassen.core.policy import Decision, FirstLegal, Policy, RandomPolicy
+from kassen.i18n import S_
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -119,14 +120,19 @@ def parse_policy(text: Any) -> PolicySpec:
         return text
     if not isinstance(text, str):
         raise PolicySpecError(
-            f"a policy is named by a string such as 'search:iterations=800', not {text!r:.40}"
+            S_(
+                "a policy is named by a string such as 'search:iterations=800', not {text}",
+                text=f"{text!r:.40}",
+            )
         )
     if len(text) > MAX_SPEC:
-        raise PolicySpecError(f"a policy spec is at most {MAX_SPEC} characters")
+        raise PolicySpecError(S_("a policy spec is at most {max_spec} characters", max_spec=MAX_SPEC))
     name, _, rest = text.strip().partition(":")
     name = name.strip()
     if name not in _PARAMS:
-        raise PolicySpecError(f"unknown policy {name[:40]!r} (known: {', '.join(NAMES)})")
+        raise PolicySpecError(
+            S_("unknown policy {name} (known: {items})", name=f"{name[:40]!r}", items=", ".join(NAMES))
+        )
     allowed = _PARAMS[name]
     params: dict[str, int | float | bool | str] = {}
     if rest.strip():
@@ -135,13 +141,22 @@ def parse_policy(text: Any) -> PolicySpec:
             if key not in allowed:
                 known = ", ".join(allowed) or "none"
                 raise PolicySpecError(
-                    f"policy {name!r} has no parameter {key[:40]!r} (its parameters: {known})"
+                    S_(
+                        "policy {name} has no parameter {key} (its parameters: {known})",
+                        name=f"{name!r}",
+                        key=f"{key[:40]!r}",
+                        known=known,
+                    )
                 )
             if key in params:
-                raise PolicySpecError(f"parameter {key!r} given twice in {text[:60]!r}")
+                raise PolicySpecError(
+                    S_("parameter {key} given twice in {text}", key=f"{key!r}", text=f"{text[:60]!r}")
+                )
             params[key] = _value(name, key, allowed[key], value if eq else None)
     elif _ and not rest.strip():
-        raise PolicySpecError(f"nothing after ':' in {text[:60]!r}: give parameters or leave the ':' out")
+        raise PolicySpecError(
+            S_("nothing after ':' in {text}: give parameters or leave the ':' out", text=f"{text[:60]!r}")
+        )
     spec = PolicySpec(name, tuple(params.items()))
     if name == "search":
         _search_config(spec)  # every value checked now, not at the first decision
@@ -153,20 +168,31 @@ def _value(name: str, key: str, kind: Any, value: str | None) -> int | float | b
     if kind == "flag":
         if value is None or value.lower() in ("true", "yes", "1"):
             return True
-        raise PolicySpecError(f"{where} is a flag: write {key} alone")
+        raise PolicySpecError(S_("{where} is a flag: write {key} alone", where=where, key=key))
     if value is None or value == "":
-        raise PolicySpecError(f"{where} needs a value ({key}=...)")
+        raise PolicySpecError(S_("{where} needs a value ({key}=...)", where=where, key=key))
     if isinstance(kind, tuple):
         if value not in kind:
-            raise PolicySpecError(f"{where} is one of {', '.join(kind)}, not {value[:40]!r}")
+            raise PolicySpecError(
+                S_(
+                    "{where} is one of {items}, not {value}",
+                    where=where,
+                    items=", ".join(kind),
+                    value=f"{value[:40]!r}",
+                )
+            )
         return value
     try:
         number: int | float = int(value) if kind == "int" else float(value)
     except ValueError:
         wanted = "a whole number" if kind == "int" else "a number"
-        raise PolicySpecError(f"{where} is {wanted}, not {value[:40]!r}") from None
+        raise PolicySpecError(
+            S_("{where} is {wanted}, not {value}", where=where, wanted=wanted, value=f"{value[:40]!r}")
+        ) from None
     if isinstance(number, float) and not math.isfinite(number):
-        raise PolicySpecError(f"{where} is a finite number, not {value[:40]!r}")
+        raise PolicySpecError(
+            S_("{where} is a finite number, not {value}", where=where, value=f"{value[:40]!r}")
+        )
     return number
 
 
@@ -180,15 +206,18 @@ def parse_policies(items: Mapping[str, Any] | Any) -> dict[str, PolicySpec]:
         for item in items:
             if not isinstance(item, str) or "=" not in item:
                 raise PolicySpecError(
-                    f"a side's policy is written SIDE=SPEC (party=search), not {item!r:.60}"
+                    S_(
+                        "a side's policy is written SIDE=SPEC (party=search), not {item}",
+                        item=f"{item!r:.60}",
+                    )
                 )
             side, _, spec = item.partition("=")
             pairs.append((side.strip(), spec))
     for side, spec in pairs:
         if not isinstance(side, str) or not side:
-            raise PolicySpecError(f"a side is named by its id, not {side!r:.40}")
+            raise PolicySpecError(S_("a side is named by its id, not {side}", side=f"{side!r:.40}"))
         if side in out:
-            raise PolicySpecError(f"side {side[:40]!r} is given a policy twice")
+            raise PolicySpecError(S_("side {side} is given a policy twice", side=f"{side[:40]!r}"))
         out[side] = parse_policy(spec)
     return out
 
@@ -200,7 +229,7 @@ def _search_config(spec: PolicySpec) -> Any:
     try:
         return SearchConfig(**params)  # type: ignore[arg-type]
     except KassenError as exc:
-        raise PolicySpecError(f"search: {exc}") from None
+        raise PolicySpecError(S_("search: {exc}", exc=exc)) from None
 
 
 def build_policy(
@@ -253,7 +282,13 @@ def side_policies(
     scenario's. A side that is not one of ``sides`` is refused, naming them."""
     for side in specs:
         if side not in sides:
-            raise PolicySpecError(f"no side {side[:40]!r} in this fight (sides: {', '.join(sides)})")
+            raise PolicySpecError(
+                S_(
+                    "no side {side} in this fight (sides: {items})",
+                    side=f"{side[:40]!r}",
+                    items=", ".join(sides),
+                )
+            )
     default = scenario() if scenario is not None else ruleset.heuristic(tables)
     per = {side: build_policy(spec, ruleset, tables, scenario) for side, spec in specs.items()}
     return BySide(per, default)

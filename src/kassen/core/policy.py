@@ -30,6 +30,7 @@ from kassen.core.errors import KassenError
 from kassen.core.events import Event
 from kassen.core.fastinit import fast_init
 from kassen.core.rng import Rng
+from kassen.i18n import S_
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -115,7 +116,7 @@ class Policy(Protocol[S, A]):
 
 def _need_legal(decision: Decision[Any, A]) -> Sequence[A]:
     if not decision.legal:
-        raise KassenError(f"no legal action for {decision.actor} to choose from")
+        raise KassenError(S_("no legal action for {actor} to choose from", actor=decision.actor))
     return decision.legal
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from kassen.core.explain import Step, format_steps
 from kassen.core.view import GM_VIEW, Viewer, observe, redact_event, visibility_of
+from kassen.i18n import _, translate_text
 
 if TYPE_CHECKING:
     from kassen.core.engine import Outcome
@@ -61,7 +62,7 @@ class Narration:
     def name(self, ident: Any) -> str:
         """The display name of a unit or side id (the id itself when unknown)."""
         if ident is None:
-            return "nobody"
+            return _("nobody")
         return self.names.get(str(ident), str(ident))
 
     @staticmethod
@@ -77,12 +78,12 @@ class Narration:
 
 def _reason(reason: Any) -> str:
     """A step's words (None: hidden from the side that reads them, ``kassen.core.view.StepRule``)."""
-    return "(hidden)" if reason is None else str(reason)
+    return _("(hidden)") if reason is None else str(reason)
 
 
 def _plain(kind: str, data: Mapping[str, Any]) -> str:
     shown = ", ".join(f"{k} {v}" for k, v in data.items() if k != "steps")
-    return f"({kind}: no words for this event yet) {shown}".rstrip()
+    return (_("({kind}: no words for this event yet)").format(kind=kind) + f" {shown}").rstrip()
 
 
 def render_event(
@@ -146,18 +147,21 @@ def account(
         lines += render_event(rs, event, names, verbose=verbose)
     result = fight.result
     if result is not None:
-        lines += ["", f"Result: {outcome_text(result, names)}."]
+        lines += ["", _("Result: {outcome}.").format(outcome=outcome_text(result, names))]
     else:
         who = fight.to_move
-        shown = names.get(who.id, str(who)) if who is not None else "nobody"
-        lines += ["", f"The fight goes on: {shown} to decide."]
+        shown = names.get(who.id, str(who)) if who is not None else _("nobody")
+        lines += ["", _("The fight goes on: {who} to decide.").format(who=shown)]
     return "\n".join(lines).strip("\n") + "\n"
 
 
 def outcome_text(result: Outcome, names: Mapping[str, str]) -> str:
     """``winner: The raiders (the Takeda camp: no unit left able to act)``, or ``no winner (...)``."""
-    who = "no winner" if result.winner is None else f"winner: {names.get(result.winner, result.winner)}"
-    return f"{who} ({result.reason})"
+    reason = translate_text(result.reason)
+    if result.winner is None:
+        return _("no winner ({reason})").format(reason=reason)
+    winner = names.get(result.winner, result.winner)
+    return _("winner: {winner} ({reason})").format(winner=winner, reason=reason)
 
 
 def missing_renderers(ruleset: Ruleset[Any, Any, Any], kinds: Iterable[str]) -> set[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DieSource", "Rng", "ScriptedDice", "fresh_seed"]
 
-from kassen.core.errors import KassenError, TypedDiceError, check_whole
+from kassen.core.errors import S_, KassenError, TypedDiceError, check_whole
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `kassen roll` starts fast
 if TYPE_CHECKING:
@@ -46,10 +46,10 @@ class Rng:
 
     def __init__(self, seed: int = 0) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise KassenError(f"a seed is an integer, not {type(seed).__name__}")
+            raise KassenError(S_("a seed is an integer, not {name}", name=type(seed).__name__))
         if not 0 <= seed <= _MASK:  # one seed rule everywhere: refused, never wrapped
             shown = seed if abs(seed) < 10**24 else "…"
-            raise KassenError(f"a seed is between 0 and 2**64 - 1, not {shown}")
+            raise KassenError(S_("a seed is between 0 and 2**64 - 1, not {shown}", shown=shown))
         # Hash the seed once so that nearby seeds (0, 1, 2...) start far apart.
         self._state = _mix((seed * _GOLDEN) & _MASK)
 
@@ -57,7 +57,9 @@ class Rng:
     def from_state(cls, state: int) -> Rng:
         """A generator positioned exactly at ``state`` (as read from :attr:`state`: 0 .. 2**64 - 1)."""
         if state.__class__ is not int or not 0 <= state <= _MASK:
-            raise KassenError(f"an RNG state is an integer from 0 to 2**64 - 1, not {state!r:.40}")
+            raise KassenError(
+                S_("an RNG state is an integer from 0 to 2**64 - 1, not {state}", state=f"{state!r:.40}")
+            )
         rng = cls.__new__(cls)
         rng._state = state
         return rng
@@ -80,7 +82,7 @@ class Rng:
         # type() rather than isinstance: a bool or a float (5.5, NaN) is refused, cheaply, on the hot path
         if type(n) is not int or not 0 < n <= _SPAN:
             # above 2**64 one draw cannot cover the range and the loop below would never end
-            raise KassenError(f"a die has a whole number of faces from 1 to 2**64, not {n!r}")
+            raise KassenError(S_("a die has a whole number of faces from 1 to 2**64, not {n}", n=f"{n!r}"))
         # Reject the top sliver of the 64-bit range that would over-weight small remainders.
         limit = _SPAN - _SPAN % n
         while True:
@@ -98,7 +100,9 @@ class Rng:
         """
         # The same draws as ``below(sides) + 1``, inlined: this is the hottest function of every battle.
         if type(sides) is not int or not 0 < sides <= _SPAN:
-            raise KassenError(f"a die has a whole number of faces from 1 to 2**64, not {sides!r}")
+            raise KassenError(
+                S_("a die has a whole number of faces from 1 to 2**64, not {sides}", sides=f"{sides!r}")
+            )
         limit = _SPAN - _SPAN % sides
         state = self._state
         while True:
@@ -179,10 +183,19 @@ class ScriptedDice:
         if self._next >= len(self._faces):
             given = ", ".join(map(str, self._faces)) or "none"
             hint = f"; {self._hint}" if self._hint else ""
-            raise TypedDiceError(f"a d{sides} is needed but no scripted face is left (given: {given}){hint}")
+            raise TypedDiceError(
+                S_(
+                    "a d{sides} is needed but no scripted face is left (given: {given}){hint}",
+                    sides=sides,
+                    given=given,
+                    hint=hint,
+                )
+            )
         face = self._faces[self._next]
         if not 1 <= face <= sides:
-            raise TypedDiceError(f"scripted face {face} is not a face of a d{sides}")
+            raise TypedDiceError(
+                S_("scripted face {face} is not a face of a d{sides}", face=face, sides=sides)
+            )
         self._next += 1
         return face
 

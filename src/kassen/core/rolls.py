@@ -63,13 +63,22 @@ class Roll:
     def words(self) -> str:
         """``Genzaburo: roll 2d10 — Genzaburo's Horizontal Cut → Oni: 2d10 … + 4 = … vs Defense 12: …
         (2 dice left)``."""
-        who = f"{self.roller}: " if self.roller else ""
-        what = (
-            f" — {self.text}" if self.text else f" for the {self.kind.replace('_', ' ')}" if self.kind else ""
-        )
-        left = f"{self.left} {'die' if self.left == 1 else 'dice'} left"
-        more = f", {self.typed} in" if self.typed else ""
-        return f"{who}roll {self.dice}{what} ({left}{more})"
+        from kassen.i18n import _, ngettext, translate_text
+
+        if self.text:
+            what = f" — {self.text}"
+        elif self.kind:
+            what = _(" for the {event}").format(event=translate_text(self.kind.replace("_", " ")))
+        else:
+            what = ""
+        left = ngettext("{n} die left", "{n} dice left", self.left).format(n=self.left)
+        if self.typed:
+            left = _("{left}, {typed} in").format(left=left, typed=self.typed)
+        if self.roller:
+            return _("{who}: roll {dice}{what} ({left})").format(
+                who=self.roller, dice=self.dice, what=what, left=left
+            )
+        return _("roll {dice}{what} ({left})").format(dice=self.dice, what=what, left=left)
 
 
 class _Done(Exception):

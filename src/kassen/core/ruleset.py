@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from kassen.core.engine import Actor, Outcome, Turn
 from kassen.core.errors import KassenError
 from kassen.core.rng import DieSource
+from kassen.i18n import S_
 
 if TYPE_CHECKING:
     from kassen.content.content import Content, Layer
@@ -178,7 +179,7 @@ def bundled_ruleset_names() -> tuple[str, ...]:
 def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
     """The ruleset registered as ``name``, importing an installed one on first use."""
     if not isinstance(name, str):
-        raise KassenError(f"a ruleset name is a string, not {type(name).__name__}")
+        raise KassenError(S_("a ruleset name is a string, not {name}", name=type(name).__name__))
     if name not in _REGISTRY and name in _entry_points():
         module, _, attr = _entry_points()[name].partition(":")
         try:
@@ -186,10 +187,16 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
             for part in attr.split(".") if attr else ():
                 obj = getattr(obj, part)
         except Exception as exc:  # a plugin's import may fail any way; say which ruleset, in one line
-            raise KassenError(f"the ruleset {name!r} is installed but cannot be loaded: {exc}") from None
+            raise KassenError(
+                S_("the ruleset {name} is installed but cannot be loaded: {exc}", name=f"{name!r}", exc=exc)
+            ) from None
         if not isinstance(getattr(obj, "info", None), RulesetInfo):
             raise KassenError(
-                f"the ruleset {name!r} is installed, but {_entry_points()[name]} is not a ruleset"
+                S_(
+                    "the ruleset {name} is installed, but {entry_points} is not a ruleset",
+                    name=f"{name!r}",
+                    entry_points=_entry_points()[name],
+                )
             )
         if name not in _REGISTRY:
             register_ruleset(obj)
@@ -198,7 +205,9 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
     except KeyError:
         known = ", ".join(registered_rulesets()) or "none"
         shown = name if len(name) <= 40 else name[:37] + "..."
-        raise KassenError(f"unknown ruleset {shown!r} (known: {known})") from None
+        raise KassenError(
+            S_("unknown ruleset {shown} (known: {known})", shown=f"{shown!r}", known=known)
+        ) from None
 
 
 def loaded_rulesets() -> tuple[str, ...]:

@@ -42,6 +42,7 @@ from kassen.core.fight import Fight, check_seed
 from kassen.core.policy import Policy
 from kassen.core.rng import fresh_seed
 from kassen.core.ruleset import find_ruleset, loaded_rulesets, registered_rulesets
+from kassen.i18n import S_
 
 #: Keys every scenario may have besides its ruleset's own.
 HEADER = ("ruleset", "content")
@@ -164,7 +165,9 @@ def _find_bundled(name: str, ruleset: str | None, broken: list[str]) -> tuple[st
     if len(found) > 1:
         which = ", ".join(f"{r}/{n}" for r, n, _ in found)
         raise ContentError(
-            ContentIssue(name, "(name)", f"bundled by more than one ruleset: say which ({which})")
+            ContentIssue(
+                name, "(name)", S_("bundled by more than one ruleset: say which ({which})", which=which)
+            )
         )
     if not found:
         return None
@@ -201,7 +204,7 @@ def read_scenario(
     is what the caller expects: a file without a header is taken as that ruleset's, a file naming
     another is refused."""
     if not isinstance(source, str | Path):
-        raise KassenError(f"a scenario is a name or a path, not {type(source).__name__}")
+        raise KassenError(S_("a scenario is a name or a path, not {name}", name=type(source).__name__))
     name = str(source)
     shown = name if len(name) <= 120 else name[:117] + "..."
     bundled = None
@@ -228,7 +231,9 @@ def read_scenario(
             except (OSError, ValueError):
                 is_dir = other = False
             if other:
-                raise ContentError(ContentIssue(shown, "(file)", "not a regular file (a device or a pipe?)"))
+                raise ContentError(
+                    ContentIssue(shown, "(file)", S_("not a regular file (a device or a pipe?)"))
+                )
             why = "a directory, not a scenario file" if is_dir else "no such file"
             if not is_dir:
                 why += (
@@ -244,7 +249,7 @@ def read_scenario(
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise ContentError(ContentIssue(file, "(root)", "a scenario is a mapping of fields", 1))
+        raise ContentError(ContentIssue(file, "(root)", S_("a scenario is a mapping of fields"), 1))
     declared = data.get("ruleset")
     if declared is None:
         if ruleset is None:
@@ -270,12 +275,18 @@ def read_scenario(
 def _stdin_text() -> str:
     raw = sys.stdin.buffer.read(MAX_YAML_BYTES + 1)
     if len(raw) > MAX_YAML_BYTES:
-        raise ContentError(ContentIssue("(standard input)", "(file)", f"larger than {MAX_YAML_BYTES} bytes"))
+        raise ContentError(
+            ContentIssue(
+                "(standard input)",
+                "(file)",
+                S_("larger than {max_yaml_bytes} bytes", max_yaml_bytes=MAX_YAML_BYTES),
+            )
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ContentError(
-            ContentIssue("(standard input)", "(file)", f"not UTF-8 (byte {exc.start})")
+            ContentIssue("(standard input)", "(file)", S_("not UTF-8 (byte {start})", start=exc.start))
         ) from None
 
 

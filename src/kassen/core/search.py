@@ -63,6 +63,7 @@ from kassen.core.policy import Decision, Listed, Policy
 from kassen.core.rng import Rng
 from kassen.core.sim import Simulator
 from kassen.core.view import Viewer, redact_event, redact_state, visibility_of
+from kassen.i18n import S_
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -99,27 +100,55 @@ class SearchConfig:
 
     def __post_init__(self) -> None:
         if not 1 <= self.iterations <= MAX_ITERATIONS:
-            raise KassenError(f"iterations is a whole number from 1 to {MAX_ITERATIONS}")
+            raise KassenError(
+                S_("iterations is a whole number from 1 to {max_iterations}", max_iterations=MAX_ITERATIONS)
+            )
         if self.time is not None and not 0 < self.time <= MAX_TIME:
-            raise KassenError(f"time is a number of CPU seconds above 0 and at most {MAX_TIME:g}")
+            raise KassenError(
+                S_("time is a number of CPU seconds above 0 and at most {max_time}", max_time=f"{MAX_TIME:g}")
+            )
         if not 0 <= self.prior <= 1:
-            raise KassenError(f"prior is a weight from 0 to 1, not {self.prior}")
+            raise KassenError(S_("prior is a weight from 0 to 1, not {prior}", prior=self.prior))
         if not 0 <= self.exploration <= 100:
-            raise KassenError(f"exploration is from 0 to 100, not {self.exploration}")
+            raise KassenError(
+                S_("exploration is from 0 to 100, not {exploration}", exploration=self.exploration)
+            )
         if not 0 <= self.widening <= 1:
-            raise KassenError(f"widening is an exponent from 0 to 1, not {self.widening}")
+            raise KassenError(
+                S_("widening is an exponent from 0 to 1, not {widening}", widening=self.widening)
+            )
         if not 1 <= self.widening_base <= 1000:
-            raise KassenError(f"widening_base is from 1 to 1000, not {self.widening_base}")
+            raise KassenError(
+                S_("widening_base is from 1 to 1000, not {widening_base}", widening_base=self.widening_base)
+            )
         if self.depth is not None and not 1 <= self.depth <= MAX_ROLLOUT:
-            raise KassenError(f"depth is a number of actions from 1 to {MAX_ROLLOUT}, not {self.depth}")
+            raise KassenError(
+                S_(
+                    "depth is a number of actions from 1 to {max_rollout}, not {depth}",
+                    max_rollout=MAX_ROLLOUT,
+                    depth=self.depth,
+                )
+            )
         if not 1 <= self.guesses <= 10_000:
-            raise KassenError(f"guesses is a number of guessed states from 1 to 10000, not {self.guesses}")
+            raise KassenError(
+                S_(
+                    "guesses is a number of guessed states from 1 to 10000, not {guesses}",
+                    guesses=self.guesses,
+                )
+            )
         if not 0 <= self.margin <= 10:
-            raise KassenError(f"margin is a number of standard errors from 0 to 10, not {self.margin}")
+            raise KassenError(
+                S_("margin is a number of standard errors from 0 to 10, not {margin}", margin=self.margin)
+            )
         if not 1 <= self.candidates <= 10_000:
-            raise KassenError(f"candidates is a number of actions from 1 to 10000, not {self.candidates}")
+            raise KassenError(
+                S_(
+                    "candidates is a number of actions from 1 to 10000, not {candidates}",
+                    candidates=self.candidates,
+                )
+            )
         if self.seed is not None and not 0 <= self.seed < 1 << 64:
-            raise KassenError("a search seed is between 0 and 2**64 - 1")
+            raise KassenError(S_("a search seed is between 0 and 2**64 - 1"))
 
 
 def decision_seed(seed: int, index: int, side: str) -> int:
@@ -187,8 +216,11 @@ class SearchPolicy(Generic[S, A]):
         self._value: Callable[[S, Any], Mapping[str, float]] | None = getattr(ruleset, "value", None)
         if self._visibility.state and self._determinize is None and not self.config.omniscient:
             raise KassenError(
-                f"the {ruleset.info.name} ruleset hides values in its state but has no determinize hook: "
-                "its search can only be omniscient (search:omniscient)"
+                S_(
+                    "the {name} ruleset hides values in its state but has no determinize hook: its search "
+                    "can only be omniscient (search:omniscient)",
+                    name=ruleset.info.name,
+                )
             )
         from kassen.core.fight import state_codec
 
@@ -201,7 +233,7 @@ class SearchPolicy(Generic[S, A]):
             return self.heuristic(decision)
         legal = tuple(decision.legal)
         if not legal:
-            raise KassenError(f"no legal action for {decision.actor} to choose from")
+            raise KassenError(S_("no legal action for {actor} to choose from", actor=decision.actor))
         if len(legal) == 1:
             return legal[0]
         seed = decision.seed if self.config.seed is None else self.config.seed

@@ -33,6 +33,7 @@ from kassen.core.engine import MAX_AUTOMATIC_STEPS, Actor, Outcome, Turn
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event
 from kassen.core.rng import DieSource, Rng
+from kassen.i18n import S_
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -95,4 +96,9 @@ class Simulator(Generic[S, A]):
         for _ in range(MAX_AUTOMATIC_STEPS):
             if not follow_up(turn):
                 return turn
-        raise KassenError(f"one action ran more than {MAX_AUTOMATIC_STEPS} automatic steps: the rules loop")
+        raise KassenError(
+            S_(
+                "one action ran more than {max_automatic_steps} automatic steps: the rules loop",
+                max_automatic_steps=MAX_AUTOMATIC_STEPS,
+            )
+        )

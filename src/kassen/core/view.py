@@ -38,6 +38,7 @@ from pydantic import Field
 
 from kassen.content.yamlio import HouseDefault, StrictModel
 from kassen.core.errors import ContentError, ContentIssue, KassenError
+from kassen.i18n import S_
 
 if TYPE_CHECKING:
     from kassen.core.fight import Fight
@@ -146,7 +147,11 @@ def check_visibility(rules: Visibility, event_types: Mapping[str, Any]) -> None:
             continue
         if kind not in event_types:
             issues.append(
-                ContentIssue("visibility", where, f"{kind!r} is not a kind of event this ruleset logs")
+                ContentIssue(
+                    "visibility",
+                    where,
+                    S_("{kind} is not a kind of event this ruleset logs", kind=f"{kind!r}"),
+                )
             )
             continue
         known = event_fields(event_types[kind])
@@ -271,7 +276,13 @@ def observe(fight: Fight[Any, Any], viewer: Viewer) -> dict[str, Any]:
     """The fight as ``viewer`` sees it: who decides, the state, the log, the result."""
     rs = fight.ruleset
     if viewer.side is not None and viewer.side not in fight.sides():
-        raise KassenError(f"no side {viewer.side!r} in this fight (sides: {', '.join(fight.sides())})")
+        raise KassenError(
+            S_(
+                "no side {side} in this fight (sides: {items})",
+                side=f"{viewer.side!r}",
+                items=", ".join(fight.sides()),
+            )
+        )
     rules = visibility_of(rs, fight.tables)
     side_of = fight.side_of
     names = rs.names(fight.initial_state)

@@ -46,7 +46,7 @@ import itertools
 import math
 from fractions import Fraction
 
-from kassen.core.errors import ArgumentError, DiceLimitError, check_whole, kind_of
+from kassen.core.errors import S_, ArgumentError, DiceLimitError, check_whole, kind_of
 from kassen.dice.ast import Constant, Dice, Expression
 from kassen.dice.cache import BoundedCache
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
@@ -196,7 +196,9 @@ def at_least(expression: Expression | str, target: int, **kwargs: Any) -> Fracti
     tolerance: Fraction = kwargs.pop("tolerance", DEFAULT_TOLERANCE)
     limits: DiceLimits = kwargs.pop("limits", DEFAULT_LIMITS)
     if kwargs:  # the same refusal probability_at_least would give
-        raise ArgumentError(f"at_least() got unexpected keyword arguments: {', '.join(sorted(kwargs))}")
+        raise ArgumentError(
+            S_("at_least() got unexpected keyword arguments: {items}", items=", ".join(sorted(kwargs)))
+        )
     target = check_whole(target, "target")
     tolerance = _tolerance(tolerance)
     expr = _expr(expression, unskilled, limits)
@@ -222,12 +224,20 @@ def enumerate_faces(
     _limits(limits)
     if count < 1 or sides < 1:
         raise DiceLimitError(
-            f"cannot enumerate {count}d{sides}", f"{count}d{sides}", limit="max_enumerated_faces"
+            S_("cannot enumerate {count}d{sides}", count=count, sides=sides),
+            f"{count}d{sides}",
+            limit="max_enumerated_faces",
         )
     if count > limits.max_enumerated_faces or sides ** min(count, 64) > limits.max_enumerated_faces:
         cases = f"{sides**count:,}" if count * sides.bit_length() <= 128 else "too many"
         raise DiceLimitError(
-            f"enumerating {count}d{sides} gives {cases} cases; the limit is {limits.max_enumerated_faces:,}",
+            S_(
+                "enumerating {count}d{sides} gives {cases} cases; the limit is {max_enumerated_faces}",
+                count=count,
+                sides=sides,
+                cases=cases,
+                max_enumerated_faces=f"{limits.max_enumerated_faces:,}",
+            ),
             f"{count}d{sides}",
             limit="max_enumerated_faces",
         )
@@ -240,25 +250,32 @@ def _expr(expression: Expression | str, unskilled: bool, limits: DiceLimits) -> 
         return parse(expression, unskilled=unskilled, limits=limits)
     if not isinstance(expression, Expression):
         raise ArgumentError(
-            f"a dice expression is text such as '2d6' or a parsed Expression, not {kind_of(expression)}"
+            S_(
+                "a dice expression is text such as '2d6' or a parsed Expression, not {kind_of}",
+                kind_of=kind_of(expression),
+            )
         )
     if unskilled is not False and unskilled is not True:
-        raise ArgumentError(f"unskilled is True or False, not {kind_of(unskilled)}")
+        raise ArgumentError(S_("unskilled is True or False, not {kind_of}", kind_of=kind_of(unskilled)))
     _limits(limits)
     return expression
 
 
 def _limits(limits: object) -> None:
     if not isinstance(limits, DiceLimits):
-        raise ArgumentError(f"limits are a DiceLimits, not {kind_of(limits)}")
+        raise ArgumentError(S_("limits are a DiceLimits, not {kind_of}", kind_of=kind_of(limits)))
 
 
 def _tolerance(tolerance: object) -> Fraction:
     """A tolerance: an exact fraction (or whole number) above 0 and below 1."""
     if isinstance(tolerance, bool) or not isinstance(tolerance, Fraction | int):
-        raise ArgumentError(f"tolerance is a Fraction between 0 and 1, not {kind_of(tolerance)}")
+        raise ArgumentError(
+            S_("tolerance is a Fraction between 0 and 1, not {kind_of}", kind_of=kind_of(tolerance))
+        )
     if not 0 < tolerance < 1:
-        raise ArgumentError(f"tolerance is a Fraction between 0 and 1, not {tolerance}")
+        raise ArgumentError(
+            S_("tolerance is a Fraction between 0 and 1, not {tolerance}", tolerance=tolerance)
+        )
     return Fraction(tolerance)
 
 
@@ -351,7 +368,12 @@ def _build(
             span += group_span
     if steps > limits.max_exact_work:
         raise DiceLimitError(
-            f"an exact table of {expr} needs about {steps:,} steps; the limit is {limits.max_exact_work:,}",
+            S_(
+                "an exact table of {expr} needs about {steps} steps; the limit is {max_exact_work}",
+                expr=expr,
+                steps=f"{steps:,}",
+                max_exact_work=f"{limits.max_exact_work:,}",
+            ),
             expr.text or str(expr),
             limit="max_exact_work",
         )
@@ -371,7 +393,9 @@ def _build(
             total = _add(total, die, term.sign)
     except RecursionError:  # icepool recurses once per outcome of a pooled die; never let it escape
         raise DiceLimitError(
-            f"an exact table of {expr} is too deep to compute", expr.text or str(expr), limit="max_exact_work"
+            S_("an exact table of {expr} is too deep to compute", expr=expr),
+            expr.text or str(expr),
+            limit="max_exact_work",
         ) from None
     weights, denominator = total
     return weights, denominator, constant, min(error, Fraction(1))
@@ -382,15 +406,24 @@ def _group_die(group: Dice, depth: int | None, expr: Expression, limits: DiceLim
         assert depth is not None
         if group.sides * (depth + 1) > limits.max_exact_die_outcomes:
             raise DiceLimitError(
-                f"an exact table of {group} needs {group.sides * (depth + 1)} outcomes per die; "
-                f"the limit is {limits.max_exact_die_outcomes}",
+                S_(
+                    "an exact table of {group} needs {value} outcomes per die; the limit is "
+                    "{max_exact_die_outcomes}",
+                    group=group,
+                    value=group.sides * (depth + 1),
+                    max_exact_die_outcomes=limits.max_exact_die_outcomes,
+                ),
                 expr.text or str(expr),
                 limit="max_exact_die_outcomes",
             )
     if (group.explode or group.keep is not None) and group.count > limits.max_exact_pool:
         raise DiceLimitError(
-            f"an exact table of {group} needs a pool of {group.count} dice; "
-            f"the limit is {limits.max_exact_pool}",
+            S_(
+                "an exact table of {group} needs a pool of {count} dice; the limit is {max_exact_pool}",
+                group=group,
+                count=group.count,
+                max_exact_pool=limits.max_exact_pool,
+            ),
             expr.text or str(expr),
             limit="max_exact_pool",
         )

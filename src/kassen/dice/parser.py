@@ -19,7 +19,7 @@ from __future__ import annotations
 
 __all__ = ["parse"]
 
-from kassen.core.errors import ArgumentError, DiceLimitError, DiceSyntaxError, kind_of
+from kassen.core.errors import S_, ArgumentError, DiceLimitError, DiceSyntaxError, kind_of
 from kassen.dice.ast import Constant, Dice, Expression, Term
 from kassen.dice.cache import BoundedCache
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
@@ -40,11 +40,11 @@ def parse(text: str, *, unskilled: bool = False, limits: DiceLimits = DEFAULT_LI
     True
     """
     if not isinstance(text, str):
-        raise DiceSyntaxError("a dice expression must be text", repr(text)[:60])
+        raise DiceSyntaxError(S_("a dice expression must be text"), repr(text)[:60])
     if unskilled is not False and unskilled is not True:
-        raise ArgumentError(f"unskilled is True or False, not {kind_of(unskilled)}")
+        raise ArgumentError(S_("unskilled is True or False, not {kind_of}", kind_of=kind_of(unskilled)))
     if not isinstance(limits, DiceLimits):
-        raise ArgumentError(f"limits are a DiceLimits, not {kind_of(limits)}")
+        raise ArgumentError(S_("limits are a DiceLimits, not {kind_of}", kind_of=kind_of(limits)))
     return _PARSED.get((text, unskilled, limits), lambda: _Parser(text, unskilled, limits).expression())
 
 
@@ -64,7 +64,11 @@ class _Parser:
         self.total_dice = 0
         if len(text) > limits.max_length:
             raise DiceLimitError(
-                f"expression is {len(text)} characters long; the limit is {limits.max_length}",
+                S_(
+                    "expression is {n_text} characters long; the limit is {max_length}",
+                    n_text=len(text),
+                    max_length=limits.max_length,
+                ),
                 text[:40] + "...",
                 limit="max_length",
             )
@@ -93,7 +97,14 @@ class _Parser:
         digits = self.pos - start
         if digits > self.limits.max_digits:
             raise self._limit(
-                f"{what} has {digits} digits; the limit is {self.limits.max_digits}", "max_digits", start
+                S_(
+                    "{what} has {digits} digits; the limit is {max_digits}",
+                    what=what,
+                    digits=digits,
+                    max_digits=self.limits.max_digits,
+                ),
+                "max_digits",
+                start,
             )
         return int(self.low[start : self.pos])
 
@@ -115,7 +126,9 @@ class _Parser:
             self._skip_spaces()
         while True:
             if len(terms) >= self.limits.max_terms:
-                raise self._limit(f"more than {self.limits.max_terms} terms", "max_terms", self.pos)
+                raise self._limit(
+                    S_("more than {max_terms} terms", max_terms=self.limits.max_terms), "max_terms", self.pos
+                )
             terms.append(Term(sign, self.term()))
             self._skip_spaces()
             ch = self._peek()
@@ -149,12 +162,22 @@ class _Parser:
             raise self._syntax("roll at least one die", pos)
         if count > self.limits.max_dice:
             raise self._limit(
-                f"{count} dice in one roll; the limit is {self.limits.max_dice}", "max_dice", pos
+                S_(
+                    "{count} dice in one roll; the limit is {max_dice}",
+                    count=count,
+                    max_dice=self.limits.max_dice,
+                ),
+                "max_dice",
+                pos,
             )
         self.total_dice += count
         if self.total_dice > self.limits.max_dice:
             raise self._limit(
-                f"{self.total_dice} dice in the expression; the limit is {self.limits.max_dice}",
+                S_(
+                    "{total_dice} dice in the expression; the limit is {max_dice}",
+                    total_dice=self.total_dice,
+                    max_dice=self.limits.max_dice,
+                ),
                 "max_dice",
                 pos,
             )
@@ -170,7 +193,13 @@ class _Parser:
             raise self._syntax("a die needs at least one side", sides_pos)
         if sides > self.limits.max_sides:
             raise self._limit(
-                f"d{sides} has too many sides; the limit is {self.limits.max_sides}", "max_sides", sides_pos
+                S_(
+                    "d{sides} has too many sides; the limit is {max_sides}",
+                    sides=sides,
+                    max_sides=self.limits.max_sides,
+                ),
+                "max_sides",
+                sides_pos,
             )
         self._check_count(count, start)
         explode = False

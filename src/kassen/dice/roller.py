@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["DieRoll", "GroupRoll", "RollResult", "roll"]
 
-from kassen.core.errors import DiceError
+from kassen.core.errors import S_, DiceError
 from kassen.dice.ast import Dice, Expression
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
 from kassen.dice.parser import parse
@@ -204,11 +204,16 @@ def roll(
             expression = parse(expression, unskilled=unskilled, limits=limits)
         elif not isinstance(expression, Expression):
             raise DiceError(
-                f"a dice expression is text or a parsed Expression, not {type(expression).__name__}"
+                S_(
+                    "a dice expression is text or a parsed Expression, not {name}",
+                    name=type(expression).__name__,
+                )
             )
     die = getattr(rng, "die", None)
     if not callable(die):
-        raise DiceError(f"dice are rolled with an Rng (or ScriptedDice), not {type(rng).__name__}")
+        raise DiceError(
+            S_("dice are rolled with an Rng (or ScriptedDice), not {name}", name=type(rng).__name__)
+        )
     constant, groups, simple = expression._plan
     total = constant
     raw: list[_RawGroup] = []

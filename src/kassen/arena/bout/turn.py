@@ -52,7 +52,6 @@ _event = replacer(Event, "kind", "data", "rule", "automatic")
 _EVENT = Event("")
 
 
-
 @lru_cache(maxsize=256)
 def _expression(dice: int, adds: int) -> Expression:
     """The parsed damage expression of ``dice`` d6 and ``adds`` (an immutable value)."""
