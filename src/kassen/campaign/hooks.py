@@ -206,7 +206,7 @@ def campaign_rules(ruleset: str) -> CampaignRules:
         raise CampaignError(
             S_(
                 "the ruleset {ruleset} has no campaign rules (known: {known})",
-                ruleset=f"{str(ruleset)[:40]!r}",
+                ruleset=repr(str(ruleset)[:40]),
                 known=known,
             )
         )

@@ -152,8 +152,8 @@ class Library:
         raise CampaignError(
             S_(
                 "no scenario {template_id} in campaign {campaign_id}",
-                template_id=f"{template_id[:64]!r}",
-                campaign_id=f"{campaign_id!r}",
+                template_id=repr(template_id[:64]),
+                campaign_id=repr(campaign_id),
             )
         )
 
@@ -168,7 +168,7 @@ class Library:
             ).first()
             if started is None:
                 raise CampaignError(
-                    S_("no fight {seq} in campaign {campaign_id}", seq=seq, campaign_id=f"{campaign_id!r}")
+                    S_("no fight {seq} in campaign {campaign_id}", seq=seq, campaign_id=repr(campaign_id))
                 )
             conn.execute(campaign_tables.insert().values(campaign_id=campaign_id, seq=seq, fight_id=fight_id))
 

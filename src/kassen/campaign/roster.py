@@ -131,7 +131,7 @@ class Campaigns:
         with self.store.writing() as conn:
             if conn.execute(select(campaigns.c.id).where(campaigns.c.id == campaign_id)).first():
                 raise CampaignError(
-                    S_("a campaign {campaign_id} exists already", campaign_id=f"{campaign_id!r}")
+                    S_("a campaign {campaign_id} exists already", campaign_id=repr(campaign_id))
                 )
             conn.execute(
                 campaigns.insert().values(
@@ -190,8 +190,8 @@ class Campaigns:
             raise CampaignError(
                 S_(
                     "no character {character_id} in campaign {campaign_id}",
-                    character_id=f"{character_id!r}",
-                    campaign_id=f"{campaign_id!r}",
+                    character_id=repr(character_id),
+                    campaign_id=repr(campaign_id),
                 )
             )
         return ch
@@ -242,7 +242,7 @@ class Campaigns:
                 raise CampaignError(
                     S_(
                         "a character {character_id} is on the roster already",
-                        character_id=f"{character_id!r}",
+                        character_id=repr(character_id),
                     )
                 )
             conn.execute(roster.insert().values(campaign_id=campaign_id, **self._values(ch)))
@@ -485,7 +485,7 @@ class Campaigns:
             raise CampaignError(
                 S_(
                     "no campaign {campaign_id} (kassen campaign new NAME)",
-                    campaign_id=f"{str(campaign_id)[:64]!r}",
+                    campaign_id=repr(str(campaign_id)[:64]),
                 )
             )
 
@@ -501,8 +501,8 @@ class Campaigns:
             raise CampaignError(
                 S_(
                     "no character {character_id} in campaign {campaign_id}",
-                    character_id=f"{str(character_id)[:64]!r}",
-                    campaign_id=f"{campaign_id!r}",
+                    character_id=repr(str(character_id)[:64]),
+                    campaign_id=repr(campaign_id),
                 )
             )
         return _character(row)

@@ -97,7 +97,7 @@ def _pair(value: str, what: str) -> tuple[str, str]:
                 "{what} is ID:{value}, not {value2}",
                 what=what,
                 value="SIDE" if what == "--cast" else "RECOVERY",
-                value2=f"{value[:60]!r}",
+                value2=repr(value[:60]),
             )
         )
     return left, right
@@ -224,7 +224,7 @@ def roster_edit(
     for item in lasting or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise KassenError(S_("--set is FIELD=VALUE, not {item}", item=f"{item[:60]!r}"))
+            raise KassenError(S_("--set is FIELD=VALUE, not {item}", item=repr(item[:60])))
         changes[key], _ = parse_yaml(value, "--set")
     if name is None and data is None and owner is None and not changes:
         raise KassenError(S_("nothing to change: give --name, --sheet, --owner or --set"))
@@ -365,7 +365,7 @@ def campaign_scenario(
         chosen = next((r for r in records if r.seq == fight), None)
     if chosen is None:
         raise KassenError(
-            S_("no fight {value} in campaign {campaign}", value=fight or "", campaign=f"{campaign!r}")
+            S_("no fight {value} in campaign {campaign}", value=fight or "", campaign=repr(campaign))
         )
     sys.stdout.write(chosen.scenario)
 

@@ -176,7 +176,7 @@ def list_command(
         else:
             choices = [*KINDS, *(k.value for k in ManeuverKind)]
             raise UnknownEntryError(
-                S_("unknown kind {kind}; choose one of {items}", kind=f"{kind!r}", items=", ".join(choices))
+                S_("unknown kind {kind}; choose one of {items}", kind=repr(kind), items=", ".join(choices))
             )
     rows = _rows(catalog_from_options(content), wanted)
     if as_json:
@@ -234,7 +234,7 @@ def _show_rule(catalog: Catalog, rule: str) -> dict[str, Any]:
         raise UnknownEntryError(
             S_(
                 "no house default for {rule}, and no such rule (`kassen rules --ruleset sengoku` lists them)",
-                rule=f"{rule!r}",
+                rule=repr(rule),
             )
         )
     return {

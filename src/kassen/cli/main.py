@@ -124,7 +124,9 @@ def odds_command(
         )
         return
     exactness = (
-        _("exact") if table.exact else _("within {bound}").format(bound=f"{float(table.error_bound):.1e}")
+        _("exact")
+        if table.exact
+        else _("within {bound}").format(bound=format(float(table.error_bound), ".1e"))
     )
     console.print(f"P({expr} >= {at_least}) = {probability_text(p)}  [dim]{exactness}[/dim]")
 

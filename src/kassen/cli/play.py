@@ -51,7 +51,7 @@ def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> Non
         raise KassenError(
             S_(
                 "--human {unknown} is no side or unit of this fight (known: {known}, gm)",
-                unknown=f"{unknown[0]!r}",
+                unknown=repr(unknown[0]),
                 known=known,
             )
         )
@@ -179,7 +179,7 @@ def play_command(
     from kassen.core.scenario import open_fight
 
     if dice not in ("auto", "table"):
-        raise KassenError(S_("--dice is auto or table, not {dice}", dice=f"{dice[:20]!r}"))
+        raise KassenError(S_("--dice is auto or table, not {dice}", dice=repr(dice[:20])))
     policies = side_policies(policy)
     check_save(save)
     mode: Literal["auto", "table"] = "table" if dice == "table" else "auto"
@@ -212,7 +212,7 @@ def resume_command(
     from kassen.core.fight import Fight
 
     if dice not in (None, "auto", "table"):
-        raise KassenError(S_("--dice is auto or table, not {dice}", dice=f"{dice[:20]!r}"))
+        raise KassenError(S_("--dice is auto or table, not {dice}", dice=repr(dice[:20])))
     policies = side_policies(policy)
     check_save(save)
     fight = Fight.from_json(

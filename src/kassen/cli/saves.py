@@ -40,7 +40,7 @@ def write_chronicle(fight: Any, path: Path) -> None:
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise KassenError(
-            S_("cannot save to {path}: {reason}", path=f"{shown(path)!r}", reason=reason)
+            S_("cannot save to {path}: {reason}", path=repr(shown(path)), reason=reason)
         ) from None
 
 
@@ -72,14 +72,14 @@ def check_save(save: Path | None) -> None:
     where = shown(save)
     try:
         if save.is_dir():
-            raise KassenError(S_("--save {where} is a directory, not a file", where=f"{where!r}"))
+            raise KassenError(S_("--save {where} is a directory, not a file", where=repr(where)))
         parent = save.parent if str(save.parent) else Path(".")
         if not parent.is_dir():
             raise KassenError(
                 S_(
                     "--save {where}: the directory {parent} does not exist",
-                    where=f"{where!r}",
-                    parent=f"{shown(parent)!r}",
+                    where=repr(where),
+                    parent=repr(shown(parent)),
                 )
             )
         probes = [_temporary(save)] + ([] if save.exists() else [save])
@@ -92,10 +92,10 @@ def check_save(save: Path | None) -> None:
                 os.unlink(probe)
     except OSError as exc:
         raise KassenError(
-            S_("--save {where}: cannot write there ({value})", where=f"{where!r}", value=exc.strerror or exc)
+            S_("--save {where}: cannot write there ({value})", where=repr(where), value=exc.strerror or exc)
         ) from None
     except ValueError as exc:  # a NUL byte in the name
-        raise KassenError(S_("--save {where}: {exc}", where=f"{where!r}", exc=exc)) from None
+        raise KassenError(S_("--save {where}: {exc}", where=repr(where), exc=exc)) from None
 
 
 def autosave_path() -> Path:

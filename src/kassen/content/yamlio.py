@@ -433,7 +433,7 @@ def duplicate_keys(node: Any, file: str, path: tuple[str, ...] = ()) -> list[Con
                     ContentIssue(
                         file,
                         where,
-                        S_("key {key} given twice (first at line {seen})", key=f"{key!r}", seen=seen[key]),
+                        S_("key {key} given twice (first at line {seen})", key=repr(key), seen=seen[key]),
                         k.start_mark.line + 1,
                     )
                 )

@@ -560,7 +560,7 @@ def _union(members: tuple[Any, ...]) -> tuple[Reader, Writer]:
             if _matches(value, m):
                 return pw(value)
         raise KassenError(
-            S_("cannot write {show} as one of {members}", show=_show(value), members=f"{members!r}")
+            S_("cannot write {show} as one of {members}", show=_show(value), members=repr(members))
         )
 
     return read, write

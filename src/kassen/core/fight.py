@@ -483,7 +483,7 @@ class Fight(Generic[S, A]):
             raise KassenError(
                 S_(
                     "no side {side} in this fight (sides: {items})",
-                    side=f"{checked.side!r}",
+                    side=repr(checked.side),
                     items=", ".join(self.sides()),
                 )
             )

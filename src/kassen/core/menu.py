@@ -75,7 +75,7 @@ class Odds:
 
         parts = [f"{translate_text(k)} {float(p) * 100:.1f}%" for k, p in self.outcomes]
         expected = [
-            _("expected {what} {value}").format(what=translate_text(k), value=f"{float(v):.2f}")
+            _("expected {what} {value}").format(what=translate_text(k), value=format(float(v), ".2f"))
             for k, v in self.expected
         ]
         return ", ".join(parts) + ("; " + ", ".join(expected) if expected else "")

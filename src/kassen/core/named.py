@@ -122,7 +122,7 @@ def parse_policy(text: Any) -> PolicySpec:
         raise PolicySpecError(
             S_(
                 "a policy is named by a string such as 'search:iterations=800', not {text}",
-                text=f"{text!r:.40}",
+                text=repr(text)[:40],
             )
         )
     if len(text) > MAX_SPEC:
@@ -131,7 +131,7 @@ def parse_policy(text: Any) -> PolicySpec:
     name = name.strip()
     if name not in _PARAMS:
         raise PolicySpecError(
-            S_("unknown policy {name} (known: {items})", name=f"{name[:40]!r}", items=", ".join(NAMES))
+            S_("unknown policy {name} (known: {items})", name=repr(name[:40]), items=", ".join(NAMES))
         )
     allowed = _PARAMS[name]
     params: dict[str, int | float | bool | str] = {}
@@ -143,19 +143,19 @@ def parse_policy(text: Any) -> PolicySpec:
                 raise PolicySpecError(
                     S_(
                         "policy {name} has no parameter {key} (its parameters: {known})",
-                        name=f"{name!r}",
-                        key=f"{key[:40]!r}",
+                        name=repr(name),
+                        key=repr(key[:40]),
                         known=known,
                     )
                 )
             if key in params:
                 raise PolicySpecError(
-                    S_("parameter {key} given twice in {text}", key=f"{key!r}", text=f"{text[:60]!r}")
+                    S_("parameter {key} given twice in {text}", key=repr(key), text=repr(text[:60]))
                 )
             params[key] = _value(name, key, allowed[key], value if eq else None)
     elif _ and not rest.strip():
         raise PolicySpecError(
-            S_("nothing after ':' in {text}: give parameters or leave the ':' out", text=f"{text[:60]!r}")
+            S_("nothing after ':' in {text}: give parameters or leave the ':' out", text=repr(text[:60]))
         )
     spec = PolicySpec(name, tuple(params.items()))
     if name == "search":
@@ -178,7 +178,7 @@ def _value(name: str, key: str, kind: Any, value: str | None) -> int | float | b
                     "{where} is one of {items}, not {value}",
                     where=where,
                     items=", ".join(kind),
-                    value=f"{value[:40]!r}",
+                    value=repr(value[:40]),
                 )
             )
         return value
@@ -187,11 +187,11 @@ def _value(name: str, key: str, kind: Any, value: str | None) -> int | float | b
     except ValueError:
         wanted = "a whole number" if kind == "int" else "a number"
         raise PolicySpecError(
-            S_("{where} is {wanted}, not {value}", where=where, wanted=wanted, value=f"{value[:40]!r}")
+            S_("{where} is {wanted}, not {value}", where=where, wanted=wanted, value=repr(value[:40]))
         ) from None
     if isinstance(number, float) and not math.isfinite(number):
         raise PolicySpecError(
-            S_("{where} is a finite number, not {value}", where=where, value=f"{value[:40]!r}")
+            S_("{where} is a finite number, not {value}", where=where, value=repr(value[:40]))
         )
     return number
 
@@ -208,16 +208,16 @@ def parse_policies(items: Mapping[str, Any] | Any) -> dict[str, PolicySpec]:
                 raise PolicySpecError(
                     S_(
                         "a side's policy is written SIDE=SPEC (party=search), not {item}",
-                        item=f"{item!r:.60}",
+                        item=repr(item)[:60],
                     )
                 )
             side, _, spec = item.partition("=")
             pairs.append((side.strip(), spec))
     for side, spec in pairs:
         if not isinstance(side, str) or not side:
-            raise PolicySpecError(S_("a side is named by its id, not {side}", side=f"{side!r:.40}"))
+            raise PolicySpecError(S_("a side is named by its id, not {side}", side=repr(side)[:40]))
         if side in out:
-            raise PolicySpecError(S_("side {side} is given a policy twice", side=f"{side[:40]!r}"))
+            raise PolicySpecError(S_("side {side} is given a policy twice", side=repr(side[:40])))
         out[side] = parse_policy(spec)
     return out
 
@@ -285,7 +285,7 @@ def side_policies(
             raise PolicySpecError(
                 S_(
                     "no side {side} in this fight (sides: {items})",
-                    side=f"{side[:40]!r}",
+                    side=repr(side[:40]),
                     items=", ".join(sides),
                 )
             )

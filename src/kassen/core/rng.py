@@ -58,7 +58,7 @@ class Rng:
         """A generator positioned exactly at ``state`` (as read from :attr:`state`: 0 .. 2**64 - 1)."""
         if state.__class__ is not int or not 0 <= state <= _MASK:
             raise KassenError(
-                S_("an RNG state is an integer from 0 to 2**64 - 1, not {state}", state=f"{state!r:.40}")
+                S_("an RNG state is an integer from 0 to 2**64 - 1, not {state}", state=repr(state)[:40])
             )
         rng = cls.__new__(cls)
         rng._state = state
@@ -82,7 +82,7 @@ class Rng:
         # type() rather than isinstance: a bool or a float (5.5, NaN) is refused, cheaply, on the hot path
         if type(n) is not int or not 0 < n <= _SPAN:
             # above 2**64 one draw cannot cover the range and the loop below would never end
-            raise KassenError(S_("a die has a whole number of faces from 1 to 2**64, not {n}", n=f"{n!r}"))
+            raise KassenError(S_("a die has a whole number of faces from 1 to 2**64, not {n}", n=repr(n)))
         # Reject the top sliver of the 64-bit range that would over-weight small remainders.
         limit = _SPAN - _SPAN % n
         while True:
@@ -101,7 +101,7 @@ class Rng:
         # The same draws as ``below(sides) + 1``, inlined: this is the hottest function of every battle.
         if type(sides) is not int or not 0 < sides <= _SPAN:
             raise KassenError(
-                S_("a die has a whole number of faces from 1 to 2**64, not {sides}", sides=f"{sides!r}")
+                S_("a die has a whole number of faces from 1 to 2**64, not {sides}", sides=repr(sides))
             )
         limit = _SPAN - _SPAN % sides
         state = self._state

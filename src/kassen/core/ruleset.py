@@ -188,13 +188,13 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
                 obj = getattr(obj, part)
         except Exception as exc:  # a plugin's import may fail any way; say which ruleset, in one line
             raise KassenError(
-                S_("the ruleset {name} is installed but cannot be loaded: {exc}", name=f"{name!r}", exc=exc)
+                S_("the ruleset {name} is installed but cannot be loaded: {exc}", name=repr(name), exc=exc)
             ) from None
         if not isinstance(getattr(obj, "info", None), RulesetInfo):
             raise KassenError(
                 S_(
                     "the ruleset {name} is installed, but {entry_points} is not a ruleset",
-                    name=f"{name!r}",
+                    name=repr(name),
                     entry_points=_entry_points()[name],
                 )
             )
@@ -206,7 +206,7 @@ def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
         known = ", ".join(registered_rulesets()) or "none"
         shown = name if len(name) <= 40 else name[:37] + "..."
         raise KassenError(
-            S_("unknown ruleset {shown} (known: {known})", shown=f"{shown!r}", known=known)
+            S_("unknown ruleset {shown} (known: {known})", shown=repr(shown), known=known)
         ) from None
 
 

@@ -105,7 +105,10 @@ class SearchConfig:
             )
         if self.time is not None and not 0 < self.time <= MAX_TIME:
             raise KassenError(
-                S_("time is a number of CPU seconds above 0 and at most {max_time}", max_time=f"{MAX_TIME:g}")
+                S_(
+                    "time is a number of CPU seconds above 0 and at most {max_time}",
+                    max_time=format(MAX_TIME, "g"),
+                )
             )
         if not 0 <= self.prior <= 1:
             raise KassenError(S_("prior is a weight from 0 to 1, not {prior}", prior=self.prior))

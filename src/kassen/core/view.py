@@ -150,7 +150,7 @@ def check_visibility(rules: Visibility, event_types: Mapping[str, Any]) -> None:
                 ContentIssue(
                     "visibility",
                     where,
-                    S_("{kind} is not a kind of event this ruleset logs", kind=f"{kind!r}"),
+                    S_("{kind} is not a kind of event this ruleset logs", kind=repr(kind)),
                 )
             )
             continue
@@ -279,7 +279,7 @@ def observe(fight: Fight[Any, Any], viewer: Viewer) -> dict[str, Any]:
         raise KassenError(
             S_(
                 "no side {side} in this fight (sides: {items})",
-                side=f"{viewer.side!r}",
+                side=repr(viewer.side),
                 items=", ".join(fight.sides()),
             )
         )
