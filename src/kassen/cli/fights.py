@@ -182,15 +182,17 @@ def validate_command(
     fight: Fight[Any, Any] = open_fight(scenario, content=_layers(content))
     names = fight.ruleset.names(fight.initial_state)
     title = fight.meta.get("scenario")
-    _out(
-        _("ok: {article} {ruleset} scenario, {title}: {n} named units and sides, content {content}").format(
-            article=_article(fight.ruleset.info.name),
-            ruleset=fight.ruleset.info.name,
-            title=repr(translate_text(title) if isinstance(title, str) else title),
-            n=len(names),
-            content=fight.content.hash[:12],
-        )
-    )
+    values = {
+        "ruleset": fight.ruleset.info.name,
+        "title": repr(translate_text(title) if isinstance(title, str) else title),
+        "n": len(names),
+        "content": fight.content.hash[:12],
+    }
+    if _article(fight.ruleset.info.name) == "an":
+        line = _("ok: an {ruleset} scenario, {title}: {n} named units and sides, content {content}")
+    else:
+        line = _("ok: a {ruleset} scenario, {title}: {n} named units and sides, content {content}")
+    _out(line.format(**values))
 
 
 schema_app = typer.Typer(

@@ -10,7 +10,9 @@ copy* of the command — help texts, metavars, the usage line — never changing
 Typer's own words (the panel titles Options/Arguments/Commands, ``[required]``, ``[default: ...]``) are
 module constants of :mod:`typer.rich_utils`: they are set to the current language only while one help
 screen is printed, under a lock, and put back afterwards, so nothing is left changed between
-invocations (tests run many invocations in both languages in one process).
+invocations (tests run many invocations in both languages in one process). While a help screen in
+another language than English is printed, its texts also wrap between any two characters (Japanese
+has no spaces to break lines at; Typer's tables would cut such a line short).
 
 English is printed exactly as Typer prints it: the translated copy is only made for another language.
 """
@@ -58,6 +60,33 @@ _USAGE_WORDS = (
     N_("SEED"),
     N_("SIDE=SPEC"),
     N_("NAME=VALUE"),
+    N_("NAME"),
+    N_("SCENARIO"),
+    N_("EXPRESSION"),
+    N_("RULE"),
+    N_("KEY"),
+    N_("KIND"),
+    N_("CHRONICLE"),
+    N_("CHARACTER"),
+    N_("TEMPLATE"),
+    N_("CAMPAIGN"),
+    N_("PLAYER"),
+    N_("TARGET"),
+    N_("SIDE"),
+    N_("SPEC"),
+    N_("SPEC,SPEC,..."),
+    N_("SIDE=RATE"),
+    N_("KIND=N"),
+    N_("PATH=V"),
+    N_("PATH=LO..HI"),
+    N_("ADDRESS"),
+    N_("PORT"),
+    N_("SECONDS"),
+    N_("DAYS"),
+    N_("BYTES"),
+    N_("WIDTH"),
+    N_("RATE"),
+    N_("POOL"),
 )
 
 
@@ -126,9 +155,21 @@ def _typer_words() -> Iterator[None]:
     from typer import rich_utils
 
     saved = {name: getattr(rich_utils, name) for name in TYPER_WORDS if hasattr(rich_utils, name)}
+    saved["_make_rich_text"] = make_text = rich_utils._make_rich_text
+
+    def folded(**kwargs: Any) -> Any:
+        # Japanese has no spaces to wrap at: a line breaks between any two characters (Rich's "fold"),
+        # where Typer's tables would cut it short with an ellipsis
+        made = make_text(**kwargs)
+        if hasattr(made, "overflow"):
+            made.overflow = "fold"
+        return made
+
     try:
-        for name in saved:
-            setattr(rich_utils, name, _(TYPER_WORDS[name]).replace("{value}", "{}"))
+        for name in TYPER_WORDS:
+            if name in saved:
+                setattr(rich_utils, name, _(TYPER_WORDS[name]).replace("{value}", "{}"))
+        rich_utils._make_rich_text = folded
         yield
     finally:
         for name, value in saved.items():

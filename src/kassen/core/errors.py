@@ -28,11 +28,10 @@ if TYPE_CHECKING:
 
 
 def S_(template: str, /, **values: object) -> str:
-    """:func:`kassen.i18n.S_` (English text kept in an error, translated where it is shown), for the modules
-    ``kassen roll`` imports: :mod:`kassen.i18n` is imported only when a message is made."""
-    from kassen.i18n import S_ as english
-
-    return english(template, **values)
+    """:func:`kassen.i18n.S_` (English text kept in an error, translated where it is shown) for the modules
+    ``kassen roll`` imports, which must not import :mod:`kassen.i18n` (nor what it imports): the same
+    English text, ``template`` filled with ``values``."""
+    return template.format(**values) if values else template
 
 
 class KassenError(ValueError):

@@ -124,8 +124,10 @@ def check_policy(policy: Any, path: str = "policy") -> Any:
     """``policy`` if it is None or can be called with a decision, else a :class:`FormatError` (refused
     up front, not at the first decision)."""
     if policy is not None and not callable(policy):
-        wanted = "a policy is called with a decision and returns an action"
-        raise FormatError(path, S_("{wanted}, not {kind}", wanted=wanted, kind=_kind(policy)))
+        raise FormatError(
+            path,
+            S_("a policy is called with a decision and returns an action, not {kind}", kind=_kind(policy)),
+        )
     return policy
 
 
@@ -242,7 +244,12 @@ class Fight(Generic[S, A]):
         where = str(self.meta.get("source") or "the scenario")
         limit = self.ruleset.info.max_units
         if len(units) > limit:
-            message = f"{len(units)} units; a {self.ruleset.info.name} fight fields at most {limit}"
+            message = S_(
+                "{n} units; a {ruleset} fight fields at most {limit}",
+                n=len(units),
+                ruleset=self.ruleset.info.name,
+                limit=limit,
+            )
             raise ContentError(ContentIssue(where, "(units)", message))
         if len(set(units.values())) < 2:
             raise ContentError(
@@ -446,8 +453,12 @@ class Fight(Generic[S, A]):
         if by is None or by == GM:
             return
         if not isinstance(by, Actor):
-            wanted = "who takes the action is an Actor (GM for the GM's own moves)"
-            raise FormatError("by", S_("{wanted}, not {kind}", wanted=wanted, kind=_kind(by)))
+            raise FormatError(
+                "by",
+                S_(
+                    "who takes the action is an Actor (GM for the GM's own moves), not {kind}", kind=_kind(by)
+                ),
+            )
         to_move = self.to_move
         if by != to_move:
             now = "nobody (the fight is over)" if to_move is None else str(to_move)

@@ -185,7 +185,7 @@ def _value(name: str, key: str, kind: Any, value: str | None) -> int | float | b
     try:
         number: int | float = int(value) if kind == "int" else float(value)
     except ValueError:
-        wanted = "a whole number" if kind == "int" else "a number"
+        wanted = S_("a whole number") if kind == "int" else S_("a number")
         raise PolicySpecError(
             S_("{where} is {wanted}, not {value}", where=where, wanted=wanted, value=repr(value[:40]))
         ) from None

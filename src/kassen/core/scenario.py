@@ -182,7 +182,7 @@ def _known(ruleset: str | None, broken: list[str]) -> str:
             names += list(_bundled_files(r))
         except KassenError:
             continue
-    text = f"(bundled: {', '.join(names) or 'none'})"
+    text = S_("(bundled: {names})", names=", ".join(names) or "none")
     return text + (f"; {'; '.join(broken)}" if broken else "")
 
 
@@ -223,7 +223,7 @@ def read_scenario(
             bundled = _find_bundled(name, ruleset, broken)
         if bundled is None:
             if not name.strip():
-                why = "an empty name: give a file or a bundled name"
+                why = S_("an empty name: give a file or a bundled name")
                 raise ContentError(ContentIssue("(scenario)", "(file)", why))
             try:
                 is_dir = Path(source).is_dir()
@@ -234,12 +234,14 @@ def read_scenario(
                 raise ContentError(
                     ContentIssue(shown, "(file)", S_("not a regular file (a device or a pipe?)"))
                 )
-            why = "a directory, not a scenario file" if is_dir else "no such file"
-            if not is_dir:
-                why += (
-                    f" {_known(ruleset, broken)}"
-                    if name.endswith((".yaml", ".yml"))
-                    else ", and no bundled scenario of that name " + _known(ruleset, broken)
+            if is_dir:
+                why = S_("a directory, not a scenario file")
+            elif name.endswith((".yaml", ".yml")):
+                why = S_("no such file {known}", known=_known(ruleset, broken))
+            else:
+                why = S_(
+                    "no such file, and no bundled scenario of that name {known}",
+                    known=_known(ruleset, broken),
                 )
             raise ContentError(ContentIssue(shown, "(file)", why))
         r, name, text = bundled
@@ -254,19 +256,19 @@ def read_scenario(
     if declared is None:
         if ruleset is None:
             known = "|".join(registered_rulesets())
-            message = f"a scenario names its ruleset in its header: `ruleset: {known}`"
+            message = S_("a scenario names its ruleset in its header: `ruleset: {known}`", known=known)
             raise ContentError(ContentIssue(file, "ruleset", message, 1))
         declared = ruleset
     elif not isinstance(declared, str) or declared not in registered_rulesets():
         known = ", ".join(registered_rulesets())
-        message = f"unknown ruleset {str(declared)[:40]!r} (known: {known})"
+        message = S_("unknown ruleset {shown} (known: {known})", shown=repr(str(declared)[:40]), known=known)
         raise ContentError(ContentIssue(file, "ruleset", message, line_of(node, ("ruleset",))))
     elif ruleset is not None and declared != ruleset:
-        message = f"this is a {declared} scenario, not a {ruleset} one"
+        message = S_("this is a {declared} scenario, not a {ruleset} one", declared=declared, ruleset=ruleset)
         raise ContentError(ContentIssue(file, "ruleset", message, line_of(node, ("ruleset",))))
     own = data.get("content")
     if own is not None and not isinstance(own, dict):
-        message = "a scenario's content is a mapping of sections"
+        message = S_("a scenario's content is a mapping of sections")
         raise ContentError(ContentIssue(file, "content", message, line_of(node, ("content",))))
     body = {k: v for k, v in data.items() if k not in HEADER}
     return ScenarioSource(name, file, declared, body, node, own, bundled is not None)

@@ -157,8 +157,11 @@ def check_visibility(rules: Visibility, event_types: Mapping[str, Any]) -> None:
         known = event_fields(event_types[kind])
         for name in fields:
             if name != "*" and name not in known:
-                message = (
-                    f"events of kind {kind!r} carry no field {name!r} (fields: {', '.join(sorted(known))})"
+                message = S_(
+                    "events of kind {kind} carry no field {name} (fields: {known})",
+                    kind=repr(kind),
+                    name=repr(name),
+                    known=", ".join(sorted(known)),
                 )
                 issues.append(ContentIssue("visibility", where, message))
     if issues:

@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see kass
 if TYPE_CHECKING:
     from typing import Literal
 
-_EXPECT_TERM = "expected a number or dice term"
+_EXPECT_TERM = S_("expected a number or dice term")
 
 
 def parse(text: str, *, unskilled: bool = False, limits: DiceLimits = DEFAULT_LIMITS) -> Expression:
@@ -135,7 +135,7 @@ class _Parser:
             if ch == "":
                 break
             if ch not in ("+", "-"):
-                raise self._syntax("expected '+', '-' or the end of the expression")
+                raise self._syntax(S_("expected '+', '-' or the end of the expression"))
             sign = -1 if ch == "-" else 1
             self.pos += 1
             self._skip_spaces()
@@ -159,7 +159,7 @@ class _Parser:
 
     def _check_count(self, count: int, pos: int) -> None:
         if count < 1:
-            raise self._syntax("roll at least one die", pos)
+            raise self._syntax(S_("roll at least one die"), pos)
         if count > self.limits.max_dice:
             raise self._limit(
                 S_(
@@ -188,9 +188,11 @@ class _Parser:
             self.pos += 1
             sides = 100
         else:
-            sides, _ = self._require_number("the number of sides", "expected the number of sides after 'd'")
+            sides, _ = self._require_number(
+                S_("the number of sides"), S_("expected the number of sides after 'd'")
+            )
         if sides < 1:
-            raise self._syntax("a die needs at least one side", sides_pos)
+            raise self._syntax(S_("a die needs at least one side"), sides_pos)
         if sides > self.limits.max_sides:
             raise self._limit(
                 S_(
@@ -205,7 +207,7 @@ class _Parser:
         explode = False
         if self._peek() == "!":
             if sides == 1:
-                raise self._syntax("a one-sided die would explode forever", self.pos)
+                raise self._syntax(S_("a one-sided die would explode forever"), self.pos)
             explode = True
             self.pos += 1
         keep: Literal["h", "l"] | None = None
@@ -217,14 +219,14 @@ class _Parser:
                 keep = "l" if self._peek() == "l" else "h"
                 self.pos += 1
             keep_count, kpos = self._require_number(
-                "the number of dice to keep", "expected how many dice to keep"
+                S_("the number of dice to keep"), S_("expected how many dice to keep")
             )
             self._check_keep(keep_count, count, kpos)
         return Dice(count, sides, explode, keep, keep_count)
 
     def roll_and_keep(self, roll: int, start: int) -> Dice:
         keep_count, kpos = self._require_number(
-            "the number of dice to keep", "expected how many dice to keep after 'k'"
+            S_("the number of dice to keep"), S_("expected how many dice to keep after 'k'")
         )
         self._check_count(roll, start)
         self._check_keep(keep_count, roll, kpos)
@@ -232,6 +234,6 @@ class _Parser:
 
     def _check_keep(self, keep: int, count: int, pos: int) -> None:
         if keep < 1:
-            raise self._syntax("keep at least one die", pos)
+            raise self._syntax(S_("keep at least one die"), pos)
         if keep > count:
-            raise self._syntax(f"cannot keep {keep} of {count} dice", pos)
+            raise self._syntax(S_("cannot keep {keep} of {count} dice", keep=keep, count=count), pos)
