@@ -79,10 +79,25 @@ def warning_line(problem: object) -> str:
     return _("kassen: warning: {message}").format(message=text) + "\n"
 
 
+#: The places a content problem names when it is about no one field (``ContentIssue.field``).
+FIELD_WORDS = (
+    N_("(file)"),
+    N_("(root)"),
+    N_("(units)"),
+    N_("(scenario)"),
+    N_("(standard input)"),
+    N_("(content)"),
+)
+
+
 def said(text: str) -> str:
     """English text kept in an error (made with ``S_``) in the reader's language: its template's
     translation, else, for ``where: why`` (a file, a field, an option before the reason), the place
-    as it is and the reason translated in turn."""
+    as it is and the reason translated in turn. A refusal that quotes the value refused
+    (``Input should be a valid integer, got 'x'``) is said as its reason and the value."""
+    head, got, value = text.rpartition(", got ")
+    if got and head and translate_text(head) != head:
+        return _("{message}, got {value}").format(message=translate_text(head), value=value)
     found = translate_text(text)
     if found != text:
         return found
@@ -94,10 +109,11 @@ def said(text: str) -> str:
 
 def issue_text(issue: ContentIssue) -> str:
     """A content problem (``file:line: field: why``) with its reason in the reader's language."""
-    at = f"{issue.file}:{issue.line}" if issue.line is not None else issue.file
+    at = f"{issue.file}:{issue.line}" if issue.line is not None else translate_text(issue.file)
     if at == OptionIssues.WHERE:
         at = _(OptionIssues.WHERE)
-    return f"{at}: {issue.field}: {said(issue.message)}"
+    field = translate_text(issue.field) if issue.field.startswith("(") else issue.field  # a key is as written
+    return f"{at}: {field}: {said(issue.message)}"
 
 
 def error_text(exc: KassenError) -> str:

@@ -31,7 +31,9 @@ from kassen.sengoku.entries import Maneuver, ManeuverKind
 from kassen.sengoku.house import FlowDefault
 from kassen.sengoku.resolution import D100Table
 
-CONTENT_HELP = "A directory (or file) of your own catalog YAML, merged over the bundled catalog (repeatable)."
+CONTENT_HELP = N_(
+    "A directory (or file) of your own catalog YAML, merged over the bundled catalog (repeatable)."
+)
 
 content_app = typer.Typer(
     add_completion=False,  # as the top-level kassen: no command edits the shell's start-up files

@@ -51,6 +51,8 @@ _USAGE_WORDS = (
     N_("[OPTIONS]"),
     N_("COMMAND [ARGS]..."),
     N_("Show this message and exit."),
+    N_("Install completion for the current shell."),
+    N_("Show completion for the current shell, to copy it or customize the installation."),
     N_("INTEGER"),
     N_("FLOAT"),
     N_("TEXT"),

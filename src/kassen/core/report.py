@@ -160,7 +160,7 @@ def outcome_text(result: Outcome, names: Mapping[str, str]) -> str:
     reason = translate_text(result.reason)
     if result.winner is None:
         return _("no winner ({reason})").format(reason=reason)
-    winner = names.get(result.winner, result.winner)
+    winner = translate_text(names.get(result.winner, result.winner))
     return _("winner: {winner} ({reason})").format(winner=winner, reason=reason)
 
 
