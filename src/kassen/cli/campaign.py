@@ -190,7 +190,7 @@ def roster_add(
     owner: Annotated[str | None, typer.Option(help=N_("The player it belongs to."))] = None,
     db: Db = DEFAULT_DB,
 ) -> None:
-    data, _ = parse_yaml(read_text(sheet, max_bytes=256 * 1024), str(sheet))
+    data, _node = parse_yaml(read_text(sheet, max_bytes=256 * 1024), str(sheet))
     if not isinstance(data, dict):
         raise ContentError(ContentIssue(str(sheet), "(root)", S_("a sheet is a mapping (a scenario entry)")))
     with _campaigns(db) as c:
@@ -220,7 +220,7 @@ def roster_edit(
 ) -> None:
     data = None
     if sheet is not None:
-        data, _ = parse_yaml(read_text(sheet, max_bytes=256 * 1024), str(sheet))
+        data, _node = parse_yaml(read_text(sheet, max_bytes=256 * 1024), str(sheet))
         if not isinstance(data, dict):
             raise ContentError(
                 ContentIssue(str(sheet), "(root)", S_("a sheet is a mapping (a scenario entry)"))
@@ -230,7 +230,7 @@ def roster_edit(
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise KassenError(S_("--set is FIELD=VALUE, not {item}", item=repr(item[:60])))
-        changes[key], _ = parse_yaml(value, "--set")
+        changes[key], _node = parse_yaml(value, "--set")
     if name is None and data is None and owner is None and not changes:
         raise KassenError(S_("nothing to change: give --name, --sheet, --owner or --set"))
     with _campaigns(db) as c:

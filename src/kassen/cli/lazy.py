@@ -33,7 +33,7 @@ def _load(name: str) -> Any:
     target = _entry_points().get(name)
     if target is None:
         return None
-    module, _, attr = target.partition(":")
+    module, _sep, attr = target.partition(":")
     try:
         obj: Any = importlib.import_module(module)
         for part in attr.split("."):
