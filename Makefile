@@ -13,7 +13,7 @@ LAB_EXTRAS := lab,parquet,ray
 # The web table (kassen serve) with its PostgreSQL store, and its tests' tools (httpx, Playwright, schemathesis).
 WEB_EXTRAS := web,postgres,webtest
 
-.PHONY: demo test test-slow bench lint typecheck clean serve coverage
+.PHONY: demo test test-slow bench lint typecheck clean serve coverage i18n
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,12 @@ test: lint typecheck
 # 20,000 generated inputs, its counts printed at the end), kept out of the default suite.
 test-slow: $(STAMP)
 	$(BIN)/pytest -m slow
+
+# The translation catalogs in step with the code: every marked string and shown YAML word extracted into
+# src/kassen/locale/<lang>/LC_MESSAGES/<part>.po (new ones untranslated, gone ones dropped), and each
+# catalog's count of untranslated strings printed (docs/i18n.md).
+i18n: $(STAMP)
+	$(BIN)/python -m kassen.i18n.extract
 
 # Which rule IDs of the package's own ledger (each ruleset's rules.yaml) the tests cite; exit 1 if any is not.
 coverage: $(STAMP)

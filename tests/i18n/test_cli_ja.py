@@ -298,3 +298,15 @@ def test_table_dice_prompts_in_japanese() -> None:
     prompts = [line for line in out.splitlines() if line.endswith(": 出目、または auto")]
     assert prompts and all("を振る" in p and "残り" in p for p in prompts)
     assert "kassen: 'x' は出目ではない" in out
+
+
+def test_the_sengoku_catalog_commands_frame_their_output_in_japanese() -> None:
+    code, out, _ = invoke("content", "list", "--lang", "ja")
+    assert code == 0 and out.splitlines()[0].split() == ["種類", "ID", "名前", "概要"]
+    kinds = {line.split()[0] for line in out.splitlines()[1:] if line[:1].strip()}
+    assert kinds <= {"武器", "鎧", "盾", "行動", "怪物", "弱体", "特徴", "表", "ハウス既定"}, kinds
+    english = invoke("content", "list")[1]
+    assert english.splitlines()[0].split() == ["kind", "id", "name", "summary"]
+    assert "house-default" in english and "weapon" in english
+    code, out, _ = invoke("content", "show", "SG.WND.5", "--lang", "ja")
+    assert code == 0 and "ハウス既定 SG.WND.5" in out and "根拠:" in out

@@ -200,7 +200,18 @@ def test_errors_keep_english_and_are_said_in_japanese(
         said = error_text(exc)
     assert said != str(exc)
     # what the user gave, the names of arguments, fields and choices (ids): as typed
-    values = ["nobody", "cleverest", "nonsense", "no-such-scenario", "random", "search", "seed", "begin", "east", "west"]
+    values = [
+        "nobody",
+        "cleverest",
+        "nonsense",
+        "no-such-scenario",
+        "random",
+        "search",
+        "seed",
+        "begin",
+        "east",
+        "west",
+    ]
     bundled = [s.name for s in bundled_scenarios()]
     assert_japanese(
         said, allow=[*names, *values, *bundled, "first-legal", "heuristic", "scenario"], where=what

@@ -15,7 +15,7 @@ __all__ = ["CONTENT_HELP", "catalog_from_options", "content_app"]
 import json
 import sys
 from importlib import resources
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 import yaml
@@ -25,7 +25,7 @@ from rich.table import Table
 
 from kassen.cli.common import console, emit_json, error_line, issue_text, user_errors
 from kassen.core.errors import ContentError, KassenError
-from kassen.i18n import N_, S_, _, ngettext, translate_text
+from kassen.i18n import N_, S_, SOURCE, _, current_language, ngettext, translate_text
 from kassen.sengoku.catalog import KINDS, Catalog, CatalogFile, UnknownEntryError, load_catalog
 from kassen.sengoku.entries import Maneuver, ManeuverKind
 from kassen.sengoku.house import FlowDefault
@@ -65,7 +65,7 @@ KIND_WORDS = {
     "debuff": N_("debuff"),
     "trait": N_("trait"),
     "table": N_("table"),
-    "house-default": N_("house default"),
+    "house-default": N_("house-default"),
     "rule": N_("rule"),
 }
 #: The fields a ``list`` summary names.
@@ -185,10 +185,12 @@ def list_command(
         emit_json([{"kind": k, "id": i, "name": n, "summary": s} for k, i, n, s in rows])
         return
     table = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
+    # Japanese has no spaces to wrap at: its cells break between characters rather than being cut short
+    overflow: Literal["fold", "ellipsis"] = "ellipsis" if current_language() == SOURCE else "fold"
     for col in (N_("kind"), N_("id"), N_("name"), N_("summary")):
-        table.add_column(_(col))
-    for row in rows:
-        table.add_row(*(escape(c) for c in row))
+        table.add_column(_(col), overflow=overflow)
+    for kind, *rest in rows:
+        table.add_row(escape(_(KIND_WORDS.get(kind, kind))), *(escape(c) for c in rest))
     console.print(table)
 
 
@@ -269,7 +271,8 @@ def _print_view(view: dict[str, Any]) -> None:
     console.print(f"\n[bold]{head}[/bold]  [dim]({escape(view['source'])})[/dim]")
     if view["value"]:
         console.print(escape(_yaml(view["value"])))
-    console.print(f"[italic]{_('Rationale:')}[/italic] {escape(translate_text(view['rationale']))}")
+    rationale = _("Rationale:")
+    console.print(f"[italic]{rationale}[/italic] {escape(translate_text(view['rationale']))}")
 
 
 @content_app.command(

@@ -147,7 +147,7 @@ def replay_command(
     from kassen.core.fight import Fight
     from kassen.core.report import outcome_text
 
-    data = parse_json(_read_input(file), what="the chronicle")
+    data = parse_json(_read_input(file), what=S_("the chronicle"))
     fight = Fight.from_json(data, content=_layers(content))
     n = len(fight.entries)
     if fight.over:
