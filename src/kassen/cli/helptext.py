@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from kassen.i18n import N_, SOURCE, _, current_language, translate_text
+from kassen.i18n import N_, SOURCE, _, current_language
 
 _INSTALLED = "_kassen_translated_help"
 _lock = threading.RLock()
@@ -101,12 +101,9 @@ def translated_label(label: str | None) -> str | None:
 
 
 def _text(value: str | None) -> str | None:
-    """A help text in the current language: the catalog's translation of the marked string (a text kept
-    in English that the catalog knows only as a template is translated by its template)."""
-    if not value:
-        return value
-    found = _(value)
-    return found if found != value else translate_text(value)
+    """A help text in the current language: the catalog's translation of the marked string (as it is
+    where the catalog has none: a help text is never pieced together from templates)."""
+    return _(value) if value else value
 
 
 def _shown_param(param: Any) -> Any:
