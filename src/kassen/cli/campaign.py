@@ -37,16 +37,11 @@ from kassen.content.yamlio import parse_yaml, read_text
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.i18n import N_, S_, _, translate_text
 
-# as the top-level kassen: no command edits the shell's start-up files
 roster_app = typer.Typer(
-    help=N_("A campaign's roster: characters and their lasting state."),
-    no_args_is_help=True,
-    add_completion=False,
+    help=N_("A campaign's roster: characters and their lasting state."), no_args_is_help=True
 )
 campaign_app = typer.Typer(
-    help=N_("Campaigns: fights cast from the roster, and their aftermath."),
-    no_args_is_help=True,
-    add_completion=False,
+    help=N_("Campaigns: fights cast from the roster, and their aftermath."), no_args_is_help=True
 )
 
 Db = Annotated[

@@ -72,8 +72,8 @@ KIND_WORDS = {
 SUMMARY_WORDS = {
     "reach": N_("reach"),
     "grade": N_("grade"),
-    "attack_a": N_("attack A"),
-    "attack_b": N_("attack B"),
+    "attack_a": N_("attack_a"),
+    "attack_b": N_("attack_b"),
     "armor": N_("armor"),
     "weapons": N_("weapons"),
     "value": N_("value"),
