@@ -58,6 +58,7 @@ from kassen.arena.terms import CheckKind, Condition
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import N_, S_
 
 
 def apply_action(turn: BoutTurn, action: Action) -> None:
@@ -83,7 +84,7 @@ def step_in(b: BoutTurn, actor: str, target: str, reach: int) -> None:
     if gap <= 0:
         return
     to = a.position + (gap if t.position > a.position else -gap)
-    _moved(b, actor, to, "a step with the attack")
+    _moved(b, actor, to, N_("a step with the attack"))
 
 
 def _attack_data(
@@ -151,7 +152,7 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         attack,
         defend if can_defend(t, rules) else None,
         rules=rules.checks,
-        undefended=f"{tid} cannot defend",
+        undefended=S_("{target} cannot defend", target=tid),
     )
     hit, contest = outcome.hit, outcome.contest
     margin_of_loss = contest.margin_of_loss if contest is not None and hit else 0
@@ -191,7 +192,7 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         record = HitRecord(b.next_hit_id(), tid, damage, aid, weapon.painful, margin_of_loss)
         tasks.append(ApplyHit(record))
     if action.all_out:
-        tasks.append(SpendFp(aid, rules.injury.fatigue.all_out_cost, "AR.FTG.1", "all-out attack"))
+        tasks.append(SpendFp(aid, rules.injury.fatigue.all_out_cost, "AR.FTG.1", N_("all-out attack")))
     b.push(*tasks)
 
 
@@ -231,7 +232,7 @@ def _on_move(b: BoutTurn, action: Move) -> None:
     Moving while an opponent was within reach passes a slot without attacking (lost will, AR.OUT.1)."""
     f = b.f(action.actor)
     could_attack = can_attack_someone(b.state, f, b.rules)
-    toward = "closing" if _closer(b, f.id, action.to) else "retreating"
+    toward = N_("closing") if _closer(b, f.id, action.to) else N_("retreating")
     _moved(b, f.id, action.to, toward)
     b.end_slot()
     _idle(b, f.id, could_attack)
@@ -297,7 +298,7 @@ def _on_guts(b: BoutTurn, action: Guts) -> None:
     f = b.f(fid)
     cause = offer.cause if offer is not None else f.stun_cause
     condition = offer.condition if offer is not None else Condition.STUNNED.value
-    b.lose_fp(fid, rules.injury.guts.fp_cost, "AR.GUT.1", "guts check")
+    b.lose_fp(fid, rules.injury.guts.fp_cost, "AR.GUT.1", N_("guts check"))
     f = b.f(fid)
     target, steps = guts_target(f, cause, rules)
     bonus = next((x for x in f.check_bonuses if CheckKind.GUTS in x.checks), None)
@@ -314,7 +315,12 @@ def _on_guts(b: BoutTurn, action: Guts) -> None:
     if condition == Condition.STUNNED.value:
         b.put(f.without_condition(Condition.STUNNED))
         b.log(
-            "overridden", "AR.GUT.1", automatic=False, fighter=fid, condition=condition, now="acts normally"
+            "overridden",
+            "AR.GUT.1",
+            automatic=False,
+            fighter=fid,
+            condition=condition,
+            now=N_("acts normally"),
         )
         exempt = (AutoStun,)
     else:
@@ -324,7 +330,12 @@ def _on_guts(b: BoutTurn, action: Guts) -> None:
             )
         )
         b.log(
-            "overridden", "AR.GUT.1", automatic=False, fighter=fid, condition=condition, now="stunned instead"
+            "overridden",
+            "AR.GUT.1",
+            automatic=False,
+            fighter=fid,
+            condition=condition,
+            now=N_("stunned instead"),
         )
         exempt = _UNCONSCIOUS_GROUP
     if offer is not None and offer.automatic and cause.hit_id:
@@ -395,7 +406,14 @@ def _recover_fp(b: BoutTurn, fid: str, name: str) -> None:
         and not helpless(b.f(fid), b.rules)
     ):
         b.state = replace(b.state, offers=offers[1:])
-        b.log("overridden", "AR.RD.6", automatic=False, fighter=fid, condition="helpless", now=f"FP {fp}")
+        b.log(
+            "overridden",
+            "AR.RD.6",
+            automatic=False,
+            fighter=fid,
+            condition="helpless",
+            now=S_("FP {fp}", fp=fp),
+        )
 
 
 def _check_bonus(b: BoutTurn, fid: str, name: str) -> None:

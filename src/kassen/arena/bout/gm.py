@@ -50,9 +50,10 @@ from kassen.arena.terms import Condition
 from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
+from kassen.i18n import N_
 
 #: Why a bout the referee ends is over (``Result.reason``).
-REFEREE = "ended by the referee"
+REFEREE = N_("ended by the referee")
 
 
 @dataclass(frozen=True, slots=True)

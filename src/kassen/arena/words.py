@@ -1,0 +1,91 @@
+"""The arena's own short words as they appear inside text kept in the data (an explanation step's reason,
+an event's ``reason``) and in accounts: the values of its enumerations and readings (postures, facings,
+tiers, conditions, kinds of check, rounding, the house readings' names), marked for the catalog.
+
+:func:`kassen.i18n.translate_text` translates a value inside a step's reason by looking the value itself
+up in the catalog, so each value a template may carry is listed here once; :func:`word` gives any of them
+(or a content name) in the reader's language. English text is never changed by them.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CHECK_LABELS", "word"]
+
+from kassen.i18n import N_, translate_text
+
+#: Each kind of check's label in its explanation step (``knockdown check: 3d6 = ...``).
+CHECK_LABELS = (
+    N_("check"),
+    N_("attack check"),
+    N_("defense check"),
+    N_("stun_recovery check"),
+    N_("zero_hp check"),
+    N_("death check"),
+    N_("knockdown check"),
+    N_("vital check"),
+    N_("fall_stun check"),
+    N_("knockback check"),
+    N_("limb_knockback check"),
+    N_("guts check"),
+    N_("popularity check"),
+    N_("grapple check"),
+)
+
+#: Values of the arena's enumerations and readings that text in the data carries.
+VALUES = (
+    # postures, facings, tiers (AR.GAP.2, AR.KNB.7)
+    N_("standing"),
+    N_("sitting"),
+    N_("lying"),
+    N_("aerial"),
+    N_("face up"),
+    N_("face down"),
+    N_("upper"),
+    N_("middle"),
+    N_("lower"),
+    # conditions
+    N_("stunned"),
+    N_("unconscious"),
+    N_("dead"),
+    N_("gave up"),
+    N_("lost will"),
+    N_("helpless"),
+    # match formats
+    N_("match"),
+    N_("fight"),
+    # rounding and the house readings named in steps
+    N_("down"),
+    N_("up"),
+    N_("nearest"),
+    N_("full"),
+    N_("started"),
+    N_("per_hit"),
+    N_("cumulative"),
+    N_("one_max"),
+    N_("max_each_summed"),
+    N_("first_hit"),
+    N_("latest_hit"),
+    N_("sign_aware"),
+    N_("literal"),
+    N_("magnitude"),
+    N_("ever_won"),
+    N_("holds_title"),
+    N_("higher"),
+    N_("choice"),
+    # grounds (falling.yaml)
+    N_("hard"),
+    N_("sand"),
+    N_("deep_straw"),
+    # sides of a quick contest
+    N_("first"),
+    N_("second"),
+    # attributes
+    N_("Will"),
+    N_("Per"),
+)
+
+
+def word(value: object) -> str:
+    """A value of the arena's (``face_down``, ``left_arm``, a content name) as words in the reader's
+    language: underscores read as spaces, then the catalog's translation where it has one."""
+    return translate_text(str(value).replace("_", " "))
