@@ -9,7 +9,7 @@ up in the catalog, so each value a template may carry is listed here once; :func
 
 from __future__ import annotations
 
-__all__ = ["CHECK_LABELS", "word"]
+__all__ = ["CHECK_LABELS", "MULTIPLIERS", "VALUES", "word"]
 
 from kassen.i18n import N_, translate_text
 
@@ -82,6 +82,36 @@ VALUES = (
     # attributes
     N_("Will"),
     N_("Per"),
+    N_("HT"),
+    N_("DX"),
+    N_("ST"),
+    N_("PER"),
+    # sources of damage, kinds of penalty
+    N_("falling"),
+    N_("shock"),
+    N_("pain"),
+    # attack types by their abbreviations (damage.yaml); cr and pi read as they are in English
+    N_("cr"),
+    N_("cut"),
+    N_("imp"),
+    N_("pi-"),
+    N_("pi"),
+    N_("pi+"),
+    N_("pi++"),
+    N_("burn"),
+)
+
+#: An attack type's multiplier step (``crushing x1``), one per bundled type: a template needs 3 letters of
+#: its own to be found again in a step's reason (kassen.i18n.translate_text).
+MULTIPLIERS = (
+    N_("crushing x{multiplier}"),
+    N_("cutting x{multiplier}"),
+    N_("impaling x{multiplier}"),
+    N_("small piercing x{multiplier}"),
+    N_("piercing x{multiplier}"),
+    N_("large piercing x{multiplier}"),
+    N_("huge piercing x{multiplier}"),
+    N_("burning x{multiplier}"),
 )
 
 

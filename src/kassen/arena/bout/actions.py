@@ -142,11 +142,13 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         b.put(replace(a, idle_slots=0))
     loc = rules.locations.find(attack_location(action.location, rules))
     atk_target, atk_steps = attack_target(b.state, aid, tid, loc.key, action.all_out, rules=rules)
-    attack = b.check(aid, CheckKind.ATTACK, atk_target, "effective skill", (), "AR.GAP.2", automatic=False)
+    attack = b.check(
+        aid, CheckKind.ATTACK, atk_target, N_("effective skill"), (), "AR.GAP.2", automatic=False
+    )
 
     def defend() -> CheckResult:
         target, _ = defense_target(b.state, tid, rules=rules)
-        return b.check(tid, CheckKind.DEFENSE, target, "effective defence", (), "AR.GAP.2")
+        return b.check(tid, CheckKind.DEFENSE, target, N_("effective defence"), (), "AR.GAP.2")
 
     outcome = resolve_attack(
         attack,
@@ -202,11 +204,11 @@ def _on_grapple(b: BoutTurn, action: Grapple) -> None:
     a, t = b.f(action.actor), b.f(action.target)
     b.put(replace(a, idle_slots=0))
     atk, _ = attack_target(b.state, a.id, t.id, rules.damage.basic.default_location, False, rules=rules)
-    attack = b.check(a.id, CheckKind.GRAPPLE, atk, "effective skill", (), "AR.GAP.2", automatic=False)
+    attack = b.check(a.id, CheckKind.GRAPPLE, atk, N_("effective skill"), (), "AR.GAP.2", automatic=False)
 
     def defend() -> CheckResult:
         target, _ = defense_target(b.state, t.id, rules=rules)
-        return b.check(t.id, CheckKind.DEFENSE, target, "effective defence", (), "AR.GAP.2")
+        return b.check(t.id, CheckKind.DEFENSE, target, N_("effective defence"), (), "AR.GAP.2")
 
     held = resolve_attack(attack, defend if can_defend(t, rules) else None, rules=rules.checks).hit
     if held:
