@@ -9,7 +9,7 @@ up in the catalog, so each value a template may carry is listed here once; :func
 
 from __future__ import annotations
 
-__all__ = ["CHECK_LABELS", "MULTIPLIERS", "VALUES", "word"]
+__all__ = ["CHECK_LABELS", "EFFECTS", "MULTIPLIERS", "VALUES", "word"]
 
 from kassen.i18n import N_, translate_text
 
@@ -99,6 +99,30 @@ VALUES = (
     N_("pi+"),
     N_("pi++"),
     N_("burn"),
+)
+
+#: The effects ``kassen arena damage`` lists (kassen.arena.injury.Effect) and the odds a forecast gives
+#: (kassen.arena.bout.forecast: their keys stay English in JSON, the words are translated when shown).
+EFFECTS = (
+    N_("shock"),
+    N_("pain"),
+    N_("crippled"),
+    N_("stun"),
+    N_("knockdown_check"),
+    N_("unconscious_check"),
+    N_("unconscious"),
+    N_("fall_stun_check"),
+    N_("move_halved"),
+    N_("ht_check_each_subturn"),
+    N_("dead"),
+    N_("death_check"),
+    N_("knockback"),
+    N_("hit"),
+    N_("critical"),
+    N_("defended"),
+    N_("knock-down"),
+    N_("KO"),
+    N_("injury"),
 )
 
 #: An attack type's multiplier step (``crushing x1``), one per bundled type: a template needs 3 letters of
