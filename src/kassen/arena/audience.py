@@ -14,7 +14,7 @@ from kassen.arena.content import load_rules
 from kassen.arena.rules import ArenaRules, AudienceEffect
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step
-from kassen.i18n import N_, S_
+from kassen.i18n import N_, S_, _
 
 
 def popularity(
@@ -76,4 +76,6 @@ def audience_effect(name: str, rules: ArenaRules | None = None) -> AudienceEffec
         return r.match.audience.effects[name]
     except KeyError:
         known = ", ".join(r.match.audience.effects)
-        raise KassenError(f"unknown audience effect {name!r} (known: {known})") from None
+        raise KassenError(
+            _("unknown audience effect {name} (known: {known})").format(name=repr(name), known=known)
+        ) from None

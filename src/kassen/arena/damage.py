@@ -41,7 +41,7 @@ from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
-from kassen.i18n import N_, S_
+from kassen.i18n import N_, S_, _
 
 
 @fast_init
@@ -424,7 +424,7 @@ def _damage_terms(
     the same for every basic damage of a roll, so the exact odds work them out once a roll."""
     dtype = _damage_type(damage_type)
     if ht < 1:
-        raise KassenError(f"HT must be at least 1, got {ht}")
+        raise KassenError(_("HT must be at least 1, got {ht}").format(ht=ht))
     loc = (
         r.locations.find(location)
         if location is not None
@@ -435,7 +435,7 @@ def _damage_terms(
     soft = loc.soft_dr if soft_dr is None else soft_dr
     for name, value in (("armor DR", armor), ("bone DR", bone), ("soft DR", soft)):
         if value < 0:
-            raise KassenError(f"{name} cannot be negative, got {value}")
+            raise KassenError(_("{name} cannot be negative, got {value}").format(name=name, value=value))
     if source is DamageSource.SELF:
         armor = bone = soft = 0
     elif source in (DamageSource.FALLING, DamageSource.KNOCKBACK):
@@ -563,7 +563,9 @@ def _damage_type(value: DamageType | str) -> DamageType:
         return DamageType(value.strip())
     except ValueError:
         known = ", ".join(t.value for t in DamageType)
-        raise KassenError(f"unknown damage type {value!r} (known: {known})") from None
+        raise KassenError(
+            _("unknown damage type {value} (known: {known})").format(value=repr(value), known=known)
+        ) from None
 
 
 def strength_damage(st: int, kind: Literal["thrust", "swing"], rules: ArenaRules | None = None) -> DiceSpec:
@@ -627,9 +629,13 @@ def _plan_fall(height: Fraction | int, weight_kg: int, ground: str | None, r: Ar
     fr = r.falling.falling
     ground_name = ground or fr.default_ground
     if ground_name not in fr.ground:
-        raise KassenError(f"unknown ground {ground_name!r} (known: {', '.join(fr.ground)})")
+        raise KassenError(
+            _("unknown ground {ground} (known: {known})").format(
+                ground=repr(ground_name), known=", ".join(fr.ground)
+            )
+        )
     if weight_kg < 0:
-        raise KassenError(f"weight cannot be negative, got {weight_kg}")
+        raise KassenError(_("weight cannot be negative, got {weight}").format(weight=weight_kg))
     row = None
     for h in fr.heights:
         if height >= h.min_height:
@@ -678,7 +684,11 @@ def _fall_modifiers(
     fr = r.falling.falling
     ground_name = ground or fr.default_ground
     if ground_name not in fr.ground:
-        raise KassenError(f"unknown ground {ground_name!r} (known: {', '.join(fr.ground)})")
+        raise KassenError(
+            _("unknown ground {ground} (known: {known})").format(
+                ground=repr(ground_name), known=", ".join(fr.ground)
+            )
+        )
     units = Fraction(weight_kg, fr.weight_step_kg)
     full = fr.readings.weight_rounding == "full"
     weight_bonus = math.floor(units) if full else math.ceil(units)

@@ -62,7 +62,7 @@ from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
 from kassen.core.summary import FightSummary, PlayedFight
 from kassen.core.view import Viewer, Visibility
-from kassen.i18n import S_
+from kassen.i18n import N_, S_
 
 #: Every action of a bout: the fighters' decisions and the referee's own moves (:mod:`kassen.arena.bout.gm`).
 BoutAction: TypeAlias = Action | GmAction
@@ -82,7 +82,7 @@ class ArenaRuleset:
 
     info = RulesetInfo(
         name="arena",
-        title="Arena (3d6 damage and injury, seed 004)",
+        title=N_("Arena (3d6 damage and injury, seed 004)"),
         ledger="AR",
         state_type=BoutState,
         action_type=BoutAction,

@@ -9,7 +9,7 @@ up in the catalog, so each value a template may carry is listed here once; :func
 
 from __future__ import annotations
 
-__all__ = ["CHECK_LABELS", "EFFECTS", "MULTIPLIERS", "VALUES", "word"]
+__all__ = ["CHECK_LABELS", "EFFECTS", "MULTIPLIERS", "VALUES", "raw", "word"]
 
 from kassen.i18n import N_, translate_text
 
@@ -137,6 +137,18 @@ MULTIPLIERS = (
     N_("huge piercing x{multiplier}"),
     N_("burning x{multiplier}"),
 )
+
+
+def raw(value: object) -> str:
+    """A value of the arena's shown as it is in English (``gave_up``), and in words in another language
+    (the catalog's translation of the value, or of the value with spaces for underscores)."""
+    text = str(value)
+    found = translate_text(text)
+    if found != text:
+        return found
+    spaced = text.replace("_", " ")
+    found = translate_text(spaced)
+    return found if found != spaced else text
 
 
 def word(value: object) -> str:

@@ -39,7 +39,9 @@ arena_app = typer.Typer(
 _SOURCES = ("attack", "falling", "knockback", "self")
 
 
-@arena_app.command("damage")
+@arena_app.command(
+    "damage", help=N_("One hit through the damage pipeline, with every intermediate value and its effects.")
+)
 @user_errors
 def damage_command(
     basic: Annotated[
@@ -204,7 +206,14 @@ def _knockback_effect(distance: int) -> Any:
     return Effect("knockback", "AR.KNB.1", distance)
 
 
-@arena_app.command("check", cls=NegativeNumbers, context_settings=NEGATIVE_NUMBERS)
+@arena_app.command(
+    "check",
+    cls=NegativeNumbers,
+    context_settings=NEGATIVE_NUMBERS,
+    help=N_(
+        "Exact odds of a 3d6 check against TARGET: success, critical success, critical failure (over 216)."
+    ),
+)
 @user_errors
 def check_command(
     target: Annotated[
@@ -228,7 +237,13 @@ def check_command(
         console.print(f"{name:>17}: {count:>3}/216 = {count / 216:.4%}", markup=False, soft_wrap=True)
 
 
-@arena_app.command("odds")
+@arena_app.command(
+    "odds",
+    help=N_(
+        "Exact odds of one attack against a fresh target: hit, critical, defended, stun, knock-down, KO and\n"
+        "the expected injury, by the functions a bout resolves it with."
+    ),
+)
 @user_errors
 def odds_command(
     skill: Annotated[
@@ -330,7 +345,10 @@ def odds_command(
         console.print(shown, markup=False)
 
 
-@arena_app.command("bout")
+@arena_app.command(
+    "bout",
+    help=N_("Play a bout scenario to its end and tell it in words (or print the replayable JSON chronicle)."),
+)
 @user_errors
 def bout_command(
     scenario: Annotated[

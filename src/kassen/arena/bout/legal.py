@@ -39,7 +39,7 @@ from kassen.arena.bout.state import (
 from kassen.arena.fighter import FighterState
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import Condition
-from kassen.arena.words import word
+from kassen.arena.words import raw, word
 from kassen.core.errors import IllegalActionError
 from kassen.i18n import _, translate_text
 
@@ -201,14 +201,14 @@ def _validate_answer(state: BoutState, f: FighterState, action: Action, rules: A
     if f.id != o.fighter:
         raise IllegalActionError(
             _("{who} must first decide whether to override {condition}").format(
-                who=o.fighter, condition=word(o.condition)
+                who=o.fighter, condition=raw(o.condition)
             ),
             rule="AR.GUT.1",
         )
     if not isinstance(action, Guts | Cheer | Decline):
         raise IllegalActionError(
             _("{who} can only override {condition} or decline now").format(
-                who=f.id, condition=word(o.condition)
+                who=f.id, condition=raw(o.condition)
             ),
             rule="AR.GUT.1",
         )
@@ -223,7 +223,7 @@ def _validate_answer(state: BoutState, f: FighterState, action: Action, rules: A
     if action.effect not in override_effects(f, o.condition, rules):
         raise IllegalActionError(
             _("{effect} does not help against {condition}").format(
-                effect=word(action.effect), condition=word(o.condition)
+                effect=raw(action.effect), condition=raw(o.condition)
             ),
             rule="AR.AUD.3",
         )
