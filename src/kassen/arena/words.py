@@ -123,6 +123,8 @@ EFFECTS = (
     N_("knock-down"),
     N_("KO"),
     N_("injury"),
+    N_("held"),
+    N_("overrides"),
 )
 
 #: An attack type's multiplier step (``crushing x1``), one per bundled type: a template needs 3 letters of

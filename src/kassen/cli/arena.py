@@ -200,6 +200,13 @@ def damage_command(
         console.print(f"{text}  [AR.KNB.3]", markup=False, soft_wrap=True)
 
 
+def _right(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal cells (a kanji takes two)."""
+    from rich.cells import cell_len
+
+    return " " * max(0, width - cell_len(text)) + text
+
+
 def _knockback_effect(distance: int) -> Any:
     from kassen.arena.injury import Effect
 
@@ -234,7 +241,7 @@ def check_command(
         return
     names = (_("success"), _("critical success"), _("critical failure"), _("failure"))
     for name, count in zip(names, odds.counts, strict=True):
-        console.print(f"{name:>17}: {count:>3}/216 = {count / 216:.4%}", markup=False, soft_wrap=True)
+        console.print(f"{_right(name, 17)}: {count:>3}/216 = {count / 216:.4%}", markup=False, soft_wrap=True)
 
 
 @arena_app.command(
@@ -336,11 +343,14 @@ def odds_command(
         line = text.format(attack=forecast.attack, location=where)
     console.print(line, markup=False, soft_wrap=True)
     for name, p in odds.outcomes:
-        console.print(f"{_(name):>12}: {p.numerator}/{p.denominator} = {float(p):.4%}", markup=False)
+        console.print(f"{_right(_(name), 12)}: {p.numerator}/{p.denominator} = {float(p):.4%}", markup=False)
     for name, v in odds.expected:
         text = _("{name}: {numerator}/{denominator} = {value} expected")
         shown = text.format(
-            name=f"{_(name):>12}", numerator=v.numerator, denominator=v.denominator, value=f"{float(v):.4f}"
+            name=_right(_(name), 12),
+            numerator=v.numerator,
+            denominator=v.denominator,
+            value=f"{float(v):.4f}",
         )
         console.print(shown, markup=False)
 
