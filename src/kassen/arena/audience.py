@@ -55,12 +55,16 @@ def popularity(
         if bonus:
             value += bonus
             steps.append(
-                Step(bonus, S_("highest reaction modifier {modifier}", modifier=f"{high:+d}"), "AR.AUD.1")
+                Step(
+                    bonus, S_("highest reaction modifier {modifier}", modifier=format(high, "+d")), "AR.AUD.1"
+                )
             )
         if penalty:
             value += penalty
             steps.append(
-                Step(penalty, S_("lowest reaction modifier {modifier}", modifier=f"{low:+d}"), "AR.AUD.1")
+                Step(
+                    penalty, S_("lowest reaction modifier {modifier}", modifier=format(low, "+d")), "AR.AUD.1"
+                )
             )
         steps.append(
             Step(value, S_("reaction modifiers read {reading}", reading=p.readings.reactions), "AR.RD.7")

@@ -52,7 +52,7 @@ from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replacer
 from kassen.core.rng import DieSource, ScriptedDice
 from kassen.dice import enumerate_faces
-from kassen.i18n import N_, S_
+from kassen.i18n import N_, S_, _
 
 #: A check's outcome in words (success, critical, a margin or none): one sentence shape each.
 _OUTCOMES = {
@@ -172,7 +172,8 @@ def resolve_check(
     """
     r = rules or load_rules().checks
     if len(faces) != r.dice or not all(1 <= f <= r.sides for f in faces):
-        raise KassenError(f"a check needs {r.dice} faces in 1..{r.sides}, got {list(faces)}")
+        text = _("a check needs {dice} faces in 1..{sides}, got {faces}")
+        raise KassenError(text.format(dice=r.dice, sides=r.sides, faces=list(faces)))
     return _resolved(tuple(faces), target, r, label)
 
 
@@ -214,7 +215,8 @@ def roll_check(
     # three dice, the check of the rules as bundled: resolve_check's test of the faces, unrolled
     a, b, c = die(sides), die(sides), die(sides)
     if not (0 < a <= sides and 0 < b <= sides and 0 < c <= sides):
-        raise KassenError(f"a check needs {r.dice} faces in 1..{sides}, got {[a, b, c]}")
+        text = _("a check needs {dice} faces in 1..{sides}, got {faces}")
+        raise KassenError(text.format(dice=r.dice, sides=sides, faces=[a, b, c]))
     return _resolved((a, b, c), target, r, label)
 
 

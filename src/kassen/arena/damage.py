@@ -721,7 +721,7 @@ def _fall_modifiers(
             S_(
                 "ground effect ({ground}): {per_die} per die",
                 ground=ground_name,
-                per_die=f"{fr.ground[ground_name].per_die:+d}",
+                per_die=format(fr.ground[ground_name].per_die, "+d"),
             ),
             "AR.FAL.1",
         )

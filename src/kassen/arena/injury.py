@@ -272,7 +272,7 @@ def st_check_modifier(fp: int, rules: ArenaRules | None = None) -> Step | None:
     if fp <= f.st_penalty_at_or_below:
         return Step(
             f.st_penalty,
-            S_("FP {fp}: {penalty} on ST checks", fp=fp, penalty=f"{f.st_penalty:+d}"),
+            S_("FP {fp}: {penalty} on ST checks", fp=fp, penalty=format(f.st_penalty, "+d")),
             "AR.FTG.2",
         )
     return None

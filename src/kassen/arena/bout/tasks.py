@@ -196,7 +196,7 @@ def _t_land(b: BoutTurn, task: Land) -> None:
                 "knockback: thrust for ST {st} (ST {base} {bonus} in bonuses)",
                 st=fall.knocker_st,
                 base=fall.knocker_st - sb,
-                bonus=f"{sb:+d}",
+                bonus=format(sb, "+d"),
             )
             if sb
             else S_("knockback: thrust for ST {st}", st=fall.knocker_st)
