@@ -49,6 +49,8 @@ VALUES = (
     N_("dead"),
     N_("gave up"),
     N_("lost will"),
+    N_("gave_up"),
+    N_("lost_will"),
     N_("helpless"),
     # match formats
     N_("match"),
