@@ -14,6 +14,7 @@ from kassen.arena.content import load_rules
 from kassen.arena.rules import ArenaRules, AudienceEffect
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step
+from kassen.i18n import N_, S_, _
 
 
 def popularity(
@@ -30,17 +31,19 @@ def popularity(
     r = rules or load_rules()
     p = r.match.popularity
     value = p.base
-    steps = [Step(value, "popularity base", "AR.AUD.1")]
+    steps = [Step(value, N_("popularity base"), "AR.AUD.1")]
     is_champion = holds_title if p.readings.champion == "holds_title" else (champion or holds_title)
     if is_champion:
         value += p.champion_bonus
-        steps.append(Step(p.champion_bonus, f"champion ({p.readings.champion})", "AR.AUD.1"))
+        steps.append(
+            Step(p.champion_bonus, S_("champion ({reading})", reading=p.readings.champion), "AR.AUD.1")
+        )
     if matches >= p.matches_for_bonus:
         value += p.matches_bonus
-        steps.append(Step(p.matches_bonus, f"{matches} matches fought", "AR.AUD.1"))
+        steps.append(Step(p.matches_bonus, S_("{matches} matches fought", matches=matches), "AR.AUD.1"))
     if age is not None and age <= p.young_age_at_most:
         value += p.young_bonus
-        steps.append(Step(p.young_bonus, f"aged {age}", "AR.AUD.1"))
+        steps.append(Step(p.young_bonus, S_("aged {age}", age=age), "AR.AUD.1"))
     if reactions:
         high, low = max(reactions), min(reactions)
         if p.readings.reactions == "literal":
@@ -51,12 +54,22 @@ def popularity(
             bonus, penalty = max(high, 0), min(low, 0)
         if bonus:
             value += bonus
-            steps.append(Step(bonus, f"highest reaction modifier {high:+d}", "AR.AUD.1"))
+            steps.append(
+                Step(
+                    bonus, S_("highest reaction modifier {modifier}", modifier=format(high, "+d")), "AR.AUD.1"
+                )
+            )
         if penalty:
             value += penalty
-            steps.append(Step(penalty, f"lowest reaction modifier {low:+d}", "AR.AUD.1"))
-        steps.append(Step(value, f"reaction modifiers read {p.readings.reactions}", "AR.RD.7"))
-    steps.append(Step(value, "popularity", "AR.AUD.1"))
+            steps.append(
+                Step(
+                    penalty, S_("lowest reaction modifier {modifier}", modifier=format(low, "+d")), "AR.AUD.1"
+                )
+            )
+        steps.append(
+            Step(value, S_("reaction modifiers read {reading}", reading=p.readings.reactions), "AR.RD.7")
+        )
+    steps.append(Step(value, N_("popularity"), "AR.AUD.1"))
     return value, tuple(steps)
 
 
@@ -67,4 +80,6 @@ def audience_effect(name: str, rules: ArenaRules | None = None) -> AudienceEffec
         return r.match.audience.effects[name]
     except KeyError:
         known = ", ".join(r.match.audience.effects)
-        raise KassenError(f"unknown audience effect {name!r} (known: {known})") from None
+        raise KassenError(
+            _("unknown audience effect {name} (known: {known})").format(name=repr(name), known=known)
+        ) from None

@@ -30,6 +30,7 @@ from kassen.campaign.hooks import CampaignError, Cast, Character, Entry, Note, R
 from kassen.content.yamlio import HouseDefault, StrictModel, load_package_model
 from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource
+from kassen.i18n import N_, S_, _, translate_text
 
 
 class _Matches(StrictModel):
@@ -70,7 +71,7 @@ class ArenaLasting(StrictModel):
 
 _RECOVERIES = {
     "championship": Recovery(
-        "championship", "this match was a championship final: its winner is champion", "AR.AUD.1"
+        "championship", N_("this match was a championship final: its winner is champion"), "AR.AUD.1"
     ),
 }
 
@@ -115,7 +116,7 @@ class ArenaCampaign:
             ch = member.character
             f = next((x for x in state.fighters if x.profile.id == ch.id), None)
             if f is None:
-                raise CampaignError(f"{ch.name} ({ch.id}) is not in this match")
+                raise CampaignError(_("{name} ({id}) is not in this match").format(name=ch.name, id=ch.id))
             before = ArenaLasting.model_validate(dict(ch.lasting))
             after = before.model_dump()
             notes: list[Note] = []
@@ -125,26 +126,36 @@ class ArenaCampaign:
                 after["wins"] = before.wins + 1
             elif winner is not None:
                 after["losses"] = before.losses + 1
-            word = "wins" if won else "draws" if winner is None else "loses"
             total = int(ch.sheet.get("matches") or 0) + after["matches"]
-            notes.append(Note(f"{ch.name} {word}: {total} matches fought", "AR.AUD.1"))
+            if won:
+                note = S_("{name} wins: {total} matches fought", name=ch.name, total=total)
+            elif winner is None:
+                note = S_("{name} draws: {total} matches fought", name=ch.name, total=total)
+            else:
+                note = S_("{name} loses: {total} matches fought", name=ch.name, total=total)
+            notes.append(Note(note, "AR.AUD.1"))
             if Condition.DEAD in f.conditions:
-                after.update(dead=True, death=f"died in the match (HP {f.hp})")
-                notes.append(Note(f"{ch.name} died in the match", "AR.HP.4"))
+                after.update(dead=True, death=S_("died in the match (HP {hp})", hp=f.hp))
+                notes.append(Note(S_("{name} died in the match", name=ch.name), "AR.HP.4"))
             elif load_between_matches().recovery.hp_fp == "carry":
                 after.update(hp=f.hp, fp=f.fp)
             for rid in take.get(ch.id, ()):
                 if rid not in _RECOVERIES:
-                    raise CampaignError(f"no option {rid!r} in arena (known: {', '.join(_RECOVERIES)})")
+                    text = _("no option {option} in arena (known: {known})")
+                    raise CampaignError(text.format(option=repr(rid), known=", ".join(_RECOVERIES)))
                 if not won:
-                    raise CampaignError(f"{ch.name} did not win this match: no championship")
+                    raise CampaignError(
+                        _("{name} did not win this match: no championship").format(name=ch.name)
+                    )
                 after.update(champion=True, holds_title=True)
-                notes.append(Note(f"{ch.name} wins the championship", "AR.AUD.1"))
+                notes.append(Note(S_("{name} wins the championship", name=ch.name), "AR.AUD.1"))
             settled = ArenaLasting.model_validate(after)
-            now, _ = self._popularity(ch, settled)
-            was, _ = self._popularity(ch, before)
+            now, _steps = self._popularity(ch, settled)
+            was, _before = self._popularity(ch, before)
             if now != was:
-                notes.append(Note(f"{ch.name}'s popularity: {was} → {now}", "AR.AUD.1"))
+                notes.append(
+                    Note(S_("{name}'s popularity: {was} → {now}", name=ch.name, was=was, now=now), "AR.AUD.1")
+                )
             out.append(Entry(ch.id, before.model_dump(), settled.model_dump(), tuple(notes)))
         return tuple(out)
 
@@ -167,14 +178,23 @@ class ArenaCampaign:
     def sheet(self, character: Character) -> list[str]:
         lasting = ArenaLasting.model_validate(dict(character.lasting))
         if lasting.dead:
-            return [f"dead: {lasting.death}"]
+            return [_("dead: {death}").format(death=translate_text(lasting.death))]
         value, steps = self._popularity(character, lasting)
-        why = ", ".join(f"{s.reason} {s.value:+d}" for s in steps[1:-1] if s.rule == "AR.AUD.1")
+        why = ", ".join(
+            _("{reason} {value}").format(reason=translate_text(s.reason), value=f"{s.value:+d}")
+            for s in steps[1:-1]
+            if s.rule == "AR.AUD.1"
+        )
+        matches = int(character.sheet.get("matches") or 0) + lasting.matches
+        champion = lasting.champion or character.sheet.get("champion")
         return [
-            f"matches: {int(character.sheet.get('matches') or 0) + lasting.matches} "
-            f"({lasting.wins} won, {lasting.losses} lost here)",
-            f"champion: {'yes' if lasting.champion or character.sheet.get('champion') else 'no'}",
-            f"popularity: {value} (10{', ' + why if why else ''})",
+            _("matches: {matches} ({wins} won, {losses} lost here)").format(
+                matches=matches, wins=lasting.wins, losses=lasting.losses
+            ),
+            _("champion: yes") if champion else _("champion: no"),
+            _("popularity: {value} (10, {why})").format(value=value, why=why)
+            if why
+            else _("popularity: {value} (10)").format(value=value),
         ]
 
 

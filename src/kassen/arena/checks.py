@@ -52,6 +52,19 @@ from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replacer
 from kassen.core.rng import DieSource, ScriptedDice
 from kassen.dice import enumerate_faces
+from kassen.i18n import N_, S_, _
+
+#: A check's outcome in words (success, critical, a margin or none): one sentence shape each.
+_OUTCOMES = {
+    (True, False, True): N_("{roll} against {target}: success (margin by {by})"),
+    (True, False, False): N_("{roll} against {target}: success (margin exactly)"),
+    (True, True, True): N_("{roll} against {target}: critical success (margin by {by})"),
+    (True, True, False): N_("{roll} against {target}: critical success (margin exactly)"),
+    (False, False, True): N_("{roll} against {target}: failure (failed by {by})"),
+    (False, False, False): N_("{roll} against {target}: failure (failed exactly)"),
+    (False, True, True): N_("{roll} against {target}: critical failure (failed by {by})"),
+    (False, True, False): N_("{roll} against {target}: critical failure (failed exactly)"),
+}
 
 
 @fast_init
@@ -73,18 +86,14 @@ class CheckResult:
         """The roll and its outcome explained (AR.CORE.1), built when read: the bout rolls a score of
         checks a battle and only its log shows their words, so they are not written at every roll."""
         faces, roll, target, margin = self.faces, self.roll, self.target, self.margin
-        if self.success:
-            kind = "critical success" if self.critical else "success"
-        else:
-            kind = "critical failure" if self.critical else "failure"
-        how = f"by {abs(margin)}" if margin else "exactly"
+        template = _OUTCOMES[self.success, self.critical, bool(margin)]
         return (
-            Step(roll, f"{self.label}: 3d6 = {' + '.join(map(str, faces))}", "AR.CORE.1"),
             Step(
-                margin,
-                f"{roll} against {target}: {kind} ({'margin' if self.success else 'failed'} {how})",
+                roll,
+                S_("{label}: 3d6 = {faces}", label=self.label, faces=" + ".join(map(str, faces))),
                 "AR.CORE.1",
             ),
+            Step(margin, S_(template, roll=roll, target=target, by=abs(margin)), "AR.CORE.1"),
         )
 
     @property
@@ -124,7 +133,7 @@ def effective_target(
             total += m.value
             steps.append(m if type(m) is Step else Step(m.value, m.reason, m.rule))  # immutable: shared
     if len(steps) > 1:
-        steps.append(Step(total, "effective target", rule))
+        steps.append(Step(total, N_("effective target"), rule))
     return total, tuple(steps)
 
 
@@ -163,7 +172,8 @@ def resolve_check(
     """
     r = rules or load_rules().checks
     if len(faces) != r.dice or not all(1 <= f <= r.sides for f in faces):
-        raise KassenError(f"a check needs {r.dice} faces in 1..{r.sides}, got {list(faces)}")
+        text = _("a check needs {dice} faces in 1..{sides}, got {faces}")
+        raise KassenError(text.format(dice=r.dice, sides=r.sides, faces=list(faces)))
     return _resolved(tuple(faces), target, r, label)
 
 
@@ -205,7 +215,8 @@ def roll_check(
     # three dice, the check of the rules as bundled: resolve_check's test of the faces, unrolled
     a, b, c = die(sides), die(sides), die(sides)
     if not (0 < a <= sides and 0 < b <= sides and 0 < c <= sides):
-        raise KassenError(f"a check needs {r.dice} faces in 1..{sides}, got {[a, b, c]}")
+        text = _("a check needs {dice} faces in 1..{sides}, got {faces}")
+        raise KassenError(text.format(dice=r.dice, sides=sides, faces=[a, b, c]))
     return _resolved((a, b, c), target, r, label)
 
 
@@ -252,11 +263,18 @@ def resolve_contest(
         tie = r.contest.tie_winner
         winner = None if tie is TieWinner.NONE else tie.value
     loss = abs(diff)
-    reason = f"margins {first.margin:+d} vs {second.margin:+d}: " + (
-        f"the {winner} side wins by {loss}"
-        if winner and loss
-        else "a tie, " + (f"the {winner} side wins" if winner else "nobody wins")
-    )
+    margins = {"first": f"{first.margin:+d}", "second": f"{second.margin:+d}"}
+    if winner and loss:
+        reason = S_(
+            "margins {first} vs {second}: the {winner} side wins by {loss}",
+            **margins,
+            winner=winner,
+            loss=loss,
+        )
+    elif winner:
+        reason = S_("margins {first} vs {second}: a tie, the {winner} side wins", **margins, winner=winner)
+    else:
+        reason = S_("margins {first} vs {second}: a tie, nobody wins", **margins)
     return ContestResult(first, second, winner, loss, (Step(loss, reason, "AR.CORE.2"),))
 
 
@@ -276,7 +294,7 @@ def resolve_attack(
     defend: Callable[[], CheckResult] | None,
     *,
     rules: CheckRules | None = None,
-    undefended: str = "the target cannot defend",
+    undefended: str = N_("the target cannot defend"),
 ) -> AttackOutcome:
     """An attack (or a grapple) check against a defence: a failed roll misses; a critical success hits
     with no defence; a defender that cannot defend (``defend`` is None; ``undefended`` says why) is hit
@@ -293,14 +311,14 @@ def resolve_attack(
     """
     r = rules or load_rules().checks
     if not attack.success:
-        return AttackOutcome(False, "the attack roll failed")
+        return AttackOutcome(False, N_("the attack roll failed"))
     if attack.critical_success:
-        return AttackOutcome(True, "critical success: no defence")
+        return AttackOutcome(True, N_("critical success: no defence"))
     if defend is None:
         return AttackOutcome(True, undefended)
     defence = defend()
     if defence.critical_success and r.contest.defender_critical == "wins_outright":
-        return AttackOutcome(False, "the defence is a critical success: it wins outright")
+        return AttackOutcome(False, N_("the defence is a critical success: it wins outright"))
     contest = resolve_contest(attack, defence, rules=r)
     return AttackOutcome(contest.winner == "first", contest.steps[0].reason, contest)
 

@@ -41,6 +41,7 @@ from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
+from kassen.i18n import N_, S_, _
 
 
 @fast_init
@@ -209,55 +210,123 @@ def _resolve_damage(
     t = _damage_terms(damage_type, ht, location, armor_dr, bone_dr, soft_dr, source, r)
     v = _damage_values(basic, t, reductions, source, prior_location_damage, r)
     dtype, loc, basic, armor, bone, soft = t.dtype, t.loc, v.basic, t.armor, t.bone, t.soft
-    steps: list[Step] = [Step(v.raw, f"basic damage (damage roll), {dtype.value}", "AR.DMG.1")]
+    steps: list[Step] = [Step(v.raw, S_("basic damage (damage roll), {type}", type=dtype.value), "AR.DMG.1")]
     if basic != v.raw:
-        steps.append(Step(basic, f"basic damage is at least {r.damage.basic.minimum}", "AR.DMG.1"))
-    where = f"to the {loc.name}" + (" (no location named)" if location is None else "")
-    steps.append(Step(basic, f"applies {where}", "AR.DMG.1"))
+        steps.append(
+            Step(basic, S_("basic damage is at least {minimum}", minimum=r.damage.basic.minimum), "AR.DMG.1")
+        )
+    applies = (
+        N_("applies to the {location} (no location named)")
+        if location is None
+        else N_("applies to the {location}")
+    )
+    steps.append(Step(basic, S_(applies, location=loc.name), "AR.DMG.1"))
 
     if source is DamageSource.SELF:
-        steps.append(Step(0, "self-inflicted damage ignores DR", "AR.SLF.1"))
+        steps.append(Step(0, N_("self-inflicted damage ignores DR"), "AR.SLF.1"))
     elif source in (DamageSource.FALLING, DamageSource.KNOCKBACK):
         fr = r.falling.falling
         rounding = fr.readings.dr_rounding
         steps.append(
             Step(
                 armor + bone + soft,
-                f"falling damage: DR counts x{fr.dr_factor} (each layer "
-                f"rounded {rounding}): armor {armor}, bone {bone}, soft {soft}",
+                S_(
+                    "falling damage: DR counts x{factor} (each layer rounded {rounding}): armor {armor}, "
+                    "bone {bone}, soft {soft}",
+                    factor=fr.dr_factor,
+                    rounding=rounding,
+                    armor=armor,
+                    bone=bone,
+                    soft=soft,
+                ),
                 "AR.FAL.1",
             )
         )
-        steps.append(Step(armor + bone + soft, f"half DR rounded {rounding}", "AR.RD.4"))
+        steps.append(
+            Step(armor + bone + soft, S_("half DR rounded {rounding}", rounding=rounding), "AR.RD.4")
+        )
     steps.append(
-        Step(armor + bone + soft, f"DR: hard {armor} (armor) + hard {bone} (bone), soft {soft}", "AR.DMG.2")
+        Step(
+            armor + bone + soft,
+            S_(
+                "DR: hard {armor} (armor) + hard {bone} (bone), soft {soft}",
+                armor=armor,
+                bone=bone,
+                soft=soft,
+            ),
+            "AR.DMG.2",
+        )
     )
 
     primary, penetrating = v.primary, v.penetrating
-    steps.append(Step(primary, f"primary penetration = {basic} - armor hard DR {armor}", "AR.DMG.3"))
     steps.append(
-        Step(penetrating, f"penetrating = {primary} - soft DR {soft} - bone hard DR {bone}", "AR.DMG.4")
+        Step(
+            primary,
+            S_("primary penetration = {basic} - armor hard DR {armor}", basic=basic, armor=armor),
+            "AR.DMG.3",
+        )
+    )
+    steps.append(
+        Step(
+            penetrating,
+            S_(
+                "penetrating = {primary} - soft DR {soft} - bone hard DR {bone}",
+                primary=primary,
+                soft=soft,
+                bone=bone,
+            ),
+            "AR.DMG.4",
+        )
     )
 
     at = r.damage.attack_types
     multiplier = t.multiplier
-    steps.append(Step(penetrating, f"{at.types[dtype].name} x{at.types[dtype].multiplier}", "AR.DMG.5"))
+    steps.append(
+        Step(
+            penetrating,
+            S_("{name} x{multiplier}", name=at.types[dtype].name, multiplier=at.types[dtype].multiplier),
+            "AR.DMG.5",
+        )
+    )
     if dtype in loc.wounding:
-        steps.append(Step(penetrating, f"{loc.name}: {dtype.value} x{multiplier} instead", "AR.DMG.6"))
+        steps.append(
+            Step(
+                penetrating,
+                S_(
+                    "{location}: {type} x{multiplier} instead",
+                    location=loc.name,
+                    type=dtype.value,
+                    multiplier=multiplier,
+                ),
+                "AR.DMG.6",
+            )
+        )
     steps.append(
         Step(
             v.multiplied,
-            f"{penetrating} x{multiplier}, rounded {at.rounding.value}"
-            + (f", at least {at.minimum_when_penetrating} when any penetrated" if penetrating else ""),
+            S_(
+                "{penetrating} x{multiplier}, rounded {rounding}, at least {minimum} when any penetrated",
+                penetrating=penetrating,
+                multiplier=multiplier,
+                rounding=at.rounding.value,
+                minimum=at.minimum_when_penetrating,
+            )
+            if penetrating
+            else S_(
+                "{penetrating} x{multiplier}, rounded {rounding}",
+                penetrating=penetrating,
+                multiplier=multiplier,
+                rounding=at.rounding.value,
+            ),
             "AR.DMG.5",
         )
     )
 
     if source is DamageSource.SELF and reductions:
-        steps.append(Step(v.reduced, "self-inflicted damage cannot be reduced", "AR.SLF.1"))
+        steps.append(Step(v.reduced, N_("self-inflicted damage cannot be reduced"), "AR.SLF.1"))
     else:
         for red, reduced in zip(reductions, v.reduced_each, strict=True):
-            steps.append(Step(reduced, f"damage reduction: {red.name}", "AR.DMG.5"))
+            steps.append(Step(reduced, S_("damage reduction: {name}", name=red.name), "AR.DMG.5"))
 
     amount = t.crippling_amount
     if amount is not None:
@@ -265,21 +334,29 @@ def _resolve_damage(
             steps.append(
                 Step(
                     v.within_room,
-                    f"pass-through: {loc.name} crippled at {amount}, the rest is ignored",
+                    S_(
+                        "pass-through: {location} crippled at {amount}, the rest is ignored",
+                        location=loc.name,
+                        amount=amount,
+                    ),
                     "AR.DMG.6",
                 )
             )
-        steps.append(Step(amount, f"crippling cap {r.damage.crippling.cap.value}", "AR.RD.2"))
+        steps.append(Step(amount, S_("crippling cap {cap}", cap=r.damage.crippling.cap.value), "AR.RD.2"))
     final = v.final
     if v.ht_capped:
         steps.append(
             Step(
                 final,
-                f"pass-through: at most {r.damage.pass_through.ht_multiple} x HT = {final} from one hit",
+                S_(
+                    "pass-through: at most {multiple} x HT = {final} from one hit",
+                    multiple=r.damage.pass_through.ht_multiple,
+                    final=final,
+                ),
                 "AR.DMG.6",
             )
         )
-    steps.append(Step(final, "final damage", "AR.DMG.5"))
+    steps.append(Step(final, N_("final damage"), "AR.DMG.5"))
     return DamageResult(
         source,
         dtype,
@@ -347,7 +424,7 @@ def _damage_terms(
     the same for every basic damage of a roll, so the exact odds work them out once a roll."""
     dtype = _damage_type(damage_type)
     if ht < 1:
-        raise KassenError(f"HT must be at least 1, got {ht}")
+        raise KassenError(_("HT must be at least 1, got {ht}").format(ht=ht))
     loc = (
         r.locations.find(location)
         if location is not None
@@ -358,7 +435,7 @@ def _damage_terms(
     soft = loc.soft_dr if soft_dr is None else soft_dr
     for name, value in (("armor DR", armor), ("bone DR", bone), ("soft DR", soft)):
         if value < 0:
-            raise KassenError(f"{name} cannot be negative, got {value}")
+            raise KassenError(_("{name} cannot be negative, got {value}").format(name=name, value=value))
     if source is DamageSource.SELF:
         armor = bone = soft = 0
     elif source in (DamageSource.FALLING, DamageSource.KNOCKBACK):
@@ -486,7 +563,9 @@ def _damage_type(value: DamageType | str) -> DamageType:
         return DamageType(value.strip())
     except ValueError:
         known = ", ".join(t.value for t in DamageType)
-        raise KassenError(f"unknown damage type {value!r} (known: {known})") from None
+        raise KassenError(
+            _("unknown damage type {value} (known: {known})").format(value=repr(value), known=known)
+        ) from None
 
 
 def strength_damage(st: int, kind: Literal["thrust", "swing"], rules: ArenaRules | None = None) -> DiceSpec:
@@ -550,20 +629,35 @@ def _plan_fall(height: Fraction | int, weight_kg: int, ground: str | None, r: Ar
     fr = r.falling.falling
     ground_name = ground or fr.default_ground
     if ground_name not in fr.ground:
-        raise KassenError(f"unknown ground {ground_name!r} (known: {', '.join(fr.ground)})")
+        raise KassenError(
+            _("unknown ground {ground} (known: {known})").format(
+                ground=repr(ground_name), known=", ".join(fr.ground)
+            )
+        )
     if weight_kg < 0:
-        raise KassenError(f"weight cannot be negative, got {weight_kg}")
+        raise KassenError(_("weight cannot be negative, got {weight}").format(weight=weight_kg))
     row = None
     for h in fr.heights:
         if height >= h.min_height:
             row = h
     if row is None:
         step = Step(
-            0, f"a fall of {height} m does no falling damage (below {fr.heights[0].min_height} m)", "AR.FAL.1"
+            0,
+            S_(
+                "a fall of {height} m does no falling damage (below {minimum} m)",
+                height=height,
+                minimum=fr.heights[0].min_height,
+            ),
+            "AR.FAL.1",
         )
         return FallPlan(None, 0, (step,))
     bonus, steps = fall_modifiers(row.damage.dice, weight_kg, ground_name, r)
-    steps = (Step(row.damage.dice, f"falling {height} m: {row.damage}", "AR.FAL.1"), *steps)
+    steps = (
+        Step(
+            row.damage.dice, S_("falling {height} m: {damage}", height=height, damage=row.damage), "AR.FAL.1"
+        ),
+        *steps,
+    )
     return FallPlan(row.damage, bonus, steps)
 
 
@@ -590,19 +684,33 @@ def _fall_modifiers(
     fr = r.falling.falling
     ground_name = ground or fr.default_ground
     if ground_name not in fr.ground:
-        raise KassenError(f"unknown ground {ground_name!r} (known: {', '.join(fr.ground)})")
+        raise KassenError(
+            _("unknown ground {ground} (known: {known})").format(
+                ground=repr(ground_name), known=", ".join(fr.ground)
+            )
+        )
     units = Fraction(weight_kg, fr.weight_step_kg)
     full = fr.readings.weight_rounding == "full"
     weight_bonus = math.floor(units) if full else math.ceil(units)
     steps = [
         Step(
             weight_bonus,
-            f"+1 per {'full' if full else 'started'} {fr.weight_step_kg} kg of {weight_kg} kg",
+            S_(
+                N_("+1 per full {step} kg of {weight} kg")
+                if full
+                else N_("+1 per started {step} kg of {weight} kg"),
+                step=fr.weight_step_kg,
+                weight=weight_kg,
+            ),
             "AR.FAL.1",
         ),
         Step(
             weight_bonus,
-            f"weight counted per {fr.readings.weight_rounding} {fr.weight_step_kg} kg",
+            S_(
+                "weight counted per {rounding} {step} kg",
+                rounding=fr.readings.weight_rounding,
+                step=fr.weight_step_kg,
+            ),
             "AR.RD.4",
         ),
     ]
@@ -610,7 +718,11 @@ def _fall_modifiers(
     steps.append(
         Step(
             ground_mod,
-            f"ground effect ({ground_name}): {fr.ground[ground_name].per_die:+d} per die",
+            S_(
+                "ground effect ({ground}): {per_die} per die",
+                ground=ground_name,
+                per_die=format(fr.ground[ground_name].per_die, "+d"),
+            ),
             "AR.FAL.1",
         )
     )

@@ -31,6 +31,7 @@ from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageSource, DamageType
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
+from kassen.i18n import N_, S_
 
 
 @fast_init
@@ -238,18 +239,29 @@ def _effective_move(
     factors = r.match.encumbrance.move_factors
     level = min(max(encumbrance, 0), len(factors) - 1)
     value = max(1, round_ratio(move * factors[level], "down")) if move > 0 else 0
-    steps = [Step(value, f"Move {move} at encumbrance level {level} (x{factors[level]})", "AR.GAP.2")]
+    steps = [
+        Step(
+            value,
+            S_(
+                "Move {move} at encumbrance level {level} (x{factor})",
+                move=move,
+                level=level,
+                factor=factors[level],
+            ),
+            "AR.GAP.2",
+        )
+    ]
     if hp <= r.injury.hp.move_halved_at_or_below:
         value = _halve_move(value, r)
-        steps.append(Step(value, f"HP {hp}: Move halved, rounded up", "AR.HP.1"))
+        steps.append(Step(value, S_("HP {hp}: Move halved, rounded up", hp=hp), "AR.HP.1"))
     elif fp <= r.injury.fatigue.move_halved_at_or_below:
         value = _halve_move(value, r)
-        steps.append(Step(value, f"FP {fp}: Move halved, rounded up", "AR.FTG.3"))
+        steps.append(Step(value, S_("FP {fp}: Move halved, rounded up", fp=fp), "AR.FTG.3"))
     if hp <= r.injury.hp.move_halved_at_or_below and fp <= r.injury.fatigue.move_halved_at_or_below:
-        steps.append(Step(value, "FP halving ignored: injury already halved Move", "AR.FTG.3"))
+        steps.append(Step(value, N_("FP halving ignored: injury already halved Move"), "AR.FTG.3"))
     if rooted:
         value = 0
-        steps.append(Step(0, "cannot move until the next subturn (leg knockback)", "AR.KNB.5"))
+        steps.append(Step(0, N_("cannot move until the next subturn (leg knockback)"), "AR.KNB.5"))
     return value, tuple(steps)
 
 
@@ -258,7 +270,11 @@ def st_check_modifier(fp: int, rules: ArenaRules | None = None) -> Step | None:
     r = rules or load_rules()
     f = r.injury.fatigue
     if fp <= f.st_penalty_at_or_below:
-        return Step(f.st_penalty, f"FP {fp}: {f.st_penalty:+d} on ST checks", "AR.FTG.2")
+        return Step(
+            f.st_penalty,
+            S_("FP {fp}: {penalty} on ST checks", fp=fp, penalty=format(f.st_penalty, "+d")),
+            "AR.FTG.2",
+        )
     return None
 
 
@@ -280,12 +296,20 @@ def guts_penalties(
         steps.append(
             Step(
                 -per_damage,
-                f"final damage {uncapped_final} (pass-through ignored): -1 per {g.damage_per_penalty}",
+                S_(
+                    "final damage {final} (pass-through ignored): -1 per {per}",
+                    final=uncapped_final,
+                    per=g.damage_per_penalty,
+                ),
                 "AR.GUT.2",
             )
         )
     if margin_of_loss:
-        steps.append(Step(-margin_of_loss, f"lost the quick contest by {margin_of_loss}", "AR.GUT.2"))
+        steps.append(
+            Step(-margin_of_loss, S_("lost the quick contest by {margin}", margin=margin_of_loss), "AR.GUT.2")
+        )
     if checks_made:
-        steps.append(Step(-checks_made, f"{checks_made} guts check(s) already made this combat", "AR.GUT.2"))
+        steps.append(
+            Step(-checks_made, S_("{n} guts check(s) already made this combat", n=checks_made), "AR.GUT.2")
+        )
     return tuple(steps)

@@ -24,6 +24,7 @@ from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import DamageType, Facing, Limb, Posture, Tier
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
+from kassen.i18n import S_
 
 
 def knockback_distance(
@@ -45,8 +46,14 @@ def knockback_distance(
     return distance, (
         Step(
             distance,
-            f"knockback: basic {basic} // (ST {target_st} - {kb.st_offset}, at least "
-            f"{kb.minimum_divisor}) = {distance} m",
+            S_(
+                "knockback: basic {basic} // (ST {st} - {offset}, at least {minimum}) = {distance} m",
+                basic=basic,
+                st=target_st,
+                offset=kb.st_offset,
+                minimum=kb.minimum_divisor,
+                distance=distance,
+            ),
             "AR.KNB.1",
         ),
     )
@@ -88,7 +95,12 @@ def posture_factor(
             factor = row.factor
     return factor, Step(
         0,
-        f"knocked back from {posture.value} at an altitude of {altitude} m: knockback damage x{factor}",
+        S_(
+            "knocked back from {posture} at an altitude of {altitude} m: knockback damage x{factor}",
+            posture=posture.value,
+            altitude=altitude,
+            factor=factor,
+        ),
         "AR.KNB.4",
     )
 

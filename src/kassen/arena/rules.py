@@ -58,6 +58,7 @@ from kassen.arena.terms import CheckKind, DamageType, Limb, Posture, Tier
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
 from kassen.core.errors import KassenError
 from kassen.core.view import VisibilityModel
+from kassen.i18n import _
 
 _GURPS_DICE = re.compile(r"^\s*(\d+)d(?:6)?\s*([+-]\s*\d+)?\s*$")
 
@@ -101,7 +102,7 @@ def _dice_spec(value: Any) -> Any:
     if isinstance(value, str):
         m = _GURPS_DICE.match(value)
         if not m:
-            raise ValueError(f"expected dice like '2d+1' or '1d-3', got {value!r}")
+            raise ValueError(_("expected dice like '2d+1' or '1d-3', got {value}").format(value=repr(value)))
         return {"dice": int(m.group(1)), "adds": int((m.group(2) or "0").replace(" ", ""))}
     return value
 
@@ -280,14 +281,17 @@ class LocationTable(StrictModel):
     def _known(self) -> LocationTable:
         for field in ("default", "brain"):
             if getattr(self, field) not in self.locations:
-                raise ValueError(f"{field}: {getattr(self, field)!r} is not a location in the table")
+                text = _("{field}: {value} is not a location in the table")
+                raise ValueError(text.format(field=field, value=repr(getattr(self, field))))
         seen: dict[str, str] = {}
         for key, loc in self.locations.items():
             if loc.part_of is not None and loc.part_of not in self.locations:
-                raise ValueError(f"{key}.part_of: {loc.part_of!r} is not a location in the table")
+                text = _("{key}.part_of: {value} is not a location in the table")
+                raise ValueError(text.format(key=key, value=repr(loc.part_of)))
             for name in (key, *loc.aliases):
                 if name in seen:
-                    raise ValueError(f"location name {name!r} is used by {seen[name]!r} and {key!r}")
+                    text = _("location name {name} is used by {first} and {second}")
+                    raise ValueError(text.format(name=repr(name), first=repr(seen[name]), second=repr(key)))
                 seen[name] = key
         return self
 
@@ -308,7 +312,9 @@ class LocationTable(StrictModel):
             if wanted == loc.key or wanted in loc.aliases or name.strip() == loc.name_ja:
                 return loc
         known = ", ".join(self.locations)
-        raise KassenError(f"unknown hit location {name!r} (known: {known})")
+        raise KassenError(
+            _("unknown hit location {name} (known: {known})").format(name=repr(name), known=known)
+        )
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -358,9 +364,11 @@ class FallingData(StrictModel):
     def _sorted(self) -> FallingData:
         heights = [h.min_height for h in self.heights]
         if heights != sorted(heights) or len(set(heights)) != len(heights):
-            raise ValueError("heights must be in increasing order of min_height")
+            raise ValueError(_("heights must be in increasing order of min_height"))
         if self.default_ground not in self.ground:
-            raise ValueError(f"default_ground {self.default_ground!r} is not in ground")
+            raise ValueError(
+                _("default_ground {ground} is not in ground").format(ground=repr(self.default_ground))
+            )
         return self
 
 
@@ -405,7 +413,11 @@ class KnockbackData(StrictModel):
         for posture in Posture:
             rows = self.posture_factors.get(posture)
             if not rows or rows[0].min_altitude != 0:
-                raise ValueError(f"posture_factors.{posture.value} needs a row from min_altitude 0")
+                raise ValueError(
+                    _("posture_factors.{posture} needs a row from min_altitude 0").format(
+                        posture=posture.value
+                    )
+                )
         return self
 
 
@@ -423,7 +435,7 @@ class StrengthTable(StrictModel):
     def _sorted(self) -> StrengthTable:
         sts = [r.st for r in self.rows]
         if not sts or sts[0] != 1 or sts != sorted(set(sts)):
-            raise ValueError("rows must start at st 1 and increase")
+            raise ValueError(_("rows must start at st 1 and increase"))
         return self
 
     def row(self, st: int) -> StrengthRow:
@@ -680,6 +692,8 @@ class ArenaRules(StrictModel):
     def _cross_refs(self) -> ArenaRules:
         if self.damage.basic.default_location not in self.locations.locations:
             raise ValueError(
-                f"damage.basic.default_location {self.damage.basic.default_location!r} is not a hit location"
+                _("damage.basic.default_location {location} is not a hit location").format(
+                    location=repr(self.damage.basic.default_location)
+                )
             )
         return self

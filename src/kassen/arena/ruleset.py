@@ -62,6 +62,7 @@ from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
 from kassen.core.summary import FightSummary, PlayedFight
 from kassen.core.view import Viewer, Visibility
+from kassen.i18n import N_, S_
 
 #: Every action of a bout: the fighters' decisions and the referee's own moves (:mod:`kassen.arena.bout.gm`).
 BoutAction: TypeAlias = Action | GmAction
@@ -81,7 +82,7 @@ class ArenaRuleset:
 
     info = RulesetInfo(
         name="arena",
-        title="Arena (3d6 damage and injury, seed 004)",
+        title=N_("Arena (3d6 damage and injury, seed 004)"),
         ledger="AR",
         state_type=BoutState,
         action_type=BoutAction,
@@ -136,8 +137,8 @@ class ArenaRuleset:
         if r is None:
             return None
         if r.winner is None or r.reason == REFEREE:
-            return Outcome(r.winner, f"{r.reason} (subturn {r.subturn})")
-        return Outcome(r.winner, f"alone still standing after subturn {r.subturn}")
+            return Outcome(r.winner, S_("{reason} (subturn {subturn})", reason=r.reason, subturn=r.subturn))
+        return Outcome(r.winner, S_("alone still standing after subturn {subturn}", subturn=r.subturn))
 
     def heuristic(self, tables: ArenaRules) -> Policy[BoutState, Action]:
         return HeuristicPolicy(tables)

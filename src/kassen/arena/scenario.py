@@ -78,6 +78,7 @@ from kassen.core.fight import state_codec
 from kassen.core.policy import ByActor, FirstLegal, Policy, Scripted
 from kassen.core.ruleset import Setup
 from kassen.core.scenario import ScenarioSource
+from kassen.i18n import _
 
 
 def _rules(info: ValidationInfo) -> ArenaRules:
@@ -185,7 +186,11 @@ class FighterModel(StrictModel):
         low, high = _rules(info).match.reactions.allowed_range
         for v in value:
             if not low <= v <= high:
-                raise ValueError(f"reaction modifier {v} is outside {low}..{high} (AR.GAP.2)")
+                raise ValueError(
+                    _("reaction modifier {value} is outside {low}..{high} (AR.GAP.2)").format(
+                        value=v, low=low, high=high
+                    )
+                )
         return value
 
     def to_fighter(self, rules: ArenaRules) -> Fighter:
@@ -271,12 +276,16 @@ class ScenarioModel(StrictModel):
         ids = [f.id for f in self.fighters]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
-            raise ValueError(f"fighter ids must be unique: {', '.join(dupes)}")
+            raise ValueError(_("fighter ids must be unique: {ids}").format(ids=", ".join(dupes)))
         if len({f.side for f in self.fighters}) < 2:
-            raise ValueError("fighters must be on at least two sides")
+            raise ValueError(_("fighters must be on at least two sides"))
         falling = _rules(info).falling.falling
         if self.ground is not None and self.ground not in falling.ground:
-            raise ValueError(f"unknown ground {self.ground!r} (known: {', '.join(falling.ground)})")
+            raise ValueError(
+                _("unknown ground {ground} (known: {known})").format(
+                    ground=repr(self.ground), known=", ".join(falling.ground)
+                )
+            )
         return self
 
 
@@ -316,8 +325,11 @@ def _location_problem(name: str, rules: ArenaRules) -> str:
     except KassenError:
         keys = list(rules.locations.keys)
         near = difflib.get_close_matches(name.strip().lower().replace(" ", "_"), keys, n=1)
-        hint = f"did you mean {near[0]!r}?" if near else f"known: {', '.join(keys)}"
-        return f"unknown hit location {name!r}; {hint}"
+        if near:
+            return _("unknown hit location {name}; did you mean {near}?").format(
+                name=repr(name), near=repr(near[0])
+            )
+        return _("unknown hit location {name}; known: {known}").format(name=repr(name), known=", ".join(keys))
     return ""
 
 
@@ -335,7 +347,7 @@ def _script(
     for j, entry in enumerate(entries):
         at = (*where, j)
         if entry.get("kind") == "begin":
-            issues.append(source.issue("a script cannot contain begin (the referee's)", *at, "kind"))
+            issues.append(source.issue(_("a script cannot contain begin (the referee's)"), *at, "kind"))
             continue
         try:
             action: Action = codec.load({**entry, "actor": fighter})
@@ -344,8 +356,13 @@ def _script(
             continue
         if isinstance(action, Attack | Grapple) and fighters and action.target not in fighters:
             near = difflib.get_close_matches(action.target, sorted(fighters), n=1)
-            hint = f"did you mean {near[0]!r}?" if near else f"fighters: {', '.join(sorted(fighters))}"
-            issues.append(source.issue(f"no fighter {action.target!r} in this bout; {hint}", *at, "target"))
+            if near:
+                text = _("no fighter {fid} in this bout; did you mean {near}?")
+                why = text.format(fid=repr(action.target), near=repr(near[0]))
+            else:
+                text = _("no fighter {fid} in this bout; fighters: {known}")
+                why = text.format(fid=repr(action.target), known=", ".join(sorted(fighters)))
+            issues.append(source.issue(why, *at, "target"))
             continue
         if isinstance(action, SetGuard):
             # a misspelt guard would otherwise be refused when its turn comes and the heuristic play instead
@@ -372,7 +389,7 @@ def setup_scenario(scenario: ScenarioSource, content: Content[ArenaRules]) -> Se
     if "rules_overrides" in data:
         issues.append(
             scenario.issue(
-                "renamed: a scenario's overrides are its `content:` block (sections at its top level)",
+                _("renamed: a scenario's overrides are its `content:` block (sections at its top level)"),
                 "rules_overrides",
             )
         )

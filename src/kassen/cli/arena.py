@@ -22,60 +22,68 @@ from typing import Annotated, Any
 
 import typer
 
+from kassen.arena.words import word
 from kassen.cli.common import NEGATIVE_NUMBERS, NegativeNumbers, console, emit_json, user_errors
 from kassen.cli.fights import ContentOption, replay_command
 from kassen.cli.numbers import NUMBER, SeedOption, whole
 from kassen.core.errors import KassenError
+from kassen.i18n import N_, _, translate_text
 
 arena_app = typer.Typer(
     add_completion=False,  # as the top-level kassen: no command edits the shell's start-up files
     name="arena",
-    help="Arena (3d6 damage and injury): damage pipeline, checks and bouts.",
+    help=N_("Arena (3d6 damage and injury): damage pipeline, checks and bouts."),
     no_args_is_help=True,
 )
 
 _SOURCES = ("attack", "falling", "knockback", "self")
 
 
-@arena_app.command("damage")
+@arena_app.command(
+    "damage", help=N_("One hit through the damage pipeline, with every intermediate value and its effects.")
+)
 @user_errors
 def damage_command(
     basic: Annotated[
         int,
-        typer.Option("--basic", parser=NUMBER, metavar="N", help="Basic damage (the damage roll's total)."),
+        typer.Option(
+            "--basic", parser=NUMBER, metavar="N", help=N_("Basic damage (the damage roll's total).")
+        ),
     ],
     damage_type: Annotated[
-        str, typer.Option("--type", help="Attack type: cr, cut, imp, pi-, pi, pi+, pi++, burn.")
+        str, typer.Option("--type", help=N_("Attack type: cr, cut, imp, pi-, pi, pi+, pi++, burn."))
     ],
     ht: Annotated[
         int,
         typer.Option(
-            "--ht", parser=NUMBER, metavar="N", help="The target's HT (caps, crippling, stun thresholds)."
+            "--ht", parser=NUMBER, metavar="N", help=N_("The target's HT (caps, crippling, stun thresholds).")
         ),
     ],
     location: Annotated[
-        str | None, typer.Option("--location", help="Hit location (default: torso, AR.DMG.1).")
+        str | None, typer.Option("--location", help=N_("Hit location (default: torso, AR.DMG.1)."))
     ] = None,
     armor_dr: Annotated[
-        int, typer.Option("--armor-dr", parser=NUMBER, metavar="N", help="Armor hard DR.")
+        int, typer.Option("--armor-dr", parser=NUMBER, metavar="N", help=N_("Armor hard DR."))
     ] = 0,
     bone_dr: Annotated[
         int | None,
-        typer.Option("--bone-dr", parser=NUMBER, metavar="N", help="Bone hard DR (default: the location's)."),
+        typer.Option(
+            "--bone-dr", parser=NUMBER, metavar="N", help=N_("Bone hard DR (default: the location's).")
+        ),
     ] = None,
     soft_dr: Annotated[
         int | None,
-        typer.Option("--soft-dr", parser=NUMBER, metavar="N", help="Soft DR (default: the location's)."),
+        typer.Option("--soft-dr", parser=NUMBER, metavar="N", help=N_("Soft DR (default: the location's).")),
     ] = None,
     hp: Annotated[
         int | None,
         typer.Option(
-            "--hp", parser=NUMBER, metavar="N", help="The target's HP before the hit (HP thresholds)."
+            "--hp", parser=NUMBER, metavar="N", help=N_("The target's HP before the hit (HP thresholds).")
         ),
     ] = None,
     st: Annotated[
         int | None,
-        typer.Option("--st", parser=NUMBER, metavar="N", help="The target's ST (knockback distance)."),
+        typer.Option("--st", parser=NUMBER, metavar="N", help=N_("The target's ST (knockback distance).")),
     ] = None,
     knocker_st: Annotated[
         int | None,
@@ -83,7 +91,7 @@ def damage_command(
             "--knocker-st",
             parser=NUMBER,
             metavar="N",
-            help="The attacker's ST: its knockback damage, thrust (AR.KNB.3).",
+            help=N_("The attacker's ST: its knockback damage, thrust (AR.KNB.3)."),
         ),
     ] = None,
     knocker_st_bonus: Annotated[
@@ -92,12 +100,16 @@ def damage_command(
             "--knocker-st-bonus",
             parser=NUMBER,
             metavar="N",
-            help="ST bonuses counted in knockback damage (AR.KNB.3; 0).",
+            help=N_("ST bonuses counted in knockback damage (AR.KNB.3; 0)."),
         ),
     ] = 0,
-    source: Annotated[str, typer.Option("--source", help="attack, falling, knockback or self.")] = "attack",
-    painful: Annotated[bool, typer.Option("--painful", help="The source causes pain (AR.INJ.3).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    source: Annotated[
+        str, typer.Option("--source", help=N_("attack, falling, knockback or self."))
+    ] = "attack",
+    painful: Annotated[
+        bool, typer.Option("--painful", help=N_("The source causes pain (AR.INJ.3)."))
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
     """One hit through the damage pipeline, with every intermediate value and its effects."""
     from kassen.arena.damage import resolve_damage, strength_damage
@@ -106,15 +118,16 @@ def damage_command(
     from kassen.arena.terms import DamageSource
 
     if basic < 0:
-        raise KassenError(f"basic damage cannot be negative, got {basic}")
+        raise KassenError(_("basic damage cannot be negative, got {basic}").format(basic=basic))
     if source not in _SOURCES:
-        raise KassenError(f"unknown damage source {source!r} (known: {', '.join(_SOURCES)})")
+        text = _("unknown damage source {source} (known: {known})")
+        raise KassenError(text.format(source=repr(source), known=", ".join(_SOURCES)))
     if st is not None and st < 1:
-        raise KassenError(f"ST must be at least 1, got {st}")
+        raise KassenError(_("ST must be at least 1, got {st}").format(st=st))
     if knocker_st is not None and knocker_st < 1:
-        raise KassenError(f"--knocker-st must be at least 1, got {knocker_st}")
+        raise KassenError(_("--knocker-st must be at least 1, got {st}").format(st=knocker_st))
     if knocker_st is None and knocker_st_bonus:
-        raise KassenError("--knocker-st-bonus needs --knocker-st (the ST it adds to)")
+        raise KassenError(_("--knocker-st-bonus needs --knocker-st (the ST it adds to)"))
     result = resolve_damage(
         basic,
         damage_type,
@@ -144,7 +157,7 @@ def damage_command(
         effects += hp_effects(hp, hp - result.final, ht)
         data["hp_before"], data["hp_after"] = hp, hp - result.final
     if st is not None and result.source is DamageSource.ATTACK:
-        distance, _ = knockback_distance(
+        distance, _steps = knockback_distance(
             result.basic, result.damage_type, penetrating=result.penetrating, target_st=st
         )
         data["knockback_m"] = distance
@@ -168,19 +181,30 @@ def damage_command(
     from kassen.core.explain import format_steps
 
     console.print(format_steps(result.steps), markup=False, soft_wrap=True)
-    cap = " (capped)" if result.capped else ""
-    console.print(f"final damage {result.final}{cap}", markup=False, soft_wrap=True)
+    final = _("final damage {final} (capped)") if result.capped else _("final damage {final}")
+    console.print(final.format(final=result.final), markup=False, soft_wrap=True)
     for e in effects:
         value = f" {e.value}" if e.value is not None else ""
-        console.print(f"  {e.effect}{value}  [{e.rule}]", markup=False, soft_wrap=True)
+        console.print(f"  {_(e.effect)}{value}  [{e.rule}]", markup=False, soft_wrap=True)
     if "knockback_damage" in data:
         k = data["knockback_damage"]
-        bonus = f" ({k['st'] - k['st_bonus']} {k['st_bonus']:+d} in bonuses)" if k["st_bonus"] else ""
-        console.print(
-            f"knockback damage if it falls: thrust for ST {k['st']}{bonus} = {k['thrust']}  [AR.KNB.3]",
-            markup=False,
-            soft_wrap=True,
-        )
+        if k["st_bonus"]:
+            text = _(
+                "knockback damage if it falls: thrust for ST {st} ({base} {bonus} in bonuses) = {thrust}"
+            ).format(
+                st=k["st"], base=k["st"] - k["st_bonus"], bonus=f"{k['st_bonus']:+d}", thrust=k["thrust"]
+            )
+        else:
+            text = _("knockback damage if it falls: thrust for ST {st} = {thrust}")
+            text = text.format(st=k["st"], thrust=k["thrust"])
+        console.print(f"{text}  [AR.KNB.3]", markup=False, soft_wrap=True)
+
+
+def _right(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal cells (a kanji takes two)."""
+    from rich.cells import cell_len
+
+    return " " * max(0, width - cell_len(text)) + text
 
 
 def _knockback_effect(distance: int) -> Any:
@@ -189,17 +213,24 @@ def _knockback_effect(distance: int) -> Any:
     return Effect("knockback", "AR.KNB.1", distance)
 
 
-@arena_app.command("check", cls=NegativeNumbers, context_settings=NEGATIVE_NUMBERS)
+@arena_app.command(
+    "check",
+    cls=NegativeNumbers,
+    context_settings=NEGATIVE_NUMBERS,
+    help=N_(
+        "Exact odds of a 3d6 check against TARGET: success, critical success, critical failure (over 216)."
+    ),
+)
 @user_errors
 def check_command(
     target: Annotated[
         int,
         typer.Argument(
             parser=whole(-1000, 1000),
-            help="Effective attribute or skill (roll 3d6 at or under it), -1000..1000.",
+            help=N_("Effective attribute or skill (roll 3d6 at or under it), -1000..1000."),
         ),
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
     """Exact odds of a 3d6 check against TARGET: success, critical success, critical failure (over 216)."""
     from kassen.arena.checks import check_odds
@@ -208,53 +239,71 @@ def check_command(
     if as_json:
         emit_json(odds.to_json())
         return
-    for name, count in zip(
-        ("success", "critical success", "critical failure", "failure"), odds.counts, strict=True
-    ):
-        console.print(f"{name:>17}: {count:>3}/216 = {count / 216:.4%}", markup=False, soft_wrap=True)
+    names = (_("success"), _("critical success"), _("critical failure"), _("failure"))
+    for name, count in zip(names, odds.counts, strict=True):
+        console.print(f"{_right(name, 17)}: {count:>3}/216 = {count / 216:.4%}", markup=False, soft_wrap=True)
 
 
-@arena_app.command("odds")
+@arena_app.command(
+    "odds",
+    help=N_(
+        "Exact odds of one attack against a fresh target: hit, critical, defended, stun, knock-down, KO and\n"
+        "the expected injury, by the functions a bout resolves it with."
+    ),
+)
 @user_errors
 def odds_command(
     skill: Annotated[
         int,
         typer.Option(
-            "--skill", parser=NUMBER, metavar="N", help="The attacker's attack skill (before the location)."
+            "--skill",
+            parser=NUMBER,
+            metavar="N",
+            help=N_("The attacker's attack skill (before the location)."),
         ),
     ],
-    damage: Annotated[str, typer.Option("--damage", help="The weapon's damage dice, e.g. 1d+3 or 2d-1.")],
+    damage: Annotated[str, typer.Option("--damage", help=N_("The weapon's damage dice, e.g. 1d+3 or 2d-1."))],
     damage_type: Annotated[
-        str, typer.Option("--type", help="Attack type: cr, cut, imp, pi-, pi, pi+, pi++, burn.")
+        str, typer.Option("--type", help=N_("Attack type: cr, cut, imp, pi-, pi, pi+, pi++, burn."))
     ],
-    ht: Annotated[int, typer.Option("--ht", parser=NUMBER, metavar="N", help="The target's HT.")],
+    ht: Annotated[int, typer.Option("--ht", parser=NUMBER, metavar="N", help=N_("The target's HT."))],
     defense: Annotated[
         int | None,
         typer.Option(
-            "--defense", parser=NUMBER, metavar="N", help="The target's defence (left out: it cannot defend)."
+            "--defense",
+            parser=NUMBER,
+            metavar="N",
+            help=N_("The target's defence (left out: it cannot defend)."),
         ),
     ] = None,
-    location: Annotated[str, typer.Option("--location", help="Hit location (default: torso).")] = "torso",
-    all_out: Annotated[bool, typer.Option("--all-out", help="An all-out attack (AR.FTG.1).")] = False,
+    location: Annotated[str, typer.Option("--location", help=N_("Hit location (default: torso)."))] = "torso",
+    all_out: Annotated[bool, typer.Option("--all-out", help=N_("An all-out attack (AR.FTG.1)."))] = False,
     hp: Annotated[
         int | None,
-        typer.Option("--hp", parser=NUMBER, metavar="N", help="The target's HP now (default: its HP, = ST)."),
+        typer.Option(
+            "--hp", parser=NUMBER, metavar="N", help=N_("The target's HP now (default: its HP, = ST).")
+        ),
     ] = None,
     st: Annotated[
         int,
-        typer.Option("--st", parser=NUMBER, metavar="N", help="The target's ST (its HP unless --max-hp)."),
+        typer.Option(
+            "--st", parser=NUMBER, metavar="N", help=N_("The target's ST (its HP unless --max-hp).")
+        ),
     ] = 10,
     max_hp: Annotated[
-        int | None, typer.Option("--max-hp", parser=NUMBER, metavar="N", help="The target's HP when unhurt.")
+        int | None,
+        typer.Option("--max-hp", parser=NUMBER, metavar="N", help=N_("The target's HP when unhurt.")),
     ] = None,
     armor_dr: Annotated[
         int,
         typer.Option(
-            "--armor-dr", parser=NUMBER, metavar="N", help="The target's armor DR at that location."
+            "--armor-dr", parser=NUMBER, metavar="N", help=N_("The target's armor DR at that location.")
         ),
     ] = 0,
-    painful: Annotated[bool, typer.Option("--painful", help="The weapon causes pain (AR.INJ.3).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    painful: Annotated[
+        bool, typer.Option("--painful", help=N_("The weapon causes pain (AR.INJ.3)."))
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
     """Exact odds of one attack against a fresh target: hit, critical, defended, stun, knock-down, KO and
     the expected injury, by the functions a bout resolves it with."""
@@ -285,28 +334,42 @@ def odds_command(
             }
         )
         return
-    against = f"defence {forecast.defense}" if forecast.defense is not None else "no defence"
-    console.print(
-        f"attack {forecast.attack} against {against}, striking the {forecast.location.replace('_', ' ')}",
-        markup=False,
-        soft_wrap=True,
-    )
+    where = word(forecast.location)
+    if forecast.defense is not None:
+        text = _("attack {attack} against defence {defense}, striking the {location}")
+        line = text.format(attack=forecast.attack, defense=forecast.defense, location=where)
+    else:
+        text = _("attack {attack} against no defence, striking the {location}")
+        line = text.format(attack=forecast.attack, location=where)
+    console.print(line, markup=False, soft_wrap=True)
     for name, p in odds.outcomes:
-        console.print(f"{name:>12}: {p.numerator}/{p.denominator} = {float(p):.4%}", markup=False)
+        console.print(f"{_right(_(name), 12)}: {p.numerator}/{p.denominator} = {float(p):.4%}", markup=False)
     for name, v in odds.expected:
-        console.print(f"{name:>12}: {v.numerator}/{v.denominator} = {float(v):.4f} expected", markup=False)
+        text = _("{name}: {numerator}/{denominator} = {value} expected")
+        shown = text.format(
+            name=_right(_(name), 12),
+            numerator=v.numerator,
+            denominator=v.denominator,
+            value=f"{float(v):.4f}",
+        )
+        console.print(shown, markup=False)
 
 
-@arena_app.command("bout")
+@arena_app.command(
+    "bout",
+    help=N_("Play a bout scenario to its end and tell it in words (or print the replayable JSON chronicle)."),
+)
 @user_errors
 def bout_command(
     scenario: Annotated[
-        str, typer.Argument(help="A bundled scenario (duel, melee, knockback, pit) or a YAML path.")
+        str, typer.Argument(help=N_("A bundled scenario (duel, melee, knockback, pit) or a YAML path."))
     ],
     seed: SeedOption = None,
     content: ContentOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the replayable chronicle as JSON.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every explanation step too.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=N_("Print the replayable chronicle as JSON."))
+    ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=N_("Every explanation step too."))] = False,
 ) -> None:
     """Play a bout scenario to its end and tell it in words (or print the replayable JSON chronicle)."""
     from kassen.core.report import account
@@ -320,12 +383,16 @@ def bout_command(
     if as_json:
         emit_json(fight.to_json())
         return
-    console.print(f"{fight.meta['scenario']} (seed {fight.seed})", markup=False, soft_wrap=True)
+    scenario_title = translate_text(str(fight.meta["scenario"]))
+    title = _("{scenario} (seed {seed})").format(scenario=scenario_title, seed=fight.seed)
+    console.print(title, markup=False, soft_wrap=True)
     console.print(account(fight, verbose=verbose), markup=False, highlight=False, soft_wrap=True, end="")
 
 
 arena_app.command(
     "replay",
-    help="Replay a bout's chronicle (`kassen arena bout ... --json`, or - for standard input) and check "
-    "every recorded field: the same as `kassen replay`.",
+    help=N_(
+        "Replay a bout's chronicle (`kassen arena bout ... --json`, or - for standard input) and check "
+        "every recorded field: the same as `kassen replay`."
+    ),
 )(user_errors(replay_command))

@@ -58,6 +58,7 @@ from kassen.arena.terms import CheckKind, Condition
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import N_, S_
 
 
 def apply_action(turn: BoutTurn, action: Action) -> None:
@@ -83,7 +84,7 @@ def step_in(b: BoutTurn, actor: str, target: str, reach: int) -> None:
     if gap <= 0:
         return
     to = a.position + (gap if t.position > a.position else -gap)
-    _moved(b, actor, to, "a step with the attack")
+    _moved(b, actor, to, N_("a step with the attack"))
 
 
 def _attack_data(
@@ -141,17 +142,19 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         b.put(replace(a, idle_slots=0))
     loc = rules.locations.find(attack_location(action.location, rules))
     atk_target, atk_steps = attack_target(b.state, aid, tid, loc.key, action.all_out, rules=rules)
-    attack = b.check(aid, CheckKind.ATTACK, atk_target, "effective skill", (), "AR.GAP.2", automatic=False)
+    attack = b.check(
+        aid, CheckKind.ATTACK, atk_target, N_("effective skill"), (), "AR.GAP.2", automatic=False
+    )
 
     def defend() -> CheckResult:
         target, _ = defense_target(b.state, tid, rules=rules)
-        return b.check(tid, CheckKind.DEFENSE, target, "effective defence", (), "AR.GAP.2")
+        return b.check(tid, CheckKind.DEFENSE, target, N_("effective defence"), (), "AR.GAP.2")
 
     outcome = resolve_attack(
         attack,
         defend if can_defend(t, rules) else None,
         rules=rules.checks,
-        undefended=f"{tid} cannot defend",
+        undefended=S_("{target} cannot defend", target=tid),
     )
     hit, contest = outcome.hit, outcome.contest
     margin_of_loss = contest.margin_of_loss if contest is not None and hit else 0
@@ -191,7 +194,7 @@ def _on_attack(b: BoutTurn, action: Attack) -> None:
         record = HitRecord(b.next_hit_id(), tid, damage, aid, weapon.painful, margin_of_loss)
         tasks.append(ApplyHit(record))
     if action.all_out:
-        tasks.append(SpendFp(aid, rules.injury.fatigue.all_out_cost, "AR.FTG.1", "all-out attack"))
+        tasks.append(SpendFp(aid, rules.injury.fatigue.all_out_cost, "AR.FTG.1", N_("all-out attack")))
     b.push(*tasks)
 
 
@@ -201,11 +204,11 @@ def _on_grapple(b: BoutTurn, action: Grapple) -> None:
     a, t = b.f(action.actor), b.f(action.target)
     b.put(replace(a, idle_slots=0))
     atk, _ = attack_target(b.state, a.id, t.id, rules.damage.basic.default_location, False, rules=rules)
-    attack = b.check(a.id, CheckKind.GRAPPLE, atk, "effective skill", (), "AR.GAP.2", automatic=False)
+    attack = b.check(a.id, CheckKind.GRAPPLE, atk, N_("effective skill"), (), "AR.GAP.2", automatic=False)
 
     def defend() -> CheckResult:
         target, _ = defense_target(b.state, t.id, rules=rules)
-        return b.check(t.id, CheckKind.DEFENSE, target, "effective defence", (), "AR.GAP.2")
+        return b.check(t.id, CheckKind.DEFENSE, target, N_("effective defence"), (), "AR.GAP.2")
 
     held = resolve_attack(attack, defend if can_defend(t, rules) else None, rules=rules.checks).hit
     if held:
@@ -231,7 +234,7 @@ def _on_move(b: BoutTurn, action: Move) -> None:
     Moving while an opponent was within reach passes a slot without attacking (lost will, AR.OUT.1)."""
     f = b.f(action.actor)
     could_attack = can_attack_someone(b.state, f, b.rules)
-    toward = "closing" if _closer(b, f.id, action.to) else "retreating"
+    toward = N_("closing") if _closer(b, f.id, action.to) else N_("retreating")
     _moved(b, f.id, action.to, toward)
     b.end_slot()
     _idle(b, f.id, could_attack)
@@ -297,7 +300,7 @@ def _on_guts(b: BoutTurn, action: Guts) -> None:
     f = b.f(fid)
     cause = offer.cause if offer is not None else f.stun_cause
     condition = offer.condition if offer is not None else Condition.STUNNED.value
-    b.lose_fp(fid, rules.injury.guts.fp_cost, "AR.GUT.1", "guts check")
+    b.lose_fp(fid, rules.injury.guts.fp_cost, "AR.GUT.1", N_("guts check"))
     f = b.f(fid)
     target, steps = guts_target(f, cause, rules)
     bonus = next((x for x in f.check_bonuses if CheckKind.GUTS in x.checks), None)
@@ -314,7 +317,12 @@ def _on_guts(b: BoutTurn, action: Guts) -> None:
     if condition == Condition.STUNNED.value:
         b.put(f.without_condition(Condition.STUNNED))
         b.log(
-            "overridden", "AR.GUT.1", automatic=False, fighter=fid, condition=condition, now="acts normally"
+            "overridden",
+            "AR.GUT.1",
+            automatic=False,
+            fighter=fid,
+            condition=condition,
+            now=N_("acts normally"),
         )
         exempt = (AutoStun,)
     else:
@@ -324,7 +332,12 @@ def _on_guts(b: BoutTurn, action: Guts) -> None:
             )
         )
         b.log(
-            "overridden", "AR.GUT.1", automatic=False, fighter=fid, condition=condition, now="stunned instead"
+            "overridden",
+            "AR.GUT.1",
+            automatic=False,
+            fighter=fid,
+            condition=condition,
+            now=N_("stunned instead"),
         )
         exempt = _UNCONSCIOUS_GROUP
     if offer is not None and offer.automatic and cause.hit_id:
@@ -395,7 +408,14 @@ def _recover_fp(b: BoutTurn, fid: str, name: str) -> None:
         and not helpless(b.f(fid), b.rules)
     ):
         b.state = replace(b.state, offers=offers[1:])
-        b.log("overridden", "AR.RD.6", automatic=False, fighter=fid, condition="helpless", now=f"FP {fp}")
+        b.log(
+            "overridden",
+            "AR.RD.6",
+            automatic=False,
+            fighter=fid,
+            condition="helpless",
+            now=S_("FP {fp}", fp=fp),
+        )
 
 
 def _check_bonus(b: BoutTurn, fid: str, name: str) -> None:

@@ -21,6 +21,7 @@ from kassen.arena.terms import Condition
 from kassen.core.engine import Turn
 from kassen.core.fastreplace import replace
 from kassen.core.order import slots
+from kassen.i18n import N_, S_
 
 #: Task type → handler, read by one lookup: some sixty tasks an action run through it.
 _TASKS = TASK_HANDLERS.table
@@ -68,7 +69,7 @@ def follow_up(turn: Turn[BoutState]) -> bool:
         turn.state = with_slot(turn.state, end)
         return True
     if s.subturn >= turn.rules.match.match.max_subturns:
-        turn.finish(None, f"no decision after {s.subturn} subturns")
+        turn.finish(None, S_("no decision after {subturns} subturns", subturns=s.subturn))
         return False
     turn.push(EndSubturn(), StartSubturn())
     return True
@@ -121,7 +122,7 @@ def _over(turn: BoutTurn) -> bool:
     if len(standing) > 1:
         return False
     if standing:
-        turn.finish(standing[0], f"only {standing[0]} still stands")
+        turn.finish(standing[0], S_("only {side} still stands", side=standing[0]))
     else:
-        turn.finish(None, "no side still stands")
+        turn.finish(None, N_("no side still stands"))
     return True

@@ -67,6 +67,7 @@ from kassen.arena.terms import CheckKind, Condition, Posture
 from kassen.core.errors import KassenError
 from kassen.core.fastreplace import replace
 from kassen.core.menu import Odds
+from kassen.i18n import N_
 
 
 @lru_cache(maxsize=1024)
@@ -128,11 +129,11 @@ def _contest(
 ) -> tuple[AttackRollOdds, FighterState | None, int | None]:
     """The attack (or grapple) check's odds against ``t``'s defence, the defender after its defence
     check took its bonuses (None: it cannot defend), and the effective defence."""
-    terms = check_terms(a, kind, attack, "effective skill", (), "AR.GAP.2", rules=rules)
+    terms = check_terms(a, kind, attack, N_("effective skill"), (), "AR.GAP.2", rules=rules)
     if not can_defend(t, rules):
         return attack_roll_odds(terms.target, None, rules), None, None
     target, _ = defense_target(state, t.id, rules=rules)
-    defence = check_terms(t, CheckKind.DEFENSE, target, "effective defence", (), "AR.GAP.2", rules=rules)
+    defence = check_terms(t, CheckKind.DEFENSE, target, N_("effective defence"), (), "AR.GAP.2", rules=rules)
     return attack_roll_odds(terms.target, defence.target, rules), defence.after(t), defence.target
 
 

@@ -47,12 +47,14 @@ from kassen.arena.bout.turn import BoutTurn
 from kassen.arena.fighter import Cause, FighterState
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import Condition
+from kassen.arena.words import raw
 from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
+from kassen.i18n import N_, _
 
 #: Why a bout the referee ends is over (``Result.reason``).
-REFEREE = "ended by the referee"
+REFEREE = N_("ended by the referee")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,10 @@ def _fighter(state: BoutState, fid: str) -> FighterState:
     if not isinstance(fid, str) or fid not in state.order:
         shown = fid[:40] if isinstance(fid, str) else fid
         raise IllegalActionError(
-            f"no fighter {shown!r} in this bout (fighters: {', '.join(state.order)})", rule="AR.GAP.2"
+            _("no fighter {fid} in this bout (fighters: {known})").format(
+                fid=repr(shown), known=", ".join(state.order)
+            ),
+            rule="AR.GAP.2",
         )
     return state.fighter(fid)
 
@@ -153,18 +158,21 @@ def _condition(name: str) -> Condition:
     except ValueError:
         known = ", ".join(c.value for c in Condition)
         raise IllegalActionError(
-            f"unknown condition {str(name)[:40]!r} (known: {known})", rule="AR.OUT.1"
+            _("unknown condition {name} (known: {known})").format(name=repr(str(name)[:40]), known=known),
+            rule="AR.OUT.1",
         ) from None
 
 
 def validate_gm(state: BoutState, action: GmAction, rules: ArenaRules) -> None:
     """Raise :class:`IllegalActionError` (naming the rule) unless the referee may make ``action`` now."""
     if state.result is not None:
-        raise IllegalActionError("the bout is over", rule="AR.OUT.1")
+        raise IllegalActionError(_("the bout is over"), rule="AR.OUT.1")
     if isinstance(action, GmEndBout):
         if action.winner is not None and action.winner not in _sides(state):
             raise IllegalActionError(
-                f"{str(action.winner)[:40]!r} is no side of this bout (sides: {', '.join(_sides(state))})",
+                _("{side} is no side of this bout (sides: {known})").format(
+                    side=repr(str(action.winner)[:40]), known=", ".join(_sides(state))
+                ),
                 rule="AR.GAP.2",
             )
         return
@@ -173,24 +181,39 @@ def validate_gm(state: BoutState, action: GmAction, rules: ArenaRules) -> None:
         hp = hp_range(f, rules)
         if isinstance(action.hp, bool) or action.hp not in hp:
             raise IllegalActionError(
-                f"{f.id}'s HP is set between {hp.start} (dead: -5 x HT) and {hp.stop - 1}", rule="AR.HP.4"
+                _("{who}'s HP is set between {least} (dead: -5 x HT) and {most}").format(
+                    who=f.id, least=hp.start, most=hp.stop - 1
+                ),
+                rule="AR.HP.4",
             )
     elif isinstance(action, GmSetFp):
         if isinstance(action.fp, bool) or not 0 <= action.fp <= f.profile.fp:
-            raise IllegalActionError(f"{f.id}'s FP is set between 0 and {f.profile.fp}", rule="AR.FTG.5")
+            raise IllegalActionError(
+                _("{who}'s FP is set between 0 and {most}").format(who=f.id, most=f.profile.fp),
+                rule="AR.FTG.5",
+            )
     elif isinstance(action, GmAddCondition):
         c = _condition(action.condition)
         if f.has(Condition.DEAD):
-            raise IllegalActionError(f"{f.id} is dead: take death off first", rule="AR.HP.4")
-        if f.has(c):
-            raise IllegalActionError(f"{f.id} is already {c.value}", rule="AR.OUT.1")
-        if c not in addable(f):
-            held = ", ".join(x.value for x in f.conditions)
             raise IllegalActionError(
-                f"{f.id} is already incapacitated ({held}): only death can follow", rule="AR.OUT.1"
+                _("{who} is dead: take death off first").format(who=f.id), rule="AR.HP.4"
+            )
+        if f.has(c):
+            raise IllegalActionError(
+                _("{who} is already {condition}").format(who=f.id, condition=raw(c.value)), rule="AR.OUT.1"
+            )
+        if c not in addable(f):
+            held = ", ".join(raw(x.value) for x in f.conditions)
+            raise IllegalActionError(
+                _("{who} is already incapacitated ({held}): only death can follow").format(
+                    who=f.id, held=held
+                ),
+                rule="AR.OUT.1",
             )
     elif not f.has(_condition(action.condition)):
-        raise IllegalActionError(f"{f.id} is not {action.condition}", rule="AR.OUT.1")
+        raise IllegalActionError(
+            _("{who} is not {condition}").format(who=f.id, condition=raw(action.condition)), rule="AR.OUT.1"
+        )
 
 
 # -- what each does ---------------------------------------------------------------------------------------

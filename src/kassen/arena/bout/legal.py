@@ -39,7 +39,9 @@ from kassen.arena.bout.state import (
 from kassen.arena.fighter import FighterState
 from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import Condition
+from kassen.arena.words import raw, word
 from kassen.core.errors import IllegalActionError
+from kassen.i18n import _, translate_text
 
 _ACTIONS = (Begin, Attack, Grapple, SetGuard, Move, Rise, Wait, GiveUp, Guts, Cheer, Decline)
 
@@ -134,15 +136,17 @@ def validate(state: BoutState, action: Action, rules: ArenaRules) -> None:
     """Raise :class:`~kassen.core.errors.IllegalActionError` (naming the rule) unless ``action`` is
     legal now; nothing is rolled or changed."""
     if not isinstance(action, _ACTIONS):
-        raise IllegalActionError(f"{action!r} is not an arena action", rule="AR.CORE.3")
+        raise IllegalActionError(
+            _("{action} is not an arena action").format(action=repr(action)), rule="AR.CORE.3"
+        )
     if state.result is not None:
-        raise IllegalActionError("the bout is over", rule="AR.OUT.1")
+        raise IllegalActionError(_("the bout is over"), rule="AR.OUT.1")
     if not state.started:
         if not isinstance(action, Begin):
-            raise IllegalActionError("the bout has not begun: the first action is begin", rule="AR.CORE.3")
+            raise IllegalActionError(_("the bout has not begun: the first action is begin"), rule="AR.CORE.3")
         return
     if isinstance(action, Begin):
-        raise IllegalActionError("the bout has already begun", rule="AR.CORE.3")
+        raise IllegalActionError(_("the bout has already begun"), rule="AR.CORE.3")
     actor = action.actor
     if actor not in state.order:
         _unknown(actor, state)
@@ -151,15 +155,19 @@ def validate(state: BoutState, action: Action, rules: ArenaRules) -> None:
         _validate_answer(state, f, action, rules)
         return
     if isinstance(action, Decline):
-        raise IllegalActionError("there is nothing to decline", rule="AR.GUT.1")
+        raise IllegalActionError(_("there is nothing to decline"), rule="AR.GUT.1")
     if actor != deciding_fighter(state):
         raise IllegalActionError(
-            f"it is {deciding_fighter(state)}'s slot in subturn {state.subturn}, not {actor}'s",
+            _("it is {slot}'s slot in subturn {subturn}, not {actor}'s").format(
+                slot=deciding_fighter(state), subturn=state.subturn, actor=actor
+            ),
             rule="AR.CORE.3",
         )
     if isinstance(action, Guts):
         if not f.stunned:
-            raise IllegalActionError(f"{actor} has nothing a guts check could override", rule="AR.GUT.1")
+            raise IllegalActionError(
+                _("{actor} has nothing a guts check could override").format(actor=actor), rule="AR.GUT.1"
+            )
         _guts_affordable(f, rules)
         return
     if isinstance(action, Cheer):
@@ -168,7 +176,9 @@ def validate(state: BoutState, action: Action, rules: ArenaRules) -> None:
     if isinstance(action, GiveUp | Wait):
         return
     if f.stunned:
-        raise IllegalActionError(f"{actor} is stunned and may only defend", rule="AR.STN.1")
+        raise IllegalActionError(
+            _("{actor} is stunned and may only defend").format(actor=actor), rule="AR.STN.1"
+        )
     if isinstance(action, Attack | Grapple):
         _validate_target(state, f, action, rules)
     elif isinstance(action, Move):
@@ -176,7 +186,12 @@ def validate(state: BoutState, action: Action, rules: ArenaRules) -> None:
     elif isinstance(action, SetGuard):
         _validate_guard(f, action, rules)
     elif isinstance(action, Rise) and f.posture not in rules.match.combat.rise:
-        raise IllegalActionError(f"{actor} is {f.posture.value}: nothing to rise from", rule="AR.GAP.2")
+        raise IllegalActionError(
+            _("{actor} is {posture}: nothing to rise from").format(
+                actor=actor, posture=word(f.posture.value)
+            ),
+            rule="AR.GAP.2",
+        )
 
 
 def _validate_answer(state: BoutState, f: FighterState, action: Action, rules: ArenaRules) -> None:
@@ -185,20 +200,33 @@ def _validate_answer(state: BoutState, f: FighterState, action: Action, rules: A
     o = state.offers[0]
     if f.id != o.fighter:
         raise IllegalActionError(
-            f"{o.fighter} must first decide whether to override {o.condition}", rule="AR.GUT.1"
+            _("{who} must first decide whether to override {condition}").format(
+                who=o.fighter, condition=raw(o.condition)
+            ),
+            rule="AR.GUT.1",
         )
     if not isinstance(action, Guts | Cheer | Decline):
-        raise IllegalActionError(f"{f.id} can only override {o.condition} or decline now", rule="AR.GUT.1")
+        raise IllegalActionError(
+            _("{who} can only override {condition} or decline now").format(
+                who=f.id, condition=raw(o.condition)
+            ),
+            rule="AR.GUT.1",
+        )
     if isinstance(action, Decline):
         return
     if isinstance(action, Guts):
         if o.condition == "helpless":
-            raise IllegalActionError("a guts check overrides incapacity or stun, not FP 1", rule="AR.RD.6")
+            raise IllegalActionError(_("a guts check overrides incapacity or stun, not FP 1"), rule="AR.RD.6")
         _guts_affordable(f, rules)
         return
     _cheer_possible(f, action, rules)
     if action.effect not in override_effects(f, o.condition, rules):
-        raise IllegalActionError(f"{action.effect} does not help against {o.condition}", rule="AR.AUD.3")
+        raise IllegalActionError(
+            _("{effect} does not help against {condition}").format(
+                effect=raw(action.effect), condition=raw(o.condition)
+            ),
+            rule="AR.AUD.3",
+        )
     if o.condition != "helpless":
         # the effect helps a guts check: worth spending only on a check the fighter can pay for
         _guts_affordable(f, rules)
@@ -207,15 +235,20 @@ def _validate_answer(state: BoutState, f: FighterState, action: Action, rules: A
 def _guts_affordable(f: FighterState, rules: ArenaRules) -> None:
     if not can_guts(f, rules):
         raise IllegalActionError(
-            f"a guts check costs {rules.injury.guts.fp_cost} FP; {f.id} has {f.fp}", rule="AR.GUT.1"
+            _("a guts check costs {cost} FP; {who} has {fp}").format(
+                cost=rules.injury.guts.fp_cost, who=f.id, fp=f.fp
+            ),
+            rule="AR.GUT.1",
         )
 
 
 def _cheer_possible(f: FighterState, action: Cheer, rules: ArenaRules) -> None:
     if f.audience_points <= 0:
-        raise IllegalActionError(f"{f.id} has no audience point", rule="AR.AUD.2")
+        raise IllegalActionError(_("{who} has no audience point").format(who=f.id), rule="AR.AUD.2")
     if action.effect not in rules.match.audience.effects:
-        raise IllegalActionError(f"unknown audience effect {action.effect!r}", rule="AR.AUD.3")
+        raise IllegalActionError(
+            _("unknown audience effect {effect}").format(effect=repr(action.effect)), rule="AR.AUD.3"
+        )
 
 
 def _validate_target(state: BoutState, f: FighterState, action: Attack | Grapple, rules: ArenaRules) -> None:
@@ -223,9 +256,13 @@ def _validate_target(state: BoutState, f: FighterState, action: Attack | Grapple
         _unknown(action.target, state)
     t = state.fighter(action.target)
     if t.profile.side == f.profile.side:
-        raise IllegalActionError(f"{action.target} is on {f.id}'s side", rule="AR.GAP.2")
+        raise IllegalActionError(
+            _("{target} is on {who}'s side").format(target=action.target, who=f.id), rule="AR.GAP.2"
+        )
     if t.lost or t.has(Condition.DEAD):
-        raise IllegalActionError(f"{action.target} is out of the bout", rule="AR.OUT.1")
+        raise IllegalActionError(
+            _("{target} is out of the bout").format(target=action.target), rule="AR.OUT.1"
+        )
     if isinstance(action, Attack):
         where = attack_location(action.location, rules)
         if where not in rules.locations.locations:
@@ -238,18 +275,27 @@ def _validate_target(state: BoutState, f: FighterState, action: Attack | Grapple
                 ),
                 None,
             )
-            hint = f": {where!r} is another name of {named!r}" if named else ""
+            if named:
+                text = _(
+                    "unknown hit location {where}: {where} is another name of {named} "
+                    "(an attack names a key: {known})"
+                )
+            else:
+                text = _("unknown hit location {where} (an attack names a key: {known})")
             raise IllegalActionError(
-                f"unknown hit location {where!r}{hint} (an attack names a key: {known})", rule="AR.GAP.1"
+                text.format(where=repr(where), named=repr(named), known=known), rule="AR.GAP.1"
             )
     elif f.grappling == action.target:
-        raise IllegalActionError(f"{f.id} already holds {action.target}", rule="AR.GAP.2")
+        raise IllegalActionError(
+            _("{who} already holds {target}").format(who=f.id, target=action.target), rule="AR.GAP.2"
+        )
     grapple = isinstance(action, Grapple)
     reach = rules.match.position.grapple_reach if grapple else f.profile.reach
     if abs(f.position - t.position) > reach + reach_step(state, f, rules):  # in_reach, of f and t in hand
         raise IllegalActionError(
-            f"{action.target} is {distance(state, f.id, t.id)} m from {f.id}, beyond its reach of "
-            f"{reach} m: close first",
+            _("{target} is {metres} m from {who}, beyond its reach of {reach} m: close first").format(
+                target=action.target, metres=distance(state, f.id, t.id), who=f.id, reach=reach
+            ),
             rule="AR.GAP.2",
         )
 
@@ -258,11 +304,15 @@ def _validate_move(state: BoutState, f: FighterState, action: Move, rules: Arena
     metres, steps = move_allowance(state, f, rules)
     wanted = abs(action.to - f.position)
     if wanted == 0:
-        raise IllegalActionError(f"{f.id} already stands at {action.to} m", rule="AR.GAP.2")
-    if wanted > metres:
-        why = steps[-1].reason if steps else "Move"
         raise IllegalActionError(
-            f"{f.id} can move {metres} m this slot ({why}), not {wanted} m",
+            _("{who} already stands at {to} m").format(who=f.id, to=action.to), rule="AR.GAP.2"
+        )
+    if wanted > metres:
+        why = translate_text(steps[-1].reason) if steps else _("Move")
+        raise IllegalActionError(
+            _("{who} can move {metres} m this slot ({why}), not {wanted} m").format(
+                who=f.id, metres=metres, why=why, wanted=wanted
+            ),
             rule=steps[-1].rule if steps else "AR.GAP.2",
         )
 
@@ -270,20 +320,32 @@ def _validate_move(state: BoutState, f: FighterState, action: Move, rules: Arena
 def _validate_guard(f: FighterState, action: SetGuard, rules: ArenaRules) -> None:
     arm = rules.locations.locations.get(action.arm)
     if arm is None or not arm.can_guard:
-        raise IllegalActionError(f"{action.arm!r} is not an arm that can guard", rule="AR.GAP.2")
+        raise IllegalActionError(
+            _("{arm} is not an arm that can guard").format(arm=repr(action.arm)), rule="AR.GAP.2"
+        )
     if action.arm in f.crippled:
-        raise IllegalActionError(f"{f.id}'s {arm.name} is crippled", rule="AR.DMG.6")
+        raise IllegalActionError(
+            _("{who}'s {location} is crippled").format(who=f.id, location=word(arm.name)), rule="AR.DMG.6"
+        )
     if action.location:
         loc = rules.locations.locations.get(action.location)
         if loc is None or loc.limb is not None:
             raise IllegalActionError(
-                f"an arm guards a location that is not a limb, not {action.location!r}", rule="AR.GAP.2"
+                _("an arm guards a location that is not a limb, not {location}").format(
+                    location=repr(action.location)
+                ),
+                rule="AR.GAP.2",
             )
     elif not any(g.arm == action.arm for g in f.guards):
-        raise IllegalActionError(f"{f.id}'s {arm.name} guards nothing", rule="AR.GAP.2")
+        raise IllegalActionError(
+            _("{who}'s {arm} guards nothing").format(who=f.id, arm=word(arm.name)), rule="AR.GAP.2"
+        )
 
 
 def _unknown(fid: str, state: BoutState) -> None:
     raise IllegalActionError(
-        f"no fighter {fid!r} in this bout (fighters: {', '.join(state.order)})", rule="AR.GAP.2"
+        _("no fighter {fid} in this bout (fighters: {known})").format(
+            fid=repr(fid), known=", ".join(state.order)
+        ),
+        rule="AR.GAP.2",
     )

@@ -48,6 +48,7 @@ from kassen.arena.terms import CheckKind, Condition, DamageSource, DamageType, P
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
+from kassen.i18n import N_, S_
 
 
 def deciding_fighter(state: BoutState) -> str | None:
@@ -78,7 +79,15 @@ def _shock_step(in_force: tuple[Shock, ...], rules: ArenaRules) -> Step | None:
     penalty = shock_penalty(shocks, pains, rules)
     if not penalty:
         return None
-    return Step(-penalty, f"shock/pain -{penalty} on DX and IQ ({rules.injury.shock.combine})", "AR.INJ.4")
+    return Step(
+        -penalty,
+        S_(
+            "shock/pain -{penalty} on DX and IQ ({reading})",
+            penalty=penalty,
+            reading=rules.injury.shock.combine,
+        ),
+        "AR.INJ.4",
+    )
 
 
 def held_by(state: BoutState, f: FighterState) -> FighterState | None:
@@ -119,7 +128,7 @@ def _attribute_modifiers(
         if shock is not None:
             mods.append(shock)
     if attribute == "dx" and held:
-        mods.append(Step(rules.match.combat.grapple.dx_penalty, "grappled: DX", "AR.GAP.2"))
+        mods.append(Step(rules.match.combat.grapple.dx_penalty, N_("grappled: DX"), "AR.GAP.2"))
     if attribute == "st":
         fatigue = st_check_modifier(fp, rules)
         if fatigue is not None:
@@ -168,13 +177,15 @@ def _attack_target(
     loc = rules.locations.find(attack_location(location, rules))
     combat = rules.match.combat
     mods = [
-        Step(loc.to_hit, f"aimed at the {loc.name}", "AR.GAP.1"),
-        Step(combat.postures[posture].attack, f"attacking from {posture.value}", "AR.GAP.2"),
+        Step(loc.to_hit, S_("aimed at the {location}", location=loc.name), "AR.GAP.1"),
+        Step(
+            combat.postures[posture].attack, S_("attacking from {posture}", posture=posture.value), "AR.GAP.2"
+        ),
     ]
     if all_out:
-        mods.append(Step(combat.all_out.attack_bonus, "all-out attack", "AR.FTG.1"))
+        mods.append(Step(combat.all_out.attack_bonus, N_("all-out attack"), "AR.FTG.1"))
     mods += held
-    return effective_target(skill, "attack skill", mods, "AR.GAP.2")
+    return effective_target(skill, N_("attack skill"), mods, "AR.GAP.2")
 
 
 def defense_target(state: BoutState, defender: str, *, rules: ArenaRules) -> tuple[int, tuple[Step, ...]]:
@@ -194,11 +205,17 @@ def defense_target(state: BoutState, defender: str, *, rules: ArenaRules) -> tup
 def _defense_target(
     defense: int, posture: Posture, stunned: bool, held: tuple[Step, ...], rules: ArenaRules
 ) -> tuple[int, tuple[Step, ...]]:
-    mods = [Step(rules.match.combat.postures[posture].defense, f"defending from {posture.value}", "AR.GAP.2")]
+    mods = [
+        Step(
+            rules.match.combat.postures[posture].defense,
+            S_("defending from {posture}", posture=posture.value),
+            "AR.GAP.2",
+        )
+    ]
     if stunned:
-        mods.append(Step(rules.injury.stun.defense_modifier, "stunned: defends at -4", "AR.STN.1"))
+        mods.append(Step(rules.injury.stun.defense_modifier, N_("stunned: defends at -4"), "AR.STN.1"))
     mods += held
-    return effective_target(defense, "defence", mods, "AR.GAP.2")
+    return effective_target(defense, N_("defence"), mods, "AR.GAP.2")
 
 
 def guts_target(f: FighterState, cause: Cause, rules: ArenaRules) -> tuple[int, tuple[Step, ...]]:
@@ -210,7 +227,7 @@ def guts_target(f: FighterState, cause: Cause, rules: ArenaRules) -> tuple[int, 
         mods.append(shock)
     for b in f.check_bonuses:
         if CheckKind.GUTS in b.checks:
-            mods.append(Step(b.amount, f"audience: {b.source}", "AR.AUD.3"))
+            mods.append(Step(b.amount, S_("audience: {source}", source=b.source), "AR.AUD.3"))
             break
     return effective_target(f.profile.will, "Will", mods, "AR.GUT.1")
 
@@ -241,12 +258,12 @@ def move_allowance(state: BoutState, f: FighterState, rules: ArenaRules) -> tupl
     AR.FTG.3; 0 while rooted by a leg knockback, AR.KNB.5, until the next subturn begins), or 0 when it
     is not standing, is stunned (AR.STN.1: it may only defend) or is held in a grapple."""
     if f.stunned:
-        return 0, (Step(0, "stunned: may only defend, cannot move", "AR.STN.1"),)
+        return 0, (Step(0, N_("stunned: may only defend, cannot move"), "AR.STN.1"),)
     if not rules.match.combat.postures[f.posture].can_move:
-        return 0, (Step(0, f"{f.posture.value}: rises before moving", "AR.GAP.2"),)
+        return 0, (Step(0, S_("{posture}: rises before moving", posture=f.posture.value), "AR.GAP.2"),)
     holder = held_by(state, f)
     if holder is not None:
-        return 0, (Step(0, f"held by {holder.id}: cannot move away", "AR.GAP.2"),)
+        return 0, (Step(0, S_("held by {holder}: cannot move away", holder=holder.id), "AR.GAP.2"),)
     p = f.profile
     return effective_move(
         p.move,
@@ -407,14 +424,22 @@ def _terms(
     if audience is not None and guts_bonus and g.one_bonus_per_check == "any":
         if audience.amount >= g.bonus:
             guts_bonus = False
-            mods.append(Step(0, "one bonus per check: the audience bonus, no guts bonus", "AR.RD.6"))
+            mods.append(Step(0, N_("one bonus per check: the audience bonus, no guts bonus"), "AR.RD.6"))
         else:
             audience = None
-            mods.append(Step(0, "one bonus per check: the guts bonus, the audience bonus kept", "AR.RD.6"))
+            mods.append(
+                Step(0, N_("one bonus per check: the guts bonus, the audience bonus kept"), "AR.RD.6")
+            )
     if audience is not None:
-        mods.append(Step(audience.amount, f"audience: {audience.source}", "AR.AUD.3"))
+        mods.append(Step(audience.amount, S_("audience: {source}", source=audience.source), "AR.AUD.3"))
     if guts_bonus:
-        mods.append(Step(g.bonus, f"guts bonus: {g.bonus_fp_cost} FP for +{g.bonus}", "AR.GUT.3"))
+        mods.append(
+            Step(
+                g.bonus,
+                S_("guts bonus: {cost} FP for +{bonus}", cost=g.bonus_fp_cost, bonus=g.bonus),
+                "AR.GUT.3",
+            )
+        )
     target, steps = effective_target(base, base_reason, mods, rule)
     return CheckTerms(target, steps, audience, g.bonus_fp_cost if guts_bonus else 0)
 

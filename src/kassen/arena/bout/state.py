@@ -61,6 +61,7 @@ from kassen.arena.rules import ArenaRules
 from kassen.arena.terms import MatchFormat, Posture
 from kassen.core.errors import KassenError
 from kassen.core.fastinit import fast_init
+from kassen.i18n import _
 
 
 # -- actions -------------------------------------------------------------------------------------------
@@ -385,7 +386,11 @@ class BoutState:
         for f in self.fighters:
             if f.profile.id == fid:  # f.id, without the property call (asked many times per action)
                 return f
-        raise KassenError(f"no fighter {fid!r} in this bout (fighters: {', '.join(self.order)})")
+        raise KassenError(
+            _("no fighter {fid} in this bout (fighters: {known})").format(
+                fid=repr(fid), known=", ".join(self.order)
+            )
+        )
 
 
 def initial_state(
@@ -406,12 +411,16 @@ def initial_state(
     ``start_distance`` metres (default: the data's ``match.position.start_distance``) beyond."""
     ids = [f.id for f in fighters]
     if len(set(ids)) != len(ids):
-        raise KassenError(f"fighter ids must be unique, got {ids}")
+        raise KassenError(_("fighter ids must be unique, got {ids}").format(ids=ids))
     if len({f.side for f in fighters}) < 2:
-        raise KassenError("a bout needs fighters on at least two sides")
+        raise KassenError(_("a bout needs fighters on at least two sides"))
     g = ground or rules.falling.falling.default_ground
     if g not in rules.falling.falling.ground:
-        raise KassenError(f"unknown ground {g!r} (known: {', '.join(rules.falling.falling.ground)})")
+        raise KassenError(
+            _("unknown ground {ground} (known: {known})").format(
+                ground=repr(g), known=", ".join(rules.falling.falling.ground)
+            )
+        )
     keys = rules.match.match.order_by
     ordered = sorted(fighters, key=lambda f: tuple(-f.attribute(k) for k in keys))
     gap = rules.match.position.start_distance if start_distance is None else start_distance

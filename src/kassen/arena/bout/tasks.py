@@ -49,6 +49,7 @@ from kassen.arena.terms import CheckKind, Condition, DamageSource, Facing, Postu
 from kassen.core.engine import Handlers
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace, replacer
+from kassen.i18n import N_, S_
 
 #: The hottest copies of the automatic rules, each written once for its fields (fastreplace.replacer).
 _with_subturn = replacer(BoutState, "subturn", "slot")
@@ -124,7 +125,11 @@ def _t_fatigue(b: BoutTurn, task: FatigueTick) -> None:
         fid,
         f.profile.encumbrance + 1,
         "AR.FTG.1",
-        f"{every} subturns passed: encumbrance level {f.profile.encumbrance} + 1",
+        S_(
+            "{every} subturns passed: encumbrance level {level} + 1",
+            every=every,
+            level=f.profile.encumbrance,
+        ),
     )
 
 
@@ -176,7 +181,9 @@ def _t_land(b: BoutTurn, task: Land) -> None:
     if fall.falls and landing.fall_over_damage:
         plan = plan_fall(height, p.weight_kg, b.state.ground, rules)
         if plan.dice is not None:
-            basic = b.roll_damage(plan.dice, plan.bonus, f"falling {height} m", "AR.FAL.1", fid)
+            basic = b.roll_damage(
+                plan.dice, plan.bonus, S_("falling {height} m", height=height), "AR.FAL.1", fid
+            )
             tasks.append(ApplyHit(_fall_hit(b, f, basic, fall.location, DamageSource.FALLING)))
     if fall.knocker_st is not None and (fall.falls or landing.knockback_damage == "every_landing"):
         spec = strength_damage(fall.knocker_st, "thrust", rules)
@@ -184,8 +191,16 @@ def _t_land(b: BoutTurn, task: Land) -> None:
         if landing.knockback_gets_fall_modifiers:
             bonus, _ = fall_modifiers(spec.dice, p.weight_kg, b.state.ground, rules)
         sb = fall.knocker_st_bonus
-        with_bonus = f" (ST {fall.knocker_st - sb} {sb:+d} in bonuses)" if sb else ""
-        label = f"knockback: thrust for ST {fall.knocker_st}{with_bonus}"
+        label = (
+            S_(
+                "knockback: thrust for ST {st} (ST {base} {bonus} in bonuses)",
+                st=fall.knocker_st,
+                base=fall.knocker_st - sb,
+                bonus=format(sb, "+d"),
+            )
+            if sb
+            else S_("knockback: thrust for ST {st}", st=fall.knocker_st)
+        )
         raw = b.roll_damage(spec, bonus, label, "AR.KNB.3", fid)
         basic = round_ratio(max(raw, 0) * fall.knockback_factor, landing.halving)
         b.log(
@@ -309,8 +324,10 @@ def _t_fall_stun(b: BoutTurn, task: FallStunCheck) -> None:
     p = f.profile
     attr = ("ht" if p.ht >= p.per else "per") if which == "higher" else which
     base = p.ht if attr == "ht" else p.per
-    mod = Step(-hit.damage.final, f"falling damage {hit.damage.final}", "AR.FAL.2")
-    rule_step = Step(0, f"stun check on {attr.upper()} ({which})", "AR.RD.4")
+    mod = Step(-hit.damage.final, S_("falling damage {final}", final=hit.damage.final), "AR.FAL.2")
+    rule_step = Step(
+        0, S_("stun check on {attribute} ({reading})", attribute=attr.upper(), reading=which), "AR.RD.4"
+    )
     mods = (rule_step, mod, *attribute_modifiers(b.state, fid, attr, b.rules))
     result = b.check(fid, CheckKind.FALL_STUN, base, attr.upper(), mods, "AR.FAL.2", ht_based=attr == "ht")
     if result.success:
@@ -360,7 +377,7 @@ def _t_knockback(b: BoutTurn, task: Knockback) -> None:
     factor, fstep = posture_factor(before, f.altitude, rules)
     # the check takes the DX penalties in force: shock and pain left from earlier hits (this hit's shock
     # comes after its effects, AR.INJ.2) and being held (AR.GAP.2)
-    mods = [Step(-distance, f"knocked back {distance} m", "AR.KNB.2")]
+    mods = [Step(-distance, S_("knocked back {distance} m", distance=distance), "AR.KNB.2")]
     mods += attribute_modifiers(b.state, fid, "dx", rules)
     result = b.check(fid, CheckKind.KNOCKBACK, f.profile.dx, "DX", mods, "AR.KNB.2")
     b.place(fid, to)
@@ -411,7 +428,7 @@ def _limb_knockback(b: BoutTurn, f: FighterState, location: str, distance: int) 
     rules = b.rules
     loc = rules.locations.locations[location]
     assert loc.limb is not None
-    mods = [Step(-distance, f"knocked back {distance} m", "AR.KNB.5")]
+    mods = [Step(-distance, S_("knocked back {distance} m", distance=distance), "AR.KNB.5")]
     mods += attribute_modifiers(b.state, f.id, "st", rules)
     result = b.check(f.id, CheckKind.LIMB_KNOCKBACK, f.profile.st, "ST", mods, "AR.KNB.5")
     outcome = limb_knockback_outcome(loc.limb, result.success, result.margin_of_failure, rules)
@@ -430,11 +447,15 @@ def _limb_knockback(b: BoutTurn, f: FighterState, location: str, distance: int) 
             # a fighter already down, or already falling, has nowhere to fall: the failure roots it
             # and nothing more (AR.KNB.5 makes it fall over; AR.KNB.6 is a fall from one's feet)
             down = "falling" if f.posture is not Posture.LYING else "lying"
-            b.log("cannot_fall", "AR.KNB.5", fighter=f.id, already=down, cause="leg knockback")
+            b.log("cannot_fall", "AR.KNB.5", fighter=f.id, already=down, cause=N_("leg knockback"))
         else:
             b.fall_over(f.id, landing_facing(None, leg_knockback=True), "AR.KNB.5")
             b.log(
-                "lands_facing", "AR.KNB.7", fighter=f.id, facing=Facing.FACE_DOWN.value, cause="leg knockback"
+                "lands_facing",
+                "AR.KNB.7",
+                fighter=f.id,
+                facing=Facing.FACE_DOWN.value,
+                cause=N_("leg knockback"),
             )
 
 

@@ -25,6 +25,7 @@ from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace, replacer
 from kassen.dice import Expression, RollResult, parse, roll
+from kassen.i18n import N_, S_
 
 #: The bout's hottest copies, each written once for its field (kassen.core.fastreplace.replacer).
 _with_fighters = replacer(BoutState, "fighters")
@@ -246,7 +247,7 @@ class BoutTurn(Turn[BoutState]):
             f = self.f(fid)
             self.put(replace(f, check_bonuses=tuple(b for b in f.check_bonuses if b is not terms.audience)))
         if terms.guts_fp:
-            self.lose_fp(fid, terms.guts_fp, "AR.GUT.3", "guts bonus")
+            self.lose_fp(fid, terms.guts_fp, "AR.GUT.3", N_("guts bonus"))
         return self._roll(fid, kind, terms.target, terms.steps, rule, automatic, data)
 
     def roll_check(
@@ -348,7 +349,7 @@ class BoutTurn(Turn[BoutState]):
         before = f.fall.from_posture if f.fall is not None else f.posture
         fall = Fall(True, facing, Posture.LYING, self.rules.damage.basic.default_location, before)
         self.put(with_posture_fall(f, Posture.AERIAL, fall))
-        self.log("falls", rule, fighter=fid, facing=facing.value, lands="at the end of the subturn")
+        self.log("falls", rule, fighter=fid, facing=facing.value, lands=N_("at the end of the subturn"))
 
     def incapacity_facing(self, cause: Cause) -> Facing:
         """How a fighter falls from unconsciousness or death (AR.KNB.7 by the AR.RD.9 reading in data):
@@ -417,12 +418,12 @@ class BoutTurn(Turn[BoutState]):
     def stays(self, fid: str, condition: str, rule: str, cause: Cause | None = None) -> None:
         """An offered (or unoverridable) state stands: incapacity falls and, in a match, loses."""
         if condition == "helpless":
-            self.lose(fid, "AR.FTG.4", "FP 1 not overridden")
+            self.lose(fid, "AR.FTG.4", N_("FP 1 not overridden"))
             return
         if condition == Condition.STUNNED.value:
             return
         self.fall_over(fid, self.incapacity_facing(cause or Cause()), "AR.KNB.7")
-        self.lose(fid, "AR.OUT.1", f"{condition} not overridden")
+        self.lose(fid, "AR.OUT.1", S_("{condition} not overridden", condition=condition))
 
 
 def as_bout_turn(turn: Turn[BoutState]) -> BoutTurn:

@@ -23,6 +23,7 @@ from kassen.arena.rules import ArenaRules, Dice6, DiceSpec
 from kassen.arena.terms import DamageType, MatchFormat
 from kassen.core.errors import KassenError
 from kassen.core.fastreplace import replace
+from kassen.i18n import _
 
 _DICE: TypeAdapter[DiceSpec] = TypeAdapter(Dice6)
 
@@ -49,27 +50,28 @@ def attack_odds(
     r = rules or load_rules()
     for name, value in (("skill", skill), ("ht", ht), ("st", st), ("armor-dr", armor_dr)):
         if not (0 if name == "armor-dr" else 1) <= value <= 100:
-            raise KassenError(
-                f"--{name} must be between {0 if name == 'armor-dr' else 1} and 100, got {value}"
-            )
+            text = _("--{name} must be between {least} and 100, got {value}")
+            raise KassenError(text.format(name=name, least=0 if name == "armor-dr" else 1, value=value))
     try:
         kind = DamageType(damage_type)
     except ValueError:
         known = ", ".join(t.value for t in DamageType)
-        raise KassenError(f"unknown attack type {damage_type[:20]!r} (known: {known})") from None
+        text = _("unknown attack type {given} (known: {known})")
+        raise KassenError(text.format(given=repr(damage_type[:20]), known=known)) from None
     try:
         dice = _DICE.validate_python(damage)
     except ValidationError:
-        raise KassenError(f"--damage is dice like 1d+3 or 2d-1, not {damage[:20]!r}") from None
+        text = _("--damage is dice like 1d+3 or 2d-1, not {given}")
+        raise KassenError(text.format(given=repr(damage[:20]))) from None
     if not 0 < dice.dice <= 20 or abs(dice.adds) > 100:
-        raise KassenError(f"--damage is 1 to 20 dice with adds within 100, not {damage!r}")
+        text = _("--damage is 1 to 20 dice with adds within 100, not {given}")
+        raise KassenError(text.format(given=repr(damage)))
     loc = r.locations.find(location)
     most = max_hp if max_hp is not None else st
     now = hp if hp is not None else most
     if not 1 <= most <= 1000 or not r.injury.hp.dead_ht_multiple * ht < now <= most:
-        raise KassenError(
-            f"--hp must be above -5 x HT ({r.injury.hp.dead_ht_multiple * ht}) and at most {most}"
-        )
+        text = _("--hp must be above -5 x HT ({least}) and at most {most}")
+        raise KassenError(text.format(least=r.injury.hp.dead_ht_multiple * ht, most=most))
     attacker = build_fighter(
         "attacker",
         "a",

@@ -49,11 +49,13 @@ from kassen.arena.bout import (
 from kassen.arena.bout.forecast import choice_odds
 from kassen.arena.report import condition_noun
 from kassen.arena.rules import ArenaRules
+from kassen.arena.words import word
 from kassen.core.codec import kind_of
 from kassen.core.engine import Actor
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
 from kassen.core.menu import Menu, MenuError, Option
+from kassen.i18n import N_, _
 
 #: The id of "lower the guard" (a guard's empty location).
 LOWER = "lower"
@@ -138,7 +140,7 @@ def _walk(
     """The menu of ``actor`` (who decides now) after ``path``, and the action the path names once
     complete."""
     if actor is None:
-        raise MenuError("the bout is over: nobody decides")
+        raise MenuError(_("the bout is over: nobody decides"))
     legal = _sorted(state, actor, rules, legal_actions(state, rules))
     group: Group = [(a, steps(a, rules)) for a in legal]
     at = 0
@@ -157,7 +159,9 @@ def _walk(
             if len(chosen) < len(path):
                 extra = path[len(chosen)]
                 raise MenuError(
-                    f"the decision is complete after {len(chosen)} choices: {extra!r} is one too many"
+                    _("the decision is complete after {n} choices: {extra} is one too many").format(
+                        n=len(chosen), extra=repr(extra)
+                    )
                 )
             return Menu(actor, tuple(path), "complete", ()), group[0][0]
 
@@ -167,7 +171,7 @@ def _refuse(state: BoutState, rules: ArenaRules, actor: Actor, group: Group, at:
     candidate = _candidate(state, rules, actor, group, at, want)
     if candidate is not None:
         validate(state, candidate, rules)  # an IllegalActionError naming its rule
-    ids = list(dict.fromkeys(s[at][1] for _, s in group if at < len(s)))
+    ids = list(dict.fromkeys(s[at][1] for _a, s in group if at < len(s)))
     Menu(actor, (), "", tuple(Option(i, i) for i in ids)).option(want)  # a MenuError listing them
 
 
@@ -275,30 +279,34 @@ def _name(state: BoutState, fid: str) -> str:
 
 def _prompt(state: BoutState, rules: ArenaRules, actor: Actor, field: str, a: Action) -> str:
     if actor.kind != "unit":
-        return "the referee: begin the bout"
+        return _("the referee: begin the bout")
     who = _name(state, actor.id)
     if field == "maneuver":
         if state.offers:
-            return f"{who} may override {condition_noun(state.offers[0].condition)}: choose"
-        return f"{who} (subturn {state.subturn}): choose a maneuver"
+            condition = condition_noun(state.offers[0].condition)
+            return _("{who} may override {condition}: choose").format(who=who, condition=condition)
+        return _("{who} (subturn {subturn}): choose a maneuver").format(who=who, subturn=state.subturn)
     if isinstance(a, Attack | Grapple):
-        verb = "attacks" if isinstance(a, Attack) else "grapples"
         if field == "target" or not isinstance(a, Attack):
-            return f"{who} {verb}: choose the target"
-        loc = rules.locations.find(attack_location(a.location, rules)).name
+            if isinstance(a, Attack):
+                return _("{who} attacks: choose the target").format(who=who)
+            return _("{who} grapples: choose the target").format(who=who)
+        loc = word(rules.locations.find(attack_location(a.location, rules)).name)
+        target = _name(state, a.target)
         if field == "location":
-            return (
-                f"{who} attacks {_name(state, a.target)}: choose the hit location (odds of a normal attack)"
-            )
-        return f"{who} attacks {_name(state, a.target)}'s {loc}: a normal or an all-out attack?"
+            text = _("{who} attacks {target}: choose the hit location (odds of a normal attack)")
+            return text.format(who=who, target=target)
+        text = _("{who} attacks {target}'s {location}: a normal or an all-out attack?")
+        return text.format(who=who, target=target, location=loc)
     if field == "to":
-        metres, _ = move_allowance(state, state.fighter(actor.id), rules)
-        return f"{who} moves (up to {metres} m): choose where to"
+        metres, _steps = move_allowance(state, state.fighter(actor.id), rules)
+        return _("{who} moves (up to {metres} m): choose where to").format(who=who, metres=metres)
     if field == "arm":
-        return f"{who} guards: choose the arm"
+        return _("{who} guards: choose the arm").format(who=who)
     if field == "guard" and isinstance(a, SetGuard):
-        return f"{who} guards with the {rules.locations.locations[a.arm].name}: choose the location"
-    return f"{who} spends an audience point: choose the effect"
+        arm = word(rules.locations.locations[a.arm].name)
+        return _("{who} guards with the {arm}: choose the location").format(who=who, arm=arm)
+    return _("{who} spends an audience point: choose the effect").format(who=who)
 
 
 def _label(state: BoutState, rules: ArenaRules, field: str, ident: str, a: Action) -> str:
@@ -308,53 +316,66 @@ def _label(state: BoutState, rules: ArenaRules, field: str, ident: str, a: Actio
     if field == "target":
         t = state.fighter(ident)
         me = state.fighter(a.actor) if isinstance(a, Attack | Grapple) else t
-        return f"{t.profile.name} ({abs(t.position - me.position)} m away)"
+        return _("{name} ({metres} m away)").format(name=t.profile.name, metres=abs(t.position - me.position))
     if field == "location" and isinstance(a, Attack):
         loc = locations[ident]
-        text = f"{loc.name} ({loc.to_hit:+d} to hit)"
         guard = state.fighter(a.target).guard_on(ident)
+        values = {"location": word(loc.name), "to_hit": f"{loc.to_hit:+d}"}
         if guard is not None and rules.match.combat.guards.redirect:
-            text += f", guarded: the {locations[guard.arm].name} takes it"
-        return text
+            text = _("{location} ({to_hit} to hit), guarded: the {arm} takes it")
+            return text.format(arm=word(locations[guard.arm].name), **values)
+        return _("{location} ({to_hit} to hit)").format(**values)
     if field == "option":
         if ident == "normal":
-            return "normal attack"
+            return _("normal attack")
         bonus = rules.match.combat.all_out.attack_bonus
         cost = rules.injury.fatigue.all_out_cost
-        return f"all-out attack ({bonus:+d} to hit, no defence until your next slot, {cost} FP)"
+        text = _("all-out attack ({bonus} to hit, no defence until your next slot, {cost} FP)")
+        return text.format(bonus=f"{bonus:+d}", cost=cost)
     if field == "to" and isinstance(a, Move):
         return _move(state, a)
     if field == "arm":
-        return locations[ident].name
+        return word(locations[ident].name)
     if field == "guard":
-        return "lower the guard" if ident == LOWER else f"cover the {locations[ident].name}"
+        return (
+            _("lower the guard")
+            if ident == LOWER
+            else _("cover the {location}").format(location=word(locations[ident].name))
+        )
     e = rules.match.audience.effects[ident]
-    return f"{e.name} ({e.kind.value.replace('_', ' ')}{f' {e.amount}' if e.amount else ''})"
+    kind = _(_EFFECT_KINDS.get(e.kind.value, e.kind.value.replace("_", " ")))
+    if e.amount:
+        return _("{name} ({kind} {amount})").format(name=word(e.name), kind=kind, amount=e.amount)
+    return _("{name} ({kind})").format(name=word(e.name), kind=kind)
 
 
 def _maneuver(state: BoutState, rules: ArenaRules, ident: str, a: Action) -> str:
     f = state.fighter(a.actor) if not isinstance(a, Begin) else None
+    match = state.format.value == "match"
     if ident == "begin":
-        return "begin the bout" + (" (popularity checks first)" if state.format.value == "match" else "")
+        return _("begin the bout (popularity checks first)") if match else _("begin the bout")
     assert f is not None
     if ident == "move":
-        metres, _ = move_allowance(state, f, rules)
-        return f"move (up to {metres} m)"
+        metres, _steps = move_allowance(state, f, rules)
+        return _("move (up to {metres} m)").format(metres=metres)
     if ident == "rise" and f.posture in rules.match.combat.rise:
-        return f"rise to {rules.match.combat.rise[f.posture].value}"
+        return _("rise to {posture}").format(posture=word(rules.match.combat.rise[f.posture].value))
     if ident == "wait":
-        return "wait (stunned: may only defend)" if f.stunned else "wait"
+        return _("wait (stunned: may only defend)") if f.stunned else _("wait")
     if ident == "guts":
-        return f"guts check ({rules.injury.guts.fp_cost} FP, Will)"
+        return _("guts check ({cost} FP, Will)").format(cost=rules.injury.guts.fp_cost)
     if ident == "cheer":
-        return f"spend an audience point ({f.audience_points} left)"
+        return _("spend an audience point ({n} left)").format(n=f.audience_points)
     if ident == "give_up":
-        return "give up" + (" (loses the match)" if state.format.value == "match" else "")
+        return _("give up (loses the match)") if match else _("give up")
     if ident == "decline" and state.offers:
         o = state.offers[0]
-        loses = state.format.value == "match" and o.condition != "stunned"
-        return f"let {condition_noun(o.condition)} stand" + (" (loses the match)" if loses else "")
-    return ident.replace("_", " ")
+        condition = condition_noun(o.condition)
+        if match and o.condition != "stunned":
+            return _("let {condition} stand (loses the match)").format(condition=condition)
+        return _("let {condition} stand").format(condition=condition)
+    found = _MANEUVERS.get(ident)
+    return _(found) if found is not None else ident.replace("_", " ")
 
 
 def _move(state: BoutState, a: Move) -> str:
@@ -363,9 +384,12 @@ def _move(state: BoutState, a: Move) -> str:
     nearest = min(foes, key=lambda o: (abs(o.position - a.to), o.id), default=None)
     before = min((abs(o.position - f.position) for o in foes), default=0)
     after = abs(nearest.position - a.to) if nearest is not None else 0
-    way = "closing" if after < before else "retreating" if after > before else "moving"
-    then = f"; then {after} m from {nearest.profile.name}" if nearest is not None else ""
-    return f"to {a.to} m ({way} {abs(a.to - f.position)} m{then})"
+    way = N_("closing") if after < before else N_("retreating") if after > before else N_("moving")
+    values = {"to": a.to, "way": _(way), "metres": abs(a.to - f.position)}
+    if nearest is not None:
+        text = _("to {to} m ({way} {metres} m; then {after} m from {nearest})")
+        return text.format(after=after, nearest=nearest.profile.name, **values)
+    return _("to {to} m ({way} {metres} m)").format(**values)
 
 
 # -- the hooks ---------------------------------------------------------------------------------------------
@@ -376,35 +400,51 @@ def choices(state: BoutState, rules: ArenaRules, path: Sequence[str], actor: Act
 
 def decision(state: BoutState, rules: ArenaRules, path: Sequence[str], actor: Actor | None) -> Action:
     """The action a complete ``path`` names (the ruleset's ``decision`` hook)."""
-    _, action = _walk(state, rules, path, actor)
+    _menu_shown, action = _walk(state, rules, path, actor)
     if action is None:
-        raise MenuError(f"{' > '.join(path)!r} does not finish the decision: choose further")
+        text = _("{path} does not finish the decision: choose further")
+        raise MenuError(text.format(path=repr(" > ".join(path))))
     return action
 
 
 # -- the referee's menus (derived by the core from gm_actions) ---------------------------------------------
 _GM_KINDS = {
-    "gm_set_hp": "set a fighter's HP",
-    "gm_set_fp": "set a fighter's FP",
-    "gm_add_condition": "give a fighter a condition",
-    "gm_remove_condition": "take a condition off a fighter",
-    "gm_end_bout": "end the bout",
+    "gm_set_hp": N_("set a fighter's HP"),
+    "gm_set_fp": N_("set a fighter's FP"),
+    "gm_add_condition": N_("give a fighter a condition"),
+    "gm_remove_condition": N_("take a condition off a fighter"),
+    "gm_end_bout": N_("end the bout"),
+}
+#: Maneuvers named by their id alone (the others are worded with their numbers).
+_MANEUVERS = {
+    "attack": N_("attack"),
+    "grapple": N_("grapple"),
+    "guard": N_("guard"),
+    "rise": N_("rise"),
+    "decline": N_("decline"),
+}
+#: What an audience point's effect does, by kind (match.yaml).
+_EFFECT_KINDS = {
+    "recover_fp": N_("recover fp"),
+    "check_bonus": N_("check bonus"),
+    "clear_shock": N_("clear shock"),
 }
 
 
 def gm_label(state: BoutState, field: str, value: Any) -> str | None:
     """Words for an option of the referee's menus (the ruleset's ``label`` hook); None: the core's."""
     if field == "kind":
-        return _GM_KINDS.get(str(value))
+        found = _GM_KINDS.get(str(value))
+        return _(found) if found is not None else None
     if field == "hp":
-        return f"HP {value}"
+        return _("HP {hp}").format(hp=value)
     if field == "fp":
-        return f"FP {value}"
+        return _("FP {fp}").format(fp=value)
     if field == "condition":
-        return "lost the will to fight" if value == "lost_will" else str(value).replace("_", " ")
+        return _("lost the will to fight") if value == "lost_will" else word(value)
     if field == "winner":
         if value is None:
-            return "nobody wins (a draw)"
+            return _("nobody wins (a draw)")
         members = [f.profile.name for f in state.fighters if f.profile.side == value]
-        return f"{value} wins ({', '.join(members)})"
+        return _("{side} wins ({members})").format(side=value, members=", ".join(members))
     return None

@@ -21,8 +21,10 @@ from kassen.arena.bout.reading import can_act, held_by
 from kassen.arena.fighter import FighterState
 from kassen.arena.report import condition_noun
 from kassen.arena.rules import ArenaRules
+from kassen.arena.words import word
 from kassen.core.fight import state_codec
 from kassen.core.view import Viewer, Visibility, redact_state
+from kassen.i18n import N_, _
 
 
 def units(state: BoutState) -> Mapping[str, str]:
@@ -41,9 +43,8 @@ def status(state: BoutState, rules: ArenaRules, viewer: Viewer) -> Sequence[str]
     lines = [_order(state, rules)]
     if state.offers and state.result is None:
         o = state.offers[0]
-        lines.append(
-            f"waiting: {_name(state, o.fighter)} may override {condition_noun(o.condition)} (or let it stand)"
-        )
+        text = _("waiting: {who} may override {condition} (or let it stand)")
+        lines.append(text.format(who=_name(state, o.fighter), condition=condition_noun(o.condition)))
     for f, seen in zip(state.fighters, shown["fighters"], strict=True):
         lines.append(_fighter(state, rules, f, seen))
     return lines
@@ -56,24 +57,26 @@ def _name(state: BoutState, fid: str) -> str:
 def _order(state: BoutState, rules: ArenaRules) -> str:
     names = ", ".join(_name(state, fid) for fid in state.order)
     if state.result is not None:
-        return f"the bout is over after subturn {state.result.subturn}"
+        return _("the bout is over after subturn {subturn}").format(subturn=state.result.subturn)
     if not state.started:
-        return f"before the bout: the referee begins it ({state.format.value} format; acting order {names})"
+        text = _("before the bout: the referee begins it ({format} format; acting order {order})")
+        return text.format(format=word(state.format.value), order=names)
     parts = []
     for i, fid in enumerate(state.order):
         f = state.fighter(fid)
         if i == state.slot and not state.offers:
-            mark = "<- acts now"
+            mark = N_("{name} <- acts now")
         elif i < state.slot:
-            mark = "done"
+            mark = N_("{name} done")
         elif f.lost or f.incapacitated:
-            mark = "out"
+            mark = N_("{name} out")
         elif not can_act(f, rules) and not f.stunned:
-            mark = "cannot act"
+            mark = N_("{name} cannot act")
         else:
-            mark = "to act"
-        parts.append(f"{f.profile.name} {mark}")
-    return f"subturn {state.subturn}, slots (DX then HT): " + "; ".join(parts)
+            mark = N_("{name} to act")
+        parts.append(_(mark).format(name=f.profile.name))
+    text = _("subturn {subturn}, slots (DX then HT): {slots}")
+    return text.format(subturn=state.subturn, slots="; ".join(parts))
 
 
 def _number(seen: Mapping[str, Any], key: str, most: Any) -> str:
@@ -88,29 +91,38 @@ def _fighter(state: BoutState, rules: ArenaRules, f: FighterState, seen: Mapping
     profile = seen.get("profile") or {}
     hp = _number(seen, "hp", profile.get("hp"))
     fp = _number(seen, "fp", profile.get("fp"))
-    posture = f.posture.value + (f", {f.facing.value.replace('_', ' ')}" if f.facing is not None else "")
-    head = f"{p.name} ({p.side}) at {f.position} m, {posture}: HP {hp}, FP {fp}"
-    bits: list[str] = [c.value.replace("_", " ") for c in f.conditions]
+    values = {"name": p.name, "side": p.side, "position": f.position, "posture": word(f.posture.value)}
+    if f.facing is not None:
+        text = _("{name} ({side}) at {position} m, {posture}, {facing}: HP {hp}, FP {fp}")
+        head = text.format(facing=word(f.facing.value), hp=hp, fp=fp, **values)
+    else:
+        head = _("{name} ({side}) at {position} m, {posture}: HP {hp}, FP {fp}").format(
+            hp=hp, fp=fp, **values
+        )
+    bits: list[str] = [word(c.value) for c in f.conditions]
     if f.lost:
-        bits.append("lost the match")
+        bits.append(_("lost the match"))
     for s in f.shocks:
-        bits.append(f"{s.kind} -{s.value} to subturn {s.until}")
+        bits.append(
+            _("{kind} -{value} to subturn {until}").format(kind=word(s.kind), value=s.value, until=s.until)
+        )
     if f.crippled:
-        bits.append("crippled " + ", ".join(k.replace("_", " ") for k in f.crippled))
+        crippled = ", ".join(word(k) for k in f.crippled)
+        bits.append(_("crippled {locations}").format(locations=crippled))
     for g in f.guards:
-        bits.append(f"{g.arm.replace('_', ' ')} guards the {g.location.replace('_', ' ')}")
+        bits.append(_("{arm} guards the {location}").format(arm=word(g.arm), location=word(g.location)))
     if f.grappling is not None:
-        bits.append(f"holds {_name(state, f.grappling)}")
+        bits.append(_("holds {target}").format(target=_name(state, f.grappling)))
     holder = held_by(state, f)
     if holder is not None:
-        bits.append(f"held by {holder.profile.name}")
+        bits.append(_("held by {holder}").format(holder=holder.profile.name))
     if f.no_defense:
-        bits.append("no defence until its slot (all-out)")
+        bits.append(_("no defence until its slot (all-out)"))
     if f.fall is not None:
-        bits.append("falling" if f.fall.falls else "in the air")
+        bits.append(_("falling") if f.fall.falls else _("in the air"))
     if state.started and state.subturn <= f.rooted_until:
-        bits.append("rooted")
+        bits.append(_("rooted"))
     points = seen.get("audience_points")
     if points:
-        bits.append(f"audience points {points}")
+        bits.append(_("audience points {points}").format(points=points))
     return head + ("; " + "; ".join(bits) if bits else "")
