@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
 from kassen.sengoku.profile import ALL, AimFocus, Amount, AttackTags
 from kassen.sengoku.tags import check_tags, format_tags
@@ -117,7 +118,13 @@ def aim_focus(
             rule="SG.AIM.3",
         )
     tags = technique.tags
-    steps = [Step(technique.cost, f"{technique.name}: base cost {technique.cost}", "SG.AIM.2")]
+    steps = [
+        Step(
+            technique.cost,
+            S_("{name}: base cost {cost}", name=technique.name, cost=technique.cost),
+            "SG.AIM.2",
+        )
+    ]
     cost = technique.cost + extra
     if extra:
         if technique.aim_focus is AimFocus.PIERCE:
@@ -125,18 +132,38 @@ def aim_focus(
         else:
             tags = replace(tags, direct=_scaled(tags.direct, extra))
         before = format_tags(technique.tags) or "no tag"
-        steps.append(Step(cost, f"+{extra} Aim Focus Energy (Finesse cap {aim_cap(finesse)})", "SG.AIM.3"))
-        steps.append(Step(cost, f"{before} → {format_tags(tags)}", "SG.AIM.2"))
+        steps.append(
+            Step(
+                cost,
+                S_(
+                    "+{extra} Aim Focus Energy (Finesse cap {finesse})", extra=extra, finesse=aim_cap(finesse)
+                ),
+                "SG.AIM.3",
+            )
+        )
+        steps.append(Step(cost, S_("{before} → {tags}", before=before, tags=format_tags(tags)), "SG.AIM.2"))
     limit = rules.aim_focus.breath_limit
     spent = other_spending + cost
     overload = spent > limit
     if overload:
         steps.append(
-            Step(spent, f"breath spends {spent}, over the limit {limit}: overload check", "SG.BRT.2")
+            Step(
+                spent,
+                S_("breath spends {spent}, over the limit {limit}: overload check", spent=spent, limit=limit),
+                "SG.BRT.2",
+            )
         )
     else:
-        steps.append(Step(spent, f"breath spends {spent} of the limit {limit}", "SG.BRT.1"))
-    steps.append(Step(cost, f"{cost} Energy spent on activation, whatever the check's result", "SG.AIM.4"))
+        steps.append(
+            Step(
+                spent, S_("breath spends {spent} of the limit {limit}", spent=spent, limit=limit), "SG.BRT.1"
+            )
+        )
+    steps.append(
+        Step(
+            cost, S_("{cost} Energy spent on activation, whatever the check's result", cost=cost), "SG.AIM.4"
+        )
+    )
     return AimFocusResult(
         technique=technique.name,
         extra=extra,

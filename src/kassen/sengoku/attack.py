@@ -48,6 +48,7 @@ from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
+from kassen.i18n import S_
 from kassen.sengoku.breakage import BreakTrigger, apply_break, break_triggers
 from kassen.sengoku.check import (
     CheckKind,
@@ -326,7 +327,15 @@ def _blow(
     added += [(a, "SG.WND.6") for a in action.added_wounds]
     for a, rule in added:
         wounds += a.wounds
-        log.step(wounds, f"{a.source}: {a.wounds:+d} Wound(s) after the check, Defense unchanged", rule)
+        log.step(
+            wounds,
+            S_(
+                "{source}: {wounds} Wound(s) after the check, Defense unchanged",
+                source=a.source,
+                wounds=f"{a.wounds:+d}",
+            ),
+            rule,
+        )
     effects = tech.on_hit + on_critical
     rule = "SG.WND.2" if critical else wound_steps[-1].rule  # SG.WND.1 or SG.WND.3, from the technique
     return _Blow(
@@ -360,7 +369,11 @@ def _land(
         log.events.extend(change.events)
     if blow.behind:
         rule = "SG.CRT.2" if critical else "SG.WND.3"
-        log.step(blow.behind, f"{blow.behind} Wound(s) to the enemy behind {target.name}", rule)
+        log.step(
+            blow.behind,
+            S_("{behind} Wound(s) to the enemy behind {name}", behind=blow.behind, name=target.name),
+            rule,
+        )
         log.event("wounds_behind", {"behind": target.key, "wounds": blow.behind}, rule)
     for note in blow.notes:
         log.event("effect", {"target": target.key, "text": note}, "SG.CRT.3" if critical else "SG.WND.3")
@@ -384,13 +397,17 @@ def _fumble(
     takes the GM's extras (SG.FUM.2)."""
     log.event("fumble", {"attacker": attacker.key}, "SG.FUM.1")
     if rules.fumble.defenseless:
-        log.step(0, f"Fumble: {attacker.name} becomes Defenseless", "SG.DFL.1")
+        log.step(0, S_("Fumble: {name} becomes Defenseless", name=attacker.name), "SG.DFL.1")
         attacker, dfl_steps = make_defenseless(attacker, rules=defense_rules)
         log.steps.extend(dfl_steps)
         log.event("defenseless", {"unit": attacker.key, "cause": "fumble"}, "SG.DFL.1", automatic=True)
     for key in action.fumble_extras:
         extra = rules.fumble.extras[key]
-        log.step(extra.energy, f"Fumble, GM's extra: {extra.name}: {extra.effect}", "SG.FUM.2")
+        log.step(
+            extra.energy,
+            S_("Fumble, GM's extra: {name}: {effect}", name=extra.name, effect=extra.effect),
+            "SG.FUM.2",
+        )
         log.event(
             "fumble_extra",
             {"unit": attacker.key, "extra": key, "energy": extra.energy, "effect": extra.effect},
@@ -434,12 +451,12 @@ def resolve_attack(
 
     if action.modifier is not None:
         modifier = action.modifier
-        log.step(modifier, "attack modifier (given)", "SG.CHK.1")
+        log.step(modifier, S_("attack modifier (given)"), "SG.CHK.1")
     else:
         modifier, mod_steps = attack_modifier(attacker, tech)
         log.steps.extend(mod_steps)
     log.steps.extend(defense.steps)
-    log.step(defense.defense, f"{target.name}'s Defense", "SG.CHK.1")
+    log.step(defense.defense, S_("{name}'s Defense", name=target.name), "SG.CHK.1")
 
     attacker_after, rolled = attacker, faces
     if action.fate_die is not None:
@@ -499,7 +516,11 @@ def resolve_attack(
     pending: tuple[TableEffect, ...] = ()
     hit_wounds = blows(tech, False)[0] if blows is not None else hit_wounds_of(tech, r)
     if table is not None:
-        log.step(table.roll, f"d100 {table.roll}: {table.name}: {table.effect}", table.rule)
+        log.step(
+            table.roll,
+            S_("d100 {roll}: {name}: {effect}", roll=table.roll, name=table.name, effect=table.effect),
+            table.rule,
+        )
         log.event(table.table, table.to_json(), table.rule)
         assert table.row is not None
         applied = RowApplied(attacker_after, target_after, hit_wounds, attacker.weapon_grade)
@@ -580,7 +601,16 @@ def _break(
     source: dict[str, str] = {}
     if stated is not None:
         sb, blow = stated
-        log.step(sb.pierce, f"{sb.source} on {blow}: [Pierce {sb.pierce}] + [Break]", "SG.BRK.4")
+        log.step(
+            sb.pierce,
+            S_(
+                "{source} on {blow}: [Pierce {pierce}] + [Break]",
+                source=sb.source,
+                blow=blow,
+                pierce=sb.pierce,
+            ),
+            "SG.BRK.4",
+        )
         source = {"source": f"{sb.source} on {blow}"}
         if sb.pierce > removed:
             removed, grade = sb.pierce, sb.grade

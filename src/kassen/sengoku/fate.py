@@ -24,6 +24,7 @@ from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.check import Faces
 from kassen.sengoku.profile import CombatProfile
 from kassen.sengoku.resolution import ResolutionRules, load_resolution
@@ -91,8 +92,15 @@ def fate_intervention(
     steps = (
         Step(
             new,
-            f"Fate Intervention: die {die + 1} moves {old} → {new}, the roll becomes double {new}s"
-            f" ({f.intervention_cost} Fate point)",
+            S_(
+                "Fate Intervention: die {die} moves {old} → {new}, the roll becomes double {face}s"
+                " ({intervention_cost} Fate point)",
+                die=die + 1,
+                old=old,
+                new=new,
+                face=new,
+                intervention_cost=f.intervention_cost,
+            ),
             "SG.FAT.1",
         ),
     )
@@ -142,7 +150,11 @@ def last_bastion(
     steps = (
         Step(
             wounds_before,
-            f"Last Bastion: {user.name} spends {f.last_bastion_cost} Fate point, the fatal hit check misses",
+            S_(
+                "Last Bastion: {name} spends {last_bastion_cost} Fate point, the fatal hit check misses",
+                name=user.name,
+                last_bastion_cost=f.last_bastion_cost,
+            ),
             "SG.FAT.2",
         ),
     )

@@ -11,6 +11,7 @@ __all__ = ["armed_for", "carrier", "condition_modifiers"]
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit
 from kassen.sengoku.entries import Maneuver, Reach, Weapon
@@ -63,7 +64,14 @@ def condition_modifiers(
             continue
         out.append(
             Step(
-                change.ranged_check, f"{change.name} in {c.zone}: ranged {change.ranged_check:+d}", "SG.LUL.3"
+                change.ranged_check,
+                S_(
+                    "{name} in {zone}: ranged {ranged_check}",
+                    name=change.name,
+                    zone=c.zone,
+                    ranged_check=f"{change.ranged_check:+d}",
+                ),
+                "SG.LUL.3",
             )
         )
     return tuple(out)

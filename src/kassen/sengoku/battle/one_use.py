@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
+from kassen.i18n import S_
 from kassen.sengoku.battle.equipment import armed_for, carrier
 from kassen.sengoku.battle.moves import destination
 from kassen.sengoku.battle.rules import BattleRules
@@ -90,17 +91,29 @@ def _priced(
 ) -> tuple[int, tuple[Step, ...]]:
     """:func:`_cost` for a unit's template (``before``: earlier uses counted for combo fatigue, -1 when
     it does not apply)."""
-    steps = [Step(base, f"{m.name}: {base} Energy", "SG.BRT.1")]
+    steps = [Step(base, S_("{name}: {base} Energy", name=m.name, base=base), "SG.BRT.1")]
     cost, effects = rules.zone_cost(unit, m, base, zone, use.weapon)
     for e in effects:
-        steps.append(Step(cost, f"{e.zone}: {e.text} ({e.amount:+d} Energy)", "SG.RD.2"))
+        steps.append(
+            Step(
+                cost,
+                S_("{zone}: {text} ({amount} Energy)", zone=e.zone, text=e.text, amount=f"{e.amount:+d}"),
+                "SG.RD.2",
+            )
+        )
     fatigue = rules.combo
     if before >= 0 and before + 1 > fatigue.free_uses:
         cost += fatigue.extra_cost
-        steps.append(Step(cost, f"combo fatigue: use {before + 1} this {fatigue.per}", "SG.BRT.3"))
+        steps.append(
+            Step(
+                cost,
+                S_("combo fatigue: use {value} this {per}", value=before + 1, per=fatigue.per),
+                "SG.BRT.3",
+            )
+        )
     if use.aim:
         cost += use.aim
-        steps.append(Step(cost, f"Aim Focus +{use.aim} Energy", "SG.AIM.2"))
+        steps.append(Step(cost, S_("Aim Focus +{aim} Energy", aim=use.aim), "SG.AIM.2"))
     return cost, tuple(steps)
 
 

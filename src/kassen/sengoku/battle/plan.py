@@ -48,6 +48,7 @@ from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.checks import (
     check_modifier,
@@ -440,7 +441,7 @@ class Planner:
             head = planned[0]
             extra = Step(
                 head.cost + unit.surcharge,
-                f"stance collapse: next action +{unit.surcharge} Energy",
+                S_("stance collapse: next action +{surcharge} Energy", surcharge=unit.surcharge),
                 "SG.FUM.2",
             )
             planned = (

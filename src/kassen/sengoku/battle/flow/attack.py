@@ -25,6 +25,7 @@ from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.attack import Attack, AttackOutcome, stated_break_on
 from kassen.sengoku.battle.equipment import carrier, condition_modifiers
 from kassen.sengoku.battle.flow.effects import EffectsPart
@@ -223,7 +224,7 @@ class AttackPart(EffectsPart):
             weapon=wid,
         ):
             modifier += e.amount
-            steps.append(Step(e.amount, f"{e.zone}: {e.text}", "SG.ZON.1"))
+            steps.append(Step(e.amount, S_("{zone}: {text}", zone=e.zone, text=e.text), "SG.ZON.1"))
         for step in condition_modifiers(r, self.state, attacker, m, wid, attacker.zone, target.zone):
             modifier += step.value
             steps.append(step)
@@ -233,9 +234,9 @@ class AttackPart(EffectsPart):
                 pt = replace(pt, defenseless=True)
             if amb.check_bonus:
                 modifier += amb.check_bonus
-                steps.append(Step(amb.check_bonus, "ambush: first-attack modifier", "SG.AMB.1"))
+                steps.append(Step(amb.check_bonus, S_("ambush: first-attack modifier"), "SG.AMB.1"))
         if modifier != plain:
-            steps.append(Step(modifier, "attack modifier", "SG.CHK.1"))
+            steps.append(Step(modifier, S_("attack modifier"), "SG.CHK.1"))
         defense = r.defense_of(pt, tags)
         return _Context(
             attacker, target, m, use, weapon, tech, tags, aim_steps, pa, pt, modifier, tuple(steps), defense
@@ -624,7 +625,7 @@ class AttackPart(EffectsPart):
                 attacker=attacker.id,
                 rolled=False,
                 success=True,
-                effect="the attack missed: the reservation is spent on it",
+                effect=S_("the attack missed: the reservation is spent on it"),
             )
             return False, (), attacker
         modifier, steps = check_modifier(r, target, m)

@@ -15,6 +15,7 @@ __all__ = ["EffectsPart", "fumble_options"]
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import GM, BattlefieldChange, FumbleExtras
 from kassen.sengoku.battle.flow.base import TurnBase
 from kassen.sengoku.battle.rules import BattleRules
@@ -62,7 +63,7 @@ class EffectsPart(TurnBase):
     def drop_weapon(self, uid: str, weapon: str, cost: int, rule: str) -> None:
         unit = self.u(uid)
         if not _droppable(self.rules, unit, weapon):
-            self.log("weapon_kept", rule, unit=uid, weapon=weapon, why="no weapon in hand to drop")
+            self.log("weapon_kept", rule, unit=uid, weapon=weapon, why=S_("no weapon in hand to drop"))
             return
         self.put(replace(unit, dropped=weapon, pickup_cost=cost))
         self.log("weapon_dropped", rule, unit=uid, weapon=weapon, pickup_cost=cost)
@@ -70,7 +71,7 @@ class EffectsPart(TurnBase):
     def break_weapon(self, uid: str, weapon: str, rule: str) -> None:
         unit = self.u(uid)
         if not weapon or weapon in unit.broken or self.rules.catalog.weapon(weapon).natural:
-            self.log("weapon_kept", rule, unit=uid, weapon=weapon, why="no weapon to break")
+            self.log("weapon_kept", rule, unit=uid, weapon=weapon, why=S_("no weapon to break"))
             return
         if self.rules.catalog.weapon(weapon).grade == "divine":
             self.drop_weapon(uid, weapon, 1, rule)  # the house table: a divine item falls instead
@@ -137,7 +138,11 @@ class EffectsPart(TurnBase):
                 continue
             if not found:
                 self.log(
-                    "table_effect", rule, unit=None, effect=e.kind.value, text=describe(e) + ": nobody there"
+                    "table_effect",
+                    rule,
+                    unit=None,
+                    effect=e.kind.value,
+                    text=S_("{effect}: nobody there", effect=describe(e)),
                 )
                 continue
             for uid in found:

@@ -22,6 +22,7 @@ __all__ = ["INTRUDERS", "BattleTurn", "upkeep_options", "upkeep_problem"]
 from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import (
     GM,
     Action,
@@ -310,7 +311,7 @@ def _on_react(b: BattleTurn, action: React) -> None:
         raise IllegalActionError(f"{unit.name} has no Energy left to react with", rule="SG.RD.6")
     b.set(decision=None)
     if b.rules.dfl_timing.reaction_ends_defenseless:
-        b.put(b.action_starts(b.u(unit.id), when="its reaction starts"))
+        b.put(b.action_starts(b.u(unit.id), when=S_("its reaction starts")))
     if not b.roll(action.maneuver):
         b.attack_done()
 
