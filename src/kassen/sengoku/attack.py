@@ -315,12 +315,12 @@ def _blow(
     log.steps.extend(wound_steps)
     on_critical = tech.on_critical if critical else ()
     added = [
-        (AddedWound(e.wounds, f"{tech.name} on a hit"), "SG.WND.6")
+        (AddedWound(e.wounds, S_("{name} on a hit", name=tech.name)), "SG.WND.6")
         for e in tech.on_hit
         if e.kind is EffectKind.EXTRA_WOUNDS
     ]
     added += [
-        (AddedWound(e.wounds, f"{tech.name} on a Critical Hit"), "SG.CRT.3")
+        (AddedWound(e.wounds, S_("{name} on a Critical Hit", name=tech.name)), "SG.CRT.3")
         for e in on_critical
         if e.kind is EffectKind.EXTRA_WOUNDS
     ]
@@ -611,7 +611,7 @@ def _break(
             ),
             "SG.BRK.4",
         )
-        source = {"source": f"{sb.source} on {blow}"}
+        source = {"source": S_("{source} on {blow}", source=sb.source, blow=blow)}
         if sb.pierce > removed:
             removed, grade = sb.pierce, sb.grade
     if removed <= 0:

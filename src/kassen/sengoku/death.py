@@ -64,23 +64,31 @@ class DeathCheck:
 
 
 def death_check_modifier(profile: CombatProfile) -> tuple[int, Step]:
-    """The higher of Physique and Fate (the modifiers, SG.INP.3)."""
+    """The higher of Physique and Fate (the modifiers, SG.INP.3), less a serious injury's penalty."""
     a = profile.attributes
     p = profile.check_penalty
-    injured = S_("; serious injury {penalty}", penalty=f"{-p:+d}") if p else ""
+    fate, physique, penalty = f"{a.fate:+d}", f"{a.physique:+d}", f"{-p:+d}"
     if a.fate > a.physique:
-        why = S_(
-            "Fate {fate} (higher than Physique {physique}){injured}",
-            fate=f"{a.fate:+d}",
-            physique=f"{a.physique:+d}",
-            injured=injured,
+        why = (
+            S_(
+                "Fate {fate} (higher than Physique {physique}); serious injury {penalty}",
+                fate=fate,
+                physique=physique,
+                penalty=penalty,
+            )
+            if p
+            else S_("Fate {fate} (higher than Physique {physique})", fate=fate, physique=physique)
         )
         return a.fate - p, Step(a.fate - p, why, "SG.INP.3")
-    why = S_(
-        "Physique {physique} (Fate {fate}){injured}",
-        physique=f"{a.physique:+d}",
-        fate=f"{a.fate:+d}",
-        injured=injured,
+    why = (
+        S_(
+            "Physique {physique} (Fate {fate}); serious injury {penalty}",
+            physique=physique,
+            fate=fate,
+            penalty=penalty,
+        )
+        if p
+        else S_("Physique {physique} (Fate {fate})", physique=physique, fate=fate)
     )
     return a.physique - p, Step(a.physique - p, why, "SG.INP.3")
 

@@ -317,17 +317,24 @@ def grade_label(grade: Grade) -> str:
     return "PC" if grade is Grade.PC else grade.value.capitalize()
 
 
-def _where(bonus: DefenseBonus) -> str:
-    return f" ({bonus.source})" if bonus.source else ""
+def _added(bonus: DefenseBonus) -> str:
+    """``+2 stance (Immovable Formation)``."""
+    if bonus.source:
+        return S_("+{value} {kind} ({source})", value=bonus.value, kind=bonus.kind.value, source=bonus.source)
+    return S_("+{value} {kind}", value=bonus.value, kind=bonus.kind.value)
 
 
 def _bonus_text(bonus: DefenseBonus) -> str:
     """``stance +2 (Immovable Formation)``."""
-    return f"{bonus.kind.value} +{bonus.value}{_where(bonus)}"
+    if bonus.source:
+        return S_("{kind} +{value} ({source})", kind=bonus.kind.value, value=bonus.value, source=bonus.source)
+    return S_("{kind} +{value}", kind=bonus.kind.value, value=bonus.value)
 
 
 def _debuff_text(debuff: DefenseDebuff) -> str:
-    return f"Defense −{debuff.value}" + (f" ({debuff.source})" if debuff.source else "")
+    if debuff.source:
+        return S_("Defense −{value} ({source})", value=debuff.value, source=debuff.source)
+    return S_("Defense −{value}", value=debuff.value)
 
 
 # ------------------------------------------------------------------------------------- the pieces
@@ -341,10 +348,10 @@ def pierce_reaches_natural_armor(
     The attack's statement wins, then the creature's natural-armor entry, then the table setting.
     """
     if tags.pierce_natural is not None:
-        return tags.pierce_natural, "the attack states it"
+        return tags.pierce_natural, S_("the attack states it")
     if target.natural_armor_pierceable is not None:
-        return target.natural_armor_pierceable, "the creature's natural armor states it"
-    return rules.natural_armor.pierce_default, "table setting"
+        return target.natural_armor_pierceable, S_("the creature's natural armor states it")
+    return rules.natural_armor.pierce_default, S_("table setting")
 
 
 def _base(target: CombatProfile, grades: GradeTable, trace: _Trace) -> tuple[int, int]:
@@ -417,7 +424,7 @@ def _bonuses(bonuses: tuple[DefenseBonus, ...], value: int, trace: _Trace) -> in
             total += bonus.value
             value = trace.add(
                 value + bonus.value,
-                S_("+{value} {kind}{bonus}", value=bonus.value, kind=bonus.kind.value, bonus=_where(bonus)),
+                _added(bonus),
                 "SG.DEF.4",
             )
     return total
@@ -570,7 +577,7 @@ def _physical(
     if tags.pierce is not None:
         reach, why = pierce_reaches_natural_armor(target, tags, rules)
         if natural:
-            said = "reaches" if reach else "does not reach"
+            said = S_("reaches") if reach else S_("does not reach")
             trace.add(
                 value,
                 S_("[Pierce] {said} natural armor +{natural} ({why})", said=said, natural=natural, why=why),
@@ -627,12 +634,7 @@ def _incorporeal(
         if not bonus.value:
             continue
         if bonus.kind in counted_kinds:
-            reason = S_(
-                "+{value} {kind}{bonus} counts against [Incorporeal]",
-                value=bonus.value,
-                kind=bonus.kind.value,
-                bonus=_where(bonus),
-            )
+            reason = S_("{bonus} counts against [Incorporeal]", bonus=_added(bonus))
             value = trace.add(value + bonus.value, reason, "SG.RD.7")
         else:
             trace.add(

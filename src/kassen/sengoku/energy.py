@@ -65,14 +65,70 @@ def max_energy(
     steps = [Step(base, S_("maximum Energy before armor"), "SG.BRT.0")]
     if penalty_steps:
         value = base - penalty
-        reason = "; ".join(s.reason for s in penalty_steps)
         sign = "−" if penalty >= 0 else "+"
         steps.append(
             Step(
                 value,
-                S_("{sign}{penalty} Energy ({reason})", sign=sign, penalty=abs(penalty), reason=reason),
+                _penalty_reason(
+                    sign,
+                    abs(penalty),
+                    penalty_steps,
+                    (rules if rules is not None else load_defense_rules()).armor.rows[profile.armor].label,
+                    profile.attributes.physique,
+                ),
                 "SG.DEF.7",
             )
         )
         return value, tuple(steps)
     return base, tuple(steps)
+
+
+def _penalty_reason(sign: str, penalty: int, steps: tuple[Step, ...], label: str, physique: int) -> str:
+    """``−0 Energy (heavy armor: maximum Energy −1; Physique +1 offsets the penalty)``: the penalty's
+    steps in one line, one whole template for each shape the steps take (so the catalog finds the line
+    as one sentence, not a piece of it)."""
+    armor, phys = steps[0].value, f"{physique:+d}"
+    shape = tuple(s.reason for s in steps[1:])
+    offsets = S_("Physique {physique} offsets the penalty", physique=phys)
+    deepen = S_("Physique {physique} does not deepen the penalty", physique=phys)
+    never = S_("the offset never becomes a bonus")
+    if not shape:
+        return S_(
+            "{sign}{penalty} Energy ({label}: maximum Energy −{armor})",
+            sign=sign,
+            penalty=penalty,
+            label=label,
+            armor=armor,
+        )
+    if shape == (offsets,):
+        return S_(
+            "{sign}{penalty} Energy ({label}: maximum Energy −{armor};"
+            " Physique {physique} offsets the penalty)",
+            sign=sign,
+            penalty=penalty,
+            label=label,
+            armor=armor,
+            physique=phys,
+        )
+    if shape == (deepen,):
+        return S_(
+            "{sign}{penalty} Energy ({label}: maximum Energy −{armor}; Physique {physique} does not deepen"
+            " the penalty)",
+            sign=sign,
+            penalty=penalty,
+            label=label,
+            armor=armor,
+            physique=phys,
+        )
+    if shape == (offsets, never):
+        return S_(
+            "{sign}{penalty} Energy ({label}: maximum Energy −{armor}; Physique {physique} offsets the"
+            " penalty; the offset never becomes a bonus)",
+            sign=sign,
+            penalty=penalty,
+            label=label,
+            armor=armor,
+            physique=phys,
+        )
+    reason = "; ".join(s.reason for s in steps)
+    return S_("{sign}{penalty} Energy ({reason})", sign=sign, penalty=penalty, reason=reason)

@@ -36,6 +36,7 @@ from kassen.i18n import S_
 from kassen.sengoku.breakage import BreakTrigger
 from kassen.sengoku.profile import AimFocus, AttackTags, CombatProfile
 from kassen.sengoku.resolution import EffectKind
+from kassen.sengoku.words import modifier_reason
 
 if TYPE_CHECKING:
     from kassen.sengoku.catalog import Catalog
@@ -179,16 +180,14 @@ def attack_modifier(attacker: CombatProfile, tech: Technique) -> tuple[int, tupl
         steps.append(
             Step(
                 value,
-                S_("{attribute} {value}", attribute=tech.attribute.capitalize(), value=f"{value:+d}"),
+                modifier_reason(tech.attribute, value),
                 "SG.CHK.1",
             )
         )
     if tech.skill is not None:
         rank = attacker.skill(tech.skill)
         total += rank
-        steps.append(
-            Step(rank, S_("{skill} {rank}", skill=tech.skill.capitalize(), rank=f"{rank:+d}"), "SG.CHK.1")
-        )
+        steps.append(Step(rank, modifier_reason(tech.skill, rank), "SG.CHK.1"))
     if tech.bonus:
         total += tech.bonus
         steps.append(

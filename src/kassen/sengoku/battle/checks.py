@@ -14,6 +14,7 @@ from kassen.sengoku.battle.state import BattleState, Unit, Zone
 from kassen.sengoku.entries import Maneuver, ReactionKind, Situation
 from kassen.sengoku.house import ZoneApplies
 from kassen.sengoku.technique import serious_injury_step
+from kassen.sengoku.words import modifier_reason
 
 
 def check_modifier(
@@ -29,14 +30,12 @@ def check_modifier(
     if check.attribute:
         v = rules.attribute(unit, check.attribute)
         total += v
-        steps.append(
-            Step(v, S_("{attribute} {v}", attribute=check.attribute.capitalize(), v=f"{v:+d}"), "SG.CHK.1")
-        )
+        steps.append(Step(v, modifier_reason(check.attribute, v), "SG.CHK.1"))
     skill = rules.check_skill(unit, m)
     if skill:
         v = rules.skill(unit, skill)
         total += v
-        steps.append(Step(v, S_("{skill} {v}", skill=skill.capitalize(), v=f"{v:+d}"), "SG.CHK.1"))
+        steps.append(Step(v, modifier_reason(skill, v), "SG.CHK.1"))
     if check.bonus:
         total += check.bonus
         steps.append(

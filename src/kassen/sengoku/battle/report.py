@@ -23,7 +23,7 @@ from string import Formatter
 from typing import Any
 
 from kassen.core.report import Line, Narration
-from kassen.i18n import N_, SOURCE, _, current_language, ngettext, translate_text
+from kassen.i18n import N_, SOURCE, _, current_language, gettext, ngettext, translate_text
 from kassen.sengoku.battle import events as ev
 from kassen.sengoku.battle.state import BattleState
 from kassen.sengoku.catalog import load_catalog
@@ -86,8 +86,17 @@ def _t(value: Any) -> str:
     return translate_text(str(value))
 
 
+def _name(text: str) -> str:
+    """A name from the content (a maneuver's, a weapon's) in the reader's language: the catalog's word
+    for exactly that name, else the name as it is."""
+    return _lookup(text)
+
+
+_lookup = gettext  # an exact look-up of a content word (the data catalogs), not a template to match
+
+
 def _m(ctx: Narration, mid: Any) -> str:
-    return translate_text(ctx.names.get(f"maneuver:{mid}", str(mid)))
+    return _name(ctx.names.get(f"maneuver:{mid}", str(mid)))
 
 
 def _weapon_word(wid: Any) -> str:
@@ -97,7 +106,17 @@ def _weapon_word(wid: Any) -> str:
     if current_language() == SOURCE:
         return english
     found = load_catalog().weapons.get(str(wid))
-    return translate_text(found.name if found is not None else english)
+    return _name(found.name) if found is not None else translate_text(english)
+
+
+def _change_word(cid: Any) -> str:
+    """A battlefield change by its id (``fire``); in another language, its catalog name, translated."""
+    if current_language() == SOURCE:
+        return str(cid)
+    from kassen.sengoku.house import YomaEncounters
+
+    found = next((c for c in load_catalog().default(YomaEncounters).changes if c.id == cid), None)
+    return _name(found.name) if found is not None else translate_text(str(cid))
 
 
 def _use(ctx: Narration, use: Data) -> str:
@@ -322,7 +341,7 @@ def _r_honor(ctx: Narration, d: ev.HonorFollowUp) -> Line:
 
 
 def _r_attack(ctx: Narration, d: ev.Attack) -> Line:
-    attacker, target, technique = ctx.name(d["attacker"]), ctx.name(d["target"]), _t(d["technique"])
+    attacker, target, technique = ctx.name(d["attacker"]), ctx.name(d["target"]), _name(d["technique"])
     if d.get("automatic_critical"):
         text = _(
             "{attacker}'s {technique} → {target}: [Ambush] from infiltration,"
@@ -358,7 +377,9 @@ def _r_attack_check(ctx: Narration, d: ev.AttackCheck) -> Line | None:
         return None  # the attack's own line says it
     roll = _roll(d["faces"], d["modifier"], d["total"])
     text = _("the attack check: {roll} against Defense {defense}: {outcome}").format(
-        roll=roll, defense=d["defense"], outcome=_t(d["outcome"])
+        roll=roll,
+        defense=d["defense"],
+        outcome=_t(d["outcome"]) if current_language() == SOURCE else _outcome(d["outcome"]),
     )
     return _line(ctx, text, 2)
 
@@ -432,7 +453,7 @@ def _offered(ctx: Narration, d: ev.Offered, attacker: str) -> str:
     roll = _roll(d["faces"], d["modifier"], d["total"])
     return _("{attacker}'s {technique} → {target}: {roll} vs Defense {defense}: {outcome}").format(
         attacker=ctx.name(attacker),
-        technique=_t(d["technique"]),
+        technique=_name(d["technique"]),
         target=ctx.name(d["target"]),
         roll=roll,
         defense=d["defense"],
@@ -730,9 +751,18 @@ def _r_change_check(ctx: Narration, d: ev.ChangeCheck) -> Line:
     roll = _roll(d["faces"], d["modifier"], d["total"])
     outcome = _("clear") if d["success"] else _("caught")
     text = _("{unit} tries to get clear of the {change}: {roll} vs {target}: {outcome}").format(
-        unit=ctx.name(d["unit"]), change=_t(d["change"]), roll=roll, target=d["target"], outcome=outcome
+        unit=ctx.name(d["unit"]),
+        change=_change_word(d["change"]),
+        roll=roll,
+        target=d["target"],
+        outcome=outcome,
     )
     return Line(text, ctx.rule, ctx.steps(d), indent=1)
+
+
+def _r_change_ends(ctx: Narration, d: ev.ChangeEnds) -> Line:
+    text = _("the {change} in {zone} is over").format(change=_change_word(d["change"]), zone=_t(d["zone"]))
+    return _line(ctx, text, 1)
 
 
 RENDERERS: dict[str, Render] = {
@@ -838,7 +868,7 @@ RENDERERS: dict[str, Render] = {
     "environment_skipped": _r_env_skipped,
     "battlefield_change": _r_change,
     "change_check": _r_change_check,
-    "change_ends": _said(N_("the {change} in {zone} is over"), 1),
+    "change_ends": _r_change_ends,
     "wounds_lost_to": _r_lost_to,
     "shikigami_moved": _said(N_("{unit} is sent from {frm} to {to}"), 2),
     # the end and the GM

@@ -124,14 +124,16 @@ class AttackPart(EffectsPart):
         assert use.target is not None
         target = self.u(use.target)
         if not target.on_battlefield or target.zone is None or attacker.zone is None:
-            return self.forfeit(breath, use, f"{target.name} is no longer on the battlefield", "SG.INP.1")
+            return self.forfeit(
+                breath, use, S_("{name} is no longer on the battlefield", name=target.name), "SG.INP.1"
+            )
         try:
             weapon = carrier(self.rules, attacker, m, use.weapon)
         except IllegalActionError as exc:
             return self.forfeit(breath, use, exc.message, exc.rule)
         wid = weapon.id if weapon is not None else None
         if not in_range(self.state, self.rules.range(attacker, m, wid), attacker.zone, target.zone):
-            return self.forfeit(breath, use, f"{target.name} is out of reach", "SG.ZON.2")
+            return self.forfeit(breath, use, S_("{name} is out of reach", name=target.name), "SG.ZON.2")
         ambush = self.ambush_of(attacker, target)
         if ambush.kind == "automatic":
             self.automatic_critical(attacker, target, m, ambush, wid)
@@ -150,7 +152,7 @@ class AttackPart(EffectsPart):
             )
             self.put(replace(self.u(target.id), ambushed=True))
             if status:
-                self.defenseless(target.id, "an ambush", "SG.AMB.1")
+                self.defenseless(target.id, S_("an ambush"), "SG.AMB.1")
         elif ambush.kind == "immune":
             self.log(
                 "ambush_immune",
@@ -556,7 +558,7 @@ class AttackPart(EffectsPart):
         if t.fate_points != res.target.fate_points or t.armor_damage != res.target.armor_damage:
             self.put(replace(t, fate_points=res.target.fate_points, armor_damage=res.target.armor_damage))
         if res.attacker.defenseless and not ctx.pa.defenseless:
-            self.defenseless(attacker.id, "a fumble", "SG.FUM.1", logged=True)
+            self.defenseless(attacker.id, S_("a fumble"), "SG.FUM.1", logged=True)
         row = res.table.row if res.table is not None else None
         for e in row.effects if row is not None else ():
             if e.kind is TableEffectKind.DEFENSELESS and e.who in (TableWho.ATTACKER, TableWho.TARGET):
@@ -634,14 +636,18 @@ class AttackPart(EffectsPart):
         success = check.total >= total if r.reactions.tie_goes_to == "defender" else check.total > total
         soft: tuple[AddedWound, ...] = ()
         if success:
-            effect = "the attack is nullified"
+            effect = S_("the attack is nullified")
         elif reaction.kind is ReactionKind.EVASION and reaction.failure_wound_reduction:
             blow = self.blow_wounds(tech, critical=faces[0] == faces[1])
             cut = min(reaction.failure_wound_reduction, max(0, blow - reaction.failure_minimum_wounds))
-            soft = (AddedWound(-cut, f"{m.name} failed, still softens the blow"),) if cut else ()
-            effect = f"the blow is softened by {cut} Wound(s)" if cut else "the blow lands in full"
+            soft = (
+                (AddedWound(-cut, S_("{name} failed, still softens the blow", name=m.name)),) if cut else ()
+            )
+            effect = (
+                S_("the blow is softened by {cut} Wound(s)", cut=cut) if cut else S_("the blow lands in full")
+            )
         else:
-            effect = "the attack goes through"
+            effect = S_("the attack goes through")
         self.log(
             "reaction",
             "SG.RES.4",

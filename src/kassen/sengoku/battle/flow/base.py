@@ -82,7 +82,7 @@ class TurnBase(Turn[BattleState]):
         return False
 
     # -- statuses --------------------------------------------------------------------------------------
-    def action_starts(self, unit: Unit, when: str = "its next action starts") -> Unit:
+    def action_starts(self, unit: Unit, when: str = S_("its next action starts")) -> Unit:
         """Defenseless ends when the unit's next action starts (SG.DFL.3; whether a React is one is the
         catalog's SG.DFL.3 reading)."""
         if not unit.defenseless:

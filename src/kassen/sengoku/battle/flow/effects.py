@@ -162,7 +162,7 @@ class EffectsPart(TurnBase):
             after = done.profile
             self.put(replace(self.u(uid), fate_points=after.fate_points, armor_damage=after.armor_damage))
             if k is TableEffectKind.DEFENSELESS:
-                self.defenseless(uid, "a d100 row", rule, logged=True)
+                self.defenseless(uid, S_("a d100 row"), rule, logged=True)
             if done.change is not None and done.change.lost:
                 self.wounded(uid, done.change.after, done.change.incapacitated)
             return

@@ -27,6 +27,7 @@ __all__ = [
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import STATUSES, GmAddDebuff, GmAddStatus, GmRemoveDebuff, GmRemoveStatus
 from kassen.sengoku.battle.flow.base import TurnBase
 from kassen.sengoku.battle.rules import BattleRules
@@ -83,7 +84,7 @@ def on_add_status(b: TurnBase, action: GmAddStatus) -> None:
     rule = STATUS_RULES[action.status]
     b.log("gm_status", rule, automatic=False, unit=action.unit, status=action.status, on=True)
     if action.status == "defenseless":
-        b.defenseless(action.unit, "the GM's ruling", rule, logged=True)
+        b.defenseless(action.unit, S_("the GM's ruling"), rule, logged=True)
     else:
         b.put(replace(b.u(action.unit), bleeding=True))
 

@@ -223,7 +223,10 @@ class RoundPart(BreathPart):
         if rnd >= self.state.max_rounds:
             self.finish(
                 None,
-                f"the round limit ({self.state.max_rounds}) is reached: the GM calls the fight off",
+                S_(
+                    "the round limit ({max_rounds}) is reached: the GM calls the fight off",
+                    max_rounds=self.state.max_rounds,
+                ),
                 automatic=True,
             )
             return
@@ -248,7 +251,7 @@ class RoundPart(BreathPart):
         winner = standing[0] if len(standing) == 1 else None
         out = [s.id for s in self.state.sides if s.id not in standing]
         names = ", ".join(s.name for s in self.state.sides if s.id in out)
-        self.finish(winner, f"{names}: no unit left able to act", automatic=True)
+        self.finish(winner, S_("{names}: no unit left able to act", names=names), automatic=True)
         return True
 
     def finish(self, winner: str | None, reason: str, *, automatic: bool) -> None:
@@ -291,7 +294,7 @@ class RoundPart(BreathPart):
             if row.follow_up == "check":
                 data["check"] = {"attribute": row.attribute, "target": row.target}
             if honor is HonorClass.CONDITIONAL_HONOR:
-                data["when"] = "only if its condition applied (GM)"
+                data["when"] = S_("only if its condition applied (GM)")
             self.log("honor_follow_up", "SG.RET.4", **data)
         self.set(deaths=tuple(deaths), honor=tuple(flags))
 
