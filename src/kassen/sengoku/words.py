@@ -8,9 +8,9 @@ A skill only a user's content names keeps the plain ``"{name} {value}"`` form, s
 
 from __future__ import annotations
 
-__all__ = ["DATA_WORDS", "modifier_reason"]
+__all__ = ["DATA_WORDS", "content_word", "modifier_reason"]
 
-from kassen.i18n import N_, S_
+from kassen.i18n import N_, S_, gettext
 
 #: "<Key> {value}" for each attribute (SG.CHK.1) and each skill of the bundled catalog.
 _STEPS: dict[str, str] = {
@@ -104,6 +104,21 @@ DATA_WORDS: tuple[str, ...] = (
     N_("serious injury"),
     N_("emergency"),
     N_("full"),
+    # zone kinds (SG.ZON.2)
+    N_("front"),
+    N_("rear"),
+    N_("flank"),
+    N_("high ground"),
     # what an upkeep restores (SG.LUL.2)
     N_("wounds"),
 )
+
+
+_lookup = gettext  # an exact look-up in the catalogs, never a template match
+
+
+def content_word(name: str) -> str:
+    """A name from the content (a maneuver's, a weapon's, a battlefield change's) in the reader's
+    language: the data catalog's word for exactly that name, else the name as it is (a name of one's
+    own content that happens to start like a catalog template is left whole)."""
+    return _lookup(name)
