@@ -100,21 +100,31 @@ def aim_focus(
     rules = rules if rules is not None else load_defense_rules()
     check_tags(technique.tags)
     if technique.cost < 0 or other_spending < 0:
-        raise IllegalActionError("Energy costs cannot be negative", rule="SG.BRT.1")
+        raise IllegalActionError(S_("Energy costs cannot be negative"), rule="SG.BRT.1")
     if extra < 0:
-        raise IllegalActionError(f"Aim Focus adds Energy; N = {extra} is negative", rule="SG.AIM.2")
+        raise IllegalActionError(
+            S_("Aim Focus adds Energy; N = {extra} is negative", extra=extra), rule="SG.AIM.2"
+        )
     if extra and after_check:
         raise IllegalActionError(
-            "Aim Focus is declared when the technique is activated, not after the check", rule="SG.AIM.4"
+            S_("Aim Focus is declared when the technique is activated, not after the check"), rule="SG.AIM.4"
         )
     if extra and technique.aim_focus is AimFocus.NONE:
         raise IllegalActionError(
-            f"{technique.name} does not state 'Aim Focus [Direct] allowed' or 'Aim Focus [Pierce] allowed'",
+            S_(
+                "{name} does not state 'Aim Focus [Direct] allowed' or 'Aim Focus [Pierce] allowed'",
+                name=technique.name,
+            ),
             rule="SG.AIM.1",
         )
     if extra > aim_cap(finesse):
         raise IllegalActionError(
-            f"Aim Focus N = {extra} exceeds the Finesse cap {aim_cap(finesse)} (Finesse {finesse:+d})",
+            S_(
+                "Aim Focus N = {extra} exceeds the Finesse cap {finesse} (Finesse {finesse2})",
+                extra=extra,
+                finesse=aim_cap(finesse),
+                finesse2=f"{finesse:+d}",
+            ),
             rule="SG.AIM.3",
         )
     tags = technique.tags

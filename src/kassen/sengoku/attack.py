@@ -243,7 +243,9 @@ class AttackResult:
 
 def _consult(table: D100Table, key: str, rule: str, dice: DieSource | None) -> TableResult:
     if dice is None:
-        raise KassenError(f"the {key.replace('_', ' ')} table needs a d{table.die}: pass table_dice")
+        raise KassenError(
+            S_("the {key} table needs a d{die}: pass table_dice", key=key.replace("_", " "), die=table.die)
+        )
     roll = dice.die(table.die)
     row = table.row(roll)
     return TableResult(key, roll, row.name, row.effect, rule, row)
@@ -257,13 +259,20 @@ def _validate(
     grades: GradeTable | None,
 ) -> None:
     if is_incapacitated(attacker, grades):
-        raise IllegalActionError(f"{attacker.name} is Incapacitated and cannot act", rule="SG.INP.1")
+        raise IllegalActionError(
+            S_("{name} is Incapacitated and cannot act", name=attacker.name), rule="SG.INP.1"
+        )
     if is_incapacitated(target, grades):
-        raise IllegalActionError(f"{target.name} is Incapacitated, removed from the zone", rule="SG.INP.1")
+        raise IllegalActionError(
+            S_("{name} is Incapacitated, removed from the zone", name=target.name), rule="SG.INP.1"
+        )
     unknown = [x for x in action.fumble_extras if x not in rules.fumble.extras]
     if unknown:
         known = ", ".join(rules.fumble.extras)
-        raise IllegalActionError(f"unknown fumble extra {unknown[0]!r} (known: {known})", rule="SG.FUM.2")
+        raise IllegalActionError(
+            S_("unknown fumble extra {unknown} (known: {known})", unknown=f"{unknown[0]!r}", known=known),
+            rule="SG.FUM.2",
+        )
 
 
 class _Log:
@@ -712,7 +721,7 @@ def attack(
     d = compute_defense(target, action.attack_tags, rules=defense_rules, grades=grades)
     if d.immune:
         raise IllegalActionError(
-            f"{target.name} is immune to this attack: no check is rolled", rule="SG.INC.2"
+            S_("{name} is immune to this attack: no check is rolled", name=target.name), rule="SG.INC.2"
         )
     return roll_attack(
         attacker, target, action, d, rng, rules=rules, grades=grades, defense_rules=defense_rules

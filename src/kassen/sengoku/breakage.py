@@ -155,7 +155,9 @@ def equipment_damage(
     ``rules`` rate them), never below 0.
     """
     if points < 0:
-        raise IllegalActionError(f"equipment damage cannot be negative, got {points}", rule="SG.BRK.8")
+        raise IllegalActionError(
+            S_("equipment damage cannot be negative, got {points}", points=points), rule="SG.BRK.8"
+        )
     kept = min(points, equipment_armor(target, rules=rules))
     reason = (
         S_("equipment damage {points}: {kept} armor point corroded", points=points, kept=kept)
@@ -182,11 +184,16 @@ def emergency_patch(
     rules = rules if rules is not None else load_defense_rules()
     if target.emergency_patch_used:
         raise IllegalActionError(
-            f"{target.name}'s armor has had its one emergency patch; camp or forge repair is needed",
+            S_(
+                "{name}'s armor has had its one emergency patch; camp or forge repair is needed",
+                name=target.name,
+            ),
             rule="SG.BRK.6",
         )
     if target.armor_damage == 0:
-        raise IllegalActionError(f"{target.name}'s armor has no [Break] damage to patch", rule="SG.BRK.6")
+        raise IllegalActionError(
+            S_("{name}'s armor has no [Break] damage to patch", name=target.name), rule="SG.BRK.6"
+        )
     restored = _restore(target.armor_damage, rules.repair.emergency_patch.restores)
     patched = replace(target, armor_damage=target.armor_damage - restored, emergency_patch_used=True)
     reason = (

@@ -102,7 +102,14 @@ class CheckResult:
 
 def _check_faces(faces: Faces, sides: int) -> None:
     if len(faces) != 2 or not all(1 <= f <= sides for f in faces):
-        raise KassenError(f"a check needs two d{sides} faces in 1..{sides}, got {list(faces)}")
+        raise KassenError(
+            S_(
+                "a check needs two d{sides} faces in 1..{top}, got {faces}",
+                sides=sides,
+                top=sides,
+                faces=list(faces),
+            )
+        )
 
 
 def resolve_check(faces: Faces, modifier: int, target: int, *, sides: int = 10) -> CheckResult:

@@ -108,7 +108,8 @@ def resolve_death_check(
     r = rules or load_resolution()
     if not is_incapacitated(profile, grades):
         raise IllegalActionError(
-            f"{profile.name} is not Incapacitated: only a fallen unit makes a death check", rule="SG.INP.3"
+            S_("{name} is not Incapacitated: only a fallen unit makes a death check", name=profile.name),
+            rule="SG.INP.3",
         )
     dc = r.death_check
     modifier, mod_step = death_check_modifier(profile)

@@ -189,14 +189,19 @@ class EffectsPart(TurnBase):
     def fumble_extras(self, action: FumbleExtras) -> None:
         d = self.state.decision
         if d is None or d.kind is not DecisionKind.FUMBLE:
-            raise IllegalActionError("no fumble is waiting for the GM's extras", rule="SG.FUM.2")
+            raise IllegalActionError(S_("no fumble is waiting for the GM's extras"), rule="SG.FUM.2")
         extras = self.rules.resolution.fumble.extras
         if not action.extras or len(set(action.extras)) != len(action.extras):
-            raise IllegalActionError("name each extra once (or Decline for none)", rule="SG.FUM.2")
+            raise IllegalActionError(S_("name each extra once (or Decline for none)"), rule="SG.FUM.2")
         unknown = [x for x in action.extras if x not in extras]
         if unknown:
             raise IllegalActionError(
-                f"unknown fumble extra {unknown[0]!r} (known: {', '.join(extras)})", rule="SG.FUM.2"
+                S_(
+                    "unknown fumble extra {unknown} (known: {value})",
+                    unknown=f"{unknown[0]!r}",
+                    value=", ".join(extras),
+                ),
+                rule="SG.FUM.2",
             )
         unit = self.u(d.attacker)
         moves = [x for x in action.extras if extras[x].does is FumbleExtraKind.FORCED_MOVE]
@@ -204,13 +209,15 @@ class EffectsPart(TurnBase):
             action.to is None or unit.zone is None or action.to not in self.state.neighbours(unit.zone)
         ):
             raise IllegalActionError(
-                f"a foot slip moves {unit.name} to an adjacent zone: name it", rule="SG.FUM.2"
+                S_("a foot slip moves {name} to an adjacent zone: name it", name=unit.name), rule="SG.FUM.2"
             )
         if not moves and action.to is not None:
-            raise IllegalActionError("only a foot slip moves the roller", rule="SG.FUM.2")
+            raise IllegalActionError(S_("only a foot slip moves the roller"), rule="SG.FUM.2")
         for x in action.extras:
             if extras[x].does is FumbleExtraKind.DROP_WEAPON and not _droppable(self.rules, unit, d.weapon):
-                raise IllegalActionError(f"{unit.name} has no weapon in hand to drop", rule="SG.FUM.2")
+                raise IllegalActionError(
+                    S_("{name} has no weapon in hand to drop", name=unit.name), rule="SG.FUM.2"
+                )
         self.set(decision=None)
         for x in action.extras:
             extra = extras[x]
@@ -281,16 +288,21 @@ class EffectsPart(TurnBase):
         d = self.state.decision
         if d is None or d.kind is not DecisionKind.ENVIRONMENT or not self.state.changes:
             raise IllegalActionError(
-                "the GM changes the battlefield in the lull, when the scenario allows", rule="SG.LUL.3"
+                S_("the GM changes the battlefield in the lull, when the scenario allows"), rule="SG.LUL.3"
             )
         change = self.rules.yoma.change(action.change)
         if change is None:
             known = ", ".join(c.id for c in self.rules.yoma.changes) or "none"
             raise IllegalActionError(
-                f"no battlefield change {action.change!r} (known: {known})", rule="SG.LUL.3"
+                S_(
+                    "no battlefield change {change} (known: {known})",
+                    change=f"{action.change!r}",
+                    known=known,
+                ),
+                rule="SG.LUL.3",
             )
         if not self.state.has_zone(action.zone):
-            raise IllegalActionError(f"no zone {action.zone!r}", rule="SG.LUL.3")
+            raise IllegalActionError(S_("no zone {zone}", zone=f"{action.zone!r}"), rule="SG.LUL.3")
         self.set(decision=None, environment_done=True)
         until = self.state.round + change.rounds
         self.log(

@@ -52,30 +52,42 @@ def gm_problem(
         else "SG.DBF.1"
     )
     if state.phase is Phase.OVER:
-        raise IllegalActionError("the combat is over", rule="SG.END.1")
+        raise IllegalActionError(S_("the combat is over"), rule="SG.END.1")
     d = state.decision
     if state.attack is not None or (d is not None and d.kind in _WAITS):
-        raise IllegalActionError("the GM waits until the attack at hand is resolved", rule="SG.RES.2")
+        raise IllegalActionError(S_("the GM waits until the attack at hand is resolved"), rule="SG.RES.2")
     if not state.has_unit(action.unit):
-        raise IllegalActionError(f"no unit {action.unit[:40]!r} in this battle", rule=rule)
+        raise IllegalActionError(
+            S_("no unit {value} in this battle", value=f"{action.unit[:40]!r}"), rule=rule
+        )
     unit = state.unit(action.unit)
     if not unit.on_battlefield:
-        raise IllegalActionError(f"{unit.name} is not on the battlefield", rule="SG.INP.1")
+        raise IllegalActionError(S_("{name} is not on the battlefield", name=unit.name), rule="SG.INP.1")
     if isinstance(action, GmAddStatus | GmRemoveStatus):
         if action.status not in STATUSES:
             known = ", ".join(STATUSES)
-            raise IllegalActionError(f"unknown status {action.status[:40]!r} (known: {known})", rule=rule)
+            raise IllegalActionError(
+                S_("unknown status {value} (known: {known})", value=f"{action.status[:40]!r}", known=known),
+                rule=rule,
+            )
         on = isinstance(action, GmAddStatus)
         if _has(unit, action.status) == on:
-            already = "is already" if on else "is not"
-            raise IllegalActionError(f"{unit.name} {already} {action.status}", rule=rule)
+            said = (
+                S_("{name} is already {status}", name=unit.name, status=action.status)
+                if on
+                else S_("{name} is not {status}", name=unit.name, status=action.status)
+            )
+            raise IllegalActionError(said, rule=rule)
 
 
 def _debuff_entry(b: TurnBase, action: GmAddDebuff | GmRemoveDebuff) -> str:
     entry = b.rules.catalog.debuffs.get(action.debuff)
     if entry is None:
         known = ", ".join(b.rules.catalog.debuffs) or "none"
-        raise IllegalActionError(f"no debuff {action.debuff[:40]!r} (known: {known})", rule="SG.DBF.1")
+        raise IllegalActionError(
+            S_("no debuff {value} (known: {known})", value=f"{action.debuff[:40]!r}", known=known),
+            rule="SG.DBF.1",
+        )
     return entry.name
 
 
@@ -124,7 +136,7 @@ def on_remove_debuff(b: TurnBase, action: GmRemoveDebuff) -> None:
     name = _debuff_entry(b, action)
     unit = b.u(action.unit)
     if not any(d.source == name for d in unit.debuffs):
-        raise IllegalActionError(f"{unit.name} has no {name}", rule="SG.DBF.1")
+        raise IllegalActionError(S_("{name} has no {name2}", name=unit.name, name2=name), rule="SG.DBF.1")
     kept = tuple(d for d in unit.debuffs if d.source != name)
     b.put(replace(unit, debuffs=kept))
     b.log(

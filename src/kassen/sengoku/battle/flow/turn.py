@@ -196,9 +196,11 @@ class BattleTurn(RoundPart):
     def apply(self, action: Action) -> None:
         """Validate ``action`` and apply it (its handler raises before anything changes)."""
         if type(action) not in _HANDLERS:
-            raise IllegalActionError(f"not an action of this ruleset: {action!r}", rule="SG.RND.2")
+            raise IllegalActionError(
+                S_("not an action of this ruleset: {action}", action=f"{action!r}"), rule="SG.RND.2"
+            )
         if self.state.phase is Phase.OVER:
-            raise IllegalActionError("the combat is over", rule="SG.END.1")
+            raise IllegalActionError(S_("the combat is over"), rule="SG.END.1")
         _HANDLERS(self, action)
 
     def step(self) -> bool:
@@ -243,7 +245,7 @@ class BattleTurn(RoundPart):
 
 def _on_begin(b: BattleTurn, action: Begin) -> None:
     if b.state.phase is not Phase.START:
-        raise IllegalActionError("the battle has already begun", rule="SG.RND.2")
+        raise IllegalActionError(S_("the battle has already begun"), rule="SG.RND.2")
     b.log(
         "battle_begins",
         "SG.RND.2",
@@ -264,7 +266,13 @@ def _on_hold(b: BattleTurn, action: Hold) -> None:
     cost = b.rules.pass_hold.hold_cost + unit.surcharge
     if unit.energy < cost:
         raise IllegalActionError(
-            f"holding costs {cost} Energy; {unit.name} has {unit.energy}", rule="SG.CNT.6"
+            S_(
+                "holding costs {cost} Energy; {name} has {energy}",
+                cost=cost,
+                name=unit.name,
+                energy=unit.energy,
+            ),
+            rule="SG.CNT.6",
         )
     b.set(decision=None)
     b.hold(unit, automatic=False)
@@ -287,9 +295,11 @@ def _on_pass(b: BattleTurn, action: Pass) -> None:
 def _reaction_turn(b: BattleTurn, uid: str) -> Decision:
     d = b.state.decision
     if d is None or d.kind is not DecisionKind.REACTION:
-        raise IllegalActionError("no attack is waiting for an answer", rule="SG.RES.2")
+        raise IllegalActionError(S_("no attack is waiting for an answer"), rule="SG.RES.2")
     if d.unit != uid:
-        raise IllegalActionError(f"{d.unit} answers this attack, not {uid}", rule="SG.RES.2")
+        raise IllegalActionError(
+            S_("{unit} answers this attack, not {uid}", unit=d.unit, uid=uid), rule="SG.RES.2"
+        )
     return d
 
 
@@ -297,18 +307,26 @@ def _on_react(b: BattleTurn, action: React) -> None:
     d = _reaction_turn(b, action.unit)
     unit = b.u(action.unit)
     if not unit.reservations:
-        raise IllegalActionError(f"{unit.name} has nothing reserved", rule="SG.RES.1")
+        raise IllegalActionError(S_("{name} has nothing reserved", name=unit.name), rule="SG.RES.1")
     if unit.reservation(action.maneuver) is None:
         held = ", ".join(r.maneuver for r in unit.reservations)
         raise IllegalActionError(
-            f"{unit.name} did not reserve {action.maneuver!r} (reserved: {held})", rule="SG.RES.1"
+            S_(
+                "{name} did not reserve {maneuver} (reserved: {held})",
+                name=unit.name,
+                maneuver=f"{action.maneuver!r}",
+                held=held,
+            ),
+            rule="SG.RES.1",
         )
     reaction = b.rules.maneuver(action.maneuver).reaction
     barred = reaction_defenseless(b.rules, b.state, unit, ambushed=d.ambushed)
     if barred and reaction is not None and reaction.kind is ReactionKind.EVASION:
-        raise IllegalActionError(f"{unit.name} is Defenseless: no evasion", rule="SG.DFL.2")
+        raise IllegalActionError(S_("{name} is Defenseless: no evasion", name=unit.name), rule="SG.DFL.2")
     if action.maneuver not in usable_reservations(b.rules, b.state, unit, ambushed=d.ambushed):
-        raise IllegalActionError(f"{unit.name} has no Energy left to react with", rule="SG.RD.6")
+        raise IllegalActionError(
+            S_("{name} has no Energy left to react with", name=unit.name), rule="SG.RD.6"
+        )
     b.set(decision=None)
     if b.rules.dfl_timing.reaction_ends_defenseless:
         b.put(b.action_starts(b.u(unit.id), when=S_("its reaction starts")))
@@ -319,9 +337,11 @@ def _on_react(b: BattleTurn, action: React) -> None:
 def _decided(b: BattleTurn, kind: DecisionKind, uid: str, rule: str) -> Decision:
     d = b.state.decision
     if d is None or d.kind is not kind:
-        raise IllegalActionError(f"no {kind.value.replace('_', ' ')} decision is open now", rule=rule)
+        raise IllegalActionError(
+            S_("no {value} decision is open now", value=kind.value.replace("_", " ")), rule=rule
+        )
     if d.unit != uid:
-        raise IllegalActionError(f"{d.unit} decides this, not {uid}", rule=rule)
+        raise IllegalActionError(S_("{unit} decides this, not {uid}", unit=d.unit, uid=uid), rule=rule)
     return d
 
 
@@ -330,10 +350,16 @@ def _on_fate(b: BattleTurn, action: FateIntervention) -> None:
     p = b.state.attack
     assert p is not None
     if action.die not in (0, 1):
-        raise IllegalActionError(f"Fate Intervention moves die 0 or 1, not {action.die}", rule="SG.FAT.1")
+        raise IllegalActionError(
+            S_("Fate Intervention moves die 0 or 1, not {die}", die=action.die), rule="SG.FAT.1"
+        )
     if action.die not in p.offered:
         raise IllegalActionError(
-            f"moving die {action.die} of {list(p.faces)} makes no Critical Hit (catalog: fate)",
+            S_(
+                "moving die {die} of {faces} makes no Critical Hit (catalog: fate)",
+                die=action.die,
+                faces=list(p.faces),
+            ),
             rule="SG.FAT.1",
         )
     b.log("fate_intervention", "SG.FAT.1", automatic=False, unit=action.unit, die=action.die)
@@ -389,15 +415,17 @@ def _on_decline(b: BattleTurn, action: Decline) -> None:
             )
             b.set(decision=None, environment_done=True)
             return
-    raise IllegalActionError(f"{action.unit} has nothing to decline now", rule="SG.RES.2")
+    raise IllegalActionError(S_("{unit} has nothing to decline now", unit=action.unit), rule="SG.RES.2")
 
 
 def _on_upkeep(b: BattleTurn, action: Upkeep) -> None:
     d = b.state.decision
     if b.state.phase is not Phase.LULL or d is None or d.kind is not DecisionKind.UPKEEP:
-        raise IllegalActionError("upkeep maneuvers are performed in the lull phase", rule="SG.LUL.2")
+        raise IllegalActionError(S_("upkeep maneuvers are performed in the lull phase"), rule="SG.LUL.2")
     if d.unit != action.unit:
-        raise IllegalActionError(f"{d.unit} performs its upkeep now, not {action.unit}", rule="SG.LUL.2")
+        raise IllegalActionError(
+            S_("{unit} performs its upkeep now, not {unit2}", unit=d.unit, unit2=action.unit), rule="SG.LUL.2"
+        )
     unit = b.u(action.unit)
     problem = upkeep_problem(b.rules, b.state, unit, action)
     if problem is not None:
@@ -442,10 +470,10 @@ def _on_environment(b: BattleTurn, action: Environment) -> None:
     d = b.state.decision
     if d is None or d.kind is not DecisionKind.ENVIRONMENT or not b.state.yoma:
         raise IllegalActionError(
-            "the GM rolls for yoma intrusion in the lull phase, when the scenario allows", rule="SG.LUL.3"
+            S_("the GM rolls for yoma intrusion in the lull phase, when the scenario allows"), rule="SG.LUL.3"
         )
     if action.zone is not None and not b.state.has_zone(action.zone):
-        raise IllegalActionError(f"no zone {action.zone!r}", rule="SG.LUL.3")
+        raise IllegalActionError(S_("no zone {zone}", zone=f"{action.zone!r}"), rule="SG.LUL.3")
     table = b.rules.yoma
     roll = b.dice.die(table.die)
     row = table.row(roll)
@@ -495,19 +523,24 @@ _WAITS = (DecisionKind.REACTION, DecisionKind.FATE, DecisionKind.LAST_BASTION, D
 def _gm_may_act(b: BattleTurn) -> None:
     d = b.state.decision
     if b.state.attack is not None or (d is not None and d.kind in _WAITS):
-        raise IllegalActionError("the GM waits until the attack at hand is resolved", rule="SG.RES.2")
+        raise IllegalActionError(S_("the GM waits until the attack at hand is resolved"), rule="SG.RES.2")
 
 
 def _on_set_wounds(b: BattleTurn, action: GmSetWounds) -> None:
     _gm_may_act(b)
     if not b.state.has_unit(action.unit):
-        raise IllegalActionError(f"no unit {action.unit!r}", rule="SG.WND.4")
+        raise IllegalActionError(S_("no unit {unit}", unit=f"{action.unit!r}"), rule="SG.WND.4")
     unit = b.u(action.unit)
     if not unit.on_battlefield:
-        raise IllegalActionError(f"{unit.name} is not on the battlefield", rule="SG.INP.1")
+        raise IllegalActionError(S_("{name} is not on the battlefield", name=unit.name), rule="SG.INP.1")
     if not 0 <= action.wounds <= unit.wounds_max:
         raise IllegalActionError(
-            f"Wounds go from 0 to {unit.wounds_max}, not {action.wounds}", rule="SG.WND.4"
+            S_(
+                "Wounds go from 0 to {wounds_max}, not {wounds}",
+                wounds_max=unit.wounds_max,
+                wounds=action.wounds,
+            ),
+            rule="SG.WND.4",
         )
     b.log("gm_set_wounds", "SG.WND.4", automatic=False, unit=unit.id, before=unit.wounds, after=action.wounds)
     fell = action.wounds == 0
@@ -521,9 +554,11 @@ def _on_set_wounds(b: BattleTurn, action: GmSetWounds) -> None:
 def _on_end_combat(b: BattleTurn, action: GmEndCombat) -> None:
     _gm_may_act(b)
     if not b.rules.end.gm_may_end:
-        raise IllegalActionError("the house rules leave the end of combat to its conditions", rule="SG.END.1")
+        raise IllegalActionError(
+            S_("the house rules leave the end of combat to its conditions"), rule="SG.END.1"
+        )
     if action.winner is not None and not any(s.id == action.winner for s in b.state.sides):
-        raise IllegalActionError(f"no side {action.winner!r}", rule="SG.END.1")
+        raise IllegalActionError(S_("no side {winner}", winner=f"{action.winner!r}"), rule="SG.END.1")
     b.finish(action.winner, action.reason, automatic=False)
 
 

@@ -289,11 +289,19 @@ class BreathMenus:
                 choice = self._pick_value(uses, partial, step, want)
             if choice.id == END:
                 if k != len(path) - 1:
-                    raise MenuError(f"the breath is complete: {path[k + 1][:40]!r} is one too many")
+                    raise MenuError(
+                        _("the breath is complete: {value} is one too many").format(
+                            value=f"{path[k + 1][:40]!r}"
+                        )
+                    )
                 return Built(uses, None, Breath(self.unit.id, uses))
             if choice.id in (HOLD, PASS):
                 if k != len(path) - 1:
-                    raise MenuError(f"the decision is complete: {path[k + 1][:40]!r} is one too many")
+                    raise MenuError(
+                        _("the decision is complete: {value} is one too many").format(
+                            value=f"{path[k + 1][:40]!r}"
+                        )
+                    )
                 cls = Hold if choice.id == HOLD else Pass
                 return Built(uses, None, cls(self.unit.id))
             partial = choice.value if partial is None else partial.plus(step, choice.value)
@@ -506,7 +514,9 @@ def _pick(options: Sequence[Choice], want: str) -> Choice:
             return o
     shown = want if len(want) <= 40 else want[:37] + "..."
     known = ", ".join(o.id for o in options[:30] if o.allowed) + (", ..." if len(options) > 30 else "")
-    raise MenuError(f"{shown!r} is not a choice here (choices: {known or 'none'})")
+    raise MenuError(
+        _("{shown} is not a choice here (choices: {value})").format(shown=f"{shown!r}", value=known or "none")
+    )
 
 
 def _maneuver_words(m: Maneuver, cost: int | None, over: bool = False) -> str:

@@ -105,9 +105,11 @@ class _Tree:
 
 def _check(path: Sequence[str]) -> tuple[str, ...]:
     if isinstance(path, str) or not all(isinstance(p, str) for p in path):
-        raise MenuError("a path is a list of choice ids")
+        raise MenuError(_("a path is a list of choice ids"))
     if len(path) > MAX_PATH:
-        raise MenuError(f"a path of {len(path)} choices is longer than {MAX_PATH}")
+        raise MenuError(
+            _("a path of {path} choices is longer than {MAX_PATH}").format(path=len(path), MAX_PATH=MAX_PATH)
+        )
     return tuple(path)
 
 
@@ -116,7 +118,11 @@ def _walk(tree: _Tree, path: Sequence[str]) -> tuple[list[_Cand], int]:
     for k, want in enumerate(path):
         here = [c for c in cands if len(c.steps) > k]
         if not here:
-            raise MenuError(f"the decision is complete after {k} choice(s): {want[:40]!r} is one too many")
+            raise MenuError(
+                _("the decision is complete after {k} choice(s): {want} is one too many").format(
+                    k=k, want=f"{want[:40]!r}"
+                )
+            )
         matched = [c for c in here if c.steps[k][0] == want]
         if not matched:
             if k == 0:
@@ -127,7 +133,9 @@ def _walk(tree: _Tree, path: Sequence[str]) -> tuple[list[_Cand], int]:
                         )
             known = ", ".join(dict.fromkeys(c.steps[k][0] for c in here))
             shown = want if len(want) <= 40 else want[:37] + "..."
-            raise MenuError(f"{shown!r} is not a choice here (choices: {known})")
+            raise MenuError(
+                _("{shown} is not a choice here (choices: {known})").format(shown=f"{shown!r}", known=known)
+            )
         cands = matched
     return cands, len(path)
 
@@ -157,7 +165,7 @@ def _tree_menu(tree: _Tree, actor: Actor, path: tuple[str, ...]) -> Menu:
 def _tree_action(tree: _Tree, path: tuple[str, ...]) -> Action:
     cands, k = _walk(tree, path)
     if not path or len(cands) != 1 or len(cands[0].steps) != k:
-        raise MenuError("the decision is not complete: choose further")
+        raise MenuError(_("the decision is not complete: choose further"))
     return cands[0].action
 
 
@@ -172,7 +180,7 @@ def _tree(state: BattleState, rules: BattleRules) -> _Tree | None:
         return _Tree((_Cand(((BEGIN, words),), Begin()),), (), lambda k: prompt)
     d = state.decision
     if d is None:
-        raise MenuError("nobody decides now")
+        raise MenuError(_("nobody decides now"))
     builders: dict[DecisionKind, Callable[[BattleState, BattleRules], _Tree]] = {
         DecisionKind.REACTION: _reaction,
         DecisionKind.UPKEEP: _upkeep,
@@ -400,7 +408,7 @@ def choices(state: BattleState, rules: BattleRules, path: Sequence[str], actor: 
     """The menu after ``path`` for ``actor`` (whoever decides now)."""
     path = _check(path)
     if actor is None:
-        raise MenuError("the combat is over: nobody decides")
+        raise MenuError(_("the combat is over: nobody decides"))
     tree = _tree(state, rules)
     if tree is not None:
         return _tree_menu(tree, actor, path)
@@ -416,13 +424,13 @@ def decision(state: BattleState, rules: BattleRules, path: Sequence[str]) -> Act
     """The action a complete ``path`` names."""
     path = _check(path)
     if state.phase is Phase.OVER:
-        raise MenuError("the combat is over: nobody decides")
+        raise MenuError(_("the combat is over: nobody decides"))
     tree = _tree(state, rules)
     if tree is not None:
         return _tree_action(tree, path)
     built = _breath(state, rules).walk(path)
     if built.action is None:
-        raise MenuError("the breath is not complete: choose further, or end it")
+        raise MenuError(_("the breath is not complete: choose further, or end it"))
     return built.action
 
 
