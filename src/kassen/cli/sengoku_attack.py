@@ -26,7 +26,7 @@ from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastreplace import replace
 from kassen.core.rng import Rng
-from kassen.i18n import N_, S_, _, translate_text
+from kassen.i18n import N_, S_, _, pgettext, translate_text
 from kassen.sengoku.attack import Attack, AttackResult, attack
 from kassen.sengoku.catalog import Catalog
 from kassen.sengoku.check import DieSource, ScriptedDice
@@ -202,7 +202,7 @@ def _render(result: AttackResult, tags: AttackTags, seed: int | None, released: 
         "miss": _("miss"),
         "fumble": _("[bold]Fumble[/bold]"),
     }[result.outcome.value]
-    console.print(_("outcome: {outcome}").format(outcome=outcome))
+    console.print(pgettext("sengoku", "outcome: {outcome}").format(outcome=outcome))
     if result.wounds_before == result.wounds_after and not result.incapacitated:
         lost = _("no Wounds lost") if result.hit else _("unhurt")
         console.print(_("Wounds: {wounds} ({lost})").format(wounds=result.wounds_after, lost=lost))
@@ -226,7 +226,7 @@ def _render(result: AttackResult, tags: AttackTags, seed: int | None, released: 
             why = escape(translate_text(str(e.data["why"])))
             console.print(f"{escape(translate_text('[Break]'))}{_source(e.data)}: {why}  [dim]{e.rule}[/dim]")
         elif e.kind == "bleed":
-            said = _("{unit} bleeds: {effect}").format(
+            said = pgettext("sengoku", "{unit} bleeds: {effect}").format(
                 unit=result.target.name, effect=translate_text(str(e.data["effect"]))
             )
             console.print(f"{said}  [dim]{e.rule}[/dim]")
@@ -258,7 +258,7 @@ def _render(result: AttackResult, tags: AttackTags, seed: int | None, released: 
             console.print(f"  {said}  [dim]{t.rule}[/dim]")
     _step_rows(_("Resolution"), tuple(s for s in result.steps if s not in result.defense_steps))
     if seed is not None:
-        console.print("[dim]" + _("(seed {seed})").format(seed=seed) + "[/dim]")
+        console.print("[dim]" + pgettext("sengoku", "(seed {seed})").format(seed=seed) + "[/dim]")
 
 
 def _source(data: Mapping[str, Any]) -> str:

@@ -26,7 +26,7 @@ from kassen.core.errors import KassenError
 from kassen.core.report import account
 from kassen.core.rng import fresh_seed
 from kassen.core.scenario import bundled_scenarios
-from kassen.i18n import N_, _, translate_text
+from kassen.i18n import N_, _, pgettext, translate_text
 from kassen.sengoku.battle.report import summary
 from kassen.sengoku.battle.scenario import load_scenario, run_battle
 
@@ -69,7 +69,7 @@ def battle_command(
     sys.stdout.write(account(fight, verbose=not brief))
     sys.stdout.write("\n" + summary(fight.state))
     if seed is None and s.seed is None:
-        console.print("[dim]" + _("(seed {seed})").format(seed=used) + "[/dim]")
+        console.print("[dim]" + pgettext("sengoku", "(seed {seed})").format(seed=used) + "[/dim]")
 
 
 @sengoku_app.command(

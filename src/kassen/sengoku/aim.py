@@ -141,7 +141,7 @@ def aim_focus(
             tags = replace(tags, pierce=_scaled(tags.pierce, extra))
         else:
             tags = replace(tags, direct=_scaled(tags.direct, extra))
-        before = format_tags(technique.tags) or "no tag"
+        before = format_tags(technique.tags) or S_("no tag")
         steps.append(
             Step(
                 cost,

@@ -620,7 +620,12 @@ def _break(
             ),
             "SG.BRK.4",
         )
-        source = {"source": S_("{source} on {blow}", source=sb.source, blow=blow)}
+        said = (
+            S_("{source} on a Critical Hit", source=sb.source)
+            if blow == "a Critical Hit"
+            else S_("{source} on a hit", source=sb.source)
+        )
+        source = {"source": said}
         if sb.pierce > removed:
             removed, grade = sb.pierce, sb.grade
     if removed <= 0:

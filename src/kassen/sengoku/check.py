@@ -140,12 +140,10 @@ def resolve_check(faces: Faces, modifier: int, target: int, *, sides: int = 10) 
         ),
         Step(
             total,
-            S_(
-                "{total} {compare} {target}: {result}",
-                total=total,
-                compare=">=" if success else "<",
-                target=target,
-                result="success" if success else "failure",
+            (
+                S_("{total} >= {target}: success", total=total, target=target)
+                if success
+                else S_("{total} < {target}: failure", total=total, target=target)
             ),
             "SG.CHK.1",
         ),

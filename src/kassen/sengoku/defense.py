@@ -83,6 +83,7 @@ from kassen.sengoku.profile import (
     Grade,
 )
 from kassen.sengoku.tags import check_tags
+from kassen.sengoku.words import bonus_reason
 
 #: The ``defense`` of a result that no check can reach: the defender is immune to the attack (a
 #: Licensed+ exorcist against [Incorporeal], SG.INC.2). Check :attr:`DefenseResult.immune` and do not
@@ -319,16 +320,12 @@ def grade_label(grade: Grade) -> str:
 
 def _added(bonus: DefenseBonus) -> str:
     """``+2 stance (Immovable Formation)``."""
-    if bonus.source:
-        return S_("+{value} {kind} ({source})", value=bonus.value, kind=bonus.kind.value, source=bonus.source)
-    return S_("+{value} {kind}", value=bonus.value, kind=bonus.kind.value)
+    return bonus_reason(bonus.kind.value, bonus.value, bonus.source, added=True)
 
 
 def _bonus_text(bonus: DefenseBonus) -> str:
     """``stance +2 (Immovable Formation)``."""
-    if bonus.source:
-        return S_("{kind} +{value} ({source})", kind=bonus.kind.value, value=bonus.value, source=bonus.source)
-    return S_("{kind} +{value}", kind=bonus.kind.value, value=bonus.value)
+    return bonus_reason(bonus.kind.value, bonus.value, bonus.source, added=False)
 
 
 def _debuff_text(debuff: DefenseDebuff) -> str:
@@ -473,6 +470,7 @@ def _direct(
     removed = available if amount == ALL else min(amount, available)
     left = removed
     parts: list[str] = []
+    partial: tuple[int, DefenseBonus] | None = None
     for bonus in bonuses:
         if left <= 0:
             break
@@ -481,8 +479,22 @@ def _direct(
             continue
         left -= take
         parts.append(_bonus_text(bonus) if take == bonus.value else f"{take} of {_bonus_text(bonus)}")
+        partial = (take, bonus) if take != bonus.value else None
     start = value
-    if parts:
+    if len(parts) == 1 and partial is not None:
+        # a part of one bonus: said whole, so the catalog finds "N of ..." in its place
+        take, bonus = partial
+        value = trace.add(
+            value - removed,
+            S_(
+                "[Direct {amount}] removes {take} of {bonus}",
+                amount=amount,
+                take=take,
+                bonus=_bonus_text(bonus),
+            ),
+            "SG.DIR.1",
+        )
+    elif parts:
         value = trace.add(
             value - removed,
             S_("[Direct {amount}] removes {value}", amount=amount, value=", ".join(parts)),

@@ -69,11 +69,15 @@ def situational(unit: Unit, m: Maneuver, *, stance_changed: bool) -> tuple[int, 
             steps.append(
                 Step(
                     s.bonus,
-                    S_(
-                        "{name}: {value} {bonus}",
-                        name=m.name,
-                        value=s.text or s.when.value,
-                        bonus=f"{s.bonus:+d}",
+                    (
+                        S_("{name}: {when} +{bonus}", name=m.name, when=s.text or s.when.value, bonus=s.bonus)
+                        if s.bonus >= 0
+                        else S_(
+                            "{name}: {when} -{bonus}",
+                            name=m.name,
+                            when=s.text or s.when.value,
+                            bonus=-s.bonus,
+                        )
                     ),
                     "SG.MAN.1",
                 )

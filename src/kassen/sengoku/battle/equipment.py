@@ -35,7 +35,15 @@ def carrier(
         chosen = next((w for w in found if w.id == choice), None)
         if chosen is None:
             names = ", ".join(w.id for w in found) or "none"
-            raise _illegal(f"{m.name} is not used with {choice!r} (its weapons: {names})", "SG.BRT.1")
+            raise _illegal(
+                S_(
+                    "{name} is not used with {choice} (its weapons: {names})",
+                    name=m.name,
+                    choice=f"{choice!r}",
+                    names=names,
+                ),
+                "SG.BRT.1",
+            )
         found = (chosen,)
     for w in found:
         if not unit.lacks(w.id):
@@ -44,9 +52,18 @@ def carrier(
         return None
     w = found[0]
     if w.id in unit.broken:
-        raise _illegal(f"{unit.name}'s {w.name} is broken: no {m.name}", "SG.FUM.3")
+        raise _illegal(
+            S_("{name}'s {name2} is broken: no {name3}", name=unit.name, name2=w.name, name3=m.name),
+            "SG.FUM.3",
+        )
     raise _illegal(
-        f"{unit.name}'s {w.name} is on the ground: pick it up ({unit.pickup_cost} Energy) first", "SG.FUM.2"
+        S_(
+            "{name}'s {name2} is on the ground: pick it up ({pickup_cost} Energy) first",
+            name=unit.name,
+            name2=w.name,
+            pickup_cost=unit.pickup_cost,
+        ),
+        "SG.FUM.2",
     )
 
 

@@ -23,7 +23,7 @@ from string import Formatter
 from typing import Any
 
 from kassen.core.report import Line, Narration
-from kassen.i18n import N_, SOURCE, _, current_language, gettext, ngettext, translate_text
+from kassen.i18n import N_, SOURCE, _, current_language, gettext, ngettext, pgettext, translate_text
 from kassen.sengoku.battle import events as ev
 from kassen.sengoku.battle.state import BattleState
 from kassen.sengoku.catalog import load_catalog
@@ -122,9 +122,11 @@ def _change_word(cid: Any) -> str:
 def _use(ctx: Narration, use: Data) -> str:
     text = _m(ctx, use["maneuver"])
     if use.get("weapon"):
-        text = _("{maneuver} ({weapon})").format(maneuver=text, weapon=_weapon_word(use["weapon"]))
+        text = pgettext("sengoku", "{maneuver} ({weapon})").format(
+            maneuver=text, weapon=_weapon_word(use["weapon"])
+        )
     if use.get("release"):
-        text = _("release {maneuver}").format(maneuver=text)
+        text = pgettext("sengoku", "release {maneuver}").format(maneuver=text)
     if use.get("target"):
         text += f" → {ctx.name(use['target'])}"
     if use.get("to"):
@@ -133,7 +135,7 @@ def _use(ctx: Narration, use: Data) -> str:
         text = _("{maneuver} (Aim Focus +{aim})").format(maneuver=text, aim=use["aim"])
     if use.get("squads"):
         squads = ", ".join(ctx.name(s) for s in use["squads"])
-        text = _("{maneuver} with {squads}").format(maneuver=text, squads=squads)
+        text = pgettext("sengoku", "{maneuver} with {squads}").format(maneuver=text, squads=squads)
     return text
 
 
@@ -245,14 +247,18 @@ def _r_energy(ctx: Narration, d: ev.EnergyReset) -> Line:
     if d.get("initiative"):
         extra.append(_("initiative +{n} on the first breath").format(n=d["initiative"]))
     status = [
-        _("Wounds {wounds}/{wounds_max}").format(wounds=d["wounds"], wounds_max=d["wounds_max"])
+        pgettext("sengoku", "Wounds {wounds}/{wounds_max}").format(
+            wounds=d["wounds"], wounds_max=d["wounds_max"]
+        )
         if d.get("wounds") is not None
         else _("Wounds not seen")
     ]
     if d.get("cohesion") is not None:
-        status.append(_("Cohesion {cohesion}").format(cohesion=d["cohesion"]))
+        status.append(pgettext("sengoku", "Cohesion {cohesion}").format(cohesion=d["cohesion"]))
     if d.get("stances"):
-        status.append(_("holds {stances}").format(stances=", ".join(_m(ctx, s) for s in d["stances"])))
+        status.append(
+            pgettext("sengoku", "holds {stances}").format(stances=", ".join(_m(ctx, s) for s in d["stances"]))
+        )
     if d.get("routed"):
         status.append(_("routed"))
     more = f" ({'; '.join(extra)})" if extra else ""
@@ -289,7 +295,7 @@ def _r_breath(ctx: Narration, d: ev.Breath) -> Line:
         )
         return Line(text, ctx.rule)
     uses = " + ".join(f"{_use(ctx, u)} ({c})" for u, c in zip(d["uses"], d["costs"], strict=True))
-    text = _("{who}: {uses} = {spent} of {limit}{over}").format(
+    text = pgettext("sengoku", "{who}: {uses} = {spent} of {limit}{over}").format(
         who=who, uses=uses, spent=d["spent"], limit=d["limit"], over=over
     )
     costs = [c for c in d.get("cost_steps", []) if len(c) > 1]  # a bare price says nothing more
@@ -350,11 +356,11 @@ def _r_attack(ctx: Narration, d: ev.Attack) -> Line:
         text = text.format(attacker=attacker, technique=technique, target=target)
         return Line(text, ctx.rule, ctx.steps(d), indent=1)
     if d.get("weapon"):
-        who = _("{attacker}'s {technique} ({weapon}) → {target}").format(
+        who = pgettext("sengoku", "{attacker}'s {technique} ({weapon}) → {target}").format(
             attacker=attacker, technique=technique, weapon=_weapon_word(d["weapon"]), target=target
         )
     else:
-        who = _("{attacker}'s {technique} → {target}").format(
+        who = pgettext("sengoku", "{attacker}'s {technique} → {target}").format(
             attacker=attacker, technique=technique, target=target
         )
     ambush = _(" (ambush: target Defenseless)") if d.get("ambush") else ""
@@ -391,7 +397,7 @@ def _r_reaction(ctx: Narration, d: ev.Reaction) -> Line:
     if not d.get("rolled"):
         return _line(ctx, f"{who}: {_t(d['effect'])}", 2)
     roll = _roll(d["faces"], d["modifier"], d["total"])
-    text = _("{who}: {roll} vs {against}: {effect}").format(
+    text = pgettext("sengoku", "{who}: {roll} vs {against}: {effect}").format(
         who=who, roll=roll, against=_t(d["against"]), effect=_t(d["effect"])
     )
     return Line(text, ctx.rule, ctx.steps(d), indent=2)
@@ -440,7 +446,7 @@ def _r_blow(label: str) -> Render:
             if wounds
             else _("no Wounds (the blow's effect is all it does)")
         )
-        text = _("{label} on {target}: {took}").format(
+        text = pgettext("sengoku", "{label} on {target}: {took}").format(
             label=_(label), target=ctx.name(d["target"]), took=took
         )
         return _line(ctx, text, 2)
@@ -473,7 +479,9 @@ def _r_fate_offered(ctx: Narration, d: ev.FateOffered) -> Line:
 def _r_last_bastion_offered(ctx: Narration, d: ev.LastBastionOffered) -> Line:
     """The target (``unit``) may make the hit check miss with Last Bastion (SG.FAT.2)."""
     left = (
-        _(" ({wounds} of {wounds_now})").format(wounds=d["wounds"], wounds_now=d["wounds_now"])
+        pgettext("sengoku", " ({wounds} of {wounds_now})").format(
+            wounds=d["wounds"], wounds_now=d["wounds_now"]
+        )
         if d.get("wounds_now") is not None
         else ""
     )
@@ -609,7 +617,7 @@ def _r_move(ctx: Narration, d: ev.Moved) -> Line:
     check = d.get("check") or {}
     roll = ""
     if check:
-        roll = _(": {roll} vs {target}, {result}").format(
+        roll = pgettext("sengoku", ": {roll} vs {target}, {result}").format(
             roll=_roll(check["faces"], check["modifier"], check["total"]),
             target=check["target"],
             result=_ok(check["success"]),
@@ -617,7 +625,7 @@ def _r_move(ctx: Narration, d: ev.Moved) -> Line:
     if d["moved"]:
         where = f"{_t(d['frm'])} → {_t(d['to'])}"
     else:
-        where = _("stays in {zone}").format(zone=_t(d["frm"]))
+        where = pgettext("sengoku", "stays in {zone}").format(zone=_t(d["frm"]))
     inf = _("; infiltrating") if d.get("infiltrating") else ""
     text = f"{ctx.name(d['unit'])}: {_m(ctx, d['maneuver'])} {where}{roll}{inf}"
     return Line(text, ctx.rule, ctx.steps(check) if check else (), indent=1)
@@ -674,7 +682,7 @@ def _r_pursuit(ctx: Narration, d: ev.Pursuit) -> Line:
 def _check(label: str) -> Render:
     def render(ctx: Narration, d: ev.UnitCheck) -> Line:
         roll = _roll(d["faces"], d["modifier"], d["total"])
-        text = _("{unit}: {label} {roll} vs {target}: {result}").format(
+        text = pgettext("sengoku", "{unit}: {label} {roll} vs {target}: {result}").format(
             unit=ctx.name(d["unit"]), label=_(label), roll=roll, target=d["target"], result=_ok(d["success"])
         )
         return Line(text, ctx.rule, ctx.steps(d), indent=1)
@@ -700,7 +708,7 @@ def _r_arrives(ctx: Narration, d: ev.Arrives) -> Line:
 def _r_upkeep(ctx: Narration, d: ev.Upkeep) -> Line:
     text = f"{ctx.name(d['unit'])}: {_m(ctx, d['maneuver'])}"
     if d.get("target") is not None:
-        text = _("{text} on {target}").format(text=text, target=ctx.name(d["target"]))
+        text = pgettext("sengoku", "{text} on {target}").format(text=text, target=ctx.name(d["target"]))
     if d.get("choice"):
         text += f" ({_t(d['choice'])})"
     if d.get("effect"):

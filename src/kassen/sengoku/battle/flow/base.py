@@ -133,7 +133,7 @@ class TurnBase(Turn[BattleState]):
         for old, new in zip(squads, after_fall, strict=True):
             if new.cohesion == old.cohesion:
                 continue
-            self.cohesion(old.name, new.cohesion - old.cohesion, "SG.INP.2", "commander lost")
+            self.cohesion(old.name, new.cohesion - old.cohesion, "SG.INP.2", S_("commander lost"))
 
     def cohesion(self, uid: str, change: int, rule: str, why: str) -> None:
         unit = self.u(uid)

@@ -132,7 +132,9 @@ class EffectsPart(TurnBase):
                 else:
                     name = self.u(uid).name
                     what = describe(e, name, hit_wounds=hit_wounds)
-                    text = f"{what}: {name} is already Incapacitated, so it does nothing"
+                    text = S_(
+                        "{what}: {name} is already Incapacitated, so it does nothing", what=what, name=name
+                    )
                     self.log("table_effect", rule, unit=uid, effect=e.kind.value, text=text)
             if fallen:
                 continue

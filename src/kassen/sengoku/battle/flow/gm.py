@@ -72,11 +72,13 @@ def gm_problem(
             )
         on = isinstance(action, GmAddStatus)
         if _has(unit, action.status) == on:
-            said = (
-                S_("{name} is already {status}", name=unit.name, status=action.status)
-                if on
-                else S_("{name} is not {status}", name=unit.name, status=action.status)
-            )
+            # one template per status: a bare "{name} is not {status}" would match any such sentence
+            said = {
+                ("defenseless", True): S_("{name} is already defenseless", name=unit.name),
+                ("defenseless", False): S_("{name} is not defenseless", name=unit.name),
+                ("bleeding", True): S_("{name} is already bleeding", name=unit.name),
+                ("bleeding", False): S_("{name} is not bleeding", name=unit.name),
+            }.get((action.status, on), f"{unit.name} {'is already' if on else 'is not'} {action.status}")
             raise IllegalActionError(said, rule=rule)
 
 
@@ -136,7 +138,8 @@ def on_remove_debuff(b: TurnBase, action: GmRemoveDebuff) -> None:
     name = _debuff_entry(b, action)
     unit = b.u(action.unit)
     if not any(d.source == name for d in unit.debuffs):
-        raise IllegalActionError(S_("{name} has no {name2}", name=unit.name, name2=name), rule="SG.DBF.1")
+        # not a catalog template: "{name} has no {debuff}" would match any sentence of that shape
+        raise IllegalActionError(f"{unit.name} has no {name}", rule="SG.DBF.1")
     kept = tuple(d for d in unit.debuffs if d.source != name)
     b.put(replace(unit, debuffs=kept))
     b.log(

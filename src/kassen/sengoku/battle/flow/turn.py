@@ -89,13 +89,21 @@ def _reposition_problem(rules: BattleRules, state: BattleState, unit: Unit, acti
     servants = {u.id: u for u in _shikigami(rules, state, unit)}
     t = servants.get(action.target or "")
     if t is None:
-        return f"{action.target!r} is not a shikigami of {unit.name}'s side on the battlefield"
+        return S_(
+            "{target} is not a shikigami of {name}'s side on the battlefield",
+            target=f"{action.target!r}",
+            name=unit.name,
+        )
     assert unit.zone is not None
     allowed = {unit.zone, *state.neighbours(unit.zone)}
     if action.to not in allowed:
-        return f"a shikigami goes to {unit.name}'s zone or an adjacent one, not {action.to!r}"
+        return S_(
+            "a shikigami goes to {name}'s zone or an adjacent one, not {to}",
+            name=unit.name,
+            to=f"{action.to!r}",
+        )
     if action.to == t.zone:
-        return f"{t.name} is already in {t.zone}"
+        return S_("{name} is already in {zone}", name=t.name, zone=t.zone)
     if action.choice is not None:
         return "a repositioning makes no choice"
     return None
@@ -108,32 +116,37 @@ def upkeep_problem(rules: BattleRules, state: BattleState, unit: Unit, action: U
     upkeep needs; a repositioning moves one of the side's shikigami (each once) to the unit's zone or
     an adjacent one."""
     if not unit.on_battlefield:
-        return f"{unit.name} is not on the battlefield"
+        return S_("{name} is not on the battlefield", name=unit.name)
     m = rules.catalog.maneuvers.get(action.maneuver)
     if m is None or m.id not in rules.known(unit):
-        return f"{unit.name} does not know {action.maneuver!r}"
+        return S_("{name} does not know {maneuver}", name=unit.name, maneuver=f"{action.maneuver!r}")
     up = m.upkeep
     if m.kind is not ManeuverKind.UPKEEP or up is None:
-        return f"{m.name} is not an upkeep maneuver"
+        return S_("{name} is not an upkeep maneuver", name=m.name)
     if unit.count(unit.used, _used_key(m.id, action)):
-        return f"{unit.name} has performed {m.name} in this lull"
+        return S_("{name} has performed {name2} in this lull", name=unit.name, name2=m.name)
     if up.moves_shikigami:
         if action.to is None:
-            return f"{m.name} names the zone the shikigami goes to"
+            return S_("{name} names the zone the shikigami goes to", name=m.name)
         return _reposition_problem(rules, state, unit, action)
     if action.to is not None:
-        return f"{m.name} moves nobody"
+        return S_("{name} moves nobody", name=m.name)
     weapon = rules.weapon_for(unit, m)
     if weapon is not None and weapon.reload:
-        return f"{m.name} happens by itself in the lull"
+        return S_("{name} happens by itself in the lull", name=m.name)
     allies = {u.id: u for u in _allies(state, unit)}
     if not (up.wounds_recovered or up.cohesion_gained or up.prevents_collapse):
         if action.target is not None or action.choice is not None:
-            return f"{m.name} names no target and no choice"
+            return S_("{name} names no target and no choice", name=m.name)
         return None
     t = allies.get(action.target or "")
     if t is None:
-        return f"{m.name} helps {unit.name} or an ally in its zone, not {action.target!r}"
+        return S_(
+            "{name} helps {name2} or an ally in its zone, not {target}",
+            name=m.name,
+            name2=unit.name,
+            target=f"{action.target!r}",
+        )
     if up.wounds_recovered or up.cohesion_gained:
         can = {
             "wounds": bool(up.wounds_recovered) and t.wounds < t.wounds_max,
@@ -144,15 +157,20 @@ def upkeep_problem(rules: BattleRules, state: BattleState, unit: Unit, action: U
         if up.choose_one:
             if action.choice is None or not can.get(action.choice, False):
                 needs = " or ".join(k for k, ok in can.items() if ok) or "nothing"
-                return f"{m.name} restores Wounds or Cohesion, one of them: {t.name} needs {needs}"
+                return S_(
+                    "{name} restores Wounds or Cohesion, one of them: {name2} needs {needs}",
+                    name=m.name,
+                    name2=t.name,
+                    needs=needs,
+                )
             return None
         if action.choice is not None:
-            return f"{m.name} makes no choice"
+            return S_("{name} makes no choice", name=m.name)
         return None if any(can.values()) else f"{t.name} needs neither Wounds nor Cohesion"
     if action.choice is not None:
-        return f"{m.name} makes no choice"
+        return S_("{name} makes no choice", name=m.name)
     if t.cohesion is None or t.ward:
-        return f"{t.name} is not a squad without a ward"
+        return S_("{name} is not a squad without a ward", name=t.name)
     return None
 
 
@@ -494,7 +512,7 @@ def _on_environment(b: BattleTurn, action: Environment) -> None:
     if not row.creatures or zone is None:
         return
     if not any(s.id == INTRUDERS for s in b.state.sides):
-        b.set(sides=(*b.state.sides, Side(INTRUDERS, "Yoma intruders", "none")))
+        b.set(sides=(*b.state.sides, Side(INTRUDERS, S_("Yoma intruders"), "none")))
     for c in row.creatures:
         for _ in range(c.count):
             n = 1

@@ -32,7 +32,7 @@ from typing import Any
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.menu import MenuError, Odds
-from kassen.i18n import N_, S_, _, translate_text
+from kassen.i18n import N_, S_, _, pgettext, translate_text
 from kassen.sengoku.aim import aim_cap
 from kassen.sengoku.battle.actions import Action, Breath, Hold, Pass
 from kassen.sengoku.battle.plan import Plan, planner
@@ -381,7 +381,7 @@ class BreathMenus:
             try:
                 self.plans.prefix((*uses, self.use_of(p)))
             except IllegalActionError as exc:
-                label = _("Release {maneuver}").format(maneuver=_w(m.name))
+                label = pgettext("sengoku", "Release {maneuver}").format(maneuver=_w(m.name))
                 refused.append(Choice(RELEASE + sid, label, None, False, exc.message, exc.rule))
                 continue
             others.append(
@@ -473,11 +473,11 @@ class BreathMenus:
             z = s.zone(str(value))
             if z.high_ground:
                 return _("{zone} ({kind}, high ground)").format(zone=translate_text(z.id), kind=_(z.kind))
-            return _("{zone} ({kind})").format(zone=translate_text(z.id), kind=_(z.kind))
+            return pgettext("sengoku", "{zone} ({kind})").format(zone=translate_text(z.id), kind=_(z.kind))
         squads = tuple(value)
         if not squads:
             return _("alone")
-        return _("with {squads}").format(squads=", ".join(s.unit(x).name for x in squads))
+        return pgettext("sengoku", "with {squads}").format(squads=", ".join(s.unit(x).name for x in squads))
 
     def prompt(self, uses: tuple[Use, ...], partial: _Partial | None, step: str) -> str:
         """``Genzaburo, count 11: choose a maneuver — 4 of 11 Energy spent in this breath, 7 left; the
@@ -534,7 +534,7 @@ def _maneuver_words(m: Maneuver, cost: int | None, over: bool = False) -> str:
     if m.aid is not None:
         what = _("aid")
     if cost is not None:
-        what = _("{what}; {cost} Energy").format(what=what, cost=cost)
+        what = pgettext("sengoku", "{what}; {cost} Energy").format(what=what, cost=cost)
     if over:
         what = _("{what}; overload").format(what=what)
     return f"{_w(m.name)} ({what})"

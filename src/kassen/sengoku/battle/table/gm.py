@@ -24,7 +24,7 @@ __all__ = ["gm_actions", "gm_label"]
 from collections.abc import Sequence
 from typing import Any
 
-from kassen.i18n import N_, _, ngettext
+from kassen.i18n import N_, _, ngettext, pgettext
 from kassen.sengoku.battle.actions import (
     STATUSES,
     Action,
@@ -102,5 +102,9 @@ def gm_label(state: BattleState, rules: BattleRules, field: str, value: Any) -> 
         e = rules.catalog.debuffs[value]
         return _("{debuff} (Defense −{value})").format(debuff=content_word(e.name), value=e.value)
     if field == "winner":
-        return _("no winner") if value is None else _("{side} wins").format(side=state.side(str(value)).name)
+        return (
+            _("no winner")
+            if value is None
+            else pgettext("sengoku", "{side} wins").format(side=state.side(str(value)).name)
+        )
     return None

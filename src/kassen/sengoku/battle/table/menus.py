@@ -37,7 +37,7 @@ from kassen.core.engine import Actor
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
 from kassen.core.menu import MAX_PATH, Menu, MenuError, Option
-from kassen.i18n import S_, _, translate_text
+from kassen.i18n import S_, _, pgettext, translate_text
 from kassen.sengoku.battle.actions import (
     GM,
     Action,
@@ -245,11 +245,11 @@ def _upkeep(state: BattleState, rules: BattleRules) -> _Tree:
         said = f"{_w(m.name)}: {translate_text(up.effect)}" if up is not None and up.effect else _w(m.name)
         steps: list[Step] = [(m.id, said)]
         if a.target is not None:
-            steps.append((a.target, _("on {unit}").format(unit=_name(state, a.target))))
+            steps.append((a.target, pgettext("sengoku", "on {unit}").format(unit=_name(state, a.target))))
         if a.choice is not None:
             steps.append((a.choice, _("restore Wounds") if a.choice == "wounds" else _("restore Cohesion")))
         if a.to is not None:
-            steps.append((a.to, _("to {zone}").format(zone=translate_text(a.to))))
+            steps.append((a.to, pgettext("sengoku", "to {zone}").format(zone=translate_text(a.to))))
         cands.append(_Cand(tuple(steps), a))
     cands.append(_Cand(((END_UPKEEP, _("End {unit}'s upkeep").format(unit=unit.name)),), Decline(unit.id)))
     offered = {c.action.maneuver for c in cands if isinstance(c.action, Upkeep)}
@@ -341,7 +341,7 @@ def _fumble(state: BattleState, rules: BattleRules) -> _Tree:
                 for x in order:
                     steps.append((x, f"{_w(extras[x].name)}: {translate_text(extras[x].effect)}"))
                     if moves and x == moves[0] and to is not None:
-                        steps.append((to, _("to {zone}").format(zone=translate_text(to))))
+                        steps.append((to, pgettext("sengoku", "to {zone}").format(zone=translate_text(to))))
                 steps.append((DONE_EXTRAS, _("Done: add these extras")))
                 cands.append(_Cand(tuple(steps), FumbleExtras(order, to)))
     refused = []
@@ -365,7 +365,15 @@ def _environment(state: BattleState, rules: BattleRules) -> _Tree:
         cands.append(_Cand((yoma, (DEFAULT_ZONE, _("where the row says (its zone kind)"))), Environment()))
         cands += [
             _Cand(
-                (yoma, (z.id, _("in {zone} ({kind})").format(zone=translate_text(z.id), kind=_(z.kind)))),
+                (
+                    yoma,
+                    (
+                        z.id,
+                        pgettext("sengoku", "in {zone} ({kind})").format(
+                            zone=translate_text(z.id), kind=_(z.kind)
+                        ),
+                    ),
+                ),
                 Environment(z.id),
             )
             for z in state.zones
@@ -385,7 +393,12 @@ def _environment(state: BattleState, rules: BattleRules) -> _Tree:
                 _Cand(
                     (
                         (c.id, f"{_w(c.name)}: {translate_text(c.effect)}"),
-                        (z.id, _("on {zone} ({kind})").format(zone=translate_text(z.id), kind=_(z.kind))),
+                        (
+                            z.id,
+                            pgettext("sengoku", "on {zone} ({kind})").format(
+                                zone=translate_text(z.id), kind=_(z.kind)
+                            ),
+                        ),
                     ),
                     BattlefieldChange(c.id, z.id),
                 )

@@ -21,7 +21,7 @@ from typing import Any
 
 from kassen.core.fight import state_codec
 from kassen.core.view import GM_VIEW, Viewer, Visibility, redact_state
-from kassen.i18n import N_, _, translate_text
+from kassen.i18n import N_, _, pgettext, translate_text
 from kassen.sengoku.battle.plan import acting_value
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit
@@ -107,7 +107,7 @@ def _track(state: BattleState, rules: BattleRules) -> str:
     passed = [u.name for u in state.units if u.on_battlefield and u.passed]
     off = [u.name for u in state.units if not u.on_battlefield]
     if passed:
-        text += " | " + _("passed: {units}").format(units=", ".join(passed))
+        text += " | " + pgettext("sengoku", "passed: {units}").format(units=", ".join(passed))
     if off:
         text += " | " + _("off the battlefield: {units}").format(units=", ".join(off))
     return text
@@ -121,21 +121,23 @@ def _unit(state: BattleState, rules: BattleRules, u: Unit, seen: Mapping[str, An
         return f"{head}: " + _("left the battlefield")
     wounds = seen.get("wounds")
     health = (
-        _("Wounds {wounds}/{wounds_max}").format(wounds=wounds, wounds_max=u.wounds_max)
+        pgettext("sengoku", "Wounds {wounds}/{wounds_max}").format(wounds=wounds, wounds_max=u.wounds_max)
         if wounds is not None
         else _("Wounds not seen")
     )
     energy = (
-        [_("Energy {energy}/{max_energy}").format(energy=u.energy, max_energy=u.max_energy)]
+        [pgettext("sengoku", "Energy {energy}/{max_energy}").format(energy=u.energy, max_energy=u.max_energy)]
         if state.phase is not Phase.START
         else []
     )
-    bits = [_("in {zone}").format(zone=translate_text(u.zone or "")), *energy, health]
+    bits = [pgettext("sengoku", "in {zone}").format(zone=translate_text(u.zone or "")), *energy, health]
     if u.cohesion is not None:
-        bits.append(_("Cohesion {cohesion}").format(cohesion=u.cohesion))
+        bits.append(pgettext("sengoku", "Cohesion {cohesion}").format(cohesion=u.cohesion))
     if u.stances:
         bits.append(
-            _("holds {stances}").format(stances=", ".join(_w(rules.maneuver(s).name) for s in u.stances))
+            pgettext("sengoku", "holds {stances}").format(
+                stances=", ".join(_w(rules.maneuver(s).name) for s in u.stances)
+            )
         )
     if u.defenseless:
         bits.append(_("Defenseless"))
@@ -153,5 +155,5 @@ def _unit(state: BattleState, rules: BattleRules, u: Unit, seen: Mapping[str, An
         bits.append(_("reserved: {maneuvers}").format(maneuvers=names))
     fate = seen.get("fate_points")
     if fate:
-        bits.append(_("Fate {fate}").format(fate=fate))
+        bits.append(pgettext("sengoku", "Fate {fate}").format(fate=fate))
     return f"{head}: " + "; ".join(bits)
