@@ -10,10 +10,12 @@ __all__ = ["sengoku_app"]
 
 import typer
 
+from kassen.i18n import N_
+
 sengoku_app = typer.Typer(
     add_completion=False,  # as the top-level kassen: no command edits the shell's start-up files
     name="sengoku",
-    help="Sengoku (wounds and breath): Defense, odds, attacks and battles, each number with its rule.",
+    help=N_("Sengoku (wounds and breath): Defense, odds, attacks and battles, each number with its rule."),
     no_args_is_help=True,
 )
 

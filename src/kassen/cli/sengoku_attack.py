@@ -26,6 +26,7 @@ from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastreplace import replace
 from kassen.core.rng import Rng
+from kassen.i18n import N_, S_, _, pgettext, translate_text
 from kassen.sengoku.attack import Attack, AttackResult, attack
 from kassen.sengoku.catalog import Catalog
 from kassen.sengoku.check import DieSource, ScriptedDice
@@ -33,8 +34,9 @@ from kassen.sengoku.odds import ODDS_KEYS, attack_odds
 from kassen.sengoku.profile import AttackTags, Attributes, CombatProfile, DefenseBonus, Grade
 from kassen.sengoku.resolution import ResolutionRules, load_resolution
 from kassen.sengoku.table_effects import describe
-from kassen.sengoku.tags import format_tags
+from kassen.sengoku.tags import format_tags, shown_tags
 from kassen.sengoku.technique import Technique
+from kassen.sengoku.words import content_word
 from kassen.sengoku.wounds import AddedWound
 
 
@@ -62,7 +64,12 @@ def _faces(issues: OptionIssues, text: str | None, sides: int) -> list[int]:
     faces = [whole_problem(p, 1, sides)[0] for p in parts]
     if len(parts) != 2 or any(f is None for f in faces):
         shown = text if len(text) <= 40 else text[:37] + "..."
-        issues.add("--faces", f"expected two d{sides} faces (1 to {sides}) like 4,5, got {shown!r}")
+        issues.add(
+            "--faces",
+            _("expected two d{sides} faces (1 to {sides}) like 4,5, got {shown}").format(
+                sides=sides, shown=f"{shown!r}"
+            ),
+        )
         return []
     return [f for f in faces if f is not None]
 
@@ -79,19 +86,25 @@ def _resolution(catalog: Catalog, rules: str | None) -> ResolutionRules:
 # -------------------------------------------------------------------------------------------- odds
 
 
-@sengoku_app.command("odds")
+@sengoku_app.command(
+    "odds",
+    help=N_(
+        "Exact chances of 2d10 + MODIFIER >= DEFENSE: hit, Critical Hit, Fumble, the d100 tables, and the\n"
+        "expected Wounds (SG.CHK.1, SG.CRT.1, SG.FUM.1)."
+    ),
+)
 @user_errors
 def odds_command(
     modifier: Annotated[
-        str | None, typer.Option(metavar="N", help="Attack modifier (attribute + skill + bonus).")
+        str | None, typer.Option(metavar="N", help=N_("Attack modifier (attribute + skill + bonus)."))
     ] = None,
-    defense: Annotated[str | None, typer.Option(metavar="N", help="The target's Defense.")] = None,
+    defense: Annotated[str | None, typer.Option(metavar="N", help=N_("The target's Defense."))] = None,
     weapon: Annotated[
-        str, typer.Option(help="Weapon or technique for the expected Wounds (default: a base attack).")
+        str, typer.Option(help=N_("Weapon or technique for the expected Wounds (default: a base attack)."))
     ] = "strike",
-    rules: Annotated[str | None, typer.Option(help="Your own resolution.yaml.")] = None,
+    rules: Annotated[str | None, typer.Option(help=N_("Your own resolution.yaml."))] = None,
     content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
     """Exact chances of 2d10 + MODIFIER >= DEFENSE: hit, Critical Hit, Fumble, the d100 tables, and the
     expected Wounds (SG.CHK.1, SG.CRT.1, SG.FUM.1)."""
@@ -100,7 +113,7 @@ def odds_command(
     d = _int(issues, "--defense", defense)
     for option, given in (("--modifier", modifier), ("--defense", defense)):
         if given is None:
-            issues.add(option, "is required")
+            issues.add(option, _("is required"))
     issues.raise_any()
     assert m is not None and d is not None
     catalog = catalog_from_options(content)
@@ -110,24 +123,28 @@ def odds_command(
     if as_json:
         emit_json(odds.to_json())
         return
-    console.print(f"[bold]2d10 {m:+d} >= {d}[/bold]  (exact; {tech.name})")
+    console.print(
+        _("[bold]2d10 {modifier} >= {defense}[/bold]  (exact; {technique})").format(
+            modifier=f"{m:+d}", defense=d, technique=escape(content_word(tech.name))
+        )
+    )
     table = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
     table.add_column("")
-    table.add_column("fraction", justify="right")
-    table.add_column("chance", justify="right")
+    table.add_column(_("fraction"), justify="right")
+    table.add_column(_("chance"), justify="right")
     labels = {
-        "hit": "hit (Critical Hits included)",
-        "critical": "Critical Hit",
-        "fumble": "Fumble",
-        "heavenly_mandate": "Heavenly Mandate (double 10)",
-        "karmic_retribution": "Karmic Retribution (double 1)",
+        "hit": _("hit (Critical Hits included)"),
+        "critical": _("Critical Hit"),
+        "fumble": _("Fumble"),
+        "heavenly_mandate": _("Heavenly Mandate (double 10)"),
+        "karmic_retribution": _("Karmic Retribution (double 1)"),
     }
     fractions = odds.fractions()
     for key in ODDS_KEYS[:-1]:
         p = fractions[key]
         table.add_row(labels[key], _fraction_text(p), f"{float(p):.2%}")
     ew = odds.expected_wounds
-    table.add_row("expected Wounds", _fraction_text(ew), f"{float(ew):.3f}")
+    table.add_row(_("expected Wounds"), _fraction_text(ew), f"{float(ew):.3f}")
     console.print(table)
 
 
@@ -140,78 +157,113 @@ def _step_rows(title: str, steps: tuple[Step, ...]) -> None:
     table.add_column()
     table.add_column(style="dim")
     for s in steps:
-        table.add_row(str(s.value), s.reason, s.rule)
+        table.add_row(str(s.value), translate_text(s.reason), s.rule)
     console.print(table)
 
 
 def _render(result: AttackResult, tags: AttackTags, seed: int | None, released: tuple[Step, ...]) -> None:
     a, b = result.faces_rolled
     check = result.check
-    against = format_tags(tags)
-    console.print(
-        f"[bold]{result.attacker.name}[/bold] attacks [bold]{result.target.name}[/bold] with "
-        f"{result.technique.name}" + (f" {against}" if against else "")
-    )
-    print_released(released)
-    _step_rows("Defense", result.defense_steps)
-    faces = f"[{a}, {b}]" + (
-        f" → [{check.faces[0]}, {check.faces[1]}] (Fate)" if check.faces != (a, b) else ""
-    )
-    console.print(
-        f"roll: 2d10 {check.modifier:+d}: {faces} {check.modifier:+d} = [bold]{check.total}[/bold] "
-        f"vs Defense {result.defense}" + ("  [bold]double[/bold]" if check.double else "")
-    )
-    outcome = {
-        "critical": "[bold]Critical Hit[/bold]",
-        "hit": "[bold]hit[/bold]",
-        "miss": "miss",
-        "fumble": "[bold]Fumble[/bold]",
-    }[result.outcome.value]
-    console.print(f"outcome: {outcome}")
-    if result.wounds_before == result.wounds_after and not result.incapacitated:
-        lost = "no Wounds lost" if result.hit else "unhurt"
-        console.print(f"Wounds: {result.wounds_after} ({lost})")
+    against = shown_tags(tags)
+    attacker, target = f"[bold]{result.attacker.name}[/bold]", f"[bold]{result.target.name}[/bold]"
+    technique = content_word(result.technique.name)
+    if against:
+        console.print(
+            _("{attacker} attacks {target} with {technique} {tags}").format(
+                attacker=attacker, target=target, technique=technique, tags=against
+            )
+        )
     else:
         console.print(
-            f"Wounds: {result.wounds_before} → {result.wounds_after}"
-            + ("  [bold]Incapacitated[/bold]" if result.incapacitated else "")
+            _("{attacker} attacks {target} with {technique}").format(
+                attacker=attacker, target=target, technique=technique
+            )
+        )
+    print_released(released)
+    _step_rows(_("Defense"), result.defense_steps)
+    faces = f"[{a}, {b}]" + (
+        _(" → [{first}, {second}] (Fate)").format(first=check.faces[0], second=check.faces[1])
+        if check.faces != (a, b)
+        else ""
+    )
+    roll = _(
+        "roll: 2d10 {modifier}: {faces} {modifier_again} = [bold]{total}[/bold] vs Defense {defense}"
+    ).format(
+        modifier=f"{check.modifier:+d}",
+        faces=faces,
+        modifier_again=f"{check.modifier:+d}",
+        total=check.total,
+        defense=result.defense,
+    )
+    console.print(roll + (_("  [bold]double[/bold]") if check.double else ""))
+    outcome = {
+        "critical": _("[bold]Critical Hit[/bold]"),
+        "hit": _("[bold]hit[/bold]"),
+        "miss": _("miss"),
+        "fumble": _("[bold]Fumble[/bold]"),
+    }[result.outcome.value]
+    console.print(pgettext("sengoku", "outcome: {outcome}").format(outcome=outcome))
+    if result.wounds_before == result.wounds_after and not result.incapacitated:
+        lost = _("no Wounds lost") if result.hit else _("unhurt")
+        console.print(_("Wounds: {wounds} ({lost})").format(wounds=result.wounds_after, lost=lost))
+    else:
+        console.print(
+            _("Wounds: {before} → {after}").format(before=result.wounds_before, after=result.wounds_after)
+            + (_("  [bold]Incapacitated[/bold]") if result.incapacitated else "")
         )
     if result.wounds_behind:
-        console.print(f"the enemy behind loses {result.wounds_behind} Wound(s)")
+        console.print(_("the enemy behind loses {wounds} Wound(s)").format(wounds=result.wounds_behind))
     for e in result.events:
         if e.kind == "armor_broken":
-            console.print(
-                f"{escape('[Break]')}{_source(e.data)}: {result.target.name}'s armor loses"
-                f" {e.data['lost']} point(s)"
-                f" until repaired  [dim]{e.rule}[/dim]"
+            said = _("{tag}{source}: {target}'s armor loses {lost} point(s) until repaired").format(
+                tag=escape(translate_text("[Break]")),
+                source=_source(e.data),
+                target=result.target.name,
+                lost=e.data["lost"],
             )
+            console.print(f"{said}  [dim]{e.rule}[/dim]")
         elif e.kind == "armor_holds":
-            why = escape(str(e.data["why"]))
-            console.print(f"{escape('[Break]')}{_source(e.data)}: {why}  [dim]{e.rule}[/dim]")
+            why = escape(translate_text(str(e.data["why"])))
+            console.print(f"{escape(translate_text('[Break]'))}{_source(e.data)}: {why}  [dim]{e.rule}[/dim]")
         elif e.kind == "bleed":
-            console.print(f"{result.target.name} bleeds: {e.data['effect']}  [dim]{e.rule}[/dim]")
+            said = pgettext("sengoku", "{unit} bleeds: {effect}").format(
+                unit=result.target.name, effect=translate_text(str(e.data["effect"]))
+            )
+            console.print(f"{said}  [dim]{e.rule}[/dim]")
         elif e.kind == "debuff":
-            console.print(f"{result.target.name}: {e.data['debuff']} (Defense −N, SG.DBF.1)")
+            console.print(
+                _("{unit}: {debuff} (Defense −N, SG.DBF.1)").format(
+                    unit=result.target.name, debuff=translate_text(str(e.data["debuff"]))
+                )
+            )
     if result.attacker.defenseless and result.outcome.value == "fumble":
-        console.print(f"{result.attacker.name} is Defenseless")
+        console.print(_("{unit} is Defenseless").format(unit=result.attacker.name))
     if result.table is not None:
         t = result.table
         console.print(
-            f"d100 {t.roll} on the {t.table.replace('_', ' ')} table: [bold]{t.name}[/bold]: {t.effect}"
+            _("d100 {roll} on the {table} table: [bold]{name}[/bold]: {effect}").format(
+                roll=t.roll,
+                table=translate_text(t.table.replace("_", " ")),
+                name=content_word(t.name),
+                effect=translate_text(t.effect),
+            )
         )
         for e in result.events:
             if e.kind == "table_effect":
-                console.print(f"  {e.data['text']}  [dim]{e.rule}[/dim]")
+                console.print(f"  {translate_text(str(e.data['text']))}  [dim]{e.rule}[/dim]")
         for p in result.pending:
-            console.print(f"  in a battle, {describe(p, hit_wounds=result.hit_wounds)}  [dim]{t.rule}[/dim]")
-    _step_rows("Resolution", tuple(s for s in result.steps if s not in result.defense_steps))
+            said = _("in a battle, {effect}").format(
+                effect=translate_text(describe(p, hit_wounds=result.hit_wounds))
+            )
+            console.print(f"  {said}  [dim]{t.rule}[/dim]")
+    _step_rows(_("Resolution"), tuple(s for s in result.steps if s not in result.defense_steps))
     if seed is not None:
-        console.print(f"[dim](seed {seed})[/dim]")
+        console.print("[dim]" + pgettext("sengoku", "(seed {seed})").format(seed=seed) + "[/dim]")
 
 
 def _source(data: Mapping[str, Any]) -> str:
     """A weapon's stated [Break] names its source and blow (SG.BRK.4)."""
-    return f" ({escape(str(data['source']))})" if data.get("source") else ""
+    return f" ({escape(translate_text(str(data['source'])))})" if data.get("source") else ""
 
 
 _TARGET_BUILD = {
@@ -233,11 +285,11 @@ def _attacker(
         return None
     for option, value in given.items():
         if value is not None:
-            issues.add(option, "give --attacker ID or the attacker's numbers, not both")
+            issues.add(option, _("give --attacker ID or the attacker's numbers, not both"))
     try:
         return catalog.profile(unit)
     except KassenError as exc:
-        issues.add("--attacker", str(exc))
+        issues.add("--attacker", translate_text(str(exc)))
         return None
 
 
@@ -250,7 +302,7 @@ def _technique(
             return catalog.technique_for(unit, weapon)
         return catalog.technique(weapon or "strike")
     except KassenError as exc:  # names the known weapons
-        issues.add("--weapon", str(exc))
+        issues.add("--weapon", translate_text(str(exc)))
         return None
 
 
@@ -266,11 +318,11 @@ def _target(
         return None
     for option, value in build.items():
         if value not in (None, False):
-            issues.add(option, "give --target ID or the target's build options, not both")
+            issues.add(option, _("give --target ID or the target's build options, not both"))
     try:
         return catalog.profile(unit, stances=stances)
     except KassenError as exc:
-        issues.add("--target", str(exc))
+        issues.add("--target", translate_text(str(exc)))
         return None
 
 
@@ -280,106 +332,127 @@ def _stance_bonuses(issues: OptionIssues, catalog: Catalog, stances: list[str]) 
         try:
             out.append(catalog.stance_bonus(key))
         except KassenError as exc:
-            issues.add("--target-stance", str(exc))
+            issues.add("--target-stance", translate_text(str(exc)))
     return tuple(out)
 
 
-@sengoku_app.command("attack")
+@sengoku_app.command(
+    "attack",
+    help=N_(
+        "One attack between two units: the roll, the Defense breakdown, the outcome and the Wounds.\n"
+        "\n"
+        "The units are either catalog entries (--attacker ID, --target ID, with --content DIR for your own)\n"
+        "or built from the options."
+    ),
+)
 @user_errors
 def attack_command(
     weapon: Annotated[
         str | None,
         typer.Option(
-            help="Weapon or technique: strike, uchigatana, thrust, nodachi, teppo, ... "
-            "(default: the attacker's weapon, or strike)."
+            help=N_(
+                "Weapon or technique: strike, uchigatana, thrust, nodachi, teppo, ... "
+                "(default: the attacker's weapon, or strike)."
+            )
         ),
     ] = None,
     attacker: Annotated[
-        str | None, typer.Option(help="The attacker as a catalog unit (genzaburo, kuro, oni, ...).")
+        str | None, typer.Option(help=N_("The attacker as a catalog unit (genzaburo, kuro, oni, ...)."))
     ] = None,
     target: Annotated[
-        str | None, typer.Option(help="The target as a catalog unit (oni, samurai, lord, ...).")
+        str | None, typer.Option(help=N_("The target as a catalog unit (oni, samurai, lord, ...)."))
     ] = None,
     target_stance: Annotated[
-        list[str] | None, typer.Option(help="A stance the target maintains (immovable-formation, ...).")
+        list[str] | None, typer.Option(help=N_("A stance the target maintains (immovable-formation, ...)."))
     ] = None,
     modifier: Annotated[
         str | None,
-        typer.Option(metavar="N", help="Attack modifier; default: --attribute + --skill + the bonus."),
+        typer.Option(metavar="N", help=N_("Attack modifier; default: --attribute + --skill + the bonus.")),
     ] = None,
     attribute: Annotated[
         str | None,
-        typer.Option(metavar="N", help="The attacker's modifier in the weapon's attribute (default 0)."),
+        typer.Option(metavar="N", help=N_("The attacker's modifier in the weapon's attribute (default 0).")),
     ] = None,
     skill: Annotated[
-        str | None, typer.Option(metavar="N", help="The attacker's rank in the weapon's skill (default 0).")
+        str | None,
+        typer.Option(metavar="N", help=N_("The attacker's rank in the weapon's skill (default 0).")),
     ] = None,
     technique_wounds: Annotated[
-        str | None, typer.Option(metavar="N", help="Wounds of a hit, overriding the weapon's (SG.WND.3).")
+        str | None, typer.Option(metavar="N", help=N_("Wounds of a hit, overriding the weapon's (SG.WND.3)."))
     ] = None,
     tag: Annotated[
         list[str] | None,
-        typer.Option(help='Attack tags, replacing the weapon\'s: "Pierce N|all", "Direct N|all", ...'),
+        typer.Option(help=N_('Attack tags, replacing the weapon\'s: "Pierce N|all", "Direct N|all", ...')),
     ] = None,
     extra_wounds: Annotated[
-        str, typer.Option(metavar="N", help="Added Wound effects after the check (weakness, divine item).")
+        str,
+        typer.Option(metavar="N", help=N_("Added Wound effects after the check (weakness, divine item).")),
     ] = "0",
-    attacker_name: Annotated[str | None, typer.Option(help="The attacker's name.")] = None,
+    attacker_name: Annotated[str | None, typer.Option(help=N_("The attacker's name."))] = None,
     attacker_grade: Annotated[
-        str | None, typer.Option(help="mob, minion, veteran, elite, lord or pc (default pc).")
+        str | None, typer.Option(help=N_("mob, minion, veteran, elite, lord or pc (default pc)."))
     ] = None,
-    fate_points: Annotated[str | None, typer.Option(metavar="N", help="The attacker's Fate points.")] = None,
+    fate_points: Annotated[
+        str | None, typer.Option(metavar="N", help=N_("The attacker's Fate points."))
+    ] = None,
     fate_die: Annotated[
         str | None,
-        typer.Option(metavar="N", help="Fate Intervention: move die 1 or 2 onto the other (SG.FAT.1)."),
+        typer.Option(metavar="N", help=N_("Fate Intervention: move die 1 or 2 onto the other (SG.FAT.1).")),
     ] = None,
     fumble_extra: Annotated[
         list[str] | None,
-        typer.Option(help="GM's extra on a fumble: drop-weapon, stance-collapse, foot-slip."),
+        typer.Option(help=N_("GM's extra on a fumble: drop-weapon, stance-collapse, foot-slip.")),
     ] = None,
-    target_name: Annotated[str | None, typer.Option(help="The target's name.")] = None,
+    target_name: Annotated[str | None, typer.Option(help=N_("The target's name."))] = None,
     target_grade: Annotated[
-        str | None, typer.Option(help="mob, minion, veteran, elite, lord or pc (default veteran).")
+        str | None, typer.Option(help=N_("mob, minion, veteran, elite, lord or pc (default veteran)."))
     ] = None,
     target_armor: Annotated[
-        str | None, typer.Option(help="none, light, heavy or heavy-battle (default none).")
+        str | None, typer.Option(help=N_("none, light, heavy or heavy-battle (default none)."))
     ] = None,
     target_shield: Annotated[
-        bool, typer.Option("--target-shield", help="The target carries a shield.")
+        bool, typer.Option("--target-shield", help=N_("The target carries a shield."))
     ] = False,
-    target_natural_armor: Annotated[str | None, typer.Option(metavar="N", help="Natural armor +N.")] = None,
-    target_bonus: Annotated[
-        list[str] | None, typer.Option(help="Non-armor bonus KIND=N (stance, barrier, terrain, ...).")
+    target_natural_armor: Annotated[
+        str | None, typer.Option(metavar="N", help=N_("Natural armor +N."))
     ] = None,
-    target_debuff: Annotated[list[str] | None, typer.Option(help="Defense −N status on the target.")] = None,
+    target_bonus: Annotated[
+        list[str] | None, typer.Option(help=N_("Non-armor bonus KIND=N (stance, barrier, terrain, ...)."))
+    ] = None,
+    target_debuff: Annotated[
+        list[str] | None, typer.Option(help=N_("Defense −N status on the target."))
+    ] = None,
     target_defenseless: Annotated[
-        bool, typer.Option("--target-defenseless", help="The target is Defenseless.")
+        bool, typer.Option("--target-defenseless", help=N_("The target is Defenseless."))
     ] = False,
     target_exorcism: Annotated[
-        str | None, typer.Option(help="none, novice, licensed, master or saint (default none).")
+        str | None, typer.Option(help=N_("none, novice, licensed, master or saint (default none)."))
     ] = None,
     target_wounds: Annotated[
-        str | None, typer.Option(metavar="N", help="The target's Wounds now (default: its grade's).")
+        str | None, typer.Option(metavar="N", help=N_("The target's Wounds now (default: its grade's)."))
     ] = None,
     target_fate_points: Annotated[
-        str | None, typer.Option(metavar="N", help="The target's Fate points.")
+        str | None, typer.Option(metavar="N", help=N_("The target's Fate points."))
     ] = None,
     last_bastion: Annotated[
-        bool, typer.Option("--last-bastion", help="The target spends Fate to make a fatal hit miss.")
+        bool, typer.Option("--last-bastion", help=N_("The target spends Fate to make a fatal hit miss."))
     ] = False,
     seed: Annotated[
         str | None,
-        typer.Option(metavar="SEED", help="Seed for a reproducible attack, 0 .. 2**64-1 (default: random)."),
+        typer.Option(
+            metavar="SEED", help=N_("Seed for a reproducible attack, 0 .. 2**64-1 (default: random).")
+        ),
     ] = None,
     faces: Annotated[
-        str | None, typer.Option(metavar="A,B", help="Use these two d10 faces (table dice), e.g. 4,5.")
+        str | None, typer.Option(metavar="A,B", help=N_("Use these two d10 faces (table dice), e.g. 4,5."))
     ] = None,
     d100: Annotated[
-        str | None, typer.Option(metavar="N", help="With --faces: the d100 for a table, if one is needed.")
+        str | None,
+        typer.Option(metavar="N", help=N_("With --faces: the d100 for a table, if one is needed.")),
     ] = None,
-    rules: Annotated[str | None, typer.Option(help="Your own resolution.yaml.")] = None,
+    rules: Annotated[str | None, typer.Option(help=N_("Your own resolution.yaml."))] = None,
     content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
     """One attack between two units: the roll, the Defense breakdown, the outcome and the Wounds.
 
@@ -406,24 +479,32 @@ def attack_command(
     grades = [g.value for g in Grade]
     a_grade = (attacker_grade or "pc").strip().lower()
     if a_grade not in grades:
-        issues.add("--attacker-grade", f"unknown value {attacker_grade!r}; choose one of {', '.join(grades)}")
+        issues.add(
+            "--attacker-grade",
+            _("unknown value {attacker_grade}; choose one of {value}").format(
+                attacker_grade=f"{attacker_grade!r}", value=", ".join(grades)
+            ),
+        )
     wounds_now = _int(issues, "--target-wounds", target_wounds, low=0)
     t_points = _int(issues, "--target-fate-points", target_fate_points, low=0)
     extras = [x.strip().lower() for x in fumble_extra or []]
     for x in extras:
         if x not in data.fumble.extras:
             issues.add(
-                "--fumble-extra", f"unknown value {x!r}; choose one of {', '.join(data.fumble.extras)}"
+                "--fumble-extra",
+                _("unknown value {x}; choose one of {value}").format(
+                    x=f"{x!r}", value=", ".join(data.fumble.extras)
+                ),
             )
     scripted = _faces(issues, faces, data.check.sides)
     roll_100 = _int(issues, "--d100", d100, low=1, high=100)
     if roll_100 is not None and not faces:
-        issues.add("--d100", "needs --faces (a seeded roll draws its own d100)")
+        issues.add("--d100", _("needs --faces (a seeded roll draws its own d100)"))
     used_seed, seed_why = seed_problem(seed) if seed is not None else (None, "")
     if seed_why:
         issues.add("--seed", seed_why)
     if seed is not None and faces is not None:
-        issues.add("--seed", "give --seed or --faces, not both")
+        issues.add("--seed", _("give --seed or --faces, not both"))
     build: dict[str, str | bool | None] = {
         "--target-grade": target_grade,
         "--target-armor": target_armor,
@@ -493,7 +574,7 @@ def attack_command(
         technique=tech,
         modifier=m if m is not None else default_modifier,
         tags=tags if tag else None,
-        added_wounds=(AddedWound(extra, "added Wound effect"),) if extra else (),
+        added_wounds=(AddedWound(extra, S_("added Wound effect")),) if extra else (),
         fate_die=None if die is None else die - 1,
         last_bastion=last_bastion,
         fumble_extras=tuple(extras),
@@ -528,7 +609,7 @@ def attack_command(
         return
     _render(result, action.attack_tags, shown_seed if seed is None else None, released)
     if unused:
-        console.print(
-            f"--fumble-extra {', '.join(unused)}: not applied (a {result.outcome.value},"
-            " not a Fumble)  [dim]SG.FUM.2[/dim]"
+        said = _("--fumble-extra {extras}: not applied (a {outcome}, not a Fumble)").format(
+            extras=", ".join(unused), outcome=translate_text(result.outcome.value)
         )
+        console.print(f"{said}  [dim]SG.FUM.2[/dim]")

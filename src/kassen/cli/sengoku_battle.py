@@ -26,15 +26,19 @@ from kassen.core.errors import KassenError
 from kassen.core.report import account
 from kassen.core.rng import fresh_seed
 from kassen.core.scenario import bundled_scenarios
+from kassen.i18n import N_, _, pgettext, translate_text
 from kassen.sengoku.battle.report import summary
 from kassen.sengoku.battle.scenario import load_scenario, run_battle
 
 
-@sengoku_app.command("battle")
+@sengoku_app.command(
+    "battle",
+    help=N_("Play a battle with its scripted and heuristic units; print the account and a summary."),
+)
 @user_errors
 def battle_command(
     scenario: Annotated[
-        str, typer.Argument(help="A bundled battle (demo, count-example, burning-temple) or a YAML file.")
+        str, typer.Argument(help=N_("A bundled battle (demo, count-example, burning-temple) or a YAML file."))
     ],
     seed: SeedOption = None,
     rounds: Annotated[
@@ -42,18 +46,20 @@ def battle_command(
         typer.Option(
             parser=whole(1, 1000),
             metavar="N",
-            help="Round limit, 1..1000 (default: the scenario's or SG.END.1's).",
+            help=N_("Round limit, 1..1000 (default: the scenario's or SG.END.1's)."),
         ),
     ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the chronicle JSON (the event log).")
+        bool, typer.Option("--json", help=N_("Print the chronicle JSON (the event log)."))
     ] = False,
-    brief: Annotated[bool, typer.Option("--brief", help="Leave out the modifier and Defense steps.")] = False,
+    brief: Annotated[
+        bool, typer.Option("--brief", help=N_("Leave out the modifier and Defense steps."))
+    ] = False,
     content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
 ) -> None:
     """Play a battle with its scripted and heuristic units; print the account and a summary."""
     if rounds is not None and rounds < 1:
-        raise KassenError(f"--rounds must be at least 1 (got {rounds})")
+        raise KassenError(_("--rounds must be at least 1 (got {rounds})").format(rounds=rounds))
     s = load_scenario(scenario, content or ())
     used = seed if seed is not None else (s.seed if s.seed is not None else fresh_seed())
     fight = run_battle(s, used, rounds=rounds)
@@ -63,12 +69,15 @@ def battle_command(
     sys.stdout.write(account(fight, verbose=not brief))
     sys.stdout.write("\n" + summary(fight.state))
     if seed is None and s.seed is None:
-        console.print(f"[dim](seed {used})[/dim]")
+        console.print("[dim]" + pgettext("sengoku", "(seed {seed})").format(seed=used) + "[/dim]")
 
 
-@sengoku_app.command("battles")
+@sengoku_app.command(
+    "battles",
+    help=N_("The bundled battles."),
+)
 @user_errors
 def battles_command() -> None:
     """The bundled battles."""
     for s in bundled_scenarios("sengoku"):
-        sys.stdout.write(f"{s.name}: {s.title}\n")
+        sys.stdout.write(f"{s.name}: {translate_text(s.title)}\n")

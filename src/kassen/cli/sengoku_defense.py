@@ -21,6 +21,7 @@ from kassen.cli.sengoku import sengoku_app
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastreplace import replace
+from kassen.i18n import N_, _, translate_text
 from kassen.sengoku.catalog import Catalog
 from kassen.sengoku.defense import (
     DefenseResult,
@@ -40,14 +41,17 @@ from kassen.sengoku.profile import (
     ExorcismRank,
     Grade,
 )
-from kassen.sengoku.tags import TagError, format_tags, merge_tags, parse_tag
+from kassen.sengoku.tags import TagError, merge_tags, parse_tag, shown_tags
 
 
 def _choice(issues: OptionIssues, option: str, text: str, choices: list[str]) -> str | None:
     key = "-".join(text.strip().lower().replace("_", " ").split())
     if key in choices:
         return key
-    issues.add(option, f"unknown value {text!r}; choose one of {', '.join(choices)}")
+    issues.add(
+        option,
+        _("unknown value {text}; choose one of {value}").format(text=f"{text!r}", value=", ".join(choices)),
+    )
     return None
 
 
@@ -63,14 +67,24 @@ def _count(issues: OptionIssues, option: str, text: str) -> int:
 def _bonus(issues: OptionIssues, text: str) -> DefenseBonus | None:
     """``KIND=N`` or ``KIND=N:source``."""
     kind_text, sep, rest = text.partition("=")
-    value_text, _, source = rest.partition(":")
+    value_text, _sep, source = rest.partition(":")
     kinds = [k.value for k in BonusKind]
     if not sep:
-        issues.add("--bonus", f"expected KIND=N (KIND one of {', '.join(kinds)}), got {text!r}")
+        issues.add(
+            "--bonus",
+            _("expected KIND=N (KIND one of {value}), got {text}").format(
+                value=", ".join(kinds), text=f"{text!r}"
+            ),
+        )
         return None
     kind = kind_text.strip().lower()
     if kind not in kinds:
-        issues.add("--bonus", f"unknown bonus kind {kind_text.strip()!r}; choose one of {', '.join(kinds)}")
+        issues.add(
+            "--bonus",
+            _("unknown bonus kind {kind_text}; choose one of {value}").format(
+                kind_text=f"{kind_text.strip()!r}", value=", ".join(kinds)
+            ),
+        )
         return None
     before = len(issues.items)
     value = _count(issues, "--bonus", value_text)
@@ -79,11 +93,11 @@ def _bonus(issues: OptionIssues, text: str) -> DefenseBonus | None:
 
 def _debuff(issues: OptionIssues, text: str) -> DefenseDebuff | None:
     """``N``, ``-N`` (Defense −N; the sign is optional) or either with ``:source``."""
-    value_text, _, source = text.partition(":")
+    value_text, _sep, source = text.partition(":")
     stripped = value_text.strip()
     value, why = whole_problem(stripped[1:] if stripped.startswith(("-", "−")) else stripped, 0, MAX_OPTION)
     if value is None:
-        issues.add("--debuff", f"N for Defense −N: {why}")
+        issues.add("--debuff", _("N for Defense −N: {why}").format(why=why))
         return None
     return DefenseDebuff(value, source.strip())
 
@@ -122,7 +136,7 @@ def profile_from_options(
         try:
             attack = merge_tags(attack, parse_tag(text))
         except TagError as exc:
-            issues.add("--tag", str(exc))
+            issues.add("--tag", translate_text(str(exc)))
     issues.raise_any()
     assert grade_key and armor_key and rank_key  # else raise_any() raised
     profile = CombatProfile(
@@ -155,26 +169,34 @@ def release_stances(profile: CombatProfile, rules: DefenseRules) -> tuple[Combat
 
 def print_released(released: tuple[Step, ...]) -> None:
     for step in released:
-        console.print(f"{escape(step.reason)}, Defenseless  [dim]{step.rule}[/dim]")
+        said = _("{step}, Defenseless").format(step=translate_text(step.reason))
+        console.print(f"{escape(said)}  [dim]{step.rule}[/dim]")
 
 
 def _render(
     profile: CombatProfile, tags: AttackTags, result: DefenseResult, released: tuple[Step, ...]
 ) -> None:
-    against = format_tags(tags) or "an attack with no tags"
-    console.print(f"[bold]{grade_label(profile.grade)}[/bold] target against {escape(against)}")
+    against = shown_tags(tags) or _("an attack with no tags")
+    grade = f"[bold]{escape(translate_text(grade_label(profile.grade)))}[/bold]"
+    console.print(_("{grade} target against {against}").format(grade=grade, against=escape(against)))
     print_released(released)
     table = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
-    table.add_column("Defense", justify="right")
-    table.add_column("step")
-    table.add_column("rule", style="dim")
+    table.add_column(_("Defense"), justify="right")
+    table.add_column(_("step"))
+    table.add_column(_("rule"), style="dim")
     for step in result.steps:
-        table.add_row("—" if result.immune else str(step.value), escape(step.reason), step.rule)
+        table.add_row(
+            "—" if result.immune else str(step.value), escape(translate_text(step.reason)), step.rule
+        )
     console.print(table)
     if result.immune:
-        console.print("[bold]Immune[/bold]: the attack cannot affect this target (no check).")
+        console.print(_("[bold]Immune[/bold]: the attack cannot affect this target (no check)."))
     else:
-        console.print(f"[bold]Defense {result.defense}[/bold]  (hit on 2d10 + modifier ≥ {result.defense})")
+        console.print(
+            _("[bold]Defense {defense}[/bold]  (hit on 2d10 + modifier ≥ {defense_again})").format(
+                defense=result.defense, defense_again=result.defense
+            )
+        )
 
 
 def _from_catalog(
@@ -185,7 +207,7 @@ def _from_catalog(
     issues = OptionIssues()
     for option, given in build.items():
         if unit is not None and given:
-            issues.add(option, "give --unit ID or the unit's build options, not both")
+            issues.add(option, _("give --unit ID or the unit's build options, not both"))
     base = profile
     held: tuple[DefenseBonus, ...] = ()
     try:
@@ -194,7 +216,7 @@ def _from_catalog(
         else:
             held = tuple(catalog.stance_bonus(s) for s in stances)
     except KassenError as exc:
-        issues.add("--unit" if unit is not None else "--stance", str(exc))
+        issues.add("--unit" if unit is not None else "--stance", translate_text(str(exc)))
     issues.raise_any()
     if unit is None:
         return replace(profile, bonuses=profile.bonuses + held)
@@ -207,59 +229,76 @@ def _from_catalog(
     )
 
 
-@sengoku_app.command("defense")
+@sengoku_app.command(
+    "defense",
+    help=N_(
+        "The Defense an attack rolls against (SG.DEF.5): base, armor, bonuses, tags, then debuffs.\n"
+        "\n"
+        "The target is built from the options, or is a catalog unit (--unit ID, --content DIR)."
+    ),
+)
 @user_errors
 def defense_command(
     unit: Annotated[
-        str | None, typer.Option(help="The target as a catalog unit (samurai, oni, tetsu-kame, ...).")
+        str | None, typer.Option(help=N_("The target as a catalog unit (samurai, oni, tetsu-kame, ...)."))
     ] = None,
     stance: Annotated[
         list[str] | None,
-        typer.Option(help="A stance the target maintains (catalog id: immovable-formation)."),
+        typer.Option(help=N_("A stance the target maintains (catalog id: immovable-formation).")),
     ] = None,
-    grade: Annotated[str, typer.Option(help="mob, minion, veteran, elite, lord or pc.")] = "veteran",
-    armor: Annotated[str, typer.Option(help="none, light, heavy or heavy-battle.")] = "none",
-    shield: Annotated[bool, typer.Option("--shield", help="Carries a shield (+1, part of armor).")] = False,
-    natural_armor: Annotated[str, typer.Option(metavar="N", help="Natural armor +N (scales, shell).")] = "0",
+    grade: Annotated[str, typer.Option(help=N_("mob, minion, veteran, elite, lord or pc."))] = "veteran",
+    armor: Annotated[str, typer.Option(help=N_("none, light, heavy or heavy-battle."))] = "none",
+    shield: Annotated[
+        bool, typer.Option("--shield", help=N_("Carries a shield (+1, part of armor)."))
+    ] = False,
+    natural_armor: Annotated[
+        str, typer.Option(metavar="N", help=N_("Natural armor +N (scales, shell)."))
+    ] = "0",
     armor_bonus: Annotated[
-        str, typer.Option(metavar="N", help="Defense from techniques attached to armor.")
+        str, typer.Option(metavar="N", help=N_("Defense from techniques attached to armor."))
     ] = "0",
     armor_damage: Annotated[
-        str, typer.Option(metavar="N", help="Armor points lost to [Break], until repaired.")
+        str, typer.Option(metavar="N", help=N_("Armor points lost to [Break], until repaired."))
     ] = "0",
     stat_defense: Annotated[
         str | None,
-        typer.Option(metavar="N", help="A stat block's own Defense, used when lower than the grade base."),
+        typer.Option(
+            metavar="N", help=N_("A stat block's own Defense, used when lower than the grade base.")
+        ),
     ] = None,
     bonus: Annotated[
         list[str] | None,
         typer.Option(
             metavar="KIND=N",
-            help="Non-armor bonus KIND=N[:source]; KIND: stance, barrier, terrain, spell, evasion.",
+            help=N_("Non-armor bonus KIND=N[:source]; KIND: stance, barrier, terrain, spell, evasion."),
         ),
     ] = None,
     debuff: Annotated[
-        list[str] | None, typer.Option(metavar="N", help="Defense −N status (N[:source]).")
+        list[str] | None, typer.Option(metavar="N", help=N_("Defense −N status (N[:source])."))
     ] = None,
     defenseless: Annotated[
-        bool, typer.Option("--defenseless", help="The target is Defenseless (−4).")
+        bool, typer.Option("--defenseless", help=N_("The target is Defenseless (−4)."))
     ] = False,
     tag: Annotated[
-        list[str] | None, typer.Option(help='Attack tag: "Pierce N|all", "Direct N|all", Incorporeal, Break.')
+        list[str] | None,
+        typer.Option(help=N_('Attack tag: "Pierce N|all", "Direct N|all", Incorporeal, Break.')),
     ] = None,
     pierce_natural: Annotated[
-        bool, typer.Option("--pierce-natural", help="The attack states that [Pierce] reaches natural armor.")
+        bool,
+        typer.Option("--pierce-natural", help=N_("The attack states that [Pierce] reaches natural armor.")),
     ] = False,
-    exorcism: Annotated[str, typer.Option(help="none, novice, licensed, master or saint.")] = "none",
+    exorcism: Annotated[str, typer.Option(help=N_("none, novice, licensed, master or saint."))] = "none",
     incorporeal_defense: Annotated[
         str,
-        typer.Option(metavar="N", help="Incorporeal Defense +N (an aptitude of masterwork or divine armor)."),
+        typer.Option(
+            metavar="N", help=N_("Incorporeal Defense +N (an aptitude of masterwork or divine armor).")
+        ),
     ] = "0",
     rules: Annotated[
-        str | None, typer.Option(help="Your own defense.yaml instead of the bundled one.")
+        str | None, typer.Option(help=N_("Your own defense.yaml instead of the bundled one."))
     ] = None,
     content: Annotated[list[str] | None, typer.Option(help=CONTENT_HELP)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))] = False,
 ) -> None:
     """The Defense an attack rolls against (SG.DEF.5): base, armor, bonuses, tags, then debuffs.
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
 from kassen.sengoku.profile import ALL, AimFocus, Amount, AttackTags
 from kassen.sengoku.tags import check_tags, format_tags
@@ -99,44 +100,80 @@ def aim_focus(
     rules = rules if rules is not None else load_defense_rules()
     check_tags(technique.tags)
     if technique.cost < 0 or other_spending < 0:
-        raise IllegalActionError("Energy costs cannot be negative", rule="SG.BRT.1")
+        raise IllegalActionError(S_("Energy costs cannot be negative"), rule="SG.BRT.1")
     if extra < 0:
-        raise IllegalActionError(f"Aim Focus adds Energy; N = {extra} is negative", rule="SG.AIM.2")
+        raise IllegalActionError(
+            S_("Aim Focus adds Energy; N = {extra} is negative", extra=extra), rule="SG.AIM.2"
+        )
     if extra and after_check:
         raise IllegalActionError(
-            "Aim Focus is declared when the technique is activated, not after the check", rule="SG.AIM.4"
+            S_("Aim Focus is declared when the technique is activated, not after the check"), rule="SG.AIM.4"
         )
     if extra and technique.aim_focus is AimFocus.NONE:
         raise IllegalActionError(
-            f"{technique.name} does not state 'Aim Focus [Direct] allowed' or 'Aim Focus [Pierce] allowed'",
+            S_(
+                "{name} does not state 'Aim Focus [Direct] allowed' or 'Aim Focus [Pierce] allowed'",
+                name=technique.name,
+            ),
             rule="SG.AIM.1",
         )
     if extra > aim_cap(finesse):
         raise IllegalActionError(
-            f"Aim Focus N = {extra} exceeds the Finesse cap {aim_cap(finesse)} (Finesse {finesse:+d})",
+            S_(
+                "Aim Focus N = {extra} exceeds the Finesse cap {finesse} (Finesse {finesse2})",
+                extra=extra,
+                finesse=aim_cap(finesse),
+                finesse2=f"{finesse:+d}",
+            ),
             rule="SG.AIM.3",
         )
     tags = technique.tags
-    steps = [Step(technique.cost, f"{technique.name}: base cost {technique.cost}", "SG.AIM.2")]
+    steps = [
+        Step(
+            technique.cost,
+            S_("{name}: base cost {cost}", name=technique.name, cost=technique.cost),
+            "SG.AIM.2",
+        )
+    ]
     cost = technique.cost + extra
     if extra:
         if technique.aim_focus is AimFocus.PIERCE:
             tags = replace(tags, pierce=_scaled(tags.pierce, extra))
         else:
             tags = replace(tags, direct=_scaled(tags.direct, extra))
-        before = format_tags(technique.tags) or "no tag"
-        steps.append(Step(cost, f"+{extra} Aim Focus Energy (Finesse cap {aim_cap(finesse)})", "SG.AIM.3"))
-        steps.append(Step(cost, f"{before} → {format_tags(tags)}", "SG.AIM.2"))
+        before = format_tags(technique.tags) or S_("no tag")
+        steps.append(
+            Step(
+                cost,
+                S_(
+                    "+{extra} Aim Focus Energy (Finesse cap {finesse})", extra=extra, finesse=aim_cap(finesse)
+                ),
+                "SG.AIM.3",
+            )
+        )
+        steps.append(Step(cost, S_("{before} → {tags}", before=before, tags=format_tags(tags)), "SG.AIM.2"))
     limit = rules.aim_focus.breath_limit
     spent = other_spending + cost
     overload = spent > limit
     if overload:
         steps.append(
-            Step(spent, f"breath spends {spent}, over the limit {limit}: overload check", "SG.BRT.2")
+            Step(
+                spent,
+                S_("breath spends {spent}, over the limit {limit}: overload check", spent=spent, limit=limit),
+                "SG.BRT.2",
+            )
         )
     else:
-        steps.append(Step(spent, f"breath spends {spent} of the limit {limit}", "SG.BRT.1"))
-    steps.append(Step(cost, f"{cost} Energy spent on activation, whatever the check's result", "SG.AIM.4"))
+        steps.append(
+            Step(
+                spent, S_("breath spends {spent} of the limit {limit}", spent=spent, limit=limit), "SG.BRT.1"
+            )
+        )
+    steps.append(
+        Step(
+            cost, S_("{cost} Energy spent on activation, whatever the check's result", cost=cost), "SG.AIM.4"
+        )
+    )
     return AimFocusResult(
         technique=technique.name,
         extra=extra,

@@ -48,6 +48,7 @@ from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
+from kassen.i18n import S_
 from kassen.sengoku.breakage import BreakTrigger, apply_break, break_triggers
 from kassen.sengoku.check import (
     CheckKind,
@@ -242,7 +243,9 @@ class AttackResult:
 
 def _consult(table: D100Table, key: str, rule: str, dice: DieSource | None) -> TableResult:
     if dice is None:
-        raise KassenError(f"the {key.replace('_', ' ')} table needs a d{table.die}: pass table_dice")
+        raise KassenError(
+            S_("the {key} table needs a d{die}: pass table_dice", key=key.replace("_", " "), die=table.die)
+        )
     roll = dice.die(table.die)
     row = table.row(roll)
     return TableResult(key, roll, row.name, row.effect, rule, row)
@@ -256,13 +259,20 @@ def _validate(
     grades: GradeTable | None,
 ) -> None:
     if is_incapacitated(attacker, grades):
-        raise IllegalActionError(f"{attacker.name} is Incapacitated and cannot act", rule="SG.INP.1")
+        raise IllegalActionError(
+            S_("{name} is Incapacitated and cannot act", name=attacker.name), rule="SG.INP.1"
+        )
     if is_incapacitated(target, grades):
-        raise IllegalActionError(f"{target.name} is Incapacitated, removed from the zone", rule="SG.INP.1")
+        raise IllegalActionError(
+            S_("{name} is Incapacitated, removed from the zone", name=target.name), rule="SG.INP.1"
+        )
     unknown = [x for x in action.fumble_extras if x not in rules.fumble.extras]
     if unknown:
         known = ", ".join(rules.fumble.extras)
-        raise IllegalActionError(f"unknown fumble extra {unknown[0]!r} (known: {known})", rule="SG.FUM.2")
+        raise IllegalActionError(
+            S_("unknown fumble extra {unknown} (known: {known})", unknown=f"{unknown[0]!r}", known=known),
+            rule="SG.FUM.2",
+        )
 
 
 class _Log:
@@ -314,19 +324,27 @@ def _blow(
     log.steps.extend(wound_steps)
     on_critical = tech.on_critical if critical else ()
     added = [
-        (AddedWound(e.wounds, f"{tech.name} on a hit"), "SG.WND.6")
+        (AddedWound(e.wounds, S_("{name} on a hit", name=tech.name)), "SG.WND.6")
         for e in tech.on_hit
         if e.kind is EffectKind.EXTRA_WOUNDS
     ]
     added += [
-        (AddedWound(e.wounds, f"{tech.name} on a Critical Hit"), "SG.CRT.3")
+        (AddedWound(e.wounds, S_("{name} on a Critical Hit", name=tech.name)), "SG.CRT.3")
         for e in on_critical
         if e.kind is EffectKind.EXTRA_WOUNDS
     ]
     added += [(a, "SG.WND.6") for a in action.added_wounds]
     for a, rule in added:
         wounds += a.wounds
-        log.step(wounds, f"{a.source}: {a.wounds:+d} Wound(s) after the check, Defense unchanged", rule)
+        log.step(
+            wounds,
+            S_(
+                "{source}: {wounds} Wound(s) after the check, Defense unchanged",
+                source=a.source,
+                wounds=f"{a.wounds:+d}",
+            ),
+            rule,
+        )
     effects = tech.on_hit + on_critical
     rule = "SG.WND.2" if critical else wound_steps[-1].rule  # SG.WND.1 or SG.WND.3, from the technique
     return _Blow(
@@ -360,7 +378,11 @@ def _land(
         log.events.extend(change.events)
     if blow.behind:
         rule = "SG.CRT.2" if critical else "SG.WND.3"
-        log.step(blow.behind, f"{blow.behind} Wound(s) to the enemy behind {target.name}", rule)
+        log.step(
+            blow.behind,
+            S_("{behind} Wound(s) to the enemy behind {name}", behind=blow.behind, name=target.name),
+            rule,
+        )
         log.event("wounds_behind", {"behind": target.key, "wounds": blow.behind}, rule)
     for note in blow.notes:
         log.event("effect", {"target": target.key, "text": note}, "SG.CRT.3" if critical else "SG.WND.3")
@@ -384,13 +406,17 @@ def _fumble(
     takes the GM's extras (SG.FUM.2)."""
     log.event("fumble", {"attacker": attacker.key}, "SG.FUM.1")
     if rules.fumble.defenseless:
-        log.step(0, f"Fumble: {attacker.name} becomes Defenseless", "SG.DFL.1")
+        log.step(0, S_("Fumble: {name} becomes Defenseless", name=attacker.name), "SG.DFL.1")
         attacker, dfl_steps = make_defenseless(attacker, rules=defense_rules)
         log.steps.extend(dfl_steps)
         log.event("defenseless", {"unit": attacker.key, "cause": "fumble"}, "SG.DFL.1", automatic=True)
     for key in action.fumble_extras:
         extra = rules.fumble.extras[key]
-        log.step(extra.energy, f"Fumble, GM's extra: {extra.name}: {extra.effect}", "SG.FUM.2")
+        log.step(
+            extra.energy,
+            S_("Fumble, GM's extra: {name}: {effect}", name=extra.name, effect=extra.effect),
+            "SG.FUM.2",
+        )
         log.event(
             "fumble_extra",
             {"unit": attacker.key, "extra": key, "energy": extra.energy, "effect": extra.effect},
@@ -434,12 +460,12 @@ def resolve_attack(
 
     if action.modifier is not None:
         modifier = action.modifier
-        log.step(modifier, "attack modifier (given)", "SG.CHK.1")
+        log.step(modifier, S_("attack modifier (given)"), "SG.CHK.1")
     else:
         modifier, mod_steps = attack_modifier(attacker, tech)
         log.steps.extend(mod_steps)
     log.steps.extend(defense.steps)
-    log.step(defense.defense, f"{target.name}'s Defense", "SG.CHK.1")
+    log.step(defense.defense, S_("{name}'s Defense", name=target.name), "SG.CHK.1")
 
     attacker_after, rolled = attacker, faces
     if action.fate_die is not None:
@@ -499,7 +525,11 @@ def resolve_attack(
     pending: tuple[TableEffect, ...] = ()
     hit_wounds = blows(tech, False)[0] if blows is not None else hit_wounds_of(tech, r)
     if table is not None:
-        log.step(table.roll, f"d100 {table.roll}: {table.name}: {table.effect}", table.rule)
+        log.step(
+            table.roll,
+            S_("d100 {roll}: {name}: {effect}", roll=table.roll, name=table.name, effect=table.effect),
+            table.rule,
+        )
         log.event(table.table, table.to_json(), table.rule)
         assert table.row is not None
         applied = RowApplied(attacker_after, target_after, hit_wounds, attacker.weapon_grade)
@@ -580,8 +610,22 @@ def _break(
     source: dict[str, str] = {}
     if stated is not None:
         sb, blow = stated
-        log.step(sb.pierce, f"{sb.source} on {blow}: [Pierce {sb.pierce}] + [Break]", "SG.BRK.4")
-        source = {"source": f"{sb.source} on {blow}"}
+        log.step(
+            sb.pierce,
+            S_(
+                "{source} on {blow}: [Pierce {pierce}] + [Break]",
+                source=sb.source,
+                blow=blow,
+                pierce=sb.pierce,
+            ),
+            "SG.BRK.4",
+        )
+        said = (
+            S_("{source} on a Critical Hit", source=sb.source)
+            if blow == "a Critical Hit"
+            else S_("{source} on a hit", source=sb.source)
+        )
+        source = {"source": said}
         if sb.pierce > removed:
             removed, grade = sb.pierce, sb.grade
     if removed <= 0:
@@ -682,7 +726,7 @@ def attack(
     d = compute_defense(target, action.attack_tags, rules=defense_rules, grades=grades)
     if d.immune:
         raise IllegalActionError(
-            f"{target.name} is immune to this attack: no check is rolled", rule="SG.INC.2"
+            S_("{name} is immune to this attack: no check is rolled", name=target.name), rule="SG.INC.2"
         )
     return roll_attack(
         attacker, target, action, d, rng, rules=rules, grades=grades, defense_rules=defense_rules

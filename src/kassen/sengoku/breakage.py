@@ -34,6 +34,7 @@ from enum import StrEnum
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
 from kassen.sengoku.profile import ArmorKind, CombatProfile
 
@@ -115,18 +116,32 @@ def apply_break(
     armor_rank = equipment_rank(target.armor_grade, rules=rules)
     damage = target.armor_damage
     if pierce_removed <= 0:
-        return target, (Step(damage, "[Break] with no [Pierce] removes nothing", "SG.BRK.1"),)
+        return target, (Step(damage, S_("[Break] with no [Pierce] removes nothing"), "SG.BRK.1"),)
     if attacker_rank < armor_rank:
-        reason = (
-            f"{target.armor_grade} armor is immune to a {attacker_grade} [Break]; "
-            "the [Pierce] still applied to this attack"
+        reason = S_(
+            "{armor_grade} armor is immune to a {attacker_grade} [Break];"
+            " the [Pierce] still applied to this attack",
+            armor_grade=target.armor_grade,
+            attacker_grade=attacker_grade,
         )
         return target, (Step(damage, reason, "SG.BRK.3"),)
     kept = min(pierce_removed, equipment_armor(target, rules=rules))
     if kept == 0:
-        return target, (Step(damage, "[Break] finds no armor or shield to damage", "SG.BRK.2"),)
+        return target, (Step(damage, S_("[Break] finds no armor or shield to damage"), "SG.BRK.2"),)
     reason = (
-        f"{attacker_grade} ≥ {target.armor_grade}: {kept} armor point{'s' * (kept != 1)} gone until repaired"
+        S_(
+            "{attacker_grade} ≥ {armor_grade}: {kept} armor point gone until repaired",
+            attacker_grade=attacker_grade,
+            armor_grade=target.armor_grade,
+            kept=kept,
+        )
+        if kept == 1
+        else S_(
+            "{attacker_grade} ≥ {armor_grade}: {kept} armor points gone until repaired",
+            attacker_grade=attacker_grade,
+            armor_grade=target.armor_grade,
+            kept=kept,
+        )
     )
     return replace(target, armor_damage=damage + kept), (Step(damage + kept, reason, "SG.BRK.2"),)
 
@@ -140,9 +155,15 @@ def equipment_damage(
     ``rules`` rate them), never below 0.
     """
     if points < 0:
-        raise IllegalActionError(f"equipment damage cannot be negative, got {points}", rule="SG.BRK.8")
+        raise IllegalActionError(
+            S_("equipment damage cannot be negative, got {points}", points=points), rule="SG.BRK.8"
+        )
     kept = min(points, equipment_armor(target, rules=rules))
-    reason = f"equipment damage {points}: {kept} armor point{'s' * (kept != 1)} corroded"
+    reason = (
+        S_("equipment damage {points}: {kept} armor point corroded", points=points, kept=kept)
+        if kept == 1
+        else S_("equipment damage {points}: {kept} armor points corroded", points=points, kept=kept)
+    )
     damaged = replace(target, armor_damage=target.armor_damage + kept)
     return damaged, (Step(damaged.armor_damage, reason, "SG.BRK.8"),)
 
@@ -163,14 +184,23 @@ def emergency_patch(
     rules = rules if rules is not None else load_defense_rules()
     if target.emergency_patch_used:
         raise IllegalActionError(
-            f"{target.name}'s armor has had its one emergency patch; camp or forge repair is needed",
+            S_(
+                "{name}'s armor has had its one emergency patch; camp or forge repair is needed",
+                name=target.name,
+            ),
             rule="SG.BRK.6",
         )
     if target.armor_damage == 0:
-        raise IllegalActionError(f"{target.name}'s armor has no [Break] damage to patch", rule="SG.BRK.6")
+        raise IllegalActionError(
+            S_("{name}'s armor has no [Break] damage to patch", name=target.name), rule="SG.BRK.6"
+        )
     restored = _restore(target.armor_damage, rules.repair.emergency_patch.restores)
     patched = replace(target, armor_damage=target.armor_damage - restored, emergency_patch_used=True)
-    reason = f"emergency patch restores {restored} armor point{'s' * (restored != 1)} (once per armor)"
+    reason = (
+        S_("emergency patch restores {restored} armor point (once per armor)", restored=restored)
+        if restored == 1
+        else S_("emergency patch restores {restored} armor points (once per armor)", restored=restored)
+    )
     return patched, (Step(patched.armor_damage, reason, "SG.BRK.6"),)
 
 
@@ -184,7 +214,11 @@ def repair(
     restored = _restore(target.armor_damage, row.restores)
     patch_used = target.emergency_patch_used and not row.resets_patch
     repaired = replace(target, armor_damage=target.armor_damage - restored, emergency_patch_used=patch_used)
-    reason = f"{kind.value} repair restores {restored} armor point{'s' * (restored != 1)}"
+    reason = (
+        S_("{kind} repair restores {restored} armor point", kind=kind.value, restored=restored)
+        if restored == 1
+        else S_("{kind} repair restores {restored} armor points", kind=kind.value, restored=restored)
+    )
     if row.resets_patch:
         reason += "; the armor is as new (emergency patch available)"
     return repaired, (Step(repaired.armor_damage, reason, "SG.BRK.6"),)

@@ -35,6 +35,7 @@ from kassen.campaign.hooks import CampaignError, Cast, Character, Entry, Note, R
 from kassen.content.yamlio import HouseDefault, StrictModel, load_package_model
 from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource
+from kassen.i18n import S_, _, translate_text
 from kassen.sengoku.breakage import Repair, emergency_patch, repair
 from kassen.sengoku.profile import CombatProfile
 
@@ -157,7 +158,7 @@ class SengokuCampaign:
             ch = member.character
             unit = next((u for u in state.units if u.id == ch.id), None)
             if unit is None:
-                raise CampaignError(f"{ch.name} ({ch.id}) is not in this battle")
+                raise CampaignError(S_("{name} ({id}) is not in this battle", name=ch.name, id=ch.id))
             before = SengokuLasting.model_validate(dict(ch.lasting))
             after: dict[str, Any] = before.model_dump()
             notes: list[Note] = []
@@ -165,18 +166,46 @@ class SengokuCampaign:
             if unit.incapacitated:
                 d = deaths.get(unit.id)
                 if d is None:
-                    raise CampaignError(f"{ch.name} fell but the battle made no death check (is it over?)")
-                roll = f"2d10 {d.faces[0]}+{d.faces[1]} + modifier = {d.total}"
+                    raise CampaignError(
+                        S_("{name} fell but the battle made no death check (is it over?)", name=ch.name)
+                    )
+                roll = S_(
+                    "2d10 {value}+{value2} + modifier = {total}",
+                    value=d.faces[0],
+                    value2=d.faces[1],
+                    total=d.total,
+                )
                 if not d.survives:
-                    after.update(dead=True, death=f"died after the battle: death check {roll} < {target}")
-                    notes.append(Note(f"{ch.name} dies: death check {roll} < {target}", "SG.INP.3"))
+                    after.update(
+                        dead=True,
+                        death=S_(
+                            "died after the battle: death check {roll} < {target}", roll=roll, target=target
+                        ),
+                    )
+                    notes.append(
+                        Note(
+                            S_(
+                                "{name} dies: death check {roll} < {target}",
+                                name=ch.name,
+                                roll=roll,
+                                target=target,
+                            ),
+                            "SG.INP.3",
+                        )
+                    )
                 else:
                     wounds = rules.serious_injury.wounds
                     after.update(wounds=wounds, serious_injury=True)
                     notes.append(
                         Note(
-                            f"{ch.name} survives the death check ({roll} >= {target}) with serious injury: "
-                            f"{wounds} Wound until a rest",
+                            S_(
+                                "{name} survives the death check ({roll} >= {target}) with serious injury:"
+                                " {wounds} Wound until a rest",
+                                name=ch.name,
+                                roll=roll,
+                                target=target,
+                                wounds=wounds,
+                            ),
                             "SG.INP.3",
                         )
                     )
@@ -185,7 +214,12 @@ class SengokuCampaign:
                 if unit.wounds < unit.wounds_max:
                     notes.append(
                         Note(
-                            f"{ch.name} carries {unit.wounds} of {unit.wounds_max} Wounds (no rest yet)",
+                            S_(
+                                "{name} carries {wounds} of {wounds_max} Wounds (no rest yet)",
+                                name=ch.name,
+                                wounds=unit.wounds,
+                                wounds_max=unit.wounds_max,
+                            ),
                             "SG.WND.1",
                         )
                     )
@@ -196,14 +230,27 @@ class SengokuCampaign:
                 after["fate_points"] = unit.fate_points
                 if spent > 0:
                     notes.append(
-                        Note(f"{ch.name} spent {spent} Fate point(s): {unit.fate_points} left", "SG.FAT.1")
+                        Note(
+                            S_(
+                                "{name} spent {spent} Fate point(s): {fate_points} left",
+                                name=ch.name,
+                                spent=spent,
+                                fate_points=unit.fate_points,
+                            ),
+                            "SG.FAT.1",
+                        )
                     )
             if unit.armor_damage != before.armor_damage:
                 after["armor_damage"] = unit.armor_damage
                 notes.append(
                     Note(
-                        f"{ch.name}'s armor lost {unit.armor_damage - before.armor_damage} point(s) to "
-                        f"[Break]: {unit.armor_damage} gone until repaired",
+                        S_(
+                            "{name}'s armor lost {value} point(s) to [Break]:"
+                            " {armor_damage} gone until repaired",
+                            name=ch.name,
+                            value=unit.armor_damage - before.armor_damage,
+                            armor_damage=unit.armor_damage,
+                        ),
                         "SG.BRK.2",
                     )
                 )
@@ -230,28 +277,57 @@ class SengokuCampaign:
             for weapon in unit.broken:
                 if weapon not in gone:
                     gone.append(weapon)
-                    notes.append(Note(f"{ch.name}'s {weapon} was destroyed: gone until replaced", "SG.FUM.3"))
+                    notes.append(
+                        Note(
+                            S_(
+                                "{name}'s {weapon} was destroyed: gone until replaced",
+                                name=ch.name,
+                                weapon=weapon,
+                            ),
+                            "SG.FUM.3",
+                        )
+                    )
         if unit.dropped and rules.weapons.dropped == "lost" and unit.dropped not in gone:
             gone.append(unit.dropped)
-            notes.append(Note(f"{ch.name}'s {unit.dropped} was left on the field: lost", "SG.FUM.2"))
+            notes.append(
+                Note(
+                    S_("{name}'s {dropped} was left on the field: lost", name=ch.name, dropped=unit.dropped),
+                    "SG.FUM.2",
+                )
+            )
         elif unit.dropped:
-            notes.append(Note(f"{ch.name} picks up its {unit.dropped} after the battle", "SG.FUM.2"))
+            notes.append(
+                Note(
+                    S_("{name} picks up its {dropped} after the battle", name=ch.name, dropped=unit.dropped),
+                    "SG.FUM.2",
+                )
+            )
         after["weapons_lost"] = gone
 
     def _recover(self, ch: Character, rid: str, after: dict[str, Any], notes: list[Note]) -> None:
         if rid not in _RECOVERIES:
-            raise CampaignError(f"no recovery {rid!r} in Sengoku (known: {', '.join(_RECOVERIES)})")
+            raise CampaignError(
+                S_(
+                    "no recovery {rid} in Sengoku (known: {value})",
+                    rid=f"{rid!r}",
+                    value=", ".join(_RECOVERIES),
+                )
+            )
         if after["dead"]:
-            raise CampaignError(f"{ch.name} is dead: no {rid}")
+            raise CampaignError(S_("{name} is dead: no {rid}", name=ch.name, rid=rid))
         if rid == "rearm":
             if after["weapons_lost"]:
                 lost = ", ".join(after["weapons_lost"])
-                notes.append(Note(f"{ch.name} is rearmed: {lost} replaced", "SG.FUM.3"))
+                notes.append(
+                    Note(S_("{name} is rearmed: {lost} replaced", name=ch.name, lost=lost), "SG.FUM.3")
+                )
             after["weapons_lost"] = []
             return
         if rid == "rest":
             after.update(wounds=None, serious_injury=False)
-            notes.append(Note(f"{ch.name} rests a full day in camp: every Wound back", "SG.INP.3"))
+            notes.append(
+                Note(S_("{name} rests a full day in camp: every Wound back", name=ch.name), "SG.INP.3")
+            )
             return
         profile = CombatProfile(
             name=ch.name,
@@ -263,25 +339,41 @@ class SengokuCampaign:
         else:
             fixed, steps = repair(profile, Repair(rid))
         after.update(armor_damage=fixed.armor_damage, emergency_patch_used=fixed.emergency_patch_used)
-        notes.extend(Note(f"{ch.name}: {s.reason}", s.rule or "SG.BRK.6") for s in steps)
+        notes.extend(
+            Note(S_("{name}: {reason}", name=ch.name, reason=s.reason), s.rule or "SG.BRK.6") for s in steps
+        )
 
     def sheet(self, character: Character) -> list[str]:
         lasting = SengokuLasting.model_validate(dict(character.lasting))
         if lasting.dead:
-            return [f"dead: {lasting.death}"]
+            return [_("dead: {death}").format(death=translate_text(lasting.death or ""))]
         lines = [
-            f"Wounds: {'full' if lasting.wounds is None else lasting.wounds}",
-            f"Fate points: {'as the sheet gives' if lasting.fate_points is None else lasting.fate_points}",
-            f"armor damage: {lasting.armor_damage} "
-            f"(emergency patch {'spent' if lasting.emergency_patch_used else 'available'})",
-            f"battles: {lasting.battles}",
+            _("Wounds: full")
+            if lasting.wounds is None
+            else _("Wounds: {wounds}").format(wounds=lasting.wounds),
+            _("Fate points: as the sheet gives")
+            if lasting.fate_points is None
+            else _("Fate points: {points}").format(points=lasting.fate_points),
+            (
+                _("armor damage: {damage} (emergency patch spent)")
+                if lasting.emergency_patch_used
+                else _("armor damage: {damage} (emergency patch available)")
+            ).format(damage=lasting.armor_damage),
+            _("battles: {battles}").format(battles=lasting.battles),
         ]
         if lasting.weapons_lost:
-            lines.append(f"weapons gone until replaced: {', '.join(lasting.weapons_lost)} (SG.FUM.3)")
+            lines.append(
+                _("weapons gone until replaced: {weapons} (SG.FUM.3)").format(
+                    weapons=", ".join(lasting.weapons_lost)
+                )
+            )
         if lasting.serious_injury:
             penalty = load_between_battles().serious_injury.check_penalty
             lines.append(
-                f"serious injury: -{penalty} on every check until a full day's rest (SG.INP.3 house default)"
+                _(
+                    "serious injury: -{penalty} on every check until a full day's rest"
+                    " (SG.INP.3 house default)"
+                ).format(penalty=penalty)
             )
         return lines
 

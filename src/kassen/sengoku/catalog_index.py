@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 from kassen.content.yamlio import HouseDefault, StrictModel
 from kassen.core.errors import KassenError
 from kassen.core.view import VisibilityModel
+from kassen.i18n import S_
 from kassen.sengoku.defense import DefenseRules
 from kassen.sengoku.entries import (
     Armor,
@@ -317,7 +318,13 @@ class Catalog:
         m = self.maneuvers.get(wanted)
         if m is None or not m.attacks:
             if m is not None:
-                raise KassenError(f"{m.name} is a {m.kind.value} maneuver, not an attack (it has no Wounds)")
+                raise KassenError(
+                    S_(
+                        "{name} is a {kind} maneuver, not an attack (it has no Wounds)",
+                        name=m.name,
+                        kind=m.kind.value,
+                    )
+                )
             raise UnknownEntryError(_unknown("weapon or technique", key, list(self.technique_keys())))
         used = weapon if weapon is not None else m.weapon
         return from_maneuver(m, self.weapon(used) if used else None)
@@ -352,7 +359,13 @@ class Catalog:
         """The non-armor Defense bonus a stance (or a barrier Kata) grants while maintained (SG.DEF.4)."""
         m = self.maneuver(key)
         if m.grants is None:
-            raise KassenError(f"{m.name} grants no Defense: it is a {m.kind.value} maneuver, not a stance")
+            raise KassenError(
+                S_(
+                    "{name} grants no Defense: it is a {kind} maneuver, not a stance",
+                    name=m.name,
+                    kind=m.kind.value,
+                )
+            )
         return DefenseBonus(m.grants.kind, m.grants.value, m.name)
 
     def profile(

@@ -40,6 +40,7 @@ from kassen.core.errors import KassenError
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
 from kassen.core.rng import DieSource, ScriptedDice
+from kassen.i18n import S_
 from kassen.sengoku.resolution import (
     DoubleOneSuccess,
     DoublesScope,
@@ -101,7 +102,14 @@ class CheckResult:
 
 def _check_faces(faces: Faces, sides: int) -> None:
     if len(faces) != 2 or not all(1 <= f <= sides for f in faces):
-        raise KassenError(f"a check needs two d{sides} faces in 1..{sides}, got {list(faces)}")
+        raise KassenError(
+            S_(
+                "a check needs two d{sides} faces in 1..{top}, got {faces}",
+                sides=sides,
+                top=sides,
+                faces=list(faces),
+            )
+        )
 
 
 def resolve_check(faces: Faces, modifier: int, target: int, *, sides: int = 10) -> CheckResult:
@@ -116,19 +124,30 @@ def resolve_check(faces: Faces, modifier: int, target: int, *, sides: int = 10) 
     success = total >= target
     double = first == second
     steps = (
-        Step(first, f"first d{sides}", "SG.CHK.1"),
-        Step(second, f"second d{sides}", "SG.CHK.1"),
+        Step(first, S_("first d{sides}", sides=sides), "SG.CHK.1"),
+        Step(second, S_("second d{sides}", sides=sides), "SG.CHK.1"),
         Step(
             total,
-            f"2d{sides} + modifier = {first} + {second} {'-' if modifier < 0 else '+'} {abs(modifier)}",
+            S_(
+                "2d{sides} + modifier = {first} + {second} {sign} {amount}",
+                sides=sides,
+                first=first,
+                second=second,
+                sign="-" if modifier < 0 else "+",
+                amount=abs(modifier),
+            ),
             "SG.CHK.1",
         ),
         Step(
             total,
-            f"{total} {'>=' if success else '<'} {target}: {'success' if success else 'failure'}",
+            (
+                S_("{total} >= {target}: success", total=total, target=target)
+                if success
+                else S_("{total} < {target}: failure", total=total, target=target)
+            ),
             "SG.CHK.1",
         ),
-    ) + ((Step(first, f"double {first}s", "SG.CHK.2"),) if double else ())
+    ) + ((Step(first, S_("double {face}s", face=first), "SG.CHK.2"),) if double else ())
     return CheckResult(faces, modifier, target, total, success, double, steps)
 
 
@@ -198,35 +217,49 @@ def classify(
         return Classified(plain, False, False, ())
     d = policy or DoublesPolicy.from_rules(rules)  # only a double reads it (most checks have none)
     if kind is not CheckKind.ATTACK and d.scope is DoublesScope.ATTACK:
-        step = Step(check.faces[0], f"a double on a {kind.value} check counts only as its total", "SG.RD.4")
+        step = Step(
+            check.faces[0],
+            S_("a double on a {kind} check counts only as its total", kind=kind.value),
+            "SG.RD.4",
+        )
         return Classified(plain, False, False, (step,))
     face = check.faces[0]
     if check.success:
         if face == d.karmic_retribution_face and d.double_one_success is DoubleOneSuccess.KARMIC_RETRIBUTION:
-            step = Step(face, f"double {face}s: Fumble with Karmic Retribution despite the total", "SG.RD.4")
+            step = Step(
+                face,
+                S_("double {face}s: Fumble with Karmic Retribution despite the total", face=face),
+                "SG.RD.4",
+            )
             return Classified(CheckOutcome.FUMBLE, False, True, (step,))
         mandate = face == d.heavenly_mandate_face
-        steps = [Step(face, f"double {face}s on a success: Critical Hit", "SG.CRT.1")]
+        steps = [Step(face, S_("double {face}s on a success: Critical Hit", face=face), "SG.CRT.1")]
         if face == d.karmic_retribution_face:
             steps.append(
-                Step(face, f"double {face}s on a success: a critical, not Karmic Retribution", "SG.RD.4")
+                Step(
+                    face,
+                    S_("double {face}s on a success: a critical, not Karmic Retribution", face=face),
+                    "SG.RD.4",
+                )
             )
         if mandate:
-            steps.append(Step(face, f"double {face}s: Heavenly Mandate", "SG.CRT.4"))
+            steps.append(Step(face, S_("double {face}s: Heavenly Mandate", face=face), "SG.CRT.4"))
         return Classified(CheckOutcome.CRITICAL, mandate, False, tuple(steps))
     if face == d.heavenly_mandate_face:
         if d.double_ten_failure is DoubleTenFailure.MISS:
-            step = Step(face, f"double {face}s on a failure: an ordinary failure", "SG.RD.4")
+            step = Step(face, S_("double {face}s on a failure: an ordinary failure", face=face), "SG.RD.4")
             return Classified(CheckOutcome.FAILURE, False, False, (step,))
         ten_steps = (
-            Step(face, f"double {face}s on a failure: Fumble", "SG.FUM.1"),
-            Step(face, f"double {face}s on a failure: a fumble, no Heavenly Mandate", "SG.RD.4"),
+            Step(face, S_("double {face}s on a failure: Fumble", face=face), "SG.FUM.1"),
+            Step(
+                face, S_("double {face}s on a failure: a fumble, no Heavenly Mandate", face=face), "SG.RD.4"
+            ),
         )
         return Classified(CheckOutcome.FUMBLE, False, False, ten_steps)
     retribution = face == d.karmic_retribution_face
-    fumble_steps = [Step(face, f"double {face}s on a failure: Fumble", "SG.FUM.1")]
+    fumble_steps = [Step(face, S_("double {face}s on a failure: Fumble", face=face), "SG.FUM.1")]
     if retribution:
-        fumble_steps.append(Step(face, f"double {face}s: Karmic Retribution", "SG.FUM.3"))
+        fumble_steps.append(Step(face, S_("double {face}s: Karmic Retribution", face=face), "SG.FUM.3"))
     return Classified(CheckOutcome.FUMBLE, False, retribution, tuple(fumble_steps))
 
 
@@ -279,10 +312,14 @@ def resolve_opposed(
     second = resolve_check(second_faces, second_modifier, a, sides=sides)
     if a != b:
         winner: str | None = "first" if a > b else "second"
-        reason = f"{a} vs {b}: the {winner} side wins"
+        reason = S_("{a} vs {b}: the {winner} side wins", a=a, b=b, winner=winner)
     else:
         winner = None if tie is TieRule.NONE else tie.value
-        reason = f"{a} vs {b}: a tie, " + ("nobody wins" if winner is None else f"the {winner} side wins")
+        reason = (
+            S_("{a} vs {b}: a tie, nobody wins", a=a, b=b)
+            if winner is None
+            else S_("{a} vs {b}: a tie, the {winner} side wins", a=a, b=b, winner=winner)
+        )
     return OpposedResult(first, second, winner, (Step(a - b, reason, "SG.CHK.3"),))
 
 

@@ -23,6 +23,7 @@ from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.memo import Memo
+from kassen.i18n import S_
 from kassen.sengoku.check import (
     CheckKind,
     CheckResult,
@@ -63,14 +64,32 @@ class DeathCheck:
 
 
 def death_check_modifier(profile: CombatProfile) -> tuple[int, Step]:
-    """The higher of Physique and Fate (the modifiers, SG.INP.3)."""
+    """The higher of Physique and Fate (the modifiers, SG.INP.3), less a serious injury's penalty."""
     a = profile.attributes
     p = profile.check_penalty
-    injured = f"; serious injury {-p:+d}" if p else ""
+    fate, physique, penalty = f"{a.fate:+d}", f"{a.physique:+d}", f"{-p:+d}"
     if a.fate > a.physique:
-        why = f"Fate {a.fate:+d} (higher than Physique {a.physique:+d}){injured}"
+        why = (
+            S_(
+                "Fate {fate} (higher than Physique {physique}); serious injury {penalty}",
+                fate=fate,
+                physique=physique,
+                penalty=penalty,
+            )
+            if p
+            else S_("Fate {fate} (higher than Physique {physique})", fate=fate, physique=physique)
+        )
         return a.fate - p, Step(a.fate - p, why, "SG.INP.3")
-    why = f"Physique {a.physique:+d} (Fate {a.fate:+d}){injured}"
+    why = (
+        S_(
+            "Physique {physique} (Fate {fate}); serious injury {penalty}",
+            physique=physique,
+            fate=fate,
+            penalty=penalty,
+        )
+        if p
+        else S_("Physique {physique} (Fate {fate})", physique=physique, fate=fate)
+    )
     return a.physique - p, Step(a.physique - p, why, "SG.INP.3")
 
 
@@ -89,7 +108,8 @@ def resolve_death_check(
     r = rules or load_resolution()
     if not is_incapacitated(profile, grades):
         raise IllegalActionError(
-            f"{profile.name} is not Incapacitated: only a fallen unit makes a death check", rule="SG.INP.3"
+            S_("{name} is not Incapacitated: only a fallen unit makes a death check", name=profile.name),
+            rule="SG.INP.3",
         )
     dc = r.death_check
     modifier, mod_step = death_check_modifier(profile)
@@ -98,10 +118,19 @@ def resolve_death_check(
     survives = kind.outcome.succeeded
     if survives:
         outcome, effect = dc.serious_injury.name, dc.serious_injury.effect
-        reason = f"{check.total} >= {dc.target}: survives with {dc.serious_injury.name.lower()}"
+        reason = S_(
+            "{total} >= {target}: survives with {name}",
+            total=check.total,
+            target=dc.target,
+            name=dc.serious_injury.name.lower(),
+        )
     else:
-        outcome, effect = "dies", f"{profile.name} dies of their wounds."
-        reason = f"{check.total} < {dc.target}: dies" if not check.success else "a Fumble: dies"
+        outcome, effect = "dies", S_("{name} dies of their wounds.", name=profile.name)
+        reason = (
+            S_("{total} < {target}: dies", total=check.total, target=dc.target)
+            if not check.success
+            else S_("a Fumble: dies")
+        )
     steps = (mod_step, *check.steps, *kind.steps, Step(check.total, reason, "SG.INP.3"))
     events = (
         Event(

@@ -69,6 +69,7 @@ from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.grades import GradeTable, load_grades
 from kassen.sengoku.profile import (
     ALL,
@@ -82,6 +83,7 @@ from kassen.sengoku.profile import (
     Grade,
 )
 from kassen.sengoku.tags import check_tags
+from kassen.sengoku.words import bonus_reason
 
 #: The ``defense`` of a result that no check can reach: the defender is immune to the attack (a
 #: Licensed+ exorcist against [Incorporeal], SG.INC.2). Check :attr:`DefenseResult.immune` and do not
@@ -316,17 +318,20 @@ def grade_label(grade: Grade) -> str:
     return "PC" if grade is Grade.PC else grade.value.capitalize()
 
 
-def _where(bonus: DefenseBonus) -> str:
-    return f" ({bonus.source})" if bonus.source else ""
+def _added(bonus: DefenseBonus) -> str:
+    """``+2 stance (Immovable Formation)``."""
+    return bonus_reason(bonus.kind.value, bonus.value, bonus.source, added=True)
 
 
 def _bonus_text(bonus: DefenseBonus) -> str:
     """``stance +2 (Immovable Formation)``."""
-    return f"{bonus.kind.value} +{bonus.value}{_where(bonus)}"
+    return bonus_reason(bonus.kind.value, bonus.value, bonus.source, added=False)
 
 
 def _debuff_text(debuff: DefenseDebuff) -> str:
-    return f"Defense −{debuff.value}" + (f" ({debuff.source})" if debuff.source else "")
+    if debuff.source:
+        return S_("Defense −{value} ({source})", value=debuff.value, source=debuff.source)
+    return S_("Defense −{value}", value=debuff.value)
 
 
 # ------------------------------------------------------------------------------------- the pieces
@@ -340,10 +345,10 @@ def pierce_reaches_natural_armor(
     The attack's statement wins, then the creature's natural-armor entry, then the table setting.
     """
     if tags.pierce_natural is not None:
-        return tags.pierce_natural, "the attack states it"
+        return tags.pierce_natural, S_("the attack states it")
     if target.natural_armor_pierceable is not None:
-        return target.natural_armor_pierceable, "the creature's natural armor states it"
-    return rules.natural_armor.pierce_default, "table setting"
+        return target.natural_armor_pierceable, S_("the creature's natural armor states it")
+    return rules.natural_armor.pierce_default, S_("table setting")
 
 
 def _base(target: CombatProfile, grades: GradeTable, trace: _Trace) -> tuple[int, int]:
@@ -352,12 +357,20 @@ def _base(target: CombatProfile, grades: GradeTable, trace: _Trace) -> tuple[int
     label = grade_label(target.grade)
     override = target.defense_override
     if override is not None and override < grade_base:
-        trace.add(override, f"stat-block Defense (below the {label} base {grade_base})", "SG.DEF.6")
+        trace.add(
+            override,
+            S_(
+                "stat-block Defense (below the {label} base {grade_base})", label=label, grade_base=grade_base
+            ),
+            "SG.DEF.6",
+        )
         return override, grade_base
-    trace.add(grade_base, f"base ({label})", "SG.DEF.1")
+    trace.add(grade_base, S_("base ({label})", label=label), "SG.DEF.1")
     if override is not None:
         trace.add(
-            grade_base, f"stat-block Defense {override} is not lower: the grade base stands", "SG.DEF.6"
+            grade_base,
+            S_("stat-block Defense {override} is not lower: the grade base stands", override=override),
+            "SG.DEF.6",
         )
     return grade_base, grade_base
 
@@ -368,19 +381,35 @@ def _armor(target: CombatProfile, rules: DefenseRules, value: int, trace: _Trace
     equipment = 0
     if row.defense:
         equipment += row.defense
-        value = trace.add(value + row.defense, f"+{row.defense} {row.label}", "SG.DEF.2")
+        value = trace.add(
+            value + row.defense, S_("+{defense} {label}", defense=row.defense, label=row.label), "SG.DEF.2"
+        )
     if target.shield and rules.armor.shield:
         equipment += rules.armor.shield
-        value = trace.add(value + rules.armor.shield, f"+{rules.armor.shield} shield", "SG.DEF.2")
+        value = trace.add(
+            value + rules.armor.shield, S_("+{shield} shield", shield=rules.armor.shield), "SG.DEF.2"
+        )
     if target.armor_bonus:
         equipment += target.armor_bonus
-        value = trace.add(value + target.armor_bonus, f"+{target.armor_bonus} armor technique", "SG.DEF.3")
+        value = trace.add(
+            value + target.armor_bonus,
+            S_("+{armor_bonus} armor technique", armor_bonus=target.armor_bonus),
+            "SG.DEF.3",
+        )
     damage = min(target.armor_damage, equipment)
     if damage:
         equipment -= damage
-        value = trace.add(value - damage, f"−{damage} armor damage from [Break] (until repaired)", "SG.BRK.2")
+        value = trace.add(
+            value - damage,
+            S_("−{damage} armor damage from [Break] (until repaired)", damage=damage),
+            "SG.BRK.2",
+        )
     if target.natural_armor:
-        trace.add(value + target.natural_armor, f"+{target.natural_armor} natural armor", "SG.DEF.3")
+        trace.add(
+            value + target.natural_armor,
+            S_("+{natural_armor} natural armor", natural_armor=target.natural_armor),
+            "SG.DEF.3",
+        )
     return equipment, target.natural_armor
 
 
@@ -391,7 +420,9 @@ def _bonuses(bonuses: tuple[DefenseBonus, ...], value: int, trace: _Trace) -> in
         if bonus.value:
             total += bonus.value
             value = trace.add(
-                value + bonus.value, f"+{bonus.value} {bonus.kind.value}{_where(bonus)}", "SG.DEF.4"
+                value + bonus.value,
+                _added(bonus),
+                "SG.DEF.4",
             )
     return total
 
@@ -403,15 +434,26 @@ def _pierce(
     removed = pierceable if amount == ALL else min(amount, pierceable)
     start = value
     if removed == 0:
-        reason = f"[Pierce {amount}] finds no armor to remove"
+        reason = S_("[Pierce {amount}] finds no armor to remove", amount=amount)
     elif removed == pierceable:
-        reason = f"[Pierce {amount}] removes all {removed} armor point{'s' * (removed != 1)}"
+        reason = (
+            S_("[Pierce {amount}] removes all {removed} armor point", amount=amount, removed=removed)
+            if removed == 1
+            else S_("[Pierce {amount}] removes all {removed} armor points", amount=amount, removed=removed)
+        )
     else:
-        reason = f"[Pierce {amount}] removes {removed} of {pierceable} armor points"
+        reason = S_(
+            "[Pierce {amount}] removes {removed} of {pierceable} armor points",
+            amount=amount,
+            removed=removed,
+            pierceable=pierceable,
+        )
     value = trace.add(value - removed, reason, "SG.PRC.1")
     if removed and (amount == ALL or amount >= pierceable):
         value = trace.add(
-            min(start, max(floor, value)), f"floor {floor}: the base Defense remains", "SG.PRC.2"
+            min(start, max(floor, value)),
+            S_("floor {floor}: the base Defense remains", floor=floor),
+            "SG.PRC.2",
         )
     return value, removed
 
@@ -428,6 +470,7 @@ def _direct(
     removed = available if amount == ALL else min(amount, available)
     left = removed
     parts: list[str] = []
+    partial: tuple[int, DefenseBonus] | None = None
     for bonus in bonuses:
         if left <= 0:
             break
@@ -436,14 +479,34 @@ def _direct(
             continue
         left -= take
         parts.append(_bonus_text(bonus) if take == bonus.value else f"{take} of {_bonus_text(bonus)}")
+        partial = (take, bonus) if take != bonus.value else None
     start = value
-    if parts:
-        value = trace.add(value - removed, f"[Direct {amount}] removes {', '.join(parts)}", "SG.DIR.1")
+    if len(parts) == 1 and partial is not None:
+        # a part of one bonus: said whole, so the catalog finds "N of ..." in its place
+        take, bonus = partial
+        value = trace.add(
+            value - removed,
+            S_(
+                "[Direct {amount}] removes {take} of {bonus}",
+                amount=amount,
+                take=take,
+                bonus=_bonus_text(bonus),
+            ),
+            "SG.DIR.1",
+        )
+    elif parts:
+        value = trace.add(
+            value - removed,
+            S_("[Direct {amount}] removes {value}", amount=amount, value=", ".join(parts)),
+            "SG.DIR.1",
+        )
     else:
-        value = trace.add(value, f"[Direct {amount}] finds no non-armor bonus to remove", "SG.DIR.1")
+        value = trace.add(
+            value, S_("[Direct {amount}] finds no non-armor bonus to remove", amount=amount), "SG.DIR.1"
+        )
     if amount == ALL or amount > available:
         floored = min(start, max(floor, value))
-        value = trace.add(floored, f"floor {floor}: base + armor remain", "SG.DIR.2")
+        value = trace.add(floored, S_("floor {floor}: base + armor remain", floor=floor), "SG.DIR.2")
     return value, removed
 
 
@@ -452,7 +515,9 @@ def _reductions(target: CombatProfile, rules: DefenseRules, value: int, trace: _
     red = rules.reductions
     start = value
     if target.defenseless and red.defenseless:
-        value = trace.add(value - red.defenseless, f"Defenseless −{red.defenseless}", "SG.DFL.2")
+        value = trace.add(
+            value - red.defenseless, S_("Defenseless −{defenseless}", defenseless=red.defenseless), "SG.DFL.2"
+        )
     after_defenseless = value
     debuff_total = 0
     for debuff in target.debuffs:
@@ -463,10 +528,14 @@ def _reductions(target: CombatProfile, rules: DefenseRules, value: int, trace: _
     if red.minimum_covers_defenseless:
         if value < red.minimum:
             rule = "SG.DBF.2" if debuff_total else "SG.RD.5"
-            value = trace.add(red.minimum, f"minimum Defense {red.minimum}", rule)
+            value = trace.add(red.minimum, S_("minimum Defense {minimum}", minimum=red.minimum), rule)
     elif debuff_total and value < red.minimum:
         bounded = min(after_defenseless, red.minimum)
-        value = trace.add(bounded, f"Defense −N stops at {red.minimum} (Defenseless does not)", "SG.RD.5")
+        value = trace.add(
+            bounded,
+            S_("Defense −N stops at {minimum} (Defenseless does not)", minimum=red.minimum),
+            "SG.RD.5",
+        )
     return value, taken
 
 
@@ -510,18 +579,26 @@ def _physical(
     value = base + armor + non_armor
     if tags.incorporeal:
         rank = target.exorcism.value.capitalize()
-        trace.add(value, f"[Incorporeal] is void against {rank} Exorcism: physical Defense", "SG.INC.4")
+        trace.add(
+            value,
+            S_("[Incorporeal] is void against {rank} Exorcism: physical Defense", rank=rank),
+            "SG.INC.4",
+        )
 
     pierce_removed = 0
     if tags.pierce is not None:
         reach, why = pierce_reaches_natural_armor(target, tags, rules)
         if natural:
-            said = "reaches" if reach else "does not reach"
-            trace.add(value, f"[Pierce] {said} natural armor +{natural} ({why})", "SG.PRC.4")
+            said = S_("reaches") if reach else S_("does not reach")
+            trace.add(
+                value,
+                S_("[Pierce] {said} natural armor +{natural} ({why})", said=said, natural=natural, why=why),
+                "SG.PRC.4",
+            )
         pierceable = equipment + (natural if reach else 0)
         value, pierce_removed = _pierce(tags.pierce, pierceable, value, floor_base, trace)
         if non_armor:
-            trace.add(value, f"non-armor bonuses +{non_armor} remain", "SG.PRC.3")
+            trace.add(value, S_("non-armor bonuses +{non_armor} remain", non_armor=non_armor), "SG.PRC.3")
 
     direct_removed = 0
     if tags.direct is not None:
@@ -551,25 +628,37 @@ def _incorporeal(
     rank = "no" if target.exorcism is ExorcismRank.NONE else target.exorcism.value.capitalize()
     value = trace.add(
         target_number,
-        f"[Incorporeal] bypasses physical Defense: target number {target_number} ({rank} Exorcism)",
+        S_(
+            "[Incorporeal] bypasses physical Defense: target number {target_number} ({rank} Exorcism)",
+            target_number=target_number,
+            rank=rank,
+        ),
         "SG.INC.4",
     )
     aptitude = target.incorporeal_defense
     if aptitude:
-        value = trace.add(value + aptitude, f"+{aptitude} Incorporeal Defense (aptitude)", "SG.INC.3")
+        value = trace.add(
+            value + aptitude, S_("+{aptitude} Incorporeal Defense (aptitude)", aptitude=aptitude), "SG.INC.3"
+        )
     counted_kinds = set(rules.incorporeal.counted_bonus_kinds)
     counted = tuple(b for b in target.bonuses if b.kind in counted_kinds and b.value)
     for bonus in target.bonuses:
         if not bonus.value:
             continue
         if bonus.kind in counted_kinds:
-            reason = f"+{bonus.value} {bonus.kind.value}{_where(bonus)} counts against [Incorporeal]"
+            reason = S_("{bonus} counts against [Incorporeal]", bonus=_added(bonus))
             value = trace.add(value + bonus.value, reason, "SG.RD.7")
         else:
-            trace.add(value, f"{_bonus_text(bonus)} does not count against [Incorporeal]", "SG.RD.7")
+            trace.add(
+                value, S_("{bonus} does not count against [Incorporeal]", bonus=_bonus_text(bonus)), "SG.RD.7"
+            )
     non_armor = sum(b.value for b in counted)
     if tags.pierce is not None:
-        trace.add(value, f"[Pierce {tags.pierce}] finds no armor: [Incorporeal] bypasses it", "SG.INC.1")
+        trace.add(
+            value,
+            S_("[Pierce {pierce}] finds no armor: [Incorporeal] bypasses it", pierce=tags.pierce),
+            "SG.INC.1",
+        )
     direct_removed = 0
     if tags.direct is not None:
         value, direct_removed = _direct(tags.direct, counted, value, target_number + aptitude, trace)
@@ -591,7 +680,9 @@ def _incorporeal(
 def _immune(target: CombatProfile) -> DefenseResult:
     rank = target.exorcism.value.capitalize()
     step = Step(
-        IMMUNE_DEFENSE, f"{rank} Exorcism: full exemption from [Incorporeal] attacks (no check)", "SG.INC.2"
+        IMMUNE_DEFENSE,
+        S_("{rank} Exorcism: full exemption from [Incorporeal] attacks (no check)", rank=rank),
+        "SG.INC.2",
     )
     return DefenseResult(
         defense=IMMUNE_DEFENSE,
@@ -639,16 +730,20 @@ def trigger_debuff(
         raise ContentError(ContentIssue("debuff", "value", f"must be at least 0, got {debuff.value}"))
     same = [i for i, d in enumerate(target.debuffs) if debuff.source and d.source == debuff.source]
     if not same:
-        step = Step(debuff.value, f"{_debuff_text(debuff)} takes hold", "SG.DBF.1")
+        step = Step(debuff.value, S_("{debuff} takes hold", debuff=_debuff_text(debuff)), "SG.DBF.1")
         return replace(target, debuffs=(*target.debuffs, debuff)), (step,)
     i = same[0]
     old = target.debuffs[i]
     if rules.debuffs.each_round is DebuffReading.ACCUMULATE:
         new = replace(old, value=old.value + debuff.value, rounds=debuff.rounds)
-        reason = f"{debuff.source} triggers again: accumulates to Defense −{new.value}"
+        reason = S_(
+            "{source} triggers again: accumulates to Defense −{value}", source=debuff.source, value=new.value
+        )
     else:
         new = replace(old, value=debuff.value, rounds=debuff.rounds)
-        reason = f"{debuff.source} triggers again: renewed at Defense −{new.value}"
+        reason = S_(
+            "{source} triggers again: renewed at Defense −{value}", source=debuff.source, value=new.value
+        )
     debuffs = (*target.debuffs[:i], new, *target.debuffs[i + 1 :])
     return replace(target, debuffs=debuffs), (Step(new.value, reason, "SG.RD.3"),)
 
@@ -663,7 +758,7 @@ def end_round_debuffs(target: CombatProfile) -> tuple[CombatProfile, tuple[Step,
         elif debuff.rounds > 1:
             kept.append(replace(debuff, rounds=debuff.rounds - 1))
         else:
-            steps.append(Step(0, f"{_debuff_text(debuff)} ends", "SG.DBF.3"))
+            steps.append(Step(0, S_("{debuff} ends", debuff=_debuff_text(debuff)), "SG.DBF.3"))
     return replace(target, debuffs=tuple(kept)), tuple(steps)
 
 

@@ -26,6 +26,7 @@ __all__ = [
 
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
 from kassen.sengoku.profile import BonusKind, CombatProfile
 
@@ -42,13 +43,17 @@ def make_defenseless(
     kept = []
     for bonus in target.bonuses:
         if bonus.kind is BonusKind.STANCE:
-            where = f" ({bonus.source})" if bonus.source else ""
-            steps.append(Step(-bonus.value, f"stance +{bonus.value}{where} released", "SG.DFL.2"))
+            reason = (
+                S_("stance +{value} ({source}) released", value=bonus.value, source=bonus.source)
+                if bonus.source
+                else S_("stance +{value} released", value=bonus.value)
+            )
+            steps.append(Step(-bonus.value, reason, "SG.DFL.2"))
         else:
             kept.append(bonus)
     penalty = rules.reductions.defenseless
     if not target.defenseless:
-        steps.append(Step(-penalty, f"Defenseless: Defense −{penalty}", "SG.DFL.2"))
+        steps.append(Step(-penalty, S_("Defenseless: Defense −{penalty}", penalty=penalty), "SG.DFL.2"))
     return replace(target, defenseless=True, bonuses=tuple(kept)), tuple(steps)
 
 

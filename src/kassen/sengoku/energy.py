@@ -14,6 +14,7 @@ from __future__ import annotations
 __all__ = ["armor_energy_penalty", "max_energy"]
 
 from kassen.core.explain import Step
+from kassen.i18n import S_
 from kassen.sengoku.defense import DefenseRules, load_defense_rules
 from kassen.sengoku.profile import CombatProfile
 
@@ -29,15 +30,27 @@ def armor_energy_penalty(
         return 0, ()
     physique = profile.attributes.physique
     penalty = row.energy_penalty
-    steps = [Step(penalty, f"{row.label}: maximum Energy −{penalty}", "SG.DEF.7")]
+    steps = [
+        Step(penalty, S_("{label}: maximum Energy −{penalty}", label=row.label, penalty=penalty), "SG.DEF.7")
+    ]
     if physique > 0 or (physique < 0 and rules.energy.negative_physique_deepens):
         penalty -= physique
-        steps.append(Step(penalty, f"Physique {physique:+d} offsets the penalty", "SG.DEF.7"))
+        steps.append(
+            Step(
+                penalty, S_("Physique {physique} offsets the penalty", physique=f"{physique:+d}"), "SG.DEF.7"
+            )
+        )
     elif physique < 0:
-        steps.append(Step(penalty, f"Physique {physique:+d} does not deepen the penalty", "SG.DEF.7"))
+        steps.append(
+            Step(
+                penalty,
+                S_("Physique {physique} does not deepen the penalty", physique=f"{physique:+d}"),
+                "SG.DEF.7",
+            )
+        )
     if penalty < 0 and not rules.energy.penalty_can_become_bonus:
         penalty = 0
-        steps.append(Step(penalty, "the offset never becomes a bonus", "SG.DEF.7"))
+        steps.append(Step(penalty, S_("the offset never becomes a bonus"), "SG.DEF.7"))
     return penalty, tuple(steps)
 
 
@@ -49,11 +62,73 @@ def max_energy(
     Each step's value is the maximum Energy after it.
     """
     penalty, penalty_steps = armor_energy_penalty(profile, rules=rules)
-    steps = [Step(base, "maximum Energy before armor", "SG.BRT.0")]
+    steps = [Step(base, S_("maximum Energy before armor"), "SG.BRT.0")]
     if penalty_steps:
         value = base - penalty
-        reason = "; ".join(s.reason for s in penalty_steps)
         sign = "−" if penalty >= 0 else "+"
-        steps.append(Step(value, f"{sign}{abs(penalty)} Energy ({reason})", "SG.DEF.7"))
+        steps.append(
+            Step(
+                value,
+                _penalty_reason(
+                    sign,
+                    abs(penalty),
+                    penalty_steps,
+                    (rules if rules is not None else load_defense_rules()).armor.rows[profile.armor].label,
+                    profile.attributes.physique,
+                ),
+                "SG.DEF.7",
+            )
+        )
         return value, tuple(steps)
     return base, tuple(steps)
+
+
+def _penalty_reason(sign: str, penalty: int, steps: tuple[Step, ...], label: str, physique: int) -> str:
+    """``−0 Energy (heavy armor: maximum Energy −1; Physique +1 offsets the penalty)``: the penalty's
+    steps in one line, one whole template for each shape the steps take (so the catalog finds the line
+    as one sentence, not a piece of it)."""
+    armor, phys = steps[0].value, f"{physique:+d}"
+    shape = tuple(s.reason for s in steps[1:])
+    offsets = S_("Physique {physique} offsets the penalty", physique=phys)
+    deepen = S_("Physique {physique} does not deepen the penalty", physique=phys)
+    never = S_("the offset never becomes a bonus")
+    if not shape:
+        return S_(
+            "{sign}{penalty} Energy ({label}: maximum Energy −{armor})",
+            sign=sign,
+            penalty=penalty,
+            label=label,
+            armor=armor,
+        )
+    if shape == (offsets,):
+        return S_(
+            "{sign}{penalty} Energy ({label}: maximum Energy −{armor};"
+            " Physique {physique} offsets the penalty)",
+            sign=sign,
+            penalty=penalty,
+            label=label,
+            armor=armor,
+            physique=phys,
+        )
+    if shape == (deepen,):
+        return S_(
+            "{sign}{penalty} Energy ({label}: maximum Energy −{armor}; Physique {physique} does not deepen"
+            " the penalty)",
+            sign=sign,
+            penalty=penalty,
+            label=label,
+            armor=armor,
+            physique=phys,
+        )
+    if shape == (offsets, never):
+        return S_(
+            "{sign}{penalty} Energy ({label}: maximum Energy −{armor}; Physique {physique} offsets the"
+            " penalty; the offset never becomes a bonus)",
+            sign=sign,
+            penalty=penalty,
+            label=label,
+            armor=armor,
+            physique=phys,
+        )
+    reason = "; ".join(s.reason for s in steps)
+    return S_("{sign}{penalty} Energy ({reason})", sign=sign, penalty=penalty, reason=reason)

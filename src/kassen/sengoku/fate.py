@@ -24,6 +24,7 @@ from kassen.core.errors import IllegalActionError
 from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.check import Faces
 from kassen.sengoku.profile import CombatProfile
 from kassen.sengoku.resolution import ResolutionRules, load_resolution
@@ -56,7 +57,14 @@ class FateShift:
 def _pay(user: CombatProfile, cost: int, purpose: str, rule: str) -> CombatProfile:
     if user.fate_points < cost:
         raise IllegalActionError(
-            f"{user.name} has {user.fate_points} Fate point(s); {purpose} costs {cost}", rule=rule
+            S_(
+                "{name} has {fate_points} Fate point(s); {purpose} costs {cost}",
+                name=user.name,
+                fate_points=user.fate_points,
+                purpose=purpose,
+                cost=cost,
+            ),
+            rule=rule,
         )
     return replace(user, fate_points=user.fate_points - cost)
 
@@ -74,16 +82,25 @@ def fate_intervention(
     f = (rules or load_resolution()).fate
     if die not in (0, 1):
         raise IllegalActionError(
-            f"Fate Intervention moves die 0 or 1 of the check, not {die}", rule="SG.FAT.1"
+            S_("Fate Intervention moves die 0 or 1 of the check, not {die}", die=die), rule="SG.FAT.1"
         )
     if faces[0] == faces[1]:
-        raise IllegalActionError(f"the roll {faces[0]}-{faces[1]} is already a double", rule="SG.FAT.1")
+        raise IllegalActionError(
+            S_("the roll {faces}-{faces2} is already a double", faces=faces[0], faces2=faces[1]),
+            rule="SG.FAT.1",
+        )
     old, new = faces[die], faces[1 - die]
     shift = abs(old - new)
     if shift > f.max_shift:
         raise IllegalActionError(
-            f"moving a die from {old} to {new} is a shift of {shift}; Fate Intervention moves at most "
-            f"{f.max_shift}",
+            S_(
+                "moving a die from {old} to {new} is a shift of {shift};"
+                " Fate Intervention moves at most {max_shift}",
+                old=old,
+                new=new,
+                shift=shift,
+                max_shift=f.max_shift,
+            ),
             rule="SG.FAT.1",
         )
     paid = _pay(user, f.intervention_cost, "Fate Intervention", "SG.FAT.1")
@@ -91,8 +108,15 @@ def fate_intervention(
     steps = (
         Step(
             new,
-            f"Fate Intervention: die {die + 1} moves {old} → {new}, the roll becomes double {new}s"
-            f" ({f.intervention_cost} Fate point)",
+            S_(
+                "Fate Intervention: die {die} moves {old} → {new}, the roll becomes double {face}s"
+                " ({intervention_cost} Fate point)",
+                die=die + 1,
+                old=old,
+                new=new,
+                face=new,
+                intervention_cost=f.intervention_cost,
+            ),
             "SG.FAT.1",
         ),
     )
@@ -134,15 +158,24 @@ def last_bastion(
     f = (rules or load_resolution()).fate
     if not (wounds_before > 0 and wounds_before - reduction <= 0):
         raise IllegalActionError(
-            f"Last Bastion only stops an attack that would reduce Wounds to 0; this one takes {reduction} of"
-            f" {user.name}'s {wounds_before}",
+            S_(
+                "Last Bastion only stops an attack that would reduce Wounds to 0;"
+                " this one takes {reduction} of {name}'s {wounds_before}",
+                reduction=reduction,
+                name=user.name,
+                wounds_before=wounds_before,
+            ),
             rule="SG.FAT.2",
         )
     paid = _pay(user, f.last_bastion_cost, "Last Bastion", "SG.FAT.2")
     steps = (
         Step(
             wounds_before,
-            f"Last Bastion: {user.name} spends {f.last_bastion_cost} Fate point, the fatal hit check misses",
+            S_(
+                "Last Bastion: {name} spends {last_bastion_cost} Fate point, the fatal hit check misses",
+                name=user.name,
+                last_bastion_cost=f.last_bastion_cost,
+            ),
             "SG.FAT.2",
         ),
     )

@@ -38,6 +38,7 @@ from pydantic import Field, ValidationError, model_validator
 
 from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model
 from kassen.core.errors import KassenError
+from kassen.i18n import S_
 
 
 class CriticalReading(StrEnum):
@@ -320,14 +321,16 @@ class ResolutionRules(StrictModel):
         ``rules.override("wounds", critical_reading="double")``)."""
         data = self.model_dump(by_alias=True)
         if section not in data or not isinstance(data[section], dict):
-            raise KassenError(f"no section {section!r} in the resolution data")
+            raise KassenError(S_("no section {section} in the resolution data", section=f"{section!r}"))
         data[section].update(values)
         try:
             return ResolutionRules.model_validate(data)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            raise KassenError(f"bad resolution override {where}: {first['msg']}") from None
+            raise KassenError(
+                S_("bad resolution override {where}: {msg}", where=where, msg=first["msg"])
+            ) from None
 
 
 @lru_cache(maxsize=1)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.breakage import apply_break
 from kassen.sengoku.defense import DefenseRules
 from kassen.sengoku.defenseless import make_defenseless
@@ -67,11 +68,11 @@ EQUIPMENT_KINDS = frozenset(
 )
 
 _WHO = {
-    TableWho.ATTACKER: "the roller",
-    TableWho.TARGET: "the target",
-    TableWho.ANOTHER_ENEMY: "another enemy in the target's zone",
-    TableWho.NEAREST_ALLY: "the nearest ally in the roller's zone",
-    TableWho.ENEMY_SQUADS: "every enemy squad in the target's zone",
+    TableWho.ATTACKER: S_("the roller"),
+    TableWho.TARGET: S_("the target"),
+    TableWho.ANOTHER_ENEMY: S_("another enemy in the target's zone"),
+    TableWho.NEAREST_ALLY: S_("the nearest ally in the roller's zone"),
+    TableWho.ENEMY_SQUADS: S_("every enemy squad in the target's zone"),
 }
 
 
@@ -81,23 +82,34 @@ def describe(effect: TableEffect, who: str | None = None, *, hit_wounds: int = 1
     n = effect.amount
     k = effect.kind
     if k is TableEffectKind.ENERGY:
-        return f"{w} {'regains' if n > 0 else 'loses'} {abs(n)} Energy"
+        if n > 0:
+            return S_("{who} regains {n} Energy", who=w, n=abs(n))
+        return S_("{who} loses {n} Energy", who=w, n=abs(n))
     if k is TableEffectKind.FATE:
-        return f"{w} {'gains' if n > 0 else 'loses'} {abs(n)} Fate point(s)"
+        if n > 0:
+            return S_("{who} gains {n} Fate point(s)", who=w, n=abs(n))
+        return S_("{who} loses {n} Fate point(s)", who=w, n=abs(n))
     if k is TableEffectKind.COHESION:
-        return f"{w} {'gains' if n > 0 else 'loses'} {abs(n)} Cohesion"
+        if n > 0:
+            return S_("{who} gains {n} Cohesion", who=w, n=abs(n))
+        return S_("{who} loses {n} Cohesion", who=w, n=abs(n))
     if k is TableEffectKind.DEFENSELESS:
-        return f"{w} becomes Defenseless"
+        return S_("{who} becomes Defenseless", who=w)
     if k is TableEffectKind.WOUNDS:
-        return f"{w} loses {n or hit_wounds} Wound(s)"
+        return S_("{who} loses {n} Wound(s)", who=w, n=n or hit_wounds)
     if k is TableEffectKind.INCAPACITATE:
-        lord = f" (a Lord loses {effect.lord_wounds} more Wound(s) instead)" if effect.lord_wounds else ""
-        return f"{w} is Incapacitated at once{lord}"
+        if effect.lord_wounds:
+            return S_(
+                "{who} is Incapacitated at once (a Lord loses {n} more Wound(s) instead)",
+                who=w,
+                n=effect.lord_wounds,
+            )
+        return S_("{who} is Incapacitated at once", who=w)
     if k is TableEffectKind.BREAK_ARMOR:
-        return f"{w}'s armor takes [Pierce {n}] + [Break]"
+        return S_("{who}'s armor takes [Pierce {n}] + [Break]", who=w, n=n)
     if k is TableEffectKind.DROP_WEAPON:
-        return f"{w}'s weapon falls: picking it up costs {n} Energy"
-    return f"{w}'s weapon breaks for the rest of the combat"
+        return S_("{who}'s weapon falls: picking it up costs {n} Energy", who=w, n=n)
+    return S_("{who}'s weapon breaks for the rest of the combat", who=w)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,30 +153,42 @@ def apply_effect(
         n = effect.amount or hit_wounds
         change = apply_wounds(unit, n, rules=r, grades=grades, rule=rule)
         after, steps = change.profile, change.steps
-        text = f"{name} loses {n} Wound(s)"
+        text = S_("{name} loses {n} Wound(s)", name=name, n=n)
     elif k is TableEffectKind.INCAPACITATE:
         now = current_wounds(unit, grades)
         lord = unit.grade is Grade.LORD and effect.lord_wounds is not None
         n = effect.lord_wounds if lord and effect.lord_wounds is not None else now
         change = apply_wounds(unit, n, rules=r, grades=grades, rule=rule)
         after, steps = change.profile, change.steps
-        text = f"{name}, a Lord, loses {n} more Wound(s)" if lord else f"{name} is Incapacitated at once"
+        text = (
+            S_("{name}, a Lord, loses {n} more Wound(s)", name=name, n=n)
+            if lord
+            else S_("{name} is Incapacitated at once", name=name)
+        )
     elif k is TableEffectKind.DEFENSELESS:
         after, steps = make_defenseless(unit, rules=defense_rules)
-        text = f"{name} becomes Defenseless" if not unit.defenseless else f"{name} is already Defenseless"
+        text = (
+            S_("{name} becomes Defenseless", name=name)
+            if not unit.defenseless
+            else S_("{name} is already Defenseless", name=name)
+        )
     elif k is TableEffectKind.FATE:
         after = replace(unit, fate_points=max(0, unit.fate_points + effect.amount))
         # what the row does, not the count it leaves: how many Fate points a unit has is its own side's
         # to know (the house visibility table), and this line is read by every side
         n = effect.amount
-        text = f"{name} gains {n} Fate point(s)" if n > 0 else f"{name} loses {-n} Fate point(s), if any"
+        text = (
+            S_("{name} gains {n} Fate point(s)", name=name, n=n)
+            if n > 0
+            else S_("{name} loses {n} Fate point(s), if any", name=name, n=-n)
+        )
     else:
         after, steps = apply_break(executing_grade, unit, effect.amount, rules=defense_rules)
         lost = after.armor_damage - unit.armor_damage
         text = (
-            f"{name}'s armor loses {lost} point(s) until repaired"
+            S_("{name}'s armor loses {lost} point(s) until repaired", name=name, lost=lost)
             if lost
-            else f"{name}'s armor holds ({steps[-1].reason})"
+            else S_("{name}'s armor holds ({reason})", name=name, reason=steps[-1].reason)
         )
     events.append(Event("table_effect", {"unit": unit.key, "effect": k.value, "text": text}, rule))
     if change is not None:
@@ -209,7 +233,9 @@ class RowApplied:
             if unit.wounds == 0 and not reaches_the_fallen(e.kind, r):
                 # the blow (or a Self-Injury) already felled it: the row says so (SG.INP.1)
                 what = describe(e, unit.name, hit_wounds=self.hit)
-                text = f"{what}: {unit.name} is already Incapacitated, so it does nothing"
+                text = S_(
+                    "{what}: {name} is already Incapacitated, so it does nothing", what=what, name=unit.name
+                )
                 events.append(
                     Event("table_effect", {"unit": unit.key, "effect": e.kind.value, "text": text}, rule)
                 )

@@ -13,13 +13,23 @@ AttackTags(pierce=2, direct=None, incorporeal=False, break_=False, pierce_natura
 
 from __future__ import annotations
 
-__all__ = ["TagError", "check_tags", "format_tags", "merge_tags", "parse_tag", "parse_tags"]
+__all__ = [
+    "TagError",
+    "check_tags",
+    "format_tags",
+    "merge_tags",
+    "parse_tag",
+    "parse_tags",
+    "shown_tags",
+    "tag_words",
+]
 
 import re
 from collections.abc import Iterable
 
 from kassen.core.errors import KassenError
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_, translate_text
 from kassen.sengoku.profile import ALL, Amount, AttackTags
 
 _EXPECTED = "expected Pierce N, Direct N (N a number or 'all'), Incorporeal or Break"
@@ -129,15 +139,25 @@ def check_tags(tags: AttackTags) -> None:
             raise TagError(f"[{label} N] needs N as a number of at least 0 or 'all', got {amount!r} ({rule})")
 
 
-def format_tags(tags: AttackTags) -> str:
-    """``[Pierce 3] + [Break]``; an empty string for an attack with no tags."""
+def tag_words(tags: AttackTags) -> list[str]:
+    """Each tag in words, in English (``[Pierce 3]``, ``[Break]``): each found in the catalog when shown."""
     parts: list[str] = []
     if tags.pierce is not None:
-        parts.append(f"[Pierce {tags.pierce}]")
+        parts.append(S_("[Pierce {amount}]", amount=tags.pierce))
     if tags.direct is not None:
-        parts.append(f"[Direct {tags.direct}]")
+        parts.append(S_("[Direct {amount}]", amount=tags.direct))
     if tags.incorporeal:
-        parts.append("[Incorporeal]")
+        parts.append(S_("[Incorporeal]"))
     if tags.break_:
-        parts.append("[Break]")
-    return " + ".join(parts)
+        parts.append(S_("[Break]"))
+    return parts
+
+
+def format_tags(tags: AttackTags) -> str:
+    """``[Pierce 3] + [Break]``; an empty string for an attack with no tags."""
+    return " + ".join(tag_words(tags))
+
+
+def shown_tags(tags: AttackTags) -> str:
+    """:func:`format_tags` in the reader's language."""
+    return " + ".join(translate_text(t) for t in tag_words(tags))

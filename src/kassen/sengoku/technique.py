@@ -32,9 +32,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kassen.core.explain import Step
+from kassen.i18n import S_
 from kassen.sengoku.breakage import BreakTrigger
 from kassen.sengoku.profile import AimFocus, AttackTags, CombatProfile
 from kassen.sengoku.resolution import EffectKind
+from kassen.sengoku.words import modifier_reason
 
 if TYPE_CHECKING:
     from kassen.sengoku.catalog import Catalog
@@ -160,7 +162,11 @@ def technique(key: str, catalog: Catalog | None = None) -> Technique:
 
 def serious_injury_step(penalty: int) -> Step:
     """The step a lasting check penalty adds to every check (SG.INP.3's serious injury, house default)."""
-    return Step(-penalty, f"serious injury {-penalty:+d} on every check until a full day's rest", "SG.INP.3")
+    return Step(
+        -penalty,
+        S_("serious injury {penalty} on every check until a full day's rest", penalty=f"{-penalty:+d}"),
+        "SG.INP.3",
+    )
 
 
 def attack_modifier(attacker: CombatProfile, tech: Technique) -> tuple[int, tuple[Step, ...]]:
@@ -171,16 +177,24 @@ def attack_modifier(attacker: CombatProfile, tech: Technique) -> tuple[int, tupl
     if tech.attribute is not None:
         value = getattr(attacker.attributes, tech.attribute)
         total += value
-        steps.append(Step(value, f"{tech.attribute.capitalize()} {value:+d}", "SG.CHK.1"))
+        steps.append(
+            Step(
+                value,
+                modifier_reason(tech.attribute, value),
+                "SG.CHK.1",
+            )
+        )
     if tech.skill is not None:
         rank = attacker.skill(tech.skill)
         total += rank
-        steps.append(Step(rank, f"{tech.skill.capitalize()} {rank:+d}", "SG.CHK.1"))
+        steps.append(Step(rank, modifier_reason(tech.skill, rank), "SG.CHK.1"))
     if tech.bonus:
         total += tech.bonus
-        steps.append(Step(tech.bonus, f"{tech.name} bonus {tech.bonus:+d}", "SG.CHK.1"))
+        steps.append(
+            Step(tech.bonus, S_("{name} bonus {bonus}", name=tech.name, bonus=f"{tech.bonus:+d}"), "SG.CHK.1")
+        )
     if attacker.check_penalty:
         total -= attacker.check_penalty
         steps.append(serious_injury_step(attacker.check_penalty))
-    steps.append(Step(total, "attack modifier", "SG.CHK.1"))
+    steps.append(Step(total, S_("attack modifier"), "SG.CHK.1"))
     return total, tuple(steps)

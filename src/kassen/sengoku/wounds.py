@@ -29,6 +29,7 @@ from kassen.core.events import Event
 from kassen.core.explain import Step, steps_to_json
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.grades import GradeTable, load_grades
 from kassen.sengoku.profile import CombatProfile, Grade
 from kassen.sengoku.resolution import CriticalReading, LordFallScope, ResolutionRules, load_resolution
@@ -57,9 +58,9 @@ def hit_wounds(tech: Technique, rules: ResolutionRules | None = None) -> tuple[i
     its own (2 or more, SG.WND.3)."""
     base = (rules or load_resolution()).wounds.hit
     if tech.wounds is None or tech.wounds == base:
-        return base, (Step(base, f"hit: {base} Wound (base)", "SG.WND.1"),)
+        return base, (Step(base, S_("hit: {base} Wound (base)", base=base), "SG.WND.1"),)
     n = tech.wounds
-    return n, (Step(n, f"hit with {tech.name}: {n} Wounds (its own)", "SG.WND.3"),)
+    return n, (Step(n, S_("hit with {name}: {n} Wounds (its own)", name=tech.name, n=n), "SG.WND.3"),)
 
 
 def critical_wounds(tech: Technique, rules: ResolutionRules | None = None) -> tuple[int, tuple[Step, ...]]:
@@ -72,22 +73,36 @@ def critical_wounds(tech: Technique, rules: ResolutionRules | None = None) -> tu
     w = (rules or load_resolution()).wounds
     if tech.critical_wounds is not None:
         n = tech.critical_wounds
-        return n, (Step(n, f"Critical Hit with {tech.name}: {n} Wounds (the weapon's own)", "SG.CRT.2"),)
+        return n, (
+            Step(
+                n,
+                S_("Critical Hit with {name}: {n} Wounds (the weapon's own)", name=tech.name, n=n),
+                "SG.CRT.2",
+            ),
+        )
     if tech.wounds is None or tech.wounds == w.hit:
-        return w.critical, (Step(w.critical, f"Critical Hit: {w.critical} Wounds", "SG.CRT.1"),)
+        return w.critical, (
+            Step(w.critical, S_("Critical Hit: {critical} Wounds", critical=w.critical), "SG.CRT.1"),
+        )
     own = tech.wounds
     reading = w.critical_reading
     if reading is CriticalReading.PLUS_ONE:
         n = own + (w.critical - w.hit)
-        reason = f"Critical Hit: {own} + {w.critical - w.hit} Wound(s) added after the check"
+        reason = S_(
+            "Critical Hit: {own} + {value} Wound(s) added after the check", own=own, value=w.critical - w.hit
+        )
     elif reading is CriticalReading.DOUBLE:
         factor = w.critical // max(w.hit, 1)
         n = own * factor
-        reason = f"Critical Hit: {own} x {factor} Wounds"
+        reason = S_("Critical Hit: {own} x {factor} Wounds", own=own, factor=factor)
     else:
         n = max(w.critical, own)
-        reason = f"Critical Hit: flat {w.critical} Wounds, never less than the hit ({own})"
-    return n, (Step(n, f"{reason} (reading {reading.value})", "SG.RD.1"),)
+        reason = S_(
+            "Critical Hit: flat {critical} Wounds, never less than the hit ({own})",
+            critical=w.critical,
+            own=own,
+        )
+    return n, (Step(n, S_("{reason} (reading {value})", reason=reason, value=reading.value), "SG.RD.1"),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +158,14 @@ def apply_wounds(
     steps = [
         Step(
             after,
-            f"Wounds {before} - {amount} = {after}" + (" (never below 0)" if before - amount < 0 else ""),
+            S_("Wounds {before} - {amount} = {after}", before=before, amount=amount, after=after)
+            if before - amount >= 0
+            else S_(
+                "Wounds {before} - {amount} = {after} (never below 0)",
+                before=before,
+                amount=amount,
+                after=after,
+            ),
             rule,
         )
     ]
@@ -151,7 +173,11 @@ def apply_wounds(
     fell = before > 0 and after == 0
     if fell:
         steps.append(
-            Step(0, f"{target.name} is Incapacitated: cannot act, removed from the zone", "SG.INP.1")
+            Step(
+                0,
+                S_("{name} is Incapacitated: cannot act, removed from the zone", name=target.name),
+                "SG.INP.1",
+            )
         )
         events.append(Event("incapacitated", {"unit": target.key}, "SG.WND.4", automatic=True))
         if target.grade is Grade.LORD:
@@ -159,8 +185,12 @@ def apply_wounds(
             steps.append(
                 Step(
                     -lf.cohesion_loss,
-                    f"a Lord has fallen: squads of {target.faction or 'its faction'}"
-                    f" lose {lf.cohesion_loss} Cohesion ({lf.scope.value})",
+                    S_(
+                        "a Lord has fallen: squads of {value} lose {cohesion_loss} Cohesion ({scope})",
+                        value=target.faction or "its faction",
+                        cohesion_loss=lf.cohesion_loss,
+                        scope=lf.scope.value,
+                    ),
                     "SG.INP.2",
                 )
             )
@@ -213,8 +243,13 @@ def lord_fall(
             steps.append(
                 Step(
                     new,
-                    f"{s.name}: Cohesion {s.cohesion} - {lf.cohesion_loss} (commander lost,"
-                    f" {lf.scope.value})",
+                    S_(
+                        "{name}: Cohesion {cohesion} - {cohesion_loss} (commander lost, {scope})",
+                        name=s.name,
+                        cohesion=s.cohesion,
+                        cohesion_loss=lf.cohesion_loss,
+                        scope=lf.scope.value,
+                    ),
                     "SG.INP.2",
                 )
             )

@@ -7,12 +7,14 @@ from __future__ import annotations
 __all__ = ["check_modifier", "reaction_defenseless", "situational", "usable_reservations"]
 
 from kassen.core.explain import Step
+from kassen.i18n import S_
 from kassen.sengoku.battle.equipment import armed_for
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit, Zone
 from kassen.sengoku.entries import Maneuver, ReactionKind, Situation
 from kassen.sengoku.house import ZoneApplies
 from kassen.sengoku.technique import serious_injury_step
+from kassen.sengoku.words import modifier_reason
 
 
 def check_modifier(
@@ -28,19 +30,21 @@ def check_modifier(
     if check.attribute:
         v = rules.attribute(unit, check.attribute)
         total += v
-        steps.append(Step(v, f"{check.attribute.capitalize()} {v:+d}", "SG.CHK.1"))
+        steps.append(Step(v, modifier_reason(check.attribute, v), "SG.CHK.1"))
     skill = rules.check_skill(unit, m)
     if skill:
         v = rules.skill(unit, skill)
         total += v
-        steps.append(Step(v, f"{skill.capitalize()} {v:+d}", "SG.CHK.1"))
+        steps.append(Step(v, modifier_reason(skill, v), "SG.CHK.1"))
     if check.bonus:
         total += check.bonus
-        steps.append(Step(check.bonus, f"{m.name} {check.bonus:+d}", "SG.CHK.1"))
+        steps.append(
+            Step(check.bonus, S_("{name} {bonus}", name=m.name, bonus=f"{check.bonus:+d}"), "SG.CHK.1")
+        )
     if zone is not None:
         for e in rules.zone_effects(unit, m, ZoneApplies.CHECK, zone, skill=skill):
             total += e.amount
-            steps.append(Step(e.amount, f"{e.zone}: {e.text}", "SG.ZON.1"))
+            steps.append(Step(e.amount, S_("{zone}: {text}", zone=e.zone, text=e.text), "SG.ZON.1"))
     penalty = rules.check_penalty(unit)
     if penalty:
         total -= penalty
@@ -62,7 +66,22 @@ def situational(unit: Unit, m: Maneuver, *, stance_changed: bool) -> tuple[int, 
         )
         if applies:
             total += s.bonus
-            steps.append(Step(s.bonus, f"{m.name}: {s.text or s.when.value} {s.bonus:+d}", "SG.MAN.1"))
+            steps.append(
+                Step(
+                    s.bonus,
+                    (
+                        S_("{name}: {when} +{bonus}", name=m.name, when=s.text or s.when.value, bonus=s.bonus)
+                        if s.bonus >= 0
+                        else S_(
+                            "{name}: {when} -{bonus}",
+                            name=m.name,
+                            when=s.text or s.when.value,
+                            bonus=-s.bonus,
+                        )
+                    ),
+                    "SG.MAN.1",
+                )
+            )
     return total, tuple(steps)
 
 

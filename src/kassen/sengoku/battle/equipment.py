@@ -11,6 +11,7 @@ __all__ = ["armed_for", "carrier", "condition_modifiers"]
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit
 from kassen.sengoku.entries import Maneuver, Reach, Weapon
@@ -34,7 +35,15 @@ def carrier(
         chosen = next((w for w in found if w.id == choice), None)
         if chosen is None:
             names = ", ".join(w.id for w in found) or "none"
-            raise _illegal(f"{m.name} is not used with {choice!r} (its weapons: {names})", "SG.BRT.1")
+            raise _illegal(
+                S_(
+                    "{name} is not used with {choice} (its weapons: {names})",
+                    name=m.name,
+                    choice=f"{choice!r}",
+                    names=names,
+                ),
+                "SG.BRT.1",
+            )
         found = (chosen,)
     for w in found:
         if not unit.lacks(w.id):
@@ -43,9 +52,18 @@ def carrier(
         return None
     w = found[0]
     if w.id in unit.broken:
-        raise _illegal(f"{unit.name}'s {w.name} is broken: no {m.name}", "SG.FUM.3")
+        raise _illegal(
+            S_("{name}'s {name2} is broken: no {name3}", name=unit.name, name2=w.name, name3=m.name),
+            "SG.FUM.3",
+        )
     raise _illegal(
-        f"{unit.name}'s {w.name} is on the ground: pick it up ({unit.pickup_cost} Energy) first", "SG.FUM.2"
+        S_(
+            "{name}'s {name2} is on the ground: pick it up ({pickup_cost} Energy) first",
+            name=unit.name,
+            name2=w.name,
+            pickup_cost=unit.pickup_cost,
+        ),
+        "SG.FUM.2",
     )
 
 
@@ -63,7 +81,14 @@ def condition_modifiers(
             continue
         out.append(
             Step(
-                change.ranged_check, f"{change.name} in {c.zone}: ranged {change.ranged_check:+d}", "SG.LUL.3"
+                change.ranged_check,
+                S_(
+                    "{name} in {zone}: ranged {ranged_check}",
+                    name=change.name,
+                    zone=c.zone,
+                    ranged_check=f"{change.ranged_check:+d}",
+                ),
+                "SG.LUL.3",
             )
         )
     return tuple(out)

@@ -7,6 +7,7 @@ from __future__ import annotations
 __all__ = ["breakthrough_needed", "core_exit_needed", "destination", "in_range", "route"]
 
 from kassen.core.errors import IllegalActionError
+from kassen.i18n import S_
 from kassen.sengoku.battle.state import BattleState, Unit, Use
 from kassen.sengoku.entries import Maneuver, MovementTo, Range
 
@@ -46,42 +47,67 @@ def route(state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str) -> s
         view = state.side(unit.side).view
         kinds = {k.value for k in mv.from_zones}
         if zone.side != view or (kinds and zone.kind not in kinds):
-            where = "the Core Zone" if zone.kind == "core" else f"{zone.id}"
-            return (
-                f"{unit.name} is in {where}: {m.name} only from its own side's "
-                f"{' or '.join(sorted(kinds))} zone (move there first)",
-                "SG.RET.1",
-            )
+            where = S_("the Core Zone") if zone.kind == "core" else f"{zone.id}"
+            named = sorted(kinds)
+            if len(named) == 2:  # the whole sentence, so "flank or rear" is found word by word
+                said = S_(
+                    "{name} is in {where}: {name2} only from its own side's {first} or {second} zone"
+                    " (move there first)",
+                    name=unit.name,
+                    where=where,
+                    name2=m.name,
+                    first=named[0],
+                    second=named[1],
+                )
+            else:
+                said = S_(
+                    "{name} is in {where}: {name2} only from its own side's {value} zone (move there first)",
+                    name=unit.name,
+                    where=where,
+                    name2=m.name,
+                    value=" or ".join(named),
+                )
+            return (said, "SG.RET.1")
         for sid in use.squads:
             if not state.has_unit(sid):
-                return (f"no unit {sid!r} to retreat with", "SG.RET.2")
+                return (S_("no unit {sid} to retreat with", sid=f"{sid!r}"), "SG.RET.2")
             s = state.unit(sid)
             if s.side != unit.side or s.zone != here or not s.on_battlefield or s.cohesion is None:
-                return (f"{s.name} is not an allied squad in {here}", "SG.RET.2")
+                return (S_("{name} is not an allied squad in {here}", name=s.name, here=here), "SG.RET.2")
         return None
     if use.to is None:
-        return (f"{m.name} names the zone it goes to", "SG.ZON.2")
+        return (S_("{name} names the zone it goes to", name=m.name), "SG.ZON.2")
     if not state.has_zone(use.to):
-        return (f"no zone {use.to!r}", "SG.ZON.2")
+        return (S_("no zone {to}", to=f"{use.to!r}"), "SG.ZON.2")
     dest = use.to
     if mv.from_zones and zone.kind not in {k.value for k in mv.from_zones}:
-        return (f"{m.name} starts only from {', '.join(k.value for k in mv.from_zones)}", "SG.ZON.2")
+        return (
+            S_(
+                "{name} starts only from {value}",
+                name=m.name,
+                value=", ".join(k.value for k in mv.from_zones),
+            ),
+            "SG.ZON.2",
+        )
     neighbours = state.neighbours(here)
     if mv.to is MovementTo.ENEMY_HELD_ZONE:
         if dest not in neighbours or not breakthrough_needed(state, unit, dest):
-            return (f"{dest} is not an adjacent zone the enemy holds: walk", "SG.ZON.2")
+            return (S_("{dest} is not an adjacent zone the enemy holds: walk", dest=dest), "SG.ZON.2")
         return dest
     if mv.to is MovementTo.OUT_OF_CORE:
         if not core_exit_needed(state, unit, here):
-            return ("no enemy holds the Core: no exit check is needed, walk", "SG.ZON.2")
+            return (S_("no enemy holds the Core: no exit check is needed, walk"), "SG.ZON.2")
         if dest not in neighbours or breakthrough_needed(state, unit, dest):
-            return (f"{m.name} leads to an adjacent zone that needs no Breakthrough", "SG.ZON.2")
+            return (
+                S_("{name} leads to an adjacent zone that needs no Breakthrough", name=m.name),
+                "SG.ZON.2",
+            )
         return dest
     if core_exit_needed(state, unit, here):
-        return (f"an enemy holds {here}: leaving it needs a Core Zone Exit", "SG.ZON.2")
+        return (S_("an enemy holds {here}: leaving it needs a Core Zone Exit", here=here), "SG.ZON.2")
     if dest in neighbours:
         if breakthrough_needed(state, unit, dest):
-            return (f"an enemy holds {dest}: entering it needs a Breakthrough", "SG.ZON.2")
+            return (S_("an enemy holds {dest}: entering it needs a Breakthrough", dest=dest), "SG.ZON.2")
         return dest
     if mv.to is MovementTo.UP_TO_TWO_ZONES and mv.zones >= 2:
         for middle in neighbours:
@@ -89,7 +115,7 @@ def route(state: BattleState, unit: Unit, m: Maneuver, use: Use, here: str) -> s
                 if core_exit_needed(state, unit, middle) or breakthrough_needed(state, unit, dest):
                     continue
                 return dest
-    return (f"{m.name} cannot reach {dest} from {here}", "SG.ZON.2")
+    return (S_("{name} cannot reach {dest} from {here}", name=m.name, dest=dest, here=here), "SG.ZON.2")
 
 
 def in_range(state: BattleState, rng: Range, here: str, there: str) -> bool:

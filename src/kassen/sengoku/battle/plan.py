@@ -48,6 +48,7 @@ from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.checks import (
     check_modifier,
@@ -134,26 +135,41 @@ def acting_value(unit: Unit) -> int:
 def breath_turn(state: BattleState, uid: str) -> Unit:
     """The unit, if it is the one to breathe now; else the rule that says why not."""
     if state.phase is Phase.OVER:
-        raise _illegal("the combat is over", "SG.END.1")
+        raise _illegal(S_("the combat is over"), "SG.END.1")
     if state.phase is Phase.START:
-        raise _illegal("the battle has not begun: the GM begins it", "SG.RND.2")
+        raise _illegal(S_("the battle has not begun: the GM begins it"), "SG.RND.2")
     if not state.has_unit(uid):
-        raise _illegal(f"no unit {uid!r} in this battle", "SG.CNT.3")
+        raise _illegal(S_("no unit {uid} in this battle", uid=f"{uid!r}"), "SG.CNT.3")
     d = state.decision
     if d is not None and d.kind is DecisionKind.REACTION:
-        raise _illegal(f"{d.unit} must first answer {d.attacker}'s attack", "SG.RES.2")
+        raise _illegal(
+            S_("{unit} must first answer {attacker}'s attack", unit=d.unit, attacker=d.attacker), "SG.RES.2"
+        )
     if state.phase is Phase.LULL:
-        raise _illegal("the count is over: this is the lull phase", "SG.RND.2")
+        raise _illegal(S_("the count is over: this is the lull phase"), "SG.RND.2")
     unit = state.unit(uid)
     if d is None or d.kind is not DecisionKind.BREATH:
-        raise _illegal("no breath is due now", "SG.CNT.3")
+        raise _illegal(S_("no breath is due now"), "SG.CNT.3")
     if d.unit != uid:
         if unit.on_battlefield and not unit.passed and acting_value(unit) >= state.count:
             raise _illegal(
-                f"{unit.name} is at count {state.count} too, but {d.unit} acts first (ties)", "SG.CNT.4"
+                S_(
+                    "{name} is at count {count} too, but {unit} acts first (ties)",
+                    name=unit.name,
+                    count=state.count,
+                    unit=d.unit,
+                ),
+                "SG.CNT.4",
             )
         raise _illegal(
-            f"count {state.count}: {d.unit} breathes now, not {unit.name} (Energy {unit.energy})", "SG.CNT.3"
+            S_(
+                "count {count}: {unit} breathes now, not {name} (Energy {energy})",
+                count=state.count,
+                unit=d.unit,
+                name=unit.name,
+                energy=unit.energy,
+            ),
+            "SG.CNT.3",
         )
     return unit
 
@@ -426,9 +442,9 @@ class Planner:
     def _plan(self, uses: tuple[Use, ...], *, whole: bool = True) -> Plan | _Refusal:
         rules, unit = self.rules, self.unit
         if not uses and whole:
-            return ("a breath chooses at least one maneuver (or Hold, or Pass)", "SG.BRT.1")
+            return (S_("a breath chooses at least one maneuver (or Hold, or Pass)"), "SG.BRT.1")
         if unit.zone is None or not unit.on_battlefield:
-            return (f"{unit.name} is not on the battlefield", "SG.INP.1")
+            return (S_("{name} is not on the battlefield", name=unit.name), "SG.INP.1")
         planned: tuple[PlannedUse, ...] = ()
         spent = 0
         if uses:
@@ -440,7 +456,7 @@ class Planner:
             head = planned[0]
             extra = Step(
                 head.cost + unit.surcharge,
-                f"stance collapse: next action +{unit.surcharge} Energy",
+                S_("stance collapse: next action +{surcharge} Energy", surcharge=unit.surcharge),
                 "SG.FUM.2",
             )
             planned = (
@@ -449,9 +465,17 @@ class Planner:
             )
             spent += unit.surcharge
         if spent < 1 and whole:
-            return ("a breath spends Energy; to give it up, Hold or Pass", "SG.CNT.6")
+            return (S_("a breath spends Energy; to give it up, Hold or Pass"), "SG.CNT.6")
         if spent > unit.energy:
-            return (f"{unit.name}'s breath costs {spent} Energy but only {unit.energy} is left", "SG.CNT.5")
+            return (
+                S_(
+                    "{name}'s breath costs {spent} Energy but only {energy} is left",
+                    name=unit.name,
+                    spent=spent,
+                    energy=unit.energy,
+                ),
+                "SG.CNT.5",
+            )
         return Plan(unit, planned, spent, rules.breath_limit)
 
     def _walk(self, uses: tuple[Use, ...]) -> _Walked | _Refusal:

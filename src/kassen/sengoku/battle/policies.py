@@ -42,6 +42,7 @@ from typing import TypeVar
 
 from kassen.core.errors import KassenError
 from kassen.core.policy import Decision, Listed
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import (
     Action,
     Breath,
@@ -111,7 +112,7 @@ class HeuristicPolicy(Values):
     def choose(self, state: BattleState, legal: Sequence[Action]) -> Action:
         """The action for ``state`` among ``legal``."""
         if not legal:
-            raise KassenError("no legal action to choose from")
+            raise KassenError(S_("no legal action to choose from"))
         d = state.decision
         if d is None or len(legal) == 1:
             return legal[0]

@@ -46,6 +46,7 @@ from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
 from kassen.core.summary import FightSummary, PlayedFight
 from kassen.core.view import Viewer, Visibility
+from kassen.i18n import S_
 from kassen.sengoku.battle import guess
 from kassen.sengoku.battle.accounting import ACCOUNTING
 from kassen.sengoku.battle.actions import GM as GM_ID
@@ -268,7 +269,9 @@ class SengokuRuleset:
 
 def _battle(turn: Turn[BattleState]) -> BattleTurn:
     if not isinstance(turn, BattleTurn):
-        raise KassenError(f"a Sengoku action is resolved in a BattleTurn, not {type(turn).__name__}")
+        raise KassenError(
+            S_("a Sengoku action is resolved in a BattleTurn, not {kind}", kind=type(turn).__name__)
+        )
     return turn
 
 

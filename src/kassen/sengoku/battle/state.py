@@ -45,6 +45,7 @@ from typing import Literal, TypeAlias
 from kassen.core.errors import KassenError
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import keeper, replace
+from kassen.i18n import S_
 from kassen.sengoku.profile import DefenseDebuff
 
 UnitId: TypeAlias = str
@@ -453,7 +454,7 @@ class BattleState:
         if found is not None:
             return found
         known = ", ".join(u.id for u in self.units)
-        raise KassenError(f"no unit {uid!r} in this battle (units: {known})")
+        raise KassenError(S_("no unit {uid} in this battle (units: {known})", uid=f"{uid!r}", known=known))
 
     def has_unit(self, uid: str) -> bool:
         return uid in self._units()
@@ -509,7 +510,7 @@ class BattleState:
         for s in self.sides:
             if s.id == sid:
                 return s
-        raise KassenError(f"no side {sid!r} in this battle")
+        raise KassenError(S_("no side {sid} in this battle", sid=f"{sid!r}"))
 
     def _zone_index(self) -> dict[str, Zone]:
         found = self._zones_by_id
@@ -524,7 +525,9 @@ class BattleState:
         found = self._zone_index().get(zid)
         if found is not None:
             return found
-        raise KassenError(f"no zone {zid!r} (zones: {', '.join(z.id for z in self.zones)})")
+        raise KassenError(
+            S_("no zone {zid} (zones: {value})", zid=f"{zid!r}", value=", ".join(z.id for z in self.zones))
+        )
 
     def has_zone(self, zid: str) -> bool:
         return zid in self._zone_index()

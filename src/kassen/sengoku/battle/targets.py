@@ -8,6 +8,7 @@ __all__ = ["target_refusal"]
 
 from collections.abc import Callable
 
+from kassen.i18n import S_
 from kassen.sengoku.battle.moves import in_range
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Unit
@@ -30,24 +31,33 @@ def target_refusal(
     """Why ``m`` (with ``weapon``) cannot attack the unit ``target`` from ``here`` (message, rule), or
     None."""
     if target is None:
-        return (f"{m.name} names the unit it attacks", "SG.BRT.1")
+        return (S_("{name} names the unit it attacks", name=m.name), "SG.BRT.1")
     if not state.has_unit(target):
-        return (f"no unit {target!r} in this battle", "SG.BRT.1")
+        return (S_("no unit {target} in this battle", target=f"{target!r}"), "SG.BRT.1")
     t = state.unit(target)
     if t.side == unit.side:
-        return (f"{t.name} fights on {unit.name}'s side", "SG.BRT.1")
+        return (S_("{name} fights on {name2}'s side", name=t.name, name2=unit.name), "SG.BRT.1")
     if t.incapacitated:
-        return (f"{t.name} is Incapacitated, removed from the zone", "SG.INP.1")
+        return (S_("{name} is Incapacitated, removed from the zone", name=t.name), "SG.INP.1")
     if not t.on_battlefield:
-        return (f"{t.name} has left the battlefield", "SG.RET.1")
+        return (S_("{name} has left the battlefield", name=t.name), "SG.RET.1")
     assert t.zone is not None
     if not in_range(state, rules.range(unit, m, weapon), here, t.zone):
-        return (f"{t.name} in {t.zone} is out of {m.name}'s reach from {here}", "SG.ZON.2")
+        return (
+            S_(
+                "{name} in {zone} is out of {name2}'s reach from {here}",
+                name=t.name,
+                zone=t.zone,
+                name2=m.name,
+                here=here,
+            ),
+            "SG.ZON.2",
+        )
     tech = rules.technique(unit, m, weapon)
     if tech.tags.incorporeal:
         row = rules.defense.exorcism.ranks[rules.creature(t).exorcism]
         if row.target_number is Exemption.IMMUNE:
-            return (f"{t.name} is immune to [Incorporeal] attacks: no check", "SG.INC.2")
+            return (S_("{name} is immune to [Incorporeal] attacks: no check", name=t.name), "SG.INC.2")
     return None
 
 

@@ -25,6 +25,7 @@ from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.attack import Attack, AttackOutcome, stated_break_on
 from kassen.sengoku.battle.equipment import carrier, condition_modifiers
 from kassen.sengoku.battle.flow.effects import EffectsPart
@@ -123,14 +124,16 @@ class AttackPart(EffectsPart):
         assert use.target is not None
         target = self.u(use.target)
         if not target.on_battlefield or target.zone is None or attacker.zone is None:
-            return self.forfeit(breath, use, f"{target.name} is no longer on the battlefield", "SG.INP.1")
+            return self.forfeit(
+                breath, use, S_("{name} is no longer on the battlefield", name=target.name), "SG.INP.1"
+            )
         try:
             weapon = carrier(self.rules, attacker, m, use.weapon)
         except IllegalActionError as exc:
             return self.forfeit(breath, use, exc.message, exc.rule)
         wid = weapon.id if weapon is not None else None
         if not in_range(self.state, self.rules.range(attacker, m, wid), attacker.zone, target.zone):
-            return self.forfeit(breath, use, f"{target.name} is out of reach", "SG.ZON.2")
+            return self.forfeit(breath, use, S_("{name} is out of reach", name=target.name), "SG.ZON.2")
         ambush = self.ambush_of(attacker, target)
         if ambush.kind == "automatic":
             self.automatic_critical(attacker, target, m, ambush, wid)
@@ -149,7 +152,7 @@ class AttackPart(EffectsPart):
             )
             self.put(replace(self.u(target.id), ambushed=True))
             if status:
-                self.defenseless(target.id, "an ambush", "SG.AMB.1")
+                self.defenseless(target.id, S_("an ambush"), "SG.AMB.1")
         elif ambush.kind == "immune":
             self.log(
                 "ambush_immune",
@@ -223,7 +226,7 @@ class AttackPart(EffectsPart):
             weapon=wid,
         ):
             modifier += e.amount
-            steps.append(Step(e.amount, f"{e.zone}: {e.text}", "SG.ZON.1"))
+            steps.append(Step(e.amount, S_("{zone}: {text}", zone=e.zone, text=e.text), "SG.ZON.1"))
         for step in condition_modifiers(r, self.state, attacker, m, wid, attacker.zone, target.zone):
             modifier += step.value
             steps.append(step)
@@ -233,9 +236,9 @@ class AttackPart(EffectsPart):
                 pt = replace(pt, defenseless=True)
             if amb.check_bonus:
                 modifier += amb.check_bonus
-                steps.append(Step(amb.check_bonus, "ambush: first-attack modifier", "SG.AMB.1"))
+                steps.append(Step(amb.check_bonus, S_("ambush: first-attack modifier"), "SG.AMB.1"))
         if modifier != plain:
-            steps.append(Step(modifier, "attack modifier", "SG.CHK.1"))
+            steps.append(Step(modifier, S_("attack modifier"), "SG.CHK.1"))
         defense = r.defense_of(pt, tags)
         return _Context(
             attacker, target, m, use, weapon, tech, tags, aim_steps, pa, pt, modifier, tuple(steps), defense
@@ -555,7 +558,7 @@ class AttackPart(EffectsPart):
         if t.fate_points != res.target.fate_points or t.armor_damage != res.target.armor_damage:
             self.put(replace(t, fate_points=res.target.fate_points, armor_damage=res.target.armor_damage))
         if res.attacker.defenseless and not ctx.pa.defenseless:
-            self.defenseless(attacker.id, "a fumble", "SG.FUM.1", logged=True)
+            self.defenseless(attacker.id, S_("a fumble"), "SG.FUM.1", logged=True)
         row = res.table.row if res.table is not None else None
         for e in row.effects if row is not None else ():
             if e.kind is TableEffectKind.DEFENSELESS and e.who in (TableWho.ATTACKER, TableWho.TARGET):
@@ -624,7 +627,7 @@ class AttackPart(EffectsPart):
                 attacker=attacker.id,
                 rolled=False,
                 success=True,
-                effect="the attack missed: the reservation is spent on it",
+                effect=S_("the attack missed: the reservation is spent on it"),
             )
             return False, (), attacker
         modifier, steps = check_modifier(r, target, m)
@@ -633,14 +636,18 @@ class AttackPart(EffectsPart):
         success = check.total >= total if r.reactions.tie_goes_to == "defender" else check.total > total
         soft: tuple[AddedWound, ...] = ()
         if success:
-            effect = "the attack is nullified"
+            effect = S_("the attack is nullified")
         elif reaction.kind is ReactionKind.EVASION and reaction.failure_wound_reduction:
             blow = self.blow_wounds(tech, critical=faces[0] == faces[1])
             cut = min(reaction.failure_wound_reduction, max(0, blow - reaction.failure_minimum_wounds))
-            soft = (AddedWound(-cut, f"{m.name} failed, still softens the blow"),) if cut else ()
-            effect = f"the blow is softened by {cut} Wound(s)" if cut else "the blow lands in full"
+            soft = (
+                (AddedWound(-cut, S_("{name} failed, still softens the blow", name=m.name)),) if cut else ()
+            )
+            effect = (
+                S_("the blow is softened by {cut} Wound(s)", cut=cut) if cut else S_("the blow lands in full")
+            )
         else:
-            effect = "the attack goes through"
+            effect = S_("the attack goes through")
         self.log(
             "reaction",
             "SG.RES.4",

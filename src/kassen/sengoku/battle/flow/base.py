@@ -17,6 +17,7 @@ from typing import Any
 from kassen.core.engine import Turn
 from kassen.core.fastreplace import replace
 from kassen.core.rng import DieSource
+from kassen.i18n import S_
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, BreathInProgress, Unit, Use
 from kassen.sengoku.check import Faces, roll_faces
@@ -81,7 +82,7 @@ class TurnBase(Turn[BattleState]):
         return False
 
     # -- statuses --------------------------------------------------------------------------------------
-    def action_starts(self, unit: Unit, when: str = "its next action starts") -> Unit:
+    def action_starts(self, unit: Unit, when: str = S_("its next action starts")) -> Unit:
         """Defenseless ends when the unit's next action starts (SG.DFL.3; whether a React is one is the
         catalog's SG.DFL.3 reading)."""
         if not unit.defenseless:
@@ -101,7 +102,7 @@ class TurnBase(Turn[BattleState]):
         if not logged:
             self.log("defenseless", rule, unit=uid, cause=cause, released=stances)
         if stances:
-            self.log("stance_released", "SG.DFL.2", unit=uid, stances=stances, cause="Defenseless")
+            self.log("stance_released", "SG.DFL.2", unit=uid, stances=stances, cause=S_("Defenseless"))
 
     def rout(self, uid: str) -> None:
         unit = self.u(uid)
@@ -118,7 +119,9 @@ class TurnBase(Turn[BattleState]):
             self.put(replace(unit, wounds=after))
             return
         self.put(replace(unit, wounds=after, incapacitated=True, zone=None, reservations=(), stances=()))
-        self.log("removed", "SG.INP.1", unit=uid, zone=unit.zone, why="Incapacitated: removed from the zone")
+        self.log(
+            "removed", "SG.INP.1", unit=uid, zone=unit.zone, why=S_("Incapacitated: removed from the zone")
+        )
         if self.rules.creature(unit).grade is not Grade.LORD:
             return
         squads = [
@@ -130,7 +133,7 @@ class TurnBase(Turn[BattleState]):
         for old, new in zip(squads, after_fall, strict=True):
             if new.cohesion == old.cohesion:
                 continue
-            self.cohesion(old.name, new.cohesion - old.cohesion, "SG.INP.2", "commander lost")
+            self.cohesion(old.name, new.cohesion - old.cohesion, "SG.INP.2", S_("commander lost"))
 
     def cohesion(self, uid: str, change: int, rule: str, why: str) -> None:
         unit = self.u(uid)

@@ -16,6 +16,7 @@ from typing import Any
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import steps_to_json
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.flow.attack import AttackPart
 from kassen.sengoku.battle.flow.base import use_json
@@ -129,7 +130,7 @@ class BreathPart(AttackPart):
                 unit = replace(unit, energy=0)
             self.put(unit)
             if ov.failure_defenseless:
-                self.defenseless(unit.id, "a failed overload check", "SG.BRT.2")
+                self.defenseless(unit.id, S_("a failed overload check"), "SG.BRT.2")
             return
         self.put(unit)
 
@@ -138,7 +139,9 @@ class BreathPart(AttackPart):
         (a fumble, a failed movement) is forfeited or kept as SG.RD.11's reading says."""
         unit = self.u(b.unit)
         if unit.defenseless and self.rules.fumble_readings.fumble_forfeits_later_reservation:
-            return self.forfeit(b, use, f"{unit.name} became Defenseless: no reservation", "SG.RD.11")
+            return self.forfeit(
+                b, use, S_("{name} became Defenseless: no reservation", name=unit.name), "SG.RD.11"
+            )
         res = (*unit.reservations, Reservation(m.id, self.rules.reactions.attacks_per_reservation))
         self.put(replace(unit, reservations=res))
         self.log("reserve", "SG.RES.1", automatic=False, unit=unit.id, maneuver=m.id, energy=unit.energy)
@@ -151,7 +154,9 @@ class BreathPart(AttackPart):
             self.log("stance_released", "SG.BRT.1", automatic=False, unit=unit.id, stances=[m.id])
         else:
             if m.kind is ManeuverKind.STANCE and unit.defenseless:
-                return self.forfeit(b, use, f"{unit.name} became Defenseless: no stance", "SG.DFL.2")
+                return self.forfeit(
+                    b, use, S_("{name} became Defenseless: no stance", name=unit.name), "SG.DFL.2"
+                )
             kept = tuple(
                 s
                 for s in unit.stances
@@ -210,7 +215,7 @@ class BreathPart(AttackPart):
             infiltrating=infiltrating,
         )
         if not success and mv.defenseless_on_failure:
-            self.defenseless(unit.id, f"a failed {m.name}", "SG.DFL.1")
+            self.defenseless(unit.id, S_("a failed {name}", name=m.name), "SG.DFL.1")
         return False
 
     def use_retreat(self, b: BreathInProgress, use: Use, m: Maneuver) -> bool:
@@ -298,7 +303,7 @@ class BreathPart(AttackPart):
             )
         )
         if rr.failure_defenseless:
-            self.defenseless(uid, "a failed retreat", "SG.DFL.1")
+            self.defenseless(uid, S_("a failed retreat"), "SG.DFL.1")
 
     def use_reload(self, b: BreathInProgress, use: Use, m: Maneuver) -> bool:
         unit = self.u(b.unit)
@@ -316,14 +321,18 @@ class BreathPart(AttackPart):
         assert m.aid is not None
         if m.aid.ends == "dropped-weapon":
             if not unit.dropped:
-                return self.forfeit(b, use, f"{unit.name} has no weapon on the ground", "SG.FUM.2")
+                return self.forfeit(
+                    b, use, S_("{name} has no weapon on the ground", name=unit.name), "SG.FUM.2"
+                )
             self.put(replace(unit, dropped="", pickup_cost=0))
             self.log("weapon_picked_up", "SG.FUM.2", automatic=False, unit=unit.id, weapon=unit.dropped)
             return False
         assert use.target is not None
         t = self.u(use.target)
         if not (t.on_battlefield and t.zone == unit.zone and t.bleeding):
-            return self.forfeit(b, use, f"{t.name} is not bleeding beside {unit.name}", "SG.INP.3")
+            return self.forfeit(
+                b, use, S_("{name} is not bleeding beside {name2}", name=t.name, name2=unit.name), "SG.INP.3"
+            )
         self.put(replace(t, bleeding=False))
         self.log("wound_bound", "SG.INP.3", automatic=False, unit=unit.id, target=t.id)
         return False

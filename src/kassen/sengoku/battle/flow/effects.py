@@ -15,6 +15,7 @@ __all__ = ["EffectsPart", "fumble_options"]
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import GM, BattlefieldChange, FumbleExtras
 from kassen.sengoku.battle.flow.base import TurnBase
 from kassen.sengoku.battle.rules import BattleRules
@@ -62,7 +63,7 @@ class EffectsPart(TurnBase):
     def drop_weapon(self, uid: str, weapon: str, cost: int, rule: str) -> None:
         unit = self.u(uid)
         if not _droppable(self.rules, unit, weapon):
-            self.log("weapon_kept", rule, unit=uid, weapon=weapon, why="no weapon in hand to drop")
+            self.log("weapon_kept", rule, unit=uid, weapon=weapon, why=S_("no weapon in hand to drop"))
             return
         self.put(replace(unit, dropped=weapon, pickup_cost=cost))
         self.log("weapon_dropped", rule, unit=uid, weapon=weapon, pickup_cost=cost)
@@ -70,7 +71,7 @@ class EffectsPart(TurnBase):
     def break_weapon(self, uid: str, weapon: str, rule: str) -> None:
         unit = self.u(uid)
         if not weapon or weapon in unit.broken or self.rules.catalog.weapon(weapon).natural:
-            self.log("weapon_kept", rule, unit=uid, weapon=weapon, why="no weapon to break")
+            self.log("weapon_kept", rule, unit=uid, weapon=weapon, why=S_("no weapon to break"))
             return
         if self.rules.catalog.weapon(weapon).grade == "divine":
             self.drop_weapon(uid, weapon, 1, rule)  # the house table: a divine item falls instead
@@ -131,13 +132,19 @@ class EffectsPart(TurnBase):
                 else:
                     name = self.u(uid).name
                     what = describe(e, name, hit_wounds=hit_wounds)
-                    text = f"{what}: {name} is already Incapacitated, so it does nothing"
+                    text = S_(
+                        "{what}: {name} is already Incapacitated, so it does nothing", what=what, name=name
+                    )
                     self.log("table_effect", rule, unit=uid, effect=e.kind.value, text=text)
             if fallen:
                 continue
             if not found:
                 self.log(
-                    "table_effect", rule, unit=None, effect=e.kind.value, text=describe(e) + ": nobody there"
+                    "table_effect",
+                    rule,
+                    unit=None,
+                    effect=e.kind.value,
+                    text=S_("{effect}: nobody there", effect=describe(e)),
                 )
                 continue
             for uid in found:
@@ -157,7 +164,7 @@ class EffectsPart(TurnBase):
             after = done.profile
             self.put(replace(self.u(uid), fate_points=after.fate_points, armor_damage=after.armor_damage))
             if k is TableEffectKind.DEFENSELESS:
-                self.defenseless(uid, "a d100 row", rule, logged=True)
+                self.defenseless(uid, S_("a d100 row"), rule, logged=True)
             if done.change is not None and done.change.lost:
                 self.wounded(uid, done.change.after, done.change.incapacitated)
             return
@@ -184,14 +191,19 @@ class EffectsPart(TurnBase):
     def fumble_extras(self, action: FumbleExtras) -> None:
         d = self.state.decision
         if d is None or d.kind is not DecisionKind.FUMBLE:
-            raise IllegalActionError("no fumble is waiting for the GM's extras", rule="SG.FUM.2")
+            raise IllegalActionError(S_("no fumble is waiting for the GM's extras"), rule="SG.FUM.2")
         extras = self.rules.resolution.fumble.extras
         if not action.extras or len(set(action.extras)) != len(action.extras):
-            raise IllegalActionError("name each extra once (or Decline for none)", rule="SG.FUM.2")
+            raise IllegalActionError(S_("name each extra once (or Decline for none)"), rule="SG.FUM.2")
         unknown = [x for x in action.extras if x not in extras]
         if unknown:
             raise IllegalActionError(
-                f"unknown fumble extra {unknown[0]!r} (known: {', '.join(extras)})", rule="SG.FUM.2"
+                S_(
+                    "unknown fumble extra {unknown} (known: {value})",
+                    unknown=f"{unknown[0]!r}",
+                    value=", ".join(extras),
+                ),
+                rule="SG.FUM.2",
             )
         unit = self.u(d.attacker)
         moves = [x for x in action.extras if extras[x].does is FumbleExtraKind.FORCED_MOVE]
@@ -199,13 +211,15 @@ class EffectsPart(TurnBase):
             action.to is None or unit.zone is None or action.to not in self.state.neighbours(unit.zone)
         ):
             raise IllegalActionError(
-                f"a foot slip moves {unit.name} to an adjacent zone: name it", rule="SG.FUM.2"
+                S_("a foot slip moves {name} to an adjacent zone: name it", name=unit.name), rule="SG.FUM.2"
             )
         if not moves and action.to is not None:
-            raise IllegalActionError("only a foot slip moves the roller", rule="SG.FUM.2")
+            raise IllegalActionError(S_("only a foot slip moves the roller"), rule="SG.FUM.2")
         for x in action.extras:
             if extras[x].does is FumbleExtraKind.DROP_WEAPON and not _droppable(self.rules, unit, d.weapon):
-                raise IllegalActionError(f"{unit.name} has no weapon in hand to drop", rule="SG.FUM.2")
+                raise IllegalActionError(
+                    S_("{name} has no weapon in hand to drop", name=unit.name), rule="SG.FUM.2"
+                )
         self.set(decision=None)
         for x in action.extras:
             extra = extras[x]
@@ -276,16 +290,21 @@ class EffectsPart(TurnBase):
         d = self.state.decision
         if d is None or d.kind is not DecisionKind.ENVIRONMENT or not self.state.changes:
             raise IllegalActionError(
-                "the GM changes the battlefield in the lull, when the scenario allows", rule="SG.LUL.3"
+                S_("the GM changes the battlefield in the lull, when the scenario allows"), rule="SG.LUL.3"
             )
         change = self.rules.yoma.change(action.change)
         if change is None:
             known = ", ".join(c.id for c in self.rules.yoma.changes) or "none"
             raise IllegalActionError(
-                f"no battlefield change {action.change!r} (known: {known})", rule="SG.LUL.3"
+                S_(
+                    "no battlefield change {change} (known: {known})",
+                    change=f"{action.change!r}",
+                    known=known,
+                ),
+                rule="SG.LUL.3",
             )
         if not self.state.has_zone(action.zone):
-            raise IllegalActionError(f"no zone {action.zone!r}", rule="SG.LUL.3")
+            raise IllegalActionError(S_("no zone {zone}", zone=f"{action.zone!r}"), rule="SG.LUL.3")
         self.set(decision=None, environment_done=True)
         until = self.state.round + change.rounds
         self.log(

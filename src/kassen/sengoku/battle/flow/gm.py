@@ -27,6 +27,7 @@ __all__ = [
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import STATUSES, GmAddDebuff, GmAddStatus, GmRemoveDebuff, GmRemoveStatus
 from kassen.sengoku.battle.flow.base import TurnBase
 from kassen.sengoku.battle.rules import BattleRules
@@ -51,30 +52,44 @@ def gm_problem(
         else "SG.DBF.1"
     )
     if state.phase is Phase.OVER:
-        raise IllegalActionError("the combat is over", rule="SG.END.1")
+        raise IllegalActionError(S_("the combat is over"), rule="SG.END.1")
     d = state.decision
     if state.attack is not None or (d is not None and d.kind in _WAITS):
-        raise IllegalActionError("the GM waits until the attack at hand is resolved", rule="SG.RES.2")
+        raise IllegalActionError(S_("the GM waits until the attack at hand is resolved"), rule="SG.RES.2")
     if not state.has_unit(action.unit):
-        raise IllegalActionError(f"no unit {action.unit[:40]!r} in this battle", rule=rule)
+        raise IllegalActionError(
+            S_("no unit {value} in this battle", value=f"{action.unit[:40]!r}"), rule=rule
+        )
     unit = state.unit(action.unit)
     if not unit.on_battlefield:
-        raise IllegalActionError(f"{unit.name} is not on the battlefield", rule="SG.INP.1")
+        raise IllegalActionError(S_("{name} is not on the battlefield", name=unit.name), rule="SG.INP.1")
     if isinstance(action, GmAddStatus | GmRemoveStatus):
         if action.status not in STATUSES:
             known = ", ".join(STATUSES)
-            raise IllegalActionError(f"unknown status {action.status[:40]!r} (known: {known})", rule=rule)
+            raise IllegalActionError(
+                S_("unknown status {value} (known: {known})", value=f"{action.status[:40]!r}", known=known),
+                rule=rule,
+            )
         on = isinstance(action, GmAddStatus)
         if _has(unit, action.status) == on:
-            already = "is already" if on else "is not"
-            raise IllegalActionError(f"{unit.name} {already} {action.status}", rule=rule)
+            # one template per status: a bare "{name} is not {status}" would match any such sentence
+            said = {
+                ("defenseless", True): S_("{name} is already defenseless", name=unit.name),
+                ("defenseless", False): S_("{name} is not defenseless", name=unit.name),
+                ("bleeding", True): S_("{name} is already bleeding", name=unit.name),
+                ("bleeding", False): S_("{name} is not bleeding", name=unit.name),
+            }.get((action.status, on), f"{unit.name} {'is already' if on else 'is not'} {action.status}")
+            raise IllegalActionError(said, rule=rule)
 
 
 def _debuff_entry(b: TurnBase, action: GmAddDebuff | GmRemoveDebuff) -> str:
     entry = b.rules.catalog.debuffs.get(action.debuff)
     if entry is None:
         known = ", ".join(b.rules.catalog.debuffs) or "none"
-        raise IllegalActionError(f"no debuff {action.debuff[:40]!r} (known: {known})", rule="SG.DBF.1")
+        raise IllegalActionError(
+            S_("no debuff {value} (known: {known})", value=f"{action.debuff[:40]!r}", known=known),
+            rule="SG.DBF.1",
+        )
     return entry.name
 
 
@@ -83,7 +98,7 @@ def on_add_status(b: TurnBase, action: GmAddStatus) -> None:
     rule = STATUS_RULES[action.status]
     b.log("gm_status", rule, automatic=False, unit=action.unit, status=action.status, on=True)
     if action.status == "defenseless":
-        b.defenseless(action.unit, "the GM's ruling", rule, logged=True)
+        b.defenseless(action.unit, S_("the GM's ruling"), rule, logged=True)
     else:
         b.put(replace(b.u(action.unit), bleeding=True))
 
@@ -123,6 +138,7 @@ def on_remove_debuff(b: TurnBase, action: GmRemoveDebuff) -> None:
     name = _debuff_entry(b, action)
     unit = b.u(action.unit)
     if not any(d.source == name for d in unit.debuffs):
+        # not a catalog template: "{name} has no {debuff}" would match any sentence of that shape
         raise IllegalActionError(f"{unit.name} has no {name}", rule="SG.DBF.1")
     kept = tuple(d for d in unit.debuffs if d.source != name)
     b.put(replace(unit, debuffs=kept))

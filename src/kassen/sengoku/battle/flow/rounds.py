@@ -11,6 +11,7 @@ from typing import Any
 
 from kassen.core.fastreplace import replace
 from kassen.core.order import count_down
+from kassen.i18n import S_
 from kassen.sengoku.battle.flow.breath import BreathPart
 from kassen.sengoku.battle.plan import acting_value
 from kassen.sengoku.battle.rules import BattleRules
@@ -93,7 +94,7 @@ class RoundPart(BreathPart):
                     name=entry.name,
                     value=entry.value,
                     total=total,
-                    when="a new round",
+                    when=S_("a new round"),
                 )
         return replace(unit, debuffs=p.debuffs)
 
@@ -130,7 +131,7 @@ class RoundPart(BreathPart):
         else:
             self.put(replace(unit, passed=True, count_reached=True))
             self.log(
-                "pass", "SG.CNT.6", unit=unit.id, energy=unit.energy, reason="cannot pay for any maneuver"
+                "pass", "SG.CNT.6", unit=unit.id, energy=unit.energy, reason=S_("cannot pay for any maneuver")
             )
 
     def hold(self, unit: Unit, *, automatic: bool) -> None:
@@ -162,7 +163,7 @@ class RoundPart(BreathPart):
                 continue
             new = unit
             if unit.defenseless:
-                self.log("defenseless_ends", "SG.LUL.1", unit=unit.id, when="the lull phase")
+                self.log("defenseless_ends", "SG.LUL.1", unit=unit.id, when=S_("the lull phase"))
                 new = replace(new, defenseless=False)
             if unit.reservations:
                 self.log(
@@ -190,7 +191,7 @@ class RoundPart(BreathPart):
                 self.log("ward_ends", "SG.RET.5", unit=unit.id)
                 new = replace(new, ward=False)
             if unit.unloaded:
-                self.log("reload", "SG.LUL.2", unit=unit.id, maneuver="reload", when="the lull")
+                self.log("reload", "SG.LUL.2", unit=unit.id, maneuver="reload", when=S_("the lull"))
                 new = replace(new, unloaded=False)
             if unit.initiative:
                 new = replace(new, initiative=0)
@@ -222,7 +223,10 @@ class RoundPart(BreathPart):
         if rnd >= self.state.max_rounds:
             self.finish(
                 None,
-                f"the round limit ({self.state.max_rounds}) is reached: the GM calls the fight off",
+                S_(
+                    "the round limit ({max_rounds}) is reached: the GM calls the fight off",
+                    max_rounds=self.state.max_rounds,
+                ),
                 automatic=True,
             )
             return
@@ -247,7 +251,7 @@ class RoundPart(BreathPart):
         winner = standing[0] if len(standing) == 1 else None
         out = [s.id for s in self.state.sides if s.id not in standing]
         names = ", ".join(s.name for s in self.state.sides if s.id in out)
-        self.finish(winner, f"{names}: no unit left able to act", automatic=True)
+        self.finish(winner, S_("{names}: no unit left able to act", names=names), automatic=True)
         return True
 
     def finish(self, winner: str | None, reason: str, *, automatic: bool) -> None:
@@ -290,7 +294,7 @@ class RoundPart(BreathPart):
             if row.follow_up == "check":
                 data["check"] = {"attribute": row.attribute, "target": row.target}
             if honor is HonorClass.CONDITIONAL_HONOR:
-                data["when"] = "only if its condition applied (GM)"
+                data["when"] = S_("only if its condition applied (GM)")
             self.log("honor_follow_up", "SG.RET.4", **data)
         self.set(deaths=tuple(deaths), honor=tuple(flags))
 

@@ -22,6 +22,7 @@ __all__ = ["INTRUDERS", "BattleTurn", "upkeep_options", "upkeep_problem"]
 from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.sengoku.battle.actions import (
     GM,
     Action,
@@ -88,13 +89,21 @@ def _reposition_problem(rules: BattleRules, state: BattleState, unit: Unit, acti
     servants = {u.id: u for u in _shikigami(rules, state, unit)}
     t = servants.get(action.target or "")
     if t is None:
-        return f"{action.target!r} is not a shikigami of {unit.name}'s side on the battlefield"
+        return S_(
+            "{target} is not a shikigami of {name}'s side on the battlefield",
+            target=f"{action.target!r}",
+            name=unit.name,
+        )
     assert unit.zone is not None
     allowed = {unit.zone, *state.neighbours(unit.zone)}
     if action.to not in allowed:
-        return f"a shikigami goes to {unit.name}'s zone or an adjacent one, not {action.to!r}"
+        return S_(
+            "a shikigami goes to {name}'s zone or an adjacent one, not {to}",
+            name=unit.name,
+            to=f"{action.to!r}",
+        )
     if action.to == t.zone:
-        return f"{t.name} is already in {t.zone}"
+        return S_("{name} is already in {zone}", name=t.name, zone=t.zone)
     if action.choice is not None:
         return "a repositioning makes no choice"
     return None
@@ -107,32 +116,37 @@ def upkeep_problem(rules: BattleRules, state: BattleState, unit: Unit, action: U
     upkeep needs; a repositioning moves one of the side's shikigami (each once) to the unit's zone or
     an adjacent one."""
     if not unit.on_battlefield:
-        return f"{unit.name} is not on the battlefield"
+        return S_("{name} is not on the battlefield", name=unit.name)
     m = rules.catalog.maneuvers.get(action.maneuver)
     if m is None or m.id not in rules.known(unit):
-        return f"{unit.name} does not know {action.maneuver!r}"
+        return S_("{name} does not know {maneuver}", name=unit.name, maneuver=f"{action.maneuver!r}")
     up = m.upkeep
     if m.kind is not ManeuverKind.UPKEEP or up is None:
-        return f"{m.name} is not an upkeep maneuver"
+        return S_("{name} is not an upkeep maneuver", name=m.name)
     if unit.count(unit.used, _used_key(m.id, action)):
-        return f"{unit.name} has performed {m.name} in this lull"
+        return S_("{name} has performed {name2} in this lull", name=unit.name, name2=m.name)
     if up.moves_shikigami:
         if action.to is None:
-            return f"{m.name} names the zone the shikigami goes to"
+            return S_("{name} names the zone the shikigami goes to", name=m.name)
         return _reposition_problem(rules, state, unit, action)
     if action.to is not None:
-        return f"{m.name} moves nobody"
+        return S_("{name} moves nobody", name=m.name)
     weapon = rules.weapon_for(unit, m)
     if weapon is not None and weapon.reload:
-        return f"{m.name} happens by itself in the lull"
+        return S_("{name} happens by itself in the lull", name=m.name)
     allies = {u.id: u for u in _allies(state, unit)}
     if not (up.wounds_recovered or up.cohesion_gained or up.prevents_collapse):
         if action.target is not None or action.choice is not None:
-            return f"{m.name} names no target and no choice"
+            return S_("{name} names no target and no choice", name=m.name)
         return None
     t = allies.get(action.target or "")
     if t is None:
-        return f"{m.name} helps {unit.name} or an ally in its zone, not {action.target!r}"
+        return S_(
+            "{name} helps {name2} or an ally in its zone, not {target}",
+            name=m.name,
+            name2=unit.name,
+            target=f"{action.target!r}",
+        )
     if up.wounds_recovered or up.cohesion_gained:
         can = {
             "wounds": bool(up.wounds_recovered) and t.wounds < t.wounds_max,
@@ -143,15 +157,20 @@ def upkeep_problem(rules: BattleRules, state: BattleState, unit: Unit, action: U
         if up.choose_one:
             if action.choice is None or not can.get(action.choice, False):
                 needs = " or ".join(k for k, ok in can.items() if ok) or "nothing"
-                return f"{m.name} restores Wounds or Cohesion, one of them: {t.name} needs {needs}"
+                return S_(
+                    "{name} restores Wounds or Cohesion, one of them: {name2} needs {needs}",
+                    name=m.name,
+                    name2=t.name,
+                    needs=needs,
+                )
             return None
         if action.choice is not None:
-            return f"{m.name} makes no choice"
+            return S_("{name} makes no choice", name=m.name)
         return None if any(can.values()) else f"{t.name} needs neither Wounds nor Cohesion"
     if action.choice is not None:
-        return f"{m.name} makes no choice"
+        return S_("{name} makes no choice", name=m.name)
     if t.cohesion is None or t.ward:
-        return f"{t.name} is not a squad without a ward"
+        return S_("{name} is not a squad without a ward", name=t.name)
     return None
 
 
@@ -195,9 +214,11 @@ class BattleTurn(RoundPart):
     def apply(self, action: Action) -> None:
         """Validate ``action`` and apply it (its handler raises before anything changes)."""
         if type(action) not in _HANDLERS:
-            raise IllegalActionError(f"not an action of this ruleset: {action!r}", rule="SG.RND.2")
+            raise IllegalActionError(
+                S_("not an action of this ruleset: {action}", action=f"{action!r}"), rule="SG.RND.2"
+            )
         if self.state.phase is Phase.OVER:
-            raise IllegalActionError("the combat is over", rule="SG.END.1")
+            raise IllegalActionError(S_("the combat is over"), rule="SG.END.1")
         _HANDLERS(self, action)
 
     def step(self) -> bool:
@@ -242,7 +263,7 @@ class BattleTurn(RoundPart):
 
 def _on_begin(b: BattleTurn, action: Begin) -> None:
     if b.state.phase is not Phase.START:
-        raise IllegalActionError("the battle has already begun", rule="SG.RND.2")
+        raise IllegalActionError(S_("the battle has already begun"), rule="SG.RND.2")
     b.log(
         "battle_begins",
         "SG.RND.2",
@@ -263,7 +284,13 @@ def _on_hold(b: BattleTurn, action: Hold) -> None:
     cost = b.rules.pass_hold.hold_cost + unit.surcharge
     if unit.energy < cost:
         raise IllegalActionError(
-            f"holding costs {cost} Energy; {unit.name} has {unit.energy}", rule="SG.CNT.6"
+            S_(
+                "holding costs {cost} Energy; {name} has {energy}",
+                cost=cost,
+                name=unit.name,
+                energy=unit.energy,
+            ),
+            rule="SG.CNT.6",
         )
     b.set(decision=None)
     b.hold(unit, automatic=False)
@@ -286,9 +313,11 @@ def _on_pass(b: BattleTurn, action: Pass) -> None:
 def _reaction_turn(b: BattleTurn, uid: str) -> Decision:
     d = b.state.decision
     if d is None or d.kind is not DecisionKind.REACTION:
-        raise IllegalActionError("no attack is waiting for an answer", rule="SG.RES.2")
+        raise IllegalActionError(S_("no attack is waiting for an answer"), rule="SG.RES.2")
     if d.unit != uid:
-        raise IllegalActionError(f"{d.unit} answers this attack, not {uid}", rule="SG.RES.2")
+        raise IllegalActionError(
+            S_("{unit} answers this attack, not {uid}", unit=d.unit, uid=uid), rule="SG.RES.2"
+        )
     return d
 
 
@@ -296,21 +325,29 @@ def _on_react(b: BattleTurn, action: React) -> None:
     d = _reaction_turn(b, action.unit)
     unit = b.u(action.unit)
     if not unit.reservations:
-        raise IllegalActionError(f"{unit.name} has nothing reserved", rule="SG.RES.1")
+        raise IllegalActionError(S_("{name} has nothing reserved", name=unit.name), rule="SG.RES.1")
     if unit.reservation(action.maneuver) is None:
         held = ", ".join(r.maneuver for r in unit.reservations)
         raise IllegalActionError(
-            f"{unit.name} did not reserve {action.maneuver!r} (reserved: {held})", rule="SG.RES.1"
+            S_(
+                "{name} did not reserve {maneuver} (reserved: {held})",
+                name=unit.name,
+                maneuver=f"{action.maneuver!r}",
+                held=held,
+            ),
+            rule="SG.RES.1",
         )
     reaction = b.rules.maneuver(action.maneuver).reaction
     barred = reaction_defenseless(b.rules, b.state, unit, ambushed=d.ambushed)
     if barred and reaction is not None and reaction.kind is ReactionKind.EVASION:
-        raise IllegalActionError(f"{unit.name} is Defenseless: no evasion", rule="SG.DFL.2")
+        raise IllegalActionError(S_("{name} is Defenseless: no evasion", name=unit.name), rule="SG.DFL.2")
     if action.maneuver not in usable_reservations(b.rules, b.state, unit, ambushed=d.ambushed):
-        raise IllegalActionError(f"{unit.name} has no Energy left to react with", rule="SG.RD.6")
+        raise IllegalActionError(
+            S_("{name} has no Energy left to react with", name=unit.name), rule="SG.RD.6"
+        )
     b.set(decision=None)
     if b.rules.dfl_timing.reaction_ends_defenseless:
-        b.put(b.action_starts(b.u(unit.id), when="its reaction starts"))
+        b.put(b.action_starts(b.u(unit.id), when=S_("its reaction starts")))
     if not b.roll(action.maneuver):
         b.attack_done()
 
@@ -318,9 +355,11 @@ def _on_react(b: BattleTurn, action: React) -> None:
 def _decided(b: BattleTurn, kind: DecisionKind, uid: str, rule: str) -> Decision:
     d = b.state.decision
     if d is None or d.kind is not kind:
-        raise IllegalActionError(f"no {kind.value.replace('_', ' ')} decision is open now", rule=rule)
+        raise IllegalActionError(
+            S_("no {value} decision is open now", value=kind.value.replace("_", " ")), rule=rule
+        )
     if d.unit != uid:
-        raise IllegalActionError(f"{d.unit} decides this, not {uid}", rule=rule)
+        raise IllegalActionError(S_("{unit} decides this, not {uid}", unit=d.unit, uid=uid), rule=rule)
     return d
 
 
@@ -329,10 +368,16 @@ def _on_fate(b: BattleTurn, action: FateIntervention) -> None:
     p = b.state.attack
     assert p is not None
     if action.die not in (0, 1):
-        raise IllegalActionError(f"Fate Intervention moves die 0 or 1, not {action.die}", rule="SG.FAT.1")
+        raise IllegalActionError(
+            S_("Fate Intervention moves die 0 or 1, not {die}", die=action.die), rule="SG.FAT.1"
+        )
     if action.die not in p.offered:
         raise IllegalActionError(
-            f"moving die {action.die} of {list(p.faces)} makes no Critical Hit (catalog: fate)",
+            S_(
+                "moving die {die} of {faces} makes no Critical Hit (catalog: fate)",
+                die=action.die,
+                faces=list(p.faces),
+            ),
             rule="SG.FAT.1",
         )
     b.log("fate_intervention", "SG.FAT.1", automatic=False, unit=action.unit, die=action.die)
@@ -388,15 +433,17 @@ def _on_decline(b: BattleTurn, action: Decline) -> None:
             )
             b.set(decision=None, environment_done=True)
             return
-    raise IllegalActionError(f"{action.unit} has nothing to decline now", rule="SG.RES.2")
+    raise IllegalActionError(S_("{unit} has nothing to decline now", unit=action.unit), rule="SG.RES.2")
 
 
 def _on_upkeep(b: BattleTurn, action: Upkeep) -> None:
     d = b.state.decision
     if b.state.phase is not Phase.LULL or d is None or d.kind is not DecisionKind.UPKEEP:
-        raise IllegalActionError("upkeep maneuvers are performed in the lull phase", rule="SG.LUL.2")
+        raise IllegalActionError(S_("upkeep maneuvers are performed in the lull phase"), rule="SG.LUL.2")
     if d.unit != action.unit:
-        raise IllegalActionError(f"{d.unit} performs its upkeep now, not {action.unit}", rule="SG.LUL.2")
+        raise IllegalActionError(
+            S_("{unit} performs its upkeep now, not {unit2}", unit=d.unit, unit2=action.unit), rule="SG.LUL.2"
+        )
     unit = b.u(action.unit)
     problem = upkeep_problem(b.rules, b.state, unit, action)
     if problem is not None:
@@ -441,10 +488,10 @@ def _on_environment(b: BattleTurn, action: Environment) -> None:
     d = b.state.decision
     if d is None or d.kind is not DecisionKind.ENVIRONMENT or not b.state.yoma:
         raise IllegalActionError(
-            "the GM rolls for yoma intrusion in the lull phase, when the scenario allows", rule="SG.LUL.3"
+            S_("the GM rolls for yoma intrusion in the lull phase, when the scenario allows"), rule="SG.LUL.3"
         )
     if action.zone is not None and not b.state.has_zone(action.zone):
-        raise IllegalActionError(f"no zone {action.zone!r}", rule="SG.LUL.3")
+        raise IllegalActionError(S_("no zone {zone}", zone=f"{action.zone!r}"), rule="SG.LUL.3")
     table = b.rules.yoma
     roll = b.dice.die(table.die)
     row = table.row(roll)
@@ -465,7 +512,7 @@ def _on_environment(b: BattleTurn, action: Environment) -> None:
     if not row.creatures or zone is None:
         return
     if not any(s.id == INTRUDERS for s in b.state.sides):
-        b.set(sides=(*b.state.sides, Side(INTRUDERS, "Yoma intruders", "none")))
+        b.set(sides=(*b.state.sides, Side(INTRUDERS, S_("Yoma intruders"), "none")))
     for c in row.creatures:
         for _ in range(c.count):
             n = 1
@@ -494,19 +541,24 @@ _WAITS = (DecisionKind.REACTION, DecisionKind.FATE, DecisionKind.LAST_BASTION, D
 def _gm_may_act(b: BattleTurn) -> None:
     d = b.state.decision
     if b.state.attack is not None or (d is not None and d.kind in _WAITS):
-        raise IllegalActionError("the GM waits until the attack at hand is resolved", rule="SG.RES.2")
+        raise IllegalActionError(S_("the GM waits until the attack at hand is resolved"), rule="SG.RES.2")
 
 
 def _on_set_wounds(b: BattleTurn, action: GmSetWounds) -> None:
     _gm_may_act(b)
     if not b.state.has_unit(action.unit):
-        raise IllegalActionError(f"no unit {action.unit!r}", rule="SG.WND.4")
+        raise IllegalActionError(S_("no unit {unit}", unit=f"{action.unit!r}"), rule="SG.WND.4")
     unit = b.u(action.unit)
     if not unit.on_battlefield:
-        raise IllegalActionError(f"{unit.name} is not on the battlefield", rule="SG.INP.1")
+        raise IllegalActionError(S_("{name} is not on the battlefield", name=unit.name), rule="SG.INP.1")
     if not 0 <= action.wounds <= unit.wounds_max:
         raise IllegalActionError(
-            f"Wounds go from 0 to {unit.wounds_max}, not {action.wounds}", rule="SG.WND.4"
+            S_(
+                "Wounds go from 0 to {wounds_max}, not {wounds}",
+                wounds_max=unit.wounds_max,
+                wounds=action.wounds,
+            ),
+            rule="SG.WND.4",
         )
     b.log("gm_set_wounds", "SG.WND.4", automatic=False, unit=unit.id, before=unit.wounds, after=action.wounds)
     fell = action.wounds == 0
@@ -520,9 +572,11 @@ def _on_set_wounds(b: BattleTurn, action: GmSetWounds) -> None:
 def _on_end_combat(b: BattleTurn, action: GmEndCombat) -> None:
     _gm_may_act(b)
     if not b.rules.end.gm_may_end:
-        raise IllegalActionError("the house rules leave the end of combat to its conditions", rule="SG.END.1")
+        raise IllegalActionError(
+            S_("the house rules leave the end of combat to its conditions"), rule="SG.END.1"
+        )
     if action.winner is not None and not any(s.id == action.winner for s in b.state.sides):
-        raise IllegalActionError(f"no side {action.winner!r}", rule="SG.END.1")
+        raise IllegalActionError(S_("no side {winner}", winner=f"{action.winner!r}"), rule="SG.END.1")
     b.finish(action.winner, action.reason, automatic=False)
 
 

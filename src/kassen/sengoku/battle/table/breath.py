@@ -32,6 +32,7 @@ from typing import Any
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.menu import MenuError, Odds
+from kassen.i18n import N_, S_, _, pgettext, translate_text
 from kassen.sengoku.aim import aim_cap
 from kassen.sengoku.battle.actions import Action, Breath, Hold, Pass
 from kassen.sengoku.battle.plan import Plan, planner
@@ -41,17 +42,18 @@ from kassen.sengoku.battle.table.check import refusal
 from kassen.sengoku.battle.table.preview import attack_preview
 from kassen.sengoku.entries import Maneuver, ManeuverKind, MovementTo, Weapon
 from kassen.sengoku.profile import AimFocus
+from kassen.sengoku.words import content_word as _w
 
 #: Ids of the options that are no maneuver (a maneuver's id never holds ``_`` nor ``:``).
 END, HOLD, PASS = "end_breath", "hold_breath", "pass_round"
 RELEASE, AIM, WITH, ALONE, FIRST_WEAPON = "release:", "aim:", "with:", "alone", "first_weapon"
 
 _STEP_WORDS = {
-    "weapon": "choose the weapon",
-    "aim": "choose the Aim Focus",
-    "target": "choose the target",
-    "to": "choose the zone",
-    "squads": "choose who retreats along",
+    "weapon": N_("choose the weapon"),
+    "aim": N_("choose the Aim Focus"),
+    "target": N_("choose the target"),
+    "to": N_("choose the zone"),
+    "squads": N_("choose who retreats along"),
 }
 
 
@@ -249,7 +251,7 @@ class BreathMenus:
         if step is None:
             yield self.use_of(p)
             return
-        for _, value in self._values(uses, p, step):
+        for _ident, value in self._values(uses, p, step):
             yield from self.completions(uses, p.plus(step, value))
 
     def feasible(self, uses: tuple[Use, ...], p: _Partial) -> tuple[Plan | None, tuple[str, str]]:
@@ -263,8 +265,12 @@ class BreathMenus:
         if first is not None:
             return None, first
         if p.maneuver.aid is not None:
-            return None, (f"{self.unit.name} has no ally on the battlefield to help", "SG.INP.3")
-        return None, (f"{p.maneuver.name} has no enemy on the battlefield to aim at", "SG.BRT.1")
+            return None, (
+                S_("{name} has no ally on the battlefield to help", name=self.unit.name),
+                "SG.INP.3",
+            )
+        why = S_("{maneuver} has no enemy on the battlefield to aim at", maneuver=p.maneuver.name)
+        return None, (why, "SG.BRT.1")
 
     # -- walking a path ----------------------------------------------------------------------------------
     def walk(self, path: Sequence[str]) -> Built:
@@ -283,11 +289,19 @@ class BreathMenus:
                 choice = self._pick_value(uses, partial, step, want)
             if choice.id == END:
                 if k != len(path) - 1:
-                    raise MenuError(f"the breath is complete: {path[k + 1][:40]!r} is one too many")
+                    raise MenuError(
+                        _("the breath is complete: {value} is one too many").format(
+                            value=f"{path[k + 1][:40]!r}"
+                        )
+                    )
                 return Built(uses, None, Breath(self.unit.id, uses))
             if choice.id in (HOLD, PASS):
                 if k != len(path) - 1:
-                    raise MenuError(f"the decision is complete: {path[k + 1][:40]!r} is one too many")
+                    raise MenuError(
+                        _("the decision is complete: {value} is one too many").format(
+                            value=f"{path[k + 1][:40]!r}"
+                        )
+                    )
                 cls = Hold if choice.id == HOLD else Pass
                 return Built(uses, None, cls(self.unit.id))
             partial = choice.value if partial is None else partial.plus(step, choice.value)
@@ -323,8 +337,8 @@ class BreathMenus:
             try:
                 self.plans.prefix((*uses, self.use_of(p)))
             except IllegalActionError as exc:
-                return _pick([Choice(want, m.name, None, False, exc.message, exc.rule)], want)
-            return Choice(want, m.name, p)
+                return _pick([Choice(want, _w(m.name), None, False, exc.message, exc.rule)], want)
+            return Choice(want, _w(m.name), p)
         if want in self.rules.known(self.unit):
             m = self.rules.maneuver(want)
             if not (m.kind is ManeuverKind.UPKEEP and (m.upkeep is None or m.upkeep.count_cost is None)):
@@ -367,9 +381,12 @@ class BreathMenus:
             try:
                 self.plans.prefix((*uses, self.use_of(p)))
             except IllegalActionError as exc:
-                refused.append(Choice(RELEASE + sid, f"Release {m.name}", None, False, exc.message, exc.rule))
+                label = pgettext("sengoku", "Release {maneuver}").format(maneuver=_w(m.name))
+                refused.append(Choice(RELEASE + sid, label, None, False, exc.message, exc.rule))
                 continue
-            others.append(Choice(RELEASE + sid, f"Release {m.name} (0 Energy)", p))
+            others.append(
+                Choice(RELEASE + sid, _("Release {maneuver} (0 Energy)").format(maneuver=_w(m.name)), p)
+            )
         tail: list[Choice] = []
         if not uses:
             for ident, action, words in (
@@ -409,41 +426,58 @@ class BreathMenus:
         try:
             plan = self.plans.plan(uses)
         except IllegalActionError as exc:
-            return Choice(END, "End the breath", None, False, exc.message, exc.rule, complete=True)
+            return Choice(END, _("End the breath"), None, False, exc.message, exc.rule, complete=True)
         left = self.unit.energy - plan.spent
-        over = f"; over the limit {plan.limit}: an overload check follows" if plan.overload else ""
-        return Choice(
-            END, f"End the breath: {plan.spent} Energy spent, {left} left{over}", None, complete=True
-        )
+        if plan.overload:
+            words = _(
+                "End the breath: {spent} Energy spent, {left} left;"
+                " over the limit {limit}: an overload check follows"
+            ).format(spent=plan.spent, left=left, limit=plan.limit)
+        else:
+            words = _("End the breath: {spent} Energy spent, {left} left").format(spent=plan.spent, left=left)
+        return Choice(END, words, None, complete=True)
 
     def _hold_words(self) -> str:
         cost = self.rules.pass_hold.hold_cost + self.unit.surcharge
-        return f"Hold ({cost} Energy: act again at a lower count)"
+        return _("Hold ({cost} Energy: act again at a lower count)").format(cost=cost)
 
     def _pass_words(self) -> str:
-        keep = "kept for reactions" if self.rules.pass_hold.pass_keeps_energy_for_reactions else "unused"
-        return f"Pass (no more breaths this round; the Energy left is {keep})"
+        if self.rules.pass_hold.pass_keeps_energy_for_reactions:
+            return _("Pass (no more breaths this round; the Energy left is kept for reactions)")
+        return _("Pass (no more breaths this round; the Energy left is unused)")
 
     def _value_words(self, step: str, value: Any, p: _Partial, plan: Plan | None) -> str:
         s = self.state
         if step == "weapon":
             if value is None:
                 first = self.usable((), p.maneuver)
-                named = f" ({first[0].name})" if first else ""
-                return f"the first weapon in hand that carries it{named}"
-            return self.rules.catalog.weapon(str(value)).name
+                if first:
+                    return _("the first weapon in hand that carries it ({weapon})").format(
+                        weapon=_w(first[0].name)
+                    )
+                return _("the first weapon in hand that carries it")
+            return _w(self.rules.catalog.weapon(str(value)).name)
         if step == "aim":
             n = int(value)
-            cost = f", {plan.uses[-1].cost} Energy" if plan is not None and n else ""
-            return "no Aim Focus" if n == 0 else f"Aim Focus +{n} ({n} more Energy{cost})"
+            if n == 0:
+                return _("no Aim Focus")
+            if plan is not None:
+                return _("Aim Focus +{n} ({n_more} more Energy, {cost} Energy)").format(
+                    n=n, n_more=n, cost=plan.uses[-1].cost
+                )
+            return _("Aim Focus +{n} ({n_more} more Energy)").format(n=n, n_more=n)
         if step == "target":
             t = s.unit(str(value))
-            return f"{t.name} ({s.side(t.side).name}; {t.zone})"
+            return f"{t.name} ({s.side(t.side).name}; {translate_text(t.zone or '')})"
         if step == "to":
             z = s.zone(str(value))
-            return f"{z.id} ({z.kind}{', high ground' if z.high_ground else ''})"
+            if z.high_ground:
+                return _("{zone} ({kind}, high ground)").format(zone=translate_text(z.id), kind=_(z.kind))
+            return pgettext("sengoku", "{zone} ({kind})").format(zone=translate_text(z.id), kind=_(z.kind))
         squads = tuple(value)
-        return "alone" if not squads else "with " + ", ".join(s.unit(x).name for x in squads)
+        if not squads:
+            return _("alone")
+        return pgettext("sengoku", "with {squads}").format(squads=", ".join(s.unit(x).name for x in squads))
 
     def prompt(self, uses: tuple[Use, ...], partial: _Partial | None, step: str) -> str:
         """``Genzaburo, count 11: choose a maneuver — 4 of 11 Energy spent in this breath, 7 left; the
@@ -453,42 +487,54 @@ class BreathMenus:
         limit = self.rules.breath_limit
         left = self.unit.energy - spent
         room = limit - spent
-        over = f"{room} more before overload" if room >= 0 else f"OVERLOAD by {-room}: a check follows"
-        energy = (
-            f"{spent} of {self.unit.energy} Energy spent in this breath, {left} left; limit {limit} ({over})"
-        )
-        what = "choose a maneuver" if uses else "choose a maneuver (or Hold, or Pass)"
+        if room >= 0:
+            over = _("{room} more before overload").format(room=room)
+        else:
+            over = _("OVERLOAD by {room}: a check follows").format(room=-room)
+        energy = _(
+            "{spent} of {energy} Energy spent in this breath, {left} left; limit {limit} ({over})"
+        ).format(spent=spent, energy=self.unit.energy, left=left, limit=limit, over=over)
+        what = _("choose a maneuver") if uses else _("choose a maneuver (or Hold, or Pass)")
         if partial is not None:
-            what = f"{partial.maneuver.name}: {_STEP_WORDS[step]}"
+            what = f"{_w(partial.maneuver.name)}: {_(_STEP_WORDS[step])}"
         elif uses:
-            what = "choose the next maneuver, or end the breath"
-        return f"{self.unit.name}, count {self.state.count}: {what} — {energy}"
+            what = _("choose the next maneuver, or end the breath")
+        return _("{unit}, count {count}: {what} — {energy}").format(
+            unit=self.unit.name, count=self.state.count, what=what, energy=energy
+        )
 
 
 def _pick(options: Sequence[Choice], want: str) -> Choice:
     for o in options:
         if o.id == want:
             if not o.allowed:
-                raise IllegalActionError(o.why or f"{o.label} is not allowed now", rule=o.rule)
+                raise IllegalActionError(
+                    o.why or S_("{label} is not allowed now", label=o.label), rule=o.rule
+                )
             return o
     shown = want if len(want) <= 40 else want[:37] + "..."
     known = ", ".join(o.id for o in options[:30] if o.allowed) + (", ..." if len(options) > 30 else "")
-    raise MenuError(f"{shown!r} is not a choice here (choices: {known or 'none'})")
+    raise MenuError(
+        _("{shown} is not a choice here (choices: {value})").format(shown=f"{shown!r}", value=known or "none")
+    )
 
 
 def _maneuver_words(m: Maneuver, cost: int | None, over: bool = False) -> str:
     kinds = {
-        ManeuverKind.ATTACK: "attack",
-        ManeuverKind.DEFENSE: "reserve a defense",
-        ManeuverKind.MOVEMENT: "movement",
-        ManeuverKind.STANCE: "declare a stance",
-        ManeuverKind.KATA: "attack" if m.attacks else "Kata",
-        ManeuverKind.UPKEEP: "upkeep",
+        ManeuverKind.ATTACK: N_("attack"),
+        ManeuverKind.DEFENSE: N_("reserve a defense"),
+        ManeuverKind.MOVEMENT: N_("movement"),
+        ManeuverKind.STANCE: N_("declare a stance"),
+        ManeuverKind.KATA: N_("attack") if m.attacks else N_("Kata"),
+        ManeuverKind.UPKEEP: N_("upkeep"),
     }
-    what = kinds[m.kind]
+    what = _(kinds[m.kind])
     if m.movement is not None and m.movement.to is MovementTo.OFF_BATTLEFIELD:
-        what = "leave the battlefield"
+        what = _("leave the battlefield")
     if m.aid is not None:
-        what = "aid"
-    price = f"; {cost} Energy" if cost is not None else ""
-    return f"{m.name} ({what}{price}{'; overload' if over else ''})"
+        what = _("aid")
+    if cost is not None:
+        what = pgettext("sengoku", "{what}; {cost} Energy").format(what=what, cost=cost)
+    if over:
+        what = _("{what}; overload").format(what=what)
+    return f"{_w(m.name)} ({what})"

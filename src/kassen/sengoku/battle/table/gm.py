@@ -24,6 +24,7 @@ __all__ = ["gm_actions", "gm_label"]
 from collections.abc import Sequence
 from typing import Any
 
+from kassen.i18n import N_, _, ngettext, pgettext
 from kassen.sengoku.battle.actions import (
     STATUSES,
     Action,
@@ -37,17 +38,18 @@ from kassen.sengoku.battle.actions import (
 from kassen.sengoku.battle.flow.gm import removable_debuffs
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase
+from kassen.sengoku.words import content_word
 
 _WAITS = (DecisionKind.REACTION, DecisionKind.FATE, DecisionKind.LAST_BASTION, DecisionKind.FUMBLE)
 _KINDS = {
-    "gm_set_wounds": "Set a unit's Wounds",
-    "gm_add_status": "Put a status on a unit (Defenseless, Bleed)",
-    "gm_remove_status": "Take a status off a unit",
-    "gm_add_debuff": "Put a Defense −N on a unit",
-    "gm_remove_debuff": "Take a Defense −N off a unit",
-    "gm_end_combat": "End the combat",
+    "gm_set_wounds": N_("Set a unit's Wounds"),
+    "gm_add_status": N_("Put a status on a unit (Defenseless, Bleed)"),
+    "gm_remove_status": N_("Take a status off a unit"),
+    "gm_add_debuff": N_("Put a Defense −N on a unit"),
+    "gm_remove_debuff": N_("Take a Defense −N off a unit"),
+    "gm_end_combat": N_("End the combat"),
 }
-_STATUS_WORDS = {"defenseless": "Defenseless", "bleeding": "Bleed"}
+_STATUS_WORDS = {"defenseless": N_("Defenseless"), "bleeding": N_("Bleed")}
 
 
 def gm_actions(state: BattleState, rules: BattleRules) -> Sequence[Action]:
@@ -82,17 +84,27 @@ def gm_actions(state: BattleState, rules: BattleRules) -> Sequence[Action]:
 def gm_label(state: BattleState, rules: BattleRules, field: str, value: Any) -> str | None:
     """Words for the GM's derived menus (``None``: the core's default words)."""
     if field == "kind" and isinstance(value, str):
-        return _KINDS.get(value)
+        kind = _KINDS.get(value)
+        return _(kind) if kind is not None else None
     if field == "unit" and isinstance(value, str) and state.has_unit(value):
         u = state.unit(value)
-        return f"{u.name} ({state.side(u.side).name}; Wounds {u.wounds}/{u.wounds_max})"
+        return _("{unit} ({side}; Wounds {wounds}/{wounds_max})").format(
+            unit=u.name, side=state.side(u.side).name, wounds=u.wounds, wounds_max=u.wounds_max
+        )
     if field == "wounds" and isinstance(value, int):
-        return f"{value} Wound{'' if value == 1 else 's'}" + (" (Incapacitated)" if value == 0 else "")
+        if value == 0:
+            return _("0 Wounds (Incapacitated)")
+        return ngettext("{n} Wound", "{n} Wounds", value).format(n=value)
     if field == "status" and isinstance(value, str):
-        return _STATUS_WORDS.get(value, value)
+        word = _STATUS_WORDS.get(value)
+        return _(word) if word is not None else value
     if field == "debuff" and isinstance(value, str) and value in rules.catalog.debuffs:
         e = rules.catalog.debuffs[value]
-        return f"{e.name} (Defense −{e.value})"
+        return _("{debuff} (Defense −{value})").format(debuff=content_word(e.name), value=e.value)
     if field == "winner":
-        return "no winner" if value is None else f"{state.side(str(value)).name} wins"
+        return (
+            _("no winner")
+            if value is None
+            else pgettext("sengoku", "{side} wins").format(side=state.side(str(value)).name)
+        )
     return None

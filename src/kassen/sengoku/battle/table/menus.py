@@ -37,6 +37,7 @@ from kassen.core.engine import Actor
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
 from kassen.core.menu import MAX_PATH, Menu, MenuError, Option
+from kassen.i18n import S_, _, pgettext, translate_text
 from kassen.sengoku.battle.actions import (
     GM,
     Action,
@@ -63,6 +64,7 @@ from kassen.sengoku.battle.table.breath import END, HOLD, PASS, RELEASE, BreathM
 from kassen.sengoku.battle.table.check import refusal
 from kassen.sengoku.entries import MovementTo
 from kassen.sengoku.resolution import FumbleExtraKind
+from kassen.sengoku.words import content_word as _w
 
 #: Ids of the options that are no maneuver, no unit and no zone.
 BEGIN, LET_THROUGH, END_UPKEEP, NO_FATE, BASTION = (
@@ -103,9 +105,11 @@ class _Tree:
 
 def _check(path: Sequence[str]) -> tuple[str, ...]:
     if isinstance(path, str) or not all(isinstance(p, str) for p in path):
-        raise MenuError("a path is a list of choice ids")
+        raise MenuError(_("a path is a list of choice ids"))
     if len(path) > MAX_PATH:
-        raise MenuError(f"a path of {len(path)} choices is longer than {MAX_PATH}")
+        raise MenuError(
+            _("a path of {path} choices is longer than {MAX_PATH}").format(path=len(path), MAX_PATH=MAX_PATH)
+        )
     return tuple(path)
 
 
@@ -114,18 +118,31 @@ def _walk(tree: _Tree, path: Sequence[str]) -> tuple[list[_Cand], int]:
     for k, want in enumerate(path):
         here = [c for c in cands if len(c.steps) > k]
         if not here:
-            raise MenuError(f"the decision is complete after {k} choice(s): {want[:40]!r} is one too many")
+            raise MenuError(
+                _("the decision is complete after {k} choice(s): {want} is one too many").format(
+                    k=k, want=f"{want[:40]!r}"
+                )
+            )
         matched = [c for c in here if c.steps[k][0] == want]
         if not matched:
             if k == 0:
                 for r in tree.refused:
                     if r.id == want:
-                        raise IllegalActionError(r.why or f"{r.label} is not allowed now", rule=r.rule)
+                        raise IllegalActionError(
+                            r.why or S_("{label} is not allowed now", label=r.label), rule=r.rule
+                        )
             known = ", ".join(dict.fromkeys(c.steps[k][0] for c in here))
             shown = want if len(want) <= 40 else want[:37] + "..."
-            raise MenuError(f"{shown!r} is not a choice here (choices: {known})")
+            raise MenuError(
+                _("{shown} is not a choice here (choices: {known})").format(shown=f"{shown!r}", known=known)
+            )
         cands = matched
     return cands, len(path)
+
+
+def _why(why: str) -> str:
+    """Why the rules refuse a choice, in the reader's language (the rules say it in English)."""
+    return translate_text(why) if why else why
 
 
 def _tree_menu(tree: _Tree, actor: Actor, path: tuple[str, ...]) -> Menu:
@@ -141,14 +158,14 @@ def _tree_menu(tree: _Tree, actor: Actor, path: tuple[str, ...]) -> Menu:
             words.setdefault(ident, label)
     options = [Option(i, words[i], len(g) == 1 and len(g[0].steps) == k + 1) for i, g in groups.items()]
     if k == 0:
-        options += [Option(r.id, r.label, True, None, False, r.why, r.rule) for r in tree.refused]
+        options += [Option(r.id, r.label, True, None, False, _why(r.why), r.rule) for r in tree.refused]
     return Menu(actor, path, tree.prompt(k), tuple(options))
 
 
 def _tree_action(tree: _Tree, path: tuple[str, ...]) -> Action:
     cands, k = _walk(tree, path)
     if not path or len(cands) != 1 or len(cands[0].steps) != k:
-        raise MenuError("the decision is not complete: choose further")
+        raise MenuError(_("the decision is not complete: choose further"))
     return cands[0].action
 
 
@@ -158,11 +175,12 @@ def _tree_action(tree: _Tree, path: tuple[str, ...]) -> Action:
 def _tree(state: BattleState, rules: BattleRules) -> _Tree | None:
     """The tree of the decision open now (``None``: a breath, built by :class:`BreathMenus`)."""
     if state.phase is Phase.START:
-        words = "Begin the battle (round 1: every unit at its maximum Energy, SG.RND.1)"
-        return _Tree((_Cand(((BEGIN, words),), Begin()),), (), lambda k: "GM: begin the battle")
+        words = _("Begin the battle (round 1: every unit at its maximum Energy, SG.RND.1)")
+        prompt = _("GM: begin the battle")
+        return _Tree((_Cand(((BEGIN, words),), Begin()),), (), lambda k: prompt)
     d = state.decision
     if d is None:
-        raise MenuError("nobody decides now")
+        raise MenuError(_("nobody decides now"))
     builders: dict[DecisionKind, Callable[[BattleState, BattleRules], _Tree]] = {
         DecisionKind.REACTION: _reaction,
         DecisionKind.UPKEEP: _upkeep,
@@ -185,23 +203,34 @@ def _reaction(state: BattleState, rules: BattleRules) -> _Tree:
     unit = state.unit(d.unit)
     usable = usable_reservations(rules, state, unit, ambushed=d.ambushed)
     cands = [
-        _Cand(((m, f"Answer with {rules.maneuver(m).name} (reserved: 0 further Energy)"),), React(unit.id, m))
+        _Cand(
+            (
+                (
+                    m,
+                    _("Answer with {maneuver} (reserved: 0 further Energy)").format(
+                        maneuver=_w(rules.maneuver(m).name)
+                    ),
+                ),
+            ),
+            React(unit.id, m),
+        )
         for m in usable
     ]
     cands.append(
-        _Cand(((LET_THROUGH, "Let the attack through (the reservation is kept)"),), Decline(unit.id))
+        _Cand(((LET_THROUGH, _("Let the attack through (the reservation is kept)")),), Decline(unit.id))
     )
     refused = []
     for m in dict.fromkeys(r.maneuver for r in unit.reservations):
         if m in usable:
             continue
         no = refusal(rules, state, React(unit.id, m))
-        why, rule = no if no is not None else ("not usable now", "SG.RES.2")
-        refused.append(
-            Choice(m, f"Answer with {rules.maneuver(m).name}", None, False, why, rule, complete=True)
-        )
-    attack = rules.maneuver(d.maneuver).name if d.maneuver else "attack"
-    prompt = f"{unit.name}: {_name(state, d.attacker)}'s {attack} comes — answer with a reservation?"
+        why, rule = no if no is not None else (S_("not usable now"), "SG.RES.2")
+        label = _("Answer with {maneuver}").format(maneuver=_w(rules.maneuver(m).name))
+        refused.append(Choice(m, label, None, False, why, rule, complete=True))
+    attack = _w(rules.maneuver(d.maneuver).name) if d.maneuver else _("attack")
+    prompt = _("{unit}: {attacker}'s {attack} comes — answer with a reservation?").format(
+        unit=unit.name, attacker=_name(state, d.attacker), attack=attack
+    )
     return _Tree(tuple(cands), tuple(refused), lambda k: prompt)
 
 
@@ -213,37 +242,47 @@ def _upkeep(state: BattleState, rules: BattleRules) -> _Tree:
     for a in upkeep_options(rules, state, unit):
         m = rules.maneuver(a.maneuver)
         up = m.upkeep
-        steps: list[Step] = [(m.id, f"{m.name}: {up.effect}" if up is not None and up.effect else m.name)]
+        said = f"{_w(m.name)}: {translate_text(up.effect)}" if up is not None and up.effect else _w(m.name)
+        steps: list[Step] = [(m.id, said)]
         if a.target is not None:
-            steps.append((a.target, f"on {_name(state, a.target)}"))
+            steps.append((a.target, pgettext("sengoku", "on {unit}").format(unit=_name(state, a.target))))
         if a.choice is not None:
-            steps.append((a.choice, f"restore {'Wounds' if a.choice == 'wounds' else 'Cohesion'}"))
+            steps.append((a.choice, _("restore Wounds") if a.choice == "wounds" else _("restore Cohesion")))
         if a.to is not None:
-            steps.append((a.to, f"to {a.to}"))
+            steps.append((a.to, pgettext("sengoku", "to {zone}").format(zone=translate_text(a.to))))
         cands.append(_Cand(tuple(steps), a))
-    cands.append(_Cand(((END_UPKEEP, f"End {unit.name}'s upkeep"),), Decline(unit.id)))
+    cands.append(_Cand(((END_UPKEEP, _("End {unit}'s upkeep").format(unit=unit.name)),), Decline(unit.id)))
     offered = {c.action.maneuver for c in cands if isinstance(c.action, Upkeep)}
     refused = []
     for mid in rules.known(unit):
         m = rules.maneuver(mid)
         if m.upkeep is None or mid in offered:
             continue
-        why = upkeep_problem(rules, state, unit, Upkeep(unit.id, mid, unit.id)) or "nothing to do now"
-        refused.append(Choice(mid, m.name, None, False, why, "SG.LUL.2", complete=True))
+        problem = upkeep_problem(rules, state, unit, Upkeep(unit.id, mid, unit.id))
+        why = problem or S_("nothing to do now")
+        refused.append(Choice(mid, _w(m.name), None, False, why, "SG.LUL.2", complete=True))
     steps_words = (
-        "choose an upkeep maneuver (no Energy)",
-        "choose whom it helps",
-        "choose what it restores, or where the shikigami goes",
+        _("choose an upkeep maneuver (no Energy)"),
+        _("choose whom it helps"),
+        _("choose what it restores, or where the shikigami goes"),
     )
-    prompt = f"{unit.name}, lull of round {state.round}: "
-    return _Tree(tuple(cands), tuple(refused), lambda k: prompt + steps_words[min(k, 2)])
+    prompts = [
+        _("{unit}, lull of round {round}: {step}").format(unit=unit.name, round=state.round, step=w)
+        for w in steps_words
+    ]
+    return _Tree(tuple(cands), tuple(refused), lambda k: prompts[min(k, 2)])
 
 
 def _fate(state: BattleState, rules: BattleRules) -> _Tree:
     d = state.decision
     p = state.attack
     assert d is not None and p is not None
-    said = {"success": "a hit", "failure": "a miss", "critical": "a Critical Hit", "fumble": "a Fumble"}
+    said = {
+        "success": _("a hit"),
+        "failure": _("a miss"),
+        "critical": _("a Critical Hit"),
+        "fumble": _("a Fumble"),
+    }
     rolled = said.get(p.outcomes[0], p.outcomes[0]) if p.outcomes else ""
     cands = []
     for i, die in enumerate(p.offered):
@@ -251,14 +290,17 @@ def _fate(state: BattleState, rules: BattleRules) -> _Tree:
         after = (b, b) if die == 0 else (a, a)
         outcome = p.outcomes[i + 1] if i + 1 < len(p.outcomes) else ""
         made = said.get(outcome, outcome)
-        words = f"Move die {die + 1}: {list(p.faces)} → {list(after)}, {made}"
         cost = rules.resolution.fate.intervention_cost
-        cands.append(
-            _Cand(((f"move_die_{die + 1}", f"{words} ({cost} Fate)"),), FateIntervention(d.unit, die))
+        words = _("Move die {die}: {before} → {after}, {made} ({cost} Fate)").format(
+            die=die + 1, before=list(p.faces), after=list(after), made=made, cost=cost
         )
-    cands.append(_Cand(((NO_FATE, f"Spend no Fate (the roll stands: {rolled})"),), Decline(d.unit)))
+        cands.append(_Cand(((f"move_die_{die + 1}", words),), FateIntervention(d.unit, die)))
+    no_fate = _("Spend no Fate (the roll stands: {rolled})").format(rolled=rolled)
+    cands.append(_Cand(((NO_FATE, no_fate),), Decline(d.unit)))
     unit = state.unit(d.unit)
-    prompt = f"{unit.name}: {list(p.faces)} rolled — spend Fate on Fate Intervention? (SG.FAT.1)"
+    prompt = _("{unit}: {faces} rolled — spend Fate on Fate Intervention? (SG.FAT.1)").format(
+        unit=unit.name, faces=list(p.faces)
+    )
     return _Tree(tuple(cands), (), lambda k: prompt)
 
 
@@ -268,11 +310,15 @@ def _bastion(state: BattleState, rules: BattleRules) -> _Tree:
     unit = state.unit(d.unit)
     cost = rules.resolution.fate.last_bastion_cost
     cands = (
-        _Cand(((BASTION, f"Last Bastion ({cost} Fate): the hit check misses"),), LastBastion(unit.id)),
-        _Cand(((NO_FATE, "Spend no Fate (the blow lands)"),), Decline(unit.id)),
+        _Cand(
+            ((BASTION, _("Last Bastion ({cost} Fate): the hit check misses").format(cost=cost)),),
+            LastBastion(unit.id),
+        ),
+        _Cand(((NO_FATE, _("Spend no Fate (the blow lands)")),), Decline(unit.id)),
     )
-    blow = f"{_name(state, d.attacker)}'s blow would take the last Wounds"
-    prompt = f"{unit.name}: {blow} — Last Bastion? (SG.FAT.2)"
+    prompt = _("{unit}: {attacker}'s blow would take the last Wounds — Last Bastion? (SG.FAT.2)").format(
+        unit=unit.name, attacker=_name(state, d.attacker)
+    )
     return _Tree(cands, (), lambda k: prompt)
 
 
@@ -285,7 +331,7 @@ def _fumble(state: BattleState, rules: BattleRules) -> _Tree:
     for a in singles:
         if len(a.extras) == 1:
             allowed.setdefault(a.extras[0], []).append(a.to)
-    cands: list[_Cand] = [_Cand(((NO_EXTRAS, "No extras"),), Decline(GM))]
+    cands: list[_Cand] = [_Cand(((NO_EXTRAS, _("No extras")),), Decline(GM))]
     keys = list(allowed)
     for n in range(1, len(keys) + 1):
         for order in permutations(keys, n):
@@ -293,49 +339,72 @@ def _fumble(state: BattleState, rules: BattleRules) -> _Tree:
             for to in allowed[moves[0]] if moves else [None]:
                 steps: list[Step] = []
                 for x in order:
-                    steps.append((x, f"{extras[x].name}: {extras[x].effect}"))
+                    steps.append((x, f"{_w(extras[x].name)}: {translate_text(extras[x].effect)}"))
                     if moves and x == moves[0] and to is not None:
-                        steps.append((to, f"to {to}"))
-                steps.append((DONE_EXTRAS, "Done: add these extras"))
+                        steps.append((to, pgettext("sengoku", "to {zone}").format(zone=translate_text(to))))
+                steps.append((DONE_EXTRAS, _("Done: add these extras")))
                 cands.append(_Cand(tuple(steps), FumbleExtras(order, to)))
     refused = []
     for key, extra in extras.items():
         if key in allowed:
             continue
         no = refusal(rules, state, FumbleExtras((key,)))
-        why, rule = no if no is not None else ("not possible now", "SG.FUM.2")
-        refused.append(Choice(key, extra.name, None, False, why, rule, complete=True))
-    who = _name(state, d.attacker)
-    prompt = f"GM: {who} fumbled — add extras (SG.FUM.2)? one at a time, then done"
+        why, rule = no if no is not None else (S_("not possible now"), "SG.FUM.2")
+        refused.append(Choice(key, _w(extra.name), None, False, why, rule, complete=True))
+    prompt = _("GM: {unit} fumbled — add extras (SG.FUM.2)? one at a time, then done").format(
+        unit=_name(state, d.attacker)
+    )
     return _Tree(tuple(cands), tuple(refused), lambda k: prompt)
 
 
 def _environment(state: BattleState, rules: BattleRules) -> _Tree:
     cands: list[_Cand] = []
     refused: list[Choice] = []
-    yoma = (YOMA, "Roll the Yoma Encounter Table (d100)")
+    yoma = (YOMA, _("Roll the Yoma Encounter Table (d100)"))
     if state.yoma:
-        cands.append(_Cand((yoma, (DEFAULT_ZONE, "where the row says (its zone kind)")), Environment()))
-        cands += [_Cand((yoma, (z.id, f"in {z.id} ({z.kind})")), Environment(z.id)) for z in state.zones]
+        cands.append(_Cand((yoma, (DEFAULT_ZONE, _("where the row says (its zone kind)"))), Environment()))
+        cands += [
+            _Cand(
+                (
+                    yoma,
+                    (
+                        z.id,
+                        pgettext("sengoku", "in {zone} ({kind})").format(
+                            zone=translate_text(z.id), kind=_(z.kind)
+                        ),
+                    ),
+                ),
+                Environment(z.id),
+            )
+            for z in state.zones
+        ]
     else:
         no = refusal(rules, state, Environment())
-        why, rule = no if no is not None else ("not open to yoma", "SG.LUL.3")
+        why, rule = no if no is not None else (S_("not open to yoma"), "SG.LUL.3")
         refused.append(Choice(YOMA, yoma[1], None, False, why, rule, complete=True))
     for c in rules.yoma.changes:
         if not state.changes:
             no = refusal(rules, state, BattlefieldChange(c.id, state.zones[0].id))
-            why, rule = no if no is not None else ("no battlefield changes here", "SG.LUL.3")
-            refused.append(Choice(c.id, c.name, None, False, why, rule, complete=True))
+            why, rule = no if no is not None else (S_("no battlefield changes here"), "SG.LUL.3")
+            refused.append(Choice(c.id, _w(c.name), None, False, why, rule, complete=True))
             continue
         for z in state.zones:
             cands.append(
                 _Cand(
-                    ((c.id, f"{c.name}: {c.effect}"), (z.id, f"on {z.id} ({z.kind})")),
+                    (
+                        (c.id, f"{_w(c.name)}: {translate_text(c.effect)}"),
+                        (
+                            z.id,
+                            pgettext("sengoku", "on {zone} ({kind})").format(
+                                zone=translate_text(z.id), kind=_(z.kind)
+                            ),
+                        ),
+                    ),
                     BattlefieldChange(c.id, z.id),
                 )
             )
-    cands.append(_Cand(((NOTHING, "Nothing this lull"),), Decline(GM)))
-    prompts = ("GM: the lull's environment (SG.LUL.3)", "GM: choose the zone")
+    cands.append(_Cand(((NOTHING, _("Nothing this lull")),), Decline(GM)))
+    prompts = (_("GM: the lull's environment (SG.LUL.3)"), _("GM: choose the zone"))
     return _Tree(tuple(cands), tuple(refused), lambda k: prompts[min(k, 1)])
 
 
@@ -352,7 +421,7 @@ def choices(state: BattleState, rules: BattleRules, path: Sequence[str], actor: 
     """The menu after ``path`` for ``actor`` (whoever decides now)."""
     path = _check(path)
     if actor is None:
-        raise MenuError("the combat is over: nobody decides")
+        raise MenuError(_("the combat is over: nobody decides"))
     tree = _tree(state, rules)
     if tree is not None:
         return _tree_menu(tree, actor, path)
@@ -360,7 +429,7 @@ def choices(state: BattleState, rules: BattleRules, path: Sequence[str], actor: 
     built, options, step = b.options(path)
     if built.action is not None:
         return Menu(actor, path, "complete", ())
-    shown = tuple(Option(o.id, o.label, o.complete, o.odds, o.allowed, o.why, o.rule) for o in options)
+    shown = tuple(Option(o.id, o.label, o.complete, o.odds, o.allowed, _why(o.why), o.rule) for o in options)
     return Menu(actor, path, b.prompt(built.uses, built.partial, step), shown)
 
 
@@ -368,13 +437,13 @@ def decision(state: BattleState, rules: BattleRules, path: Sequence[str]) -> Act
     """The action a complete ``path`` names."""
     path = _check(path)
     if state.phase is Phase.OVER:
-        raise MenuError("the combat is over: nobody decides")
+        raise MenuError(_("the combat is over: nobody decides"))
     tree = _tree(state, rules)
     if tree is not None:
         return _tree_action(tree, path)
     built = _breath(state, rules).walk(path)
     if built.action is None:
-        raise MenuError("the breath is not complete: choose further, or end it")
+        raise MenuError(_("the breath is not complete: choose further, or end it"))
     return built.action
 
 

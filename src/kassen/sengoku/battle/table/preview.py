@@ -37,6 +37,7 @@ from fractions import Fraction
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
 from kassen.core.menu import Odds
+from kassen.i18n import N_, _, translate_text
 from kassen.sengoku.attack import Attack, AttackResult
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.flow import BattleTurn
@@ -83,15 +84,24 @@ class AttackPreview:
             outcomes = (("hit", Fraction(1)), ("critical", Fraction(1)), ("fumble", Fraction(0)))
         else:
             outcomes = (("hit", c.hit), ("critical", c.critical), ("fumble", c.fumble))
-        return Odds((*outcomes, ("target down", self.down)), (("Wounds", self.wounds),))
+        return Odds((*outcomes, (_ODDS_DOWN, self.down)), ((_ODDS_WOUNDS, self.wounds),))
 
     def summary(self) -> str:
         """``2d10+5 vs Defense 12`` (``ambush``, or ``[Ambush]: a Critical Hit, no check``)."""
         if self.automatic:
-            return "[Ambush]: a Critical Hit with no check"
+            return _("[Ambush]: a Critical Hit with no check")
         sign = "-" if self.modifier < 0 else "+"
-        ambush = f", ambush ({self.ambush})" if self.ambush else ""
-        return f"2d10{sign}{abs(self.modifier)} vs Defense {self.defense}{ambush}"
+        roll = f"2d10{sign}{abs(self.modifier)}"
+        if self.ambush:
+            return _("{roll} vs Defense {defense}, ambush ({condition})").format(
+                roll=roll, defense=self.defense, condition=translate_text(self.ambush)
+            )
+        return _("{roll} vs Defense {defense}").format(roll=roll, defense=self.defense)
+
+
+#: The odds' keys (language-neutral in JSON; marked so a menu can say them in the reader's language).
+_ODDS_KEYS = (N_("hit"), N_("critical"), N_("fumble"))
+_ODDS_DOWN, _ODDS_WOUNDS = N_("target down"), N_("Wounds")
 
 
 def _kind(m: Maneuver) -> str:

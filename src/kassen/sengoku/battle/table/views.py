@@ -21,9 +21,11 @@ from typing import Any
 
 from kassen.core.fight import state_codec
 from kassen.core.view import GM_VIEW, Viewer, Visibility, redact_state
+from kassen.i18n import N_, _, pgettext, translate_text
 from kassen.sengoku.battle.plan import acting_value
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, DecisionKind, Phase, Unit
+from kassen.sengoku.words import content_word as _w
 
 
 def units(state: BattleState) -> Mapping[str, str]:
@@ -60,25 +62,31 @@ def _name(state: BattleState, uid: str) -> str:
 
 def _header(state: BattleState, rules: BattleRules) -> str:
     if state.phase is Phase.START:
-        return "before the battle: the GM begins it (round 1: every unit at its maximum Energy)"
+        return _("before the battle: the GM begins it (round 1: every unit at its maximum Energy)")
     if state.phase is Phase.OVER:
         r = state.result
-        return f"the combat is over ({r.reason})" if r is not None else "the combat is over"
+        if r is not None:
+            return _("the combat is over ({reason})").format(reason=translate_text(r.reason))
+        return _("the combat is over")
     d = state.decision
-    where = f"round {state.round}, " + (f"count {state.count}" if state.phase is Phase.COUNT else "lull")
+    if state.phase is Phase.COUNT:
+        where = _("round {round}, count {count}").format(round=state.round, count=state.count)
+    else:
+        where = _("round {round}, lull").format(round=state.round)
     if d is None:
         return where
     who = _name(state, d.unit)
     words = {
-        DecisionKind.BREATH: f"{who} breathes",
-        DecisionKind.REACTION: f"{who} may answer {_name(state, d.attacker)}'s attack",
-        DecisionKind.UPKEEP: f"{who}'s upkeep",
-        DecisionKind.ENVIRONMENT: "the GM's environment",
-        DecisionKind.FATE: f"{who} may spend Fate on the roll",
-        DecisionKind.LAST_BASTION: f"{who} may spend Fate on Last Bastion",
-        DecisionKind.FUMBLE: f"the GM's extras on {_name(state, d.attacker)}'s fumble",
+        DecisionKind.BREATH: N_("{unit} breathes"),
+        DecisionKind.REACTION: N_("{unit} may answer {attacker}'s attack"),
+        DecisionKind.UPKEEP: N_("{unit}'s upkeep"),
+        DecisionKind.ENVIRONMENT: N_("the GM's environment"),
+        DecisionKind.FATE: N_("{unit} may spend Fate on the roll"),
+        DecisionKind.LAST_BASTION: N_("{unit} may spend Fate on Last Bastion"),
+        DecisionKind.FUMBLE: N_("the GM's extras on {attacker}'s fumble"),
     }
-    return f"{where}: {words[d.kind]}"
+    what = _(words[d.kind]).format(unit=who, attacker=_name(state, d.attacker) if d.attacker else "")
+    return f"{where}: {what}"
 
 
 def _track(state: BattleState, rules: BattleRules) -> str:
@@ -88,46 +96,64 @@ def _track(state: BattleState, rules: BattleRules) -> str:
     parts = []
     for u in live:
         at = acting_value(u)
-        extra = f" ({u.energy} +{u.initiative} initiative)" if u.initiative else ""
+        extra = (
+            _(" ({energy} +{initiative} initiative)").format(energy=u.energy, initiative=u.initiative)
+            if u.initiative
+            else ""
+        )
         parts.append(f"{u.name} {at}{extra}")
-    text = "count track (highest first): " + (" > ".join(parts) or "nobody left to breathe")
+    track = " > ".join(parts) or _("nobody left to breathe")
+    text = _("count track (highest first): {track}").format(track=track)
     passed = [u.name for u in state.units if u.on_battlefield and u.passed]
     off = [u.name for u in state.units if not u.on_battlefield]
     if passed:
-        text += " | passed: " + ", ".join(passed)
+        text += " | " + pgettext("sengoku", "passed: {units}").format(units=", ".join(passed))
     if off:
-        text += " | off the battlefield: " + ", ".join(off)
+        text += " | " + _("off the battlefield: {units}").format(units=", ".join(off))
     return text
 
 
 def _unit(state: BattleState, rules: BattleRules, u: Unit, seen: Mapping[str, Any]) -> str:
     head = f"{u.name} ({state.side(u.side).name})"
     if u.incapacitated:
-        return f"{head}: Incapacitated"
+        return f"{head}: " + _("Incapacitated")
     if u.retreated:
-        return f"{head}: left the battlefield"
+        return f"{head}: " + _("left the battlefield")
     wounds = seen.get("wounds")
-    health = f"Wounds {wounds}/{u.wounds_max}" if wounds is not None else "Wounds not seen"
-    energy = [f"Energy {u.energy}/{u.max_energy}"] if state.phase is not Phase.START else []
-    bits = [f"in {u.zone}", *energy, health]
+    health = (
+        pgettext("sengoku", "Wounds {wounds}/{wounds_max}").format(wounds=wounds, wounds_max=u.wounds_max)
+        if wounds is not None
+        else _("Wounds not seen")
+    )
+    energy = (
+        [pgettext("sengoku", "Energy {energy}/{max_energy}").format(energy=u.energy, max_energy=u.max_energy)]
+        if state.phase is not Phase.START
+        else []
+    )
+    bits = [pgettext("sengoku", "in {zone}").format(zone=translate_text(u.zone or "")), *energy, health]
     if u.cohesion is not None:
-        bits.append(f"Cohesion {u.cohesion}")
+        bits.append(pgettext("sengoku", "Cohesion {cohesion}").format(cohesion=u.cohesion))
     if u.stances:
-        bits.append("holds " + ", ".join(rules.maneuver(s).name for s in u.stances))
+        bits.append(
+            pgettext("sengoku", "holds {stances}").format(
+                stances=", ".join(_w(rules.maneuver(s).name) for s in u.stances)
+            )
+        )
     if u.defenseless:
-        bits.append("Defenseless")
+        bits.append(_("Defenseless"))
     if u.routed:
-        bits.append("routed")
+        bits.append(_("routed"))
     if u.bleeding:
-        bits.append("bleeding")
+        bits.append(_("bleeding"))
     if u.debuffs:
-        bits.append(", ".join(f"{d.source or 'Defense'} −{d.value}" for d in u.debuffs))
+        bits.append(", ".join(f"{_w(d.source) if d.source else _('Defense')} −{d.value}" for d in u.debuffs))
     if u.dropped:
-        bits.append(f"{rules.catalog.weapon(u.dropped).name} on the ground")
+        bits.append(_("{weapon} on the ground").format(weapon=_w(rules.catalog.weapon(u.dropped).name)))
     reserved = seen.get("reservations")
     if reserved:
-        bits.append("reserved: " + ", ".join(rules.maneuver(r["maneuver"]).name for r in reserved))
+        names = ", ".join(_w(rules.maneuver(r["maneuver"]).name) for r in reserved)
+        bits.append(_("reserved: {maneuvers}").format(maneuvers=names))
     fate = seen.get("fate_points")
     if fate:
-        bits.append(f"Fate {fate}")
+        bits.append(pgettext("sengoku", "Fate {fate}").format(fate=fate))
     return f"{head}: " + "; ".join(bits)
