@@ -405,8 +405,13 @@ def check_attack_form(state: DuelState, attacker: Fighter, attack: Attack, table
 
 def _check_foul(state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables) -> None:
     other = attack.obstructs
-    if other is None and tables.special_attacks.foul.unobstructed == "ineffective" and not any(
-        o.side != attacker.side and o.name != attack.target and standing(o, tables) for o in state.fighters
+    if (
+        other is None
+        and tables.special_attacks.foul.unobstructed == "ineffective"
+        and not any(
+            o.side != attacker.side and o.name != attack.target and standing(o, tables)
+            for o in state.fighters
+        )
     ):
         # no other opponent to obstruct: the Foul is ineffective (its blow is a plain one), not illegal
         # ("at least one opponent must come after the attack ... for this action to be effective")
