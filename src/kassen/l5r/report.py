@@ -12,54 +12,130 @@ another side's fighter with their rank and no count — never a hidden value, ne
 
 from __future__ import annotations
 
-__all__ = ["RENDERERS"]
+__all__ = ["KIND_WORDS", "RENDERERS"]
 
 from collections.abc import Mapping
 from typing import Any
 
+from kassen.core.explain import Step
 from kassen.core.report import Line, Narration
 from kassen.core.ruleset import Renderer
+from kassen.i18n import N_, _
 from kassen.l5r import events as ev
+from kassen.l5r.say import say, say_list, say_steps
+
+#: Each event kind in words, for a line whose details a side's view hides.
+KIND_WORDS: dict[str, str] = {
+    "begin": N_("the duel begins"),
+    "turn": N_("a new turn"),
+    "initiative": N_("initiative"),
+    "declare": N_("a declaration"),
+    "script_skipped": N_("a scripted declaration skipped"),
+    "full_defense": N_("Full Defense"),
+    "lost_action": N_("an action lost"),
+    "status_ended": N_("a status ends"),
+    "over": N_("the duel is over"),
+    "attack": N_("an attack"),
+    "damage": N_("damage"),
+    "wounds": N_("Wounds"),
+    "out": N_("out of the fight"),
+    "dying": N_("in the Dead rank"),
+    "death": N_("death"),
+    "released": N_("ties released"),
+    "injury_choice": N_("an injury to choose"),
+    "injury": N_("an injury"),
+    "maim": N_("a maim"),
+    "weapon_dropped": N_("the weapon dropped"),
+    "foul": N_("a Foul"),
+    "bind": N_("a Bind"),
+    "bind_freed": N_("a bind freed"),
+    "clipping": N_("a Clipping"),
+    "corps_a_corps": N_("a Corps-a-Corps"),
+    "disengage": N_("a disengage"),
+    "struggle": N_("a struggle"),
+    "thrown": N_("thrown to the ground"),
+    "disarm": N_("a Disarm"),
+    "drive": N_("a Drive"),
+    "mark": N_("a Mark"),
+    "point_to_throat": N_("a point at the throat"),
+    "wait": N_("waiting"),
+    "yield": N_("yielding"),
+    "regain_grip": N_("regaining grip"),
+    "regain_footing": N_("regaining footing"),
+    "remove_weapon": N_("removing the pinning weapon"),
+    "clear_vision": N_("clearing the eyes"),
+    "free_weapon": N_("freeing the weapon"),
+    "recover_weapon": N_("recovering the weapon"),
+    "medical_aid": N_("medical aid"),
+    "release_bind": N_("releasing the bind"),
+    "move": N_("a move"),
+    "gm_wounds": N_("the GM sets Wounds"),
+    "gm_injury": N_("the GM rules an injury"),
+    "gm_status_removed": N_("the GM ends a status"),
+    "gm_condition": N_("the GM gives a condition"),
+    "gm_condition_removed": N_("the GM takes a condition off"),
+    "gm_danger": N_("the GM rules on danger behind"),
+}
 
 
 def _text(ctx: Narration, data: Mapping[str, Any], kind: str) -> str:
-    """The event's own words; when a view hides them (``None``, or the whole event hidden), what is
-    left to say: who, and what happened, never a hidden value or the word None."""
+    """The event's own words, in the reader's language; when a view hides them (``None``, or the whole
+    event hidden), what is left to say: who, and what happened, never a hidden value or the word None."""
     text = data.get("text")
     if isinstance(text, str) and text:
-        return text
+        return say(text)
     who = next(
         (data[k] for k in ("fighter", "attacker", "chooser", "target") if data.get(k) is not None), None
     )
-    what = kind.replace("_", " ")
-    return f"{ctx.name(who)}: {what} (details not seen)" if who is not None else f"{what} (details not seen)"
+    what = _(KIND_WORDS[kind]) if kind in KIND_WORDS else kind.replace("_", " ")
+    if who is not None:
+        return _("{name}: {what} (details not seen)").format(name=ctx.name(who), what=what)
+    return _("{what} (details not seen)").format(what=what)
+
+
+def _steps(ctx: Narration, data: Mapping[str, Any]) -> tuple[Step, ...]:
+    """The event's explanation steps, each reason in the reader's language."""
+    return say_steps(ctx.steps(data))
 
 
 def _said(kind: str) -> Renderer:
     """The event's own words, its rule, and (verbose) its steps."""
 
     def render(ctx: Narration, data: ev.Explained) -> Line:
-        return Line(_text(ctx, data, kind), ctx.rule, ctx.steps(data))
+        return Line(_text(ctx, data, kind), ctx.rule, _steps(ctx, data))
 
     return render
+
+
+def _injury_choice(ctx: Narration, data: ev.InjuryChoice) -> Line:
+    """The injuries to choose from: a list of the tables' words, each said in turn."""
+    text = data.get("text")
+    options = data.get("options")
+    if isinstance(text, str) and text and isinstance(options, list):
+        return Line(say_list(text, [str(o) for o in options]), ctx.rule, _steps(ctx, data))
+    return Line(_text(ctx, data, "injury_choice"), ctx.rule, _steps(ctx, data))
 
 
 def _wounds(ctx: Narration, data: ev.Wounds) -> Line:
     """Wounds taken; another side reads the rank only (the visibility table hides the count)."""
     if isinstance(data.get("text"), str) and data["text"]:
-        return Line(data["text"], ctx.rule, ctx.steps(data))
+        return Line(say(data["text"]), ctx.rule, _steps(ctx, data))
     rank = data.get("rank")
-    return Line(f"{ctx.name(data.get('fighter'))} takes Wounds" + (f": {rank}" if rank else ""), ctx.rule)
+    name = ctx.name(data.get("fighter"))
+    if rank:
+        return Line(_("{name} takes Wounds: {rank}").format(name=name, rank=say(str(rank))), ctx.rule)
+    return Line(_("{name} takes Wounds").format(name=name), ctx.rule)
 
 
 def _gm_wounds(ctx: Narration, data: ev.GmWounds) -> Line:
     """The GM sets a fighter's Wounds; another side reads the rank only."""
     if isinstance(data.get("text"), str) and data["text"]:
-        return Line(data["text"], ctx.rule, ctx.steps(data))
+        return Line(say(data["text"]), ctx.rule, _steps(ctx, data))
     rank = data.get("rank")
-    return Line(
-        f"the GM sets {ctx.name(data.get('fighter'))}'s Wounds" + (f": {rank}" if rank else ""), ctx.rule
-    )
+    name = ctx.name(data.get("fighter"))
+    if rank:
+        return Line(_("the GM sets {name}'s Wounds: {rank}").format(name=name, rank=say(str(rank))), ctx.rule)
+    return Line(_("the GM sets {name}'s Wounds").format(name=name), ctx.rule)
 
 
 def _turn(ctx: Narration, data: ev.Turn) -> Line:
@@ -78,10 +154,12 @@ def _skipped(ctx: Narration, data: ev.Declared) -> Line:
 
 def _over(ctx: Narration, data: ev.Over) -> Line:
     winner = data.get("winner")
-    text = _text(ctx, data, "over")
+    text = data.get("text")
+    if not (isinstance(text, str) and text):
+        return Line(_text(ctx, data, "over"), ctx.rule)
     if winner is not None:  # the side by its display name
         text = text.replace(f"{winner} wins", f"{ctx.name(winner)} wins")
-    return Line(text, ctx.rule)
+    return Line(say(text), ctx.rule)
 
 
 #: Every event kind the ruleset logs → how it reads.
@@ -104,7 +182,7 @@ RENDERERS: dict[str, Renderer] = {
     "dying": _said("dying"),
     "death": _said("death"),
     "released": _said("released"),
-    "injury_choice": _said("injury_choice"),
+    "injury_choice": _injury_choice,
     "injury": _said("injury"),
     "maim": _said("maim"),
     "weapon_dropped": _said("weapon_dropped"),
