@@ -192,7 +192,7 @@ def choices(state: DuelState, tables: L5Tables, path: Sequence[str], actor: Acto
             preview = attack_preview(state, tables, members[0][0])
             if preview is not None:
                 words, odds = (
-                    _("{option} - {odds}").format(option=words, odds=preview.summary()),
+                    _("{option} - {odds}").format(option=words, odds=say(preview.summary())),
                     preview.odds,
                 )
         options.append(Option(key, words, complete, odds))
