@@ -45,7 +45,7 @@ from typing import TypeAlias
 from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
-from kassen.i18n import S_
+from kassen.i18n import N_, S_
 from kassen.l5r.character import FighterId, earth
 from kassen.l5r.damage import drop_weapon, release_ties
 from kassen.l5r.flow import end_duel
@@ -134,6 +134,10 @@ GM_ACTIONS = (
     GmDangerBehind,
     GmEndDuel,
 )
+
+
+_GM_MAIMED = N_("the GM rules {name} maimed: {location} - {injury}")
+_GM_INJURED = N_("the GM rules {name} injured: {location} - {injury}")
 
 
 def status_label(status: Status) -> str:
@@ -343,9 +347,7 @@ def _injure(turn: L5Turn, a: GmInjure) -> None:
     turn.event(
         "gm_injury",
         S_(
-            "the GM rules {name} maimed: {location} - {injury}"
-            if outcome.maimed
-            else "the GM rules {name} injured: {location} - {injury}",
+            _GM_MAIMED if outcome.maimed else _GM_INJURED,
             name=a.fighter,
             location=a.location.value,
             injury=a.injury.replace("_", " "),

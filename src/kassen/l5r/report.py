@@ -20,7 +20,7 @@ from typing import Any
 from kassen.core.explain import Step
 from kassen.core.report import Line, Narration
 from kassen.core.ruleset import Renderer
-from kassen.i18n import N_, _
+from kassen.i18n import N_, S_, _
 from kassen.l5r import events as ev
 from kassen.l5r.say import say, say_list, say_steps
 
@@ -116,6 +116,21 @@ def _injury_choice(ctx: Narration, data: ev.InjuryChoice) -> Line:
     return Line(_text(ctx, data, "injury_choice"), ctx.rule, _steps(ctx, data))
 
 
+def _death(ctx: Narration, data: ev.Death) -> Line:
+    """A death, said from its fields (the cause is itself a sentence with brackets, which the words of
+    the whole line would read ambiguously)."""
+    text, fighter, cause = data.get("text"), data.get("fighter"), data.get("cause")
+    if isinstance(text, str) and isinstance(fighter, str) and isinstance(cause, str):
+        for form in (_DISTINCTIVE, _DIES):
+            if text == S_(form, name=fighter, cause=cause):
+                return Line(_(form).format(name=fighter, cause=say(cause)), ctx.rule, _steps(ctx, data))
+    return Line(_text(ctx, data, "death"), ctx.rule, _steps(ctx, data))
+
+
+_DIES = N_("{name} dies: {cause}")
+_DISTINCTIVE = N_("{name} dies: {cause} (a distinctive death)")
+
+
 def _wounds(ctx: Narration, data: ev.Wounds) -> Line:
     """Wounds taken; another side reads the rank only (the visibility table hides the count)."""
     if isinstance(data.get("text"), str) and data["text"]:
@@ -180,7 +195,7 @@ RENDERERS: dict[str, Renderer] = {
     "wounds": _wounds,
     "out": _said("out"),
     "dying": _said("dying"),
-    "death": _said("death"),
+    "death": _death,
     "released": _said("released"),
     "injury_choice": _injury_choice,
     "injury": _said("injury"),

@@ -78,6 +78,7 @@ WORDS: tuple[str, ...] = (
     N_("theology"),
     N_("war-fan"),
     N_("yarijutsu"),
+    N_("insight_rank + reflexes"),
     N_("stamina"),
     N_("willpower"),
     N_("strength"),
