@@ -39,7 +39,7 @@ from kassen.l5r.character import Character, FighterId, Weapon
 from kassen.l5r.content import content_for
 from kassen.l5r.pool import parse_pool
 from kassen.l5r.ruleset import RULESET
-from kassen.l5r.say import say, say_steps
+from kassen.l5r.say import say, say_declaration, say_steps
 from kassen.l5r.scenario import load_scenario, run_duel
 from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
 
@@ -62,6 +62,10 @@ TablesOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help=N_("Print JSON instead of text."))]
 
+
+#: The names ``kassen l5r attack`` gives its two characters and their weapon (kept as they are in the
+#: events; said in the reader's language, as every word of the catalog is).
+_ATTACK_NAMES = (N_("attacker"), N_("target"), N_("weapon"))
 
 #: The most dice a pool's XkY may name (the pool notation's four digits; the ten dice rule turns any
 #: pool past 10k10 into a bonus, L5.CORE.1).
@@ -279,7 +283,7 @@ def attack_command(
         return
     console.print(
         _("{attack}: TN {tn}, chance to hit {chance}").format(
-            attack=say(attack.describe()), tn=outcome.tn, chance=probability_text(outcome.chance)
+            attack=say_declaration(attack.describe()), tn=outcome.tn, chance=probability_text(outcome.chance)
         )
     )
     names = RULESET.names(outcome.state)

@@ -22,7 +22,7 @@ from kassen.core.report import Line, Narration
 from kassen.core.ruleset import Renderer
 from kassen.i18n import N_, S_, _
 from kassen.l5r import events as ev
-from kassen.l5r.say import say, say_list, say_steps
+from kassen.l5r.say import say, say_declaration, say_list, say_parts, say_steps
 
 #: Each event kind in words, for a line whose details a side's view hides.
 KIND_WORDS: dict[str, str] = {
@@ -107,6 +107,34 @@ def _said(kind: str) -> Renderer:
     return render
 
 
+def _declared(ctx: Narration, data: Mapping[str, Any], kind: str) -> str:
+    """A line that names a declaration (its details said one by one, :func:`say_declaration`) and, when
+    it was refused, the refusal (said on its own)."""
+    text, who = data.get("text"), data.get("fighter") or data.get("attacker")
+    if not (isinstance(text, str) and text and isinstance(who, str)):
+        return _text(ctx, data, kind)
+    parts: list[tuple[str, str]] = []
+    if kind == "declare" and text.startswith(f"{who} declares: "):
+        act = text[len(f"{who} declares: ") :]
+        parts = [(act, say_declaration(act))]
+    elif kind == "attack" and text.startswith(f"{who}: ") and " - rolls " in text:
+        act = text[len(f"{who}: ") : text.rindex(" - rolls ")]
+        parts = [(act, say_declaration(act))]
+    elif kind == "lost_action" and text.startswith(f"{who}'s ") and " cannot be made: " in text:
+        act, _sep, why = text[len(f"{who}'s ") :].partition(" cannot be made: ")
+        suffix = f" ({ctx.rule})"
+        why = why[: -len(suffix)] if why.endswith(suffix) else why
+        parts = [(act, say_declaration(act)), (why, say(why))]
+    elif (
+        kind == "script_skipped"
+        and text.startswith(f"{who}'s scripted declaration (")
+        and ") is skipped: " in text
+    ):
+        act, _sep, why = text[len(f"{who}'s scripted declaration (") :].partition(") is skipped: ")
+        parts = [(act, say_declaration(act)), (why, say(why))]
+    return say_parts(text, parts) if parts else say(text)
+
+
 def _injury_choice(ctx: Narration, data: ev.InjuryChoice) -> Line:
     """The injuries to choose from: a list of the tables' words, each said in turn."""
     text = data.get("text")
@@ -159,12 +187,21 @@ def _turn(ctx: Narration, data: ev.Turn) -> Line:
 
 def _declare(ctx: Narration, data: ev.Declared) -> Line:
     """A declaration, indented under its turn; its rule only when verbose."""
-    return Line(_text(ctx, data, "declare"), ctx.rule if ctx.verbose else "", indent=1)
+    return Line(_declared(ctx, data, "declare"), ctx.rule if ctx.verbose else "", indent=1)
 
 
 def _skipped(ctx: Narration, data: ev.Declared) -> Line:
     """A script step skipped, indented with the declaration it precedes, with the rule that stops it."""
-    return Line(_text(ctx, data, "script_skipped"), ctx.rule, indent=1)
+    return Line(_declared(ctx, data, "script_skipped"), ctx.rule, indent=1)
+
+
+def _with_declaration(kind: str) -> Renderer:
+    """An attack or a lost action: the declaration it names said apart (:func:`_declared`)."""
+
+    def render(ctx: Narration, data: ev.Explained) -> Line:
+        return Line(_declared(ctx, data, kind), ctx.rule, _steps(ctx, data))
+
+    return render
 
 
 def _over(ctx: Narration, data: ev.Over) -> Line:
@@ -186,11 +223,11 @@ RENDERERS: dict[str, Renderer] = {
     "declare": _declare,
     "script_skipped": _skipped,
     "full_defense": _said("full_defense"),
-    "lost_action": _said("lost_action"),
+    "lost_action": _with_declaration("lost_action"),
     "status_ended": _said("status_ended"),
     "over": _over,
     # attacks and harm (kassen.l5r.attacks, kassen.l5r.damage)
-    "attack": _said("attack"),
+    "attack": _with_declaration("attack"),
     "damage": _said("damage"),
     "wounds": _wounds,
     "out": _said("out"),

@@ -20,7 +20,7 @@ from kassen.core.fight import state_codec
 from kassen.core.view import Viewer, Visibility, redact_event, redact_state
 from kassen.i18n import _
 from kassen.l5r.rolls import rank
-from kassen.l5r.say import say
+from kassen.l5r.say import say, say_declaration
 from kassen.l5r.state import CorpsPending, DrivePending, DuelState, Fighter, InjuryPending, Phase
 from kassen.l5r.tables import L5Tables
 from kassen.l5r.validate import next_declarer
@@ -83,7 +83,9 @@ def _order(state: DuelState) -> str:
         for name in state.declare_order:
             f = state.fighter(name)
             if f.declared is not None:
-                parts.append(_("{name} declared {act}").format(name=name, act=say(f.declared.describe())))
+                parts.append(
+                    _("{name} declared {act}").format(name=name, act=say_declaration(f.declared.describe()))
+                )
             else:
                 parts.append(
                     _("{name} <- declares now").format(name=name)
@@ -96,7 +98,7 @@ def _order(state: DuelState) -> str:
     parts = []
     for i, name in enumerate(state.act_order):
         f = state.fighter(name)
-        what = say(f.declared.describe()) if f.declared is not None else _("nothing declared")
+        what = say_declaration(f.declared.describe()) if f.declared is not None else _("nothing declared")
         done = f.acted or i < state.cursor
         parts.append(
             _("{name} ({act}) done").format(name=name, act=what)
