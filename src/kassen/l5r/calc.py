@@ -74,7 +74,7 @@ def roll_odds(
     pool, steps = ten_dice(given, t.core.ten_dice)
     per = t.core.raises.tn_per_raise
     target = tn + per * raises
-    all_steps = [*steps, Step(tn, "TN", "L5.CORE.2")]
+    all_steps = [*steps, Step(tn, S_("TN"), "L5.CORE.2")]
     if raises:
         all_steps.append(Step(per * raises, S_("{n} raise(s): +{per} each", n=raises, per=per), "L5.CORE.3"))
     p = chance(pool, target)
