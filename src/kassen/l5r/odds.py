@@ -65,10 +65,10 @@ class AttackPreview:
             if self.full_defense:
                 return S_("{pool} vs TN {tn} + Full Defense", **said)
             return S_("{pool} vs TN {tn}", **said)
-        said["damage"] = self.damage.expression()
+        said["damage_pool"] = self.damage.expression()
         if self.full_defense:
-            return S_("{pool} vs TN {tn} + Full Defense, damage {damage}", **said)
-        return S_("{pool} vs TN {tn}, damage {damage}", **said)
+            return S_("{pool} vs TN {tn} + Full Defense, damage {damage_pool}", **said)
+        return S_("{pool} vs TN {tn}, damage {damage_pool}", **said)
 
 
 def declared_state(state: DuelState, action: Declare) -> DuelState:

@@ -360,7 +360,7 @@ def _attack_pool(c: Character, active: tuple[Status, ...], full_attack: bool, ta
         steps.append(
             Step(
                 fa.attack_rolled,
-                S_("Full Attack: +{bonus}", bonus=f"{fa.attack_rolled}k{fa.attack_kept}"),
+                S_("Full Attack: +{dice}", dice=f"{fa.attack_rolled}k{fa.attack_kept}"),
                 "L5.CORE.7",
             )
         )
