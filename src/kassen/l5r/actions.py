@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
+from kassen.i18n import N_, S_
 from kassen.l5r.character import FighterId
 from kassen.l5r.tables import Location, SpecialAttackName
 
@@ -78,16 +79,37 @@ class Attack:
         return ActKind.ATTACK
 
     def describe(self) -> str:
-        parts = [f"{'Full Attack' if self.full_attack else 'attack'} on {self.target}"]
+        """The declaration in words (English, kept in the chronicle; :func:`kassen.i18n.translate_text`
+        gives it in the reader's language): one template per count of details, each detail a phrase."""
+        parts: list[str] = []
         if self.damage_raises:
-            parts.append(f"{self.damage_raises} raise(s) for damage")
+            parts.append(S_("{n} raise(s) for damage", n=self.damage_raises))
         if self.called_shot is not None:
-            parts.append(f"called shot to the {self.called_shot.value}")
+            parts.append(S_("called shot to the {location}", location=self.called_shot.value))
         if self.special is not None:
             parts.append(self.special.value.replace("_", "-"))
         if self.obstructs is not None:
-            parts.append(f"obstructing {self.obstructs}")
-        return ", ".join(parts)
+            parts.append(S_("obstructing {other}", other=self.obstructs))
+        forms = _FULL_ATTACK_FORMS if self.full_attack else _ATTACK_FORMS
+        return S_(forms[len(parts)], target=self.target, **{f"d{i + 1}": p for i, p in enumerate(parts)})
+
+
+#: An attack's words by its count of details (raises for damage, a called shot, a special, whom a Foul
+#: obstructs): one template each, so a translation may order them as its language does.
+_ATTACK_FORMS = (
+    N_("attack on {target}"),
+    N_("attack on {target}, {d1}"),
+    N_("attack on {target}, {d1}, {d2}"),
+    N_("attack on {target}, {d1}, {d2}, {d3}"),
+    N_("attack on {target}, {d1}, {d2}, {d3}, {d4}"),
+)
+_FULL_ATTACK_FORMS = (
+    N_("Full Attack on {target}"),
+    N_("Full Attack on {target}, {d1}"),
+    N_("Full Attack on {target}, {d1}, {d2}"),
+    N_("Full Attack on {target}, {d1}, {d2}, {d3}"),
+    N_("Full Attack on {target}, {d1}, {d2}, {d3}, {d4}"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +122,10 @@ class Act:
 
     def describe(self) -> str:
         text = self.do.value.replace("_", " ")
+        if self.target and self.do is ActKind.MEDICAL_AID:
+            return S_("medical aid ({target})", target=self.target)
+        if self.target and self.do is ActKind.CLOSE:
+            return S_("close ({target})", target=self.target)
         return f"{text} ({self.target})" if self.target else text
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import N_, S_
 from kassen.l5r.actions import Act, ActKind, Attack, Declaration
 from kassen.l5r.attacks import resolve_attack
 from kassen.l5r.character import FighterId
@@ -42,28 +43,29 @@ def _full_defense(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange 
     bonus = turn.fighter(name).full_defense_bonus
     turn.event(
         "full_defense",
-        f"{name} stays on Full Defense (+{bonus} TN to be hit this turn)",
+        S_("{name} stays on Full Defense (+{bonus} TN to be hit this turn)", name=name, bonus=bonus),
         "L5.CORE.7",
         fighter=name,
     )
 
 
 def _wait(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
-    turn.event("wait", f"{name} waits", fighter=name)
+    turn.event("wait", S_("{name} waits", name=name), fighter=name)
 
 
 def _yield(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
     turn.put(replace(turn.fighter(name), yielded=True))
-    turn.event("yield", f"{name} yields", "L5.PTT.1", fighter=name)
+    turn.event("yield", S_("{name} yields", name=name), "L5.PTT.1", fighter=name)
     release_ties(turn, name)
 
 
-def _ending(kind: str, rule: str, text: str) -> ActHandler:
-    """A declaration that ends the statuses it names (``ended_by``); logged as ``kind``."""
+def _ending(kind: str, rule: str, text: str, nothing: str) -> ActHandler:
+    """A declaration that ends the statuses it names (``ended_by``); logged as ``kind``, in the words
+    ``text`` (or ``nothing``, when it had nothing to end)."""
 
     def handler(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
         f, ended = end_by_action(turn.fighter(name), kind)
-        turn.event(kind, f"{name} {text}" + ("" if ended else " (nothing to end)"), rule, fighter=name)
+        turn.event(kind, S_(text if ended else nothing, name=name), rule, fighter=name)
         turn.put(f)
 
     return handler
@@ -75,7 +77,10 @@ def _clear_vision(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange 
     statuses = tuple(replace(s, end_turn=turn.now) if s.ended_by == "clear_vision" else s for s in f.statuses)
     turn.event(
         "clear_vision",
-        f"{name} spends the turn clearing the blood from the eyes (clear at the end of the turn)",
+        S_(
+            "{name} spends the turn clearing the blood from the eyes (clear at the end of the turn)",
+            name=name,
+        ),
         "L5.HED.1",
         fighter=name,
     )
@@ -88,7 +93,9 @@ def _free_weapon(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange |
     f = turn.fighter(name)
     binds = f.active("bound", now)
     if not binds:
-        turn.event("free_weapon", f"{name}'s weapon is no longer bound", "L5.BND.1", fighter=name)
+        turn.event(
+            "free_weapon", S_("{name}'s weapon is no longer bound", name=name), "L5.BND.1", fighter=name
+        )
         return
     bind = binds[0]
     c = f.character
@@ -99,18 +106,24 @@ def _free_weapon(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange |
         trait=c.agility,
         trait_name="Agility",
         skill=c.weapon_skill,
-        skill_name=f"{c.weapon.skill} (full value)",
+        skill_name=S_("{skill} (full value)", skill=c.weapon.skill),
         kinds=("skill",),
     )
     penalty, pen_steps = wound_penalty(f, t)
     tn = bind.roll + penalty
-    r = roll_pool(pool, turn.dice, "roll to free the weapon", "L5.BND.1", explain=turn.explain)
+    r = roll_pool(pool, turn.dice, S_("roll to free the weapon"), "L5.BND.1", explain=turn.explain)
     ok = r.total >= tn
     turn.event(
         "free_weapon",
-        f"{name} tries to free the weapon: {r.total} against TN {tn}: {'freed' if ok else 'still bound'}",
+        S_(
+            "{name} tries to free the weapon: {roll} against TN {tn}: {outcome}",
+            name=name,
+            roll=r.total,
+            tn=tn,
+            outcome=N_("freed") if ok else N_("still bound"),
+        ),
         "L5.BND.1",
-        steps=(*steps, Step(bind.roll, "TN: the Bind roll", "L5.BND.1"), *pen_steps, *r.steps),
+        steps=(*steps, Step(bind.roll, S_("TN: the Bind roll"), "L5.BND.1"), *pen_steps, *r.steps),
         fighter=name,
         success=ok,
     )
@@ -124,26 +137,45 @@ def _recover_weapon(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchang
     t, now = turn.tables, turn.now
     f = turn.fighter(name)
     if f.has("hand_unusable", now):
-        turn.event("lost_action", f"{name}'s hand is unusable: cannot recover the weapon", "L5.HND.1")
+        turn.event(
+            "lost_action", S_("{name}'s hand is unusable: cannot recover the weapon", name=name), "L5.HND.1"
+        )
         return
     if f.weapon_in_hand:
-        turn.event("recover_weapon", f"{name} has the weapon in hand already", "L5.GAP.1", fighter=name)
+        turn.event(
+            "recover_weapon", S_("{name} has the weapon in hand already", name=name), "L5.GAP.1", fighter=name
+        )
         return
     gap = abs(f.weapon_at - f.position)
     allowed = action_move(f, t, now)
     if gap > allowed:
         _step(
-            turn, name, toward(f.position, f.weapon_at, allowed), "toward the dropped weapon", gap - allowed
+            turn,
+            name,
+            toward(f.position, f.weapon_at, allowed),
+            S_("toward the dropped weapon"),
+            gap - allowed,
         )
         return
     f = turn.fighter(name)
     turn.put(replace(movement_move(f, f.weapon_at), weapon_in_hand=True, weapon_at=0))
-    where = f"{gap} feet away" if gap else "at the feet"
     turn.event(
         "recover_weapon",
-        f"{name} recovers the weapon ({where})",
+        S_("{name} recovers the weapon ({feet} feet away)", name=name, feet=gap)
+        if gap
+        else S_("{name} recovers the weapon (at the feet)", name=name),
         "L5.DSM.1" if gap else "L5.GAP.1",
-        steps=(Step(gap, f"the weapon lies {gap} feet away; the action moves up to {allowed}", "L5.GAP.1"),),
+        steps=(
+            Step(
+                gap,
+                S_(
+                    "the weapon lies {gap} feet away; the action moves up to {allowed}",
+                    gap=gap,
+                    allowed=allowed,
+                ),
+                "L5.GAP.1",
+            ),
+        ),
         fighter=name,
         feet=gap,
     )
@@ -155,15 +187,26 @@ def _step(turn: L5Turn, name: FighterId, to: int, why: str, left: int = 0) -> No
     sp = speed(f, turn.tables, turn.now)
     if to == f.position:
         stop = sp.stopped
-        text = f"{name} cannot move" + (f" ({stop.source})" if stop else "")
+        text = (
+            S_("{name} cannot move ({source})", name=name, source=stop.source)
+            if stop
+            else S_("{name} cannot move", name=name)
+        )
         turn.event("move", text, stop.rule if stop else "L5.GAP.1", steps=sp.steps, fighter=name, feet=0)
         return
     feet = abs(to - f.position)
-    rest = f", {left} feet still to go" if left else ""
     slowed = sp.slowed[0].rule if sp.slowed else "L5.GAP.1"
     turn.event(
         "move",
-        f"{name} moves {feet} feet {why}{rest}",
+        S_(
+            "{name} moves {feet} feet {why}, {left} feet still to go",
+            name=name,
+            feet=feet,
+            why=why,
+            left=left,
+        )
+        if left
+        else S_("{name} moves {feet} feet {why}", name=name, feet=feet, why=why),
         slowed,
         steps=sp.steps,
         fighter=name,
@@ -180,11 +223,17 @@ def _close(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None)
     f, o = turn.fighter(name), turn.fighter(act.target)
     gap = distance(f, o) - reach(f, t)
     if gap <= 0 or not standing(o, t):
-        what = "is within reach already" if gap <= 0 else "is out of the fight"
-        turn.event("move", f"{name} need not close: {o.name} {what}", "L5.GAP.1", fighter=name, feet=0)
+        text = (
+            S_("{name} need not close: {other} is within reach already", name=name, other=o.name)
+            if gap <= 0
+            else S_("{name} need not close: {other} is out of the fight", name=name, other=o.name)
+        )
+        turn.event("move", text, "L5.GAP.1", fighter=name, feet=0)
         return
     feet = min(gap, action_move(f, t, now))
-    _step(turn, name, toward(f.position, o.position, feet), f"closing on {o.name}", gap - feet)
+    _step(
+        turn, name, toward(f.position, o.position, feet), S_("closing on {other}", other=o.name), gap - feet
+    )
 
 
 def _retreat(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
@@ -193,10 +242,12 @@ def _retreat(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | Non
     f = turn.fighter(name)
     o = nearest_opponent(turn.state, f, t)
     if o is None:
-        turn.event("move", f"{name} has no opponent to retreat from", "L5.GAP.1", fighter=name, feet=0)
+        turn.event(
+            "move", S_("{name} has no opponent to retreat from", name=name), "L5.GAP.1", fighter=name, feet=0
+        )
         return
     to = f.position + back(turn.state, f, o) * action_move(f, t, now)
-    _step(turn, name, to, f"back from {o.name}")
+    _step(turn, name, to, S_("back from {other}", other=o.name))
 
 
 def _medical_aid(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
@@ -208,8 +259,14 @@ def _medical_aid(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange |
     target = target.without(lambda s: s.kind in stops)
     turn.event(
         "medical_aid",
-        f"{name} gives {act.target} medical aid: "
-        + (f"{len(ended)} bleeding wound(s) stopped" if ended else "nothing to stop"),
+        S_(
+            "{name} gives {target} medical aid: {n} bleeding wound(s) stopped",
+            name=name,
+            target=act.target,
+            n=len(ended),
+        )
+        if ended
+        else S_("{name} gives {target} medical aid: nothing to stop", name=name, target=act.target),
         "L5.CS.4",
         fighter=act.target,
     )
@@ -218,7 +275,11 @@ def _medical_aid(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange |
 
 def _hold_point(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
     held = turn.fighter(name).has("holding_point", turn.now)
-    text = f"{name} holds the point" if held else f"{name} no longer holds a point (it ended earlier)"
+    text = (
+        S_("{name} holds the point", name=name)
+        if held
+        else S_("{name} no longer holds a point (it ended earlier)", name=name)
+    )
     turn.event("point_to_throat", text, "L5.PTT.1", fighter=name)
 
 
@@ -226,7 +287,7 @@ def _release_bind(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange 
     for s in turn.fighter(name).active("binding", turn.now):
         if s.other is not None:
             release_bind(turn, s.other, name)
-    turn.event("release_bind", f"{name} releases the bind", "L5.BND.1", fighter=name)
+    turn.event("release_bind", S_("{name} releases the bind", name=name), "L5.BND.1", fighter=name)
 
 
 def _locked(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None) -> None:
@@ -237,7 +298,7 @@ def _locked(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None
     if not locks or locks[0].other is None:
         turn.event(
             "disengage" if act.do is ActKind.DISENGAGE else "struggle",
-            f"{name} is no longer locked",
+            S_("{name} is no longer locked", name=name),
             "L5.CAC.1",
             fighter=name,
         )
@@ -254,7 +315,11 @@ def _locked(turn: L5Turn, name: FighterId, act: Declaration, ex: Exchange | None
             turn.put(turn.fighter(who).without(lambda s: s.kind == "locked"))
         turn.event(
             "disengage",
-            f"{name} and {other_name} both disengage: free, losing all other actions this turn",
+            S_(
+                "{name} and {other} both disengage: free, losing all other actions this turn",
+                name=name,
+                other=other_name,
+            ),
             "L5.CAC.1",
         )
         return
@@ -271,11 +336,26 @@ ACTS: dict[ActKind, ActHandler] = {
     ActKind.FULL_DEFENSE: _full_defense,
     ActKind.WAIT: _wait,
     ActKind.YIELD: _yield,
-    ActKind.REGAIN_GRIP: _ending("regain_grip", "L5.ARM.1", "regains a proper grip"),
-    ActKind.REGAIN_FOOTING: _ending("regain_footing", "L5.FOT.1", "regains footing"),
+    ActKind.REGAIN_GRIP: _ending(
+        "regain_grip",
+        "L5.ARM.1",
+        N_("{name} regains a proper grip"),
+        N_("{name} regains a proper grip (nothing to end)"),
+    ),
+    ActKind.REGAIN_FOOTING: _ending(
+        "regain_footing",
+        "L5.FOT.1",
+        N_("{name} regains footing"),
+        N_("{name} regains footing (nothing to end)"),
+    ),
     ActKind.CLEAR_VISION: _clear_vision,
     ActKind.FREE_WEAPON: _free_weapon,
-    ActKind.REMOVE_WEAPON: _ending("remove_weapon", "L5.FOT.1", "removes the pinning weapon"),
+    ActKind.REMOVE_WEAPON: _ending(
+        "remove_weapon",
+        "L5.FOT.1",
+        N_("{name} removes the pinning weapon"),
+        N_("{name} removes the pinning weapon (nothing to end)"),
+    ),
     ActKind.RECOVER_WEAPON: _recover_weapon,
     ActKind.MEDICAL_AID: _medical_aid,
     ActKind.HOLD_POINT: _hold_point,

@@ -29,6 +29,7 @@ import yaml
 from kassen.core.errors import KassenError
 from kassen.core.fastreplace import replace
 from kassen.core.scenario import ScenarioSource
+from kassen.i18n import S_
 from kassen.l5r.state import DuelState
 from kassen.l5r.tables import L5Tables
 
@@ -81,14 +82,20 @@ def carry(scenario: ScenarioSource, carried: Sequence[Carried]) -> ScenarioSourc
     by_name = {c.name: c for c in carried}
     characters = scenario.data.get("characters")
     if not isinstance(characters, list):
-        raise KassenError(f"{scenario.file}: the scenario has no list of characters to carry into")
+        raise KassenError(
+            S_("{file}: the scenario has no list of characters to carry into", file=scenario.file)
+        )
     names = [ch.get("name") for ch in characters if isinstance(ch, dict)]
     if not any(isinstance(n, str) and n in by_name for n in names):
         # nothing would be carried: said, not a scenario printed back unchanged as if it were
         theirs = ", ".join(str(n)[:40] for n in names[:8]) or "none"
         raise KassenError(
-            f"{scenario.file}: none of the duel's characters ({', '.join(sorted(by_name))}) is in it "
-            f"(its characters: {theirs}); characters are carried by name"
+            S_(
+                "{file}: none of the duel's characters ({value}) is in it (its characters: {theirs}); characters are carried by name",  # noqa: E501
+                file=scenario.file,
+                value=", ".join(sorted(by_name)),
+                theirs=theirs,
+            )
         )
     out = []
     for ch in characters:
@@ -98,7 +105,13 @@ def carry(scenario: ScenarioSource, carried: Sequence[Carried]) -> ScenarioSourc
             out.append(ch)
             continue
         if c.dead:
-            raise KassenError(f"{c.name} died in the earlier duel ({c.death}) and cannot be carried")
+            raise KassenError(
+                S_(
+                    "{name} died in the earlier duel ({death}) and cannot be carried",
+                    name=c.name,
+                    death=c.death,
+                )
+            )
         out.append({**ch, "wounds": c.wounds, "disadvantages": list(c.disadvantages)})
     return replace(scenario, data={**scenario.data, "characters": out})
 

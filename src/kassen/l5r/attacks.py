@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
+from kassen.i18n import N_, S_
 from kassen.l5r.actions import Attack, ThroatStrike
 from kassen.l5r.character import FighterId
 from kassen.l5r.damage import deal_damage
@@ -83,14 +84,28 @@ def resolve_attack(
         plan = validate_attack(turn.state, attacker, attack, t, free=free, simultaneous=simultaneous)
     except IllegalActionError as exc:
         turn.event(
-            "lost_action", f"{actor}'s {attack.describe()} cannot be made: {exc}", exc.rule, fighter=actor
+            "lost_action",
+            S_(
+                "{name}'s {attack} cannot be made: {why} ({rule})",
+                name=actor,
+                attack=attack.describe(),
+                why=exc.message,
+                rule=exc.rule,
+            ),
+            exc.rule,
+            fighter=actor,
         )
         return
     for s in attacker.active("obstructed", now):
         if s.other == attack.target:
             turn.event(
                 "lost_action",
-                f"{actor} is obstructed ({s.source}) and cannot reach {s.other}",
+                S_(
+                    "{name} is obstructed ({source}) and cannot reach {other}",
+                    name=actor,
+                    source=s.source,
+                    other=s.other,
+                ),
                 "L5.FOL.1",
                 fighter=actor,
             )
@@ -102,7 +117,7 @@ def resolve_attack(
         turn.put(attacker)
         turn.event(
             "move",
-            f"{actor} closes {feet} feet on {target.name} to strike",
+            S_("{name} closes {feet} feet on {target} to strike", name=actor, feet=feet, target=target.name),
             "L5.GAP.1",
             fighter=actor,
             feet=feet,
@@ -110,25 +125,34 @@ def resolve_attack(
         )
     aim = attack_roll(turn.state, attacker, target, attack, plan, t, attacker_wounds=attacker_wounds)
     ap, tn, tn_steps, p = aim.pool, aim.tn, aim.tn_steps, aim.chance
-    r = roll_pool(ap.pool, turn.dice, "attack roll", "L5.CORE.9", explain=turn.explain)
+    r = roll_pool(ap.pool, turn.dice, S_("attack roll"), "L5.CORE.9", explain=turn.explain)
     hit = r.total >= tn
     steps = [*ap.steps, *tn_steps, *r.steps]
     per = t.core.raises.tn_per_raise
     if hit:
-        steps.append(Step(r.total, f"{r.total} >= TN {tn}: hit", "L5.CORE.2"))
+        steps.append(Step(r.total, S_("{roll} >= TN {tn}: hit", roll=r.total, tn=tn), "L5.CORE.2"))
     else:
-        steps.append(Step(r.total, f"{r.total} < TN {tn}: miss", "L5.CORE.2"))
+        steps.append(Step(r.total, S_("{roll} < TN {tn}: miss", roll=r.total, tn=tn), "L5.CORE.2"))
         if plan.paid and r.total >= tn - plan.paid * per:
             steps.append(
                 Step(
                     r.total,
-                    "it beat the TN without its raises, but a roll that misses the raised TN fails outright",
+                    S_(
+                        "it beat the TN without its raises, but a roll that misses the raised TN fails outright"  # noqa: E501
+                    ),
                     "L5.CORE.3",
                 )
             )
     turn.event(
         "attack",
-        f"{actor}: {attack.describe()} - rolls {r.total} against TN {tn}: {'hit' if hit else 'miss'}",
+        S_(
+            "{name}: {attack} - rolls {roll} against TN {tn}: {outcome}",
+            name=actor,
+            attack=attack.describe(),
+            roll=r.total,
+            tn=tn,
+            outcome=N_("hit") if hit else N_("miss"),
+        ),
         "L5.CORE.3",
         steps=steps,
         attacker=actor,
@@ -145,7 +169,7 @@ def resolve_attack(
     if any(s.other == attack.target for s in attacker.active("bound", now)):
         turn.event(
             "bind_freed",
-            f"{actor} hits the binder with the trapped weapon and frees it",
+            S_("{name} hits the binder with the trapped weapon and frees it", name=actor),
             "L5.BND.1",
             fighter=actor,
         )
@@ -166,8 +190,12 @@ def throat_strike(turn: L5Turn, action: ThroatStrike) -> None:
     turn.state = unthreatened(turn.state, action.actor, p.threatened)
     turn.event(
         "point_to_throat",
-        f"{p.threatened} moves with a point at the throat: {action.actor} strikes "
-        f"at once with {free} Free Raises",
+        S_(
+            "{name} moves with a point at the throat: {holder} strikes at once with {free} Free Raises",
+            name=p.threatened,
+            holder=action.actor,
+            free=free,
+        ),
         "L5.PTT.1",
         fighter=p.threatened,
     )

@@ -17,6 +17,7 @@ from kassen.core.events import Event
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
 from kassen.core.rng import DieSource
+from kassen.i18n import N_, S_
 from kassen.l5r.actions import Attack, ChooseCorps, ChooseDrive, ChooseInjury
 from kassen.l5r.attacks import resolve_attack
 from kassen.l5r.character import Character, FighterId
@@ -66,22 +67,29 @@ def roll_odds(
     enumerates the very roll-and-keep expression a duel rolls (:func:`kassen.l5r.pool.pool_dice`)."""
     t = tables or bundled_tables()
     if raises < 0:
-        raise KassenError(f"raises cannot be negative ({raises})")
+        raise KassenError(S_("raises cannot be negative ({raises})", raises=raises))
     if unskilled and raises:
-        raise IllegalActionError("an unskilled roll may not raise", rule="L5.CORE.3")
+        raise IllegalActionError(S_("an unskilled roll may not raise"), rule="L5.CORE.3")
     given = parse_pool(pool_text, unskilled=unskilled)
     pool, steps = ten_dice(given, t.core.ten_dice)
     per = t.core.raises.tn_per_raise
     target = tn + per * raises
-    all_steps = [*steps, Step(tn, "TN", "L5.CORE.2")]
+    all_steps = [*steps, Step(tn, S_("TN"), "L5.CORE.2")]
     if raises:
-        all_steps.append(Step(per * raises, f"{raises} raise(s): +{per} each", "L5.CORE.3"))
+        all_steps.append(Step(per * raises, S_("{n} raise(s): +{per} each", n=raises, per=per), "L5.CORE.3"))
     p = chance(pool, target)
-    explode = "10s explode" if pool.explode else "unskilled: 10s do not explode"
-    all_steps.append(Step(target, f"P({pool.expression()} >= {target}) = {p} ({explode})", "L5.CORE.1"))
+    explode = N_("10s explode") if pool.explode else N_("unskilled: 10s do not explode")
+    said = S_(
+        "P({pool} >= {target}) = {p} ({explode})", pool=pool.expression(), target=target, p=p, explode=explode
+    )
+    all_steps.append(Step(target, said, "L5.CORE.1"))
     bound = error_bound(pool, target)
     if bound:
-        all_steps.append(Step(target, f"beyond the exact range: within {float(bound):.1e}", "L5.CORE.1"))
+        all_steps.append(
+            Step(
+                target, S_("beyond the exact range: within {bound}", bound=f"{float(bound):.1e}"), "L5.CORE.1"
+            )
+        )
     return OddsResult(pool, tn, raises, target, p, tuple(all_steps), bound)
 
 
@@ -125,12 +133,17 @@ def attack_once(
         where = attack.called_shot
         if where is None:
             raise IllegalActionError(
-                "an injury is chosen only for a called shot, and none is made", rule="L5.CS.1"
+                S_("an injury is chosen only for a called shot, and none is made"), rule="L5.CS.1"
             )
         names = sorted(t.location(where).injuries)
         if injury not in names:
             raise IllegalActionError(
-                f"{injury!r} is no injury of the {where.value} (injuries: {', '.join(names)})",
+                S_(
+                    "{injury} is no injury of the {value} (injuries: {value_2})",
+                    injury=repr(injury),
+                    value=where.value,
+                    value_2=", ".join(names),
+                ),
                 rule="L5.CS.2",
             )
     if attacker.name == target.name:
@@ -159,7 +172,11 @@ def attack_once(
             pick = injury if injury is not None else pend.options[0]
             if pick not in pend.options:
                 raise IllegalActionError(
-                    f"{pick!r} is not possible here (possible: {', '.join(pend.options)})",
+                    S_(
+                        "{pick} is not possible here (possible: {value})",
+                        pick=repr(pick),
+                        value=", ".join(pend.options),
+                    ),
                     rule="L5.CS.3" if pick.startswith("maimed") else "L5.CS.2",
                 )
             choose_injury(turn, ChooseInjury(pend.chooser, pick))
@@ -177,7 +194,7 @@ def attack_once(
         # said on a miss too: outside a duel nobody acts after the attack, so the Foul has no effect
         turn.event(
             "foul",
-            f"nobody acts after {a.name}: the Foul obstructs no one and has no effect",
+            S_("nobody acts after {name}: the Foul obstructs no one and has no effect", name=a.name),
             "L5.FOL.1",
             fighter=d.name,
         )

@@ -28,7 +28,9 @@ from kassen.campaign.hooks import CampaignError, Cast, Character, Entry, Note, R
 from kassen.content.yamlio import StrictModel
 from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource
+from kassen.i18n import N_, S_, _
 from kassen.l5r.aftermath import aftermath
+from kassen.l5r.say import say
 
 
 class L5Lasting(StrictModel):
@@ -43,7 +45,7 @@ class L5Lasting(StrictModel):
 
 
 _RECOVERIES = {
-    "heal": Recovery("heal", "healing: every Wound recovered (never a maim's effects)", "L5.CS.3"),
+    "heal": Recovery("heal", N_("healing: every Wound recovered (never a maim's effects)"), "L5.CS.3"),
 }
 
 
@@ -88,7 +90,7 @@ class L5Campaign:
             ch = member.character
             c = carried.get(ch.name)
             if c is None:
-                raise CampaignError(f"{ch.name} is not in this duel")
+                raise CampaignError(S_("{name} is not in this duel", name=ch.name))
             before = L5Lasting.model_validate(dict(ch.lasting))
             own = Counter(str(d) for d in ch.sheet.get("disadvantages") or [])
             gained: list[str] = []
@@ -101,7 +103,10 @@ class L5Campaign:
             new = Counter(gained) - Counter(before.disadvantages)
             for d in new.elements():
                 notes.append(
-                    Note(f"{ch.name} is maimed: {d}, for good (healing never repairs it)", "L5.CS.3")
+                    Note(
+                        S_("{name} is maimed: {d}, for good (healing never repairs it)", name=ch.name, d=d),
+                        "L5.CS.3",
+                    )
                 )
             after: dict[str, Any] = {
                 "wounds": c.wounds,
@@ -111,16 +116,33 @@ class L5Campaign:
                 "death": c.death[:400] if c.dead else "",
             }
             if c.dead:
-                notes.append(Note(f"{ch.name} dies: {c.death}", "L5.CS.5"))
+                notes.append(Note(S_("{name} dies: {cause}", name=ch.name, cause=c.death), "L5.CS.5"))
             elif c.wounds:
-                notes.append(Note(f"{ch.name} carries {c.wounds} Wounds into the next duel", "L5.CS.3"))
+                notes.append(
+                    Note(
+                        S_(
+                            "{name} carries {wounds} Wounds into the next duel", name=ch.name, wounds=c.wounds
+                        ),
+                        "L5.CS.3",
+                    )
+                )
             for rid in take.get(ch.id, ()):
                 if rid not in _RECOVERIES:
-                    raise CampaignError(f"no recovery {rid!r} in l5r (known: {', '.join(_RECOVERIES)})")
+                    raise CampaignError(
+                        S_(
+                            "no recovery {rid} in l5r (known: {value})",
+                            rid=repr(rid),
+                            value=", ".join(_RECOVERIES),
+                        )
+                    )
                 if c.dead:
-                    raise CampaignError(f"{ch.name} is dead: no {rid}")
+                    raise CampaignError(S_("{name} is dead: no {rid}", name=ch.name, rid=rid))
                 after["wounds"] = 0
-                notes.append(Note(f"{ch.name} is healed: every Wound recovered, the maims stay", "L5.CS.3"))
+                notes.append(
+                    Note(
+                        S_("{name} is healed: every Wound recovered, the maims stay", name=ch.name), "L5.CS.3"
+                    )
+                )
             out.append(
                 Entry(ch.id, before.model_dump(), L5Lasting.model_validate(after).model_dump(), tuple(notes))
             )
@@ -129,12 +151,12 @@ class L5Campaign:
     def sheet(self, character: Character) -> list[str]:
         lasting = L5Lasting.model_validate(dict(character.lasting))
         if lasting.dead:
-            return [f"dead: {lasting.death}"]
-        maims = ", ".join(lasting.disadvantages) or "none"
+            return [_("dead: {cause}").format(cause=say(lasting.death))]
+        maims = _(", ").join(say(d) for d in lasting.disadvantages) or _("none")
         return [
-            f"Wounds taken: {lasting.wounds}",
-            f"lasting disadvantages: {maims}",
-            f"duels: {lasting.duels}",
+            _("Wounds taken: {n}").format(n=lasting.wounds),
+            _("lasting disadvantages: {maims}").format(maims=maims),
+            _("duels: {n}").format(n=lasting.duels),
         ]
 
 

@@ -15,6 +15,7 @@ from typing import NewType
 
 from kassen.core.errors import KassenError
 from kassen.core.explain import Step
+from kassen.i18n import S_
 from kassen.l5r.tables import L5Tables, RingName, StatName
 
 #: A fighter's id in a duel: its character's (unique) name.
@@ -112,24 +113,26 @@ def tn_to_be_hit_base(character: Character, tables: L5Tables) -> tuple[int, tupl
     or the character's own value."""
     if character.tn_to_be_hit is not None:
         return character.tn_to_be_hit, (
-            Step(character.tn_to_be_hit, f"{character.name}'s own TN to be hit", "L5.CORE.2"),
+            Step(character.tn_to_be_hit, S_("{name}'s own TN to be hit", name=character.name), "L5.CORE.2"),
         )
     t = tables.core.tn_to_be_hit
     if character.armor not in t.armor:
         known = ", ".join(sorted(t.armor))
-        raise KassenError(f"unknown armor {character.armor!r} (known: {known})")
+        raise KassenError(
+            S_("unknown armor {armor} (known: {known})", armor=repr(character.armor), known=known)
+        )
     armor = t.armor[character.armor]
     value = t.base + character.reflexes * t.reflexes_multiplier + armor
     steps = [
         Step(
             character.reflexes * t.reflexes_multiplier,
-            f"Reflexes {character.reflexes} x {t.reflexes_multiplier}",
+            S_("Reflexes {n} x {multiple}", n=character.reflexes, multiple=t.reflexes_multiplier),
             "L5.CORE.2",
         )
     ]
     if t.base:
-        steps.append(Step(t.base, "base TN to be hit", "L5.CORE.2"))
+        steps.append(Step(t.base, S_("base TN to be hit"), "L5.CORE.2"))
     if armor:
-        steps.append(Step(armor, f"{character.armor} armor", "L5.CORE.2"))
-    steps.append(Step(value, f"{character.name}'s TN to be hit", "L5.CORE.2"))
+        steps.append(Step(armor, S_("{armor} armor", armor=character.armor), "L5.CORE.2"))
+    steps.append(Step(value, S_("{name}'s TN to be hit", name=character.name), "L5.CORE.2"))
     return value, tuple(steps)

@@ -22,6 +22,7 @@ __all__ = [
 
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.l5r.actions import Attack, ChooseInjury
 from kassen.l5r.character import FighterId, earth
 from kassen.l5r.injuries import TIES, injury_effects, injury_options, maim_threshold
@@ -61,7 +62,14 @@ def add_wounds(
     taken = new - f.wounds
     turn.event(
         "wounds",
-        f"{name} takes {taken} Wounds ({reason}): {new} in all, {after.name}",
+        S_(
+            "{name} takes {n} Wounds ({reason}): {total} in all, {rank}",
+            name=name,
+            n=taken,
+            reason=reason,
+            total=new,
+            rank=after.name,
+        ),
         rule,
         steps=all_steps,
         automatic=automatic,
@@ -73,7 +81,11 @@ def add_wounds(
     if after.dead:
         cause = death or reason
         f2 = replace(f2, dead=True, death=cause)
-        text = f"{name} dies: {cause}" + (" (a distinctive death)" if distinctive else "")
+        text = (
+            S_("{name} dies: {cause} (a distinctive death)", name=name, cause=cause)
+            if distinctive
+            else S_("{name} dies: {cause}", name=name, cause=cause)
+        )
         turn.event(
             "death",
             text,
@@ -86,14 +98,22 @@ def add_wounds(
     elif after.dying and not before.dying:
         turn.event(
             "dying",
-            f"{name} is in the Dead rank: down, alive until its last box fills ({after.dead_at} Wounds)",
+            S_(
+                "{name} is in the Dead rank: down, alive until its last box fills ({n} Wounds)",
+                name=name,
+                n=after.dead_at,
+            ),
             "L5.RD.4",
             automatic=automatic,
             fighter=name,
         )
     elif after.out and not before.out:
         turn.event(
-            "out", f"{name} is Out: unconscious, no actions", "L5.CORE.6", automatic=automatic, fighter=name
+            "out",
+            S_("{name} is Out: unconscious, no actions", name=name),
+            "L5.CORE.6",
+            automatic=automatic,
+            fighter=name,
         )
     turn.put(f2)
     if after.down:
@@ -111,7 +131,7 @@ def wounds_after(
         ceiling = out_ceiling(earth(fighter.character, tables), tables)
         if new > ceiling:
             new = max(fighter.wounds, ceiling)
-            why = f"Subdue never takes {fighter.name} below Out: Wounds stop at {ceiling}"
+            why = S_("Subdue never takes {name} below Out: Wounds stop at {n}", name=fighter.name, n=ceiling)
             return new, (Step(new, why, "L5.SUB.1"),)
     return new, ()
 
@@ -128,7 +148,12 @@ def release_ties(turn: L5Turn, name: FighterId) -> None:
         fighters.append(f)
     if not changed:
         return
-    turn.event("released", f"binds, locks and points involving {name} end", automatic=True, fighter=name)
+    turn.event(
+        "released",
+        S_("binds, locks and points involving {name} end", name=name),
+        automatic=True,
+        fighter=name,
+    )
     turn.update(fighters=tuple(fighters))
 
 
@@ -161,11 +186,11 @@ def deal_damage(
     t = turn.tables
     attacker, target = turn.fighter(actor), turn.fighter(attack.target)
     pool, steps = damage_pool(attacker, attack, t, turn.now, damage_raises=damage_raises)
-    r = roll_pool(pool, turn.dice, "damage roll", "L5.CORE.5", explain=turn.explain)
+    r = roll_pool(pool, turn.dice, S_("damage roll"), "L5.CORE.5", explain=turn.explain)
     damage = r.total
     turn.event(
         "damage",
-        f"{actor} rolls {damage} damage against {target.name}",
+        S_("{name} rolls {damage} damage against {target}", name=actor, damage=damage, target=target.name),
         "L5.CORE.5",
         steps=(*steps, *r.steps),
         attacker=actor,
@@ -174,7 +199,14 @@ def deal_damage(
     )
     loc = attack.called_shot
     if loc is None:
-        add_wounds(turn, target.name, damage, reason=f"{actor}'s blow", rule="L5.CORE.5", out_floor=out_floor)
+        add_wounds(
+            turn,
+            target.name,
+            damage,
+            reason=S_("{name}'s blow", name=actor),
+            rule="L5.CORE.5",
+            out_floor=out_floor,
+        )
         after_damage(turn, actor, attack)
         return
     threshold, th_step = maim_threshold(target, loc, t)
@@ -182,15 +214,20 @@ def deal_damage(
     if not out_floor and rank(target, t, target.wounds + damage).dead:
         distinctive = damage >= threshold
         cause = (
-            f"{row.distinctive_death} (maimed by {actor}'s called shot to the {loc.value})"
+            S_(
+                "{death} (maimed by {name}'s called shot to the {location})",
+                death=row.distinctive_death,
+                name=actor,
+                location=loc.value,
+            )
             if distinctive
-            else f"{actor}'s called shot to the {loc.value}"
+            else S_("{name}'s called shot to the {location}", name=actor, location=loc.value)
         )
         add_wounds(
             turn,
             target.name,
             damage,
-            reason=f"called shot to the {loc.value}",
+            reason=S_("called shot to the {location}", location=loc.value),
             rule="L5.CS.5" if distinctive else "L5.CS.2",
             death=cause,
             distinctive=distinctive,
@@ -202,7 +239,7 @@ def deal_damage(
         turn,
         target.name,
         damage,
-        reason=f"called shot to the {loc.value}",
+        reason=S_("called shot to the {location}", location=loc.value),
         rule="L5.CS.2",
         out_floor=out_floor,
     )
@@ -210,7 +247,12 @@ def deal_damage(
     dropped = tuple(sorted((d.value for d in r.dice if not d.kept), reverse=True))
     turn.event(
         "injury_choice",
-        f"{actor} chooses an injury to the {loc.value}: {', '.join(options)}",
+        S_(
+            "{name} chooses an injury to the {location}: {options}",
+            name=actor,
+            location=loc.value,
+            options=", ".join(options),
+        ),
         "L5.CS.2",
         steps=(th_step,),
         chooser=actor,
@@ -235,7 +277,7 @@ def choose_injury(turn: L5Turn, action: ChooseInjury) -> None:
     t = turn.tables
     turn.update(pending=None)
     if action.injury is None:
-        turn.event("injury", f"{action.actor} chooses no injury", "L5.CS.2", fighter=p.target)
+        turn.event("injury", S_("{name} chooses no injury", name=action.actor), "L5.CS.2", fighter=p.target)
         _foul_after_choice(turn, p)
         return
     attacker = turn.fighter(p.chooser)
@@ -250,9 +292,12 @@ def choose_injury(turn: L5Turn, action: ChooseInjury) -> None:
     )
     turn.put(outcome.fighter)
     rule = t.location(p.location).rule
-    text = f"{p.target} is {'maimed' if outcome.maimed else 'injured'}: {p.location.value} - {action.injury}"
-    if outcome.maimed:
-        text += " (healing restores the Wounds, never this)"
+    said = dict(name=p.target, location=p.location.value, injury=action.injury)
+    text = (
+        S_("{name} is maimed: {location} - {injury} (healing restores the Wounds, never this)", **said)
+        if outcome.maimed
+        else S_("{name} is injured: {location} - {injury}", **said)
+    )
     turn.event(
         "maim" if outcome.maimed else "injury",
         text,
@@ -264,13 +309,13 @@ def choose_injury(turn: L5Turn, action: ChooseInjury) -> None:
     )
     if outcome.drops_weapon:
         drop_weapon(turn, p.target, turn.fighter(p.target).position)
-        turn.event("weapon_dropped", f"{p.target} drops the weapon", rule, fighter=p.target)
+        turn.event("weapon_dropped", S_("{name} drops the weapon", name=p.target), rule, fighter=p.target)
     if outcome.extra_wounds:
         add_wounds(
             turn,
             p.target,
             outcome.extra_wounds,
-            reason=f"{p.location.value}: {action.injury}",
+            reason=f"{p.location.value}: {action.injury}",  # a word of kassen.l5r.words
             rule=rule,
             out_floor=p.out_floor,
         )
@@ -291,7 +336,11 @@ def obstruct(turn: L5Turn, fouler: FighterId, target: FighterId, other: FighterI
     if not later or not standing(o, turn.tables):
         turn.event(
             "foul",
-            f"{other} does not act after {fouler} this turn: the Foul obstructs no one",
+            S_(
+                "{name} does not act after {fouler} this turn: the Foul obstructs no one",
+                name=other,
+                fouler=fouler,
+            ),
             "L5.FOL.1",
             fighter=other,
         )
@@ -299,7 +348,7 @@ def obstruct(turn: L5Turn, fouler: FighterId, target: FighterId, other: FighterI
     o = o.with_status(
         Status(
             "obstructed",
-            f"{target} driven into the way",
+            S_("{name} driven into the way", name=target),
             "L5.FOL.1",
             start_turn=s.turn,
             end_turn=s.turn,
@@ -308,7 +357,13 @@ def obstruct(turn: L5Turn, fouler: FighterId, target: FighterId, other: FighterI
     )
     turn.event(
         "foul",
-        f"{target} is driven into {other}'s way: {other} cannot reach {fouler} this turn",
+        S_(
+            "{name} is driven into {other}'s way: {other_again} cannot reach {fouler} this turn",
+            name=target,
+            other=other,
+            other_again=other,
+            fouler=fouler,
+        ),
         "L5.FOL.1",
         fighter=other,
     )

@@ -19,6 +19,7 @@ __all__ = ["check_over", "end_duel", "end_turn", "roll_full_defenses", "start_tu
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
 from kassen.core.order import initiative
+from kassen.i18n import S_
 from kassen.l5r.actions import ActKind
 from kassen.l5r.acts import ACTS
 from kassen.l5r.character import FighterId
@@ -74,11 +75,11 @@ def check_over(turn: L5Turn) -> None:
         bloodied = {f.side for f in s.fighters if f.bloodied}
         if bloodied:
             others = sorted({f.side for f in s.fighters} - bloodied)
-            _over(turn, others[0] if len(others) == 1 else None, "first blood")
+            _over(turn, others[0] if len(others) == 1 else None, S_("first blood"))
             return
     sides = sorted({f.side for f in s.fighters if standing(f, turn.tables)})
     if len(sides) <= 1:
-        _over(turn, sides[0] if sides else None, "the other side is out of the fight")
+        _over(turn, sides[0] if sides else None, S_("the other side is out of the fight"))
 
 
 def end_duel(turn: L5Turn, winner: str | None, why: str) -> None:
@@ -87,7 +88,11 @@ def end_duel(turn: L5Turn, winner: str | None, why: str) -> None:
 
 
 def _over(turn: L5Turn, winner: str | None, why: str) -> None:
-    text = f"the duel is over ({why}): " + (f"{winner} wins" if winner else "no winner")
+    text = (
+        S_("the duel is over ({why}): {winner} wins", why=why, winner=winner)
+        if winner
+        else S_("the duel is over ({why}): no winner", why=why)
+    )
     turn.event("over", text, automatic=True, winner=winner, turn=turn.now)
     turn.update(phase=Phase.OVER, winner=winner, reason=why, pending=None)
 
@@ -98,17 +103,17 @@ def start_turn(turn: L5Turn) -> None:
     t = turn.tables
     now = turn.now + 1
     if now > turn.state.max_turns:
-        _over(turn, None, f"no decision in {turn.state.max_turns} turns")
+        _over(turn, None, S_("no decision in {n} turns", n=turn.state.max_turns))
         return
     turn.update(turn=now, cursor=0, pending=None, exchange=None, phase=Phase.DECLARE)
-    turn.event("turn", f"turn {now}", "L5.CORE.8", automatic=True, turn=now)
+    turn.event("turn", S_("turn {n}", n=now), "L5.CORE.8", automatic=True, turn=now)
     for f in turn.state.fighters:
         for status, amount, rule in bleeding_due(f, t, now, "start"):
             add_wounds(
                 turn,
                 f.name,
                 amount,
-                reason=f"{status.source}, at the start of the turn",
+                reason=S_("{source}, at the start of the turn", source=status.source),
                 rule=rule,
                 automatic=True,
             )
@@ -120,19 +125,27 @@ def start_turn(turn: L5Turn) -> None:
         if not standing(f, t):
             continue
         pool, change, steps = initiative_pool(f, t, now)
-        r = roll_pool(pool, turn.dice, "initiative roll", "L5.CORE.8", explain=turn.explain)
+        r = roll_pool(pool, turn.dice, S_("initiative roll"), "L5.CORE.8", explain=turn.explain)
         total = r.total + change
         loses = f.has("lose_initiative", now)
         all_steps = [*steps, *r.steps]
         if change:
-            all_steps.append(Step(total, "initiative after injuries", "L5.CORE.8"))
+            all_steps.append(Step(total, S_("initiative after injuries"), "L5.CORE.8"))
         if loses:
             src = f.active("lose_initiative", now)[0]
-            all_steps.append(Step(0, f"{src.source}: loses initiative (declares first, acts last)", src.rule))
+            all_steps.append(
+                Step(
+                    0,
+                    S_("{source}: loses initiative (declares first, acts last)", source=src.source),
+                    src.rule,
+                )
+            )
         turn.put(replace(f, initiative=total))
         turn.event(
             "initiative",
-            f"{f.name} rolls {total} for initiative" + (" but loses initiative" if loses else ""),
+            S_("{name} rolls {total} for initiative but loses initiative", name=f.name, total=total)
+            if loses
+            else S_("{name} rolls {total} for initiative", name=f.name, total=total),
             "L5.CORE.8",
             steps=all_steps,
             automatic=True,
@@ -152,7 +165,7 @@ def end_turn(turn: L5Turn) -> None:
         if f.dead:
             continue
         for status, amount, rule in bleeding_due(f, t, now, "end"):
-            why = "maimed: bleeds every Earth turns" if status.kind == "maim_bleed" else status.source
+            why = S_("maimed: bleeds every Earth turns") if status.kind == "maim_bleed" else status.source
             add_wounds(turn, f.name, amount, reason=why, rule=rule, automatic=True)
     fighters = []
     for f in turn.state.fighters:
@@ -160,7 +173,11 @@ def end_turn(turn: L5Turn) -> None:
         for s in ended:
             if s.kind not in ("obstructed", "cannot_attack", "free_raise"):
                 turn.event(
-                    "status_ended", f"{f.name}: {s.source} ends", s.rule, automatic=True, fighter=f.name
+                    "status_ended",
+                    S_("{name}: {source} ends", name=f.name, source=s.source),
+                    s.rule,
+                    automatic=True,
+                    fighter=f.name,
                 )
         f = _drop_used_free_raises(f)
         fighters.append(
@@ -187,14 +204,19 @@ def roll_full_defenses(turn: L5Turn) -> bool:
         if declared is None or declared.do is not ActKind.FULL_DEFENSE or f.full_defense_rolled:
             continue
         pool, steps = full_defense_pool(f, t, now)
-        r = roll_pool(pool, turn.dice, "Full Defense roll", "L5.CORE.7", explain=turn.explain)
+        r = roll_pool(pool, turn.dice, S_("Full Defense roll"), "L5.CORE.7", explain=turn.explain)
         bonus = r.total // t.core.full_defense.bonus_divisor
         turn.put(replace(f, full_defense_bonus=bonus, full_defense_rolled=True))
         turn.event(
             "full_defense",
-            f"{name} takes Full Defense: rolls {r.total}, +{bonus} TN to be hit",
+            S_(
+                "{name} takes Full Defense: rolls {roll}, +{bonus} TN to be hit",
+                name=name,
+                roll=r.total,
+                bonus=bonus,
+            ),
             "L5.CORE.7",
-            steps=(*steps, *r.steps, Step(bonus, "half the roll, rounded down", "L5.CORE.7")),
+            steps=(*steps, *r.steps, Step(bonus, S_("half the roll, rounded down"), "L5.CORE.7")),
             fighter=name,
             bonus=bonus,
         )
@@ -219,7 +241,7 @@ def _trigger_point(turn: L5Turn, name: FighterId, *, exchange: bool) -> None:
     ):
         turn.event(
             "point_to_throat",
-            f"the point at {name}'s throat lapses: the holder cannot strike",
+            S_("the point at {name}'s throat lapses: the holder cannot strike", name=name),
             "L5.PTT.1",
             automatic=True,
         )
@@ -270,19 +292,27 @@ def _lost_action(turn: L5Turn, name: FighterId) -> tuple[str, str] | None:
     now = turn.now
     f = turn.fighter(name)
     if not standing(f, turn.tables):
-        return f"{name} is out of the fight and does not act", "L5.CORE.6"
+        return S_("{name} is out of the fight and does not act", name=name), "L5.CORE.6"
     if is_blacked_out(f, now):
         blackout = f.active("blackout", now)[0]
         rest = tuple(s for s in f.statuses if s is not blackout)
         if blackout.amount > 1:
             rest = (*rest, replace(blackout, amount=blackout.amount - 1))
         turn.put(replace(f, statuses=rest))
-        return f"{name} is blacked out ({blackout.source}) and loses this action", blackout.rule
+        return (
+            S_("{name} is blacked out ({source}) and loses this action", name=name, source=blackout.source),
+            blackout.rule,
+        )
     act = f.declared
     if act is None:
-        return f"{name} declared nothing", "L5.CORE.8"
+        return S_("{name} declared nothing", name=name), "L5.CORE.8"
     if f.has("locked", now) and act.do not in (ActKind.STRUGGLE, ActKind.DISENGAGE):
-        return f"{name} is locked in a Corps-a-Corps: the declared {act.do.value} is lost", "L5.CAC.1"
+        return (
+            S_(
+                "{name} is locked in a Corps-a-Corps: the declared {act} is lost", name=name, act=act.do.value
+            ),
+            "L5.CAC.1",
+        )
     return None
 
 
@@ -294,4 +324,8 @@ def _withdraw_point(turn: L5Turn, name: FighterId) -> None:
         if other is not None:
             o = turn.fighter(other)
             turn.put(o.without(lambda s: s.kind == "threatened" and s.other == name))
-            turn.event("point_to_throat", f"{name} withdraws the point from {other}'s throat", "L5.PTT.1")
+            turn.event(
+                "point_to_throat",
+                S_("{name} withdraws the point from {other}'s throat", name=name, other=other),
+                "L5.PTT.1",
+            )

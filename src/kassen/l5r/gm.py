@@ -45,6 +45,7 @@ from typing import TypeAlias
 from kassen.core.engine import Handlers
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
+from kassen.i18n import N_, S_
 from kassen.l5r.character import FighterId, earth
 from kassen.l5r.damage import drop_weapon, release_ties
 from kassen.l5r.flow import end_duel
@@ -135,6 +136,10 @@ GM_ACTIONS = (
 )
 
 
+_GM_MAIMED = N_("the GM rules {name} maimed: {location} - {injury}")
+_GM_INJURED = N_("the GM rules {name} injured: {location} - {injury}")
+
+
 def status_label(status: Status) -> str:
     """How a status is named in the GM's menu and in :class:`GmRemoveStatus`: ``prone: foot: fall``."""
     return f"{status.kind}: {status.source}"
@@ -174,10 +179,12 @@ def gm_actions(state: DuelState, tables: L5Tables) -> Sequence[GmAction]:
 # -- validation -------------------------------------------------------------------------------------------
 def _living(state: DuelState, name: str, rule: str) -> Fighter:
     if not state.has_fighter(name):
-        raise IllegalActionError(f"no fighter named {name[:40]!r} in this duel", rule=rule)
+        raise IllegalActionError(S_("no fighter named {name} in this duel", name=repr(name[:40])), rule=rule)
     f = state.fighter(name)
     if f.dead:
-        raise IllegalActionError(f"{f.name} is dead: the Dead rank is filled for good", rule="L5.RD.4")
+        raise IllegalActionError(
+            S_("{name} is dead: the Dead rank is filled for good", name=f.name), rule="L5.RD.4"
+        )
     return f
 
 
@@ -187,7 +194,8 @@ def _check_wounds(state: DuelState, a: GmAction, tables: L5Tables) -> None:
     top = dead_at(earth(f.character, tables), tables)
     if isinstance(a.wounds, bool) or not 0 <= a.wounds <= top:
         raise IllegalActionError(
-            f"{f.name}'s Wounds are 0 to {top} (the last box of the Dead rank)", rule="L5.CORE.6"
+            S_("{name}'s Wounds are 0 to {top} (the last box of the Dead rank)", name=f.name, top=top),
+            rule="L5.CORE.6",
         )
 
 
@@ -197,7 +205,13 @@ def _check_injure(state: DuelState, a: GmAction, tables: L5Tables) -> None:
     if a.injury not in tables.location(a.location).injuries:
         known = ", ".join(sorted(tables.location(a.location).injuries))
         raise IllegalActionError(
-            f"{a.injury[:40]!r} is not an injury of the {a.location.value} (known: {known})", rule="L5.CS.2"
+            S_(
+                "{injury} is not an injury of the {location} (known: {known})",
+                injury=repr(a.injury[:40]),
+                location=a.location.value,
+                known=known,
+            ),
+            rule="L5.CS.2",
         )
 
 
@@ -205,7 +219,9 @@ def _check_remove_status(state: DuelState, a: GmAction, tables: L5Tables) -> Non
     assert isinstance(a, GmRemoveStatus)
     f = _living(state, a.fighter, "L5.GAP.1")
     if not any(status_label(s) == a.status for s in f.statuses):
-        raise IllegalActionError(f"{f.name} has no status {a.status[:60]!r}", rule="L5.GAP.1")
+        raise IllegalActionError(
+            S_("{name} has no status {status}", name=f.name, status=repr(a.status[:60])), rule="L5.GAP.1"
+        )
 
 
 def _check_add_condition(state: DuelState, a: GmAction, tables: L5Tables) -> None:
@@ -213,14 +229,24 @@ def _check_add_condition(state: DuelState, a: GmAction, tables: L5Tables) -> Non
     _living(state, a.fighter, "L5.GAP.1")
     if a.condition not in _conditions(tables):
         known = ", ".join(_conditions(tables))
-        raise IllegalActionError(f"unknown condition {a.condition[:40]!r} (known: {known})", rule="L5.GAP.1")
+        raise IllegalActionError(
+            S_(
+                "unknown condition {condition} (known: {known})",
+                condition=repr(a.condition[:40]),
+                known=known,
+            ),
+            rule="L5.GAP.1",
+        )
 
 
 def _check_remove_condition(state: DuelState, a: GmAction, tables: L5Tables) -> None:
     assert isinstance(a, GmRemoveCondition)
     f = _living(state, a.fighter, "L5.GAP.1")
     if a.condition not in f.conditions:
-        raise IllegalActionError(f"{f.name} has no condition {a.condition[:40]!r}", rule="L5.GAP.1")
+        raise IllegalActionError(
+            S_("{name} has no condition {condition}", name=f.name, condition=repr(a.condition[:40])),
+            rule="L5.GAP.1",
+        )
 
 
 def _check_danger(state: DuelState, a: GmAction, tables: L5Tables) -> None:
@@ -233,7 +259,12 @@ def _check_end(state: DuelState, a: GmAction, tables: L5Tables) -> None:
     sides = list(dict.fromkeys(f.side for f in state.fighters))
     if a.winner is not None and a.winner not in sides:
         raise IllegalActionError(
-            f"{a.winner[:40]!r} is no side of this duel (sides: {', '.join(sides)})", rule="L5.CORE.6"
+            S_(
+                "{side} is no side of this duel (sides: {sides})",
+                side=repr(a.winner[:40]),
+                sides=", ".join(sides),
+            ),
+            rule="L5.CORE.6",
         )
 
 
@@ -251,7 +282,7 @@ _CHECKS: dict[type, Callable[[DuelState, GmAction, L5Tables], None]] = {
 def check_gm(state: DuelState, action: GmAction, tables: L5Tables) -> None:
     """Raise :class:`IllegalActionError` (naming the rule) unless the GM may make ``action`` now."""
     if state.phase is Phase.OVER:
-        raise IllegalActionError("the duel is over", rule="L5.CORE.6")
+        raise IllegalActionError(S_("the duel is over"), rule="L5.CORE.6")
     _CHECKS[type(action)](state, action, tables)
 
 
@@ -263,7 +294,7 @@ def _set_wounds(turn: L5Turn, a: GmSetWounds) -> None:
     f = replace(f, wounds=a.wounds, bloodied=f.bloodied or a.wounds > f.wounds)
     turn.event(
         "gm_wounds",
-        f"the GM sets {f.name}'s Wounds to {a.wounds}: {after.name}",
+        S_("the GM sets {name}'s Wounds to {n}: {rank}", name=f.name, n=a.wounds, rank=after.name),
         "L5.CORE.6",
         steps=(after.step(),),
         fighter=f.name,
@@ -271,12 +302,22 @@ def _set_wounds(turn: L5Turn, a: GmSetWounds) -> None:
         rank=after.name,
     )
     if after.dead:
-        f = replace(f, dead=True, death="the GM's ruling")
-        turn.event("death", f"{f.name} dies: the GM's ruling", "L5.RD.4", fighter=f.name, cause=f.death)
+        f = replace(f, dead=True, death=S_("the GM's ruling"))
+        turn.event(
+            "death",
+            S_("{name} dies: {cause}", name=f.name, cause=f.death),
+            "L5.RD.4",
+            fighter=f.name,
+            cause=f.death,
+        )
     elif after.dying and not before.dying:
-        turn.event("dying", f"{f.name} is in the Dead rank: down, alive", "L5.RD.4", fighter=f.name)
+        turn.event(
+            "dying", S_("{name} is in the Dead rank: down, alive", name=f.name), "L5.RD.4", fighter=f.name
+        )
     elif after.out and not before.out:
-        turn.event("out", f"{f.name} is Out: unconscious, no actions", "L5.CORE.6", fighter=f.name)
+        turn.event(
+            "out", S_("{name} is Out: unconscious, no actions", name=f.name), "L5.CORE.6", fighter=f.name
+        )
     turn.put(f)
     if after.down:
         release_ties(turn, f.name)
@@ -305,8 +346,12 @@ def _injure(turn: L5Turn, a: GmInjure) -> None:
     rule = "L5.CS.3" if outcome.maimed else t.location(a.location).rule
     turn.event(
         "gm_injury",
-        f"the GM rules {a.fighter} {'maimed' if outcome.maimed else 'injured'}: "
-        f"{a.location.value} - {a.injury.replace('_', ' ')}",
+        S_(
+            _GM_MAIMED if outcome.maimed else _GM_INJURED,
+            name=a.fighter,
+            location=a.location.value,
+            injury=a.injury.replace("_", " "),
+        ),
         rule,
         steps=outcome.steps,
         fighter=a.fighter,
@@ -315,7 +360,7 @@ def _injure(turn: L5Turn, a: GmInjure) -> None:
     )
     if outcome.drops_weapon:
         drop_weapon(turn, a.fighter, turn.fighter(a.fighter).position)
-        turn.event("weapon_dropped", f"{a.fighter} drops the weapon", rule, fighter=a.fighter)
+        turn.event("weapon_dropped", S_("{name} drops the weapon", name=a.fighter), rule, fighter=a.fighter)
 
 
 def _remove_status(turn: L5Turn, a: GmRemoveStatus) -> None:
@@ -324,7 +369,12 @@ def _remove_status(turn: L5Turn, a: GmRemoveStatus) -> None:
     turn.put(replace(f, statuses=tuple(s for s in f.statuses if s is not gone)))
     turn.event(
         "gm_status_removed",
-        f"the GM ends {f.name}'s {gone.source} ({gone.kind.replace('_', ' ')})",
+        S_(
+            "the GM ends {name}'s {source} ({kind})",
+            name=f.name,
+            source=gone.source,
+            kind=gone.kind.replace("_", " "),
+        ),
         gone.rule,
         fighter=f.name,
         status=a.status,
@@ -340,7 +390,7 @@ def _add_condition(turn: L5Turn, a: GmAddCondition) -> None:
     turn.put(f)
     turn.event(
         "gm_condition",
-        f"the GM gives {f.name} the condition {a.condition}",
+        S_("the GM gives {name} the condition {condition}", name=f.name, condition=a.condition),
         "L5.GAP.1",
         fighter=f.name,
         condition=a.condition,
@@ -359,7 +409,7 @@ def _remove_condition(turn: L5Turn, a: GmRemoveCondition) -> None:
     turn.put(replace(f, conditions=tuple(conditions), statuses=tuple(statuses)))
     turn.event(
         "gm_condition_removed",
-        f"the GM takes the condition {a.condition} off {f.name}",
+        S_("the GM takes the condition {condition} off {name}", condition=a.condition, name=f.name),
         "L5.GAP.1",
         fighter=f.name,
         condition=a.condition,
@@ -369,12 +419,16 @@ def _remove_condition(turn: L5Turn, a: GmRemoveCondition) -> None:
 def _danger(turn: L5Turn, a: GmDangerBehind) -> None:
     f = turn.fighter(a.fighter)
     turn.put(replace(f, character=replace(f.character, hazard_behind=a.aware)))
-    words = "knows of danger behind: may refuse a Drive" if a.aware else "sees no danger behind: gives way"
-    turn.event("gm_danger", f"the GM rules {f.name} {words}", "L5.DRV.1", fighter=f.name, aware=a.aware)
+    text = (
+        S_("the GM rules {name} knows of danger behind: may refuse a Drive", name=f.name)
+        if a.aware
+        else S_("the GM rules {name} sees no danger behind: gives way", name=f.name)
+    )
+    turn.event("gm_danger", text, "L5.DRV.1", fighter=f.name, aware=a.aware)
 
 
 def _end(turn: L5Turn, a: GmEndDuel) -> None:
-    end_duel(turn, a.winner, "ended by the GM")
+    end_duel(turn, a.winner, S_("ended by the GM"))
 
 
 _APPLY: Handlers[L5Turn] = (

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.l5r.actions import Attack
 from kassen.l5r.character import earth
 from kassen.l5r.state import Fighter, Status
@@ -40,7 +41,14 @@ def maim_threshold(target: Fighter, location: Location, tables: L5Tables) -> tup
     e = earth(target.character, tables)
     value = e * row.maim_earth_multiple
     return value, Step(
-        value, f"to maim the {location.value}: Earth {e} x {row.maim_earth_multiple}", "L5.CS.3"
+        value,
+        S_(
+            "to maim the {location}: Earth {earth} x {multiple}",
+            location=location.value,
+            earth=e,
+            multiple=row.maim_earth_multiple,
+        ),
+        "L5.CS.3",
     )
 
 
@@ -78,16 +86,18 @@ def injury_effects(
     """Apply injury ``injury`` of ``location`` to ``target`` (L5.ARM.1 ... L5.TOR.1)."""
     row = tables.location(location)
     inj = row.injuries[injury]
-    source = f"{location.value}: {injury.replace('_', ' ')}"
+    source = f"{location.value}: {injury.replace('_', ' ')}"  # a word of kassen.l5r.words
     fighter = target
     extra = 0
     drops = False
-    steps = [Step(0, f"{source} - {inj.text}", row.rule)]
+    steps = [Step(0, S_("{source} - {text}", source=source, text=inj.text), row.rule)]
     for effect in inj.effects:
         if effect.kind == "condition":
             assert effect.condition is not None
             fighter = with_disadvantage(fighter, effect.condition, tables, turn)
-            steps.append(Step(0, f"condition: {effect.condition} (lasting)", "L5.GAP.1"))
+            steps.append(
+                Step(0, S_("condition: {condition} (lasting)", condition=effect.condition), "L5.GAP.1")
+            )
         elif effect.kind == "extra_wounds":
             if effect.source == "attacker_weapon_skill":
                 amount = attacker_weapon_skill
@@ -95,14 +105,14 @@ def injury_effects(
                 amount = sum(sorted(dropped, reverse=True)[: max(1, effect.amount)])
             extra += amount
             why = (
-                "the attacker's weapon skill"
+                S_("additional Wounds equal to the attacker's weapon skill")
                 if effect.source == "attacker_weapon_skill"
-                else ("the next highest damage die")
+                else S_("additional Wounds equal to the next highest damage die")
             )
-            steps.append(Step(amount, f"additional Wounds equal to {why}", row.rule))
+            steps.append(Step(amount, why, row.rule))
         elif effect.kind == "drop_weapon":
             drops = True
-            steps.append(Step(0, "drops what the hand holds", row.rule))
+            steps.append(Step(0, S_("drops what the hand holds"), row.rule))
         else:
             fighter = fighter.with_status(_status(effect, source, row.rule, turn))
     return InjuryOutcome(fighter, extra, drops, inj.maim, tuple(steps))

@@ -28,6 +28,7 @@ from kassen.core.engine import Actor
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
 from kassen.core.menu import Menu, MenuError, Option
+from kassen.i18n import N_, _, ngettext
 from kassen.l5r.actions import (
     Act,
     Action,
@@ -45,6 +46,7 @@ from kassen.l5r.legal import legal_actions
 from kassen.l5r.movement import distance
 from kassen.l5r.odds import attack_preview
 from kassen.l5r.rolls import defense_tn, raise_cost, raise_limit
+from kassen.l5r.say import say, say_status
 from kassen.l5r.state import CorpsPending, DrivePending, DuelState, InjuryPending
 from kassen.l5r.tables import L5Tables, Location, SpecialAttackName
 from kassen.l5r.validate import free_raises_for, validate
@@ -54,30 +56,30 @@ Step = tuple[str, str]
 Candidate = tuple[Action, tuple[Step, ...]]
 
 _ACT_WORDS: dict[str, str] = {
-    "attack": "Attack",
-    "full_defense": "Full Defense (roll Agility + Defense: half the total added to the TN to be hit)",
-    "wait": "Wait",
-    "yield": "Yield the duel",
-    "regain_grip": "Regain grip",
-    "regain_footing": "Regain footing",
-    "clear_vision": "Clear the blood from the eyes",
-    "free_weapon": "Free the bound weapon",
-    "remove_weapon": "Remove the weapon pinning the foot",
-    "recover_weapon": "Go for the dropped weapon",
-    "medical_aid": "Medical aid",
-    "hold_point": "Hold the point at the throat",
-    "release_bind": "Release the bind",
-    "struggle": "Struggle (opposed Strength + Hand-to-Hand)",
-    "disengage": "Disengage (Agility + Defense against the Corps-a-Corps roll)",
-    "close": "Close in (the whole action spent moving)",
-    "retreat": "Retreat from the nearest opponent",
-    "begin": "Begin the duel (everyone rolls initiative)",
+    "attack": N_("Attack"),
+    "full_defense": N_("Full Defense (roll Agility + Defense: half the total added to the TN to be hit)"),
+    "wait": N_("Wait"),
+    "yield": N_("Yield the duel"),
+    "regain_grip": N_("Regain grip"),
+    "regain_footing": N_("Regain footing"),
+    "clear_vision": N_("Clear the blood from the eyes"),
+    "free_weapon": N_("Free the bound weapon"),
+    "remove_weapon": N_("Remove the weapon pinning the foot"),
+    "recover_weapon": N_("Go for the dropped weapon"),
+    "medical_aid": N_("Medical aid"),
+    "hold_point": N_("Hold the point at the throat"),
+    "release_bind": N_("Release the bind"),
+    "struggle": N_("Struggle (opposed Strength + Hand-to-Hand)"),
+    "disengage": N_("Disengage (Agility + Defense against the Corps-a-Corps roll)"),
+    "close": N_("Close in (the whole action spent moving)"),
+    "retreat": N_("Retreat from the nearest opponent"),
+    "begin": N_("Begin the duel (everyone rolls initiative)"),
 }
 _ANSWERS = {
-    "disengage": "Disengage (Agility + Defense against the Corps-a-Corps roll)",
-    "struggle": "Struggle (opposed Strength + Hand-to-Hand)",
-    "give_way": "Give way (driven back; Agility + Athletics or fall prone)",
-    "refuse": "Refuse to give way (the raise counts as a raise for damage)",
+    "disengage": N_("Disengage (Agility + Defense against the Corps-a-Corps roll)"),
+    "struggle": N_("Struggle (opposed Strength + Hand-to-Hand)"),
+    "give_way": N_("Give way (driven back; Agility + Athletics or fall prone)"),
+    "refuse": N_("Refuse to give way (the raise counts as a raise for damage)"),
 }
 
 
@@ -139,7 +141,7 @@ def _group(cands: Sequence[Candidate], at: int) -> dict[str, list[Candidate]]:
 
 def _check_path(path: Sequence[str]) -> tuple[str, ...]:
     if not isinstance(path, list | tuple) or not all(isinstance(p, str) for p in path):
-        raise MenuError("a path is a list of choice ids")
+        raise MenuError(_("a path is a list of choice ids"))
     return tuple(path)
 
 
@@ -151,11 +153,13 @@ def _navigate(state: DuelState, tables: L5Tables, path: Sequence[str]) -> tuple[
         if k:
             if len(cands) == 1:
                 raise MenuError(
-                    f"the decision is complete after {k} choice(s): {want[:40]!r} is one too many"
+                    _("the decision is complete after {n} choice(s): {choice} is one too many").format(
+                        n=k, choice=repr(want[:40])
+                    )
                 )
             at = _skip(cands, at)
         if not cands:
-            raise MenuError("there is nothing to choose")
+            raise MenuError(_("there is nothing to choose"))
         groups = _group(cands, at)
         if want not in groups:
             _refuse(state, tables, cands, at, want, groups)
@@ -169,13 +173,13 @@ def choices(state: DuelState, tables: L5Tables, path: Sequence[str], actor: Acto
     """The menu after ``path`` for ``actor`` (whoever decides now)."""
     path = _check_path(path)
     if actor is None:
-        raise MenuError("the duel is over: nobody decides")
+        raise MenuError(_("the duel is over: nobody decides"))
     cands, at = _navigate(state, tables, path)
     if path and len(cands) == 1:
         return Menu(actor, path, "complete", ())
     who = actor.id if actor.kind == "unit" else "GM"
     if not cands:
-        return Menu(actor, path, f"{who}: nothing to choose", ())
+        return Menu(actor, path, _("{who}: nothing to choose").format(who=who), ())
     if path:
         at = _skip(cands, at)
     step = next((s[at][0] for _, s in cands if at < len(s)), "end")
@@ -187,24 +191,29 @@ def choices(state: DuelState, tables: L5Tables, path: Sequence[str], actor: Acto
         if complete:
             preview = attack_preview(state, tables, members[0][0])
             if preview is not None:
-                words, odds = f"{words} - {preview.summary()}", preview.odds
+                words, odds = (
+                    _("{option} - {odds}").format(option=words, odds=say(preview.summary())),
+                    preview.odds,
+                )
         options.append(Option(key, words, complete, odds))
-    prompt = f"{who}: {_prompt(state, tables, step, cands[0][0])}"
+    prompt = _("{who}: {prompt}").format(who=who, prompt=_prompt(state, tables, step, cands[0][0]))
     blocked = _not_now(state, tables, step, cands, at)
-    return Menu(actor, path, prompt + (f" (not now: {blocked})" if blocked else ""), tuple(options))
+    if blocked:
+        prompt = _("{prompt} (not now: {blocked})").format(prompt=prompt, blocked=blocked)
+    return Menu(actor, path, prompt, tuple(options))
 
 
 def decision(state: DuelState, tables: L5Tables, path: Sequence[str]) -> Action:
     """The action a complete ``path`` names."""
-    cands, _ = _navigate(state, tables, _check_path(path))
+    cands, _at = _navigate(state, tables, _check_path(path))
     if not path or len(cands) != 1:
-        raise MenuError("the decision is not complete: choose further")
+        raise MenuError(_("the decision is not complete: choose further"))
     return cands[0][0]
 
 
 # -- words ------------------------------------------------------------------------------------------------
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _raises(n: int) -> str:
+    return ngettext("{n} raise", "{n} raises", n).format(n=n)
 
 
 def _label(state: DuelState, tables: L5Tables, step: str, key: str, action: Action) -> str:
@@ -212,42 +221,53 @@ def _label(state: DuelState, tables: L5Tables, step: str, key: str, action: Acti
     if step == "action":
         if key == "full_attack":
             fa = t.core.full_attack
-            return (
-                f"Full Attack (+{fa.attack_rolled}k{fa.attack_kept} to attack; "
-                f"own TN to be hit {fa.tn_to_be_hit_change:+d} this turn)"
+            return _("Full Attack (+{bonus} to attack; own TN to be hit {change} this turn)").format(
+                bonus=f"{fa.attack_rolled}k{fa.attack_kept}", change=f"{fa.tn_to_be_hit_change:+d}"
             )
-        return _ACT_WORDS.get(key, key.replace("_", " "))
+        return _(_ACT_WORDS[key]) if key in _ACT_WORDS else say(key.replace("_", " "))
     if step == "target":
         f = state.fighter(key)
         me = _actor_of(state, action)
-        away = f"{distance(me, f)} ft away" if me is not None and me.name != f.name else "itself"
+        away = (
+            _("{feet} ft away").format(feet=distance(me, f))
+            if me is not None and me.name != f.name
+            else _("itself")
+        )
         if isinstance(action, Declare) and isinstance(action.act, Attack):
-            tn, _ = defense_tn(f, t, state.turn)
-            return f"{f.name} ({f.side}; {away}; TN to be hit {tn})"
-        return f"{f.name} ({f.side}; {away})"
+            tn, _steps = defense_tn(f, t, state.turn)
+            return _("{name} ({side}; {away}; TN to be hit {tn})").format(
+                name=f.name, side=f.side, away=away, tn=tn
+            )
+        return _("{name} ({side}; {away})").format(name=f.name, side=f.side, away=away)
     if step == "special":
         if key == "none":
-            return "plain attack"
+            return _("plain attack")
         row = t.special(SpecialAttackName(key))
-        return (
-            f"{key.replace('_', '-')} ({_plural(row.raises, 'raise')}{'' if row.damage else ', no Wounds'})"
+        said = {"special": say(key.replace("_", "-")), "raises": _raises(row.raises)}
+        return (_("{special} ({raises})") if row.damage else _("{special} ({raises}, no Wounds)")).format(
+            **said
         )
     if step == "obstructs":
-        return f"obstructing {key}"
+        return _("obstructing {name}").format(name=key)
     if step == "called_shot":
         if key == "none":
-            return "no called shot"
-        return f"called shot to the {key} ({_plural(t.location(Location(key)).raises, 'raise')})"
+            return _("no called shot")
+        return _("called shot to the {location} ({raises})").format(
+            location=say(key), raises=_raises(t.location(Location(key)).raises)
+        )
     if step == "raises":
         n = int(key)
-        return "no raises for damage" if n == 0 else f"{_plural(n, 'raise')} for damage (+{n}k0)"
+        if n == 0:
+            return _("no raises for damage")
+        return ngettext("{n} raise for damage (+{n}k0)", "{n} raises for damage (+{n}k0)", n).format(n=n)
     if step == "injury":
         p = state.pending
         if key == "none" or not isinstance(p, InjuryPending):
-            return "no injury"
+            return _("no injury")
         injury = t.location(p.location).injuries[key]
-        return f"{key.replace('_', ' ')}{' (MAIM)' if injury.maim else ''}: {injury.text}"
-    return _ANSWERS.get(key, key.replace("_", " "))
+        said = {"injury": say(key.replace("_", " ")), "text": say(injury.text)}
+        return (_("{injury} (MAIM): {text}") if injury.maim else _("{injury}: {text}")).format(**said)
+    return _(_ANSWERS[key]) if key in _ANSWERS else say(key.replace("_", " "))
 
 
 def _actor_of(state: DuelState, action: Action) -> Any:
@@ -275,35 +295,49 @@ def _budget(state: DuelState, tables: L5Tables, action: Action, *, upto: str) ->
     elif upto == "called_shot":
         spent = replace(spent, called_shot=None)
     used = raise_cost(spent, tables)[0]
-    free_words = f" and {free} Free" if free else ""
+    left = _raises(max(0, limit + free - used)) if limit is not None else ""
+    if limit is None and free:
+        return _(" (no limit on raises and {free} Free; {used} spent)").format(free=free, used=used)
     if limit is None:
-        return f" (no limit on raises{free_words}; {used} spent)"
-    return f" ({_plural(max(0, limit + free - used), 'raise')} left: at most {limit} on one roll{free_words})"
+        return _(" (no limit on raises; {used} spent)").format(used=used)
+    if free:
+        return _(" ({left} left: at most {limit} on one roll and {free} Free)").format(
+            left=left, limit=limit, free=free
+        )
+    return _(" ({left} left: at most {limit} on one roll)").format(left=left, limit=limit)
 
 
 def _prompt(state: DuelState, tables: L5Tables, step: str, action: Action) -> str:
     p = state.pending
     if step == "action":
         if isinstance(action, Begin):
-            return "begin the duel"
-        return f"declare an action for turn {state.turn} (said aloud: lowest initiative first)"
+            return _("begin the duel")
+        return _("declare an action for turn {n} (said aloud: lowest initiative first)").format(n=state.turn)
     if step == "target":
-        return "choose the target"
+        return _("choose the target")
     if step == "special":
-        return "choose a special attack" + _budget(state, tables, action, upto="special")
+        return _("choose a special attack{budget}").format(
+            budget=_budget(state, tables, action, upto="special")
+        )
     if step == "obstructs":
-        return "whom should the Foul's victim obstruct?"
+        return _("whom should the Foul's victim obstruct?")
     if step == "called_shot":
-        return "choose a called shot" + _budget(state, tables, action, upto="called_shot")
+        return _("choose a called shot{budget}").format(
+            budget=_budget(state, tables, action, upto="called_shot")
+        )
     if step == "raises":
-        return "choose the raises for damage" + _budget(state, tables, action, upto="raises")
+        return _("choose the raises for damage{budget}").format(
+            budget=_budget(state, tables, action, upto="raises")
+        )
     if step == "injury" and isinstance(p, InjuryPending):
-        return f"choose the injury to {p.target}'s {p.location.value} ({p.damage} damage)"
+        return _("choose the injury to {name}'s {location} ({damage} damage)").format(
+            name=p.target, location=say(p.location.value), damage=p.damage
+        )
     if isinstance(p, CorpsPending):
-        return f"weapons locked by {p.attacker}'s Corps-a-Corps: disengage or struggle?"
+        return _("weapons locked by {name}'s Corps-a-Corps: disengage or struggle?").format(name=p.attacker)
     if isinstance(p, DrivePending):
-        return f"{p.attacker} drives you back: give way or refuse?"
-    return "choose"
+        return _("{name} drives you back: give way or refuse?").format(name=p.attacker)
+    return _("choose")
 
 
 # -- what is not allowed, and why -------------------------------------------------------------------------
@@ -329,8 +363,11 @@ def _not_now(state: DuelState, tables: L5Tables, step: str, cands: Sequence[Cand
         try:
             validate(state, rep, tables)
         except IllegalActionError as exc:
-            refused.setdefault(exc.rule, []).append(key.replace("_", "-"))
-    return "; ".join(f"{', '.join(keys)} [{rule}]" for rule, keys in refused.items())
+            refused.setdefault(exc.rule, []).append(say(key.replace("_", "-")))
+    return _("; ").join(
+        _("{choices} [{rule}]").format(choices=_(", ").join(keys), rule=rule)
+        for rule, keys in refused.items()
+    )
 
 
 def _refuse(
@@ -349,7 +386,11 @@ def _refuse(
         validate(state, rep, tables)  # raises IllegalActionError naming the rule
     shown = want if len(want) <= 40 else want[:37] + "..."
     known = ", ".join(list(groups)[:30]) + (", ..." if len(groups) > 30 else "")
-    raise MenuError(f"{shown!r} is not a choice here (choices: {known or 'none'})")
+    raise MenuError(
+        _("{choice} is not a choice here (choices: {known})").format(
+            choice=repr(shown), known=known or _("none")
+        )
+    )
 
 
 def _representative(
@@ -430,28 +471,30 @@ def _attack_with(state: DuelState, me: FighterId, attack: Attack, step: str, wan
 
 # -- the GM's menus (derived by the core from gm_actions) --------------------------------------------------
 _GM_KINDS = {
-    "gm_set_wounds": "Set a fighter's Wounds",
-    "gm_injure": "Add an injury's statuses (its location and injury)",
-    "gm_remove_status": "Remove a status",
-    "gm_add_condition": "Add a condition (a disadvantage, with its lasting effects)",
-    "gm_remove_condition": "Remove a condition (and its effects)",
-    "gm_danger_behind": "Rule whether a fighter knows of danger behind (it may then refuse a Drive)",
-    "gm_end_duel": "End the duel",
+    "gm_set_wounds": N_("Set a fighter's Wounds"),
+    "gm_injure": N_("Add an injury's statuses (its location and injury)"),
+    "gm_remove_status": N_("Remove a status"),
+    "gm_add_condition": N_("Add a condition (a disadvantage, with its lasting effects)"),
+    "gm_remove_condition": N_("Remove a condition (and its effects)"),
+    "gm_danger_behind": N_("Rule whether a fighter knows of danger behind (it may then refuse a Drive)"),
+    "gm_end_duel": N_("End the duel"),
 }
 
 
 def gm_label(state: DuelState, tables: L5Tables, field: str, value: Any) -> str | None:
     """Words for the GM's derived menus (``None``: the core's default words)."""
     if field == "kind" and isinstance(value, str):
-        return _GM_KINDS.get(value)
+        return _(_GM_KINDS[value]) if value in _GM_KINDS else None
     if field == "wounds" and isinstance(value, int):
-        return _plural(value, "Wound")
+        return ngettext("{n} Wound", "{n} Wounds", value).format(n=value)
     if field == "aware" and isinstance(value, bool):
-        return "aware of danger behind" if value else "not aware of danger behind"
+        return _("aware of danger behind") if value else _("not aware of danger behind")
     if field == "winner" and value is None:
-        return "no winner"
+        return _("no winner")
     if field == "winner" and isinstance(value, str):
-        return f"{value} wins"
+        return _("{side} wins").format(side=value)
     if field == "injury" and isinstance(value, str):
-        return value.replace("_", " ")
+        return say(value.replace("_", " "))
+    if field in ("status", "condition", "location") and isinstance(value, str):
+        return say_status(value) if field == "status" else say(value)
     return None

@@ -44,6 +44,7 @@ from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.l5r.character import ring
 from kassen.l5r.state import DuelState, Fighter, Status
 from kassen.l5r.tables import L5Tables
@@ -79,16 +80,18 @@ def speed(f: Fighter, tables: L5Tables, turn: int) -> Speed:
     m = tables.core.movement
     water = ring(f.character, "water", tables)
     base = water * m.feet_per_water
-    steps = [Step(base, f"move: Water {water} x {m.feet_per_water} feet", "L5.GAP.1")]
+    steps = [
+        Step(base, S_("move: Water {water} x {per} feet", water=water, per=m.feet_per_water), "L5.GAP.1")
+    ]
     feet = base
     slowed = f.active("movement_divisor", turn)
     for s in slowed:
         feet //= max(1, s.amount)
-        steps.append(Step(feet, f"{s.source}: movement divided by {s.amount}", s.rule))
+        steps.append(Step(feet, S_("{source}: movement divided by {n}", source=s.source, n=s.amount), s.rule))
     stopped = next((s for s in f.statuses if s.kind in m.stops_movement and s.active(turn)), None)
     if stopped is not None:
         feet = 0
-        steps.append(Step(0, f"{stopped.source}: cannot move", stopped.rule))
+        steps.append(Step(0, S_("{source}: cannot move", source=stopped.source), stopped.rule))
     return Speed(feet, base, tuple(steps), stopped, slowed)
 
 
@@ -135,17 +138,38 @@ def check_reach(attacker: Fighter, target: Fighter, tables: L5Tables, turn: int)
     sp = speed(attacker, tables, turn)
     if gap <= sp.feet:
         return
-    where = f"{target.name} is {distance(attacker, target)} feet away (reach {reach(attacker, tables)})"
+    where = S_(
+        "{target} is {feet} feet away (reach {reach})",
+        target=target.name,
+        feet=distance(attacker, target),
+        reach=reach(attacker, tables),
+    )
     if sp.stopped is not None:
         raise IllegalActionError(
-            f"{where} and {attacker.name} cannot move ({sp.stopped.source})", rule=sp.stopped.rule
+            S_(
+                "{where} and {name} cannot move ({source})",
+                where=where,
+                name=attacker.name,
+                source=sp.stopped.source,
+            ),
+            rule=sp.stopped.rule,
         )
     if sp.slowed and gap <= sp.base:
         s = sp.slowed[0]
         raise IllegalActionError(
-            f"{where} and {attacker.name} moves only {sp.feet} feet ({s.source})", rule=s.rule
+            S_(
+                "{where} and {name} moves only {feet} feet ({source})",
+                where=where,
+                name=attacker.name,
+                feet=sp.feet,
+                source=s.source,
+            ),
+            rule=s.rule,
         )
-    raise IllegalActionError(f"{where}, beyond {attacker.name}'s move of {sp.feet} feet", rule="L5.GAP.1")
+    raise IllegalActionError(
+        S_("{where}, beyond {name}'s move of {feet} feet", where=where, name=attacker.name, feet=sp.feet),
+        rule="L5.GAP.1",
+    )
 
 
 def move(fighter: Fighter, position: int) -> Fighter:

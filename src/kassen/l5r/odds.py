@@ -34,6 +34,7 @@ from fractions import Fraction
 from kassen.core.errors import IllegalActionError
 from kassen.core.fastreplace import replace
 from kassen.core.menu import Odds
+from kassen.i18n import N_, S_
 from kassen.l5r.actions import Action, ActKind, Attack, Declare, ThroatStrike
 from kassen.l5r.attacks import attack_roll
 from kassen.l5r.damage import wounds_after
@@ -59,9 +60,15 @@ class AttackPreview:
 
     def summary(self) -> str:
         """``6k3 vs TN 25, damage 7k2`` (``TN 25 + Full Defense`` while it is still to be rolled)."""
-        tn = f"TN {self.tn}" + (" + Full Defense" if self.full_defense else "")
-        dmg = f", damage {self.damage.expression()}" if self.damage is not None else ""
-        return f"{self.pool.expression()} vs {tn}{dmg}"
+        said = {"pool": self.pool.expression(), "tn": self.tn}
+        if self.damage is None:
+            if self.full_defense:
+                return S_("{pool} vs TN {tn} + Full Defense", **said)
+            return S_("{pool} vs TN {tn}", **said)
+        said["damage_pool"] = self.damage.expression()
+        if self.full_defense:
+            return S_("{pool} vs TN {tn} + Full Defense, damage {damage_pool}", **said)
+        return S_("{pool} vs TN {tn}, damage {damage_pool}", **said)
 
 
 def declared_state(state: DuelState, action: Declare) -> DuelState:
@@ -107,9 +114,9 @@ def attack_preview(state: DuelState, tables: L5Tables, action: Action) -> Attack
             aim = attack_roll(now, attacker, guarded, attack, plan, t)
             hit += weight * reaches(aim.tn)
             unraised += weight * reaches(aim.tn - plan.paid * per)
-    found: list[tuple[str, Fraction]] = [("hit", hit)]
+    found: list[tuple[str, Fraction]] = [(N_("hit"), hit)]
     if plan.paid:
-        found.append(("TN before raises", unraised))
+        found.append((N_("TN before raises"), unraised))
     expected: list[tuple[str, Fraction]] = []
     row = t.special(attack.special) if attack.special is not None else None
     dmg: Pool | None = None
@@ -125,8 +132,8 @@ def attack_preview(state: DuelState, tables: L5Tables, action: Action) -> Attack
             ranks += q * (rank_index(after, t) - rank_index(before, t))
             if after.down and not before.down:
                 down += q
-        found.append(("target down", hit * down))
-        expected = [("Wounds", hit * wounds), ("wound ranks", hit * ranks)]
+        found.append((N_("target down"), hit * down))
+        expected = [(N_("Wounds"), hit * wounds), (N_("wound ranks"), hit * ranks)]
     return AttackPreview(
         shown.pool.pool, shown.tn, len(bonuses) > 1, dmg, Odds(tuple(found), tuple(expected))
     )

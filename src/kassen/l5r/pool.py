@@ -47,6 +47,7 @@ from kassen.dice import DieRoll, RollResult, distribution, parse, probability_at
 from kassen.dice.ast import Dice, Expression, Term
 from kassen.dice.exact import tolerance_depth
 from kassen.dice.limits import DEFAULT_LIMITS, DiceLimits
+from kassen.i18n import S_
 from kassen.l5r.tables import TenDice
 
 _POOL = re.compile(r"^\s*(\d{1,4})\s*k\s*(\d{1,4})\s*(?:([+-])\s*(\d{1,6}))?\s*$", re.IGNORECASE)
@@ -66,7 +67,7 @@ class Pool:
         text = f"{self.rolled}k{self.kept}"
         if self.bonus:
             text += f"{self.bonus:+d}"
-        return text if self.explode else text + " (10s do not explode)"
+        return text if self.explode else S_("{pool} (10s do not explode)", pool=text)
 
     def normalized(self) -> Pool:
         """No negative dice; never keep more dice than are rolled."""
@@ -127,7 +128,11 @@ def ten_dice(pool: Pool, rule: TenDice) -> tuple[Pool, tuple[Step, ...]]:
         kept = cap
     new = Pool(rolled, kept, pool.explode, bonus)
     return new, (
-        Step(new.rolled, f"ten dice rule: {pool.expression()} becomes {new.expression()}", "L5.CORE.1"),
+        Step(
+            new.rolled,
+            S_("ten dice rule: {pool} becomes {new}", pool=pool.expression(), new=new.expression()),
+            "L5.CORE.1",
+        ),
     )
 
 
@@ -172,9 +177,15 @@ def roll_pool(
     ``explain`` False, as in the simulation mode, the step's words do not show them)."""
     p = pool.normalized()
     if p.rolled == 0 or p.kept == 0:
-        return PoolRoll(p, p.bonus, None, (Step(p.bonus, f"{reason}: no dice to roll", rule),))
+        return PoolRoll(
+            p, p.bonus, None, (Step(p.bonus, S_("{reason}: no dice to roll", reason=reason), rule),)
+        )
     result: RollResult = roll(pool_dice(p.rolled, p.kept, p.explode), rng)
-    shown = f"{reason}: {p} rolled {_faces_text(result.dice)}" if explain else reason
+    shown = (
+        S_("{reason}: {pool} rolled {dice}", reason=reason, pool=p, dice=_faces_text(result.dice))
+        if explain
+        else reason
+    )
     return PoolRoll(p, result.total + p.bonus, result, (Step(result.total, shown, rule),))
 
 

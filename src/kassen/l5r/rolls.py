@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from kassen.core.errors import IllegalActionError
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
+from kassen.i18n import S_
 from kassen.l5r.actions import Attack
 from kassen.l5r.character import Character, earth, tn_to_be_hit_base
 from kassen.l5r.pool import Pool, ten_dice
@@ -73,7 +74,13 @@ def wound_penalty(
     r = rank(fighter, tables, wounds)
     if r.tn_penalty == 0:
         return 0, ()
-    return r.tn_penalty, (Step(r.tn_penalty, f"{fighter.name} is {r.name}: +{r.tn_penalty} TN", "L5.CORE.6"),)
+    return r.tn_penalty, (
+        Step(
+            r.tn_penalty,
+            S_("{name} is {rank}: +{penalty} TN", name=fighter.name, rank=r.name, penalty=r.tn_penalty),
+            "L5.CORE.6",
+        ),
+    )
 
 
 def dice_change(fighter: Fighter, turn: int, kinds: Iterable[RollKind]) -> tuple[int, tuple[Step, ...]]:
@@ -90,7 +97,18 @@ def _dice_change(active: tuple[Status, ...], kinds: Iterable[RollKind]) -> tuple
     for s in _of(active, "dice"):
         if s.applies_to in wanted:
             total += s.amount
-            steps.append(Step(s.amount, f"{s.source}: {s.amount:+d} die on {s.applies_to} rolls", s.rule))
+            steps.append(
+                Step(
+                    s.amount,
+                    S_(
+                        "{source}: {amount} die on {kind} rolls",
+                        source=s.source,
+                        amount=f"{s.amount:+d}",
+                        kind=s.applies_to,
+                    ),
+                    s.rule,
+                )
+            )
     return total, tuple(steps)
 
 
@@ -132,7 +150,9 @@ def skill_pool(
         Step(trait, f"{trait_name} {trait}", "L5.CORE.9"),
         Step(
             skill,
-            f"{skill_name} {skill}" + (" (unskilled: 10s do not explode)" if skill == 0 else ""),
+            S_("{skill} {value} (unskilled: 10s do not explode)", skill=skill_name, value=skill)
+            if skill == 0
+            else f"{skill_name} {skill}",  # a word and a number: kassen.l5r.say says it
             "L5.CORE.9" if skill else "L5.CORE.1",
         ),
     ]
@@ -141,8 +161,24 @@ def skill_pool(
     pool = Pool(trait + skill + change, kept, explode=skill > 0).normalized()
     pool, ten = ten_dice(pool, tables.core.ten_dice)
     steps += ten
-    keeps = f"keep {skill_name}" if keep_skill else f"keep {trait_name}"
-    steps.append(Step(pool.rolled, f"roll {pool} ({trait_name} + {skill_name}, {keeps})", "L5.CORE.9"))
+    text = (
+        S_(
+            "roll {pool} ({trait} + {skill}, keep {skill_again})",
+            pool=pool,
+            trait=trait_name,
+            skill=skill_name,
+            skill_again=skill_name,
+        )
+        if keep_skill
+        else S_(
+            "roll {pool} ({trait} + {skill}, keep {trait_again})",
+            pool=pool,
+            trait=trait_name,
+            skill=skill_name,
+            trait_again=trait_name,
+        )
+    )
+    steps.append(Step(pool.rolled, text, "L5.CORE.9"))
     return pool, tuple(steps)
 
 
@@ -177,8 +213,8 @@ def initiative_pool(fighter: Fighter, tables: L5Tables, turn: int) -> tuple[Pool
     rolled = sum(c.stat(s) for s in rule.rolled)
     kept = sum(c.stat(s) for s in rule.kept)
     steps = [
-        Step(rolled, "initiative: roll " + " + ".join(rule.rolled), "L5.CORE.8"),
-        Step(kept, "keep " + " + ".join(rule.kept), "L5.CORE.8"),
+        Step(rolled, S_("initiative: roll {stats}", stats=" + ".join(rule.rolled)), "L5.CORE.8"),
+        Step(kept, S_("keep {stats}", stats=" + ".join(rule.kept)), "L5.CORE.8"),
     ]
     pool, ten = ten_dice(Pool(rolled, kept).normalized(), tables.core.ten_dice)
     steps += ten
@@ -187,7 +223,13 @@ def initiative_pool(fighter: Fighter, tables: L5Tables, turn: int) -> tuple[Pool
         amount = s.amount_on(turn)
         if amount:
             change += amount
-            steps.append(Step(amount, f"{s.source}: {amount:+d} initiative", s.rule))
+            steps.append(
+                Step(
+                    amount,
+                    S_("{source}: {amount} initiative", source=s.source, amount=f"{amount:+d}"),
+                    s.rule,
+                )
+            )
     return pool, change, tuple(steps)
 
 
@@ -215,24 +257,28 @@ def _defense_tn(
     steps = list(base_steps)
     if full_defense_bonus:
         if any(s.amount > 0 for s in _of(active, "blackout")):  # is_blacked_out
-            steps.append(Step(0, "blackout: normal TN to be hit, no Full Defense bonus", "L5.HED.1"))
+            steps.append(Step(0, S_("blackout: normal TN to be hit, no Full Defense bonus"), "L5.HED.1"))
         else:
             tn += full_defense_bonus
             steps.append(
-                Step(full_defense_bonus, "Full Defense: half the Agility + Defense roll", "L5.CORE.7")
+                Step(full_defense_bonus, S_("Full Defense: half the Agility + Defense roll"), "L5.CORE.7")
             )
     if full_attack:
         change = tables.core.full_attack.tn_to_be_hit_change
         tn += change
-        steps.append(Step(change, f"{character.name} declared a Full Attack", "L5.CORE.7"))
+        steps.append(Step(change, S_("{name} declared a Full Attack", name=character.name), "L5.CORE.7"))
     for s in _of(active, "tn_to_be_hit"):
         tn += s.amount
         steps.append(Step(s.amount, f"{s.source}", s.rule))
     prone = _of(active, "prone")
     if prone:
         tn = tables.called_shots.conditions.prone_tn_to_be_hit
-        steps.append(Step(tn, f"prone ({prone[0].source}): TN to be hit is {tn}", prone[0].rule))
-    steps.append(Step(tn, f"{character.name}'s TN to be hit this turn", "L5.CORE.2"))
+        steps.append(
+            Step(
+                tn, S_("prone ({source}): TN to be hit is {tn}", source=prone[0].source, tn=tn), prone[0].rule
+            )
+        )
+    steps.append(Step(tn, S_("{name}'s TN to be hit this turn", name=character.name), "L5.CORE.2"))
     return tn, tuple(steps)
 
 
@@ -266,40 +312,63 @@ def _attack_pool(c: Character, active: tuple[Status, ...], full_attack: bool, ta
     unskilled_rule = "L5.CORE.3"
     for s in _of(active, "bound"):
         skill = max(0, skill - s.amount)
-        steps.append(Step(-s.amount, f"bound by {s.other}: skill -{s.amount}, now {skill}", "L5.BND.1"))
+        steps.append(
+            Step(
+                -s.amount,
+                S_(
+                    "bound by {other}: skill -{amount}, now {skill}",
+                    other=s.other,
+                    amount=s.amount,
+                    skill=skill,
+                ),
+                "L5.BND.1",
+            )
+        )
         unskilled_rule = "L5.BND.1"
     unskilled = skill == 0
     if unskilled and unskilled_rule == "L5.CORE.3":
-        steps.append(Step(0, "no weapon skill: unskilled (no raises, 10s do not explode)", "L5.CORE.1"))
+        steps.append(Step(0, S_("no weapon skill: unskilled (no raises, 10s do not explode)"), "L5.CORE.1"))
     numb = _of(active, "unskilled")
     if numb:
         unskilled = True
         unskilled_rule = numb[0].rule
         steps.append(
-            Step(0, f"{numb[0].source}: unskilled on attacks (no raises, no exploding 10s)", numb[0].rule)
+            Step(
+                0,
+                S_("{source}: unskilled on attacks (no raises, no exploding 10s)", source=numb[0].source),
+                numb[0].rule,
+            )
         )
     skill_dice = skill
     grip = _of(active, "no_skill_dice")
     if grip:
         skill_dice = 0
-        steps.append(Step(-skill, f"{grip[0].source}: no skill dice on attacks", grip[0].rule))
+        steps.append(
+            Step(-skill, S_("{source}: no skill dice on attacks", source=grip[0].source), grip[0].rule)
+        )
     explode = not unskilled
     tens = _of(active, "no_reroll_tens")
     if tens:
         explode = False
-        steps.append(Step(0, f"{tens[0].source}: no re-rolling 10s on attack rolls", tens[0].rule))
+        steps.append(
+            Step(0, S_("{source}: no re-rolling 10s on attack rolls", source=tens[0].source), tens[0].rule)
+        )
     rolled, kept = c.agility + skill_dice, c.agility
     if full_attack:
         fa = tables.core.full_attack
         rolled, kept = rolled + fa.attack_rolled, kept + fa.attack_kept
         steps.append(
-            Step(fa.attack_rolled, f"Full Attack: +{fa.attack_rolled}k{fa.attack_kept}", "L5.CORE.7")
+            Step(
+                fa.attack_rolled,
+                S_("Full Attack: +{dice}", dice=f"{fa.attack_rolled}k{fa.attack_kept}"),
+                "L5.CORE.7",
+            )
         )
     change, change_steps = _dice_change(active, ("attack", "skill"))
     steps += change_steps
     pool, ten = ten_dice(Pool(rolled + change, kept, explode).normalized(), tables.core.ten_dice)
     steps += ten
-    steps.append(Step(pool.rolled, f"attack roll {pool}", "L5.CORE.9"))
+    steps.append(Step(pool.rolled, S_("attack roll {pool}", pool=pool), "L5.CORE.9"))
     return AttackPool(pool, unskilled, unskilled_rule, tuple(steps))
 
 
@@ -323,11 +392,13 @@ def _raise_cost(
     total = 0
     if damage_raises:
         total += damage_raises
-        steps.append(Step(damage_raises, "raises for damage", "L5.DMG.1"))
+        steps.append(Step(damage_raises, S_("raises for damage"), "L5.DMG.1"))
     if called_shot is not None:
         row = tables.location(called_shot)
         total += row.raises
-        steps.append(Step(row.raises, f"called shot to the {called_shot.value}", "L5.CS.1"))
+        steps.append(
+            Step(row.raises, S_("called shot to the {location}", location=called_shot.value), "L5.CS.1")
+        )
     if special is not None:
         sp = tables.special(special)
         total += sp.raises
@@ -395,24 +466,39 @@ def _plan_or_refusal(
     steps = list(steps_list)
     per = tables.core.raises.tn_per_raise
     if unskilled and needed:
-        return f"{name} is unskilled on this attack and may not raise ({needed} declared)", unskilled_rule
+        return (
+            S_("{name} is unskilled on this attack and may not raise ({n} declared)", name=name, n=needed),
+            unskilled_rule,
+        )
     free_used = min(free, needed)
     paid = needed - free_used
     if limit is not None and paid > limit:
+        said = dict(name=name, limit=limit, stat=tables.core.raises.limit, paid=paid, free=free_used)
         return (
-            f"{name} may carry at most {limit} raise(s) on one roll "
-            f"({tables.core.raises.limit}); {paid} declared"
-            + (f" beyond {free_used} Free" if free_used else ""),
+            S_(
+                "{name} may carry at most {limit} raise(s) on one roll ({stat}); {paid} declared beyond {free} Free",  # noqa: E501
+                **said,
+            )
+            if free_used
+            else S_(
+                "{name} may carry at most {limit} raise(s) on one roll ({stat}); {paid} declared", **said
+            ),
             "L5.CORE.3",
         )
     unused = free - free_used
     lower = tables.core.free_raises.unused_lowers_tn_by
     if free_used:
-        steps.append(Step(free_used, "paid by Free Raises (no TN increase, not counted)", "L5.CORE.4"))
+        steps.append(Step(free_used, S_("paid by Free Raises (no TN increase, not counted)"), "L5.CORE.4"))
     if paid:
-        steps.append(Step(paid * per, f"{paid} raise(s): +{per} TN each", "L5.CORE.3"))
+        steps.append(Step(paid * per, S_("{n} raise(s): +{per} TN each", n=paid, per=per), "L5.CORE.3"))
     if unused and lower:
-        steps.append(Step(-unused * lower, f"{unused} unused Free Raise(s): -{lower} TN each", "L5.CORE.4"))
+        steps.append(
+            Step(
+                -unused * lower,
+                S_("{n} unused Free Raise(s): -{lower} TN each", n=unused, lower=lower),
+                "L5.CORE.4",
+            )
+        )
     return RaisePlan(needed, free_used, paid, unused, paid * per - unused * lower, tuple(steps))
 
 
@@ -430,7 +516,7 @@ def attack_tn(
     tn, steps = defense_tn(target, tables, turn)
     penalty, penalty_steps = wound_penalty(attacker, tables, attacker_wounds)
     total = tn + plan.tn_change + penalty
-    all_steps = (*steps, *plan.steps, *penalty_steps, Step(total, "TN of the attack roll", "L5.CORE.3"))
+    all_steps = (*steps, *plan.steps, *penalty_steps, Step(total, S_("TN of the attack roll"), "L5.CORE.3"))
     return total, all_steps
 
 
@@ -453,14 +539,18 @@ def _damage_pool(
     w = c.weapon
     steps = [
         Step(w.rolled, f"{w.name} {w.damage}", "L5.CORE.5"),
-        Step(c.strength, f"Strength {c.strength} added to the dice rolled", "L5.CORE.5"),
+        Step(c.strength, S_("Strength {value} added to the dice rolled", value=c.strength), "L5.CORE.5"),
     ]
     rolled = w.rolled + c.strength
     per = tables.core.raises.damage_rolled_per_raise
     if damage_raises:
         rolled += damage_raises * per
         steps.append(
-            Step(damage_raises * per, f"{damage_raises} raise(s) for damage: +{per}k0 each", "L5.DMG.1")
+            Step(
+                damage_raises * per,
+                S_("{n} raise(s) for damage: +{per}k0 each", n=damage_raises, per=per),
+                "L5.DMG.1",
+            )
         )
     change, change_steps = _dice_change(active, ("damage",))
     rolled += change
@@ -469,8 +559,14 @@ def _damage_pool(
         sp = tables.special(special)
         if sp.damage_rolled:
             rolled += sp.damage_rolled
-            steps.append(Step(sp.damage_rolled, f"{special.value}: {sp.damage_rolled:+d}k0", sp.rule))
+            steps.append(
+                Step(
+                    sp.damage_rolled,
+                    S_("{special}: {dice}k0", special=special.value, dice=f"{sp.damage_rolled:+d}"),
+                    sp.rule,
+                )
+            )
     pool, ten = ten_dice(Pool(rolled, w.kept).normalized(), tables.core.ten_dice)
     steps += ten
-    steps.append(Step(pool.rolled, f"damage roll {pool}", "L5.CORE.5"))
+    steps.append(Step(pool.rolled, S_("damage roll {pool}", pool=pool), "L5.CORE.5"))
     return pool, tuple(steps)

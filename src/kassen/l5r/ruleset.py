@@ -36,6 +36,7 @@ from kassen.core.ruleset import Renderer, RulesetInfo, Setup
 from kassen.core.scenario import ScenarioSource
 from kassen.core.summary import FightSummary, PlayedFight
 from kassen.core.view import Viewer, Visibility
+from kassen.i18n import S_
 from kassen.l5r import flow, guess, menus, views
 from kassen.l5r.accounting import ACCOUNTING
 from kassen.l5r.actions import (
@@ -70,8 +71,14 @@ DuelAction: TypeAlias = Action | GmAction
 
 
 def _begin(turn: L5Turn, action: Begin) -> None:
-    names = " vs ".join(f.name for f in turn.state.fighters)
-    turn.event("begin", f"the duel begins: {names}", "L5.CORE.8")
+    names = [f.name for f in turn.state.fighters]
+    if len(names) == 2:
+        text = S_("the duel begins: {a} vs {b}", a=names[0], b=names[1])
+    elif len(names) == 3:
+        text = S_("the duel begins: {a} vs {b} vs {c}", a=names[0], b=names[1], c=names[2])
+    else:
+        text = S_("the duel begins: {names}", names=" vs ".join(names))
+    turn.event("begin", text, "L5.CORE.8")
     flow.start_turn(turn)
 
 
@@ -80,7 +87,12 @@ def _declare(turn: L5Turn, action: Declare) -> None:
         why = skip_reason(turn.state, action.actor, step, turn.tables)
         turn.event(
             "script_skipped",
-            f"{action.actor}'s scripted declaration ({step.describe()}) is skipped: {why.message}",
+            S_(
+                "{name}'s scripted declaration ({act}) is skipped: {why}",
+                name=action.actor,
+                act=step.describe(),
+                why=why.message,
+            ),
             why.rule,
             fighter=action.actor,
             act=state_codec(Declaration).dump(step),
@@ -89,7 +101,7 @@ def _declare(turn: L5Turn, action: Declare) -> None:
     turn.put(replace(f, declared=action.act, declarations_made=f.declarations_made + 1))
     turn.event(
         "declare",
-        f"{action.actor} declares: {action.act.describe()}",
+        S_("{name} declares: {act}", name=action.actor, act=action.act.describe()),
         "L5.CORE.8",
         fighter=action.actor,
         act=state_codec(Declaration).dump(action.act),

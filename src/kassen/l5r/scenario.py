@@ -58,6 +58,7 @@ from kassen.core.policy import ByActor, Policy
 from kassen.core.ruleset import Setup
 from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
 from kassen.core.scenario import bundled_scenarios as core_bundled
+from kassen.i18n import S_
 from kassen.l5r.actions import Act, Action, ActKind, Attack, Declaration, Declare
 from kassen.l5r.character import Character, FighterId, Weapon
 from kassen.l5r.content import load_content
@@ -112,7 +113,7 @@ class ScriptStep(StrictModel):
     @model_validator(mode="after")
     def _one_kind(self) -> ScriptStep:
         if (self.attack is None) == (self.do is None) or self.do is ActKind.ATTACK:
-            raise ValueError("a step is either `attack: NAME` or `do: KIND` (not attack)")
+            raise ValueError(S_("a step is either `attack: NAME` or `do: KIND` (not attack)"))
         return self
 
     def declaration(self) -> Declaration:
@@ -185,9 +186,9 @@ class ScenarioModel(StrictModel):
     def _names_and_sides(self) -> ScenarioModel:
         names = [c.name for c in self.characters]
         if len(set(names)) != len(names):
-            raise ValueError("character names must be unique")
+            raise ValueError(S_("character names must be unique"))
         if len({c.side or c.name for c in self.characters}) < 2:
-            raise ValueError("a duel needs at least two sides")
+            raise ValueError(S_("a duel needs at least two sides"))
         return self
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from kassen.core.explain import Step
 from kassen.core.fastreplace import replace
 from kassen.dice import roll
+from kassen.i18n import N_, S_
 from kassen.l5r.actions import Attack, ChooseCorps, ChooseDrive
 from kassen.l5r.character import FighterId
 from kassen.l5r.damage import add_wounds, deal_damage, drop_weapon, make_prone
@@ -46,16 +47,33 @@ def _bind(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     skill = binder.character.weapon_skill
     target = turn.fighter(attack.target).with_status(
         Status(
-            "bound", f"bound by {actor}", "L5.BND.1", amount=skill, start_turn=now, other=actor, roll=total
+            "bound",
+            S_("bound by {name}", name=actor),
+            "L5.BND.1",
+            amount=skill,
+            start_turn=now,
+            other=actor,
+            roll=total,
         )
     )
     binder = binder.with_status(
-        Status("binding", f"binding {attack.target}", "L5.BND.1", start_turn=now, other=attack.target)
+        Status(
+            "binding",
+            S_("binding {name}", name=attack.target),
+            "L5.BND.1",
+            start_turn=now,
+            other=attack.target,
+        )
     )
     turn.event(
         "bind",
-        f"{actor} binds {attack.target}'s weapon: -{skill} skill on its attacks until freed "
-        f"(TN {total} to free it)",
+        S_(
+            "{name} binds {target}'s weapon: -{skill} skill on its attacks until freed (TN {tn} to free it)",
+            name=actor,
+            target=attack.target,
+            skill=skill,
+            tn=total,
+        ),
         "L5.BND.1",
         fighter=attack.target,
         penalty=skill,
@@ -71,7 +89,11 @@ def release_bind(turn: L5Turn, bound: FighterId, binder: FighterId) -> None:
         w = turn.fighter(binder).without(lambda s: s.kind == "binding" and s.other == bound)
         w = w.with_status(
             Status(
-                "cannot_attack", "the bind was just freed", "L5.BND.1", start_turn=turn.now, end_turn=turn.now
+                "cannot_attack",
+                S_("the bind was just freed"),
+                "L5.BND.1",
+                start_turn=turn.now,
+                end_turn=turn.now,
             )
         )
         turn.put(w)
@@ -85,7 +107,12 @@ def _clipping(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> Non
     target = replace(target, conditions=(*target.conditions, cond))
     turn.event(
         "clipping",
-        f"{actor} clips {attack.target} without harming him: {cond} (recorded, no mechanical effect)",
+        S_(
+            "{name} clips {target} without harming him: {condition} (recorded, no mechanical effect)",
+            name=actor,
+            target=attack.target,
+            condition=cond,
+        ),
         "L5.CLP.1",
         fighter=attack.target,
     )
@@ -96,7 +123,10 @@ def _mark(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     """Mark (L5.MRK.1): no real damage, but the opponent is bloodied."""
     target = replace(turn.fighter(attack.target), bloodied=True)
     turn.event(
-        "mark", f"{actor} marks {attack.target}: bloodied, no Wounds", "L5.MRK.1", fighter=attack.target
+        "mark",
+        S_("{name} marks {target}: bloodied, no Wounds", name=actor, target=attack.target),
+        "L5.MRK.1",
+        fighter=attack.target,
     )
     turn.put(target)
 
@@ -106,12 +136,18 @@ def _point_to_throat(turn: L5Turn, actor: FighterId, attack: Attack, total: int)
     strikes at once with Free Raises."""
     now = turn.now
     target = turn.fighter(attack.target).with_status(
-        Status("threatened", f"{actor}'s point at the throat", "L5.PTT.1", start_turn=now, other=actor)
+        Status(
+            "threatened",
+            S_("{name}'s point at the throat", name=actor),
+            "L5.PTT.1",
+            start_turn=now,
+            other=actor,
+        )
     )
     holder = turn.fighter(actor).with_status(
         Status(
             "holding_point",
-            f"point at {attack.target}'s throat",
+            S_("point at {name}'s throat", name=attack.target),
             "L5.PTT.1",
             start_turn=now,
             other=attack.target,
@@ -120,8 +156,13 @@ def _point_to_throat(turn: L5Turn, actor: FighterId, attack: Attack, total: int)
     free = turn.tables.special_attacks.point_to_throat.free_raises
     turn.event(
         "point_to_throat",
-        f"{actor} rests the point at {attack.target}'s throat: any attack or sudden "
-        f"move brings an attack with {free} Free Raises",
+        S_(
+            "{name} rests the point at {target}'s throat: any attack or sudden move brings an attack with "
+            "{free} Free Raises",
+            name=actor,
+            target=attack.target,
+            free=free,
+        ),
         "L5.PTT.1",
         fighter=attack.target,
     )
@@ -140,8 +181,10 @@ def _foul(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     if attack.obstructs is None:
         turn.event(
             "foul",
-            f"no other opponent acts after {actor}: the Foul obstructs no one and has no effect beyond "
-            "its damage",
+            S_(
+                "no other opponent acts after {name}: the Foul obstructs no one and has no effect beyond its damage",  # noqa: E501
+                name=actor,
+            ),
             "L5.FOL.1",
             fighter=attack.target,
         )
@@ -159,7 +202,12 @@ def _corps_a_corps(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -
     _lock(turn, actor, attack.target, total)
     turn.event(
         "corps_a_corps",
-        f"{actor} locks weapons with {attack.target}; {attack.target} chooses: disengage or struggle",
+        S_(
+            "{name} locks weapons with {target}; {target_again} chooses: disengage or struggle",
+            name=actor,
+            target=attack.target,
+            target_again=attack.target,
+        ),
         "L5.CAC.1",
         roll=total,
     )
@@ -172,7 +220,7 @@ def _lock(turn: L5Turn, a: FighterId, b: FighterId, roll_total: int) -> None:
         f = f.with_status(
             Status(
                 "locked",
-                f"locked with {other}",
+                S_("locked with {name}", name=other),
                 "L5.CAC.1",
                 start_turn=turn.now,
                 other=other,
@@ -217,14 +265,20 @@ def disengage(turn: L5Turn, who: FighterId, other: FighterId, tn_roll: int) -> b
     )
     penalty, pen_steps = wound_penalty(f, t)
     tn = tn_roll + penalty
-    r = roll_pool(pool, turn.dice, "disengage roll", "L5.CAC.1", explain=turn.explain)
+    r = roll_pool(pool, turn.dice, S_("disengage roll"), "L5.CAC.1", explain=turn.explain)
     ok = r.total >= tn
-    outcome = "disengaged" if ok else "fails, they struggle"
+    outcome = N_("disengaged") if ok else N_("fails, they struggle")
     turn.event(
         "disengage",
-        f"{who} tries to disengage: {r.total} against TN {tn}: {outcome}",
+        S_(
+            "{name} tries to disengage: {roll} against TN {tn}: {outcome}",
+            name=who,
+            roll=r.total,
+            tn=tn,
+            outcome=outcome,
+        ),
         "L5.CAC.1",
-        steps=(*steps, Step(tn_roll, "TN: the Corps-a-Corps roll", "L5.CAC.1"), *pen_steps, *r.steps),
+        steps=(*steps, Step(tn_roll, S_("TN: the Corps-a-Corps roll"), "L5.CAC.1"), *pen_steps, *r.steps),
         fighter=who,
         roll=r.total,
         tn=tn,
@@ -240,7 +294,7 @@ def disengage(turn: L5Turn, who: FighterId, other: FighterId, tn_roll: int) -> b
         f = f.with_status(
             Status(
                 "free_raise",
-                f"disengaged from {other}",
+                S_("disengaged from {name}", name=other),
                 "L5.CAC.1",
                 amount=grant,
                 start_turn=now,
@@ -271,23 +325,35 @@ def struggle(turn: L5Turn, a: FighterId, b: FighterId) -> None:
             skill_name=skill_name,
             kinds=("skill",),
         )
-        r = roll_pool(pool, turn.dice, f"{name}'s struggle roll", "L5.CAC.1", explain=turn.explain)
+        r = roll_pool(
+            pool, turn.dice, S_("{name}'s struggle roll", name=name), "L5.CAC.1", explain=turn.explain
+        )
         penalty, _ = wound_penalty(f, t)
         totals[name] = r.total - penalty
         all_steps += [*steps, *r.steps]
         if penalty:
-            all_steps.append(Step(-penalty, f"{name}'s wound penalty (opposed roll)", "L5.CORE.6"))
+            all_steps.append(
+                Step(-penalty, S_("{name}'s wound penalty (opposed roll)", name=name), "L5.CORE.6")
+            )
     diff = totals[a] - totals[b]
     rule = t.special_attacks.corps_a_corps
     close = abs(diff) <= rule.close_margin
     winner, loser = (a, b) if diff >= 0 else (b, a)
     all_steps.append(
-        Step(abs(diff), f"margin {abs(diff)}: " + ("close (stay locked)" if close else "decisive"), "L5.RD.1")
+        Step(
+            abs(diff),
+            S_("margin {n}: close (stay locked)", n=abs(diff))
+            if close
+            else S_("margin {n}: decisive", n=abs(diff)),
+            "L5.RD.1",
+        )
     )
-    text = f"{a} and {b} struggle: {totals[a]} to {totals[b]}"
+    said = dict(a=a, b=b, total_a=totals[a], total_b=totals[b])
     turn.event(
         "struggle",
-        text + (" - close: they stay locked" if close else f" - {winner} wins"),
+        S_("{a} and {b} struggle: {total_a} to {total_b} - close: they stay locked", **said)
+        if close
+        else S_("{a} and {b} struggle: {total_a} to {total_b} - {winner} wins", winner=winner, **said),
         "L5.CAC.1",
         steps=all_steps,
         totals=dict(totals),
@@ -299,9 +365,9 @@ def struggle(turn: L5Turn, a: FighterId, b: FighterId) -> None:
     else:
         _unlock(turn, a, b)
     strength = turn.fighter(winner).character.strength
-    make_prone(turn, loser, f"thrown by {winner}", "L5.CAC.1")
-    turn.event("thrown", f"{loser} is thrown to the ground (prone)", "L5.CAC.1", fighter=loser)
-    add_wounds(turn, loser, strength, reason=f"thrown: {winner}'s Strength", rule="L5.CAC.1")
+    make_prone(turn, loser, S_("thrown by {name}", name=winner), "L5.CAC.1")
+    turn.event("thrown", S_("{name} is thrown to the ground (prone)", name=loser), "L5.CAC.1", fighter=loser)
+    add_wounds(turn, loser, strength, reason=S_("thrown: {name}'s Strength", name=winner), rule="L5.CAC.1")
 
 
 # -- Disarm ----------------------------------------------------------------------------------------------
@@ -324,12 +390,12 @@ def _disarm(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     )
     penalty, pen_steps = wound_penalty(target, t)
     tn = total + penalty
-    r = roll_pool(pool, turn.dice, "roll to keep the weapon", "L5.DSM.1", explain=turn.explain)
-    steps_all = (*steps, Step(total, "TN: the Disarm roll", "L5.DSM.1"), *pen_steps, *r.steps)
+    r = roll_pool(pool, turn.dice, S_("roll to keep the weapon"), "L5.DSM.1", explain=turn.explain)
+    steps_all = (*steps, Step(total, S_("TN: the Disarm roll"), "L5.DSM.1"), *pen_steps, *r.steps)
     if r.total >= tn:
         turn.event(
             "disarm",
-            f"{attack.target} keeps the weapon: {r.total} against TN {tn}",
+            S_("{name} keeps the weapon: {roll} against TN {tn}", name=attack.target, roll=r.total, tn=tn),
             "L5.DSM.1",
             steps=steps_all,
             fighter=attack.target,
@@ -345,13 +411,25 @@ def _disarm(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     at = disarmed.position + back(turn.state, disarmed, turn.fighter(actor)) * feet
     turn.event(
         "disarm",
-        f"{attack.target} is disarmed ({r.total} against TN {tn}): the weapon lands {feet} feet away, "
-        "behind him",
+        S_(
+            "{name} is disarmed ({roll} against TN {tn}): the weapon lands {feet} feet away, behind him",
+            name=attack.target,
+            roll=r.total,
+            tn=tn,
+            feet=feet,
+        ),
         "L5.DSM.1",
         steps=(
             *steps_all,
             Step(
-                feet, f"{actor}'s Strength {strength} + {d.distance_dice}d{d.distance_sides} feet", "L5.DSM.1"
+                feet,
+                S_(
+                    "{name}'s Strength {strength} + {dice} feet",
+                    name=actor,
+                    strength=strength,
+                    dice=f"{d.distance_dice}d{d.distance_sides}",
+                ),
+                "L5.DSM.1",
             ),
         ),
         fighter=attack.target,
@@ -370,14 +448,21 @@ def _drive(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> None:
     if target.has("cannot_move", turn.now):
         turn.event(
             "drive",
-            f"{attack.target} is pinned and cannot give way: the Drive's raise counts as a raise for damage",
+            S_(
+                "{name} is pinned and cannot give way: the Drive's raise counts as a raise for damage",
+                name=attack.target,
+            ),
             "L5.DRV.1",
             fighter=attack.target,
         )
         deal_damage(turn, actor, attack, damage_raises=1)
         return
     if target.character.hazard_behind:
-        turn.event("drive", f"{attack.target}, aware of danger behind, gives way or refuses", "L5.DRV.1")
+        turn.event(
+            "drive",
+            S_("{name}, aware of danger behind, gives way or refuses", name=attack.target),
+            "L5.DRV.1",
+        )
         turn.update(pending=DrivePending(attack.target, actor, total, 1))
         return
     _give_way(turn, actor, attack, total)
@@ -392,7 +477,7 @@ def choose_drive(turn: L5Turn, action: ChooseDrive) -> None:
     if action.choice == "refuse":
         turn.event(
             "drive",
-            f"{p.chooser} refuses to give way: the Drive's raise counts as a raise for damage",
+            S_("{name} refuses to give way: the Drive's raise counts as a raise for damage", name=p.chooser),
             "L5.DRV.1",
             fighter=p.chooser,
         )
@@ -425,17 +510,26 @@ def _give_way(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> Non
     divisor = t.special_attacks.drive.footing_tn_divisor
     penalty, pen_steps = wound_penalty(target, t)
     tn = total // divisor + penalty
-    r = roll_pool(pool, turn.dice, "roll to keep footing", "L5.DRV.1", explain=turn.explain)
+    r = roll_pool(pool, turn.dice, S_("roll to keep footing"), "L5.DRV.1", explain=turn.explain)
     ok = r.total >= tn
     turn.event(
         "drive",
-        f"{actor} drives {attack.target} back {feet} feet; footing {r.total} against TN {tn}: "
-        f"{'keeps footing' if ok else 'falls prone'}",
+        S_(
+            "{name} drives {target} back {feet} feet; footing {roll} against TN {tn}: {outcome}",
+            name=actor,
+            target=attack.target,
+            feet=feet,
+            roll=r.total,
+            tn=tn,
+            outcome=N_("keeps footing") if ok else N_("falls prone"),
+        ),
         "L5.DRV.1",
         steps=(
-            Step(feet, f"up to Strength + weapon skill = {feet} feet", "L5.DRV.1"),
+            Step(feet, S_("up to Strength + weapon skill = {feet} feet", feet=feet), "L5.DRV.1"),
             *steps,
-            Step(total // divisor, f"TN: half the Drive roll {total}, rounded down", "L5.DRV.1"),
+            Step(
+                total // divisor, S_("TN: half the Drive roll {total}, rounded down", total=total), "L5.DRV.1"
+            ),
             *pen_steps,
             *r.steps,
         ),
@@ -445,9 +539,11 @@ def _give_way(turn: L5Turn, actor: FighterId, attack: Attack, total: int) -> Non
         success=ok,
     )
     if not ok:
-        make_prone(turn, attack.target, f"tripped by {actor}'s Drive", "L5.DRV.1")
+        make_prone(turn, attack.target, S_("tripped by {name}'s Drive", name=actor), "L5.DRV.1")
     if t.special_attacks.drive.give_way_deals_damage:
-        turn.event("drive", "a Drive the defender gives way to also deals normal damage (reading)", "L5.RD.2")
+        turn.event(
+            "drive", S_("a Drive the defender gives way to also deals normal damage (reading)"), "L5.RD.2"
+        )
         deal_damage(turn, actor, attack, damage_raises=0)
 
 

@@ -29,6 +29,7 @@ from typing import TypeAlias
 
 from kassen.core.errors import KassenError
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_
 from kassen.l5r.actions import Declaration
 from kassen.l5r.character import Character, FighterId
 from kassen.l5r.tables import Location
@@ -200,7 +201,7 @@ class DuelState:
         for f in self.fighters:
             if f.character.name == name:
                 return f
-        raise KassenError(f"no fighter named {name!r} in this duel")
+        raise KassenError(S_("no fighter named {name} in this duel", name=repr(name)))
 
     def has_fighter(self, name: str) -> bool:
         return any(f.character.name == name for f in self.fighters)

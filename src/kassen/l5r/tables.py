@@ -48,6 +48,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from kassen.content.yamlio import HouseDefault, StrictModel, require_every
 from kassen.core.errors import did_you_mean
 from kassen.core.view import VisibilityModel
+from kassen.i18n import S_
 from kassen.l5r.domain import MAX_FEET, DiceChange, Divisor, Multiple, Tn, TnChange, Turns, WoundCount
 from kassen.l5r.memos import L5Memos
 
@@ -158,11 +159,13 @@ class EffectRow(StrictModel):
     def _fields_for_kind(self) -> EffectRow:
         needs_roll = {"dice", "no_skill_dice", "no_reroll_tens", "unskilled"}
         if (self.kind in needs_roll) != (self.applies_to is not None):
-            raise ValueError(f"applies_to is {'required' if self.kind in needs_roll else 'not allowed'}")
+            raise ValueError(
+                S_("applies_to is required") if self.kind in needs_roll else S_("applies_to is not allowed")
+            )
         if (self.kind == "condition") != (self.condition is not None):
-            raise ValueError("condition names go with kind: condition only")
+            raise ValueError(S_("condition names go with kind: condition only"))
         if (self.kind == "extra_wounds") != (self.source is not None):
-            raise ValueError("source goes with kind: extra_wounds only")
+            raise ValueError(S_("source goes with kind: extra_wounds only"))
         return self
 
 
@@ -184,7 +187,7 @@ class LocationRow(StrictModel):
     @model_validator(mode="after")
     def _has_maim(self) -> LocationRow:
         if not any(i.maim for i in self.injuries.values()):
-            raise ValueError("every location needs a maim injury (L5.CS.3)")
+            raise ValueError(S_("every location needs a maim injury (L5.CS.3)"))
         return self
 
 
@@ -210,14 +213,22 @@ class Disadvantages(HouseDefaultSection):
         for name, rows in self.effects.items():
             for row in rows:
                 if row.kind not in LASTING_KINDS:
-                    raise ValueError(f"{name}: a disadvantage's effect is lasting: {row.kind} is not")
+                    raise ValueError(
+                        S_(
+                            "{name}: a disadvantage's effect is lasting: {kind} is not",
+                            name=name,
+                            kind=row.kind,
+                        )
+                    )
                 if (
                     row.turns is not None
                     or row.ended_by is not None
                     or row.starts != "now"
                     or row.shrink_per_turn
                 ):
-                    raise ValueError(f"{name}: a disadvantage's effect has no timing (it lasts for good)")
+                    raise ValueError(
+                        S_("{name}: a disadvantage's effect has no timing (it lasts for good)", name=name)
+                    )
         return self
 
 
@@ -247,7 +258,9 @@ class CalledShotTables(StrictModel):
         }
         missing = sorted(named - set(self.disadvantages.effects))
         if missing:
-            raise ValueError(f"disadvantages.effects lacks {', '.join(missing)} (named by a maim)")
+            raise ValueError(
+                S_("disadvantages.effects lacks {value} (named by a maim)", value=", ".join(missing))
+            )
         return self
 
 
@@ -400,7 +413,7 @@ class WoundRanks(HouseDefaultSection):
     @model_validator(mode="after")
     def _out_is_last(self) -> WoundRanks:
         if not self.ranks[-1].out or any(r.out for r in self.ranks[:-1]):
-            raise ValueError("exactly one rank is Out, and it is the last (Wounds beyond it are Dead)")
+            raise ValueError(S_("exactly one rank is Out, and it is the last (Wounds beyond it are Dead)"))
         return self
 
 
@@ -472,7 +485,7 @@ class CoreTables(StrictModel):
             for name, row in value.items():
                 why = unknown_weapon_skill(row.skill, known)
                 if why is not None:
-                    raise ValueError(f"{name}.skill: {why}")
+                    raise ValueError(S_("{name}.skill: {why}", name=name, why=why))
         return value
 
     def skill_names(self) -> frozenset[str]:
@@ -484,9 +497,9 @@ class CoreTables(StrictModel):
     def _every_ring(self) -> CoreTables:
         missing = [r for r in ("earth", "water", "fire", "air") if r not in self.rings]
         if missing:
-            raise ValueError(f"missing rings: {', '.join(missing)}")
+            raise ValueError(S_("missing rings: {value}", value=", ".join(missing)))
         if "none" not in self.tn_to_be_hit.armor:
-            raise ValueError("tn_to_be_hit.armor needs a 'none' row")
+            raise ValueError(S_("tn_to_be_hit.armor needs a 'none' row"))
         return self
 
 

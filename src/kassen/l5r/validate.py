@@ -25,6 +25,7 @@ __all__ = [
 from collections.abc import Callable
 
 from kassen.core.errors import IllegalActionError
+from kassen.i18n import N_, S_
 from kassen.l5r.actions import (
     Act,
     Action,
@@ -87,15 +88,17 @@ def validate(state: DuelState, action: Action, tables: L5Tables) -> None:
     """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` may be taken now."""
     check = _CHECKS.get(type(action))
     if check is None:
-        raise IllegalActionError(f"not an action of this ruleset: {action!r}", rule="L5.CORE.8")
+        raise IllegalActionError(
+            S_("not an action of this ruleset: {action}", action=repr(action)), rule="L5.CORE.8"
+        )
     if state.phase is Phase.OVER:
-        raise IllegalActionError("the duel is over", rule="L5.CORE.6")
+        raise IllegalActionError(S_("the duel is over"), rule="L5.CORE.6")
     check(state, action, tables)
 
 
 def _begin(state: DuelState, action: Action, tables: L5Tables) -> None:
     if state.phase is not Phase.START:
-        raise IllegalActionError("the duel has already begun", rule="L5.CORE.8")
+        raise IllegalActionError(S_("the duel has already begun"), rule="L5.CORE.8")
 
 
 def _declare(state: DuelState, action: Action, tables: L5Tables) -> None:
@@ -107,7 +110,9 @@ def _declare(state: DuelState, action: Action, tables: L5Tables) -> None:
         except IllegalActionError:
             continue
         raise IllegalActionError(
-            f"a script step is skipped only when it is no longer possible: {step.describe()} is",
+            S_(
+                "a script step is skipped only when it is no longer possible: {step} is", step=step.describe()
+            ),
             rule="L5.CORE.8",
         )
 
@@ -120,17 +125,19 @@ def skip_reason(
         validate_declaration(state, actor, step, tables)
     except IllegalActionError as exc:
         return exc
-    raise IllegalActionError(f"{step.describe()} is possible now", rule="L5.CORE.8")
+    raise IllegalActionError(S_("{step} is possible now", step=step.describe()), rule="L5.CORE.8")
 
 
 def _pending_of(state: DuelState, kind: type, actor: FighterId, rule: str) -> None:
     p = state.pending
     if p is None or not isinstance(p, kind):
         raise IllegalActionError(
-            f"no such choice is waiting ({type(p).__name__ if p else 'none'})", rule=rule
+            S_("no such choice is waiting ({value})", value=type(p).__name__ if p else "none"), rule=rule
         )
     if p.chooser != actor:
-        raise IllegalActionError(f"{p.chooser} makes this choice, not {actor}", rule=rule)
+        raise IllegalActionError(
+            S_("{chooser} makes this choice, not {actor}", chooser=p.chooser, actor=actor), rule=rule
+        )
 
 
 def _choose_injury(state: DuelState, action: Action, tables: L5Tables) -> None:
@@ -145,10 +152,18 @@ def _choose_injury(state: DuelState, action: Action, tables: L5Tables) -> None:
     if action.injury in row.injuries and row.injuries[action.injury].maim:
         threshold, _ = maim_threshold(state.fighter(p.target), p.location, tables)
         raise IllegalActionError(
-            f"{p.damage} damage does not reach {threshold} needed to maim the {p.location.value}",
+            S_(
+                "{damage} damage does not reach {threshold} needed to maim the {value}",
+                damage=p.damage,
+                threshold=threshold,
+                value=p.location.value,
+            ),
             rule="L5.CS.3",
         )
-    raise IllegalActionError(f"{action.injury!r} is not an injury of the {p.location.value}", rule="L5.CS.2")
+    raise IllegalActionError(
+        S_("{injury} is not an injury of the {value}", injury=repr(action.injury), value=p.location.value),
+        rule="L5.CS.2",
+    )
 
 
 def _choose_corps(state: DuelState, action: Action, tables: L5Tables) -> None:
@@ -183,31 +198,35 @@ _NEEDS: dict[ActKind, tuple[Callable[[DuelState, Fighter], bool], str, str]] = {
     ActKind.REGAIN_GRIP: (
         lambda s, f: any(x.ended_by == "regain_grip" for x in f.statuses),
         "L5.ARM.1",
-        "has no loose grip to regain",
+        N_("{name} has no loose grip to regain"),
     ),
-    ActKind.REGAIN_FOOTING: (lambda s, f: f.has("prone", s.turn), "L5.FOT.1", "is not prone"),
+    ActKind.REGAIN_FOOTING: (lambda s, f: f.has("prone", s.turn), "L5.FOT.1", N_("{name} is not prone")),
     ActKind.CLEAR_VISION: (
         lambda s, f: any(x.ended_by == "clear_vision" for x in f.statuses),
         "L5.HED.1",
-        "has no blood in the eyes",
+        N_("{name} has no blood in the eyes"),
     ),
-    ActKind.FREE_WEAPON: (lambda s, f: f.has("bound", s.turn), "L5.BND.1", "has no bound weapon"),
-    ActKind.REMOVE_WEAPON: (lambda s, f: f.has("cannot_move", s.turn), "L5.FOT.1", "is not pinned"),
+    ActKind.FREE_WEAPON: (lambda s, f: f.has("bound", s.turn), "L5.BND.1", N_("{name} has no bound weapon")),
+    ActKind.REMOVE_WEAPON: (
+        lambda s, f: f.has("cannot_move", s.turn),
+        "L5.FOT.1",
+        N_("{name} is not pinned"),
+    ),
     ActKind.RECOVER_WEAPON: (
         lambda s, f: not f.weapon_in_hand and not f.has("hand_unusable", s.turn),
         "L5.HND.1",
-        "has no dropped weapon it can pick up",
+        N_("{name} has no dropped weapon it can pick up"),
     ),
     ActKind.HOLD_POINT: (
         lambda s, f: f.has("holding_point", s.turn),
         "L5.PTT.1",
-        "holds no point at a throat",
+        N_("{name} holds no point at a throat"),
     ),
-    ActKind.RELEASE_BIND: (lambda s, f: f.has("binding", s.turn), "L5.BND.1", "binds no weapon"),
+    ActKind.RELEASE_BIND: (lambda s, f: f.has("binding", s.turn), "L5.BND.1", N_("{name} binds no weapon")),
     ActKind.YIELD: (
         lambda s, f: f.has("threatened", s.turn),
         "L5.PTT.1",
-        "may yield only with a point at the throat",
+        N_("{name} may yield only with a point at the throat"),
     ),
 }
 
@@ -215,13 +234,14 @@ _NEEDS: dict[ActKind, tuple[Callable[[DuelState, Fighter], bool], str, str]] = {
 def validate_declaration(state: DuelState, actor: FighterId, act: Declaration, tables: L5Tables) -> None:
     """Raise :class:`IllegalActionError` (naming the rule) unless ``actor`` may declare ``act`` now."""
     if state.phase is not Phase.DECLARE or state.pending is not None:
-        raise IllegalActionError("this is not the declaration phase", rule="L5.CORE.8")
+        raise IllegalActionError(S_("this is not the declaration phase"), rule="L5.CORE.8")
     if not state.has_fighter(actor):
-        raise IllegalActionError(f"no fighter named {actor!r}", rule="L5.CORE.8")
+        raise IllegalActionError(S_("no fighter named {actor}", actor=repr(actor)), rule="L5.CORE.8")
     turn_of = next_declarer(state)
     if actor != turn_of:
         raise IllegalActionError(
-            f"{turn_of} declares now, not {actor} (lowest initiative first)", rule="L5.CORE.8"
+            S_("{turn_of} declares now, not {actor} (lowest initiative first)", turn_of=turn_of, actor=actor),
+            rule="L5.CORE.8",
         )
     f = state.fighter(actor)
     if isinstance(act, Attack):
@@ -237,29 +257,35 @@ def check_act(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> None:
     actor = f.name
     kind = act.do
     if kind is ActKind.ATTACK:
-        raise IllegalActionError("an attack names its target and raises (Attack)", rule="L5.CORE.3")
+        raise IllegalActionError(S_("an attack names its target and raises (Attack)"), rule="L5.CORE.3")
     if (act.target is not None) != (kind in (ActKind.MEDICAL_AID, ActKind.CLOSE)):
         raise IllegalActionError(
-            "only medical aid and closing name a target (whom to aid, whom to close on)",
+            S_("only medical aid and closing name a target (whom to aid, whom to close on)"),
             rule="L5.CS.4" if kind is ActKind.MEDICAL_AID else "L5.GAP.1",
         )
     if is_blacked_out(f, state.turn) and kind is not ActKind.WAIT:
-        what = "may not declare Full Defense" if kind is ActKind.FULL_DEFENSE else "loses the next action"
-        raise IllegalActionError(f"{actor} is blacked out and {what}", rule="L5.HED.1")
+        what = (
+            N_("may not declare Full Defense")
+            if kind is ActKind.FULL_DEFENSE
+            else N_("loses the next action")
+        )
+        raise IllegalActionError(
+            S_("{actor} is blacked out and {what}", actor=actor, what=what), rule="L5.HED.1"
+        )
     locked = f.has("locked", state.turn)
     if locked and kind not in (ActKind.STRUGGLE, ActKind.DISENGAGE) and not is_blacked_out(f, state.turn):
         raise IllegalActionError(
-            f"{actor} is locked in a Corps-a-Corps: struggle or disengage", rule="L5.CAC.1"
+            S_("{actor} is locked in a Corps-a-Corps: struggle or disengage", actor=actor), rule="L5.CAC.1"
         )
     if kind in (ActKind.STRUGGLE, ActKind.DISENGAGE) and not locked:
-        raise IllegalActionError(f"{actor} is not locked in a Corps-a-Corps", rule="L5.CAC.1")
+        raise IllegalActionError(S_("{actor} is not locked in a Corps-a-Corps", actor=actor), rule="L5.CAC.1")
     if kind is ActKind.MEDICAL_AID:
         _check_aid(state, f, act, tables)
     if kind in (ActKind.CLOSE, ActKind.RETREAT, ActKind.RECOVER_WEAPON):
         _check_move(state, f, act, tables)
     need = _NEEDS.get(kind)
     if need is not None and not need[0](state, f):
-        raise IllegalActionError(f"{actor} {need[2]}", rule=need[1])
+        raise IllegalActionError(S_(need[2], name=actor), rule=need[1])
 
 
 def act_allowed(
@@ -294,13 +320,17 @@ def act_allowed(
 def _check_aid(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> None:
     target = act.target
     if target is None or not state.has_fighter(target):
-        raise IllegalActionError(f"no fighter named {target!r} to aid", rule="L5.GAP.1")
+        raise IllegalActionError(S_("no fighter named {target} to aid", target=repr(target)), rule="L5.GAP.1")
     t = state.fighter(target)
     if t.side != f.side or t.dead:
-        raise IllegalActionError(f"{f.name} can aid only a living companion (or itself)", rule="L5.GAP.1")
+        raise IllegalActionError(
+            S_("{name} can aid only a living companion (or itself)", name=f.name), rule="L5.GAP.1"
+        )
     stops = set(tables.called_shots.conditions.medical_aid_stops)
     if not any(s.kind in stops for s in t.statuses):
-        raise IllegalActionError(f"{target} has no bleeding that medical aid stops", rule="L5.CS.4")
+        raise IllegalActionError(
+            S_("{target} has no bleeding that medical aid stops", target=target), rule="L5.CS.4"
+        )
 
 
 def _check_move(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> None:
@@ -313,18 +343,24 @@ def _check_move(state: DuelState, f: Fighter, act: Act, tables: L5Tables) -> Non
     elif act.do is ActKind.CLOSE:
         assert act.target is not None
         if not state.has_fighter(act.target) or act.target == f.name:
-            raise IllegalActionError(f"no opponent named {act.target!r} to close on", rule="L5.GAP.1")
+            raise IllegalActionError(
+                S_("no opponent named {target} to close on", target=repr(act.target)), rule="L5.GAP.1"
+            )
         o = state.fighter(act.target)
         if o.side == f.side or not standing(o, tables):
-            raise IllegalActionError(f"{o.name} is not an opponent in the fight", rule="L5.GAP.1")
+            raise IllegalActionError(
+                S_("{name} is not an opponent in the fight", name=o.name), rule="L5.GAP.1"
+            )
         if distance(f, o) <= reach(f, tables):
-            raise IllegalActionError(f"{o.name} is already within {f.name}'s reach", rule="L5.GAP.1")
+            raise IllegalActionError(
+                S_("{name} is already within {name_2}'s reach", name=o.name, name_2=f.name), rule="L5.GAP.1"
+            )
     elif nearest_opponent(state, f, tables) is None:
-        raise IllegalActionError(f"{f.name} has no opponent to retreat from", rule="L5.GAP.1")
+        raise IllegalActionError(S_("{name} has no opponent to retreat from", name=f.name), rule="L5.GAP.1")
     if sp.feet == 0:
         why = sp.stopped.source if sp.stopped is not None else "no movement"
         rule = sp.stopped.rule if sp.stopped is not None else "L5.GAP.1"
-        raise IllegalActionError(f"{f.name} cannot move ({why})", rule=rule)
+        raise IllegalActionError(S_("{name} cannot move ({why})", name=f.name, why=why), rule=rule)
 
 
 # -- attacks ----------------------------------------------------------------------------------------------
@@ -359,24 +395,31 @@ def check_attacker_and_target(
     the attacker's hands and weapon, reach): the legal list makes them once per target."""
     t, turn = tables, state.turn
     if target_name == attacker.name:
-        raise IllegalActionError(f"{attacker.name} cannot attack itself", rule="L5.CORE.2")
+        raise IllegalActionError(S_("{name} cannot attack itself", name=attacker.name), rule="L5.CORE.2")
     if not state.has_fighter(target_name):
-        raise IllegalActionError(f"no fighter named {target_name!r} to attack", rule="L5.CORE.2")
+        raise IllegalActionError(
+            S_("no fighter named {target_name} to attack", target_name=repr(target_name)), rule="L5.CORE.2"
+        )
     target = state.fighter(target_name)
     if not standing(target, t):
-        raise IllegalActionError(f"{target.name} is out of the fight", rule="L5.CORE.6")
+        raise IllegalActionError(S_("{name} is out of the fight", name=target.name), rule="L5.CORE.6")
     if is_blacked_out(attacker, turn) and not simultaneous:
-        raise IllegalActionError(f"{attacker.name} is blacked out and loses the next action", rule="L5.HED.1")
+        raise IllegalActionError(
+            S_("{name} is blacked out and loses the next action", name=attacker.name), rule="L5.HED.1"
+        )
     if attacker.has("locked", turn):
         raise IllegalActionError(
-            f"{attacker.name} is locked in a Corps-a-Corps: struggle or disengage", rule="L5.CAC.1"
+            S_("{name} is locked in a Corps-a-Corps: struggle or disengage", name=attacker.name),
+            rule="L5.CAC.1",
         )
     if not attacker.weapon_in_hand:
-        raise IllegalActionError(f"{attacker.name} has no weapon in hand", rule="L5.DSM.1")
+        raise IllegalActionError(S_("{name} has no weapon in hand", name=attacker.name), rule="L5.DSM.1")
     if attacker.has("hand_unusable", turn):
-        raise IllegalActionError(f"{attacker.name}'s weapon hand is unusable", rule="L5.HND.1")
+        raise IllegalActionError(S_("{name}'s weapon hand is unusable", name=attacker.name), rule="L5.HND.1")
     if attacker.has("binding", turn) or attacker.has("cannot_attack", turn):
-        raise IllegalActionError(f"{attacker.name}'s weapon is binding and cannot attack", rule="L5.BND.1")
+        raise IllegalActionError(
+            S_("{name}'s weapon is binding and cannot attack", name=attacker.name), rule="L5.BND.1"
+        )
     check_reach(attacker, target, t, turn)
 
 
@@ -385,18 +428,21 @@ def check_attack_form(state: DuelState, attacker: Fighter, attack: Attack, table
     :func:`check_attacker_and_target` and before the raises are paid."""
     t = tables
     if attack.damage_raises < 0:
-        raise IllegalActionError("raises for damage cannot be negative", rule="L5.DMG.1")
+        raise IllegalActionError(S_("raises for damage cannot be negative"), rule="L5.DMG.1")
     if attack.obstructs is not None and attack.special is not SpecialAttackName.FOUL:
-        raise IllegalActionError("only a Foul obstructs another attacker", rule="L5.FOL.1")
+        raise IllegalActionError(S_("only a Foul obstructs another attacker"), rule="L5.FOL.1")
     if attack.special is not None:
         row = t.special(attack.special)
         if attack.full_attack and not row.full_attack:
             raise IllegalActionError(
-                f"{attack.special.value} may not be part of a Full Attack", rule="L5.SPC.2"
+                S_("{value} may not be part of a Full Attack", value=attack.special.value), rule="L5.SPC.2"
             )
         if not row.damage and (attack.damage_raises or attack.called_shot is not None):
             raise IllegalActionError(
-                f"{attack.special.value} deals no Wounds: no raises for damage or called shot with it",
+                S_(
+                    "{value} deals no Wounds: no raises for damage or called shot with it",
+                    value=attack.special.value,
+                ),
                 rule="L5.SPC.1",
             )
         if attack.special is SpecialAttackName.FOUL:
@@ -417,10 +463,12 @@ def _check_foul(state: DuelState, attacker: Fighter, attack: Attack, tables: L5T
         # ("at least one opponent must come after the attack ... for this action to be effective")
         return
     if other is None or other in (attack.target, attacker.name) or not state.has_fighter(other):
-        raise IllegalActionError("a Foul names another opponent for the target to obstruct", rule="L5.FOL.1")
+        raise IllegalActionError(
+            S_("a Foul names another opponent for the target to obstruct"), rule="L5.FOL.1"
+        )
     o = state.fighter(other)
     if o.side == attacker.side or not standing(o, tables):
-        raise IllegalActionError(f"{other} is not an opponent in the fight", rule="L5.FOL.1")
+        raise IllegalActionError(S_("{other} is not an opponent in the fight", other=other), rule="L5.FOL.1")
 
 
 def validate_strike(state: DuelState, action: ThroatStrike, tables: L5Tables) -> RaisePlan:
@@ -432,7 +480,8 @@ def validate_strike(state: DuelState, action: ThroatStrike, tables: L5Tables) ->
     attack = action.attack
     if attack.target != p.threatened:
         raise IllegalActionError(
-            f"the extra attack strikes {p.threatened}, whose throat is threatened", rule="L5.PTT.1"
+            S_("the extra attack strikes {threatened}, whose throat is threatened", threatened=p.threatened),
+            rule="L5.PTT.1",
         )
     if (
         attack.full_attack
@@ -440,7 +489,7 @@ def validate_strike(state: DuelState, action: ThroatStrike, tables: L5Tables) ->
         or (attack.special is not None and not tables.special(attack.special).damage)
     ):
         raise IllegalActionError(
-            "the extra attack is a plain attack: raises for damage and called shots only", rule="L5.PTT.1"
+            S_("the extra attack is a plain attack: raises for damage and called shots only"), rule="L5.PTT.1"
         )
     free = tables.special_attacks.point_to_throat.free_raises
     freed = unthreatened(state, action.actor, p.threatened)

@@ -18,7 +18,9 @@ from collections.abc import Mapping, Sequence
 
 from kassen.core.fight import state_codec
 from kassen.core.view import Viewer, Visibility, redact_event, redact_state
+from kassen.i18n import _
 from kassen.l5r.rolls import rank
+from kassen.l5r.say import say, say_declaration
 from kassen.l5r.state import CorpsPending, DrivePending, DuelState, Fighter, InjuryPending, Phase
 from kassen.l5r.tables import L5Tables
 from kassen.l5r.validate import next_declarer
@@ -57,8 +59,11 @@ def status(state: DuelState, tables: L5Tables, viewer: Viewer) -> Sequence[str]:
     """The turn order and the fighters, as ``viewer`` may see them."""
     lines = [_order(state)]
     if state.phase in (Phase.DECLARE, Phase.RESOLVE) and state.act_order:
-        inits = ", ".join(f"{n} {state.fighter(n).initiative}" for n in state.act_order)
-        lines.append(f"acting order (highest initiative first): {inits}")
+        inits = _(", ").join(
+            _("{name} {initiative}").format(name=n, initiative=state.fighter(n).initiative)
+            for n in state.act_order
+        )
+        lines.append(_("acting order (highest initiative first): {order}").format(order=inits))
     waiting = _waiting(state)
     if waiting:
         lines.append(waiting)
@@ -69,26 +74,40 @@ def status(state: DuelState, tables: L5Tables, viewer: Viewer) -> Sequence[str]:
 
 def _order(state: DuelState) -> str:
     if state.phase is Phase.START:
-        return "before the duel: the GM begins it, and everyone rolls initiative"
+        return _("before the duel: the GM begins it, and everyone rolls initiative")
     if state.phase is Phase.OVER:
-        return f"the duel is over ({state.reason})"
+        return _("the duel is over ({why})").format(why=say(state.reason or ""))
     if state.phase is Phase.DECLARE:
         now = next_declarer(state)
         parts = []
         for name in state.declare_order:
             f = state.fighter(name)
             if f.declared is not None:
-                parts.append(f"{name} declared {f.declared.describe()}")
+                parts.append(
+                    _("{name} declared {act}").format(name=name, act=say_declaration(f.declared.describe()))
+                )
             else:
-                parts.append(f"{name} <- declares now" if name == now else f"{name} to declare")
-        return f"turn {state.turn}, declarations (lowest initiative first): " + "; ".join(parts)
+                parts.append(
+                    _("{name} <- declares now").format(name=name)
+                    if name == now
+                    else _("{name} to declare").format(name=name)
+                )
+        return _("turn {n}, declarations (lowest initiative first): {order}").format(
+            n=state.turn, order=_("; ").join(parts)
+        )
     parts = []
     for i, name in enumerate(state.act_order):
         f = state.fighter(name)
-        mark = "done" if f.acted or i < state.cursor else "to act"
-        what = f.declared.describe() if f.declared is not None else "nothing declared"
-        parts.append(f"{name} ({what}) {mark}")
-    return f"turn {state.turn}, resolving (highest initiative first): " + "; ".join(parts)
+        what = say_declaration(f.declared.describe()) if f.declared is not None else _("nothing declared")
+        done = f.acted or i < state.cursor
+        parts.append(
+            _("{name} ({act}) done").format(name=name, act=what)
+            if done
+            else _("{name} ({act}) to act").format(name=name, act=what)
+        )
+    return _("turn {n}, resolving (highest initiative first): {order}").format(
+        n=state.turn, order=_("; ").join(parts)
+    )
 
 
 def _waiting(state: DuelState) -> str:
@@ -96,30 +115,38 @@ def _waiting(state: DuelState) -> str:
     if p is None:
         return ""
     if isinstance(p, InjuryPending):
-        return f"waiting: {p.chooser} chooses the injury to {p.target}'s {p.location.value}"
+        return _("waiting: {name} chooses the injury to {target}'s {location}").format(
+            name=p.chooser, target=p.target, location=say(p.location.value)
+        )
     if isinstance(p, CorpsPending):
-        return f"waiting: {p.chooser} answers {p.attacker}'s Corps-a-Corps"
+        return _("waiting: {name} answers {attacker}'s Corps-a-Corps").format(
+            name=p.chooser, attacker=p.attacker
+        )
     if isinstance(p, DrivePending):
-        return f"waiting: {p.chooser} gives way to {p.attacker}'s Drive or refuses"
-    return f"waiting: {p.chooser} strikes {p.threatened}, who moved with a point at the throat"
+        return _("waiting: {name} gives way to {attacker}'s Drive or refuses").format(
+            name=p.chooser, attacker=p.attacker
+        )
+    return _("waiting: {name} strikes {target}, who moved with a point at the throat").format(
+        name=p.chooser, target=p.threatened
+    )
 
 
 def _fighter(f: Fighter, tables: L5Tables, turn: int, wounds: bool, ranked: bool) -> str:
-    head = f"{f.name} ({f.side}): "
     if f.dead:
-        return head + (f"Dead ({f.death})" if f.death else "Dead")
+        said = _("Dead ({cause})").format(cause=say(f.death)) if f.death else _("Dead")
+        return _("{name} ({side}): {state}").format(name=f.name, side=f.side, state=said)
     r = rank(f, tables)
-    health = r.name if ranked else "rank not seen"
+    health = say(r.name) if ranked else _("rank not seen")
     if wounds:
-        health += f", {f.wounds} Wounds"
+        health = _("{rank}, {n} Wounds").format(rank=health, n=f.wounds)
     if r.tn_penalty and ranked:
-        health += f" (+{r.tn_penalty} TN)"
-    bits: list[str] = [health, f"at {f.position} ft"]
+        health = _("{rank} (+{penalty} TN)").format(rank=health, penalty=r.tn_penalty)
+    bits: list[str] = [health, _("at {feet} ft").format(feet=f.position)]
     if f.yielded:
-        bits.append("yielded")
+        bits.append(_("yielded"))
     if not f.weapon_in_hand:
-        bits.append(f"weapon on the ground at {f.weapon_at} ft")
+        bits.append(_("weapon on the ground at {feet} ft").format(feet=f.weapon_at))
     noted = sorted({s.source for s in f.statuses if s.kind in _NOTED and s.active(turn)})
-    bits += noted[:4]
-    bits += list(dict.fromkeys(f.conditions))[:4]
-    return head + "; ".join(bits)
+    bits += [say(n) for n in noted[:4]]
+    bits += [say(c) for c in list(dict.fromkeys(f.conditions))[:4]]
+    return _("{name} ({side}): {state}").format(name=f.name, side=f.side, state=_("; ").join(bits))

@@ -19,6 +19,7 @@ __all__ = ["RankState", "dead_at", "ladder", "out_ceiling", "rank_index", "wound
 from dataclasses import dataclass
 
 from kassen.core.explain import Step
+from kassen.i18n import N_, S_
 from kassen.l5r.tables import L5Tables
 
 
@@ -42,17 +43,22 @@ class RankState:
 
     def step(self) -> Step:
         if self.dead:
-            return Step(self.wounds, "the Dead rank is filled: Dead", "L5.RD.4")
+            return Step(self.wounds, S_("the Dead rank is filled: Dead"), "L5.RD.4")
         if self.dying:
             return Step(
                 self.wounds,
-                f"Wounds in the Dead rank (filled at {self.dead_at}): down, no actions, alive until it fills",
+                S_(
+                    "Wounds in the Dead rank (filled at {n}): down, no actions, alive until it fills",
+                    n=self.dead_at,
+                ),
                 "L5.RD.4",
             )
         if self.out:
-            return Step(self.wounds, "Wounds in the Out rank: unconscious, no actions", "L5.CORE.6")
+            return Step(self.wounds, S_("Wounds in the Out rank: unconscious, no actions"), "L5.CORE.6")
         return Step(
-            self.tn_penalty, f"{self.wounds} Wounds: {self.name} (+{self.tn_penalty} TN)", "L5.CORE.6"
+            self.tn_penalty,
+            S_("{n} Wounds: {rank} (+{penalty} TN)", n=self.wounds, rank=self.name, penalty=self.tn_penalty),
+            "L5.CORE.6",
         )
 
 
@@ -91,8 +97,8 @@ def wound_rank(wounds: int, earth: int, tables: L5Tables) -> RankState:
             return RankState(wounds, name, 0 if out else penalty, out, False)
     fatal = dead_at(earth, tables)
     if wounds >= fatal:
-        return RankState(wounds, "Dead", 0, False, True, dead_at=fatal)
-    return RankState(wounds, "Dead rank", 0, False, False, dying=True, dead_at=fatal)
+        return RankState(wounds, N_("Dead"), 0, False, True, dead_at=fatal)
+    return RankState(wounds, N_("Dead rank"), 0, False, False, dying=True, dead_at=fatal)
 
 
 def rank_index(state: RankState, tables: L5Tables) -> int:
