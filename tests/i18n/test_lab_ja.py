@@ -222,11 +222,20 @@ def test_json_on_the_command_line_is_the_same_in_both_languages() -> None:
         (["lab", "run", "duel", "-n", "30"], DUEL_NAMES + TYPED),
         (
             ["lab", "run", "l5r/first-blood", "-n", "12", "--decide", "0.5", "--every", "6"],
-            ("Crane", "Lion", "Doji Hana", "Akodo Sen", "A contest to first blood", "l5r", "first-blood") + TYPED,
+            (
+                "Crane",
+                "Lion",
+                "Doji Hana",
+                "Akodo Sen",
+                "A contest to first blood",
+                "l5r",
+                "first-blood",
+                *TYPED,
+            ),
         ),
         (
             ["lab", "sweep", "duel", "--vary", "fighters.ryu.skill=9,11,13", "-n", "8"],
-            DUEL_NAMES + ("fighters.ryu.skill", "ryu.skill"),
+            (*DUEL_NAMES, "fighters.ryu.skill", "ryu.skill"),
         ),
         (
             ["lab", "match", "duel", "--a", "heuristic", "--b", "random", "-n", "20", "--sprt"],
@@ -234,7 +243,7 @@ def test_json_on_the_command_line_is_the_same_in_both_languages() -> None:
         ),
         (
             ["lab", "solve", "duel", "--vary", "fighters.ken.skill=8..14", "--target", "east=0.5", "-n", "6"],
-            DUEL_NAMES + ("fighters.ken.skill", "skill"),
+            (*DUEL_NAMES, "fighters.ken.skill", "skill"),
         ),
         (["lab", "odds", "sengoku", "--modifiers", "0..2", "--defense", "10..12"], ()),
         (["lab", "odds", "l5r", "--pools", "3k2..4k3", "--tn", "15", "--raises", "1"], ()),
