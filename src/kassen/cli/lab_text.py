@@ -390,7 +390,10 @@ def show_table(
     shown = metric_label(name)
     say(f"{translate_text(table.title)}: {name.replace('_', ' ') if shown == name else shown}")
     scale = name.startswith("expected")
-    row_name, column_name = axis_label(table.row_name), axis_label(table.column_name)
+    row_name, column_name = (
+        axis_label(table.row_name, table.ruleset),
+        axis_label(table.column_name, table.ruleset),
+    )
     if table.column_name:
         corner = f"{row_name} \\ {column_name}"
         rw = max(text_width(corner), *(len(r) for r in table.rows))

@@ -512,7 +512,7 @@ def _exact_heatmap(table: ExactTable, metric: str) -> bytes:
     if not table.column_name:
         fig, ax = plt.subplots(figsize=(6.4, 3.4))
         ax.bar(list(table.rows), [row[0] or 0.0 for row in grid], color=PALETTE[0])
-        ax.set_xlabel(axis_label(table.row_name))
+        ax.set_xlabel(axis_label(table.row_name, table.ruleset))
         ax.set_ylabel(_metric_words(metric))
         ax.set_ylim(0, vmax)
         ax.set_title(_short(title, 70))
@@ -523,7 +523,7 @@ def _exact_heatmap(table: ExactTable, metric: str) -> bytes:
     fmt = ".2f" if expected else (".1%" if vmax <= 0.1 else ".0%")
     im = _heat(ax, grid, table.rows, table.columns, vmin=0.0, vmax=vmax, cmap="viridis", fmt=fmt)
     fig.colorbar(im, ax=ax, label=_metric_words(metric))
-    ax.set_ylabel(axis_label(table.row_name))
-    ax.set_xlabel(axis_label(table.column_name))
+    ax.set_ylabel(axis_label(table.row_name, table.ruleset))
+    ax.set_xlabel(axis_label(table.column_name, table.ruleset))
     ax.set_title(_("{title}: {metric}").format(title=_short(title, 60), metric=_metric_words(metric)))
     return _png(fig)

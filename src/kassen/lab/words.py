@@ -96,9 +96,11 @@ def action_word(action: str) -> str:
     return found if found is not None else _fallback_action(action)
 
 
-def axis_label(name: str) -> str:
+def axis_label(name: str, ruleset: str = "") -> str:
     """An exact table's axis (``modifier``, ``defense``, ``pool``, ``tn``, ``skill``: its data's column
-    names) in words."""
+    names) in words, in its ``ruleset``'s own terms (Sengoku's Defense is 防備)."""
+    if ruleset == "sengoku" and name == "defense":
+        return pgettext("lab axis sengoku", "defense")
     words = {
         "modifier": pgettext("lab axis", "modifier"),
         "defense": pgettext("lab axis", "defense"),

@@ -614,7 +614,7 @@ def write_odds(table: Any, out: Path, fmt: Format = "csv", *, plots: bool = True
     from kassen.lab.words import axis_label, metric_label
 
     def column_label(key: str) -> str:
-        return metric_label(key) if key in table.metric_names else axis_label(key)
+        return metric_label(key) if key in table.metric_names else axis_label(key, table.ruleset)
 
     assert isinstance(table, ExactTable)
     start_out(out, "odds", {"ruleset": table.ruleset})
@@ -631,11 +631,14 @@ def write_odds(table: Any, out: Path, fmt: Format = "csv", *, plots: bool = True
             images.append((metric_label(name), png))
     meta = [
         (pgettext("lab", "Ruleset"), table.ruleset),
-        (pgettext("lab", "Rows"), f"{axis_label(table.row_name)}: {', '.join(table.rows)}"),
+        (pgettext("lab", "Rows"), f"{axis_label(table.row_name, table.ruleset)}: {', '.join(table.rows)}"),
     ]
     if table.column_name:
         meta.append(
-            (pgettext("lab", "Columns"), f"{axis_label(table.column_name)}: {', '.join(table.columns)}")
+            (
+                pgettext("lab", "Columns"),
+                f"{axis_label(table.column_name, table.ruleset)}: {', '.join(table.columns)}",
+            )
         )
     rows = [{column_label(k): v for k, v in r.items() if not k.endswith("_fraction")} for r in table.table()]
     title = translate_text(table.title)
