@@ -33,6 +33,7 @@ from typing import Any
 from kassen.content.content import read_layer
 from kassen.core.fastreplace import replace
 from kassen.core.scenario import ScenarioSource, read_scenario
+from kassen.i18n import _
 from kassen.lab.backends import Backend, batches, run_batches, session
 from kassen.lab.engine import Batch, FightRecord, Opener
 from kassen.lab.limits import (
@@ -63,18 +64,22 @@ def _common(fights: Any, seed: Any, jobs: Any, backend: Any, address: Any, max_a
     check_seed_range(seed, fights)
     check_jobs(jobs)
     if backend not in ("local", "ray"):
-        raise LabError(f"backend is local or ray, not {str(backend)[:20]!r}")
+        raise LabError(_("backend is local or ray, not {backend}").format(backend=repr(str(backend)[:20])))
     if address is not None and backend != "ray":
-        raise LabError("--address goes with --backend ray")
+        raise LabError(_("--address goes with --backend ray"))
     if address is not None and (not isinstance(address, str) or not 0 < len(address) <= 200):
-        raise LabError("--address is a Ray address such as 10.0.0.5:6379 or auto")
+        raise LabError(_("--address is a Ray address such as 10.0.0.5:6379 or auto"))
     if backend == "ray":
         from kassen.lab.backends import ray_available, reachable
 
         if not ray_available():
-            raise LabError("the ray backend needs Ray: pip install 'kassen[ray]'")
+            raise LabError(_("the ray backend needs Ray: pip install 'kassen[ray]'"))
         if address is not None and not reachable(address):
-            raise LabError(f"cannot reach the Ray cluster at {address[:100]!r} (nothing answers there)")
+            raise LabError(
+                _("cannot reach the Ray cluster at {address} (nothing answers there)").format(
+                    address=repr(address[:100])
+                )
+            )
     if max_actions is not None:
         check_count(max_actions, "max_actions", MAX_ACTIONS)
 
@@ -170,7 +175,7 @@ def _policies(policies: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]
     if policies is None:
         return ()
     if not isinstance(policies, Mapping):
-        raise LabError("policies is a mapping of side -> policy spec")
+        raise LabError(_("policies is a mapping of side -> policy spec"))
     return tuple((side, str(spec)) for side, spec in parse_policies(policies).items())
 
 

@@ -28,6 +28,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from contextlib import contextmanager
 from typing import Any, Literal
 
+from kassen.i18n import _
 from kassen.lab.engine import Batch, FightRecord, play_batch
 from kassen.lab.limits import MAX_BATCH, LabError
 
@@ -78,7 +79,7 @@ def run_batches(
     if backend == "ray":
         return _ray(work, jobs, address, on_batch, keep)
     if backend != "local":
-        raise LabError(f"unknown backend {str(backend)[:20]!r} (local or ray)")
+        raise LabError(_("unknown backend {backend} (local or ray)").format(backend=repr(str(backend)[:20])))
     if jobs == 1 or len(work) <= 1:
         out: dict[int, list[FightRecord]] = {}
         for b in work:
@@ -187,7 +188,7 @@ def _ray_start(jobs: int, address: str | None) -> bool:
     try:
         import ray
     except ImportError:
-        raise LabError("the ray backend needs Ray: pip install 'kassen[ray]'") from None
+        raise LabError(_("the ray backend needs Ray: pip install 'kassen[ray]'")) from None
     started = False
     if not ray.is_initialized():
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
@@ -198,15 +199,24 @@ def _ray_start(jobs: int, address: str | None) -> bool:
             "configure_logging": True,
         }
         if address and not reachable(address):
-            raise LabError(f"cannot reach the Ray cluster at {address[:100]!r} (nothing answers there)")
+            raise LabError(
+                _("cannot reach the Ray cluster at {address} (nothing answers there)").format(
+                    address=repr(address[:100])
+                )
+            )
         try:
             if address:
                 ray.init(address=address, **options)
             else:
                 ray.init(num_cpus=jobs, **options)
         except Exception as exc:  # Ray's own errors: one line, whatever they are
-            where = f"the Ray cluster at {address}" if address else "a local Ray"
-            raise LabError(f"cannot start {where}: {exc}"[:300]) from None
+            if address:
+                message = _("cannot start the Ray cluster at {address}: {error}").format(
+                    address=address, error=exc
+                )
+            else:
+                message = _("cannot start a local Ray: {error}").format(error=exc)
+            raise LabError(message[:300]) from None
         started = True
     return started
 

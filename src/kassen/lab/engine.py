@@ -35,6 +35,7 @@ from kassen.core.rng import Rng
 from kassen.core.ruleset import Setup, find_ruleset
 from kassen.core.scenario import ScenarioSource, read_scenario
 from kassen.core.sim import Simulator
+from kassen.i18n import S_, use_language
 from kassen.lab.summary import FightSummary, check_hook, summarize
 
 Status = Literal["win", "draw", "timeout", "error"]
@@ -207,13 +208,16 @@ def play_one(
     sides, :func:`simulate`) and record it."""
     limit = opener.setup.max_actions if max_actions is None else max_actions
     played = Played(opener.ruleset, opener.content.tables, opener.setup.state, opener.setup.state)
-    try:
-        simulate(opener, seed, limit, played, policies)
-    except Exception as exc:  # a broken fight is counted and named, never the end of a long run
-        actions = len(played.entries)
-        if isinstance(exc, KassenError) and not played.over and actions >= limit:
-            return FightRecord(seed, "timeout", None, actions, f"no end within {limit} actions", None)
-        return FightRecord(seed, "error", None, actions, f"{type(exc).__name__}: {exc}"[:300], None)
+    # a record's message is data (the run's JSON and files): in English whatever the reader's language
+    with use_language("en"):
+        try:
+            simulate(opener, seed, limit, played, policies)
+        except Exception as exc:  # a broken fight is counted and named, never the end of a long run
+            actions = len(played.entries)
+            if isinstance(exc, KassenError) and not played.over and actions >= limit:
+                message = S_("no end within {limit} actions", limit=limit)
+                return FightRecord(seed, "timeout", None, actions, message, None)
+            return FightRecord(seed, "error", None, actions, f"{type(exc).__name__}: {exc}"[:300], None)
     result = opener.ruleset.result(played.state)
     assert result is not None
     status: Status = "draw" if result.winner is None else "win"

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kassen.i18n import S_
 from kassen.lab.results import Row, RunResult
 from kassen.lab.stats import Diff, paired, unpaired
 
@@ -30,7 +31,7 @@ class Baseline:
     key: str | None = None
 
     def label(self) -> str:
-        return ", ".join(f"{p}={_show(v)}" for p, v in self.values) or "the scenario as written"
+        return ", ".join(f"{p}={_show(v)}" for p, v in self.values) or S_("the scenario as written")
 
 
 def _show(value: Any) -> str:

@@ -33,6 +33,7 @@ import os
 from typing import Any
 
 from kassen.core.errors import KassenError
+from kassen.i18n import _
 
 #: Most fights in one run (or in one cell of a sweep).
 MAX_FIGHTS = 200_000
@@ -69,10 +70,14 @@ class LabError(KassenError):
 def check_count(value: Any, name: str, limit: int, *, minimum: int = 1) -> int:
     """``value`` if it is a whole number in ``minimum .. limit``, else a :class:`LabError`."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise LabError(f"{name} is a whole number, not {type(value).__name__}")
+        raise LabError(_("{name} is a whole number, not {kind}").format(name=name, kind=type(value).__name__))
     if not minimum <= value <= limit:
         shown = value if abs(value) < 10**15 else "…"
-        raise LabError(f"{name} must be between {minimum} and {limit}, got {shown}")  # the CLI's wording
+        raise LabError(
+            _("{name} must be between {minimum} and {limit}, got {shown}").format(
+                name=name, minimum=minimum, limit=limit, shown=shown
+            )
+        )  # the CLI's wording
     return value
 
 
@@ -84,9 +89,13 @@ def check_jobs(jobs: Any) -> int:
 def check_seed_range(seed: Any, fights: int) -> int:
     """The first seed of a run: every seed ``seed .. seed + fights - 1`` must be a valid seed."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise LabError(f"seed is a whole number, not {type(seed).__name__}")
+        raise LabError(_("seed is a whole number, not {kind}").format(kind=type(seed).__name__))
     if not 0 <= seed <= SEED_MAX - fights + 1:
-        raise LabError(f"seed must be between 0 and 2**64 - {fights} so that every fight's seed S+i is valid")
+        raise LabError(
+            _("seed must be between 0 and 2**64 - {fights} so that every fight's seed S+i is valid").format(
+                fights=fights
+            )
+        )
     return seed
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from kassen.core.named import parse_policy
 from kassen.core.scenario import read_scenario
+from kassen.i18n import S_, _, translate_text, use_language
 from kassen.lab.backends import Backend, batches, run_batches
 from kassen.lab.engine import Batch, FightRecord, Opener
 from kassen.lab.limits import LabError
@@ -50,9 +51,9 @@ class Sprt:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)) or self.elo1 <= self.elo0:
-            raise LabError("the SPRT's elo1 is above its elo0 (e.g. 0 and 50)")
+            raise LabError(_("the SPRT's elo1 is above its elo0 (e.g. 0 and 50)"))
         if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
-            raise LabError("the SPRT's alpha and beta are error rates between 0 and 0.5")
+            raise LabError(_("the SPRT's alpha and beta are error rates between 0 and 0.5"))
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -103,18 +104,33 @@ class MatchReport:
         return 2 * self.pairs
 
     def sentence(self) -> str:
-        """The answer in one sentence."""
+        """The answer in one sentence, in the reader's language (the JSON's is in English)."""
+        from kassen.lab.sentences import finish
+
         lo, hi = self.interval
-        text = (
-            f"{self.a} scores {100 * self.score:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%) against {self.b} "
-            f"over {self.fights} fights of {self.scenario}, each side played by each (Elo "
-            f"{_signed(self.elo)}, {_signed(self.elo_interval[0])} to {_signed(self.elo_interval[1])})"
-        )
+        clauses = [
+            _(
+                "{a} scores {score} ({interval}) against {b} over {fights} fights of {scenario}, each side "
+                "played by each (Elo {elo}, {low} to {high})"
+            ).format(
+                a=self.a,
+                b=self.b,
+                score=f"{100 * self.score:.1f}%",
+                interval=f"{100 * lo:.1f}-{100 * hi:.1f}%",
+                fights=self.fights,
+                scenario=self.scenario,
+                elo=_signed(self.elo),
+                low=_signed(self.elo_interval[0]),
+                high=_signed(self.elo_interval[1]),
+            )
+        ]
         if self.verdict:
-            text += f"; {self.verdict}"
+            clauses.append(translate_text(self.verdict))
         if self.omniscient:
-            text += f"; omniscient (reads hidden values): {', '.join(self.omniscient)}"
-        return text + "."
+            clauses.append(
+                _("omniscient (reads hidden values): {policies}").format(policies=", ".join(self.omniscient))
+            )
+        return finish(clauses)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -146,8 +162,13 @@ class MatchReport:
                 "verdict": self.verdict,
             },
             "omniscient": list(self.omniscient),
-            "sentence": self.sentence(),
+            "sentence": self.english_sentence(),
         }
+
+    def english_sentence(self) -> str:
+        """The answer in English, as the JSON gives it whatever the reader's language."""
+        with use_language("en"):
+            return self.sentence()
 
 
 def match(
@@ -171,15 +192,19 @@ def match(
     spec_a, spec_b = parse_policy(a), parse_policy(b)
     pairs_wanted = max(1, math.ceil(fights / 2))
     if pairs_wanted > MAX_PAIRS:
-        raise LabError(f"a match plays at most {2 * MAX_PAIRS} fights")
+        raise LabError(_("a match plays at most {fights} fights").format(fights=2 * MAX_PAIRS))
     if not 1 <= check_every <= 10_000:
-        raise LabError("check_every is a number of pairs from 1 to 10000")
+        raise LabError(_("check_every is a number of pairs from 1 to 10000"))
     source = read_scenario(scenario)
     opener = Opener(source, tuple(str(c) for c in content))
     units = getattr(opener.ruleset, "units", None)
     sides = tuple(dict.fromkeys(units(opener.setup.state).values())) if units is not None else ()
     if len(sides) != 2:
-        raise LabError(f"a match is played between two sides; {source.name} has {len(sides)}")
+        raise LabError(
+            _("a match is played between two sides; {scenario} has {sides}").format(
+                scenario=source.name, sides=len(sides)
+            )
+        )
     first, second = sides
     text = source_text(source)
     mirrored = (
@@ -233,12 +258,17 @@ def match(
         if sprt is not None:
             llr = sprt.llr([(x + y) / 2 for x, y in per_pair])
             low, high = sprt.bounds
+            # the verdict is kept in the report's JSON: English, shown through translate_text
+            fought = 2 * done
             if llr >= high:
-                verdict = f"the SPRT accepts Elo >= {sprt.elo1:g} after {2 * done} fights"
+                elo = format(sprt.elo1, "g")
+                verdict = S_("the SPRT accepts Elo >= {elo} after {fights} fights", elo=elo, fights=fought)
             elif llr <= low:
-                verdict = f"the SPRT accepts Elo <= {sprt.elo0:g} after {2 * done} fights"
+                elo = format(sprt.elo0, "g")
+                verdict = S_("the SPRT accepts Elo <= {elo} after {fights} fights", elo=elo, fights=fought)
     if sprt is not None and verdict is None:
-        verdict = f"the SPRT is undecided after {2 * done} fights (LLR {llr:.2f})"
+        ratio = format(llr, ".2f")
+        verdict = S_("the SPRT is undecided after {fights} fights (LLR {llr})", fights=2 * done, llr=ratio)
     scores = [x for pair in per_pair for x in pair]
     score = sum(scores) / len(scores)
     interval = _interval(per_pair)

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from kassen.core.errors import kind_of
+from kassen.i18n import S_, _
 from kassen.lab.limits import MAX_ODDS_CELLS, LabError, check_count
 
 _RANGE = re.compile(r"^\s*(-?\d{1,6})\s*(?:\.\.\s*(-?\d{1,6})\s*(?:/\s*(\d{1,6})\s*)?)?$")
@@ -93,19 +94,33 @@ def parse_range(text: str, name: str, lo: int, hi: int) -> tuple[int, ...]:
     """``A``, ``A..B`` or ``A..B/STEP`` (whole numbers from A to B), each within ``lo .. hi``."""
     m = _RANGE.match(text) if isinstance(text, str) else None
     if m is None:
-        raise LabError(f"--{name} takes N, A..B or A..B/STEP (e.g. 8..20), not {str(text)[:40]!r}")
+        raise LabError(
+            _("--{name} takes N, A..B or A..B/STEP (e.g. 8..20), not {text}").format(
+                name=name, text=repr(str(text)[:40])
+            )
+        )
     a = int(m.group(1))
     b = int(m.group(2)) if m.group(2) is not None else a
     step = int(m.group(3)) if m.group(3) is not None else 1
     if step < 1:
-        raise LabError(f"--{name}: the step must be at least 1")
+        raise LabError(_("--{name}: the step must be at least 1").format(name=name))
     if b < a:
-        raise LabError(f"--{name} {text.strip()!r} must go up (A..B with A <= B)")
+        raise LabError(
+            _("--{name} {text} must go up (A..B with A <= B)").format(name=name, text=repr(text.strip()))
+        )
     if a < lo or b > hi:
-        raise LabError(f"--{name} must stay within {lo}..{hi}, not {text.strip()!r}")
+        raise LabError(
+            _("--{name} must stay within {lo}..{hi}, not {text}").format(
+                name=name, lo=lo, hi=hi, text=repr(text.strip())
+            )
+        )
     values = tuple(range(a, b + 1, step))
     if len(values) > MAX_AXIS:
-        raise LabError(f"--{name} has {len(values)} values; at most {MAX_AXIS}")
+        raise LabError(
+            _("--{name} has {count} values; at most {max_axis}").format(
+                name=name, count=len(values), max_axis=MAX_AXIS
+            )
+        )
     return values
 
 
@@ -113,14 +128,24 @@ def parse_pools(text: str) -> tuple[tuple[int, int], ...]:
     """``XkY`` or ``XkY..ZkW``: every pool with X..Z dice rolled and Y..W kept (kept <= rolled)."""
     m = _POOLS.match(text) if isinstance(text, str) else None
     if m is None:
-        raise LabError(f"--pools takes XkY or XkY..ZkW (e.g. 3k2..10k5), not {str(text)[:40]!r}")
+        raise LabError(
+            _("--pools takes XkY or XkY..ZkW (e.g. 3k2..10k5), not {text}").format(text=repr(str(text)[:40]))
+        )
     x1, y1 = int(m.group(1)), int(m.group(2))
     x2, y2 = (int(m.group(3)), int(m.group(4))) if m.group(3) is not None else (x1, y1)
     if not (1 <= x1 <= x2 <= MAX_POOL and 1 <= y1 <= y2 <= MAX_POOL):
-        raise LabError(f"--pools: rolled and kept go up, each 1..{MAX_POOL} ({text.strip()!r})")
+        raise LabError(
+            _("--pools: rolled and kept go up, each 1..{max_pool} ({text})").format(
+                max_pool=MAX_POOL, text=repr(text.strip())
+            )
+        )
     pools = tuple((x, y) for x in range(x1, x2 + 1) for y in range(y1, y2 + 1) if y <= x)
     if not pools:
-        raise LabError(f"--pools {text.strip()!r} holds no pool that keeps at most the dice it rolls")
+        raise LabError(
+            _("--pools {text} holds no pool that keeps at most the dice it rolls").format(
+                text=repr(text.strip())
+            )
+        )
     return pools
 
 
@@ -128,37 +153,57 @@ def _axis(values: Any, name: str, bounds: tuple[int, int]) -> tuple[int, ...]:
     """An axis given through the Python API: a list, tuple or range of whole numbers within
     ``bounds``, at most :data:`MAX_AXIS` of them (else a :class:`LabError` naming it)."""
     if isinstance(values, str | bytes) or not isinstance(values, list | tuple | range):
-        raise LabError(f"{name} are a list of whole numbers, not {kind_of(values)}")
+        raise LabError(
+            _("{name} are a list of whole numbers, not {kind}").format(name=name, kind=kind_of(values))
+        )
     if len(values) > MAX_AXIS:
-        raise LabError(f"{name} has {len(values)} values; at most {MAX_AXIS}")
+        raise LabError(
+            _("{name} has {count} values; at most {max_axis}").format(
+                name=name, count=len(values), max_axis=MAX_AXIS
+            )
+        )
     lo, hi = bounds
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int):
-            raise LabError(f"{name} are whole numbers, not {kind_of(v)}")
+            raise LabError(_("{name} are whole numbers, not {kind}").format(name=name, kind=kind_of(v)))
         if not lo <= v <= hi:
             shown = v if abs(v) < 10**15 else "…"
-            raise LabError(f"{name} must stay within {lo}..{hi}, not {shown}")
+            raise LabError(
+                _("{name} must stay within {lo}..{hi}, not {shown}").format(
+                    name=name, lo=lo, hi=hi, shown=shown
+                )
+            )
     return tuple(values)
 
 
 def _pools(pools: Any) -> tuple[tuple[int, int], ...]:
     """Pools given through the Python API: (rolled, kept) pairs, each 1 .. :data:`MAX_POOL`."""
     if isinstance(pools, str | bytes) or not isinstance(pools, list | tuple | range):
-        raise LabError(f"pools are a list of (rolled, kept) pairs, not {kind_of(pools)}")
+        raise LabError(_("pools are a list of (rolled, kept) pairs, not {kind}").format(kind=kind_of(pools)))
     if len(pools) > MAX_AXIS:
-        raise LabError(f"pools has {len(pools)} values; at most {MAX_AXIS}")
+        raise LabError(
+            _("pools has {count} values; at most {max_axis}").format(count=len(pools), max_axis=MAX_AXIS)
+        )
     out = []
     for p in pools:
         pair = _axis(p, "a pool (rolled, kept)", (1, MAX_POOL)) if isinstance(p, list | tuple) else None
         if pair is None or len(pair) != 2 or pair[1] > pair[0]:
-            raise LabError(f"a pool is (rolled, kept) with 1 <= kept <= rolled <= {MAX_POOL}, not {p!r:.40}")
+            raise LabError(
+                _("a pool is (rolled, kept) with 1 <= kept <= rolled <= {max_pool}, not {p}").format(
+                    max_pool=MAX_POOL, p=format(repr(p), ".40")
+                )
+            )
         out.append((pair[0], pair[1]))
     return tuple(out)
 
 
 def _check_size(rows: int, columns: int) -> None:
     if rows * columns > MAX_ODDS_CELLS:
-        raise LabError(f"an exact table of {rows} x {columns} cells; at most {MAX_ODDS_CELLS:,}")
+        raise LabError(
+            _("an exact table of {rows} x {columns} cells; at most {max_odds_cells}").format(
+                rows=rows, columns=columns, max_odds_cells=format(MAX_ODDS_CELLS, ",")
+            )
+        )
 
 
 def sengoku_table(modifiers: Sequence[int], defenses: Sequence[int]) -> ExactTable:
@@ -172,7 +217,7 @@ def sengoku_table(modifiers: Sequence[int], defenses: Sequence[int]) -> ExactTab
     metrics = tuple((key, tuple(tuple(getattr(c, key) for c in row) for row in cells)) for key in ODDS_KEYS)
     return ExactTable(
         "sengoku",
-        "Sengoku attack: 2d10 + modifier vs Defense",
+        S_("Sengoku attack: 2d10 + modifier vs Defense"),
         "modifier",
         "defense",
         tuple(str(m) for m in modifiers),
@@ -192,7 +237,7 @@ def l5r_table(
     tns = _axis(tns, "tns", L5R_TNS)
     raises = check_count(raises, "raises", L5R_RAISES[1], minimum=L5R_RAISES[0])
     if unskilled is not False and unskilled is not True:
-        raise LabError(f"unskilled is True or False, not {kind_of(unskilled)}")
+        raise LabError(_("unskilled is True or False, not {kind}").format(kind=kind_of(unskilled)))
     _check_size(len(pools), len(tns))
     rows = []
     for x, y in pools:
@@ -203,11 +248,21 @@ def l5r_table(
             except KassenError as exc:
                 raise LabError(str(exc)) from None
         rows.append(tuple(row))
-    kind = "unskilled " if unskilled else ""
-    extra = f" with {raises} raise(s)" if raises else ""
+    # the title is kept in the table's JSON: English, shown through translate_text
+    if raises:
+        if unskilled:
+            title = S_(
+                "Roll-and-keep: P(unskilled XkY >= TN + 5 x raises) with {raises} raise(s)", raises=raises
+            )
+        else:
+            title = S_("Roll-and-keep: P(XkY >= TN + 5 x raises) with {raises} raise(s)", raises=raises)
+    else:
+        title = (
+            S_("Roll-and-keep: P(unskilled XkY >= TN)") if unskilled else S_("Roll-and-keep: P(XkY >= TN)")
+        )
     return ExactTable(
         "l5r",
-        f"Roll-and-keep: P({kind}XkY >= TN{' + 5 x raises' if raises else ''}){extra}",
+        title,
         "pool",
         "tn",
         tuple(f"{x}k{y}" for x, y in pools),
@@ -230,7 +285,7 @@ def arena_table(skills: Sequence[int], defenses: Sequence[int] | None = None) ->
         grid = tuple(tuple(hit_chance(s, d) for d in defenses) for s in skills)
         return ExactTable(
             "arena",
-            "Arena: P(an attack at skill S hits a defender at defence D)",
+            S_("Arena: P(an attack at skill S hits a defender at defence D)"),
             "skill",
             "defense",
             tuple(str(s) for s in skills),
@@ -242,7 +297,7 @@ def arena_table(skills: Sequence[int], defenses: Sequence[int] | None = None) ->
     names = ("success", "critical_success", "critical_failure")
     return ExactTable(
         "arena",
-        "Arena: a 3d6 check against skill S",
+        S_("Arena: a 3d6 check against skill S"),
         "skill",
         "",
         tuple(str(s) for s in skills),

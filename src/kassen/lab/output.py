@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from kassen.core.summary import ActionUse, Attempt, FightSummary, UnitSummary, UseKind
+from kassen.i18n import _, pgettext
 from kassen.lab.engine import FightRecord
 from kassen.lab.limits import LabError
 
@@ -48,9 +49,9 @@ def check_format(fmt: str) -> Format:
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            raise LabError("--format parquet needs pyarrow: pip install 'kassen[parquet]'") from None
+            raise LabError(_("--format parquet needs pyarrow: pip install 'kassen[parquet]'")) from None
         return "parquet"
-    raise LabError(f"--format is csv or parquet, not {str(fmt)[:20]!r}")
+    raise LabError(_("--format is csv or parquet, not {fmt}").format(fmt=repr(str(fmt)[:20])))
 
 
 def prepare_out(out: Path, kind: str) -> None:
@@ -59,7 +60,7 @@ def prepare_out(out: Path, kind: str) -> None:
     try:
         if out.exists():
             if not out.is_dir():
-                raise LabError(f"--out {str(out)[:120]!r} is a file, not a directory")
+                raise LabError(_("--out {out} is a file, not a directory").format(out=repr(str(out)[:120])))
             names = [p.name for p in out.iterdir()]
             if MARKER in names:
                 try:
@@ -68,27 +69,47 @@ def prepare_out(out: Path, kind: str) -> None:
                     written = None
                 if written != kind:
                     raise LabError(
-                        f"--out {str(out)[:120]!r} holds the lab's {written or 'unknown'} output, "
-                        f"not a {kind}'s: give another directory"
+                        _(
+                            "--out {out} holds the lab's {written} output, not a {kind}'s: give another "
+                            "directory"
+                        ).format(
+                            out=repr(str(out)[:120]), written=written or pgettext("lab", "unknown"), kind=kind
+                        )
                     )
             elif names:
                 raise LabError(
-                    f"--out {str(out)[:120]!r} holds other files and no {MARKER}: give a new or empty one"
+                    _("--out {out} holds other files and no {marker}: give a new or empty one").format(
+                        out=repr(str(out)[:120]), marker=MARKER
+                    )
                 )
         else:
             parent = out.parent if str(out.parent) else Path(".")
             if not parent.exists():
                 raise LabError(
-                    f"--out {str(out)[:120]!r}: the directory {str(parent)[:120]!r} does not exist"
+                    _("--out {out}: the directory {parent} does not exist").format(
+                        out=repr(str(out)[:120]), parent=repr(str(parent)[:120])
+                    )
                 )
             if not parent.is_dir():
-                raise LabError(f"--out {str(out)[:120]!r}: {str(parent)[:120]!r} is a file, not a directory")
+                raise LabError(
+                    _("--out {out}: {parent} is a file, not a directory").format(
+                        out=repr(str(out)[:120]), parent=repr(str(parent)[:120])
+                    )
+                )
             if not os.access(parent, os.W_OK):
-                raise LabError(f"--out {str(out)[:120]!r}: cannot write in {str(parent)[:120]!r}")
+                raise LabError(
+                    _("--out {out}: cannot write in {parent}").format(
+                        out=repr(str(out)[:120]), parent=repr(str(parent)[:120])
+                    )
+                )
         if out.exists() and not os.access(out, os.W_OK):
-            raise LabError(f"--out {str(out)[:120]!r} is not writable")
+            raise LabError(_("--out {out} is not writable").format(out=repr(str(out)[:120])))
     except OSError as exc:
-        raise LabError(f"--out {str(out)[:120]!r}: {exc.strerror or exc}") from None
+        raise LabError(
+            pgettext("lab", "--out {out}: {value}").format(
+                out=repr(str(out)[:120]), value=exc.strerror or exc
+            )
+        ) from None
 
 
 def start_out(out: Path, kind: str, spec: Mapping[str, Any]) -> None:
@@ -101,7 +122,11 @@ def start_out(out: Path, kind: str, spec: Mapping[str, Any]) -> None:
             path.unlink(missing_ok=True)
         write_json(out / MARKER, {"kind": kind, **spec})
     except OSError as exc:
-        raise LabError(f"--out {str(out)[:120]!r}: {exc.strerror or exc}") from None
+        raise LabError(
+            pgettext("lab", "--out {out}: {value}").format(
+                out=repr(str(out)[:120]), value=exc.strerror or exc
+            )
+        ) from None
 
 
 def finish_out(out: Path, kind: str, spec: Mapping[str, Any], written: list[Path]) -> None:
@@ -110,7 +135,11 @@ def finish_out(out: Path, kind: str, spec: Mapping[str, Any], written: list[Path
     try:
         write_json(out / MARKER, {"kind": kind, **spec, "files": names})
     except OSError as exc:
-        raise LabError(f"--out {str(out)[:120]!r}: {exc.strerror or exc}") from None
+        raise LabError(
+            pgettext("lab", "--out {out}: {value}").format(
+                out=repr(str(out)[:120]), value=exc.strerror or exc
+            )
+        ) from None
 
 
 def _listed(out: Path) -> list[Path]:

@@ -39,6 +39,7 @@ from kassen.content.yamlio import parse_yaml
 from kassen.core.errors import ContentError
 from kassen.core.ruleset import find_ruleset
 from kassen.core.scenario import ScenarioSource
+from kassen.i18n import _, pgettext
 from kassen.lab.limits import MAX_PATH_CHARS, MAX_PATH_PARTS, MAX_VALUE_CHARS, MAX_VALUES, LabError
 
 #: First parts that address the content rather than the scenario.
@@ -94,16 +95,22 @@ def slug(text: str) -> str:
 def _value(item: str, spec: str) -> Scalar:
     text = item.strip()
     if not text:
-        raise LabError(f"an empty value in --vary {spec[:80]!r}")
+        raise LabError(_("an empty value in --vary {spec}").format(spec=repr(spec[:80])))
     if len(text) > MAX_VALUE_CHARS:
-        raise LabError(f"a value longer than {MAX_VALUE_CHARS} characters in --vary {spec[:80]!r}")
+        raise LabError(
+            _("a value longer than {max_value_chars} characters in --vary {spec}").format(
+                max_value_chars=MAX_VALUE_CHARS, spec=repr(spec[:80])
+            )
+        )
     try:
         value = yaml.safe_load(text)
     except yaml.YAMLError:
         return text
     if value is None or isinstance(value, int | float | bool | str):
         if isinstance(value, float) and value != value:  # NaN compares unequal to itself
-            raise LabError(f"{text!r} is not a number a scenario can hold (in --vary)")
+            raise LabError(
+                _("{text} is not a number a scenario can hold (in --vary)").format(text=repr(text))
+            )
         return value
     return text
 
@@ -113,41 +120,65 @@ def parse_vary(spec: str) -> VaryPath:
     a path of at most :data:`MAX_PATH_PARTS` dotted parts, at most :data:`MAX_VALUES` distinct values."""
     if not isinstance(spec, str) or "=" not in spec:
         raise LabError(
-            f"--vary takes PATH=V1,V2,... (e.g. fighters.ryu.skill=12,14,16), not {str(spec)[:80]!r}"
+            _("--vary takes PATH=V1,V2,... (e.g. fighters.ryu.skill=12,14,16), not {spec}").format(
+                spec=repr(str(spec)[:80])
+            )
         )
-    path, _, rest = spec.partition("=")
+    path, _eq, rest = spec.partition("=")
     path = path.strip()
     if not path or len(path) > MAX_PATH_CHARS:
-        raise LabError(f"a --vary path is 1 to {MAX_PATH_CHARS} characters, not {len(path)}")
+        raise LabError(
+            _("a --vary path is 1 to {max_path_chars} characters, not {count}").format(
+                max_path_chars=MAX_PATH_CHARS, count=len(path)
+            )
+        )
     parts = tuple(p.strip() for p in path.split("."))
     if len(parts) > MAX_PATH_PARTS:
-        raise LabError(f"a --vary path has at most {MAX_PATH_PARTS} parts: {path[:80]!r}")
+        raise LabError(
+            _("a --vary path has at most {max_path_parts} parts: {path}").format(
+                max_path_parts=MAX_PATH_PARTS, path=repr(path[:80])
+            )
+        )
     for p in parts:
         if not _PART.match(p):
-            raise LabError(f"{path[:80]!r}: every part of a path is 1 to 64 printable characters")
+            raise LabError(
+                _("{path}: every part of a path is 1 to 64 printable characters").format(path=repr(path[:80]))
+            )
     if parts[0] == "ruleset":
-        raise LabError("a sweep cannot vary the ruleset (the scenario's header)")
+        raise LabError(_("a sweep cannot vary the ruleset (the scenario's header)"))
     if parts[0] in CONTENT_ROOTS and len(parts) < 3:
         raise LabError(
-            f"{path!r}: a content path names a section and a value in it ({parts[0]}.SECTION.KEY...)"
+            _("{path}: a content path names a section and a value in it ({parts}.SECTION.KEY...)").format(
+                path=repr(path), parts=parts[0]
+            )
         )
     values: list[Scalar] = []
     m = _RANGE.match(rest)
     if m:
         lo, hi = int(m.group(1)), int(m.group(2))
         if hi < lo or hi - lo + 1 > MAX_VALUES:
-            raise LabError(f"the range {rest.strip()!r} must go up and hold at most {MAX_VALUES} values")
+            raise LabError(
+                _("the range {rest} must go up and hold at most {max_values} values").format(
+                    rest=repr(rest.strip()), max_values=MAX_VALUES
+                )
+            )
         values = list(range(lo, hi + 1))
     else:
         items = rest.split(",")
         if len(items) > MAX_VALUES:
-            raise LabError(f"--vary {path!r} has {len(items)} values; at most {MAX_VALUES}")
+            raise LabError(
+                _("--vary {path} has {count} values; at most {max_values}").format(
+                    path=repr(path), count=len(items), max_values=MAX_VALUES
+                )
+            )
         values = [_value(item, spec) for item in items]
     seen: set[str] = set()
     for v in values:
         key = repr((type(v).__name__, v))
         if key in seen:
-            raise LabError(f"--vary {path!r} lists the value {_show(v)!r} twice")
+            raise LabError(
+                _("--vary {path} lists the value {show} twice").format(path=repr(path), show=repr(_show(v)))
+            )
         seen.add(key)
     return VaryPath(path, parts, tuple(values))
 
@@ -184,12 +215,18 @@ def _find_element(items: list[Any], part: str, where: str) -> int:
                 matches[i] = min(matches.get(i, rank), rank)
     if not matches:
         known = ", ".join(element_name(x, i) for i, x in enumerate(items)) or "none"
-        raise _Unknown(f"no element {part!r} in {where} (elements: {known[:300]})")
+        raise _Unknown(
+            _("no element {part} in {where} (elements: {known})").format(
+                part=repr(part), where=where, known=known[:300]
+            )
+        )
     best = min(matches.values())
     chosen = [i for i, r in matches.items() if r == best]
     if len(chosen) > 1:
         raise LabError(
-            f"{part!r} names {len(chosen)} elements of {where}: use an index (0 .. {len(items) - 1}) or an id"
+            _("{part} names {count} elements of {where}: use an index (0 .. {count2}) or an id").format(
+                part=repr(part), count=len(chosen), where=where, count2=len(items) - 1
+            )
         )
     return chosen[0]
 
@@ -220,7 +257,11 @@ def locate(data: Any, parts: Sequence[str], where: str) -> tuple[list[Key], bool
             out.append(idx)
             cur = cur[idx]
         else:
-            raise _Unknown(f"{here} is a value ({str(cur)[:40]!r}): it has no part {part!r}")
+            raise _Unknown(
+                _("{here} is a value ({cur}): it has no part {part}").format(
+                    here=here, cur=repr(str(cur)[:40]), part=repr(part)
+                )
+            )
     return out, True
 
 
@@ -241,7 +282,7 @@ def set_at(data: Any, keys: Sequence[Key], value: Any) -> None:
         else:
             cur = cur[k]
     if isinstance(cur, list) and not isinstance(keys[-1], int):
-        raise LabError(f"cannot set {keys[-1]!r} in a list")
+        raise LabError(_("cannot set {keys} in a list").format(keys=repr(keys[-1])))
     cur[keys[-1]] = value
 
 
@@ -257,6 +298,13 @@ def leaf_paths(data: Any, prefix: tuple[str, ...] = (), depth: int = 0) -> Itera
             yield from leaf_paths(item, (*prefix, element_name(item, i)), depth + 1)
     else:
         yield ".".join(prefix)
+
+
+def did_you_mean(close: Sequence[str]) -> str:
+    """``; did you mean a or b?`` after an unknown path's message ('' when nothing is close)."""
+    if not close:
+        return ""
+    return _("; did you mean {paths}?").format(paths=pgettext("lab", " or ").join(close))
 
 
 def suggest(path: str, known: Sequence[str], n: int = 3) -> list[str]:
@@ -307,7 +355,7 @@ class ContentView:
         layer: dict[str, Any] = {}
         for name, text in files:
             try:
-                data, _ = parse_yaml(text, name)
+                data, _spans = parse_yaml(text, name)
             except ContentError:
                 continue  # the ruleset reports a bad layer itself
             stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -380,18 +428,24 @@ def resolve(vary: VaryPath, body: Mapping[str, Any], view: ContentView | None) -
         section = next((s for s in data if s == section_part or slug(s) == slug(section_part)), None)
         if section is None:
             listed = ", ".join(sorted(data))
-            raise _Unknown(f"no content section {section_part!r} (sections: {listed})")
+            raise _Unknown(
+                _("no content section {section_part} (sections: {listed})").format(
+                    section_part=repr(section_part), listed=listed
+                )
+            )
         found, exists = locate(data[section], vary.parts[2:], f"{vary.parts[0]}.{section}")
         if not exists:
-            raise _Unknown(f"{vary.text!r} is not a value of the content")
+            raise _Unknown(_("{text} is not a value of the content").format(text=repr(vary.text)))
         return Resolved(vary, (section, *found), True, section in view.entries)
     except _Unknown as exc:
         known = list(leaf_paths(body)) if not vary.in_content else []
         if view is not None:
             known += [f"{vary.parts[0]}.{p}" for p in leaf_paths(view.data())]
         close = suggest(vary.text, known)
-        hint = f"; did you mean {' or '.join(close)}?" if close else ""
-        raise LabError(f"unknown path {vary.text!r}: {exc}{hint}") from None
+        hint = did_you_mean(close)
+        raise LabError(
+            _("unknown path {text}: {exc}{hint}").format(text=repr(vary.text), exc=exc, hint=hint)
+        ) from None
 
 
 def apply_values(

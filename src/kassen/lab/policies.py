@@ -3,7 +3,8 @@ a sweep under each named policy (each playing every side, :mod:`kassen.core.name
 conclusion that changes between them — which side is favoured, which cell is best, where the 50% line
 lies — so a designer knows which findings hold whoever plays.
 
-Every policy plays the same seeds; the flags compare the answers, not the dice.
+Every policy plays the same seeds; the flags compare the answers, not the dice. The flags are worded
+in the reader's language (the command line's JSON asks for them in English).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ __all__ = ["compare_runs", "compare_sweeps", "split_specs"]
 from collections.abc import Mapping, Sequence
 
 from kassen.core.named import NAMES, parse_policy
+from kassen.i18n import _, pgettext
 from kassen.lab.grid import SweepResult
 from kassen.lab.limits import LabError
 from kassen.lab.results import RunResult
@@ -31,18 +33,22 @@ def split_specs(texts: Sequence[str]) -> list[str]:
         for part in str(text).split(","):
             part = part.strip()
             if not part:
-                raise LabError(f"--policies has an empty spec: {str(text)[:80]!r}")
+                raise LabError(_("--policies has an empty spec: {text}").format(text=repr(str(text)[:80])))
             if part.split(":", 1)[0] in NAMES or not specs:
                 specs.append(part)
             else:
                 specs[-1] += "," + part
     out = [str(parse_policy(s)) for s in specs]
     if len(out) < 2:
-        raise LabError("--policies compares two or more policies (heuristic,search)")
+        raise LabError(_("--policies compares two or more policies (heuristic,search)"))
     if len(out) > MAX_POLICIES:
-        raise LabError(f"--policies compares at most {MAX_POLICIES} policies, not {len(out)}")
+        raise LabError(
+            _("--policies compares at most {most} policies, not {count}").format(
+                most=MAX_POLICIES, count=len(out)
+            )
+        )
     if len(set(out)) != len(out):
-        raise LabError("--policies names a policy twice")
+        raise LabError(_("--policies names a policy twice"))
     return out
 
 
@@ -61,8 +67,22 @@ def compare_runs(results: Mapping[str, RunResult]) -> list[str]:
     parts = []
     for spec, r in results.items():
         side = favoured[spec]
-        parts.append(f"{spec}: {side or 'nobody'} ({pct(r.side(side).wins.rate) if side else 'a tie'})")
-    return ["the favoured side changes: " + "; ".join(parts)]
+        parts.append(
+            pgettext("lab", "{policy}: {side} ({rate})").format(
+                policy=spec, side=side, rate=pct(r.side(side).wins.rate)
+            )
+            if side
+            else _("{policy}: nobody (a tie)").format(policy=spec)
+        )
+    return [_("the favoured side changes: {changes}").format(changes=_sep().join(parts))]
+
+
+def _sep() -> str:
+    return pgettext("lab sentence", "; ")
+
+
+def _nobody(side: str | None) -> str:
+    return side or pgettext("lab", "nobody")
 
 
 def compare_sweeps(results: Mapping[str, SweepResult], side: str) -> list[str]:
@@ -80,10 +100,14 @@ def compare_sweeps(results: Mapping[str, SweepResult], side: str) -> list[str]:
             sides[spec] = _favoured(c.result) if c.result is not None else None
         if len(set(sides.values())) > 1:
             label = ", ".join(f"{p.rsplit('.', 1)[-1]} {v}" for p, v in cell.values)
-            who = "; ".join(f"{s}: {sides[s] or 'nobody'}" for s in specs)
+            who = _sep().join(f"{s}: {_nobody(sides[s])}" for s in specs)
             changed.append(f"{label} ({who})")
     if changed:
-        flags.append(f"the favoured side changes in {len(changed)} cells: " + "; ".join(changed[:8]))
+        flags.append(
+            _("the favoured side changes in {count} cells: {cells}").format(
+                count=len(changed), cells=_sep().join(changed[:8])
+            )
+        )
     # the best cell for the side
     best = {}
     for spec in specs:
@@ -92,7 +116,11 @@ def compare_sweeps(results: Mapping[str, SweepResult], side: str) -> list[str]:
             top = max(done, key=lambda c: c.rate(side) or 0.0)
             best[spec] = ", ".join(f"{p.rsplit('.', 1)[-1]} {v}" for p, v in top.values)
     if len(set(best.values())) > 1:
-        flags.append(f"the best cell for {side} changes: " + "; ".join(f"{s}: {b}" for s, b in best.items()))
+        flags.append(
+            _("the best cell for {side} changes: {cells}").format(
+                side=side, cells=_sep().join(f"{s}: {b}" for s, b in best.items())
+            )
+        )
     # the 50% line
     if len(first.paths) == 1:
         where = {}
@@ -101,12 +129,20 @@ def compare_sweeps(results: Mapping[str, SweepResult], side: str) -> list[str]:
             values = [c.values[0][1] for c in done]
             if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
                 cross = crossing([float(v) for v in values], [c.rate(side) or 0.0 for c in done], 0.5)
-                where[spec] = f"{cross[0]:.1f}" if cross else "nowhere in the range"
+                where[spec] = f"{cross[0]:.1f}" if cross else _("nowhere in the range")
         if len(set(where.values())) > 1:
-            flags.append(f"{side}'s 50% line moves: " + "; ".join(f"{s}: {w}" for s, w in where.items()))
+            flags.append(
+                _("{side}'s 50% line moves: {lines}").format(
+                    side=side, lines=_sep().join(f"{s}: {w}" for s, w in where.items())
+                )
+            )
     else:
         above = [{c.index for c in results[spec].cells if (c.rate(side) or 0.0) > 0.5} for spec in specs]
         moved = set[int]().union(*above) - above[0].intersection(*above[1:])
         if moved:
-            flags.append(f"{side}'s 50% contour moves: {len(moved)} cells are above 50% under some policies")
+            flags.append(
+                _("{side}'s 50% contour moves: {count} cells are above 50% under some policies").format(
+                    side=side, count=len(moved)
+                )
+            )
     return flags

@@ -10,9 +10,11 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kassen.i18n import _, current_language, pgettext
+
 _CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:70em;color:#222;
-padding:0 1em}
+body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans CJK JP",sans-serif;margin:2em auto;
+max-width:70em;color:#222;padding:0 1em}
 h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid #ddd}
 .wrap{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
@@ -32,7 +34,7 @@ def _fmt(value: Any) -> tuple[str, bool]:
     if value is None:
         return "", True
     if isinstance(value, bool):
-        return ("yes" if value else "no"), True
+        return (pgettext("lab", "yes") if value else pgettext("lab", "no")), True
     if isinstance(value, float):
         return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}", False
     if isinstance(value, int):
@@ -42,7 +44,8 @@ def _fmt(value: Any) -> tuple[str, bool]:
 
 def _table(rows: Sequence[Mapping[str, Any]]) -> str:
     if not rows:
-        return "<p class=note>(none)</p>"
+        none = pgettext("lab", "(none)")
+        return f"<p class=note>{html.escape(none)}</p>"
     cols: dict[str, None] = {}
     for r in rows:
         for k in r:
@@ -55,9 +58,10 @@ def _table(rows: Sequence[Mapping[str, Any]]) -> str:
             text, left = _fmt(r.get(c))
             cells.append(f"<td{' class=t' if left else ''}>{html.escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    more = (
-        f"<p class=note>{len(rows) - MAX_ROWS:,} more rows in the files.</p>" if len(rows) > MAX_ROWS else ""
-    )
+    more = ""
+    if len(rows) > MAX_ROWS:
+        text = _("{rows} more rows in the files.").format(rows=f"{len(rows) - MAX_ROWS:,}")
+        more = f"<p class=note>{html.escape(text)}</p>"
     return f"<div class=wrap><table><tr>{head}</tr>{''.join(body)}</table></div>{more}"
 
 
@@ -75,13 +79,15 @@ def html_report(
     """The report: a title, the ``answer`` in one sentence, ``meta`` lines (label, text), then sections
     of (heading, table rows or None, plots as (alt text, PNG bytes), a note)."""
     parts = [
-        "<!doctype html><html lang=en><head><meta charset=utf-8>",
+        f"<!doctype html><html lang={current_language()}><head><meta charset=utf-8>",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f"<p class=answer>{html.escape(answer)}</p>" if answer else "",
         "<p class=meta>"
-        + "<br>".join(f"<b>{html.escape(k)}:</b> {html.escape(v)}" for k, v in meta)
+        + "<br>".join(
+            "<b>" + html.escape(_("{label}:").format(label=k)) + f"</b> {html.escape(v)}" for k, v in meta
+        )
         + "</p>",
     ]
     for heading, rows, images, note in sections:
@@ -92,5 +98,6 @@ def html_report(
             parts.append(_image(png, alt))
         if rows is not None:
             parts.append(_table(rows))
-    parts.append("<p class=note>Written by kassen lab.</p></body></html>\n")
+    written = _("Written by kassen lab.")
+    parts.append(f"<p class=note>{html.escape(written)}</p></body></html>\n")
     return "\n".join(parts)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from kassen.i18n import _, pgettext, translate_text, use_language
 from kassen.lab.api import Progress, Scenario
 from kassen.lab.backends import Backend, batches, run_batches, session
 from kassen.lab.engine import Batch, FightRecord
@@ -77,33 +78,67 @@ class SensitivityResult:
     paths: tuple[str, ...] = ()
 
     def sentence(self) -> str:
+        """The answer in one sentence, in the reader's language (the JSON's is in English)."""
+        from kassen.lab.sentences import finish
+
         top = self.effects[0]
         last = self.effects[-1]
+        side = translate_text(self.side_name)
+        design = {"points": self.points, "fights": f"{self.fights:,}"}
         if top.size == 0:
-            return (
-                f"No path moved {self.side_name}'s win rate on these fights ({self.points} scenarios x "
-                f"{self.fights:,} fights, the same seeds)."
-            )
+            return _(
+                "No path moved {side}'s win rate on these fights ({points} scenarios x {fights} fights, the "
+                "same seeds)."
+            ).format(side=side, **design)
         name = label(top.path)
+        clauses = []
         if self.method == "morris":
             assert top.mu_star is not None
-            text = (
-                f"{name} matters most: across its range ({top.low:g} to {top.high:g}) it moves "
-                f"{self.side_name}'s win rate by {100 * top.mu_star:.1f} points on average "
-                f"(±{100 * (top.mu_star_conf or 0):.1f})"
+            clauses.append(
+                _(
+                    "{path} matters most: across its range ({low} to {high}) it moves {side}'s win rate by "
+                    "{points} points on average (±{conf})"
+                ).format(
+                    path=name,
+                    low=f"{top.low:g}",
+                    high=f"{top.high:g}",
+                    side=side,
+                    points=f"{100 * top.mu_star:.1f}",
+                    conf=f"{100 * (top.mu_star_conf or 0):.1f}",
+                )
             )
             if len(self.effects) > 1:
                 second = self.effects[1]
-                text += f"; then {label(second.path)} ({100 * (second.mu_star or 0):.1f})"
-                text += f"; least {label(last.path)} ({100 * (last.mu_star or 0):.1f})"
+                clauses.append(
+                    pgettext("lab", "then {path} ({points})").format(
+                        path=label(second.path), points=f"{100 * (second.mu_star or 0):.1f}"
+                    )
+                )
+                clauses.append(
+                    pgettext("lab", "least {path} ({size})").format(
+                        path=label(last.path), size=f"{100 * (last.mu_star or 0):.1f}"
+                    )
+                )
         else:
-            text = (
-                f"{name} matters most: it explains {pct(top.st)} of the variance of {self.side_name}'s win "
-                f"rate with its interactions ({pct(top.s1)} alone)"
+            clauses.append(
+                _(
+                    "{path} matters most: it explains {total} of the variance of {side}'s win rate with its "
+                    "interactions ({alone} alone)"
+                ).format(path=name, total=pct(top.st), side=side, alone=pct(top.s1))
             )
             if len(self.effects) > 1:
-                text += f"; least {label(last.path)} ({pct(last.st)})"
-        return text + f" ({self.points} scenarios x {self.fights:,} fights, the same seeds)."
+                clauses.append(
+                    pgettext("lab", "least {path} ({size})").format(path=label(last.path), size=pct(last.st))
+                )
+        clauses[-1] = _("{clause} ({points} scenarios x {fights} fights, the same seeds)").format(
+            clause=clauses[-1], **design
+        )
+        return finish(clauses)
+
+    def english_sentence(self) -> str:
+        """The answer in English, as the JSON gives it whatever the reader's language."""
+        with use_language("en"):
+            return self.sentence()
 
     def rows(self) -> list[dict[str, Any]]:
         return [
@@ -138,7 +173,7 @@ class SensitivityResult:
             "scenarios": self.points,
             "policies": dict(self.policies),
             "effects": self.rows(),
-            "sentence": self.sentence(),
+            "sentence": self.english_sentence(),
         }
 
 
@@ -151,7 +186,7 @@ def _salib() -> Any:
     try:
         import SALib
     except ImportError:
-        raise LabError("kassen lab sensitivity needs SALib: pip install 'kassen[lab]'") from None
+        raise LabError(_("kassen lab sensitivity needs SALib: pip install 'kassen[lab]'")) from None
     import SALib.analyze.morris
     import SALib.analyze.sobol
     import SALib.sample.morris
@@ -186,12 +221,16 @@ def sensitivity(
 
     salib = _salib()
     if method not in ("morris", "sobol"):
-        raise LabError(f"--method is morris or sobol, not {str(method)[:20]!r}")
+        raise LabError(_("--method is morris or sobol, not {method}").format(method=repr(str(method)[:20])))
     if not 2 <= len(vary) <= MAX_SENSITIVITY_PATHS:
-        raise LabError(f"sensitivity ranks 2 to {MAX_SENSITIVITY_PATHS} paths, not {len(vary)}")
+        raise LabError(
+            _("sensitivity ranks 2 to {max_sensitivity_paths} paths, not {count}").format(
+                max_sensitivity_paths=MAX_SENSITIVITY_PATHS, count=len(vary)
+            )
+        )
     spans = [parse_span(v) for v in vary]
     if len({s[0] for s in spans}) != len(spans):
-        raise LabError("a path is varied twice")
+        raise LabError(_("a path is varied twice"))
     check_count(trajectories, "trajectories", 200, minimum=2)
     check_count(levels, "levels", 20, minimum=2)
     check_count(samples, "samples", 4096, minimum=2)
@@ -211,7 +250,7 @@ def sensitivity(
     )
     chosen = plan.side
     if chosen is None:
-        raise LabError("the scenario names no side to rank the effects on")
+        raise LabError(_("the scenario names no side to rank the effects on"))
     problem = {
         "num_vars": len(spans),
         "names": [p for p, *_ in spans],
@@ -226,8 +265,12 @@ def sensitivity(
     unique = list(dict.fromkeys(rows))
     if len(unique) > MAX_POINTS or len(unique) * fights > 2_000_000:
         raise LabError(
-            f"the design plays {len(unique):,} scenarios of {fights:,} fights; at most {MAX_POINTS:,} "
-            "scenarios and 2,000,000 fights: fewer trajectories, samples or fights"
+            _(
+                "the design plays {count} scenarios of {fights} fights; at most {max_points} scenarios and "
+                "2,000,000 fights: fewer trajectories, samples or fights"
+            ).format(
+                count=format(len(unique), ","), fights=format(fights, ","), max_points=format(MAX_POINTS, ",")
+            )
         )
     rates = _play(plan, unique, chosen, progress)
     import numpy as np
@@ -238,14 +281,14 @@ def sensitivity(
         out = salib.analyze.morris.analyze(
             problem, design, y, num_levels=levels, seed=draw, num_resamples=1000
         )
-        for i, (p, lo, hi, _) in enumerate(spans):
+        for i, (p, lo, hi, _whole) in enumerate(spans):
             effects.append(
                 Effect(p, lo, hi, _r(out["mu_star"][i]), _r(out["mu_star_conf"][i]), _r(out["mu"][i]),
                        _r(out["sigma"][i]))
             )  # fmt: skip
     else:
         out = salib.analyze.sobol.analyze(problem, y, calc_second_order=False, seed=draw)
-        for i, (p, lo, hi, _) in enumerate(spans):
+        for i, (p, lo, hi, _whole) in enumerate(spans):
             effects.append(
                 Effect(p, lo, hi, s1=_r(out["S1"][i]), s1_conf=_r(out["S1_conf"][i]), st=_r(out["ST"][i]),
                        st_conf=_r(out["ST_conf"][i]))
@@ -279,7 +322,11 @@ def _play(
         text, error = plan.cell(list(values))
         if text is None:
             shown = ", ".join(f"{p.text}={v}" for p, v in zip(plan.paths, values, strict=True))
-            raise LabError(f"the design's scenario {shown} does not validate: {error}")
+            raise LabError(
+                _("the design's scenario {shown} does not validate: {error}").format(
+                    shown=shown, error=translate_text(error)
+                )
+            )
         work += batches(
             base.source.name, text, base.content, base.seeds(), base.jobs, base.max_actions,
             cell=k, start=len(work), policies=base.policies,

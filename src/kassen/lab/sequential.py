@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from kassen.i18n import _
 from kassen.lab.limits import MAX_FIGHTS, LabError, check_count
 from kassen.lab.results import Sequential, Tally
 from kassen.lab.stats import Decide, confidence_sequence, wilson
@@ -65,26 +66,36 @@ def check_rule(until: Any, decide: Any, side: str | None, every: Any, sides: tup
     a number of fights."""
     if until is None and decide is None:
         if every is not None:
-            raise LabError("--every goes with --until or --decide")
+            raise LabError(_("--every goes with --until or --decide"))
         return None
     if until is not None and decide is not None:
-        raise LabError("give --until WIDTH or --decide RATE, not both")
+        raise LabError(_("give --until WIDTH or --decide RATE, not both"))
     look = DEFAULT_EVERY if every is None else check_count(every, "every", MAX_FIGHTS)
     who = side if side is not None else (sides[0] if sides else None)
     if who is None or (sides and who not in sides):
-        raise LabError(f"--side {str(who)[:40]!r} is not a side of this scenario (sides: {', '.join(sides)})")
+        raise LabError(
+            _("--side {who} is not a side of this scenario (sides: {names})").format(
+                who=repr(str(who)[:40]), names=", ".join(sides)
+            )
+        )
     if until is not None:
         width = _number(until, "--until")
         if not 0 < width <= 1:
-            raise LabError(f"--until is an interval's width between 0 and 1 (0.05: 5 points), not {width:g}")
+            raise LabError(
+                _("--until is an interval's width between 0 and 1 (0.05: 5 points), not {width}").format(
+                    width=format(width, "g")
+                )
+            )
         return Rule("until", width, who, look)
     rate = _number(decide, "--decide")
     if not 0 < rate < 1:
-        raise LabError(f"--decide is a win rate strictly between 0 and 1, not {rate:g}")
+        raise LabError(
+            _("--decide is a win rate strictly between 0 and 1, not {rate}").format(rate=format(rate, "g"))
+        )
     return Rule("decide", rate, who, look)
 
 
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise LabError(f"{name} is a number, not {str(value)[:20]!r}")
+        raise LabError(_("{name} is a number, not {value}").format(name=name, value=repr(str(value)[:20])))
     return float(value)

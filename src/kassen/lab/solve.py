@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kassen.i18n import _, translate_text, use_language
 from kassen.lab.api import Progress, Scenario, _aggregate, _opener
 from kassen.lab.backends import Backend, batches, run_batches, session
 from kassen.lab.engine import Batch, FightRecord
@@ -79,21 +80,37 @@ class SolveResult:
         return f"{x:g}" if self.integer and x == int(x) else f"{x:.2f}".rstrip("0").rstrip(".")
 
     def sentence(self) -> str:
+        """The answer in one sentence, in the reader's language (the JSON's is in English)."""
         what = self.path.rsplit(".", 1)[-1]
+        side = translate_text(self.side_name)
         if self.answer is None or self.between is None:
-            ends = f"{pct(self.points[0].rate)} at {self._show(self.low)}, {pct(self.points[-1].rate)} at "
-            ends += f"{self._show(self.high)}"
-            return (
-                f"No value of {what} from {self._show(self.low)} to {self._show(self.high)} brings "
-                f"{self.side_name}'s win rate to {pct(self.target)} ({ends}, {self.fights:,} fights each)."
-            )
+            return _(
+                "No value of {path} from {low} to {high} brings {side}'s win rate to {target} ({low_rate} at "
+                "{low}, {high_rate} at {high}, {fights} fights each)."
+            ).format(
+                path=what, low=self._show(self.low), high=self._show(self.high), side=side,
+                target=pct(self.target), low_rate=pct(self.points[0].rate),
+                high_rate=pct(self.points[-1].rate), fights=f"{self.fights:,}",
+            )  # fmt: skip
         lo, hi = self.between
-        text = f"{self.side_name} wins {pct(self.target)} at {what} {self.answer:.1f}"
+        values = {
+            "side": side, "target": pct(self.target), "path": what, "answer": f"{self.answer:.1f}",
+            "first": self._show(lo), "second": self._show(hi), "fights": f"{self.fights:,}",
+        }  # fmt: skip
         if self.interval is not None:
-            text += f" (95%: {self.interval[0]:.1f} to {self.interval[1]:.1f})"
-        text += f", between {self._show(lo)} and {self._show(hi)}"
-        text += f" ({self.fights:,} fights each, the same seeds)"
-        return text + "."
+            return _(
+                "{side} wins {target} at {path} {answer} (95%: {low} to {high}), between {first} and "
+                "{second} ({fights} fights each, the same seeds)."
+            ).format(low=f"{self.interval[0]:.1f}", high=f"{self.interval[1]:.1f}", **values)
+        return _(
+            "{side} wins {target} at {path} {answer}, between {first} and {second} ({fights} fights each, "
+            "the same seeds)."
+        ).format(**values)
+
+    def english_sentence(self) -> str:
+        """The answer in English, as the JSON gives it whatever the reader's language."""
+        with use_language("en"):
+            return self.sentence()
 
     def rows(self) -> list[dict[str, Any]]:
         return [
@@ -123,36 +140,48 @@ class SolveResult:
             "between": list(self.between) if self.between else None,
             "ci95": list(self.interval) if self.interval else None,
             "points": self.rows(),
-            "sentence": self.sentence(),
+            "sentence": self.english_sentence(),
         }
 
 
 def parse_span(spec: str) -> tuple[str, float, float, bool]:
     """``PATH=LO..HI``: the path, the ends, and whether both are whole numbers."""
     if not isinstance(spec, str) or "=" not in spec:
-        raise LabError(f"--vary takes PATH=LO..HI (e.g. fighters.ryu.skill=10..16), not {str(spec)[:80]!r}")
-    path, _, rest = spec.partition("=")
+        raise LabError(
+            _("--vary takes PATH=LO..HI (e.g. fighters.ryu.skill=10..16), not {spec}").format(
+                spec=repr(str(spec)[:80])
+            )
+        )
+    path, _eq, rest = spec.partition("=")
     m = _SPAN.match(rest)
     if not m or not path.strip():
-        raise LabError(f"--vary takes PATH=LO..HI with LO below HI, not {spec[:80]!r}")
+        raise LabError(
+            _("--vary takes PATH=LO..HI with LO below HI, not {spec}").format(spec=repr(spec[:80]))
+        )
     lo_text, hi_text = m.group(1), m.group(2)
     lo, hi = float(lo_text), float(hi_text)
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo or max(abs(lo), abs(hi)) > 1e9:
-        raise LabError(f"--vary takes PATH=LO..HI with LO below HI, not {spec[:80]!r}")
+        raise LabError(
+            _("--vary takes PATH=LO..HI with LO below HI, not {spec}").format(spec=repr(spec[:80]))
+        )
     integer = "." not in lo_text and "." not in hi_text
     return path.strip(), lo, hi, integer
 
 
 def parse_target(spec: str) -> tuple[str, float]:
     """``SIDE=RATE`` with RATE strictly between 0 and 1."""
-    side, _, rate = str(spec).partition("=")
+    side, _eq, rate = str(spec).partition("=")
     try:
         value = float(rate)
     except ValueError:
         value = math.nan
     if not side.strip() or not 0 < value < 1:
         shown = str(spec)[:60]
-        raise LabError(f"--target takes SIDE=RATE with RATE between 0 and 1 (east=0.5), not {shown!r}")
+        raise LabError(
+            _("--target takes SIDE=RATE with RATE between 0 and 1 (east=0.5), not {shown}").format(
+                shown=repr(shown)
+            )
+        )
     return side.strip(), value
 
 
@@ -180,7 +209,7 @@ def solve(
     path, lo, hi, integer = parse_span(vary)
     side, rate = parse_target(target)
     if not 1 <= steps <= MAX_STEPS:
-        raise LabError(f"steps is a number of halvings from 1 to {MAX_STEPS}")
+        raise LabError(_("steps is a number of halvings from 1 to {max_steps}").format(max_steps=MAX_STEPS))
     ends: list[Any] = [int(lo), int(hi)] if integer else [lo, hi]
     plan = plan_sweep(
         scenario,
@@ -206,7 +235,11 @@ def solve(
         for k, v in enumerate(todo):
             text, error = plan.cell([v])
             if text is None:
-                raise LabError(f"{path}={v} does not validate: {error}")
+                raise LabError(
+                    _("{path}={v} does not validate: {error}").format(
+                        path=path, v=v, error=translate_text(error)
+                    )
+                )
             work += batches(
                 base.source.name, text, base.content, base.seeds(), base.jobs, base.max_actions,
                 cell=k, start=len(work), policies=base.policies,
@@ -223,7 +256,7 @@ def solve(
             records = [r for i in sorted(got.get(k, {})) for r in got[k][i]]
             tried[float(v)] = [r.status == "win" and r.winner == side for r in records]
             if not names:
-                text, _ = plan.cell([v])
+                text, _error = plan.cell([v])
                 assert text is not None
                 opener = _opener(base.source.name, text, base.content)
                 result: RunResult = _aggregate(opener, base.source, records, seed)
@@ -238,7 +271,7 @@ def solve(
         play([a, b])
         between: tuple[float, float] | None = None
         if (rate_of(a) - rate) * (rate_of(b) - rate) <= 0:
-            for _ in range(MAX_STEPS if integer else steps):
+            for _step in range(MAX_STEPS if integer else steps):
                 if (integer and b - a <= 1) or rate_of(a) == rate or rate_of(b) == rate:
                     break
                 mid: Any = (a + b) // 2 if integer else (a + b) / 2
@@ -291,8 +324,8 @@ def _bootstrap(
     n = min(len(wins[x]) for x in xs)
     columns = [wins[x] for x in xs]
     found: list[float] = []
-    for _ in range(DRAWS):
-        picks = [rng.randrange(n) for _ in range(n)]
+    for _draw in range(DRAWS):
+        picks = [rng.randrange(n) for _pick in range(n)]
         ys = [sum(col[i] for i in picks) / n for col in columns]
         c = _cross(xs, ys, target, near)
         # a draw whose rates never reach the target puts the crossing past the end it is nearest

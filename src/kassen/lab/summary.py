@@ -20,6 +20,7 @@ __all__ = [
 from typing import Any
 
 from kassen.core.summary import ActionUse, Attempt, FightSummary, PlayedFight, UnitSummary
+from kassen.i18n import _
 from kassen.lab.limits import LabError
 
 
@@ -27,8 +28,10 @@ def check_hook(ruleset: Any) -> None:
     """A :class:`LabError` unless ``ruleset`` summarizes its fights itself."""
     if not callable(getattr(ruleset, "fight_summary", None)):
         raise LabError(
-            f"the {ruleset.info.name} ruleset has no fight_summary hook (kassen.core.ruleset.Ruleset): "
-            "the lab cannot tell who still stands or what each unit did, and does not guess"
+            _(
+                "the {name} ruleset has no fight_summary hook (kassen.core.ruleset.Ruleset): the lab cannot "
+                "tell who still stands or what each unit did, and does not guess"
+            ).format(name=ruleset.info.name)
         )
 
 
@@ -39,7 +42,8 @@ def summarize(fight: PlayedFight) -> FightSummary:
     out = ruleset.fight_summary(fight)
     if not isinstance(out, FightSummary):
         raise LabError(
-            f"the {ruleset.info.name} ruleset's fight_summary returned {type(out).__name__}, "
-            "not a FightSummary"
+            _("the {name} ruleset's fight_summary returned {kind}, not a FightSummary").format(
+                name=ruleset.info.name, kind=type(out).__name__
+            )
         )
     return out

@@ -25,6 +25,7 @@ from typing import Any
 from kassen.content.content import read_layer
 from kassen.core.errors import KassenError, kind_of
 from kassen.core.fastreplace import replace
+from kassen.i18n import S_, _, translate_text, use_language
 from kassen.lab.api import Progress, RunPlan, Scenario, _aggregate, _opener, plan_run
 from kassen.lab.backends import Backend, batches, run_batches, session
 from kassen.lab.engine import Batch, FightRecord
@@ -39,6 +40,7 @@ from kassen.lab.paths import (
     VaryPath,
     apply_values,
     cell_text,
+    did_you_mean,
     get_at,
     parse_vary,
     resolve,
@@ -111,7 +113,13 @@ def _build(base: RunPlan, view: ContentView | None, values: Sequence[tuple[Resol
 
 
 def _validate(base: RunPlan, text: str) -> str:
-    """'' if the cell's scenario validates, else why not (one line)."""
+    """'' if the cell's scenario validates, else why not (one line, in English: the cell's error is kept
+    in the sweep's JSON and files, the same in every language, and shown through translate_text)."""
+    with use_language("en"):
+        return _validate_in_english(base, text)
+
+
+def _validate_in_english(base: RunPlan, text: str) -> str:
     try:
         _opener(base.source.name, text, base.content)
     except KassenError as exc:
@@ -146,24 +154,36 @@ def plan_sweep(
     compared (default: the first), the baseline (``PATH=V`` for some of the paths, the others as
     written) and the stopping rule."""
     if isinstance(vary, str | bytes) or not isinstance(vary, list | tuple):
-        raise LabError(f"vary is a list of PATH=V1,V2,... texts, not {kind_of(vary)}")
+        raise LabError(_("vary is a list of PATH=V1,V2,... texts, not {kind}").format(kind=kind_of(vary)))
     if not all(isinstance(v, str | VaryPath) for v in vary):
-        raise LabError("vary is a list of PATH=V1,V2,... texts")
+        raise LabError(_("vary is a list of PATH=V1,V2,... texts"))
     if not vary:
-        raise LabError("a sweep needs at least one --vary PATH=V1,V2,...")
+        raise LabError(_("a sweep needs at least one --vary PATH=V1,V2,..."))
     if len(vary) > most_paths:
-        raise LabError(f"a sweep varies at most {most_paths} paths, not {len(vary)}")
+        raise LabError(
+            _("a sweep varies at most {most_paths} paths, not {count}").format(
+                most_paths=most_paths, count=len(vary)
+            )
+        )
     paths = tuple(v if isinstance(v, VaryPath) else parse_vary(v) for v in vary)
     if len({p.text for p in paths}) != len(paths):
-        raise LabError("a path is varied twice")
+        raise LabError(_("a path is varied twice"))
     size = 1
     for p in paths:
         size *= len(p.values)
     if size > MAX_CELLS:
-        raise LabError(f"the grid has {size:,} cells; at most {MAX_CELLS}")
+        raise LabError(
+            _("the grid has {size} cells; at most {max_cells}").format(
+                size=format(size, ","), max_cells=MAX_CELLS
+            )
+        )
     check_count(fights, "fights", MAX_FIGHTS)
     if size * fights > MAX_SWEEP_FIGHTS:
-        raise LabError(f"the sweep would play {size * fights:,} fights; at most {MAX_SWEEP_FIGHTS:,}")
+        raise LabError(
+            _("the sweep would play {size} fights; at most {max_sweep_fights}").format(
+                size=format(size * fights, ","), max_sweep_fights=format(MAX_SWEEP_FIGHTS, ",")
+            )
+        )
     base = plan_run(
         scenario,
         fights=fights,
@@ -183,7 +203,11 @@ def plan_sweep(
 
     sides = known_sides(base.opener)
     if side is not None and sides and side not in sides:
-        raise LabError(f"--side {side[:40]!r} is not a side of this scenario (sides: {', '.join(sides)})")
+        raise LabError(
+            _("--side {side} is not a side of this scenario (sides: {names})").format(
+                side=repr(side[:40]), names=", ".join(sides)
+            )
+        )
     compared = side if side is not None else (base.rule.side if base.rule else (sides[0] if sides else None))
     view = None
     if any(p.in_content for p in paths):
@@ -199,20 +223,29 @@ def plan_sweep(
                 and _opener(base.source.name, text, base.content).content.hash == base.opener.content.hash
             )
             if not same:
+                if error:
+                    message = _(
+                        "cannot vary {path}: rewriting it with its current value ({current}) does not give "
+                        "the same content ({error}); vary it in a --content layer of your own instead"
+                    )
+                else:
+                    message = _(
+                        "cannot vary {path}: rewriting it with its current value ({current}) does not give "
+                        "the same content; vary it in a --content layer of your own instead"
+                    )
                 raise LabError(
-                    f"cannot vary {r.vary.text!r}: rewriting it with its current value "
-                    f"({current!r}) does not give the same content"
-                    + (f" ({error})" if error else "")
-                    + "; vary it in a --content layer of your own instead"
+                    message.format(path=repr(r.vary.text), current=repr(current), error=translate_text(error))
                 )
         elif not r.exists:
             errors = [_validate(base, _build(base, view, [(r, v)])) for v in r.vary.values]
             if all(errors):
                 close = _suggest(base, view, r.vary.text)
-                hint = f"; did you mean {' or '.join(close)}?" if close else ""
+                hint = did_you_mean(close)
                 raise LabError(
-                    f"unknown path {r.vary.text!r}: the scenario has no such value and none of its values "
-                    f"validates ({errors[0][:160]}){hint}"
+                    _(
+                        "unknown path {text}: the scenario has no such value and none of its values "
+                        "validates ({errors}){hint}"
+                    ).format(text=repr(r.vary.text), errors=translate_text(errors[0])[:160], hint=hint)
                 )
     cells = []
     for i, combo in enumerate(itertools.product(*(p.values for p in paths))):
@@ -228,7 +261,11 @@ def plan_sweep(
         apart = _build(base, view, known)
         error = _validate(base, apart)
         if error:
-            raise LabError(f"the baseline ({_label(chosen)}) does not validate: {error}")
+            raise LabError(
+                _("the baseline ({label}) does not validate: {error}").format(
+                    label=translate_text(_label(chosen)), error=translate_text(error)
+                )
+            )
     shown = tuple((p, v) for p, v in chosen if v is not _MISSING)
     return SweepPlan(base, paths, tuple(cells), compared, shown, index, apart, tuple(resolved), view)
 
@@ -238,7 +275,7 @@ _MISSING: Any = object()
 
 
 def _label(values: Sequence[tuple[str, Any]]) -> str:
-    return ", ".join(f"{p}={v}" for p, v in values if v is not _MISSING) or "the scenario as written"
+    return ", ".join(f"{p}={v}" for p, v in values if v is not _MISSING) or S_("the scenario as written")
 
 
 def _baseline(
@@ -254,11 +291,15 @@ def _baseline(
         v = parse_vary(spec)
         if v.text not in {p.text for p in paths}:
             varied = ", ".join(p.text for p in paths)
-            raise LabError(f"--baseline {v.text[:80]!r} is not a varied path ({varied})")
+            raise LabError(
+                _("--baseline {text} is not a varied path ({varied})").format(
+                    text=repr(v.text[:80]), varied=varied
+                )
+            )
         if len(v.values) != 1:
-            raise LabError(f"--baseline {v.text[:80]!r} takes one value")
+            raise LabError(_("--baseline {text} takes one value").format(text=repr(v.text[:80])))
         if v.text in named:
-            raise LabError(f"--baseline {v.text[:80]!r} is given twice")
+            raise LabError(_("--baseline {text} is given twice").format(text=repr(v.text[:80])))
         named[v.text] = v.values[0]
     out = []
     for p, r in zip(paths, resolved, strict=True):
@@ -291,7 +332,11 @@ def _current(r: Resolved, view: ContentView | None) -> Scalar:
     data: Any = view.entries[section] if r.entries else view.tables[section]
     value = get_at(data, r.keys[1:])
     if value is not None and not isinstance(value, int | float | bool | str):
-        raise LabError(f"{r.vary.text!r} holds a {type(value).__name__}, not a single value a sweep can vary")
+        raise LabError(
+            _("{text} holds a {kind}, not a single value a sweep can vary").format(
+                text=repr(r.vary.text), kind=type(value).__name__
+            )
+        )
     return value
 
 

@@ -17,11 +17,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kassen.i18n import _, pgettext, translate_text
 from kassen.lab.grid import SweepResult
 from kassen.lab.output import Format, finish_out, start_out, write_json, write_table, write_text
 from kassen.lab.results import RunResult
-from kassen.lab.sentences import pct, run_sentence, span, sweep_sentence
+from kassen.lab.sentences import name_of, pct, run_sentence, span, sweep_sentence, verdict_word
 from kassen.lab.stream import RunRows
+from kassen.lab.words import outcome_label, wins_label
 
 if TYPE_CHECKING:
     from kassen.lab.api import RunPlan
@@ -39,55 +41,84 @@ def replay_command(source: str, seed: int, policies: Mapping[str, str]) -> str:
 def replay_text(source: str, seed: int, fights: int, policies: Mapping[str, str]) -> str:
     """How to replay any fight of a run: fight i has seed S+i; the first and the last as commands."""
     last = seed + fights - 1
-    text = f"fight i has seed {seed}+i: {replay_command(source, seed, policies)}"
     if fights > 1:
-        text += f" (the first), {replay_command(source, last, policies)} (the last)"
-    return text
+        return _("fight i has seed {seed}+i: {first} (the first), {last} (the last)").format(
+            seed=seed,
+            first=replay_command(source, seed, policies),
+            last=replay_command(source, last, policies),
+        )
+    return _("fight i has seed {seed}+i: {first}").format(
+        seed=seed, first=replay_command(source, seed, policies)
+    )
 
 
 def _meta_run(result: RunResult) -> list[tuple[str, str]]:
     meta = [
-        ("Scenario", f"{result.scenario} ({result.source}, {result.ruleset})"),
-        ("Fights", f"{result.fights:,}, seeds {result.seed} to {result.seed + result.fights - 1}"),
-        ("Policies", policies_text(result.policies)),
-        ("Replay", replay_text(result.source, result.seed, result.fights, result.policies)),
+        (pgettext("lab", "Scenario"), f"{name_of(result.scenario)} ({result.source}, {result.ruleset})"),
+        (
+            pgettext("lab", "Fights"),
+            pgettext("lab", "{fights}, seeds {first} to {last}").format(
+                fights=f"{result.fights:,}", first=result.seed, last=result.seed + result.fights - 1
+            ),
+        ),
+        (pgettext("lab", "Policies"), policies_text(result.policies)),
+        (pgettext("lab", "Replay"), replay_text(result.source, result.seed, result.fights, result.policies)),
     ]
     seq = result.sequential
     if seq is not None:
         rule = f"--until {seq.target:g}" if seq.rule == "until" else f"--decide {seq.target:g}"
-        meta.append(
-            ("Sequential", f"{rule} on {seq.side}, a look every {seq.every:,} fights, at most {seq.limit:,}; "
-             f"{seq.looks} looks, {'met' if seq.met else 'not met'}; the interval read: {span(seq.interval)}")
+        template = (
+            _("{rule} on {side}, a look every {every} fights, at most {limit}; {looks} looks, met; "
+              "the interval read: {interval}")
+            if seq.met
+            else _("{rule} on {side}, a look every {every} fights, at most {limit}; {looks} looks, not met; "
+                   "the interval read: {interval}")
         )  # fmt: skip
+        meta.append(
+            (
+                pgettext("lab", "Sequential"),
+                template.format(
+                    rule=rule,
+                    side=seq.side,
+                    every=f"{seq.every:,}",
+                    limit=f"{seq.limit:,}",
+                    looks=seq.looks,
+                    interval=span(seq.interval),
+                ),
+            )
+        )
     return meta
 
 
 def _side_rows(result: RunResult) -> list[dict[str, Any]]:
+    outcome, fights, share = pgettext("lab", "outcome"), pgettext("lab", "fights"), pgettext("lab", "share")
     rows: list[dict[str, Any]] = [
-        {"outcome": f"{s.name} wins", "fights": s.wins.count, "share": pct(s.wins.rate)}
+        {outcome: wins_label(s.name), fights: s.wins.count, share: pct(s.wins.rate)}
         | {"95%": span(s.wins.ci95)}
         for s in result.sides
     ]
     for label, iv in (("draws", result.draws), ("time-outs", result.timeouts), ("errors", result.errors)):
         if iv.count or label == "draws":
-            rows.append({"outcome": label, "fights": iv.count, "share": pct(iv.rate), "95%": span(iv.ci95)})
+            rows.append(
+                {outcome: outcome_label(label), fights: iv.count, share: pct(iv.rate), "95%": span(iv.ci95)}
+            )
     return rows
 
 
 def _unit_rows(result: RunResult) -> list[dict[str, Any]]:
     def mean(m: Any) -> str:
         if m.mean is None:
-            return "n/a"
+            return pgettext("lab", "n/a")
         return f"{m.mean:.2f}" + (f" ({m.ci95[0]:.2f}-{m.ci95[1]:.2f})" if m.ci95 else "")
 
     return [
         {
-            "unit": u.name,
-            "side": u.side,
-            "standing": pct(u.standing.rate),
+            pgettext("lab", "unit"): name_of(u.name),
+            pgettext("lab", "side"): u.side,
+            pgettext("lab", "standing"): pct(u.standing.rate),
             "95%": span(u.standing.ci95),
-            "Wounds dealt / fight": mean(u.dealt),
-            "taken / fight": mean(u.taken),
+            pgettext("lab", "Wounds dealt / fight"): mean(u.dealt),
+            pgettext("lab", "taken / fight"): mean(u.taken),
         }
         for u in result.units
     ]
@@ -100,27 +131,54 @@ def _action_rows(result: RunResult) -> list[dict[str, Any]]:
         ok = a.success
         rows.append(
             {
-                "unit": names.get(a.unit or "", a.unit),
-                "action": a.action,
-                "kind": a.kind,
-                "per fight": "n/a" if a.per_fight is None else f"{a.per_fight:.2f}",
-                "attacks": ok.attempts if ok else None,
-                "success": pct(ok.rate) if ok else None,
-                "95% (by fight)": span(ok.ci95) if ok else None,
+                pgettext("lab", "unit"): name_of(names.get(a.unit or "", a.unit or "")),
+                pgettext("lab", "action"): action_label(a.action),
+                pgettext("lab", "kind"): kind_label(a.kind),
+                pgettext("lab", "per fight"): pgettext("lab", "n/a")
+                if a.per_fight is None
+                else f"{a.per_fight:.2f}",
+                pgettext("lab", "attacks"): ok.attempts if ok else None,
+                pgettext("lab", "success"): pct(ok.rate) if ok else None,
+                pgettext("lab", "95% (by fight)"): span(ok.ci95) if ok else None,
             }
         )
     return rows
 
 
+def action_label(action: str) -> str:
+    """An action a ruleset's summary names (``all-out-attack``, kept in the data) in words."""
+    from kassen.lab.words import action_word
+
+    return action_word(action)
+
+
+def kind_label(kind: str) -> str:
+    """A use's kind (maneuver, reaction, special: the data's words) in words."""
+    words = {
+        "maneuver": pgettext("lab kind", "maneuver"),
+        "reaction": pgettext("lab kind", "reaction"),
+        "special": pgettext("lab kind", "special"),
+    }
+    return words.get(kind, kind)
+
+
 def policies_text(policies: Mapping[str, str]) -> str:
     """Who played each side, in words; a search that reads hidden values is said to."""
     if not policies:
-        return "the scenario's own"
+        return _("the scenario's own")
     parts = []
     for side, spec in policies.items():
-        note = " (omniscient: reads hidden values, an upper bound)" if "omniscient" in spec else ""
-        parts.append(f"{side}: {spec}{note}")
-    return "; ".join(parts) + "; other sides the scenario's own"
+        if "omniscient" in spec:
+            parts.append(
+                _("{side}: {spec} (omniscient: reads hidden values, an upper bound)").format(
+                    side=side, spec=spec
+                )
+            )
+        else:
+            parts.append(_("{side}: {spec}").format(side=side, spec=spec))
+    return _("{policies}; other sides the scenario's own").format(
+        policies=pgettext("lab sentence", "; ").join(parts)
+    )
 
 
 def run_spec(plan: RunPlan) -> dict[str, Any]:
@@ -166,35 +224,62 @@ def write_run(
 
     rounds = result.rounds
     round_rows = [
-        {"fights": rounds.count, "mean": rounds.mean, "min": rounds.minimum, "max": rounds.maximum}
-        | {f"p{q}": v for q, v in rounds.quantiles}
+        {
+            pgettext("lab", "fights"): rounds.count,
+            pgettext("lab", "mean"): rounds.mean,
+            pgettext("lab", "min"): rounds.minimum,
+            pgettext("lab", "max"): rounds.maximum,
+        }
+        | {pgettext("lab", "p{q}").format(q=q): v for q, v in rounds.quantiles}
     ]
     sections: list[Section] = [
-        ("Outcomes", _side_rows(result), img("outcomes", "outcomes"), "Shares with 95% Wilson intervals."),
-        ("Rounds to the end", round_rows, img("rounds", "rounds histogram"), "Over the fights that ended."),
         (
-            "Units",
-            _unit_rows(result),
-            img("units", "survival per unit"),
-            "Standing: still able to fight at the end (95% Wilson). Wounds (or HP, the ruleset's own "
-            "measure) per fight with 95% intervals over fights.",
+            pgettext("lab", "Outcomes"),
+            _side_rows(result),
+            img("outcomes", pgettext("lab", "outcomes")),
+            _("Shares with 95% Wilson intervals."),
         ),
         (
-            "Actions per unit",
+            pgettext("lab", "Rounds to the end"),
+            round_rows,
+            img("rounds", _("rounds histogram")),
+            _("Over the fights that ended."),
+        ),
+        (
+            pgettext("lab", "Units"),
+            _unit_rows(result),
+            img("units", _("survival per unit")),
+            _(
+                "Standing: still able to fight at the end (95% Wilson). Wounds (or HP, the ruleset's own "
+                "measure) per fight with 95% intervals over fights."
+            ),
+        ),
+        (
+            pgettext("lab", "Actions per unit"),
             _action_rows(result),
             [],
-            "Uses per fight of each maneuver, reaction and special; an attack's success rate with its "
-            "95% interval clustered by fight (attempts within one fight are not independent). The "
-            "actions table in the files also has each action over all units.",
+            _(
+                "Uses per fight of each maneuver, reaction and special; an attack's success rate with its "
+                "95% interval clustered by fight (attempts within one fight are not independent). The "
+                "actions table in the files also has each action over all units."
+            ),
         ),
     ]
-    errors = [{"seed": seed, "error": message} for seed, message in result.first_errors]
+    errors = [
+        {pgettext("lab", "seed"): seed, pgettext("lab", "error"): translate_text(message)}
+        for seed, message in result.first_errors
+    ]
     if errors:
-        sections.append(("Errors", errors, [], "The first errors; replay one with kassen fight --seed SEED."))
-    write_text(
-        out / "report.html",
-        html_report(f"kassen lab: {result.scenario}", _meta_run(result), sections, run_sentence(result)),
-    )
+        sections.append(
+            (
+                pgettext("lab", "Errors"),
+                errors,
+                [],
+                _("The first errors; replay one with kassen fight --seed SEED."),
+            )
+        )
+    title = _("kassen lab: {scenario}").format(scenario=name_of(result.scenario))
+    write_text(out / "report.html", html_report(title, _meta_run(result), sections, run_sentence(result)))
     written.append(out / "report.html")
     finish_out(out, "run", spec, written)
     return written
@@ -235,59 +320,85 @@ def write_sweep(
             png = sweep_lines(result)
             _write_png(out / "lines.png", png)
             written.append(out / "lines.png")
-            images.append(("win rates against " + result.paths[0], png))
+            images.append((_("win rates against {path}").format(path=result.paths[0]), png))
         elif len(result.paths) == 2 and chosen is not None:
             png = sweep_heatmap(result, chosen)
             _write_png(out / "heatmap.png", png)
             written.append(out / "heatmap.png")
-            images.append((f"{chosen} win rate over the grid", png))
+            images.append((_("{side} win rate over the grid").format(side=chosen), png))
     invalid = [c for c in result.cells if c.result is None]
     first = next((c for c in result.cells if c.key), None)
     meta = [
-        ("Scenario", f"{result.scenario} ({result.ruleset})"),
+        (pgettext("lab", "Scenario"), f"{name_of(result.scenario)} ({result.ruleset})"),
         (
-            "Varied",
-            "; ".join(
+            pgettext("lab", "Varied"),
+            pgettext("lab sentence", "; ").join(
                 f"{p} = {', '.join(map(str, v))}" for p, v in zip(result.paths, result.values, strict=True)
             ),
         ),
         (
-            "Fights",
-            f"at most {result.fights:,} per cell, seeds {result.seed} to {result.seed + result.fights - 1} "
-            "in each (the same seeds in every cell)",
+            pgettext("lab", "Fights"),
+            _(
+                "at most {fights} per cell, seeds {first} to {last} in each (the same seeds in every cell)"
+            ).format(fights=f"{result.fights:,}", first=result.seed, last=result.seed + result.fights - 1),
         ),
-        ("Policies", policies_text(result.policies)),
-        ("Cells", f"{len(result.cells)} ({len(invalid)} invalid, skipped)"),
-        ("Baseline", result.baseline.label() if result.baseline else "none"),
+        (pgettext("lab", "Policies"), policies_text(result.policies)),
+        (
+            pgettext("lab", "Cells"),
+            _("{cells} ({invalid} invalid, skipped)").format(cells=len(result.cells), invalid=len(invalid)),
+        ),
+        (
+            pgettext("lab", "Baseline"),
+            translate_text(result.baseline.label()) if result.baseline else pgettext("lab", "none"),
+        ),
     ]
     if first is not None:
         meta.append(
-            ("Replay", f"a cell's fight i: kassen fight {out}/cells/KEY/scenario.yaml --seed "
-             f"{result.seed}+i, e.g. "
-             f"{replay_command(f'{out}/cells/{first.key}/scenario.yaml', result.seed, result.policies)}")
-        )  # fmt: skip
+            (
+                pgettext("lab", "Replay"),
+                _(
+                    "a cell's fight i: kassen fight {out}/cells/KEY/scenario.yaml --seed {seed}+i, "
+                    "e.g. {example}"
+                ).format(
+                    out=out,
+                    seed=result.seed,
+                    example=replay_command(
+                        f"{out}/cells/{first.key}/scenario.yaml", result.seed, result.policies
+                    ),
+                ),
+            )
+        )
     sections: list[Section] = [
         (
-            "Results per cell",
+            pgettext("lab", "Results per cell"),
             _cell_rows(result, chosen),
             images,
-            f"{result.side_names().get(chosen or '', chosen)}'s win rate with its 95% Wilson interval; the "
-            "difference from the baseline (in points) with its "
-            "paired 95% interval over the seeds both played (* where it excludes 0; the unpaired "
-            "interval, as if the dice were independent, is in sweep.csv). KEY: the cell's folder in "
-            "cells/. All columns are in sweep.csv.",
+            _(
+                "{side}'s win rate with its 95% Wilson interval; the difference from the baseline "
+                "(in points) with its paired 95% interval over the seeds both played (* where it excludes 0; "
+                "the unpaired "
+                "interval, as if the dice were independent, is in sweep.csv). KEY: the cell's folder in "
+                "cells/. All columns are in sweep.csv."
+            ).format(side=name_of(str(result.side_names().get(chosen or "", chosen)))),
         ),
     ]
     if invalid:
         sections.append(
             (
-                "Invalid cells (skipped)",
-                [{"cell": c.index, **dict(c.values), "error": c.error} for c in invalid],
+                pgettext("lab", "Invalid cells (skipped)"),
+                [
+                    {
+                        pgettext("lab", "cell"): c.index,
+                        **dict(c.values),
+                        pgettext("lab", "error"): translate_text(c.error),
+                    }
+                    for c in invalid
+                ],
                 [],
                 "",
             )
         )
-    title = f"kassen lab sweep: {result.scenario}"
+    title = _("kassen lab sweep: {scenario}").format(scenario=name_of(result.scenario))
     write_text(out / "report.html", html_report(title, meta, sections, sweep_sentence(result)))
     written.append(out / "report.html")
     finish_out(out, "sweep", spec, written)
@@ -317,26 +428,36 @@ def _cell_rows(result: SweepResult, side: str | None) -> list[dict[str, Any]]:
     for c in result.cells:
         row: dict[str, Any] = {p.rsplit(".", 1)[-1] if len(p) > 24 else p: v for p, v in c.values}
         r = c.result
+        fights, versus = pgettext("lab", "fights"), pgettext("lab", "vs baseline")
         if r is None:
-            row["fights"] = "invalid"
+            row[fights] = pgettext("lab", "invalid")
             rows.append(row)
             continue
         s = next((x for x in r.sides if x.id == side), None)
-        row["fights"] = r.fights
-        row[f"{side} wins"] = pct(s.wins.rate) if s else "0.0%"
+        row[fights] = r.fights
+        row[pgettext("lab", "{side} wins").format(side=side)] = pct(s.wins.rate) if s else "0.0%"
         row["95%"] = span(s.wins.ci95) if s else ""
         d = c.versus
         if result.baseline is not None and result.baseline.index == c.index:
-            row["vs baseline"] = "baseline"
+            row[versus] = pgettext("lab", "baseline")
         elif d is not None:
             mark = " *" if d.significant else ""
-            lo, hi = 100 * d.ci95[0], 100 * d.ci95[1]
-            row["vs baseline"] = f"{100 * d.difference:+.1f} ({lo:+.1f} to {hi:+.1f}){mark}"
-        row["draws"] = pct(r.draws.rate)
+            lo, hi = f"{100 * d.ci95[0]:+.1f}", f"{100 * d.ci95[1]:+.1f}"
+            row[versus] = (
+                pgettext("lab", "{difference} ({low} to {high})").format(
+                    difference=f"{100 * d.difference:+.1f}", low=lo, high=hi
+                )
+                + mark
+            )
+        row[pgettext("lab", "draws")] = pct(r.draws.rate)
         if r.sequential is not None:
-            row["stopped"] = r.sequential.verdict or ("met" if r.sequential.met else "at limit")
+            seq = r.sequential
+            row[pgettext("lab", "stopped")] = (
+                verdict_word(seq.verdict) if seq.verdict else
+                (pgettext("lab", "met") if seq.met else pgettext("lab", "at limit"))
+            )  # fmt: skip
         if c.key:
-            row["key"] = c.key
+            row[pgettext("lab", "key")] = c.key
         rows.append(row)
     return rows
 
@@ -357,29 +478,48 @@ def write_solve(result: Any, out: Path, fmt: Format = "csv", *, plots: bool = Tr
         png = solve_plot(result)
         _write_png(out / "solve.png", png)
         written.append(out / "solve.png")
-        images.append((f"{result.side} win rate against {result.path}", png))
+        images.append((_("{side} win rate against {path}").format(side=result.side, path=result.path), png))
     rows = [
-        {"value": p.value, "fights": p.fights, f"{result.side} wins": pct(p.rate), "95%": span(p.ci95)}
+        {
+            pgettext("lab", "value"): p.value,
+            pgettext("lab", "fights"): p.fights,
+            pgettext("lab", "{side} wins").format(side=result.side): pct(p.rate),
+            "95%": span(p.ci95),
+        }
         for p in result.points
     ]
     meta = [
-        ("Scenario", f"{result.scenario} ({result.source})"),
-        ("Question", f"where does {result.side}'s win rate cross {pct(result.target)} along {result.path} "
-                     f"from {result.low:g} to {result.high:g}?"),
-        ("Fights", f"{result.fights:,} per value tried, seeds {result.seed} to "
-                   f"{result.seed + result.fights - 1} (the same in each)"),
-        ("Policies", policies_text(result.policies)),
-    ]  # fmt: skip
+        (pgettext("lab", "Scenario"), f"{name_of(result.scenario)} ({result.source})"),
+        (
+            pgettext("lab", "Question"),
+            _("where does {side}'s win rate cross {target} along {path} from {low} to {high}?").format(
+                side=result.side,
+                target=pct(result.target),
+                path=result.path,
+                low=f"{result.low:g}",
+                high=f"{result.high:g}",
+            ),
+        ),
+        (
+            pgettext("lab", "Fights"),
+            _("{fights} per value tried, seeds {first} to {last} (the same in each)").format(
+                fights=f"{result.fights:,}", first=result.seed, last=result.seed + result.fights - 1
+            ),
+        ),
+        (pgettext("lab", "Policies"), policies_text(result.policies)),
+    ]
     sections: list[Section] = [
         (
-            "Values tried",
+            pgettext("lab", "Values tried"),
             rows,
             images,
-            "The range bisected where the rate crosses the target; the answer where the line between the "
-            "last two values crosses it; its 95% interval a bootstrap over the seeds (paired).",
+            _(
+                "The range bisected where the rate crosses the target; the answer where the line between the "
+                "last two values crosses it; its 95% interval a bootstrap over the seeds (paired)."
+            ),
         )
     ]
-    title = f"kassen lab solve: {result.scenario}"
+    title = _("kassen lab solve: {scenario}").format(scenario=name_of(result.scenario))
     write_text(out / "report.html", html_report(title, meta, sections, result.sentence()))
     written.append(out / "report.html")
     finish_out(out, "solve", spec, written)
@@ -403,15 +543,22 @@ def write_sensitivity(result: Any, out: Path, fmt: Format = "csv", *, plots: boo
         png = sensitivity_plot(result)
         _write_png(out / "sensitivity.png", png)
         written.append(out / "sensitivity.png")
-        images.append(("each path's effect on the win rate", png))
+        images.append((_("each path's effect on the win rate"), png))
+    rank, path, span_ = pgettext("lab", "rank"), pgettext("lab", "path"), pgettext("lab", "range")
+
+    def between(e: Any) -> str:
+        return pgettext("lab", "{low} to {high}").format(low=f"{e.low:g}", high=f"{e.high:g}")
+
     if result.method == "morris":
         rows = [
-            {"rank": i + 1, "path": e.path, "range": f"{e.low:g} to {e.high:g}",
-             "effect (mu*)": f"{100 * (e.mu_star or 0):.1f} ± {100 * (e.mu_star_conf or 0):.1f} points",
-             "direction (mu)": f"{100 * (e.mu or 0):+.1f}", "spread (sigma)": f"{100 * (e.sigma or 0):.1f}"}
+            {rank: i + 1, path: e.path, span_: between(e),
+             _("effect (mu*)"): pgettext("lab", "{effect} ± {conf} points").format(
+                 effect=f"{100 * (e.mu_star or 0):.1f}", conf=f"{100 * (e.mu_star_conf or 0):.1f}"),
+             _("direction (mu)"): f"{100 * (e.mu or 0):+.1f}",
+             _("spread (sigma)"): f"{100 * (e.sigma or 0):.1f}"}
             for i, e in enumerate(result.effects)
         ]  # fmt: skip
-        note = (
+        note = _(
             "Morris elementary effects (SALib): mu* is the mean absolute change of the win rate, in points, "
             "when the path moves across its range, with its 95% bootstrap interval; mu its sign (+: the "
             "side wins more as the value rises); a sigma near mu* says the effect depends on the other "
@@ -419,27 +566,44 @@ def write_sensitivity(result: Any, out: Path, fmt: Format = "csv", *, plots: boo
         )
     else:
         rows = [
-            {"rank": i + 1, "path": e.path, "range": f"{e.low:g} to {e.high:g}",
+            {rank: i + 1, path: e.path, span_: between(e),
              "ST": f"{pct(e.st)} ± {pct(e.st_conf)}", "S1": f"{pct(e.s1)} ± {pct(e.s1_conf)}"}
             for i, e in enumerate(result.effects)
         ]  # fmt: skip
-        note = (
+        note = _(
             "Sobol' indices (SALib, Saltelli's design): ST the share of the win rate's variance the path "
             "explains with all its interactions, S1 alone, each with its 95% interval."
         )
     meta = [
-        ("Scenario", f"{result.scenario} ({result.source})"),
-        ("Side", result.side_name),
-        ("Design", f"{result.method}, {result.points} scenarios x {result.fights:,} fights, seeds "
-                   f"{result.seed} to {result.seed + result.fights - 1} in each (the same seeds)"),
-        ("Policies", policies_text(result.policies)),
-    ]  # fmt: skip
-    sections: list[Section] = [("What matters", rows, images, note)]
-    title = f"kassen lab sensitivity: {result.scenario}"
+        (pgettext("lab", "Scenario"), f"{name_of(result.scenario)} ({result.source})"),
+        (pgettext("lab", "Side"), name_of(result.side_name)),
+        (
+            pgettext("lab", "Design"),
+            _(
+                "{method}, {points} scenarios x {fights} fights, seeds {first} to {last} in each "
+                "(the same seeds)"
+            ).format(
+                method=method_label(result.method),
+                points=result.points,
+                fights=f"{result.fights:,}",
+                first=result.seed,
+                last=result.seed + result.fights - 1,
+            ),
+        ),
+        (pgettext("lab", "Policies"), policies_text(result.policies)),
+    ]
+    sections: list[Section] = [(pgettext("lab", "What matters"), rows, images, note)]
+    title = _("kassen lab sensitivity: {scenario}").format(scenario=name_of(result.scenario))
     write_text(out / "report.html", html_report(title, meta, sections, result.sentence()))
     written.append(out / "report.html")
     finish_out(out, "sensitivity", spec, written)
     return written
+
+
+def method_label(method: str) -> str:
+    """A sensitivity method (``morris``, ``sobol``: the data's words) in words."""
+    words = {"morris": pgettext("lab method", "morris"), "sobol": pgettext("lab method", "sobol")}
+    return words.get(method, method)
 
 
 def write_odds(table: Any, out: Path, fmt: Format = "csv", *, plots: bool = True) -> list[Path]:
@@ -447,6 +611,10 @@ def write_odds(table: Any, out: Path, fmt: Format = "csv", *, plots: bool = True
     ``report.html``."""
     from kassen.lab.odds import ExactTable
     from kassen.lab.report import html_report
+    from kassen.lab.words import axis_label, metric_label
+
+    def column_label(key: str) -> str:
+        return metric_label(key) if key in table.metric_names else axis_label(key, table.ruleset)
 
     assert isinstance(table, ExactTable)
     start_out(out, "odds", {"ruleset": table.ruleset})
@@ -460,15 +628,27 @@ def write_odds(table: Any, out: Path, fmt: Format = "csv", *, plots: bool = True
             png = exact_heatmap(table, name)
             _write_png(out / f"{name}.png", png)
             written.append(out / f"{name}.png")
-            images.append((name, png))
-    meta = [("Ruleset", table.ruleset), ("Rows", f"{table.row_name}: {', '.join(table.rows)}")]
-    if table.column_name:
-        meta.append(("Columns", f"{table.column_name}: {', '.join(table.columns)}"))
-    rows = [{k: v for k, v in r.items() if not k.endswith("_fraction")} for r in table.table()]
-    sections: list[Section] = [
-        (table.title, rows, images, "Exact: the files hold every value as a fraction too.")
+            images.append((metric_label(name), png))
+    meta = [
+        (pgettext("lab", "Ruleset"), table.ruleset),
+        (pgettext("lab", "Rows"), f"{axis_label(table.row_name, table.ruleset)}: {', '.join(table.rows)}"),
     ]
-    write_text(out / "report.html", html_report(f"kassen lab odds: {table.title}", meta, sections))
+    if table.column_name:
+        meta.append(
+            (
+                pgettext("lab", "Columns"),
+                f"{axis_label(table.column_name, table.ruleset)}: {', '.join(table.columns)}",
+            )
+        )
+    rows = [{column_label(k): v for k, v in r.items() if not k.endswith("_fraction")} for r in table.table()]
+    title = translate_text(table.title)
+    sections: list[Section] = [
+        (title, rows, images, _("Exact: the files hold every value as a fraction too."))
+    ]
+    write_text(
+        out / "report.html",
+        html_report(_("kassen lab odds: {title}").format(title=title), meta, sections),
+    )
     written.append(out / "report.html")
     finish_out(out, "odds", {"ruleset": table.ruleset}, written)
     return written
