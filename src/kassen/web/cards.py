@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kassen.i18n import N_, _
+
 
 @dataclass(frozen=True, slots=True)
 class Bar:
@@ -87,9 +89,9 @@ def _sengoku(state: Mapping[str, Any], fight: Any) -> list[dict[str, Any]]:
     )
     out = []
     for u in [*live, *gone]:
-        bars = [Bar("Wounds", _int(u.get("wounds")), _int(u.get("wounds_max")))]
+        bars = [Bar(N_("Wounds"), _int(u.get("wounds")), _int(u.get("wounds_max")))]
         if started:
-            bars.insert(0, Bar("Energy", _int(u.get("energy")), _int(u.get("max_energy"))))
+            bars.insert(0, Bar(N_("Energy"), _int(u.get("energy")), _int(u.get("max_energy"))))
         out.append(
             {
                 "id": u["id"],
@@ -97,8 +99,9 @@ def _sengoku(state: Mapping[str, Any], fight: Any) -> list[dict[str, Any]]:
                 "name": u.get("name", u["id"]),
                 "out": u in gone,
                 "bars": bars,
-                "at": f"count {(_int(u.get('energy')) or 0) + (_int(u.get('initiative')) or 0)}"
-                + (" · passed" if u.get("passed") else "")
+                "at": (_("count {n} · passed") if u.get("passed") else _("count {n}")).format(
+                    n=(_int(u.get("energy")) or 0) + (_int(u.get("initiative")) or 0)
+                )
                 if started and u not in gone
                 else "",
             }
@@ -121,10 +124,10 @@ def _arena(state: Mapping[str, Any], fight: Any) -> list[dict[str, Any]]:
                 "name": p.get("name", fid),
                 "out": bool(f.get("lost")),
                 "bars": [
-                    Bar("HP", _int(f.get("hp")), _int(p.get("hp"))),
-                    Bar("FP", _int(f.get("fp")), _int(p.get("fp"))),
+                    Bar(N_("HP"), _int(f.get("hp")), _int(p.get("hp"))),
+                    Bar(N_("FP"), _int(f.get("fp")), _int(p.get("fp"))),
                 ],
-                "at": f"slot {slot + 1}",
+                "at": _("slot {n}").format(n=slot + 1),
             }
         )
     return out
@@ -151,8 +154,8 @@ def _l5r(state: Mapping[str, Any], fight: Any) -> list[dict[str, Any]]:
                 "side": f["character"].get("side", ""),
                 "name": n,
                 "out": bool(f.get("dead")) or bool(f.get("yielded")),
-                "bars": [Bar("Wounds", _int(f.get("wounds")), most, falling=True)],
-                "at": f"initiative {init}" if init and phase not in (None, "start") else "",
+                "bars": [Bar(N_("Wounds"), _int(f.get("wounds")), most, falling=True)],
+                "at": _("initiative {n}").format(n=init) if init and phase not in (None, "start") else "",
             }
         )
     return out
@@ -196,7 +199,13 @@ def cards(
         side = str(item["side"])
         for bar in item["bars"]:  # the bars show these numbers: the words keep the rest
             notes = re.sub(rf"(?:[,;:] )?\b{bar.label} (?:\?|not seen|-?\d+(?:/-?\d+)?)", "", notes)
-        notes = notes.strip(" ;,")
+            shown = _(bar.label)
+            if shown != bar.label:  # the status line in the viewer's words
+                unseen = re.escape(_("not seen"))
+                notes = re.sub(
+                    rf"(?:[,;:、，] ?)?{re.escape(shown)} ?(?:\?|{unseen}|-?\d+(?:/-?\d+)?)", "", notes
+                )
+        notes = notes.strip(" ;,、")
         side_name = names.get(side, side)
         out.append(
             Card(
