@@ -35,7 +35,7 @@ from kassen.web.cards import cards
 from kassen.web.language import words_for_script
 from kassen.web.problems import Problem
 from kassen.web.replay import Live
-from kassen.web.rules import RULESET_WORDS
+from kassen.web.rules import ruleset_word
 from kassen.web.tables import Tables
 
 router = APIRouter(include_in_schema=False)
@@ -127,11 +127,6 @@ def policy_word(spec: str) -> str:
     if words is None or i18n.current_language() == i18n.SOURCE:
         return spec
     return i18n.gettext(words)
-
-
-def ruleset_word(name: str) -> str:
-    """A ruleset's name in the viewer's words (the identifier in English)."""
-    return i18n.gettext(RULESET_WORDS.get(name, name)) if name in RULESET_WORDS else name
 
 
 def result_words(result: Any, names: Mapping[str, str]) -> str:

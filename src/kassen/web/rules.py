@@ -4,7 +4,7 @@ click on the ID opens the rule's text — the same texts ``kassen rules`` prints
 
 from __future__ import annotations
 
-__all__ = ["RULESET_WORDS", "pages", "router", "rule_text", "rule_texts"]
+__all__ = ["pages", "router", "rule_kind_word", "rule_text", "rule_texts", "ruleset_word"]
 
 import re
 from functools import cache
@@ -16,7 +16,7 @@ from fastapi import APIRouter, Path
 from pydantic import BaseModel
 
 from kassen.core.errors import KassenError
-from kassen.i18n import N_, S_, _, translate_text
+from kassen.i18n import S_, pgettext, translate_text
 from kassen.web.api import Refusal
 from kassen.web.problems import Problem
 
@@ -95,15 +95,26 @@ def get_rule(
     return rule_text(rule)
 
 
-#: The rulesets' names as the pages say them (the API says the identifiers).
-RULESET_WORDS: dict[str, str] = {"arena": N_("arena"), "sengoku": N_("sengoku"), "l5r": N_("l5r")}
-#: A rule's kind in words (a rule of the seeds, a house default for a gap, a reading chosen, a core rule).
-RULE_KINDS: dict[str, str] = {
-    "rule": N_("rule"),
-    "gap": N_("gap"),
-    "reading": N_("reading"),
-    "core": N_("core"),
-}
+def ruleset_word(name: str) -> str:
+    """A ruleset's name as the pages say it (the identifier itself in English)."""
+    words = {
+        "arena": pgettext("ruleset", "arena"),
+        "sengoku": pgettext("ruleset", "sengoku"),
+        "l5r": pgettext("ruleset", "l5r"),
+    }
+    return words.get(name, name)
+
+
+def rule_kind_word(kind: str) -> str:
+    """A rule's kind in words: a rule of the seeds, a house default for a gap, a reading chosen, a core
+    rule the excerpt leans on."""
+    words = {
+        "rule": pgettext("rule kind", "rule"),
+        "gap": pgettext("rule kind", "gap"),
+        "reading": pgettext("rule kind", "reading"),
+        "core": pgettext("rule kind", "core"),
+    }
+    return words.get(kind, kind)
 
 
 @pages.get("/ui/rules/{rule}", include_in_schema=False)
@@ -113,8 +124,8 @@ def rule_for_page(rule: Annotated[str, Path(pattern=RULE_ID)]) -> dict[str, Any]
     found = rule_text(rule)
     return {
         "id": found["id"],
-        "ruleset": _(RULESET_WORDS.get(found["ruleset"], found["ruleset"])),
+        "ruleset": ruleset_word(found["ruleset"]),
         "title": translate_text(found["title"]),
-        "kind": _(RULE_KINDS.get(found["kind"], found["kind"])),
+        "kind": rule_kind_word(found["kind"]),
         "text": translate_text(found["text"]),
     }
