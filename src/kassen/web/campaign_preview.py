@@ -20,6 +20,7 @@ from kassen.campaign.hooks import Character, campaign_rules
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource, open_fight
+from kassen.i18n import S_
 
 #: How far the preview looks: the moves played before the character decides, the menus it opens, the
 #: depth of a decision, and the attacks it lists.
@@ -81,7 +82,7 @@ def preview(character: Character) -> Preview:
                 break
             fight.step()
         if not _own(fight):
-            return Preview(status, note="the character never came to decide in the preview")
+            return Preview(status, note=S_("the character never came to decide in the preview"))
         attacks: dict[str, str] = {}
         budget = [MAX_MENUS]
 
@@ -102,7 +103,7 @@ def preview(character: Character) -> Preview:
         found = tuple(attacks.items())[:MAX_ATTACKS]
         return Preview(status, _defense_of(fight, character), found)
     except KassenError as exc:
-        return Preview(note=f"no preview: {exc}"[:300])
+        return Preview(note=S_("no preview: {why}", why=str(exc))[:300])
 
 
 def _labels(fight: Fight[Any, Any], path: list[str]) -> list[str]:
@@ -120,7 +121,7 @@ def _defense_of(fight: Fight[Any, Any], character: Character) -> str:
     for fighter in state.get("fighters", ()) if isinstance(state, dict) else ():
         profile = fighter.get("profile") if isinstance(fighter, dict) else None
         if isinstance(profile, dict) and profile.get("id") == character.id and "defense" in profile:
-            return f"active defence {profile['defense']}"
+            return S_("active defence {n}", n=profile["defense"])
     if character.ruleset == "sengoku":
         return _sengoku_defense(fight, character)
     foe = fight  # the preview is done with the character's own menu: play on to the opponent's
@@ -148,7 +149,7 @@ def _sengoku_defense(fight: Fight[Any, Any], character: Character) -> str:
     if unit is None:
         return ""
     rules = fight.tables
-    return f"Defense {rules.defense_of(rules.base_profile(unit), AttackTags()).defense} (SG.DEF.5)"
+    return S_("Defense {n} (SG.DEF.5)", n=rules.defense_of(rules.base_profile(unit), AttackTags()).defense)
 
 
 def _first_odds(
