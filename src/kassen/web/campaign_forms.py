@@ -262,6 +262,8 @@ LABEL_WORDS = (
     N_("Air"),
     N_("Fire"),
     N_("Water"),
+    N_("PER"),
+    N_("WILL"),
 )
 #: The builder's groups of fields, in words.
 GROUP_WORDS = {

@@ -29,7 +29,7 @@ from kassen.campaign.hooks import Character, campaign_rules, registered_campaign
 from kassen.campaign.library import Library, character_yaml
 from kassen.campaign.roster import Campaigns, Role
 from kassen.core.errors import ContentError, ContentIssue, KassenError
-from kassen.i18n import S_, gettext, pgettext
+from kassen.i18n import S_, SOURCE, current_language, gettext, pgettext, translate_text
 from kassen.web.bodies import strict_json
 from kassen.web.campaign_api import (
     CampaignId,
@@ -62,6 +62,8 @@ def templates() -> jinja2.Environment:
     env = page_templates()
     env.globals["group_word"] = group_word
     env.globals["status_word"] = status_word
+    env.globals["lasting_word"] = lasting_word
+    env.globals["lasting_value"] = lasting_value
     return env
 
 
@@ -69,6 +71,57 @@ def group_word(group: str) -> str:
     """A group of the builder's fields, in words."""
     words = GROUP_WORDS.get(group)
     return gettext(words) if words is not None else group.capitalize()
+
+
+def lasting_word(ruleset: str, key: str) -> str:
+    """A field of a character's lasting state as the page names it: the field's own name in English (as
+    the character file writes it), words in another language."""
+    if current_language() == SOURCE:
+        return key
+    common = {
+        "dead": pgettext("lasting", "dead"),
+        "death": pgettext("lasting", "how it died"),
+    }
+    words = {
+        "arena": {
+            "matches": pgettext("lasting", "matches fought here"),
+            "wins": pgettext("lasting", "wins"),
+            "losses": pgettext("lasting", "losses"),
+            "champion": pgettext("lasting", "champion"),
+            "holds_title": pgettext("lasting", "holds the title"),
+            "hp": pgettext("lasting", "HP carried"),
+            "fp": pgettext("lasting", "FP carried"),
+        },
+        "l5r": {
+            "wounds": pgettext("lasting", "Wounds taken"),
+            "disadvantages": pgettext("lasting", "disadvantages from maims"),
+            "duels": pgettext("lasting", "duels"),
+        },
+        "sengoku": {
+            "wounds": pgettext("lasting", "Wounds left"),
+            "fate_points": pgettext("lasting", "Fate points left"),
+            "armor_damage": pgettext("lasting", "damage on its armor"),
+            "emergency_patch_used": pgettext("lasting", "emergency patch used"),
+            "serious_injury": pgettext("lasting", "serious injury"),
+            "weapons_lost": pgettext("lasting", "weapons lost"),
+            "battles": pgettext("lasting", "battles"),
+        },
+    }
+    return words.get(ruleset, {}).get(key) or common.get(key) or key
+
+
+def lasting_value(value: Any) -> str:
+    """A value of a character's lasting state as the page shows it (in English as Python writes it; in
+    another language yes/no, a dash for none, a list's items in words)."""
+    if current_language() == SOURCE:
+        return str(value)
+    if isinstance(value, bool):
+        return pgettext("lasting", "yes") if value else pgettext("lasting", "no")
+    if value is None or value == "" or value == []:
+        return "—"
+    if isinstance(value, list):
+        return "、".join(translate_text(str(v)) for v in value)
+    return translate_text(str(value))
 
 
 def status_word(status: str) -> str:

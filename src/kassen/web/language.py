@@ -43,7 +43,7 @@ from kassen.i18n import LANGUAGES, N_, SOURCE, _, negotiate, translate_text, use
 COOKIE = "kassen_lang"
 #: The longest ``Cookie`` or ``Accept-Language`` header looked at (a longer one: its first bytes only).
 _MAX_HEADER = 4096
-_COOKIE_PAIR = re.compile(rf"(?:^|;)\s*{COOKIE}=\"?([A-Za-z]{{2}})\"?\s*(?:;|$)")
+_COOKIE_PAIR = re.compile(rf"(?:^|;)\s*{COOKIE}=(?:\"([a-z]{{2}})\"|([a-z]{{2}}))\s*(?:;|$)")
 #: Paths that answer data, the same in every language (their refusals' words apart).
 _NEUTRAL = ("/api/", "/openapi.json", "/static/", "/healthz")
 
@@ -55,8 +55,9 @@ def viewer_language(cookie: str | None, accept_language: str | None) -> str:
     the cookie, else the one ``Accept-Language`` prefers, else English."""
     if cookie:
         found = _COOKIE_PAIR.search(cookie[:_MAX_HEADER])
-        if found is not None and found.group(1) in LANGUAGES:
-            return found.group(1)
+        lang = None if found is None else found.group(1) or found.group(2)
+        if lang in LANGUAGES:
+            return str(lang)
     if accept_language:
         return negotiate(accept_language)  # bounded: a header over 1000 characters is the default
     return SOURCE

@@ -66,6 +66,7 @@ def templates() -> jinja2.Environment:
     env.globals["languages"] = LANGUAGE_NAMES
     env.globals["ruleset_word"] = ruleset_word
     env.globals["policy_word"] = policy_word
+    env.globals["policy_choice"] = policy_choice
     env.filters["tojson_attr"] = _tojson_attr
     return env
 
@@ -118,6 +119,12 @@ POLICY_CHOICES: tuple[tuple[str, str], ...] = (
     ("random", N_("random")),
     ("first-legal", N_("first legal action")),
 )
+
+
+def policy_choice(spec: str, words: str) -> str:
+    """An option of the "who plays each side" menu: a known choice's words in the viewer's language, a
+    spec of the GM's own as it is."""
+    return i18n.gettext(words) if spec in dict(POLICY_CHOICES) else words
 
 
 def policy_word(spec: str) -> str:
