@@ -479,3 +479,25 @@ def test_script_words_reach_the_page(client: TestClient) -> None:
     assert words["copied"] == "コピーした"
     english = client.get("/", headers=EN).text
     assert 'data-words="{}"' in english
+
+
+def test_kassen_serve_says_its_errors_in_the_language_asked_for(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def serve(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "kassen", "serve", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        )
+
+    ja = serve("--lang", "ja", "--db", "foo://x")
+    en = serve("--db", "foo://x")
+    assert ja.returncode == en.returncode == 2
+    assert "kassen が戦闘を保存するのは SQLite か PostgreSQL であり、'foo' ではない" in ja.stderr
+    assert en.stderr.strip() == "kassen: error: --db: kassen stores fights in SQLite or PostgreSQL, not 'foo'"
+    assert "Traceback" not in ja.stderr + en.stderr
