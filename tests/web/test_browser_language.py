@@ -100,7 +100,7 @@ def test_a_gm_in_japanese_and_a_player_in_english_then_the_switch(browser: Brows
         )
     expect(player.page.locator("#log-title")).to_contain_text("Log")
     expect(gm.page.locator("#log-title")).to_contain_text("ログ")
-    expect(gm.page.locator(".card .bar-label").first).to_have_text(re.compile("氣力|戰力"))
+    expect(gm.page.locator(".card .bar-label").first).to_have_text(re.compile("気力|戰力"))
     expect(player.page.locator(".card .bar-label").first).to_have_text(re.compile("Energy|Wounds"))
 
     # a rule ID opens its text in the page's language (the dialog's words; the rule's ruleset named)

@@ -67,6 +67,7 @@ def templates() -> jinja2.Environment:
     env.globals["ruleset_word"] = ruleset_word
     env.globals["policy_word"] = policy_word
     env.globals["policy_choice"] = policy_choice
+    env.globals["who_word"] = who_word
     env.filters["tojson_attr"] = _tojson_attr
     return env
 
@@ -119,6 +120,13 @@ POLICY_CHOICES: tuple[tuple[str, str], ...] = (
     ("random", N_("random")),
     ("first-legal", N_("first legal action")),
 )
+
+
+def who_word(who: str) -> str:
+    """Who acts or acted, as a page says it: a unit's or side's name as its scenario writes it (a name is
+    never translated, even one that is also a word of the data: a unit named Oni stays Oni), the GM and
+    nobody in the viewer's words."""
+    return i18n.translate_text(who) if who in (S_("the GM"), S_("nobody")) else who
 
 
 def policy_choice(spec: str, words: str) -> str:
