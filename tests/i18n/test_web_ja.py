@@ -501,3 +501,23 @@ def test_kassen_serve_says_its_errors_in_the_language_asked_for(tmp_path: Path) 
     assert "kassen が戦闘を保存するのは SQLite か PostgreSQL であり、'foo' ではない" in ja.stderr
     assert en.stderr.strip() == "kassen: error: --db: kassen stores fights in SQLite or PostgreSQL, not 'foo'"
     assert "Traceback" not in ja.stderr + en.stderr
+
+
+def test_the_builders_preview_in_the_readers_words(client: TestClient) -> None:
+    """rule: SG.DEF.5 — the preview's Defense, and the character's own status lines, in either language;
+    the API's preview in English whatever the reader asks."""
+    made = client.post("/api/campaigns", json={"id": "ford", "name": "The ford"})
+    gm = made.json()["gm_token"]
+    values = {"ruleset": "sengoku", "id": "kuro-2", "name": "Kuro", "creature": "kuro", "physique": "2"}
+    en = client.post("/ui/campaigns/ford/builder/check", headers=bearer(gm, **EN), json=values).text
+    ja = client.post("/ui/campaigns/ford/builder/check", headers=bearer(gm, **JA), json=values).text
+    assert 'data-ok="yes"' in en and 'data-ok="yes"' in ja
+    assert re.search(r'id="preview-defense">Defense \d+ \(SG\.DEF\.5\)</p>', en), en
+    assert re.search(r'id="preview-defense">防備 \d+（SG\.DEF\.5）</p>', ja), ja
+    status = re.compile(r'<ul class="status">(.*?)</ul>', re.S)
+    lines_en, lines_ja = (re.findall(r"<li>", status.search(page)[1]) for page in (en, ja))  # type: ignore[index]
+    assert lines_en and len(lines_en) == len(lines_ja)  # the character's own lines, found in both
+    sheet = {"ruleset": "sengoku", "id": "kuro-2", "name": "Kuro", "sheet": {"creature": "kuro"}}
+    api_en = client.post("/api/campaigns/ford/check", headers=bearer(gm, **EN), json=sheet).json()
+    api_ja = client.post("/api/campaigns/ford/check", headers=bearer(gm, **JA), json=sheet).json()
+    assert api_en == api_ja and api_en["preview"]["defense"].startswith("Defense ")

@@ -22,6 +22,7 @@ from kassen.i18n import N_, S_
 
 #: The body as a field's place ("the body: ..."), and the words for the other places.
 BODY = S_("the body")
+_PLACES = {"body": BODY, "query": S_("the query"), "path": S_("the path"), "header": S_("the header")}
 #: The bounds said in words (each a template of the catalog, filled by :func:`_one`).
 _BOUND_WORDS = (
     N_("{field}: at least {n}, not {given}"),
@@ -102,7 +103,7 @@ def _where(loc: Sequence[Any]) -> tuple[str, str]:
             shown = f"{shown}.{text}" if shown else text
             name = text
     if not shown:
-        return (BODY if place == "body" else S_("the {place}", place=place)), ""
+        return _PLACES.get(place, BODY), ""
     if place == "query":
         shown = S_("{field} (in the address's query)", field=shown)
     elif place == "path":
