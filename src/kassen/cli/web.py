@@ -19,6 +19,7 @@ import typer
 from kassen.cli.common import user_errors
 from kassen.cli.numbers import whole
 from kassen.core.errors import KassenError
+from kassen.i18n import _
 
 serve_app = typer.Typer(name="serve", add_completion=False)
 
@@ -131,12 +132,14 @@ def serve_command(
             importlib.import_module(name)
     except ImportError as exc:  # the web extra is not installed
         raise KassenError(
-            f"kassen serve needs the web extra: pip install 'kassen[web]' ({exc.name} missing)"
+            _("kassen serve needs the web extra: pip install 'kassen[web]' ({name} missing)").format(
+                name=exc.name
+            )
         ) from None
     layers = tuple(str(p) for p in content or [])
     for layer in layers:
         if not Path(layer).exists():
-            raise KassenError(f"--content {layer}: no such file or directory")
+            raise KassenError(_("--content {layer}: no such file or directory").format(layer=layer))
     from kassen.web.origins import check_public_url
 
     proxies = tuple(proxy or [])
@@ -144,7 +147,9 @@ def serve_command(
         try:
             ipaddress.ip_network(address, strict=False)
         except ValueError:
-            raise KassenError(f"--proxy {address[:60]}: not an IP address or network") from None
+            raise KassenError(
+                _("--proxy {address}: not an IP address or network").format(address=address[:60])
+            ) from None
     settings = Settings(
         db=db,
         content=layers,

@@ -41,6 +41,7 @@ from kassen.content.yamlio import MAX_YAML_BYTES
 from kassen.core.fight import MAX_FACE, MAX_TYPED_FACES, SEED_BOUNDS
 from kassen.core.menu import MAX_PATH
 from kassen.core.report import account
+from kassen.i18n import S_
 from kassen.web.bodies import StrictRoute, strict_json
 from kassen.web.callers import Caller, gm_only
 from kassen.web.problems import Problem
@@ -350,7 +351,7 @@ async def import_fight(
     def work() -> Created:
         data = strict_json(raw, what="the chronicle")
         if not isinstance(data, dict):
-            raise Problem(422, "format", "a chronicle is a JSON object")
+            raise Problem(422, "format", S_("a chronicle is a JSON object"))
         return tables.import_chronicle(
             data, dice=dice, charge=lambda size: quotas.store(client, size), expires_at=expires_at
         )
@@ -417,7 +418,9 @@ def get_choices(
     steps = [p for p in path.split(",")] if path else []
     if any(not p or len(p) > 200 for p in steps) or len(steps) > MAX_PATH:
         raise Problem(
-            422, "menu", f"a path is at most {MAX_PATH} ids of 1 to 200 characters, comma-separated"
+            422,
+            "menu",
+            S_("a path is at most {most} ids of 1 to 200 characters, comma-separated", most=MAX_PATH),
         )
     with tables.reading(fight_id) as live:
         return tables.choices(live, caller, steps, gm=gm)
@@ -494,7 +497,7 @@ def post_fork(
     quotas: QuotasDep,
     client: ClientDep,
 ) -> JSONResponse:
-    gm_only(caller, "forking")
+    gm_only(caller, S_("forking"))
     quotas.open_fight(client, token_hash(caller.token))
     made = tables.fork(
         fight_id,

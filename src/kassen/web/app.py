@@ -40,6 +40,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kassen import __version__
+from kassen.i18n import S_
+from kassen.web.language import Language, localized, scope_language
 from kassen.web.openapi import install as install_openapi
 from kassen.web.origins import Origins
 from kassen.web.problems import Problem
@@ -61,13 +63,14 @@ IMPORT_PATH = "/api/fights/import"
 
 
 def _json(status: int, body: dict[str, Any], headers: Mapping[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(body, status_code=status, headers=headers)
+    """A refusal, its words in the viewer's language (:func:`kassen.web.language.localized`)."""
+    return JSONResponse(localized(body), status_code=status, headers=headers)
 
 
 async def _send_json(
     send: Send, status: int, body: dict[str, Any], headers: Mapping[str, str] | None = None
 ) -> None:
-    data = json.dumps(body).encode()
+    data = json.dumps(localized(body)).encode()
     await send(
         {
             "type": "http.response.start",
@@ -112,7 +115,7 @@ class BodyLimit:
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 if not value.isdigit() or len(value) > 18:
-                    await _send_json(send, 400, {"detail": "a bad Content-Length", "code": "request"})
+                    await _send_json(send, 400, {"detail": S_("a bad Content-Length"), "code": "request"})
                     return
                 if int(value) > limit:
                     await _send_json(send, 413, _too_large(limit))
@@ -135,7 +138,7 @@ class BodyLimit:
                     "slow request body", f"not all there after {self.timeout:g} s", _client(scope)
                 )
                 await _send_json(
-                    send, 408, {"detail": "the request's body took too long to arrive", "code": "timeout"}
+                    send, 408, {"detail": S_("the request's body took too long to arrive"), "code": "timeout"}
                 )
                 return
             if message["type"] != "http.request":  # the client went away
@@ -190,7 +193,10 @@ class Busy:
 
 
 def _too_large(limit: int) -> dict[str, Any]:
-    return {"detail": f"the body is larger than the limit of {limit} bytes", "code": "too_large"}
+    return {
+        "detail": S_("the body is larger than the limit of {limit} bytes", limit=limit),
+        "code": "too_large",
+    }
 
 
 class Guard:
@@ -211,7 +217,7 @@ class Guard:
             await _send_json(
                 send,
                 400,
-                {"detail": "this server does not serve that host name (Host)", "code": "host"},
+                {"detail": S_("this server does not serve that host name (Host)"), "code": "host"},
             )
             return
         method = scope.get("method", "GET")
@@ -224,7 +230,10 @@ class Guard:
                 await _send_json(
                     send,
                     415,
-                    {"detail": "send JSON in UTF-8 (Content-Type: application/json)", "code": "media_type"},
+                    {
+                        "detail": S_("send JSON in UTF-8 (Content-Type: application/json)"),
+                        "code": "media_type",
+                    },
                 )
                 return
         path = scope.get("path", "")
@@ -263,14 +272,14 @@ def _json_type(value: str) -> bool:
 def _cross_site(headers: dict[str, str], origins: Origins, scheme: str) -> str | None:
     """Why a state-changing request looks cross-site (None: it does not)."""
     if headers.get("sec-fetch-site") == "cross-site":
-        return "a request from another site is refused"
+        return S_("a request from another site is refused")
     origin = headers.get("origin")
     if origin is None:
         return None
     if origin == "null":
-        return "a request from an opaque origin is refused"
+        return S_("a request from an opaque origin is refused")
     if not origins.origin_allowed(origin, headers.get("host"), scheme):
-        return "a request from another origin (scheme, host or port) is refused"
+        return S_("a request from another origin (scheme, host or port) is refused")
     return None
 
 
@@ -291,6 +300,7 @@ def create_app(
     connection limits)."""
     from kassen.web.api import router
     from kassen.web.pages import router as pages
+    from kassen.web.rules import pages as rule_pages
     from kassen.web.rules import router as rule_router
 
     config = settings or Settings()
@@ -350,13 +360,13 @@ def create_app(
     @app.exception_handler(StoreFull)
     async def _full(request: Request, exc: StoreFull) -> JSONResponse:
         refusals.note("store_full", f"{request.method} {request.url.path}: {exc}")
-        body = {"detail": f"{exc}; reading goes on", "code": "store_full"}
+        body = {"detail": S_("{problem}; reading goes on", problem=str(exc)), "code": "store_full"}
         return _json(507, body)
 
     @app.exception_handler(StoreUnavailable)
     async def _unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
         refusals.note("store_unavailable", f"{request.method} {request.url.path}: {exc}")
-        body = {"detail": "the store did not answer: try again shortly", "code": "store_unavailable"}
+        body = {"detail": S_("the store did not answer: try again shortly"), "code": "store_unavailable"}
         return _json(503, body, {"Retry-After": "5"})
 
     @app.exception_handler(RequestValidationError)
@@ -366,7 +376,7 @@ def create_app(
             _body_fields(request),
             dice_are_faces=request.url.path.endswith("/actions"),
         )
-        detail = errors[0]["message"] if errors else "the request is not one this server takes"
+        detail = errors[0]["message"] if errors else S_("the request is not one this server takes")
         return _json(422, {"detail": detail, "code": "request", "errors": errors})
 
     @app.exception_handler(StarletteHTTPException)
@@ -376,7 +386,9 @@ def create_app(
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("%s %s failed", request.method, request.url.path)
-        return _json(500, {"detail": "the server failed on this request (logged)", "code": "internal"})
+        body = {"detail": S_("the server failed on this request (logged)"), "code": "internal"}
+        # outside the app's own layers (the viewer's language is no longer set): read it again
+        return JSONResponse(localized(body, scope_language(request.scope)), status_code=500)
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, Any]:
@@ -384,6 +396,7 @@ def create_app(
 
     app.include_router(router)
     app.include_router(rule_router)
+    app.include_router(rule_pages)
     app.include_router(pages)
     from kassen.web.campaign_api import router as campaign_api
     from kassen.web.campaign_pages import router as campaign_pages
@@ -404,4 +417,5 @@ def create_app(
         quiet=refusals,
     )
     app.add_middleware(Busy, quotas=quotas)
+    app.add_middleware(Language)  # outermost: every refusal below is worded in its viewer's language
     return app

@@ -30,6 +30,7 @@ from typing import Any
 
 from kassen.core.errors import KassenError
 from kassen.core.named import parse_policies
+from kassen.i18n import S_
 from kassen.web.problems import Problem
 
 #: The most a search at a table may think per decision: CPU seconds, iterations.
@@ -58,16 +59,31 @@ def table_policies(policies: Mapping[str, Any] | None) -> dict[str, str]:
             raise Problem(
                 422,
                 "policy",
-                f"{side}: an omniscient search reads the players' hidden values: not at a table "
-                "(kassen lab match compares it)",
+                S_(
+                    "{side}: an omniscient search reads the players' hidden values: not at a table "
+                    "(kassen lab match compares it)",
+                    side=side,
+                ),
             )
         if float(spec.param("time", 0)) > MAX_TIME:
             raise Problem(
-                422, "policy", f"{side}: a search at a table thinks at most {MAX_TIME:g} s a decision"
+                422,
+                "policy",
+                S_(
+                    "{side}: a search at a table thinks at most {most} s a decision",
+                    side=side,
+                    most=f"{MAX_TIME:g}",
+                ),
             )
         if int(spec.param("iterations", 0)) > MAX_ITERATIONS:
             raise Problem(
-                422, "policy", f"{side}: a search at a table runs at most {MAX_ITERATIONS:,} iterations"
+                422,
+                "policy",
+                S_(
+                    "{side}: a search at a table runs at most {most} iterations",
+                    side=side,
+                    most=f"{MAX_ITERATIONS:,}",
+                ),
             )
     return {side: str(spec) for side, spec in parsed.items()}
 

@@ -19,6 +19,7 @@ from fastapi.routing import APIRoute
 
 from kassen.core.codec import parse_json
 from kassen.core.errors import KassenError
+from kassen.i18n import S_
 from kassen.web.problems import Problem
 
 #: What is never read as JSON text: a byte-order mark, or the NUL bytes UTF-16 and UTF-32 put
@@ -29,7 +30,11 @@ _NOT_UTF8 = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 def strict_json(body: bytes, *, what: str = "the body") -> Any:
     """``body`` as JSON data, or one 422 (code ``json``) saying what is wrong with it."""
     if body.startswith(_NOT_UTF8) or b"\x00" in body:
-        raise Problem(422, "json", f"{what} is not UTF-8 JSON (UTF-16 or UTF-32 text, or a byte-order mark)")
+        raise Problem(
+            422,
+            "json",
+            S_("{what} is not UTF-8 JSON (UTF-16 or UTF-32 text, or a byte-order mark)", what=what),
+        )
     try:
         return parse_json(body, what=what, max_bytes=len(body))
     except KassenError as exc:

@@ -17,6 +17,7 @@ from typing import Literal
 
 from kassen.core.engine import Actor
 from kassen.core.view import GM_VIEW, Viewer
+from kassen.i18n import S_
 from kassen.web.problems import Problem
 from kassen.web.store import Store, now
 from kassen.web.tokens import TOKEN_PATTERN, token_hash
@@ -61,20 +62,20 @@ def lookup_caller(store: Store, fight_id: str, token: str | None) -> Caller:
     """The caller a bearer token names, for ``fight_id`` (401 unknown or expired, 404 no such fight,
     403 a token of another fight)."""
     if not token:
-        raise Problem(401, "token", "this needs a token: Authorization: Bearer TOKEN")
+        raise Problem(401, "token", S_("this needs a token: Authorization: Bearer TOKEN"))
     if re.fullmatch(TOKEN_PATTERN, token) is None:
-        raise Problem(401, "token", "this token opens no fight")
+        raise Problem(401, "token", S_("this token opens no fight"))
     with store.reading() as conn:
         found = store.token(conn, token_hash(token))
         exists = store.head(conn, fight_id) is not None
     if found is None:
-        raise Problem(401, "token", "this token opens no fight")
+        raise Problem(401, "token", S_("this token opens no fight"))
     if found.expired(now()):
-        raise Problem(401, "expired", "this token has expired: ask the GM for a new link")
+        raise Problem(401, "expired", S_("this token has expired: ask the GM for a new link"))
     if not exists:
-        raise Problem(404, "no_fight", "no such fight")
+        raise Problem(404, "no_fight", S_("no such fight"))
     if found.fight_id != fight_id:
-        raise Problem(403, "token", "this token is for another fight")
+        raise Problem(403, "token", S_("this token is for another fight"))
     if found.role == "gm":
         return Caller("gm", None, token)
     return Caller("side", found.side, token)
@@ -83,4 +84,4 @@ def lookup_caller(store: Store, fight_id: str, token: str | None) -> Caller:
 def gm_only(caller: Caller, what: str) -> None:
     """403 unless the caller is the GM."""
     if not caller.gm:
-        raise Problem(403, "gm_only", f"{what}: the GM's alone (a side's token cannot)")
+        raise Problem(403, "gm_only", S_("{what}: the GM's alone (a side's token cannot)", what=what))

@@ -37,6 +37,7 @@ from kassen.content.yamlio import MAX_YAML_BYTES
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.fight import SEED_BOUNDS
 from kassen.core.scenario import ScenarioSource, read_scenario
+from kassen.i18n import S_
 from kassen.web.api import ClientDep, QuotasDep, Refusal, TablesDep, base_url, expiry
 from kassen.web.bodies import StrictRoute
 from kassen.web.campaign_preview import preview
@@ -165,11 +166,11 @@ def campaign_problem(exc: KassenError) -> Problem:
 
 def role_of(campaign_id: CampaignId, campaigns: CampaignsDep, credentials: Credentials) -> Role:
     if credentials is None:
-        raise Problem(401, "token", "send the campaign's token: Authorization: Bearer TOKEN")
+        raise Problem(401, "token", S_("send the campaign's token: Authorization: Bearer TOKEN"))
     token = credentials.credentials
     role = campaigns.role(campaign_id, token) if 8 <= len(token) <= 200 else None
     if role is None:
-        raise Problem(401, "token", "this token opens no campaign of that id")
+        raise Problem(401, "token", S_("this token opens no campaign of that id"))
     return role
 
 
@@ -178,7 +179,7 @@ RoleDep = Annotated[Role, Depends(role_of)]
 
 def gm_only(role: Role) -> None:
     if not role.gm:
-        raise Problem(403, "gm_only", "only the campaign's GM may do this")
+        raise Problem(403, "gm_only", S_("only the campaign's GM may do this"))
 
 
 def _json(body: Any, status: int = 200) -> JSONResponse:
@@ -201,7 +202,11 @@ def check_character(ruleset: str, ident: str, name: str, sheet: Mapping[str, Any
         raise Problem(
             422,
             "ruleset",
-            f"no ruleset {ruleset!r} with campaigns ({', '.join(registered_campaign_rules())})",
+            S_(
+                "no ruleset {name} with campaigns ({known})",
+                name=repr(ruleset),
+                known=", ".join(registered_campaign_rules()),
+            ),
         )
     rules = campaign_rules(ruleset)
     ch = Character(ident, name, ruleset, dict(sheet), rules.lasting().model_dump(mode="json"))
@@ -390,7 +395,7 @@ def save_scenario(
 ) -> JSONResponse:
     gm_only(role)
     if body.id != template_id:
-        raise Problem(422, "request", "the body's id is not the address's")
+        raise Problem(422, "request", S_("the body's id is not the address's"))
     try:
         source = read_scenario(template_id, text=body.yaml)
         found = Library(campaigns).save(campaign_id, template_id, source)
@@ -408,7 +413,9 @@ def template_of(campaigns: Campaigns, tables: Tables, campaign_id: str, name: st
                 return found.source()
     source, ident = tables.scenario(name)
     if ident is None:
-        raise Problem(422, "template", f"no scenario {name[:60]!r} in the campaign, nor bundled")
+        raise Problem(
+            422, "template", S_("no scenario {name} in the campaign, nor bundled", name=repr(name[:60]))
+        )
     return source
 
 
@@ -469,10 +476,12 @@ def propose(
     try:
         record = campaigns.fights(campaign_id)[-1] if campaigns.fights(campaign_id) else None
         if record is None:
-            raise CampaignError("no fight waits for its aftermath: start one first")
+            raise CampaignError(S_("no fight waits for its aftermath: start one first"))
         fight_id = Library(campaigns).table(campaign_id, record.seq)
         if fight_id is None:
-            raise CampaignError(f"fight {record.seq} was not played at the table: send its chronicle (CLI)")
+            raise CampaignError(
+                S_("fight {n} was not played at the table: send its chronicle (CLI)", n=record.seq)
+            )
         with tables.reading(fight_id) as live:
             proposed = campaigns.propose(campaign_id, live.fight, body.take)
     except KassenError as exc:

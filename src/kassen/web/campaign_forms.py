@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from kassen.campaign.build import _bundled_content
 from kassen.core.errors import ContentIssue
+from kassen.i18n import N_, S_
 
 Kind = Literal["int", "text", "select", "list", "pairs", "ints"]
 #: The most characters a form field takes (a sheet is one fighter).
@@ -55,9 +56,17 @@ def _sengoku() -> tuple[FormField, ...]:
     weapons = ", ".join(sorted(cat.weapons)[:12])
     out = [
         FormField(
-            "creature", "Creature", ("creature",), "select", creatures, "the catalog's template", "who"
+            "creature",
+            N_("Creature"),
+            ("creature",),
+            "select",
+            creatures,
+            N_("the catalog's template"),
+            "who",
         ),
-        FormField("grade", "Grade", ("overrides", "grade"), "select", grades, "blank: the creature's", "who"),
+        FormField(
+            "grade", N_("Grade"), ("overrides", "grade"), "select", grades, N_("blank: the creature's"), "who"
+        ),
     ]
     for attr in ("physique", "finesse", "courage", "presence", "fate"):
         out.append(
@@ -66,53 +75,58 @@ def _sengoku() -> tuple[FormField, ...]:
                 attr.capitalize(),
                 ("overrides", "attributes", attr),
                 "int",
-                hint="blank: the creature's",
+                hint=N_("blank: the creature's"),
                 group="attributes",
             )
         )
     out += [
         FormField(
             "skills",
-            "Skills",
+            N_("Skills"),
             ("overrides", "skills"),
             "pairs",
-            hint="swordsmanship=2, archery=1 (added to the creature's)",
+            hint=N_("swordsmanship=2, archery=1 (added to the creature's)"),
             group="skills",
         ),
         FormField(
             "weapons",
-            "Weapons",
+            N_("Weapons"),
             ("overrides", "weapons"),
             "list",
-            hint=f"the first in hand; the catalog's: {weapons}...",
+            hint=S_("the first in hand; the catalog's: {weapons}...", weapons=weapons),
             group="gear",
         ),
         FormField(
             "armor",
-            "Armour",
+            N_("Armour"),
             ("overrides", "armor"),
             "select",
             ("", *sorted(cat.armor)),
-            "blank: the creature's",
+            N_("blank: the creature's"),
             "gear",
         ),
         FormField(
             "maneuvers",
-            "Techniques",
+            N_("Techniques"),
             ("overrides", "maneuvers"),
             "list",
-            hint="known beyond its weapons' (parry, walk...)",
+            hint=N_("known beyond its weapons' (parry, walk...)"),
             group="gear",
         ),
         FormField(
-            "fate_points", "Fate points", ("overrides", "fate_points"), "int", hint="0 to 20", group="lasting"
+            "fate_points",
+            N_("Fate points"),
+            ("overrides", "fate_points"),
+            "int",
+            hint=N_("0 to 20"),
+            group="lasting",
         ),
         FormField(
             "max_energy",
-            "Max Energy",
+            N_("Max Energy"),
             ("overrides", "max_energy"),
             "int",
-            hint="blank: the grade's",
+            hint=N_("blank: the grade's"),
             group="lasting",
         ),
     ]
@@ -127,26 +141,47 @@ def _l5r() -> tuple[FormField, ...]:
     tables: Any = _bundled_content("l5r").tables
     core = tables.core
     out = [
-        FormField(ring, ring.capitalize(), ("rings", ring), "int", hint="1 to 10", group="rings")
+        FormField(ring, ring.capitalize(), ("rings", ring), "int", hint=N_("1 to 10"), group="rings")
         for ring in core.rings
     ]
     skills = ", ".join(core.skills.known[:8])
     out += [
-        FormField("void", "Void", ("void",), "int", hint="default 2", group="rings"),
-        FormField("insight_rank", "Insight Rank", ("insight_rank",), "int", hint="default 1", group="rings"),
-        FormField("skills", "Skills", ("skills",), "pairs", hint=f"kenjutsu=3 ({skills}...)", group="skills"),
+        FormField("void", N_("Void"), ("void",), "int", hint=N_("default 2"), group="rings"),
         FormField(
-            "weapon", "Weapon", ("weapon",), "select", ("", *sorted(core.weapons)), "blank: katana", "gear"
+            "insight_rank", N_("Insight Rank"), ("insight_rank",), "int", hint=N_("default 1"), group="rings"
         ),
         FormField(
-            "armor", "Armour", ("armor",), "select", ("", *core.tn_to_be_hit.armor), "blank: none", "gear"
+            "skills",
+            N_("Skills"),
+            ("skills",),
+            "pairs",
+            hint=S_("kenjutsu=3 ({skills}...)", skills=skills),
+            group="skills",
+        ),
+        FormField(
+            "weapon",
+            N_("Weapon"),
+            ("weapon",),
+            "select",
+            ("", *sorted(core.weapons)),
+            N_("blank: katana"),
+            "gear",
+        ),
+        FormField(
+            "armor",
+            N_("Armour"),
+            ("armor",),
+            "select",
+            ("", *core.tn_to_be_hit.armor),
+            N_("blank: none"),
+            "gear",
         ),
         FormField(
             "disadvantages",
-            "Disadvantages",
+            N_("Disadvantages"),
             ("disadvantages",),
             "list",
-            hint="Lame, Missing Limb...",
+            hint=N_("Lame, Missing Limb..."),
             group="gear",
         ),
     ]
@@ -157,42 +192,88 @@ def _arena() -> tuple[FormField, ...]:
     from kassen.arena.terms import DamageType
 
     out = [
-        FormField(a, a.upper(), (a,), "int", hint="default 10", group="attributes")
+        FormField(a, a.upper(), (a,), "int", hint=N_("default 10"), group="attributes")
         for a in ("st", "dx", "iq", "ht", "per", "will")
     ]
     out += [
-        FormField("skill", "Weapon skill", ("skill",), "int", hint="blank: DX", group="skills"),
-        FormField("defense", "Defence", ("defense",), "int", hint="blank: (DX+HT)/4+3", group="skills"),
+        FormField("skill", N_("Weapon skill"), ("skill",), "int", hint=N_("blank: DX"), group="skills"),
         FormField(
-            "weapon_name", "Weapon", ("weapon", "name"), "text", hint="a name (default fist)", group="gear"
+            "defense", N_("Defence"), ("defense",), "int", hint=N_("blank: (DX+HT)/4+3"), group="skills"
+        ),
+        FormField(
+            "weapon_name",
+            N_("Weapon"),
+            ("weapon", "name"),
+            "text",
+            hint=N_("a name (default fist)"),
+            group="gear",
         ),
         FormField(
             "weapon_base",
-            "Damage base",
+            N_("Damage base"),
             ("weapon", "base"),
             "select",
             ("", "thrust", "swing", "none"),
             group="gear",
         ),
-        FormField("weapon_dice", "Damage dice", ("weapon", "dice"), "int", hint="+dice", group="gear"),
-        FormField("weapon_adds", "Damage adds", ("weapon", "adds"), "int", hint="+adds", group="gear"),
+        FormField(
+            "weapon_dice", N_("Damage dice"), ("weapon", "dice"), "int", hint=N_("+dice"), group="gear"
+        ),
+        FormField(
+            "weapon_adds", N_("Damage adds"), ("weapon", "adds"), "int", hint=N_("+adds"), group="gear"
+        ),
         FormField(
             "weapon_type",
-            "Damage type",
+            N_("Damage type"),
             ("weapon", "type"),
             "select",
             ("", *(t.value for t in DamageType)),
             group="gear",
         ),
-        FormField("armor_all", "Armour DR", ("armor", "all"), "int", hint="DR everywhere", group="gear"),
-        FormField("age", "Age", ("age",), "int", hint="years (popularity: 19 or under)", group="lasting"),
         FormField(
-            "matches", "Matches fought", ("matches",), "int", hint="before the campaign", group="lasting"
+            "armor_all", N_("Armour DR"), ("armor", "all"), "int", hint=N_("DR everywhere"), group="gear"
         ),
-        FormField("reactions", "Reaction modifiers", ("reactions",), "ints", hint="-2, 1", group="lasting"),
+        FormField(
+            "age", N_("Age"), ("age",), "int", hint=N_("years (popularity: 19 or under)"), group="lasting"
+        ),
+        FormField(
+            "matches",
+            N_("Matches fought"),
+            ("matches",),
+            "int",
+            hint=N_("before the campaign"),
+            group="lasting",
+        ),
+        FormField(
+            "reactions", N_("Reaction modifiers"), ("reactions",), "ints", hint=N_("-2, 1"), group="lasting"
+        ),
     ]
     return tuple(out)
 
+
+#: The words of the labels made from the rulesets' own names (``physique`` -> Physique, ``earth`` -> Earth).
+LABEL_WORDS = (
+    N_("Physique"),
+    N_("Finesse"),
+    N_("Courage"),
+    N_("Presence"),
+    N_("Fate"),
+    N_("Earth"),
+    N_("Air"),
+    N_("Fire"),
+    N_("Water"),
+    N_("PER"),
+    N_("WILL"),
+)
+#: The builder's groups of fields, in words.
+GROUP_WORDS = {
+    "who": N_("Who"),
+    "attributes": N_("Attributes"),
+    "skills": N_("Skills"),
+    "gear": N_("Gear"),
+    "lasting": N_("Lasting"),
+    "rings": N_("Rings"),
+}
 
 _BUILDERS = {"sengoku": _sengoku, "l5r": _l5r, "arena": _arena}
 
@@ -229,11 +310,11 @@ def sheet_from(
     for f in form_fields(ruleset):
         raw = values.get(f.name, "")
         if not isinstance(raw, str):
-            problems[f.name] = "a text value"
+            problems[f.name] = S_("a text value")
             continue
         raw = raw.strip()
         if len(raw) > MAX_VALUE:
-            problems[f.name] = f"at most {MAX_VALUE} characters"
+            problems[f.name] = S_("at most {n} characters", n=MAX_VALUE)
             continue
         if raw == "":
             continue
@@ -247,7 +328,7 @@ def sheet_from(
         elif f.kind == "ints":
             parts = [p.strip() for p in raw.split(",") if p.strip()]
             if not all(_INT.match(p) for p in parts):
-                problems[f.name] = "whole numbers separated by commas (-2, 1)"
+                problems[f.name] = S_("whole numbers separated by commas (-2, 1)")
                 continue
             _put(sheet, f.path, [int(p) for p in parts])
         else:
@@ -255,7 +336,9 @@ def sheet_from(
             for part in (p for p in raw.split(",") if p.strip()):
                 match = _PAIR.match(part)
                 if match is None:
-                    problems[f.name] = f"write each as name=rank (kenjutsu=3), not {part.strip()[:30]!r}"
+                    problems[f.name] = S_(
+                        "write each as name=rank (kenjutsu=3), not {given}", given=repr(part.strip()[:30])
+                    )
                     break
                 pairs[match[1]] = int(match[2])
             else:

@@ -25,11 +25,11 @@ import jinja2
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
-from kassen import __version__
 from kassen.campaign.hooks import Character, campaign_rules, registered_campaign_rules
 from kassen.campaign.library import Library, character_yaml
 from kassen.campaign.roster import Campaigns, Role
 from kassen.core.errors import ContentError, ContentIssue, KassenError
+from kassen.i18n import S_, SOURCE, current_language, gettext, pgettext, translate_text
 from kassen.web.bodies import strict_json
 from kassen.web.campaign_api import (
     CampaignId,
@@ -40,9 +40,10 @@ from kassen.web.campaign_api import (
     check_character,
     gm_only,
 )
-from kassen.web.campaign_forms import field_errors, form_fields, sheet_from, values_from
+from kassen.web.campaign_forms import GROUP_WORDS, field_errors, form_fields, sheet_from, values_from
 from kassen.web.campaign_preview import preview
 from kassen.web.pages import POLICY_CHOICES
+from kassen.web.pages import templates as page_templates
 from kassen.web.problems import Problem
 
 router = APIRouter(include_in_schema=False)
@@ -56,15 +57,82 @@ MAX_FORM_FIELDS = 200
 
 @cache
 def templates() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("kassen.web", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.globals["version"] = __version__
+    """The pages' environment (:func:`kassen.web.pages.templates`: the words in the viewer's language),
+    with the campaign's own words."""
+    env = page_templates()
+    env.globals["group_word"] = group_word
+    env.globals["status_word"] = status_word
+    env.globals["lasting_word"] = lasting_word
+    env.globals["lasting_value"] = lasting_value
     return env
+
+
+def group_word(group: str) -> str:
+    """A group of the builder's fields, in words."""
+    words = GROUP_WORDS.get(group)
+    return gettext(words) if words is not None else group.capitalize()
+
+
+def lasting_word(ruleset: str, key: str) -> str:
+    """A field of a character's lasting state as the page names it: the field's own name in English (as
+    the character file writes it), words in another language."""
+    if current_language() == SOURCE:
+        return key
+    common = {
+        "dead": pgettext("lasting", "dead"),
+        "death": pgettext("lasting", "how it died"),
+    }
+    words = {
+        "arena": {
+            "matches": pgettext("lasting", "matches fought here"),
+            "wins": pgettext("lasting", "wins"),
+            "losses": pgettext("lasting", "losses"),
+            "champion": pgettext("lasting", "champion"),
+            "holds_title": pgettext("lasting", "holds the title"),
+            "hp": pgettext("lasting", "HP carried"),
+            "fp": pgettext("lasting", "FP carried"),
+        },
+        "l5r": {
+            "wounds": pgettext("lasting", "Wounds taken"),
+            "disadvantages": pgettext("lasting", "disadvantages from maims"),
+            "duels": pgettext("lasting", "duels"),
+        },
+        "sengoku": {
+            "wounds": pgettext("lasting", "Wounds left"),
+            "fate_points": pgettext("lasting", "Fate points left"),
+            "armor_damage": pgettext("lasting", "damage on its armor"),
+            "emergency_patch_used": pgettext("lasting", "emergency patch used"),
+            "serious_injury": pgettext("lasting", "serious injury"),
+            "weapons_lost": pgettext("lasting", "weapons lost"),
+            "battles": pgettext("lasting", "battles"),
+        },
+    }
+    return words.get(ruleset, {}).get(key) or common.get(key) or key
+
+
+def lasting_value(value: Any) -> str:
+    """A value of a character's lasting state as the page shows it (in English as Python writes it; in
+    another language yes/no, a dash for none, a list's items in words)."""
+    if current_language() == SOURCE:
+        return str(value)
+    if isinstance(value, bool):
+        return pgettext("lasting", "yes") if value else pgettext("lasting", "no")
+    if value is None or value == "" or value == []:
+        return "—"
+    if isinstance(value, list):
+        return "、".join(translate_text(str(v)) for v in value)
+    return translate_text(str(value))
+
+
+def status_word(status: str) -> str:
+    """Where a campaign fight stands, in words (the stored status itself in English)."""
+    words = {
+        "started": pgettext("campaign fight", "started"),
+        "proposed": pgettext("campaign fight", "proposed"),
+        "settled": pgettext("campaign fight", "settled"),
+        "abandoned": pgettext("campaign fight", "abandoned"),
+    }
+    return words.get(status, status)
 
 
 def render(name: str, *, headers: Mapping[str, str] | None = None, **context: Any) -> HTMLResponse:
@@ -75,9 +143,9 @@ async def form_values(request: Request) -> dict[str, str]:
     """A form sent as JSON by ``campaign.js``: an object of at most so many text fields."""
     data = strict_json(await request.body(), what="the form")
     if not isinstance(data, dict) or len(data) > MAX_FORM_FIELDS:
-        raise Problem(422, "form", f"a form is an object of at most {MAX_FORM_FIELDS} text fields")
+        raise Problem(422, "form", S_("a form is an object of at most {n} text fields", n=MAX_FORM_FIELDS))
     if not all(isinstance(k, str) and isinstance(v, str) and len(k) <= 100 for k, v in data.items()):
-        raise Problem(422, "form", "a form's fields are text")
+        raise Problem(422, "form", S_("a form's fields are text"))
     return data
 
 
@@ -203,7 +271,7 @@ def builder(
         values.update(values_from(ruleset, editing.sheet))
     else:
         if ruleset not in registered_campaign_rules():
-            raise Problem(404, "ruleset", f"no ruleset {ruleset[:40]!r} with campaigns")
+            raise Problem(404, "ruleset", S_("no ruleset {name} with campaigns", name=repr(ruleset[:40])))
         first = form_fields(ruleset)
         values = {"id": "", "name": "", "owner": ""}
         if first and first[0].kind == "select" and first[0].choices:
@@ -224,7 +292,7 @@ def _read_builder(
             raise campaign_problem(exc) from None
         ruleset = editing.ruleset
     if ruleset not in registered_campaign_rules():
-        raise Problem(422, "ruleset", "choose a ruleset with campaigns")
+        raise Problem(422, "ruleset", S_("choose a ruleset with campaigns"))
     sheet, problems = sheet_from(ruleset, values, editing.sheet if editing else None)
     return ruleset, editing, sheet, problems
 
@@ -338,7 +406,8 @@ async def import_yaml(
         )
     except KassenError as exc:
         return render("home.html", **home_context(campaigns, role, notice=_words(exc)))
-    return render("home.html", **home_context(campaigns, role, notice=f"imported {ch.name} ({ch.id})"))
+    notice = S_("imported {name} ({id})", name=ch.name, id=ch.id)
+    return render("home.html", **home_context(campaigns, role, notice=notice))
 
 
 def _words(exc: KassenError) -> str:

@@ -29,6 +29,7 @@ from kassen.campaign.library import Library
 from kassen.campaign.roster import Campaigns, FightRecord
 from kassen.core.errors import ContentError, ContentIssue, KassenError
 from kassen.core.scenario import ScenarioSource, open_fight
+from kassen.i18n import S_, _, translate_text
 from kassen.web.api import ClientDep, QuotasDep, TablesDep, base_url, expiry
 from kassen.web.campaign_api import CampaignId, CampaignsDep, RoleDep, campaign_problem, gm_only, template_of
 from kassen.web.campaign_pages import form_values, home_context, render
@@ -81,16 +82,19 @@ def _shape(ruleset: str) -> tuple[dict[str, Any], bool, str]:
 def scenario_context(
     campaigns: Campaigns, campaign_id: str, ruleset: str, values: Mapping[str, str]
 ) -> dict[str, Any]:
-    _, listed_sides, place = _shape(ruleset)
-    who: list[tuple[str, str]] = [("", "(empty row)")]
+    _rest, listed_sides, place = _shape(ruleset)
+    who: list[tuple[str, str]] = [("", _("(empty row)"))]
     for ch in campaigns.characters(campaign_id):
         if ch.ruleset == ruleset and not ch.dead:
-            who.append((f"char:{ch.id}", f"{ch.name} (roster)"))
+            who.append((f"char:{ch.id}", _("{name} (roster)").format(name=ch.name)))
     if ruleset == "sengoku":
         from kassen.campaign.build import _bundled_content
 
         catalog: Any = _bundled_content("sengoku").tables.catalog
-        who += [(f"creature:{c}", f"{c} (catalog)") for c in sorted(catalog.creatures)]
+        who += [
+            (f"creature:{c}", _("{name} (catalog)").format(name=translate_text(c)))
+            for c in sorted(catalog.creatures)
+        ]
     return {
         "campaign_id": campaign_id,
         "ruleset": ruleset,
@@ -113,12 +117,12 @@ def scenario_form(
 ) -> HTMLResponse:
     gm_only(role)
     if ruleset not in registered_campaign_rules():
-        raise Problem(404, "ruleset", f"no ruleset {ruleset[:40]!r} with campaigns")
-    values = {
+        raise Problem(404, "ruleset", S_("no ruleset {name} with campaigns", name=repr(ruleset[:40])))
+    values = {  # the form's first words, in the GM's language (what is saved is what the GM leaves)
         "side-0-id": "party",
-        "side-0-name": "The party",
+        "side-0-name": _("The party"),
         "side-1-id": "foes",
-        "side-1-name": "The foes",
+        "side-1-name": _("The foes"),
     }
     return render("scenario.html", **scenario_context(campaigns, campaign_id, ruleset, values))
 
@@ -130,7 +134,7 @@ def build_from_form(
     validate), each problem beside its field, and those no field shows."""
     ruleset = values.get("ruleset", "")
     if ruleset not in registered_campaign_rules():
-        raise Problem(422, "ruleset", "choose a ruleset with campaigns")
+        raise Problem(422, "ruleset", S_("choose a ruleset with campaigns"))
     rules = campaign_rules(ruleset)
     rest, listed_sides, place = _shape(ruleset)
     beside: dict[str, str] = {}
@@ -140,7 +144,7 @@ def build_from_form(
     ]
     for i, side in enumerate(sides):
         if not side["id"]:
-            beside[f"side-{i}-id"] = "every side needs an id (party, foes)"
+            beside[f"side-{i}-id"] = S_("every side needs an id (party, foes)")
     entries: list[dict[str, Any]] = []
     rows: list[int] = []
     roster = {c.id: c for c in campaigns.characters(campaign_id)}
@@ -154,7 +158,7 @@ def build_from_form(
         elif kind == "creature" and ruleset == "sengoku":
             entry = {"id": f"{ident}-{i + 1}", "creature": ident}
         else:
-            beside[f"unit-{i}-who"] = "choose a roster character or a catalog creature"
+            beside[f"unit-{i}-who"] = S_("choose a roster character or a catalog creature")
             continue
         chosen = values.get(f"unit-{i}-side", "0")
         entry["side"] = sides[1 if chosen == "1" else 0]["id"]
@@ -167,7 +171,7 @@ def build_from_form(
         entries.append(entry)
         rows.append(i)
     if not entries:
-        beside["unit-0-who"] = "a scenario needs units: choose who fights"
+        beside["unit-0-who"] = S_("a scenario needs units: choose who fights")
     title = values.get("title", "").strip()
     data: dict[str, Any] = {**rest, "name": title}
     if listed_sides:
@@ -261,7 +265,7 @@ async def scenario_save(
         names = _scenario_names(values["ruleset"])
         ident = values.get("scenario_id", "").strip()
         if source is not None and not ident:
-            beside["scenario_id"] = "give the scenario an id (the-ford)"
+            beside["scenario_id"] = S_("give the scenario an id (the-ford)")
         if source is None or not ident:
             return render("scenario_check.html", names=names, beside=beside, rest=rest, text="", saved=None)
         try:
@@ -295,13 +299,13 @@ async def start(
     def work() -> HTMLResponse:
         seed_text = values.get("seed", "").strip()
         if seed_text and not _SEED.match(seed_text):
-            notice = "a seed is a whole number of up to 20 digits"
+            notice = S_("a seed is a whole number of up to 20 digits")
             return render("home.html", **home_context(campaigns, role, notice=notice))
         try:
             template = template_of(campaigns, tables, campaign_id, values.get("template", ""))
             cast = cast_of(campaigns, campaign_id, template)
             if not cast:
-                raise KassenError("the scenario names no roster character: build one that does")
+                raise KassenError(S_("the scenario names no roster character: build one that does"))
             ours = {s for _, s in cast}
 
             def policies(sides: Sequence[str]) -> dict[str, str]:
@@ -327,7 +331,7 @@ async def start(
         except (KassenError, Problem) as exc:
             notice = exc.message if isinstance(exc, Problem) else campaign_problem(exc).message
             return render("home.html", **home_context(campaigns, role, notice=notice))
-        context = home_context(campaigns, role, notice=f"fight {record.seq} is open at the table")
+        context = home_context(campaigns, role, notice=S_("fight {n} is open at the table", n=record.seq))
         context["opened"] = f"{base}/fights/{made.id}#t={made.gm_token}"
         return render("home.html", **context)
 
@@ -355,7 +359,7 @@ def open_at_table(
     fights = campaigns.fights(campaign_id)
     if fights and fights[-1].status in ("started", "proposed") and not abandon:
         raise CampaignError(
-            f"fight {fights[-1].seq} is not settled: confirm its aftermath first (or abandon it)"
+            S_("fight {n} is not settled: confirm its aftermath first (or abandon it)", n=fights[-1].seq)
         )
     made = tables.create(
         scenario_yaml(built),
@@ -393,21 +397,21 @@ async def aftermath(
         try:
             if action == "confirm":
                 done = campaigns.confirm(campaign_id)
-                notice = f"the aftermath of fight {done.seq} is written to the roster"
+                notice = S_("the aftermath of fight {n} is written to the roster", n=done.seq)
             elif action == "undo":
                 done = campaigns.undo(campaign_id)
-                notice = f"the aftermath of fight {done.seq} is taken back (proposed again)"
+                notice = S_("the aftermath of fight {n} is taken back (proposed again)", n=done.seq)
             else:
                 fights = campaigns.fights(campaign_id)
                 if not fights:
-                    raise KassenError("no fight yet: start one")
+                    raise KassenError(S_("no fight yet: start one"))
                 last = fights[-1]
                 fight_id = Library(campaigns).table(campaign_id, last.seq)
                 if fight_id is None:
-                    raise KassenError(f"fight {last.seq} was not played at the table")
+                    raise KassenError(S_("fight {n} was not played at the table", n=last.seq))
                 with tables.reading(fight_id) as live:
                     campaigns.propose(campaign_id, live.fight, _take(values))
-                notice = f"the aftermath of fight {last.seq}, for review"
+                notice = S_("the aftermath of fight {n}, for review", n=last.seq)
         except (KassenError, Problem) as exc:
             notice = exc.message if isinstance(exc, Problem) else campaign_problem(exc).message
         return render("home.html", **home_context(campaigns, role, notice=notice))
@@ -430,7 +434,8 @@ async def player_link(
             token = campaigns.player_token(campaign_id, player)
         except KassenError as exc:
             return render("home.html", **home_context(campaigns, role, notice=campaign_problem(exc).message))
-        context = home_context(campaigns, role, notice=f"a link for {player}: it shows only their characters")
+        notice = S_("a link for {player}: it shows only their characters", player=player)
+        context = home_context(campaigns, role, notice=notice)
         context["player_link"] = {"player": player, "url": f"{base}/campaigns/{campaign_id}#t={token}"}
         return render("home.html", **context)
 

@@ -20,6 +20,7 @@ from kassen.campaign.hooks import Character, campaign_rules
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource, open_fight
+from kassen.i18n import S_, SOURCE, pgettext, use_language
 
 #: How far the preview looks: the moves played before the character decides, the menus it opens, the
 #: depth of a decision, and the attacks it lists.
@@ -27,7 +28,7 @@ MAX_STEPS = 30
 MAX_MENUS = 30
 MAX_DEPTH = 2
 MAX_ATTACKS = 8
-_DEFENSE = re.compile(r"vs (Defense \d+|TN \d+)")
+_DEFENSE = re.compile(r"vs (Defense|TN) (\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +76,17 @@ def preview(character: Character) -> Preview:
     rules = campaign_rules(character.ruleset)
     try:
         fight = open_fight(_close_in(rules.probe(rules.entry(character))), seed=1)
-        status = tuple(line for line in fight.status() if "(own)" in line)
+        # the character's own lines, found by their English form (side "own"), shown in the reader's words
+        with use_language(SOURCE):
+            english = fight.status()
+        shown = fight.status()
+        status = tuple(line for line, said in zip(shown, english, strict=False) if "(own)" in said)
         for _ in range(MAX_STEPS):
             if fight.over or _own(fight):
                 break
             fight.step()
         if not _own(fight):
-            return Preview(status, note="the character never came to decide in the preview")
+            return Preview(status, note=S_("the character never came to decide in the preview"))
         attacks: dict[str, str] = {}
         budget = [MAX_MENUS]
 
@@ -102,7 +107,7 @@ def preview(character: Character) -> Preview:
         found = tuple(attacks.items())[:MAX_ATTACKS]
         return Preview(status, _defense_of(fight, character), found)
     except KassenError as exc:
-        return Preview(note=f"no preview: {exc}"[:300])
+        return Preview(note=S_("no preview: {why}", why=str(exc))[:300])
 
 
 def _labels(fight: Fight[Any, Any], path: list[str]) -> list[str]:
@@ -115,12 +120,13 @@ def _labels(fight: Fight[Any, Any], path: list[str]) -> list[str]:
 
 def _defense_of(fight: Fight[Any, Any], character: Character) -> str:
     """The character's Defense (or TN to be hit) as the opponent's odds state it (``vs Defense 8``),
-    or as the state gives it (the arena's active defence)."""
+    or as the state gives it (the arena's active defence), in the reader's words (made when shown: the
+    API's preview asks in English)."""
     state = fight.view().get("state") or {}
     for fighter in state.get("fighters", ()) if isinstance(state, dict) else ():
         profile = fighter.get("profile") if isinstance(fighter, dict) else None
         if isinstance(profile, dict) and profile.get("id") == character.id and "defense" in profile:
-            return f"active defence {profile['defense']}"
+            return pgettext("campaign preview", "active defence {n}").format(n=profile["defense"])
     if character.ruleset == "sengoku":
         return _sengoku_defense(fight, character)
     foe = fight  # the preview is done with the character's own menu: play on to the opponent's
@@ -133,10 +139,15 @@ def _defense_of(fight: Fight[Any, Any], character: Character) -> str:
         foe.step()
     else:
         return ""
-    for _, odds_label in _first_odds(foe, [], 0, [MAX_MENUS]):
+    with use_language(SOURCE):  # the odds' label says the Defense (or TN) in its English form
+        found = _first_odds(foe, [], 0, [MAX_MENUS])
+    for _, odds_label in found:
         match = _DEFENSE.search(odds_label)
         if match is not None:
-            return match[1]
+            kind, value = match.groups()
+            if kind == "Defense":
+                return pgettext("campaign preview", "Defense {n}").format(n=value)
+            return pgettext("campaign preview", "TN {n}").format(n=value)
     return ""
 
 
@@ -148,7 +159,8 @@ def _sengoku_defense(fight: Fight[Any, Any], character: Character) -> str:
     if unit is None:
         return ""
     rules = fight.tables
-    return f"Defense {rules.defense_of(rules.base_profile(unit), AttackTags()).defense} (SG.DEF.5)"
+    defense = rules.defense_of(rules.base_profile(unit), AttackTags()).defense
+    return pgettext("campaign preview", "Defense {n} (SG.DEF.5)").format(n=defense)
 
 
 def _first_odds(

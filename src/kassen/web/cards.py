@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kassen.i18n import _, pgettext
+
 
 @dataclass(frozen=True, slots=True)
 class Bar:
@@ -31,6 +33,11 @@ class Bar:
     value: int | None
     most: int | None
     falling: bool = False
+    words: str = ""  # the label in the viewer's words (the English label when empty)
+
+    @property
+    def shown_label(self) -> str:
+        return self.words or self.label
 
     @property
     def shown(self) -> str:
@@ -87,9 +94,11 @@ def _sengoku(state: Mapping[str, Any], fight: Any) -> list[dict[str, Any]]:
     )
     out = []
     for u in [*live, *gone]:
-        bars = [Bar("Wounds", _int(u.get("wounds")), _int(u.get("wounds_max")))]
+        wounds = pgettext("sengoku", "Wounds")  # 戰力: what a unit has left (SG.WND.1)
+        bars = [Bar("Wounds", _int(u.get("wounds")), _int(u.get("wounds_max")), words=wounds)]
         if started:
-            bars.insert(0, Bar("Energy", _int(u.get("energy")), _int(u.get("max_energy"))))
+            energy = pgettext("sengoku", "Energy")
+            bars.insert(0, Bar("Energy", _int(u.get("energy")), _int(u.get("max_energy")), words=energy))
         out.append(
             {
                 "id": u["id"],
@@ -97,8 +106,9 @@ def _sengoku(state: Mapping[str, Any], fight: Any) -> list[dict[str, Any]]:
                 "name": u.get("name", u["id"]),
                 "out": u in gone,
                 "bars": bars,
-                "at": f"count {(_int(u.get('energy')) or 0) + (_int(u.get('initiative')) or 0)}"
-                + (" · passed" if u.get("passed") else "")
+                "at": (_("count {n} · passed") if u.get("passed") else _("count {n}")).format(
+                    n=(_int(u.get("energy")) or 0) + (_int(u.get("initiative")) or 0)
+                )
                 if started and u not in gone
                 else "",
             }
@@ -121,10 +131,10 @@ def _arena(state: Mapping[str, Any], fight: Any) -> list[dict[str, Any]]:
                 "name": p.get("name", fid),
                 "out": bool(f.get("lost")),
                 "bars": [
-                    Bar("HP", _int(f.get("hp")), _int(p.get("hp"))),
-                    Bar("FP", _int(f.get("fp")), _int(p.get("fp"))),
+                    Bar("HP", _int(f.get("hp")), _int(p.get("hp")), words=pgettext("arena", "HP")),
+                    Bar("FP", _int(f.get("fp")), _int(p.get("fp")), words=pgettext("arena", "FP")),
                 ],
-                "at": f"slot {slot + 1}",
+                "at": _("slot {n}").format(n=slot + 1),
             }
         )
     return out
@@ -145,14 +155,16 @@ def _l5r(state: Mapping[str, Any], fight: Any) -> list[dict[str, Any]]:
         # the ladder's length follows Earth, which every side knows (the character sheet is public)
         most = dead_at(earth(real[n].character, fight.tables), fight.tables) if n in real else None
         init = _int(f.get("initiative"))
+        taken = pgettext("l5r", "Wounds")
         out.append(
             {
                 "id": n,
                 "side": f["character"].get("side", ""),
                 "name": n,
                 "out": bool(f.get("dead")) or bool(f.get("yielded")),
-                "bars": [Bar("Wounds", _int(f.get("wounds")), most, falling=True)],
-                "at": f"initiative {init}" if init and phase not in (None, "start") else "",
+                # 傷: the Wounds taken, which fill the ladder (L5.CORE.5)
+                "bars": [Bar("Wounds", _int(f.get("wounds")), most, falling=True, words=taken)],
+                "at": _("initiative {n}").format(n=init) if init and phase not in (None, "start") else "",
             }
         )
     return out
@@ -188,15 +200,21 @@ def cards(
         for i, line in enumerate(lines):
             if i not in taken and line.startswith(f"{name} ("):
                 taken.add(i)
-                _, sep, rest = line.partition("): ")
+                _head, sep, rest = line.partition("): ")
                 if not sep:
-                    _, sep, rest = line.partition(") ")
+                    _head, sep, rest = line.partition(") ")
                 notes = rest
                 break
         side = str(item["side"])
         for bar in item["bars"]:  # the bars show these numbers: the words keep the rest
             notes = re.sub(rf"(?:[,;:] )?\b{bar.label} (?:\?|not seen|-?\d+(?:/-?\d+)?)", "", notes)
-        notes = notes.strip(" ;,")
+            shown = bar.shown_label
+            if shown != bar.label:  # the status line in the viewer's words
+                unseen = re.escape(_("not seen"))
+                notes = re.sub(
+                    rf"(?:[,;:、，] ?)?{re.escape(shown)} ?(?:\?|{unseen}|-?\d+(?:/-?\d+)?)", "", notes
+                )
+        notes = notes.strip(" ;,、")
         side_name = names.get(side, side)
         out.append(
             Card(

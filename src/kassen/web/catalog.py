@@ -12,6 +12,7 @@ from importlib import resources
 from kassen.core.errors import KassenError
 from kassen.core.ruleset import find_ruleset, registered_rulesets
 from kassen.core.scenario import ScenarioSource, bundled_names, read_scenario
+from kassen.i18n import S_
 from kassen.web.problems import Problem
 
 #: The name a posted scenario text goes by (in errors and in the chronicle's ``meta.source``).
@@ -92,6 +93,12 @@ class Catalog:
         if len(bare) > 1:
             which = ", ".join(b.ident for b in bare)
             raise Problem(
-                422, "content", f"{wanted!r} is bundled by more than one ruleset: say which ({which})"
+                422,
+                "content",
+                S_(
+                    "{name} is bundled by more than one ruleset: say which ({which})",
+                    name=repr(wanted),
+                    which=which,
+                ),
             )
         return bare[0].ident if bare else None

@@ -24,6 +24,7 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from kassen.i18n import _
 from kassen.web.settings import WebError
 
 _DEFAULT_PORT = {"http": 80, "https": 443}
@@ -124,9 +125,15 @@ def check_public_url(url: str) -> str:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - a port that is no number fails here
     except ValueError:
-        raise WebError(f"--public-url {shown}: not a URL") from None
+        raise WebError(_("--public-url {url}: not a URL").format(url=shown)) from None
     if parts.scheme.lower() not in _DEFAULT_PORT or not parts.hostname:
-        raise WebError(f"--public-url {shown}: give http://HOST or https://HOST (and :PORT if not the usual)")
+        raise WebError(
+            _("--public-url {url}: give http://HOST or https://HOST (and :PORT if not the usual)").format(
+                url=shown
+            )
+        )
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username is not None:
-        raise WebError(f"--public-url {shown}: no path, query or user: the table is served at the root")
+        raise WebError(
+            _("--public-url {url}: no path, query or user: the table is served at the root").format(url=shown)
+        )
     return url.rstrip("/")

@@ -14,7 +14,7 @@ from __future__ import annotations
 __all__ = ["router", "templates"]
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import cache
 from typing import Annotated, Any
@@ -25,14 +25,17 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
-from kassen import __version__
+from kassen import __version__, i18n
 from kassen.core.menu import MAX_PATH
 from kassen.core.report import outcome_text, render_event
+from kassen.i18n import N_, S_
 from kassen.web.api import CallerDep, FightId, TablesDep, base_url
 from kassen.web.callers import Caller
 from kassen.web.cards import cards
+from kassen.web.language import words_for_script
 from kassen.web.problems import Problem
 from kassen.web.replay import Live
+from kassen.web.rules import ruleset_word
 from kassen.web.tables import Tables
 
 router = APIRouter(include_in_schema=False)
@@ -48,10 +51,29 @@ def templates() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    # every word of a page looked up when it is rendered, in the viewer's language (a context
+    # variable set per request: kassen.web.language); trimmed as the extraction reads them
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext
     )
     env.globals["version"] = __version__
+    env.globals["lang"] = i18n.current_language
+    env.globals["tt"] = i18n.translate_text
+    env.globals["script_words"] = words_for_script
+    env.globals["languages"] = LANGUAGE_NAMES
+    env.globals["ruleset_word"] = ruleset_word
+    env.globals["policy_word"] = policy_word
+    env.globals["policy_choice"] = policy_choice
+    env.globals["who_word"] = who_word
     env.filters["tojson_attr"] = _tojson_attr
     return env
+
+
+#: The page's language switch: each language named in its own words.
+LANGUAGE_NAMES: tuple[tuple[str, str], ...] = (("en", "English"), ("ja", "日本語"))
 
 
 def _tojson_attr(value: Any) -> str:
@@ -90,14 +112,49 @@ def index(tables: TablesDep) -> HTMLResponse:
 
 #: The policies the screens offer for a side (spec, words); a spec of the GM's own is shown as it is.
 POLICY_CHOICES: tuple[tuple[str, str], ...] = (
-    ("", "its players"),
-    ("search:time=1.0", "search (strong: about 1 s a decision)"),
-    ("search:iterations=200", "search (quick)"),
-    ("heuristic", "heuristic"),
-    ("scenario", "the scenario's own policies"),
-    ("random", "random"),
-    ("first-legal", "first legal action"),
+    ("", N_("its players")),
+    ("search:time=1.0", N_("search (strong: about 1 s a decision)")),
+    ("search:iterations=200", N_("search (quick)")),
+    ("heuristic", N_("heuristic")),
+    ("scenario", N_("the scenario's own policies")),
+    ("random", N_("random")),
+    ("first-legal", N_("first legal action")),
 )
+
+
+def who_word(who: str) -> str:
+    """Who acts or acted, as a page says it: a unit's or side's name as its scenario writes it (a name is
+    never translated, even one that is also a word of the data: a unit named Oni stays Oni), the GM and
+    nobody in the viewer's words."""
+    return i18n.translate_text(who) if who in (S_("the GM"), S_("nobody")) else who
+
+
+def policy_choice(spec: str, words: str) -> str:
+    """An option of the "who plays each side" menu: a known choice's words in the viewer's language, a
+    spec of the GM's own as it is."""
+    return i18n.gettext(words) if spec in dict(POLICY_CHOICES) else words
+
+
+def policy_word(spec: str) -> str:
+    """A side's policy as a page says it: the spec itself in English (as the GM typed it), the choice's
+    words in another language where it is one of :data:`POLICY_CHOICES` (else the spec, a name)."""
+    words = dict(POLICY_CHOICES).get(spec)
+    if words is None or i18n.current_language() == i18n.SOURCE:
+        return spec
+    return i18n.gettext(words)
+
+
+def result_words(result: Any, names: Mapping[str, str]) -> str:
+    """How the fight ended, in the viewer's words (:func:`kassen.core.report.outcome_text`'s English:
+    ``winner: The raiders (no unit left able to act)``); the reason, kept in English in the data, is
+    translated as it is shown."""
+    if i18n.current_language() == i18n.SOURCE:
+        return outcome_text(result, names)
+    reason = i18n.translate_text(str(result.reason))
+    if result.winner is None:
+        return i18n.gettext("no winner ({reason})").format(reason=reason)
+    winner = names.get(result.winner, result.winner)
+    return i18n.gettext("winner: {name} ({reason})").format(name=winner, reason=reason)
 
 
 @router.get("/fights/{fight_id}", response_class=HTMLResponse)
@@ -131,7 +188,7 @@ def entry(fight_id: FightId, index: int, caller: CallerDep, tables: TablesDep) -
     with tables.reading(fight_id) as live:
         fight = live.fight
         if not 0 <= index < len(fight.entries):
-            raise Problem(404, "no_entry", "no such log entry")
+            raise Problem(404, "no_entry", S_("no such log entry"))
         item = tables.entries(live, caller, start=index)[0]
         names = fight.ruleset.names(fight.initial_state)
         lines = [
@@ -158,7 +215,7 @@ def links(request: Request, fight_id: FightId, caller: CallerDep, tables: Tables
                 "side": side,
                 "name": name,
                 "url": url,
-                "qr": qr_svg(url, f"{name}'s join link"),
+                "qr": qr_svg(url, i18n.gettext("{name}'s join link").format(name=name)),
                 "expires": _when(expires.get(side)),
             }
         )
@@ -222,7 +279,7 @@ def screen_context(
     log = []
     for item in reversed(entries[-300:]):
         actor = item["actor"] or {}
-        who = names.get(actor.get("id", ""), "the GM" if actor.get("kind") == "gm" else "")
+        who = names.get(actor.get("id", ""), S_("the GM") if actor.get("kind") == "gm" else "")
         log.append(
             {
                 "index": item["index"],
@@ -258,7 +315,7 @@ def screen_context(
         "state_id": fight.view_id(caller.viewer),
         "seq": live.seq,
         "over": result is not None,
-        "result": outcome_text(result, names) if result is not None else "",
+        "result": result_words(result, names) if result is not None else "",
         "status": view["status"],
         "cards": unit_cards,
         "order_lines": order_lines,
@@ -288,14 +345,20 @@ def screen_url(fight_id: str, path: Sequence[str], gm: bool) -> str:
 
 
 def _odds(odds: dict[str, Any] | None) -> list[dict[str, str]]:
+    """An option's odds as the page shows them: each outcome's name (a word of the ruleset's, in the
+    viewer's language) with its percentage, and each expected value."""
     if not odds:
         return []
     out = [
-        {"name": k, "shown": f"{v['percent']:.1f}%", "exact": str(v["p"])}
+        {"name": i18n.translate_text(k), "shown": f"{v['percent']:.1f}%", "exact": str(v["p"])}
         for k, v in odds["outcomes"].items()
     ]
     out += [
-        {"name": f"expected {k}", "shown": f"{v['approx']:.2f}", "exact": str(v["value"])}
+        {
+            "name": i18n.gettext("expected {name}").format(name=i18n.translate_text(k)),
+            "shown": f"{v['approx']:.2f}",
+            "exact": str(v["value"]),
+        }
         for k, v in odds["expected"].items()
     ]
     return out

@@ -40,6 +40,7 @@ from limits import RateLimitItem, RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
+from kassen.i18n import S_
 from kassen.web.connections import client_key
 from kassen.web.problems import Problem
 from kassen.web.quiet import QuietLog
@@ -78,23 +79,25 @@ class Quotas:
         raise Problem(
             429,
             "quota",
-            f"over the quota of {quota.words(unit)}: try again in {wait} s",
+            S_("over the quota of {quota}: try again in {wait} s", quota=quota.words(unit), wait=wait),
             headers={"Retry-After": str(min(wait, quota.seconds))},
         )
 
     def open_fight(self, client: str, token: str | None = None) -> None:
         """One fight opened (or tried) by ``client`` (with ``token``: a fork)."""
-        self._hit(self._fights, self.settings.fights, "fights", f"client:{client}", client)
+        self._hit(self._fights, self.settings.fights, S_("fights"), f"client:{client}", client)
         if token is not None:
-            self._hit(self._fights, self.settings.fights, "fights", f"token:{token}", client)
+            self._hit(self._fights, self.settings.fights, S_("fights"), f"token:{token}", client)
 
     def store(self, client: str, size: int) -> None:
         """``size`` bytes about to be stored for ``client``."""
-        self._hit(self._bytes, self.settings.store_bytes, "bytes stored", f"client:{client}", client, size)
+        self._hit(
+            self._bytes, self.settings.store_bytes, S_("bytes stored"), f"client:{client}", client, size
+        )
 
     def act(self, token: str, client: str) -> None:
         """One action or undo with ``token``."""
-        self._hit(self._actions, self.settings.actions, "actions", f"token:{token}", client)
+        self._hit(self._actions, self.settings.actions, S_("actions"), f"token:{token}", client)
 
     @contextmanager
     def request(self, client: str) -> Iterator[None]:
@@ -108,7 +111,10 @@ class Quotas:
             raise Problem(
                 429,
                 "busy",
-                f"over {self.settings.requests_at_once} requests at once from one client: wait for replies",
+                S_(
+                    "over {most} requests at once from one client: wait for replies",
+                    most=self.settings.requests_at_once,
+                ),
                 headers={"Retry-After": "1"},
             )
         try:

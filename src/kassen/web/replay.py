@@ -17,6 +17,7 @@ from kassen.core.engine import GM
 from kassen.core.errors import KassenError
 from kassen.core.fight import DiceRequest, Fight
 from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
+from kassen.i18n import S_
 from kassen.web.catalog import POSTED, bundled_source
 from kassen.web.problems import Problem
 from kassen.web.store import ActionRow, FightRow, Store
@@ -76,7 +77,7 @@ def rebuild(store: Store, conn: Connection, row: FightRow) -> Live:
             restore_pending(fight, row.pending)
     except KassenError as exc:
         raise Problem(
-            500, "replay", f"the stored fight does not replay on this kassen: {str(exc)[:300]}"
+            500, "replay", S_("the stored fight does not replay on this kassen: {why}", why=str(exc)[:300])
         ) from None
     return Live(row, fight, row.head_seq, stack, src)
 
@@ -90,7 +91,7 @@ def rebuild_rows(row: FightRow, rows: Sequence[ActionRow]) -> Live:
             if fight.state_id != stored.state_id:
                 raise KassenError(f"row {stored.seq}: the state after it is not the one stored")
     except KassenError as exc:
-        raise Problem(500, "replay", f"the fight does not replay: {str(exc)[:300]}") from None
+        raise Problem(500, "replay", S_("the fight does not replay: {why}", why=str(exc)[:300])) from None
     return Live(row, fight, len(rows), list(rows), src)
 
 

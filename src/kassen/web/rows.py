@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
+from kassen.i18n import S_
 from kassen.web.store import FightRow, NewAction, TokenRow
 from kassen.web.tokens import join_token, new_token, token_hash
 
@@ -42,6 +43,6 @@ MAX_NAME = 200
 
 def fork_name(source: str, upto: int) -> str:
     """A fork's name: its source's, and where it forked (``Night raid — fork at action 12``)."""
-    where = "the start" if upto == 0 else f"action {upto}"
-    suffix = f" — fork at {where}"
-    return source[: MAX_NAME - len(suffix)] + suffix
+    where = S_("the start") if upto == 0 else S_("action {n}", n=upto)
+    room = MAX_NAME - len(S_("{source} — fork at {where}", source="", where=where))
+    return S_("{source} — fork at {where}", source=source[:room], where=where)

@@ -14,6 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from kassen.core.fastreplace import replace
+from kassen.i18n import _
 from kassen.web.settings import Settings, WebError
 
 if TYPE_CHECKING:
@@ -35,12 +36,18 @@ def check_host(host: str) -> None:
         ascii_name = host.encode("idna").decode("ascii")
     except UnicodeError:
         raise WebError(
-            f"--host {shown}: not an address or a host name (each dot-separated part is 1 to 63 letters, "
-            "digits or hyphens)"
+            _(
+                "--host {host}: not an address or a host name (each dot-separated part is 1 to 63 letters, "
+                "digits or hyphens)"
+            ).format(host=shown)
         ) from None
     labels = ascii_name.removesuffix(".").split(".")
     if len(ascii_name) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
-        raise WebError(f"--host {shown}: not an address or a host name (letters, digits, hyphens and dots)")
+        raise WebError(
+            _("--host {host}: not an address or a host name (letters, digits, hyphens and dots)").format(
+                host=shown
+            )
+        )
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -51,8 +58,10 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise WebError(f"--host {host}: not an address of this machine ({exc.strerror})") from None
-    family, kind, proto, _, address = infos[0]
+        raise WebError(
+            _("--host {host}: not an address of this machine ({why})").format(host=host, why=exc.strerror)
+        ) from None
+    family, kind, proto, _canonname, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart right after a stop
@@ -61,10 +70,16 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise WebError(f"--port {port}: the port is in use on {host}: pick another") from None
+            raise WebError(
+                _("--port {port}: the port is in use on {host}: pick another").format(port=port, host=host)
+            ) from None
         if exc.errno in (errno.EACCES, errno.EPERM):
-            raise WebError(f"--port {port}: not allowed to listen on it (below 1024 needs root)") from None
-        raise WebError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            raise WebError(
+                _("--port {port}: not allowed to listen on it (below 1024 needs root)").format(port=port)
+            ) from None
+        raise WebError(
+            _("cannot listen on {host}:{port}: {why}").format(host=host, port=port, why=exc.strerror or exc)
+        ) from None
     sock.set_inheritable(True)
     return sock
 
@@ -146,14 +161,25 @@ def serve(settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, quie
     settings = replace(settings, allowed_hosts=(*settings.allowed_hosts, *served_names(host)), join_url=join)
     app = create_app(settings, store=store, quiet=refusals)
     shown = f"[{host}]" if ":" in host else host
-    sys.stdout.write(f"kassen serve: http://{shown}:{port}/  (store: {store.shown})\n")
+    address = f"http://{shown}:{port}/"
+    sys.stdout.write(
+        _("kassen serve: {address}  (store: {store})").format(address=address, store=store.shown) + "\n"
+    )
     players = settings.public_url or join
     if players:
-        sys.stdout.write(f"players join at {players}/ (the GM screen shows each side's link and QR code)\n")
+        sys.stdout.write(
+            _("players join at {address}/ (the GM screen shows each side's link and QR code)").format(
+                address=players
+            )
+            + "\n"
+        )
     else:
         sys.stdout.write(
-            "join links use the address the GM's browser opened: for players' phones, listen with "
-            "--host 0.0.0.0 (docs/web.md)\n"
+            _(
+                "join links use the address the GM's browser opened: for players' phones, listen with "
+                "--host 0.0.0.0 (docs/web.md)"
+            )
+            + "\n"
         )
     sys.stdout.flush()
     config = uvicorn.Config(

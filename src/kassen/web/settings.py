@@ -7,6 +7,7 @@ __all__ = ["DEFAULT_DB", "Quota", "QuotaSettings", "Settings", "WebError"]
 from dataclasses import dataclass
 
 from kassen.core.errors import KassenError
+from kassen.i18n import S_
 
 #: ``kassen serve`` with no ``--db``: a SQLite file in the working directory.
 DEFAULT_DB = "sqlite:///kassen.db"
@@ -27,13 +28,13 @@ class Quota:
 
     def words(self, unit: str) -> str:
         span = (
-            f"{self.seconds // 3600} h"
+            S_("{n} h", n=self.seconds // 3600)
             if self.seconds % 3600 == 0
-            else f"{self.seconds // 60} min"
+            else S_("{n} min", n=self.seconds // 60)
             if self.seconds % 60 == 0
-            else f"{self.seconds} s"
+            else S_("{n} s", n=self.seconds)
         )
-        return f"{self.amount:,} {unit} per {span}"
+        return S_("{amount} {unit} per {span}", amount=f"{self.amount:,}", unit=unit, span=span)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.engine import Connection, RowMapping, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, SQLAlchemyError
 
+from kassen.i18n import S_, _
 from kassen.web.schema import actions, fights, migrate, tokens
 from kassen.web.settings import WebError
 
@@ -81,7 +82,7 @@ def _store_errors() -> Iterator[None]:
         yield
     except DBAPIError as exc:
         if _is_full(exc):
-            raise StoreFull("the store's disk is full: this change was not saved") from exc
+            raise StoreFull(S_("the store's disk is full: this change was not saved")) from exc
         if isinstance(exc, OperationalError):
             raise StoreUnavailable(f"the store did not answer: {_short(exc)}") from exc
         raise
@@ -247,16 +248,18 @@ def engine_for(url: str) -> Engine:
         parsed.port  # noqa: B018 - a port that is no number ("[::1" unclosed) fails here, not later
     except (ArgumentError, ValueError):
         raise WebError(
-            f"--db is a URL like sqlite:///kassen.db or postgresql://user@host/db, not {url!r}"[:160]
+            _("--db is a URL like sqlite:///kassen.db or postgresql://user@host/db, not {url}").format(
+                url=repr(url)
+            )[:160]
         ) from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         database = parsed.database or ""
         if database in ("", ":memory:") or database.startswith("file:"):
-            raise WebError("--db sqlite:///PATH needs a file (an in-memory store would lose every fight)")
+            raise WebError(_("--db sqlite:///PATH needs a file (an in-memory store would lose every fight)"))
         folder = Path(database).expanduser().resolve().parent
         if not folder.is_dir():
-            raise WebError(f"--db {url}: the folder {folder} does not exist")
+            raise WebError(_("--db {url}: the folder {folder} does not exist").format(url=url, folder=folder))
         engine = create_engine(
             parsed.set(drivername="sqlite+pysqlite"),
             connect_args={"check_same_thread": False, "timeout": 30},
@@ -276,7 +279,9 @@ def engine_for(url: str) -> Engine:
             max_overflow=20,
             pool_pre_ping=True,
         )
-    raise WebError(f"--db: kassen stores fights in SQLite or PostgreSQL, not {backend!r}")
+    raise WebError(
+        _("--db: kassen stores fights in SQLite or PostgreSQL, not {backend}").format(backend=repr(backend))
+    )
 
 
 def _sqlite_setup(engine: Engine) -> None:
@@ -310,7 +315,9 @@ class Store:
             self.versions = migrate(self.engine)
         except SQLAlchemyError as exc:
             self.engine.dispose()
-            raise WebError(f"cannot open the store {self.shown}: {_short(exc)}") from None
+            raise WebError(
+                _("cannot open the store {store}: {why}").format(store=self.shown, why=_short(exc))
+            ) from None
         except BaseException:
             self.engine.dispose()
             raise

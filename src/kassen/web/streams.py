@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from kassen.i18n import S_
 from kassen.web.problems import Problem
 
 
@@ -50,13 +51,13 @@ class Broadcaster:
         with self._lock:
             subs = self._subs.setdefault(fight_id, set())
             why = (
-                f"this fight has {self.per_fight} screens open"
+                S_("this fight has {n} screens open", n=self.per_fight)
                 if len(subs) >= self.per_fight
-                else f"the server has {self.total} streams open"
+                else S_("the server has {n} streams open", n=self.total)
                 if self._count >= self.total
-                else f"this client has {self.per_client} streams open"
+                else S_("this client has {n} streams open", n=self.per_client)
                 if client and self._held[f"client:{client}"] >= self.per_client
-                else f"this token has {self.per_token} streams open"
+                else S_("this token has {n} streams open", n=self.per_token)
                 if token and self._held[f"token:{token}"] >= self.per_token
                 else None
             )
@@ -71,7 +72,7 @@ class Broadcaster:
             raise Problem(
                 429,
                 "streams",
-                f"too many open streams ({why}): close a screen and try again",
+                S_("too many open streams ({why}): close a screen and try again", why=why),
                 headers={"Retry-After": "5"},
             )
         try:

@@ -40,6 +40,7 @@ from kassen.core.fight import Fight
 from kassen.core.policy import Decision
 from kassen.core.rng import fresh_seed
 from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
+from kassen.i18n import S_
 from kassen.web.autoplay import MAX_RUN, Autoplayer, table_policies
 from kassen.web.callers import Caller, gm_only, lookup_caller
 from kassen.web.catalog import POSTED, Catalog, bundled_source
@@ -125,8 +126,12 @@ class Tables(Views):
                 raise Problem(
                     422,
                     "content",
-                    f"no bundled scenario {text.strip()[:60]!r} (bundled: {known}); a scenario of your own "
-                    "is posted as its YAML text",
+                    S_(
+                        "no bundled scenario {name} (bundled: {known}); a scenario of your own "
+                        "is posted as its YAML text",
+                        name=repr(text.strip()[:60]),
+                        known=known,
+                    ),
                     errors=[{"file": POSTED, "field": "scenario", "line": None, "message": "unknown name"}],
                 )
         try:
@@ -263,7 +268,7 @@ class Tables(Views):
     def links(self, fight_id: str, caller: Caller) -> tuple[dict[str, str], dict[str, datetime | None]]:
         """Each side's join token (derived from the GM token the caller holds), and when each token
         expires (``gm`` and each side)."""
-        gm_only(caller, "the join links")
+        gm_only(caller, S_("the join links"))
         with self._lock(fight_id), self.store.reading() as conn:
             live = self._load(conn, fight_id)
             held = self.store.tokens_of(conn, fight_id)
@@ -283,7 +288,7 @@ class Tables(Views):
         """Replace tokens (the GM's): ``all`` — a new GM token and, derived from it, every side's (the
         old ones open nothing any more); or one side's link. Returns the new GM token (None when it is
         unchanged) and the tokens that are new. Streams opened with a replaced token are ended."""
-        gm_only(caller, "replacing tokens")
+        gm_only(caller, S_("replacing tokens"))
         with self._lock(fight_id), self.store.writing() as conn:
             live = self._load(conn, fight_id, lock=True)
             sides = live.fight.sides()
@@ -300,7 +305,11 @@ class Tables(Views):
                 gone = [t.hash for t in old]
             else:
                 known = ", ".join(["all", *sides])
-                raise Problem(422, "request", f"rotate: one of {known}, not {which[:60]!r}")
+                raise Problem(
+                    422,
+                    "request",
+                    S_("rotate: one of {known}, not {given}", known=known, given=repr(which[:60])),
+                )
             self.store.drop_tokens(conn, fight_id, gone)
             self.store.add_tokens(conn, fight_id, rows)
         self.streams.revoke(fight_id, gone)
@@ -310,7 +319,7 @@ class Tables(Views):
         """The live fight, current with the store (rebuilt when the cache is behind it)."""
         row = self.store.fight(conn, fight_id, lock=lock)
         if row is None:
-            raise Problem(404, "no_fight", "no such fight")
+            raise Problem(404, "no_fight", S_("no such fight"))
         live = self._cached_live(fight_id)
         if (
             live is None
@@ -354,25 +363,29 @@ class Tables(Views):
             if dice is not None:
                 p = fight.pending
                 if p is None:
-                    raise Problem(409, "no_pending", "no action is waiting for dice")
+                    raise Problem(409, "no_pending", S_("no action is waiting for dice"))
                 if not caller.may_act_for(GM if p.by == GM else fight.to_move):
-                    raise Problem(403, "not_yours", "not yours to roll: the dice are for another side")
+                    raise Problem(403, "not_yours", S_("not yours to roll: the dice are for another side"))
                 if choices is not None or auto:
-                    raise Problem(422, "request", "send one of choices, auto or dice")
+                    raise Problem(422, "request", S_("send one of choices, auto or dice"))
                 return
             if fight.pending is not None:
-                raise Problem(409, "pending", "an action is waiting for dice: type them (or undo it) first")
+                raise Problem(
+                    409, "pending", S_("an action is waiting for dice: type them (or undo it) first")
+                )
             if choices is not None and gm:
-                gm_only(caller, "the GM's moves")
+                gm_only(caller, S_("the GM's moves"))
             elif choices is not None or auto:
                 self._may_decide(fight, caller)
                 played = self.played_by(fight)
                 if played is not None and not caller.gm:
                     raise Problem(
-                        409, "policy", f"this side is played by {played} now: the GM can hand it back"
+                        409,
+                        "policy",
+                        S_("this side is played by {played} now: the GM can hand it back", played=played),
                     )
             else:
-                raise Problem(422, "request", "send one of choices, auto or dice")
+                raise Problem(422, "request", S_("send one of choices, auto or dice"))
 
         def change(live: Live) -> list[NewAction]:
             fight = live.fight
@@ -413,7 +426,7 @@ class Tables(Views):
     def set_policies(self, fight_id: str, caller: Caller, policies: dict[str, str]) -> dict[str, Any]:
         """Who plays each side from now on (the GM's): side → spec for the sides the server plays; a
         side left out is played by its players. Checked first: on an error nothing changes."""
-        gm_only(caller, "choosing who plays a side")
+        gm_only(caller, S_("choosing who plays a side"))
         named = table_policies(policies)
         with self._lock(fight_id):
             try:
@@ -487,7 +500,7 @@ class Tables(Views):
 
     def undo(self, fight_id: str, caller: Caller, state_id: str) -> dict[str, Any]:
         """Take back the last action (or drop the action waiting for dice): the GM's."""
-        gm_only(caller, "undo")
+        gm_only(caller, S_("undo"))
 
         def change(live: Live) -> list[NewAction]:
             fight = live.fight
@@ -495,7 +508,7 @@ class Tables(Views):
                 fight.cancel()
                 return []
             if not fight.entries:
-                raise Problem(409, "start", "nothing to undo: the fight is at its start")
+                raise Problem(409, "start", S_("nothing to undo: the fight is at its start"))
             fight.undo()
             return [NewAction("undo", fight.state_id, caller.author)]
 
@@ -511,12 +524,14 @@ class Tables(Views):
     ) -> Created:
         """A new fight from the state ``at`` of this one (its start, or after any live action;
         ``charge``: as for :meth:`create`)."""
-        gm_only(caller, "forking")
+        gm_only(caller, S_("forking"))
         with self.reading(fight_id) as live:
             ids = live.fight.state_ids()
             if at not in ids:
                 raise Problem(
-                    422, "no_state", f"no state {at[:40]!r} in this fight's log (undone states are gone)"
+                    422,
+                    "no_state",
+                    S_("no state {state} in this fight's log (undone states are gone)", state=repr(at[:40])),
                 )
             upto = ids.index(at)
             kept = live.stack[:upto]
@@ -550,7 +565,7 @@ class Tables(Views):
         self, fight_id: str, caller: Caller, *, name: str | None = None, archived: bool | None = None
     ) -> dict[str, Any]:
         """Rename the fight or archive it (or bring it back): the GM's. Returns its facts."""
-        gm_only(caller, "renaming or archiving a fight")
+        gm_only(caller, S_("renaming or archiving a fight"))
         with self._lock(fight_id):
             with self.store.writing() as conn:
                 live = self._load(conn, fight_id, lock=True)
@@ -565,7 +580,7 @@ class Tables(Views):
 
     def delete(self, fight_id: str, caller: Caller) -> None:
         """Forget the fight, its rows and its tokens (the GM's): its open screens are told it is gone."""
-        gm_only(caller, "deleting a fight")
+        gm_only(caller, S_("deleting a fight"))
         with self._lock(fight_id):
             with self.store.writing() as conn:
                 self._load(conn, fight_id, lock=True)
@@ -597,7 +612,7 @@ class Tables(Views):
                         raise Problem(
                             409,
                             "stale",
-                            "the fight has moved on since this was chosen: look again",
+                            S_("the fight has moved on since this was chosen: look again"),
                             state_id=now,
                         )
                     before = len(fight.entries)
@@ -624,7 +639,7 @@ class Tables(Views):
             except IntegrityError:  # another writer took the row first (never under the locks above)
                 self.forget(fight_id)
                 raise Problem(
-                    409, "stale", "the fight has moved on since this was chosen: look again"
+                    409, "stale", S_("the fight has moved on since this was chosen: look again")
                 ) from None
             except BaseException:
                 self.forget(fight_id)  # the fight may have changed in memory without being stored

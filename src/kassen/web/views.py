@@ -17,6 +17,7 @@ from kassen.core.errors import KassenError
 from kassen.core.fight import Fight, state_codec
 from kassen.core.report import narrate
 from kassen.core.view import Viewer, redact_event, redact_state, visibility_of
+from kassen.i18n import S_
 from kassen.web.callers import Caller, gm_only
 from kassen.web.problems import Problem, refused
 from kassen.web.replay import Live
@@ -118,14 +119,16 @@ class Views:
         """The menu after ``path`` for the caller (``gm``: the GM's own moves)."""
         fight = live.fight
         if gm:
-            gm_only(caller, "the GM's moves")
+            gm_only(caller, S_("the GM's moves"))
         if fight.pending is not None:
-            raise Problem(409, "pending", "an action is waiting for dice: type them (or undo it) first")
+            raise Problem(409, "pending", S_("an action is waiting for dice: type them (or undo it) first"))
         if not gm:
             if fight.over:
-                raise Problem(409, "over", "the fight is over: nobody decides")
+                raise Problem(409, "over", S_("the fight is over: nobody decides"))
             if not caller.may_act_for(fight.to_move):
-                raise Problem(403, "not_yours", f"not yours to decide: {self.who(fight)} decides now")
+                raise Problem(
+                    403, "not_yours", S_("not yours to decide: {who} decides now", who=self.who(fight))
+                )
         try:
             menu = fight.menu(list(path), gm=gm, viewer=caller.viewer)
         except KassenError as exc:
@@ -140,7 +143,7 @@ class Views:
         }
 
     def chronicle(self, live: Live, caller: Caller) -> dict[str, Any]:
-        gm_only(caller, "the chronicle")
+        gm_only(caller, S_("the chronicle"))
         return live.fight.to_json()
 
     def entries(self, live: Live, caller: Caller, start: int = 0) -> list[dict[str, Any]]:
@@ -177,21 +180,21 @@ class Views:
 
     def _may_decide(self, fight: Fight[Any, Any], caller: Caller) -> None:
         if fight.over:
-            raise Problem(409, "over", "the fight is over: nobody decides")
+            raise Problem(409, "over", S_("the fight is over: nobody decides"))
         if not caller.may_act_for(fight.to_move):
-            raise Problem(403, "not_yours", f"not yours to decide: {self.who(fight)} decides now")
+            raise Problem(403, "not_yours", S_("not yours to decide: {who} decides now", who=self.who(fight)))
 
     @staticmethod
     def who(fight: Fight[Any, Any]) -> str:
         actor = fight.to_move
         if actor is None:
-            return "nobody"
+            return S_("nobody")
         names = fight.ruleset.names(fight.initial_state)
         if actor.kind == "unit":
             return names.get(actor.id, actor.id)
         if actor.kind == "side":
             return names.get(actor.id, actor.id)
-        return "the GM" if actor.kind == "gm" else str(actor)
+        return S_("the GM") if actor.kind == "gm" else str(actor)
 
 
 def for_caller(message: dict[str, Any], caller: Caller) -> dict[str, Any]:

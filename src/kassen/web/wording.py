@@ -18,52 +18,71 @@ from typing import Any
 
 from kassen.core.fight import MAX_FACE, MAX_TYPED_FACES, SEED_BOUNDS
 from kassen.core.menu import MAX_PATH
+from kassen.i18n import N_, S_
+
+#: The body as a field's place ("the body: ..."), and the words for the other places.
+BODY = S_("the body")
+_PLACES = {"body": BODY, "query": S_("the query"), "path": S_("the path"), "header": S_("the header")}
+#: The bounds said in words (each a template of the catalog, filled by :func:`_one`).
+_BOUND_WORDS = (
+    N_("{field}: at least {n}, not {given}"),
+    N_("{field}: more than {n}, not {given}"),
+    N_("{field}: at most {n}, not {given}"),
+    N_("{field}: less than {n}, not {given}"),
+)
 
 #: What each field takes, in words (the request models of :mod:`kassen.web.api`, the query and path
 #: parameters of the API and the screens).
 FIELDS: dict[str, str] = {
-    "scenario": "a bundled scenario's name (arena/duel, sengoku/demo) or a scenario's YAML text",
-    "seed": f"a whole number from {SEED_BOUNDS.lo} to {SEED_BOUNDS.hi}",
-    "dice": "auto (kassen rolls) or table (the faces rolled are typed)",
-    "faces": f"the faces rolled: a list of 1 to {MAX_TYPED_FACES} whole numbers from 1 to {MAX_FACE}, or "
-    "null for a die kassen rolls",
-    "state_id": "the state id the choice was made on: 8 to 64 hex digits, as the fight's view gives it",
-    "at": "the state id to fork from: 8 to 64 hex digits (the fight's start, or any entry of its log)",
-    "choices": f"the menu ids chosen, a list of 1 to {MAX_PATH} ids of 1 to 200 characters",
-    "gm": "true or false (the GM's own moves)",
-    "auto": "true or false (the policy decides)",
-    "expires_in": "seconds until the links expire, from 60 to 315360000 (ten years), or null",
-    "policies": "an object of side → policy (heuristic, random, first-legal, scenario, "
-    "search:iterations=400, search:time=1.0); {} for every side by its players",
-    "rotate": "all, or a side's id",
-    "name": "the fight's name, 1 to 200 characters",
-    "archived": "true or false",
-    "limit": "a whole number from 1 to 500",
-    "offset": "a whole number from 0",
-    "log": "true or false",
-    "verbose": "true or false",
-    "path": "the menu ids chosen so far, separated by commas",
-    "p": "a menu id chosen so far",
-    "rule": "a rule ID such as SG.CNT.5 (letters, digits, dots and hyphens)",
-    "fight_id": "a fight's id (22 letters, digits, - and _)",
-    "index": "a log entry's number, a whole number from 0",
+    "scenario": S_("a bundled scenario's name (arena/duel, sengoku/demo) or a scenario's YAML text"),
+    "seed": S_("a whole number from {lo} to {hi}", lo=SEED_BOUNDS.lo, hi=SEED_BOUNDS.hi),
+    "dice": S_("auto (kassen rolls) or table (the faces rolled are typed)"),
+    "faces": S_(
+        "the faces rolled: a list of 1 to {most} whole numbers from 1 to {top}, "
+        "or null for a die kassen rolls",
+        most=MAX_TYPED_FACES,
+        top=MAX_FACE,
+    ),
+    "state_id": S_("the state id the choice was made on: 8 to 64 hex digits, as the fight's view gives it"),
+    "at": S_("the state id to fork from: 8 to 64 hex digits (the fight's start, or any entry of its log)"),
+    "choices": S_("the menu ids chosen, a list of 1 to {most} ids of 1 to 200 characters", most=MAX_PATH),
+    "gm": S_("true or false (the GM's own moves)"),
+    "auto": S_("true or false (the policy decides)"),
+    "expires_in": S_("seconds until the links expire, from 60 to 315360000 (ten years), or null"),
+    "policies": S_(
+        "an object of side → policy (heuristic, random, first-legal, scenario, "
+        "search:iterations=400, search:time=1.0); {empty} for every side by its players",
+        empty="{}",
+    ),
+    "rotate": S_("all, or a side's id"),
+    "name": S_("the fight's name, 1 to 200 characters"),
+    "archived": S_("true or false"),
+    "limit": S_("a whole number from 1 to 500"),
+    "offset": S_("a whole number from 0"),
+    "log": S_("true or false"),
+    "verbose": S_("true or false"),
+    "path": S_("the menu ids chosen so far, separated by commas"),
+    "p": S_("a menu id chosen so far"),
+    "rule": S_("a rule ID such as SG.CNT.5 (letters, digits, dots and hyphens)"),
+    "fight_id": S_("a fight's id (22 letters, digits, - and _)"),
+    "index": S_("a log entry's number, a whole number from 0"),
 }
 
 #: Words for a value's kind, by the check that refused it.
 _KINDS = {
-    "string_type": "text",
-    "int_type": "a whole number",
-    "int_parsing": "a whole number",
-    "int_from_float": "a whole number",
-    "float_type": "a number",
-    "float_parsing": "a number",
-    "bool_type": "true or false",
-    "bool_parsing": "true or false",
-    "dict_type": "a JSON object",
-    "model_type": "a JSON object",
-    "model_attributes_type": "a JSON object",
-    "list_type": "a list",
-    "tuple_type": "a list",
+    "string_type": S_("text"),
+    "int_type": S_("a whole number"),
+    "int_parsing": S_("a whole number"),
+    "int_from_float": S_("a whole number"),
+    "float_type": S_("a number"),
+    "float_parsing": S_("a number"),
+    "bool_type": S_("true or false"),
+    "bool_parsing": S_("true or false"),
+    "dict_type": S_("a JSON object"),
+    "model_type": S_("a JSON object"),
+    "model_attributes_type": S_("a JSON object"),
+    "list_type": S_("a list"),
+    "tuple_type": S_("a list"),
     "none_required": "null",
 }
 
@@ -84,22 +103,22 @@ def _where(loc: Sequence[Any]) -> tuple[str, str]:
             shown = f"{shown}.{text}" if shown else text
             name = text
     if not shown:
-        return ("the body" if place == "body" else f"the {place}"), ""
+        return _PLACES.get(place, BODY), ""
     if place == "query":
-        shown = f"{shown} (in the address's query)"
+        shown = S_("{field} (in the address's query)", field=shown)
     elif place == "path":
-        shown = f"{shown} (in the address)"
+        shown = S_("{field} (in the address)", field=shown)
     return shown, name
 
 
 def field_words(name: str, parent: str = "") -> str:
     """What the field ``name`` takes (``parent``: the field it is an item of)."""
     if parent == "dice":
-        return f"a face from 1 to {MAX_FACE}, or null for a die kassen rolls"
+        return S_("a face from 1 to {top}, or null for a die kassen rolls", top=MAX_FACE)
     if parent == "choices":
-        return "a menu id of 1 to 200 characters"
+        return S_("a menu id of 1 to 200 characters")
     if parent == "policies":
-        return "a side's policy: 1 to 200 characters (heuristic, random, search:time=1.0...)"
+        return S_("a side's policy: 1 to 200 characters (heuristic, random, search:time=1.0...)")
     return FIELDS.get(name, "")
 
 
@@ -126,49 +145,77 @@ def _one(error: Mapping[str, Any], known: Iterable[str], dice_are_faces: bool) -
     ctx = error.get("ctx") or {}
     given = error.get("input")
     if kind == "missing":
-        if where == "the body":
-            return "the request needs a JSON body"
-        return f"{where}: missing" + (f" — give {wants}" if wants else "")
+        if where == BODY:
+            return S_("the request needs a JSON body")
+        if wants:
+            return S_("{field}: missing — give {wants}", field=where, wants=wants)
+        return S_("{field}: missing", field=where)
     if kind == "extra_forbidden":
         fields = ", ".join(sorted(known))
-        return f"{where}: not a field of this request" + (f" (it takes {fields})" if fields else "")
+        if fields:
+            return S_("{field}: not a field of this request (it takes {fields})", field=where, fields=fields)
+        return S_("{field}: not a field of this request", field=where)
     if kind in ("value_error", "assertion_error"):
         text = str(error.get("msg", ""))
         for prefix in ("Value error, ", "Assertion failed, "):
             text = text.removeprefix(prefix)
-        return f"{where}: {text}" if where != "the body" else text
+        return f"{where}: {text}" if where != BODY else text
     if kind == "json_invalid":
-        return f"the body is not JSON ({str(ctx.get('error', ''))[:80]})"
+        return S_("the body is not JSON ({error})", error=str(ctx.get("error", ""))[:80])
     if kind in ("too_short", "too_long"):
         bound = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
-        items = "item" if bound == 1 else "items"
-        word = "at least" if kind == "too_short" else "at most"
-        return f"{where}: {word} {bound} {items}, not {ctx.get('actual_length', '?')}" + (
-            f" — {wants}" if wants else ""
-        )
+        actual = ctx.get("actual_length", "?")
+        if kind == "too_short":
+            said = (
+                S_("{field}: at least {n} item, not {actual}", field=where, n=bound, actual=actual)
+                if bound == 1
+                else S_("{field}: at least {n} items, not {actual}", field=where, n=bound, actual=actual)
+            )
+        else:
+            said = (
+                S_("{field}: at most {n} item, not {actual}", field=where, n=bound, actual=actual)
+                if bound == 1
+                else S_("{field}: at most {n} items, not {actual}", field=where, n=bound, actual=actual)
+            )
+        return S_("{said} — {wants}", said=said, wants=wants) if wants else said
     if kind in ("string_too_short", "string_too_long"):
         if kind == "string_too_short" and ctx.get("min_length") == 1:
-            return f"{where}: empty" + (f" — give {wants}" if wants else "")
+            if wants:
+                return S_("{field}: empty — give {wants}", field=where, wants=wants)
+            return S_("{field}: empty", field=where)
         bound = ctx.get("min_length") if kind == "string_too_short" else ctx.get("max_length")
-        word = "at least" if kind == "string_too_short" else "at most"
-        return f"{where}: {word} {bound} characters" + (f" — {wants}" if wants else "")
+        said = (
+            S_("{field}: at least {n} characters", field=where, n=bound)
+            if kind == "string_too_short"
+            else S_("{field}: at most {n} characters", field=where, n=bound)
+        )
+        return S_("{said} — {wants}", said=said, wants=wants) if wants else said
     if kind in ("literal_error", "enum"):
         expected = str(ctx.get("expected", "")).replace("'", "")
-        return f"{where}: {expected or wants}, not {_shown(given)}"
+        return S_("{field}: {wants}, not {given}", field=where, wants=expected or wants, given=_shown(given))
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than", "multiple_of"):
         if wants:
-            return f"{where}: {wants}, not {_shown(given)}"
+            return S_("{field}: {wants}, not {given}", field=where, wants=wants, given=_shown(given))
         bound = next((ctx[k] for k in ("ge", "gt", "le", "lt") if k in ctx), "?")
-        words = {"greater_than_equal": "at least", "greater_than": "more than", "less_than_equal": "at most"}
-        return f"{where}: {words.get(kind, 'less than')} {bound}, not {_shown(given)}"
+        template = {
+            "greater_than_equal": "{field}: at least {n}, not {given}",
+            "greater_than": "{field}: more than {n}, not {given}",
+            "less_than_equal": "{field}: at most {n}, not {given}",
+        }.get(kind, "{field}: less than {n}, not {given}")
+        return S_(template, field=where, n=bound, given=_shown(given))
     if kind == "string_pattern_mismatch":
-        return f"{where}: {wants or 'not in the form this field takes'}, not {_shown(given)}"
+        return S_(
+            "{field}: {wants}, not {given}",
+            field=where,
+            wants=wants or S_("not in the form this field takes"),
+            given=_shown(given),
+        )
     if kind in _KINDS:
         what = wants or _KINDS[kind]
-        return f"{where}: {what}, not {_shown(given)}"
-    return f"{where}: " + (
-        f"{wants}, not {_shown(given)}" if wants else f"not a value this request takes ({kind})"
-    )
+        return S_("{field}: {wants}, not {given}", field=where, wants=what, given=_shown(given))
+    if wants:
+        return S_("{field}: {wants}, not {given}", field=where, wants=wants, given=_shown(given))
+    return S_("{field}: not a value this request takes ({kind})", field=where, kind=kind)
 
 
 def describe(

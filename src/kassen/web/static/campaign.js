@@ -9,6 +9,15 @@
   var campaign = body.dataset.campaign || "";
   var TOKEN = /^[A-Za-z0-9_-]{20,64}$/;
   var token = null;
+  // the page's words in its reader's language (English: the text below as it is)
+  var WORDS = {};
+  try { WORDS = JSON.parse(body.dataset.words || "{}") || {}; } catch (err) { WORDS = {}; }
+  function t(text, values) {
+    var out = Object.prototype.hasOwnProperty.call(WORDS, text) ? WORDS[text] : text;
+    return out.replace(/\{([a-z_]+)\}/g, function (all, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all;
+    });
+  }
 
   function say(text, kind) {
     var box = document.getElementById("notice");
@@ -39,9 +48,9 @@
   function detail(xhr) {
     try {
       var j = JSON.parse(xhr.responseText);
-      return j.detail || ("the server answered " + xhr.status);
+      return j.detail || t("the server answered {status}", { status: xhr.status });
     } catch (err) {
-      return "the server answered " + xhr.status;
+      return t("the server answered {status}", { status: xhr.status });
     }
   }
 
@@ -89,7 +98,7 @@
       form.addEventListener("submit", function (event) {
         event.preventDefault();
         var found = tokenFrom(document.getElementById("token-input").value);
-        if (!found) { say("that is not a campaign link or token", "error"); return; }
+        if (!found) { say(t("that is not a campaign link or token"), "error"); return; }
         token = found;
         sessionStorage.setItem(key(), found);
         form.hidden = true;
@@ -117,13 +126,13 @@
       try {
         response = await fetch("/api/campaigns", {
           method: "POST",
-          headers: { "Content-Type": "application/json" },
+          headers: { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang || "en" },
           body: JSON.stringify(payload),
           credentials: "omit",
           cache: "no-store"
         });
       } catch (err) {
-        errors.textContent = "the server cannot be reached";
+        errors.textContent = t("the server cannot be reached");
         return;
       }
       var json = null;
@@ -134,7 +143,7 @@
         location.href = "/campaigns/" + json.id + "#t=" + json.gm_token;
         return;
       }
-      errors.textContent = (json && json.detail) || ("the server answered " + response.status);
+      errors.textContent = (json && json.detail) || t("the server answered {status}", { status: response.status });
     });
   }
 })();

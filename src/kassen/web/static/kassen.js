@@ -11,6 +11,16 @@
   var role = body.dataset.role || "";
   var TOKEN = /^[A-Za-z0-9_-]{43}$/;
   var token = null;
+  // the page's words in its reader's language (English: the text below as it is)
+  var WORDS = {};
+  try { WORDS = JSON.parse(body.dataset.words || "{}") || {}; } catch (err) { WORDS = {}; }
+  var LANG = document.documentElement.lang || "en";
+  function t(text, values) {
+    var out = Object.prototype.hasOwnProperty.call(WORDS, text) ? WORDS[text] : text;
+    return out.replace(/\{([a-z_]+)\}/g, function (all, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all;
+    });
+  }
 
   function say(text, kind) {
     var box = document.getElementById("notice");
@@ -40,7 +50,7 @@
   }
 
   async function api(method, url, data, raw) {
-    var headers = {};
+    var headers = { "Accept-Language": LANG };  // a refusal's words in the page's language
     if (token) headers["Authorization"] = "Bearer " + token;
     var init = { method: method, headers: headers, credentials: "omit", cache: "no-store" };
     if (data !== undefined) {
@@ -51,7 +61,7 @@
     try {
       response = await fetch(url, init);
     } catch (err) {
-      return { ok: false, status: 0, json: { detail: "the server cannot be reached" } };
+      return { ok: false, status: 0, json: { detail: t("the server cannot be reached") } };
     }
     var json = null;
     try { json = await response.json(); } catch (err) { json = null; }
@@ -60,10 +70,10 @@
 
   function detail(result) {
     var j = result.json || {};
-    var text = j.detail || ("the server answered " + result.status);
+    var text = j.detail || t("the server answered {status}", { status: result.status });
     if (Array.isArray(j.errors) && j.errors.length > 1) {
       text += "\n" + j.errors.map(function (e) {
-        return (e.line ? "line " + e.line + ", " : "") + (e.field || (e.loc || []).join(".")) + ": " + e.message;
+        return (e.line ? t("line {line}", { line: e.line }) + ", " : "") + (e.field || (e.loc || []).join(".")) + ": " + e.message;
       }).join("\n");
     }
     return text;
@@ -151,7 +161,7 @@
           var pair = parts[i].trim();
           if (!pair) continue;
           var at = pair.indexOf("=");
-          if (at <= 0) return { error: "write each side's policy as side=spec: " + JSON.stringify(pair.slice(0, 40)) };
+          if (at <= 0) return { error: t("write each side's policy as side=spec: {pair}", { pair: JSON.stringify(pair.slice(0, 40)) }) };
           out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
         }
         return { policies: out };
@@ -173,11 +183,11 @@
         };
         var seed = document.getElementById("seed").value.trim();
         if (seed !== "") {
-          if (!/^\d{1,20}$/.test(seed)) { errors.textContent = "a seed is a whole number"; return; }
+          if (!/^\d{1,20}$/.test(seed)) { errors.textContent = t("a seed is a whole number"); return; }
           payload.seed = Number(seed);
-          if (!Number.isSafeInteger(payload.seed)) { errors.textContent = "that seed is too large for this page"; return; }
+          if (!Number.isSafeInteger(payload.seed)) { errors.textContent = t("that seed is too large for this page"); return; }
         }
-        if (!payload.scenario) { errors.textContent = "choose a scenario, or paste one"; return; }
+        if (!payload.scenario) { errors.textContent = t("choose a scenario, or paste one"); return; }
         var named = chosenPolicies();
         if (named.error) { errors.textContent = named.error; return; }
         if (Object.keys(named.policies).length) payload.policies = named.policies;
@@ -193,7 +203,7 @@
         var errors = document.getElementById("import-errors");
         errors.textContent = "";
         var content = await readFile(document.getElementById("import-file"));
-        if (content === null) { errors.textContent = "choose a chronicle file"; return; }
+        if (content === null) { errors.textContent = t("choose a chronicle file"); return; }
         var result = await api("POST", "/api/fights/import", content, true);
         if (result.ok) { openFight(result.json); return; }
         errors.textContent = detail(result);
@@ -224,26 +234,26 @@
     var box = document.createElement("details");
     box.className = "manage";
     var summary = document.createElement("summary");
-    summary.textContent = "rename, archive, delete";
+    summary.textContent = t("rename, archive, delete");
     box.appendChild(summary);
     var form = document.createElement("form");
     var input = document.createElement("input");
     input.type = "text";
     input.maxLength = 200;
     input.value = facts.name || "";
-    input.setAttribute("aria-label", "The fight's name");
+    input.setAttribute("aria-label", t("The fight's name"));
     input.className = "rename-input";
     var rename = document.createElement("button");
     rename.type = "submit";
-    rename.textContent = "Rename";
+    rename.textContent = t("Rename");
     var archive = document.createElement("button");
     archive.type = "button";
     archive.className = "archive";
-    archive.textContent = facts.archived ? "Bring back" : "Archive";
+    archive.textContent = facts.archived ? t("Bring back") : t("Archive");
     var remove = document.createElement("button");
     remove.type = "button";
     remove.className = "delete";
-    remove.textContent = "Delete…";
+    remove.textContent = t("Delete…");
     form.append(input, rename, archive, remove);
     box.appendChild(form);
     item.appendChild(box);
@@ -262,7 +272,7 @@
       if (await change({ archived: !facts.archived })) location.reload();
     });
     remove.addEventListener("click", async function () {
-      if (!window.confirm("Delete " + (facts.name || "this fight") + "? Its log and links are gone for good.")) return;
+      if (!window.confirm(t("Delete {name}? Its log and links are gone for good.", { name: facts.name || t("this fight") }))) return;
       token = gmToken;
       var result = await api("DELETE", "/api/fights/" + id);
       token = null;
@@ -283,7 +293,7 @@
       history.replaceState(null, "", "#t=" + token);
     }
     if (window.htmx) window.htmx.ajax("GET", "/ui/fights/" + fight + "/links", { target: "#links" });
-    say(which === "all" ? "every link replaced: send the new ones" : "a new link: send it", "ok");
+    say(which === "all" ? t("every link replaced: send the new ones") : t("a new link: send it"), "ok");
   }
 
   // -- a fight's screen -------------------------------------------------------------------------------------
@@ -297,7 +307,7 @@
       if (result.json && result.json.gm_token) {  // a fork: the new fight opens in its own tab
         localStorage.setItem(gmKey(result.json.id), result.json.gm_token);
         var opened = window.open("/fights/" + result.json.id + "#t=" + result.json.gm_token, "_blank", "noopener");
-        say(opened ? "forked: the new fight opened in a new tab" : "forked: " + result.json.links.gm, "ok");
+        say(opened ? t("forked: the new fight opened in a new tab") : t("forked: {link}", { link: result.json.links.gm }), "ok");
         return;
       }
       say("", "");
@@ -305,7 +315,7 @@
       return;
     }
     if (result.status === 409) {
-      say(detail(result) + " (the screen is up to date now)", "warn");
+      say(t("{detail} (the screen is up to date now)", { detail: detail(result) }), "warn");
       refresh();
       return;
     }
@@ -314,12 +324,12 @@
 
   function parseFaces(text) {
     var words = String(text).trim().split(/[\s,]+/).filter(function (w) { return w.length > 0; });
-    if (!words.length) return { error: "type the faces rolled, separated by spaces (or auto)" };
+    if (!words.length) return { error: t("type the faces rolled, separated by spaces (or auto)") };
     var faces = [];
     for (var i = 0; i < words.length; i++) {
       var w = words[i].toLowerCase();
       if (w === "auto") { faces.push(null); continue; }
-      if (!/^\d{1,4}$/.test(w)) return { error: JSON.stringify(words[i].slice(0, 20)) + " is not a face (a whole number, or auto)" };
+      if (!/^\d{1,4}$/.test(w)) return { error: t("{word} is not a face (a whole number, or auto)", { word: JSON.stringify(words[i].slice(0, 20)) }) };
       faces.push(Number(w));
     }
     return { faces: faces };
@@ -328,7 +338,7 @@
   async function exportLog(url) {
     var headers = { "Authorization": "Bearer " + token };
     var response = await fetch(url, { headers: headers, cache: "no-store", credentials: "omit" });
-    if (!response.ok) { say("the chronicle cannot be exported (" + response.status + ")", "error"); return; }
+    if (!response.ok) { say(t("the chronicle cannot be exported ({status})", { status: response.status }), "error"); return; }
     var blob = await response.blob();
     var link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
@@ -411,7 +421,7 @@
   function cueTurn() {
     var root = screenRoot();
     var mine = Boolean(root && role === "player" && root.dataset.decide === "1" && root.dataset.over !== "1");
-    document.title = (mine ? "● your turn — " : "") + baseTitle;
+    document.title = mine ? t("● your turn — {title}", { title: baseTitle }) : baseTitle;
     if (mine && !wasMine && navigator.vibrate) {
       try { navigator.vibrate([180, 90, 180]); } catch (err) { /* not allowed here */ }
     }
@@ -454,7 +464,7 @@
   async function showRule(id) {
     var dialog = document.getElementById("rule-dialog");
     if (!dialog) return;
-    var result = await api("GET", "/api/rules/" + encodeURIComponent(id));
+    var result = await api("GET", "/ui/rules/" + encodeURIComponent(id));  // in the page's language
     document.getElementById("rule-title").textContent = result.ok ? result.json.id + " — " + result.json.title : id;
     document.getElementById("rule-text").textContent = result.ok ? result.json.text : detail(result);
     document.getElementById("rule-source").textContent = result.ok ? result.json.ruleset + " · " + result.json.kind : "";
@@ -487,7 +497,7 @@
       form.addEventListener("submit", function (event) {
         event.preventDefault();
         var found = tokenFrom(document.getElementById("token-input").value);
-        if (!found) { say("that is not a kassen link or token", "error"); return; }
+        if (!found) { say(t("that is not a kassen link or token"), "error"); return; }
         location.hash = "t=" + found;
         location.reload();
       });
@@ -498,7 +508,7 @@
     });
     document.addEventListener("htmx:responseError", function (event) {
       var xhr = event.detail.xhr;
-      var text = "the server answered " + xhr.status;
+      var text = t("the server answered {status}", { status: xhr.status });
       try { text = JSON.parse(xhr.responseText).detail || text; } catch (err) { /* keep */ }
       say(text, "error");
     });
@@ -529,7 +539,7 @@
         if (field) {
           field.select();
           if (navigator.clipboard) navigator.clipboard.writeText(field.value).catch(function () {});
-          say("copied", "ok");
+          say(t("copied"), "ok");
         }
         return;
       }
@@ -551,7 +561,7 @@
           if (select.value) policies[select.dataset.side] = select.value;
         });
         var done = await api("PUT", who.dataset.policiesUrl, { policies: policies });
-        if (done.ok) { say("who plays each side: saved", "ok"); refresh(); }
+        if (done.ok) { say(t("who plays each side: saved"), "ok"); refresh(); }
         else say(detail(done), "error");
         return;
       }
