@@ -25,6 +25,7 @@ from rich.table import Table
 
 from kassen.cli.common import console, emit_json, user_errors
 from kassen.core.errors import ContentError, KassenError
+from kassen.i18n import translate_text
 from kassen.sengoku.catalog import KINDS, Catalog, CatalogFile, UnknownEntryError, load_catalog
 from kassen.sengoku.entries import Maneuver, ManeuverKind
 from kassen.sengoku.house import FlowDefault
@@ -251,7 +252,7 @@ def show_command(
         head += f"  [dim]{escape(data['source'])}[/dim]"
     console.print(head)
     if data["kind"] == "rule":
-        console.print(f"{escape(data['title'])}: {escape(data['text'])}")
+        console.print(f"{escape(translate_text(data['title']))}: {escape(translate_text(data['text']))}")
         console.print(
             f"[dim]No house default: the seeds settle it. `{escape(data['see'])}` explains any rule ID.[/dim]"
         )
