@@ -47,7 +47,9 @@ DOMAINS: tuple[tuple[str, str], ...] = (
     ("cli/web", "web"),
 )
 #: YAML keys whose string values are shown to users (a rule's title and text, a name, a description; a
-#: called shot's distinctive death and the condition it leaves, as the account says them).
+#: called shot's distinctive death and the condition it leaves, as the account says them; a house
+#: default's rationale and the reading it did not take, as ``kassen content show`` and ``kassen l5r
+#: house-defaults`` give them).
 YAML_KEYS = frozenset(
     {
         "title",
@@ -59,6 +61,8 @@ YAML_KEYS = frozenset(
         "note",
         "distinctive_death",
         "condition",
+        "rationale",
+        "alternative",
     }
 )
 #: YAML keys that hold either an id (``effect: bleed``) or words shown to users (a d100 table row's
