@@ -317,7 +317,7 @@ def glossary_rows() -> dict[str, list[tuple[str, str, str]]]:
     for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
         if line.startswith("## "):
             current = {"Arena": "arena", "Sengoku": "sengoku", "Roll-and-keep": "l5r"}[line[3:].split()[0]]
-            sections[current] = []
+            sections.setdefault(current, [])
         elif (
             current
             and line.startswith("| ")
