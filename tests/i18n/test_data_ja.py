@@ -361,7 +361,7 @@ def test_the_glossary_covers_the_usual_roll_and_keep_words() -> None:
     rows = glossary_rows()["l5r"]
     want = {
         "raise": "レイズ",
-        "Free Raise": "フリーレイズ",
+        "Free Raise": "フリー・レイズ",
         "Wounds": "傷",
         "TN": "目標値",
         "Earth": "地",
