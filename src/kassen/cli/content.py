@@ -307,7 +307,7 @@ def show_command(
         head += f"  [dim]{escape(data['source'])}[/dim]"
     console.print(head)
     if data["kind"] == "rule":
-        console.print(f"{escape(data['title'])}: {escape(data['text'])}")
+        console.print(f"{escape(translate_text(data['title']))}: {escape(translate_text(data['text']))}")
         console.print(
             "[dim]"
             + _("No house default: the seeds settle it. `{command}` explains any rule ID.").format(

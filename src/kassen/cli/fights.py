@@ -19,7 +19,7 @@ import yaml
 from kassen.cli.common import PolicyOption, emit_json, side_policies, user_errors, warning_line
 from kassen.cli.numbers import SeedOption
 from kassen.core.errors import ContentError, KassenError
-from kassen.i18n import N_, S_, _, ngettext, translate_text
+from kassen.i18n import N_, S_, _, ngettext, pgettext, translate_text
 
 ContentOption = Annotated[
     list[Path] | None,
@@ -294,8 +294,9 @@ def rules_command(
         if as_json:
             emit_json(entry)
             return
-        _out(f"{entry['id']} {entry['title']} ({entry['kind']})")
-        _out(entry["text"])
+        title, text = _rule_words(entry)
+        _out(f"{entry['id']} {title} ({pgettext('rule kind', entry['kind'])})")
+        _out(text)
         return
     chosen = [e for e in texts.values() if ruleset is None or e["ruleset"] == ruleset]
     if ruleset is not None and not chosen:
@@ -306,7 +307,14 @@ def rules_command(
         emit_json(chosen)
         return
     for e in chosen:
-        _out(f"{e['id']:<12} {e['title']}: {e['text']}")
+        title, text = _rule_words(e)
+        _out(f"{e['id']:<12} {title}: {text}")
+
+
+def _rule_words(entry: dict[str, Any]) -> tuple[str, str]:
+    """A rule's title and text in the reader's language (the data's words, from the ruleset's ``-data``
+    catalog); the JSON output keeps the data's own words."""
+    return translate_text(str(entry["title"])), translate_text(str(entry["text"]))
 
 
 def register(app: typer.Typer) -> None:

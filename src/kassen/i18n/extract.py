@@ -46,8 +46,35 @@ DOMAINS: tuple[tuple[str, str], ...] = (
     ("web/", "web"),
     ("cli/web", "web"),
 )
-#: YAML keys whose string values are shown to users.
-YAML_KEYS = frozenset({"title", "text", "name", "label", "description", "summary", "note"})
+#: YAML keys whose string values are shown to users (a rule's title and text, a name, a description; a
+#: called shot's distinctive death and the condition it leaves, as the account says them; a house
+#: default's rationale and the reading it did not take, as ``kassen content show`` and ``kassen l5r
+#: house-defaults`` give them).
+YAML_KEYS = frozenset(
+    {
+        "title",
+        "text",
+        "name",
+        "label",
+        "description",
+        "summary",
+        "note",
+        "distinctive_death",
+        "condition",
+        "rationale",
+        "alternative",
+    }
+)
+#: YAML keys that hold either an id (``effect: bleed``) or words shown to users (a d100 table row's
+#: ``effect: Nothing comes; only the crows.``, an honor class's ``penalty``): only values that read as
+#: words (with a space in them) are extracted, never an id.
+YAML_PROSE_KEYS = frozenset({"effect", "penalty"})
+#: YAML keys whose list items are words shown to users (the disadvantages a scenario gives a fighter).
+YAML_LIST_KEYS = frozenset({"disadvantages"})
+#: ``(file name, key)`` -> context: ids that are shown as words, each with a context of its own so the
+#: catalog never mixes them with another string (a rule's kind in ``kassen rules ID``: rule, core, gap,
+#: reading).
+YAML_CONTEXT_KEYS: dict[tuple[str, str], str] = {("rules.yaml", "kind"): "rule kind"}
 
 SRC = Path(__file__).resolve().parents[1]
 
@@ -70,18 +97,34 @@ def domain_of(relative: str) -> str:
     return "core"
 
 
-def _yaml_strings(path: Path) -> Iterator[tuple[int, str]]:
+def _yaml_strings(path: Path) -> Iterator[tuple[int, str, str | None]]:
+    """The words of a data file shown to users: ``(line, text, context)``; ids and data keys stay out."""
     try:
         root = yaml.compose(path.read_text(encoding="utf-8"))
     except yaml.YAMLError:
         return
+    contexts = {key: ctx for (name, key), ctx in YAML_CONTEXT_KEYS.items() if name == path.name}
 
-    def walk(node: Any) -> Iterator[tuple[int, str]]:
+    def words(node: yaml.Node) -> bool:
+        return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":str") and bool(node.value.strip())
+
+    def walk(node: Any) -> Iterator[tuple[int, str, str | None]]:
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
-                if isinstance(value, yaml.ScalarNode) and isinstance(key, yaml.ScalarNode):
-                    if key.value in YAML_KEYS and value.tag.endswith(":str") and value.value.strip():
-                        yield value.start_mark.line + 1, value.value
+                name = key.value if isinstance(key, yaml.ScalarNode) else None
+                if isinstance(value, yaml.ScalarNode) and name is not None:
+                    if not words(value):
+                        continue
+                    if name in YAML_KEYS or (name in YAML_PROSE_KEYS and " " in value.value.strip()):
+                        yield value.start_mark.line + 1, value.value, None
+                    elif name in contexts:
+                        yield value.start_mark.line + 1, value.value, contexts[name]
+                elif isinstance(value, yaml.SequenceNode) and name in YAML_LIST_KEYS:
+                    for item in value.value:
+                        if words(item):
+                            yield item.start_mark.line + 1, item.value, None
+                        else:
+                            yield from walk(item)
                 else:
                     yield from walk(value)
         elif isinstance(node, yaml.SequenceNode):
@@ -118,8 +161,8 @@ def extract(root: Path = SRC) -> list[Found]:
                 ):
                     found.append(Found(message, context, relative, line, domain))
         elif path.suffix in (".yaml", ".yml") and "/data/" in f"/{relative}":
-            for line, message in _yaml_strings(path):
-                found.append(Found(message, None, relative, line, domain))
+            for line, message, context in _yaml_strings(path):
+                found.append(Found(message, context, relative, line, domain))
     return found
 
 
