@@ -35,7 +35,7 @@ from kassen.core.engine import GM, Actor, DiceNeeded, Outcome, Snapshot, advance
 from kassen.core.errors import ContentError, ContentIssue, IllegalActionError, KassenError, TypedDiceError
 from kassen.core.events import Event, canonical_json
 from kassen.core.fastinit import fast_init
-from kassen.core.menu import Menu, build_menu, decide, without_hidden_odds
+from kassen.core.menu import Menu, build_menu, decide, in_words, without_hidden_odds
 from kassen.core.policy import Decision, Listed, Policy
 from kassen.core.rng import Rng
 from kassen.core.ruleset import Ruleset
@@ -482,7 +482,7 @@ class Fight(Generic[S, A]):
                 raise KassenError(
                     S_("{viewer} sees only its own menus, not {whose}", viewer=viewer, whose=whose)
                 )
-        menu = build_menu(self.ruleset, self.state, self.tables, path, gm=gm)
+        menu = in_words(build_menu(self.ruleset, self.state, self.tables, path, gm=gm))
         if viewer.gm:
             return menu
         return without_hidden_odds(menu, visibility_of(self.ruleset, self.tables).odds)

@@ -26,6 +26,7 @@ __all__ = [
     "build_menu",
     "decide",
     "derived_steps",
+    "in_words",
     "without_hidden_odds",
 ]
 
@@ -129,6 +130,23 @@ class Menu:
             "prompt": self.prompt,
             "options": [o.to_json() for o in self.options],
         }
+
+
+def in_words(menu: Menu) -> Menu:
+    """``menu`` with its prompt, labels and reasons in the reader's language. A ruleset may build its
+    menu's words in English (kept as the data's English, like the core's derived menus) or in the current
+    language; :func:`kassen.i18n.translate_text` gives either in the reader's words (text already in
+    them is left as it is). The odds keep their English keys: they are data (the visibility table names
+    them), shown through :meth:`Odds.text`."""
+    from kassen.i18n import SOURCE, current_language, translate_text
+
+    if current_language() == SOURCE:
+        return menu
+    options = tuple(
+        replace(o, label=translate_text(o.label), why=translate_text(o.why) if o.why else o.why)
+        for o in menu.options
+    )
+    return replace(menu, prompt=translate_text(menu.prompt), options=options)
 
 
 def without_hidden_odds(menu: Menu, hidden: Sequence[str]) -> Menu:
