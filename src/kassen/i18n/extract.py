@@ -194,6 +194,8 @@ def update(found: Iterable[Found], languages: Iterable[str], root: Path = SRC) -
             if path.exists():
                 with path.open("rb") as handle:
                     catalog = read_po(handle, locale=lang, domain=domain)
+                # the file's own date kept: a run that changes no string changes no byte
+                template.creation_date = catalog.creation_date
             else:
                 catalog = Catalog(locale=lang, domain=domain, project="kassen", charset="utf-8")
             catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)

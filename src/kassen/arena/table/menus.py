@@ -57,6 +57,8 @@ from kassen.core.fastreplace import replace
 from kassen.core.menu import Menu, MenuError, Option
 from kassen.i18n import N_, _
 
+#: A maneuver wanted and not allowed now, by its id (shown last, with why).
+_WANTED = {"attack": N_("attack"), "move": N_("move")}
 #: The id of "lower the guard" (a guard's empty location).
 LOWER = "lower"
 #: Maneuvers in the order a menu shows them.
@@ -267,7 +269,7 @@ def _not_allowed(
         try:
             validate(state, candidate, rules)
         except IllegalActionError as exc:
-            label = _label(state, rules, field, ident, candidate) if field == "target" else ident
+            label = _label(state, rules, field, ident, candidate) if field == "target" else _(_WANTED[ident])
             # a dead end: marked complete, so that choosing it is refused at once (never a path to extend)
             out.append(Option(ident, label, True, allowed=False, why=exc.message, rule=exc.rule))
     return out
