@@ -40,7 +40,7 @@ from kassen.core.policy import Decision, Listed, Policy
 from kassen.core.rng import Rng
 from kassen.core.ruleset import Ruleset
 from kassen.core.view import GM_VIEW, Viewer, check_visibility, observe, redact_state, visibility_of
-from kassen.i18n import S_
+from kassen.i18n import S_, speaking_for
 
 if TYPE_CHECKING:
     from kassen.core.scenario import ScenarioSource
@@ -482,7 +482,8 @@ class Fight(Generic[S, A]):
                 raise KassenError(
                     S_("{viewer} sees only its own menus, not {whose}", viewer=viewer, whose=whose)
                 )
-        menu = in_words(build_menu(self.ruleset, self.state, self.tables, path, gm=gm))
+        with speaking_for(self.ruleset.info.name):
+            menu = in_words(build_menu(self.ruleset, self.state, self.tables, path, gm=gm))
         if viewer.gm:
             return menu
         return without_hidden_odds(menu, visibility_of(self.ruleset, self.tables).odds)
@@ -504,7 +505,10 @@ class Fight(Generic[S, A]):
         """The turn order / track as ``viewer`` may see it (the ruleset's ``status`` hook)."""
         viewer = self._known_viewer(viewer)
         hook = getattr(self.ruleset, "status", None)
-        return list(hook(self.state, self.tables, viewer)) if hook is not None else []
+        if hook is None:
+            return []
+        with speaking_for(self.ruleset.info.name):
+            return list(hook(self.state, self.tables, viewer))
 
     def choose(self, path: Sequence[str], *, gm: bool = False) -> tuple[Event, ...] | DiceRequest[A]:
         """Play the action the complete ``path`` of choices names (see :meth:`play`)."""

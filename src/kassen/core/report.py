@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from kassen.core.explain import Step, format_steps
 from kassen.core.view import GM_VIEW, Viewer, observe, redact_event, visibility_of
-from kassen.i18n import _, translate_text
+from kassen.i18n import _, speaking_for, translate_text
 
 if TYPE_CHECKING:
     from kassen.core.engine import Outcome
@@ -95,11 +95,12 @@ def render_event(
     rule = str(event.get("rule", ""))
     ctx = Narration(names, verbose, rule, bool(event.get("automatic", False)))
     renderer = ruleset.renderers.get(kind)
-    out = renderer(ctx, data) if renderer is not None else Line(_plain(kind, data), rule)
-    if out is None:
-        return []
-    line = out if isinstance(out, Line) else Line(out, rule)
-    return line.render(verbose=verbose)
+    with speaking_for(ruleset.info.name):  # the ruleset's own words first (Wounds: 戰力 or 傷)
+        out = renderer(ctx, data) if renderer is not None else Line(_plain(kind, data), rule)
+        if out is None:
+            return []
+        line = out if isinstance(out, Line) else Line(out, rule)
+        return line.render(verbose=verbose)
 
 
 def narrate(
@@ -147,7 +148,9 @@ def account(
         lines += render_event(rs, event, names, verbose=verbose)
     result = fight.result
     if result is not None:
-        lines += ["", _("Result: {outcome}.").format(outcome=outcome_text(result, names))]
+        with speaking_for(rs.info.name):
+            said = outcome_text(result, names)
+        lines += ["", _("Result: {outcome}.").format(outcome=said)]
     else:
         who = fight.to_move
         shown = names.get(who.id, str(who)) if who is not None else _("nobody")

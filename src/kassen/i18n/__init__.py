@@ -29,6 +29,7 @@ __all__ = [
     "S_",
     "LanguageError",
     "_",
+    "catalog_for",
     "current_language",
     "format_decimal",
     "format_percent",
@@ -39,12 +40,14 @@ __all__ = [
     "parse_language",
     "pgettext",
     "set_language",
+    "speaking_for",
     "translate_text",
     "use_language",
 ]
 
 import os
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -157,10 +160,17 @@ def negotiate(accept_language: str | None) -> str:
     return found.language if found is not None and found.language in LANGUAGES else SOURCE
 
 
-# -- catalogs --------------------------------------------------------------------------------------------
+# -- catalogs ----------------------------------------------------------------------------------------------
+
+#: Catalogs every ruleset's words may use (after the ruleset's own): the core and CLI, the lab, the web.
+SHARED_DOMAINS = ("core", "lab", "web")
 
 _lock = threading.Lock()
 _loaded: dict[str, Translations | None] = {}
+_parts: dict[str, dict[str, Translations]] = {}
+_merged: dict[tuple[str, str | None], dict[Any, str]] = {}
+_ruleset: ContextVar[str | None] = ContextVar("kassen_ruleset", default=None)
+_module_ruleset: dict[str, str | None] = {}
 
 
 def catalog_files(lang: str) -> list[Any]:
@@ -171,54 +181,140 @@ def catalog_files(lang: str) -> list[Any]:
     return sorted((f for f in folder.iterdir() if f.name.endswith(".po")), key=lambda f: f.name)
 
 
-def _read(lang: str) -> Translations | None:
+def _read_parts(lang: str) -> dict[str, Translations]:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
     from babel.support import Translations
 
-    merged: Translations | None = None
+    parts: dict[str, Translations] = {}
     for po in catalog_files(lang):
+        domain = po.name[:-3]
         with po.open("rb") as handle:
-            catalog = read_po(handle, locale=lang, domain=po.name[:-3])
+            catalog = read_po(handle, locale=lang, domain=domain)
         buffer = BytesIO()
         write_mo(buffer, catalog, use_fuzzy=False)
         buffer.seek(0)
-        part = Translations(buffer, domain="kassen")
-        merged = part if merged is None else merged.merge(part)
-    return merged
+        parts[domain] = Translations(buffer, domain=domain)
+    return parts
+
+
+def _domains(lang: str) -> dict[str, Translations]:
+    found = _parts.get(lang)
+    if found is None:
+        with _lock:
+            found = _parts.get(lang)
+            if found is None:
+                found = _parts[lang] = _read_parts(lang)
+    return found
+
+
+def _order(parts: dict[str, Translations], ruleset: str | None) -> list[str]:
+    """The catalogs in the order a word is looked up: the ruleset's own (its code's, then its data's),
+    the shared ones, then every other (a word said outside any ruleset)."""
+    first = [d for d in (ruleset, f"{ruleset}-data") if ruleset and d in parts]
+    shared = [d for d in SHARED_DOMAINS if d in parts]
+    return first + shared + sorted(d for d in parts if d not in first and d not in shared)
+
+
+def _catalog(lang: str, ruleset: str | None) -> dict[Any, str]:
+    """Every translation of ``lang`` in one mapping, each English text taking the word of the first
+    catalog in :func:`_order` that has it: the same English word may be two words in two rulesets
+    (Wounds: 戰力 in Sengoku, 傷 in roll-and-keep)."""
+    key = (lang, ruleset)
+    found = _merged.get(key)
+    if found is None:
+        parts = _domains(lang)
+        merged: dict[Any, str] = {}
+        for domain in reversed(_order(parts, ruleset)):
+            merged.update({k: v for k, v in parts[domain]._catalog.items() if v})
+        with _lock:
+            found = _merged.setdefault(key, merged)
+    return found
+
+
+def catalog_for(lang: str, ruleset: str | None) -> dict[Any, str]:
+    """Every translation of ``lang`` as ``ruleset`` says it (:func:`_catalog`; empty for English)."""
+    return {} if lang == SOURCE else _catalog(lang, ruleset)
 
 
 def translations(lang: str) -> Translations | None:
-    """The merged catalog of ``lang`` (``None`` for English, the source language), read once."""
+    """The catalogs of ``lang`` merged in the order of words said outside any ruleset (``None`` for
+    English, the source language), read once."""
     if lang == SOURCE:
         return None
     found = _loaded.get(lang)
     if found is None and lang not in _loaded:
+        parts = _domains(lang)
+        merged: Translations | None = None
+        if parts:
+            from babel.support import Translations
+
+            merged = Translations(domain="kassen")
+            merged._catalog = dict(_catalog(lang, None))
+            merged.plural = next(iter(parts.values())).plural
         with _lock:
-            if lang not in _loaded:
-                _loaded[lang] = _read(lang)
-            found = _loaded[lang]
+            _loaded.setdefault(lang, merged)
+        found = _loaded[lang]
     return found
+
+
+@contextmanager
+def speaking_for(ruleset: str | None) -> Iterator[None]:
+    """Inside the block, words are looked up in ``ruleset``'s catalogs first (a fight's account, menus
+    and views set it: the core shows a ruleset's English through :func:`translate_text`)."""
+    token = _ruleset.set(ruleset)
+    try:
+        yield
+    finally:
+        _ruleset.reset(token)
+
+
+def _caller_ruleset(depth: int) -> str | None:
+    """The ruleset whose code is calling (``kassen.arena.report`` and ``kassen.cli.arena`` speak for the
+    arena), else the one a :func:`speaking_for` block names."""
+    chosen = _ruleset.get()
+    if chosen is not None:
+        return chosen
+    name = sys._getframe(depth + 1).f_globals.get("__name__", "")
+    found = _module_ruleset.get(name, "")
+    if found == "":
+        parts = name.split(".")
+        found = None
+        if len(parts) > 2 and parts[0] == "kassen":
+            head = parts[2] if parts[1] == "cli" else parts[1]
+            for known in ("arena", "sengoku", "l5r"):
+                if head.startswith(known):
+                    found = known
+        _module_ruleset[name] = found
+    return found
+
+
+def _lookup(lang: str) -> tuple[dict[Any, str], Any] | None:
+    if lang == SOURCE or not _domains(lang):
+        return None
+    return _catalog(lang, _caller_ruleset(2)), next(iter(_domains(lang).values())).plural
 
 
 def gettext(message: str) -> str:
     """``message`` in the current language (itself where the catalog has no translation)."""
-    t = translations(current_language())
-    return message if t is None else t.ugettext(message)
+    found = _lookup(current_language())
+    return message if found is None else found[0].get(message) or message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, by the language's plural rule."""
-    t = translations(current_language())
-    if t is None:
-        return singular if n == 1 else plural
-    return t.ungettext(singular, plural, n)
+    found = _lookup(current_language())
+    if found is not None:
+        text = found[0].get((singular, found[1](n)))
+        if text:
+            return text
+    return singular if n == 1 else plural
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, where the same English word means different things."""
-    t = translations(current_language())
-    return message if t is None else t.upgettext(context, message)
+    found = _lookup(current_language())
+    return message if found is None else found[0].get(f"{context}\x04{message}") or message
 
 
 _ = gettext
@@ -248,11 +344,11 @@ _templates: dict[str, _Templates] = {}
 _FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def _compile_templates(lang: str, t: Translations) -> _Templates:
+def _compile_templates(catalog: dict[Any, str]) -> _Templates:
     alternatives: list[tuple[int, str, str]] = []
     slots: dict[str, tuple[str, str]] = {}
     formatter = Formatter()
-    for index, msgid in enumerate(sorted(k for k in t._catalog if isinstance(k, str) and "{" in k)):
+    for index, msgid in enumerate(sorted(k for k in catalog if isinstance(k, str) and "{" in k)):
         try:
             parts = list(formatter.parse(msgid))
         except ValueError:
@@ -283,29 +379,34 @@ def _compile_templates(lang: str, t: Translations) -> _Templates:
     return _Templates(pattern, slots)
 
 
-def _templates_for(lang: str, t: Translations) -> _Templates:
+def _templates_for(lang: str) -> _Templates:
+    """The templates of every catalog of ``lang`` (the same English in every lookup order)."""
     found = _templates.get(lang)
     if found is None:
+        compiled = _compile_templates(_catalog(lang, None))
         with _lock:
-            found = _templates.get(lang)
-            if found is None:
-                found = _templates[lang] = _compile_templates(lang, t)
+            found = _templates.setdefault(lang, compiled)
     return found
 
 
-def translate_text(text: str, _depth: int = 0) -> str:
+def translate_text(text: str) -> str:
     """Text kept in English in the data (made with :func:`S_`, or a name from the content) in the current
     language: the catalog's translation of the text itself, else of the template it was made from, with
-    its values translated in turn; the text unchanged where the catalog knows neither (a fighter's name)."""
-    t = translations(current_language())
-    if t is None or not text:
+    its values translated in turn; the text unchanged where the catalog knows neither (a fighter's name).
+    Words are looked up for the ruleset speaking (:func:`speaking_for`, or the calling module's)."""
+    lang = current_language()
+    if lang == SOURCE or not text or not _domains(lang):
         return text
-    exact = t._catalog.get(text)
-    if isinstance(exact, str) and exact:
+    return _translated(text, lang, _catalog(lang, _caller_ruleset(1)), 0)
+
+
+def _translated(text: str, lang: str, catalog: dict[Any, str], depth: int) -> str:
+    exact = catalog.get(text)
+    if exact:
         return exact
-    if _depth > 3:
+    if depth > 3:
         return text
-    compiled = _templates_for(current_language(), t)
+    compiled = _templates_for(lang)
     if compiled.pattern is None:
         return text
     match = compiled.pattern.fullmatch(text)
@@ -317,9 +418,9 @@ def translate_text(text: str, _depth: int = 0) -> str:
         if value is None or group not in compiled.slots:
             continue
         msgid, name = compiled.slots[group]
-        values[name] = translate_text(value, _depth + 1)
-    translated = t._catalog.get(msgid)
-    if not isinstance(translated, str) or not translated:
+        values[name] = _translated(value, lang, catalog, depth + 1)
+    translated = catalog.get(msgid)
+    if not translated:
         return text
     try:
         return translated.format(**values)

@@ -20,7 +20,7 @@ from string import Formatter
 from typing import Any
 
 from kassen.core.explain import Step
-from kassen.i18n import SOURCE, current_language, gettext, translations
+from kassen.i18n import SOURCE, catalog_for, current_language, gettext
 
 #: A word (or a few) and its number, dice or pool: ``Agility 4``, ``kenjutsu 0``, ``katana 3k2``.
 _WORD_AND_NUMBER = re.compile(r"^(?P<word>\D.*?) (?P<n>[-+]?\d+(?:k\d+)?(?:[+-]\d+)?)$")
@@ -116,10 +116,9 @@ def _templates(lang: str, catalog: dict[Any, Any]) -> tuple[_Template, ...]:
 def _translate(text: str, lang: str, depth: int = 0) -> str:
     """:func:`kassen.i18n.translate_text` with the number fields read as numbers (a template is tried
     only where all its words are in the text; the answers are remembered by text and language)."""
-    t = translations(lang)
-    if t is None:
+    catalog = catalog_for(lang, "l5r")
+    if not catalog:
         return text
-    catalog = t._catalog
     exact = catalog.get(text)
     if isinstance(exact, str) and exact:
         return exact
