@@ -304,7 +304,7 @@ def test_the_sengoku_catalog_commands_frame_their_output_in_japanese() -> None:
     code, out, _ = invoke("content", "list", "--lang", "ja")
     assert code == 0 and out.splitlines()[0].split() == ["種類", "ID", "名前", "概要"]
     kinds = {line.split()[0] for line in out.splitlines()[1:] if line[:1].strip()}
-    assert kinds <= {"武器", "鎧", "盾", "行動", "怪物", "弱体", "特徴", "表", "ハウス既定"}, kinds
+    assert kinds <= {"武器", "鎧", "盾", "行動", "戦闘者", "弱体", "特徴", "表", "ハウス既定"}, kinds
     english = invoke("content", "list")[1]
     assert english.splitlines()[0].split() == ["kind", "id", "name", "summary"]
     assert "house-default" in english and "weapon" in english
