@@ -340,7 +340,6 @@ class _Templates:
     slots: dict[str, tuple[str, str]]  # group name -> (template msgid, field name)
 
 
-_templates: dict[str, _Templates] = {}
 _FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -356,7 +355,7 @@ def _compile_templates(catalog: dict[Any, str]) -> _Templates:
         literal = sum(len(text) for text, *_ in parts)
         fields = [name for _text, name, _spec, _conv in parts if name is not None]
         if (
-            literal < 3
+            literal < 2
             or not fields
             or any(not _FIELD.match(f) for f in fields)
             or len(set(fields)) != len(fields)
@@ -379,13 +378,27 @@ def _compile_templates(catalog: dict[Any, str]) -> _Templates:
     return _Templates(pattern, slots)
 
 
-def _templates_for(lang: str) -> _Templates:
-    """The templates of every catalog of ``lang`` (the same English in every lookup order)."""
-    found = _templates.get(lang)
+_ruleset_templates: dict[tuple[str, str | None], _Templates] = {}
+
+
+def _templates_for(lang: str, ruleset: str | None = None) -> _Templates:
+    """The templates text kept in English may have been made from: for a ruleset speaking, its own
+    catalogs' and the shared ones' (another ruleset's template never reads this one's text); else every
+    catalog's."""
+    key = (lang, ruleset)
+    found = _ruleset_templates.get(key)
     if found is None:
-        compiled = _compile_templates(_catalog(lang, None))
+        parts = _domains(lang)
+        if ruleset is None:
+            source = _catalog(lang, None)
+        else:
+            source = {}
+            for domain in _order(parts, ruleset):
+                if domain in (ruleset, f"{ruleset}-data") or domain in SHARED_DOMAINS:
+                    source.update(parts[domain]._catalog)
+        compiled = _compile_templates(source)
         with _lock:
-            found = _templates.setdefault(lang, compiled)
+            found = _ruleset_templates.setdefault(key, compiled)
     return found
 
 
@@ -397,16 +410,17 @@ def translate_text(text: str) -> str:
     lang = current_language()
     if lang == SOURCE or not text or not _domains(lang):
         return text
-    return _translated(text, lang, _catalog(lang, _caller_ruleset(1)), 0)
+    ruleset = _caller_ruleset(1)
+    return _translated(text, lang, _catalog(lang, ruleset), ruleset, 0)
 
 
-def _translated(text: str, lang: str, catalog: dict[Any, str], depth: int) -> str:
+def _translated(text: str, lang: str, catalog: dict[Any, str], ruleset: str | None, depth: int) -> str:
     exact = catalog.get(text)
     if exact:
         return exact
     if depth > 3:
         return text
-    compiled = _templates_for(lang)
+    compiled = _templates_for(lang, ruleset)
     if compiled.pattern is None:
         return text
     match = compiled.pattern.fullmatch(text)
@@ -418,7 +432,7 @@ def _translated(text: str, lang: str, catalog: dict[Any, str], depth: int) -> st
         if value is None or group not in compiled.slots:
             continue
         msgid, name = compiled.slots[group]
-        values[name] = _translated(value, lang, catalog, depth + 1)
+        values[name] = _translated(value, lang, catalog, ruleset, depth + 1)
     translated = catalog.get(msgid)
     if not translated:
         return text
