@@ -8,7 +8,7 @@ A skill only a user's content names keeps the plain ``"{name} {value}"`` form, s
 
 from __future__ import annotations
 
-__all__ = ["DATA_WORDS", "bonus_reason", "content_word", "modifier_reason"]
+__all__ = ["DATA_WORDS", "NAMES", "bonus_reason", "content_word", "modifier_reason"]
 
 from kassen.i18n import N_, S_, gettext
 
@@ -37,6 +37,32 @@ _STEPS: dict[str, tuple[str, str]] = {
     "swordsmanship": (N_("Swordsmanship +{value}"), N_("Swordsmanship -{value}")),
     "throwing": (N_("Throwing +{value}"), N_("Throwing -{value}")),
 }
+
+
+#: The same attributes and skills named alone (a step may name one as the condition of a bonus:
+#: "own flank: Infiltration +2" reads as "{name}: {when} +{bonus}" too).
+NAMES = (
+    N_("Physique"),
+    N_("Finesse"),
+    N_("Courage"),
+    N_("Presence"),
+    N_("Fate"),
+    N_("Archery"),
+    N_("Brawling"),
+    N_("Chain-weapons"),
+    N_("Curses"),
+    N_("Exorcism"),
+    N_("Gunnery"),
+    N_("Heavy-weapons"),
+    N_("Infiltration"),
+    N_("Ninjutsu"),
+    N_("Onmyodo"),
+    N_("Performance"),
+    N_("Spear"),
+    N_("Spirit"),
+    N_("Swordsmanship"),
+    N_("Throwing"),
+)
 
 
 def modifier_reason(key: str, value: int) -> str:
