@@ -262,7 +262,8 @@ def test_a_game_at_the_terminal_speaks_japanese(tmp_path: Path) -> None:
     code_en, out_en, _ = invoke("play", "l5r/kakita-vs-hida", "--seed", "4", input="\n".join(answers) + "\n")
     assert code_en == 0 and "Result: winner:" in out_en
     lines = out.splitlines()
-    assert lines[0].startswith("Kakita Toshiro vs Hida Kuroda（シード 4、ダイス: 自動）。回答: 番号")
+    # the scenario's title is the data catalog's words (対 for "vs"), the names as written
+    assert lines[0].startswith("Kakita Toshiro 対 Hida Kuroda（シード 4、ダイス: 自動）。回答: 番号")
     mine = [
         line
         for line in lines

@@ -53,6 +53,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from io import BytesIO
 from string import Formatter
@@ -335,19 +336,26 @@ def S_(template: str, /, **values: Any) -> str:
 
 
 @dataclass(frozen=True)
-class _Templates:
-    pattern: re.Pattern[str] | None
-    slots: dict[str, tuple[str, str]]  # group name -> (template msgid, field name)
+class _Template:
+    """One catalog text with placeholders, as a pattern: its literal pieces (all must be in a text it
+    reads), its head and tail (the text starts and ends with them), and how much literal text it has."""
+
+    msgid: str
+    literal: int
+    head: str
+    tail: str
+    pieces: tuple[str, ...]
+    pattern: re.Pattern[str]
 
 
 _FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NUMBER = re.compile(r"^[+\-−]?\d+(?:[.,]\d+)*%?$")
 
 
-def _compile_templates(catalog: dict[Any, str]) -> _Templates:
-    alternatives: list[tuple[int, str, str]] = []
-    slots: dict[str, tuple[str, str]] = {}
+def _compile_templates(catalog: dict[Any, str]) -> tuple[_Template, ...]:
+    made: list[_Template] = []
     formatter = Formatter()
-    for index, msgid in enumerate(sorted(k for k in catalog if isinstance(k, str) and "{" in k)):
+    for msgid in sorted(k for k in catalog if isinstance(k, str) and "{" in k and "\x04" not in k):
         try:
             parts = list(formatter.parse(msgid))
         except ValueError:
@@ -361,27 +369,21 @@ def _compile_templates(catalog: dict[Any, str]) -> _Templates:
             or len(set(fields)) != len(fields)
         ):
             continue
-        pieces: list[str] = []
-        tag = f"t{index}"
-        pieces.append(f"(?P<{tag}>)")
-        for text, name, _spec, _conv in parts:
-            pieces.append(re.escape(text))
-            if name is not None:
-                group = f"{tag}_{name}"
-                slots[group] = (msgid, name)
-                pieces.append(f"(?P<{group}>.+?)")
-        alternatives.append((-literal, msgid, "".join(pieces)))
-    if not alternatives:
-        return _Templates(None, {})
-    alternatives.sort()
-    pattern = re.compile("|".join(f"(?:{body})" for _key, _msgid, body in alternatives), re.DOTALL)
-    return _Templates(pattern, slots)
+        body = "".join(
+            re.escape(text) + (f"(?P<{name}>.+?)" if name is not None else "") for text, name, _s, _c in parts
+        )
+        head = parts[0][0]
+        tail = parts[-1][0] if parts[-1][1] is None else ""
+        pieces = tuple(text for text, *_rest in parts if text)
+        made.append(_Template(msgid, literal, head, tail, pieces, re.compile(body, re.DOTALL)))
+    made.sort(key=lambda t: (-t.literal, t.msgid))
+    return tuple(made)
 
 
-_ruleset_templates: dict[tuple[str, str | None], _Templates] = {}
+_ruleset_templates: dict[tuple[str, str | None], tuple[_Template, ...]] = {}
 
 
-def _templates_for(lang: str, ruleset: str | None = None) -> _Templates:
+def _templates_for(lang: str, ruleset: str | None = None) -> tuple[_Template, ...]:
     """The templates text kept in English may have been made from: for a ruleset speaking, its own
     catalogs' and the shared ones' (another ruleset's template never reads this one's text); else every
     catalog's."""
@@ -410,36 +412,55 @@ def translate_text(text: str) -> str:
     lang = current_language()
     if lang == SOURCE or not text or not _domains(lang):
         return text
-    ruleset = _caller_ruleset(1)
-    return _translated(text, lang, _catalog(lang, ruleset), ruleset, 0)
+    return _said(text, lang, _caller_ruleset(1))
 
 
-def _translated(text: str, lang: str, catalog: dict[Any, str], ruleset: str | None, depth: int) -> str:
+@lru_cache(maxsize=65536)
+def _said(text: str, lang: str, ruleset: str | None) -> str:
+    """:func:`translate_text`, remembered by text, language and ruleset (the catalogs never change)."""
+    return _translated(text, lang, _catalog(lang, ruleset), ruleset, 0)[0]
+
+
+def _translated(
+    text: str, lang: str, catalog: dict[Any, str], ruleset: str | None, depth: int
+) -> tuple[str, int]:
+    """The text in ``lang`` and how many of its characters stayed English (not a number): where several
+    templates read the text, the one that leaves the least English wins (then the one with the most
+    words of its own): a wrong split leaves a long English value, a right one at most a name."""
     exact = catalog.get(text)
     if exact:
-        return exact
-    if depth > 3:
-        return text
-    compiled = _templates_for(lang, ruleset)
-    if compiled.pattern is None:
-        return text
-    match = compiled.pattern.fullmatch(text)
-    if match is None:
-        return text
-    values: dict[str, str] = {}
-    msgid = ""
-    for group, value in match.groupdict().items():
-        if value is None or group not in compiled.slots:
+        return exact, 0
+    if _NUMBER.match(text):
+        return text, 0
+    if depth > 4:
+        return text, len(text)
+    best: tuple[str, int] = (text, len(text))
+    for template in _templates_for(lang, ruleset):
+        if template.literal < 2 or not (text.startswith(template.head) and text.endswith(template.tail)):
             continue
-        msgid, name = compiled.slots[group]
-        values[name] = _translated(value, lang, catalog, ruleset, depth + 1)
-    translated = catalog.get(msgid)
-    if not translated:
-        return text
-    try:
-        return translated.format(**values)
-    except (KeyError, IndexError, ValueError):
-        return text
+        if not all(piece in text for piece in template.pieces):
+            continue
+        match = template.pattern.fullmatch(text)
+        if match is None:
+            continue
+        translated = catalog.get(template.msgid)
+        if not translated:
+            continue
+        values: dict[str, str] = {}
+        left = 0
+        for name, value in match.groupdict().items():
+            said, english = _translated(value, lang, catalog, ruleset, depth + 1)
+            values[name] = said
+            left += english
+        try:
+            shown = translated.format(**values)
+        except (KeyError, IndexError, ValueError):
+            continue
+        if left < best[1]:
+            best = (shown, left)
+            if left == 0:
+                break
+    return best
 
 
 # -- numbers ---------------------------------------------------------------------------------------------

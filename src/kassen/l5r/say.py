@@ -112,18 +112,27 @@ def _templates(lang: str, catalog: dict[Any, Any]) -> tuple[_Template, ...]:
         return found
 
 
-@lru_cache(maxsize=8192)
 def _translate(text: str, lang: str, depth: int = 0) -> str:
     """:func:`kassen.i18n.translate_text` with the number fields read as numbers (a template is tried
     only where all its words are in the text; the answers are remembered by text and language)."""
+    return _scored(text, lang, depth)[0]
+
+
+@lru_cache(maxsize=8192)
+def _scored(text: str, lang: str, depth: int = 0) -> tuple[str, int]:
+    """:func:`_translate`, with how many characters stayed English (letters not said in ``lang``):
+    where several templates read the text, the one that leaves the least English wins (a wrong split,
+    a sentence's "declares" taken for a declaration's, leaves a long English value; a right one a name)."""
     catalog = catalog_for(lang, "l5r")
     if not catalog:
-        return text
+        return text, 0
     exact = catalog.get(text)
     if isinstance(exact, str) and exact:
-        return exact
+        return exact, 0
+    english = len(text) if any(c.isalpha() for c in text) else 0
     if depth > 6:
-        return text
+        return text, english
+    best = (text, english)
     for template in _templates(lang, catalog):
         if not (text.startswith(template.head) and text.endswith(template.tail)):
             continue
@@ -134,26 +143,34 @@ def _translate(text: str, lang: str, depth: int = 0) -> str:
             continue
         translated = catalog.get(template.msgid)
         if not isinstance(translated, str) or not translated:
-            return text
-        values = {name: _say_value(value, lang, depth + 1) for name, value in match.groupdict().items()}
+            continue
+        values: dict[str, str] = {}
+        left = 0
+        for name, value in match.groupdict().items():
+            values[name], kept = _say_value(value, lang, depth + 1)
+            left += kept
         try:
-            return translated.format(**values)
+            shown = translated.format(**values)
         except (KeyError, IndexError, ValueError):
-            return text
-    return text
+            continue
+        if left < best[1]:
+            best = (shown, left)
+            if left == 0:
+                break
+    return best
 
 
-def _say_value(value: str, lang: str, depth: int) -> str:
-    """A value of a template, said in turn (a word and its number too)."""
-    said = _translate(value, lang, depth)
+def _say_value(value: str, lang: str, depth: int) -> tuple[str, int]:
+    """A value of a template, said in turn (a word and its number too), and its English left."""
+    said, left = _scored(value, lang, depth)
     if said != value:
-        return said
+        return said, left
     m = _WORD_AND_NUMBER.match(value)
     if m is not None:
         word = _translate(m["word"], lang, depth)
         if word != m["word"]:
-            return f"{word} {m['n']}"
-    return value
+            return f"{word} {m['n']}", 0
+    return value, left
 
 
 def say_list(text: str, items: Iterable[str]) -> str:
