@@ -149,7 +149,7 @@ def _every_kind(tmp_path: Path) -> Iterator[Event]:
 #: Data keys that name a unit, a side or a maneuver by id (shown as the id when no name is known).
 _ID_KEYS = frozenset(
     {"unit", "attacker", "target", "pursuer", "with_unit", "behind", "faction", "maneuver", "units", "order",
-     "squads", "stances", "maneuvers", "uses"}
+     "squads", "stances", "maneuvers", "uses", "use"}
 )  # fmt: skip
 
 
@@ -164,6 +164,8 @@ def _ids(data: Mapping[str, Any]) -> Iterator[str]:
             continue
         if isinstance(value, str):
             yield value
+        elif isinstance(value, Mapping):  # a use: its maneuver, its target
+            yield from _ids(value)
         elif isinstance(value, list):
             for item in value:
                 if isinstance(item, str):
