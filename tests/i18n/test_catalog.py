@@ -92,7 +92,7 @@ def test_text_kept_in_english_is_shown_translated_through_its_template() -> None
     checked = 0
     for template in templates[:200]:
         fields = _fields(template)
-        if "<malformed>" in fields:
+        if "<malformed>" in fields or "}{" in template:  # two values side by side: no reading splits them
             continue
         values = {name: f"Zq{i}" for i, name in enumerate(sorted(fields))}
         english = template.format(**values)
