@@ -135,6 +135,13 @@ class Table:
 
     # -- the game ------------------------------------------------------------------------------------
     def run(self) -> None:
+        from kassen.i18n import speaking_for
+
+        # the whole game in the ruleset's own words (odds keys, data words: Wounds is 戰力 in Sengoku)
+        with speaking_for(self.fight.ruleset.info.name):
+            self._run()
+
+    def _run(self) -> None:
         from kassen.core.fight import DiceRequest
         from kassen.core.report import outcome_text
 

@@ -178,7 +178,7 @@ def screen(
     gm: bool = False,
 ) -> HTMLResponse:
     path = [s for s in (p or []) if 0 < len(s) <= 200]
-    with tables.reading(fight_id) as live:
+    with tables.reading(fight_id) as live, i18n.speaking_for(live.fight.ruleset.info.name):
         return render("screen.html", **screen_context(tables, live, caller, path, gm=gm))
 
 
