@@ -283,9 +283,9 @@ def _caller_ruleset(depth: int) -> str | None:
         found = None
         if len(parts) > 2 and parts[0] == "kassen":
             head = parts[2] if parts[1] == "cli" else parts[1]
-            for known in ("arena", "sengoku", "l5r"):
-                if head.startswith(known):
-                    found = known
+            # a ruleset's catalog is any but the shared ones and the data ones (its own name)
+            rulesets = [d for d in _domains(current_language()) if d not in SHARED_DOMAINS and "-" not in d]
+            found = next((r for r in sorted(rulesets, key=len, reverse=True) if head.startswith(r)), None)
         _module_ruleset[name] = found
     return found
 

@@ -32,20 +32,15 @@ KEYWORDS: dict[str, Any] = {
 }
 #: Where a string is found -> its catalog (first match; ``core`` for the rest).
 DOMAINS: tuple[tuple[str, str], ...] = (
-    ("arena/data/", "arena-data"),
-    ("sengoku/data/", "sengoku-data"),
-    ("l5r/data/", "l5r-data"),
-    ("arena/", "arena"),
-    ("cli/arena", "arena"),
-    ("sengoku/", "sengoku"),
-    ("cli/sengoku", "sengoku"),
-    ("l5r/", "l5r"),
-    ("cli/l5r", "l5r"),
     ("lab/", "lab"),
     ("cli/lab", "lab"),
     ("web/", "web"),
     ("cli/web", "web"),
 )
+#: Where the installed rulesets' packages are (``kassen.arena`` -> ``arena``), read from their entry points
+#: without importing them: a ruleset's code and its CLI commands speak in its catalog, its ``data/`` in
+#: ``<ruleset>-data``.
+RULESET_GROUP = "kassen.rulesets"
 #: YAML keys whose string values are shown to users (a rule's title and text, a name, a description; a
 #: called shot's distinctive death and the condition it leaves, as the account says them; a house
 #: default's rationale and the reading it did not take, as ``kassen content show`` and ``kassen l5r
@@ -90,7 +85,22 @@ class Found:
     domain: str
 
 
+def _ruleset_packages() -> list[str]:
+    from importlib import metadata
+
+    found = {ep.value.split(":")[0].split(".")[1] for ep in metadata.entry_points(group=RULESET_GROUP)}
+    return sorted((p for p in found), key=len, reverse=True)
+
+
 def domain_of(relative: str) -> str:
+    """The catalog of a file of the package: its ruleset's (its ``data/`` the ruleset's data catalog),
+    the lab's, the web's, else the core's."""
+    head, _sep, rest = relative.partition("/")
+    for package in _ruleset_packages():
+        if head == package:
+            return f"{package}-data" if rest.startswith("data/") else package
+        if head == "cli" and rest.startswith(package):
+            return package
     for prefix, domain in DOMAINS:
         if relative.startswith(prefix):
             return domain
