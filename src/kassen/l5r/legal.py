@@ -85,12 +85,12 @@ def validate_listed(state: DuelState, action: Action, tables: L5Tables) -> None:
 def _listed_plan(
     state: DuelState, attacker: Fighter, attack: Attack, tables: L5Tables, free: int
 ) -> RaisePlan | None:
-    """The plan of ``attack`` if this thread's last listing (``L5Memos.listed``) allowed this very object
+    """The plan of ``attack`` if this thread's last listing (``L5Memos.listed``) allowed an equal attack
     for this very state and attacker (under these tables), with these Free Raises; else ``None``."""
     listed = tables.memos.listed.value
     if listed.state is not state or listed.attacker is not attacker:
         return None
-    found = listed.plans.get(id(attack))  # each attack listed is kept by the listing: its id is its own
+    found = listed.plans.get(attack)
     return found[1] if found is not None and found[0] == free else None
 
 
@@ -177,8 +177,7 @@ def _declarations(state: DuelState, actor: FighterId, tables: L5Tables) -> list[
         assert isinstance(act, Act)
         if act_allowed(state, f, act, tables, blacked=blacked, locked=locked):
             legal.append(declare)
-    plans: dict[int, tuple[int, RaisePlan]] = {}
-    attacks: list[Attack] = []
+    plans: dict[Attack, tuple[int, RaisePlan]] = {}
     for target in state.fighters:  # any other fighter still standing, allies included
         if target.name != f.name and standing(target, tables):
             try:
@@ -187,11 +186,10 @@ def _declarations(state: DuelState, actor: FighterId, tables: L5Tables) -> list[
                 continue  # refused for what every attack on this target shares
             free = free_raises_for(f, target.name, f.declarations_made + 1)
             for declare, attack, plan in _allowed_attacks(state, f, target, free, tables):
-                plans[id(attack)] = (free, plan)
-                attacks.append(attack)
+                plans[attack] = (free, plan)
                 legal.append(declare)
     listed = tables.memos.listed.value
-    listed.state, listed.attacker, listed.plans, listed.attacks = state, f, plans, attacks
+    listed.state, listed.attacker, listed.plans = state, f, plans
     return legal
 
 

@@ -27,16 +27,15 @@ if TYPE_CHECKING:
 
 class Listed:
     """The last list of legal actions a thread made: for which state and attacker (kept, so that their
-    identity stays theirs), and the raise plan of each attack it allowed, by the attack object's
-    identity (each attack kept in ``attacks``) with the Free Raises it was planned with."""
+    identity stays theirs), and the raise plan of each attack it allowed, by the attack's value, with
+    the Free Raises it was planned with."""
 
-    __slots__ = ("attacker", "attacks", "plans", "state")
+    __slots__ = ("attacker", "plans", "state")
 
     def __init__(self) -> None:
         self.state: DuelState | None = None
         self.attacker: Fighter | None = None
-        self.plans: dict[int, tuple[int, RaisePlan]] = {}
-        self.attacks: list[Attack] = []
+        self.plans: dict[Attack, tuple[int, RaisePlan]] = {}
 
 
 class L5Memos:
