@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from kassen.core.errors import KassenError
 from kassen.core.fight import Fight, state_codec
 from kassen.core.policy import Decision
+from kassen.core.rng import Rng
 from kassen.core.ruleset import register_ruleset
 from kassen.core.scenario import open_fight
-from kassen.core.search import SearchConfig, SearchPolicy, decision_seed
+from kassen.core.search import MAX_ROLLOUT, SearchConfig, SearchPolicy, decision_seed
 from kassen.core.view import Viewer, redact_state, visibility_of
 
 register_ruleset(coinflip.RULESET)  # collected before the session fixture runs
@@ -206,7 +207,7 @@ def test_a_time_budget_decides_within_it() -> None:
         {"time": -1.0},
         {"prior": 1.5},
         {"widening": 2.0},
-        {"depth": 0},
+        {"depth": -1},
         {"seed": -1},
         {"exploration": -1.0},
     ],
@@ -228,3 +229,21 @@ def test_a_ruleset_that_hides_values_without_a_guess_is_searched_only_omniscient
     with pytest.raises(KassenError, match="omniscient"):
         SearchPolicy(NoGuess(), fight.tables)
     assert SearchPolicy(NoGuess(), fight.tables, SearchConfig(omniscient=True)).config.omniscient
+
+
+def test_rollouts_stop_at_the_rulesets_depth_unless_the_spec_says_otherwise() -> None:
+    """A ruleset's ``search_depth`` cuts the rollouts when the spec gives no depth; the spec's own depth
+    wins, and ``depth=0`` plays each rollout to the end."""
+    battle = open_fight("sengoku/count-example", seed=1)
+    duel = open_fight("duel", seed=1)
+    assert battle.ruleset.search_depth == 8
+    assert SearchPolicy(battle.ruleset, battle.tables, SearchConfig()).depth == 8
+    assert SearchPolicy(battle.ruleset, battle.tables, SearchConfig(depth=3)).depth == 3
+    assert SearchPolicy(battle.ruleset, battle.tables, SearchConfig(depth=0)).depth == MAX_ROLLOUT
+    assert not hasattr(duel.ruleset, "search_depth")
+    assert SearchPolicy(duel.ruleset, duel.tables, SearchConfig()).depth == MAX_ROLLOUT
+    # a rollout cut at the depth stops where it is: one action from a fresh battle is not its end
+    search = SearchPolicy(battle.ruleset, battle.tables, SearchConfig(depth=1))
+    rolled = search._rollout(battle.state, Rng(3))
+    assert search.sim.result(rolled) is None
+    assert rolled != battle.state

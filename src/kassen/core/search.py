@@ -9,7 +9,8 @@ How it decides (open-loop information-set MCTS with PUCT):
 
 * **Iterations.** Each iteration starts from the decision's state as the deciding side may know it
   (below), walks down the tree choosing actions, adds one new node, plays on from there with a fast
-  *rollout* policy (the ruleset's heuristic by default) to the end or to ``depth`` actions, and scores
+  *rollout* policy (the ruleset's heuristic by default) to the end or to ``depth`` actions (by default
+  the ruleset's ``search_depth``, where it gives one; ``depth=0`` plays to the end), and scores
   the state it reached for every side (1 for a win, 0 for a loss, ½ for a fight nobody won; before the
   end, the ruleset's ``value`` hook). Each side's choices along the way are credited with its own score,
   so every side in the tree plays for itself.
@@ -124,10 +125,10 @@ class SearchConfig:
             raise KassenError(
                 S_("widening_base is from 1 to 1000, not {widening_base}", widening_base=self.widening_base)
             )
-        if self.depth is not None and not 1 <= self.depth <= MAX_ROLLOUT:
+        if self.depth is not None and not 0 <= self.depth <= MAX_ROLLOUT:
             raise KassenError(
                 S_(
-                    "depth is a number of actions from 1 to {max_rollout}, not {depth}",
+                    "depth is a number of actions from 0 (to the end) to {max_rollout}, not {depth}",
                     max_rollout=MAX_ROLLOUT,
                     depth=self.depth,
                 )
@@ -217,6 +218,10 @@ class SearchPolicy(Generic[S, A]):
         self._visibility = visibility_of(ruleset, tables)
         self._determinize: Callable[..., Any] | None = getattr(ruleset, "determinize", None)
         self._value: Callable[[S, Any], Mapping[str, float]] | None = getattr(ruleset, "value", None)
+        # how far a rollout goes: the spec's depth, else the ruleset's (a ruleset whose heuristic is
+        # costly cuts its rollouts where its value hook still reads the fight well); 0 is to the end
+        depth = self.config.depth if self.config.depth is not None else getattr(ruleset, "search_depth", None)
+        self.depth: int = depth if isinstance(depth, int) and 0 < depth <= MAX_ROLLOUT else MAX_ROLLOUT
         if self._visibility.state and self._determinize is None and not self.config.omniscient:
             raise KassenError(
                 S_(
@@ -529,8 +534,7 @@ class SearchPolicy(Generic[S, A]):
 
     def _rollout(self, state: S, dice: Rng) -> S:
         sim, cfg = self.sim, self.config
-        limit = cfg.depth if cfg.depth is not None else MAX_ROLLOUT
-        for _ in range(limit):
+        for _ in range(self.depth):
             if sim.result(state) is not None:
                 break
             actor = sim.to_move(state)

@@ -128,6 +128,14 @@ class SengokuRuleset:
     #: Which events tell each change of a battle's state (:mod:`kassen.sengoku.battle.accounting`).
     accounting = ACCOUNTING
 
+    #: How many actions a search's rollout plays before :meth:`value` scores it (a house default; a
+    #: spec's ``depth`` wins, ``depth=0`` plays to the end). The heuristic weighs every breath's
+    #: candidates, so a rollout to a battle's end costs about 15 ms: at a table's second a decision
+    #: the search would see some 65 of them; cut at 8 actions (a count or so), about 250, and the
+    #: Wounds left read the battle well that soon. Measured on the demo battle, search at 200
+    #: iterations cut at 8 against the heuristic: 9 of 10 mirrored fights, 0.4 s a decision.
+    search_depth = 8
+
     def __init__(self) -> None:
         self.renderers: Mapping[str, Renderer] = dict(RENDERERS)
 
