@@ -3,7 +3,7 @@
 Run with ``make bench`` or ``.venv/bin/python bench/bench_match.py [--fights N] [--jobs J] [--only a,b]``.
 For each bundled scenario of every ruleset:
 
-1. the budget: the search's iterations (:data:`BUDGET`, reproducible) and the CPU seconds it spends a
+1. the budget: the search's iterations (:data:`BUDGETS`, reproducible) and the CPU seconds it spends a
    decision, measured over a few fights in this process (mean and most; the target is at most 1 s);
 2. the search against the heuristic, mirrored (each seed twice, each policy on each side), stopped early
    by the SPRT (Elo 0 against +50) or after ``--fights``; its score with a 95% interval over pairs;
@@ -32,8 +32,14 @@ from kassen.core.policy import Decision
 from kassen.core.scenario import bundled_scenarios, open_fight
 from kassen.lab.match import MatchReport, Sprt, match
 
-#: The search's budget: its iterations a decision (what each scenario's decisions cost is measured).
-BUDGET = "search:iterations=400"
+#: The search's budget by ruleset: its iterations a decision, at most about a second of CPU (what each
+#: scenario's decisions cost is measured and printed). Sengoku's rollouts are cut at 8 actions (the
+#: ruleset's search_depth) and cost ~4 ms each: 200 iterations.
+BUDGETS = {
+    "arena": "search:iterations=400",
+    "l5r": "search:iterations=400",
+    "sengoku": "search:iterations=200",
+}
 #: Scenarios whose every decision the scenario scripts (its own policies): shown, targets not applied.
 SCRIPTED = {"knockback"}
 RULESETS = ("arena", "l5r", "sengoku")
@@ -85,7 +91,7 @@ def main() -> int:
     )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", default="", help="comma-separated scenario names")
-    parser.add_argument("--budget", default=BUDGET)
+    parser.add_argument("--budget", default="", help="the search's spec (default: the ruleset's BUDGETS)")
     parser.add_argument("--no-targets", action="store_true")
     parser.add_argument("--markdown", action="store_true", help="print the README's table too")
     parser.add_argument("--json", default="", help="write every number to this file")
@@ -99,20 +105,21 @@ def main() -> int:
                 continue
             name = f"{ruleset}/{s.name}"
             t0 = time.time()
-            mean, most, n = decision_cpu(name, args.budget)
-            out: dict[str, Any] = {"budget": args.budget, "cpu_mean": mean, "cpu_max": most, "decisions": n}
+            budget = args.budget or BUDGETS[ruleset]
+            mean, most, n = decision_cpu(name, budget)
+            out: dict[str, Any] = {"budget": budget, "cpu_mean": mean, "cpu_max": most, "decisions": n}
             out["heuristic"] = row(
                 name,
-                match(name, args.budget, "heuristic", fights=args.fights, jobs=args.jobs, sprt=Sprt(0, 50)),
+                match(name, budget, "heuristic", fights=args.fights, jobs=args.jobs, sprt=Sprt(0, 50)),
             )
-            out["random"] = row(name, match(name, args.budget, "random", fights=args.others, jobs=args.jobs))
+            out["random"] = row(name, match(name, budget, "random", fights=args.others, jobs=args.jobs))
             out["first-legal"] = row(
-                name, match(name, args.budget, "first-legal", fights=args.others, jobs=args.jobs)
+                name, match(name, budget, "first-legal", fights=args.others, jobs=args.jobs)
             )
             h = out["heuristic"]
             reached = h["score"] >= 60 and h["low"] > 55 and out["random"]["score"] >= 75
             if not reached:
-                omni = args.ceiling_budget or f"{args.budget},omniscient"
+                omni = args.ceiling_budget or f"{budget},omniscient"
                 out["omniscient"] = row(
                     name, match(name, omni, "heuristic", fights=args.ceiling, jobs=args.jobs)
                 )
