@@ -208,7 +208,7 @@ def test_memoized_targets_and_effects_are_the_plain_ones() -> None:
     # rule: AR.GAP.1-2 (effective skill and defence), AR.INJ.1-9 (a hit's effects), AR.FAL.1 (falls)
     from kassen.arena.bout import attack_target, defense_target
     from kassen.arena.bout.reading import _attack_target, _defense_target, attribute_modifiers
-    from kassen.arena.damage import _fall_modifiers, _plan_fall, fall_modifiers, plan_fall
+    from kassen.arena.falling import _fall_modifiers, _plan_fall, fall_modifiers, plan_fall
     from kassen.arena.injury import _injury_effects, injury_effects
 
     compared = 0

@@ -127,7 +127,7 @@ def test_the_calculators_never_read_the_bundled_tables_with_content(
     def bundled(*_: object) -> Any:
         raise AssertionError("a calculator reached for the bundled tables instead of the content's")
 
-    for module in ("defense", "resolution", "grades"):
+    for module in ("defense_rules", "resolution", "grades"):
         monkeypatch.setattr(f"kassen.sengoku.{module}._bundled", bundled)
     monkeypatch.setattr("kassen.sengoku.odds._bundled_table", bundled)
     c = ("--content", content)

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from kassen.arena.bout.reading import CheckTerms
     from kassen.arena.bout.state import Attack, Move, SetGuard
     from kassen.arena.checks import CheckOdds, CheckResult
-    from kassen.arena.damage import DamageResult, FallPlan
+    from kassen.arena.damage import DamageResult
+    from kassen.arena.falling import FallPlan
     from kassen.arena.fighter import Weapon
     from kassen.arena.injury import Effect
     from kassen.arena.rules import DiceSpec
@@ -77,11 +78,11 @@ class ArenaMemos:
         self.effects: Memo[tuple[object, ...], tuple[Effect, ...]] = Memo(1024)
         #: ``injury._effective_move`` by its arguments.
         self.moves: Memo[tuple[int, int, int, int, bool], tuple[int, tuple[Step, ...]]] = Memo(512)
-        #: ``damage._strength_damage`` by ST and thrust or swing.
+        #: ``falling._strength_damage`` by ST and thrust or swing.
         self.strength: Memo[tuple[int, str], DiceSpec] = Memo(256)
-        #: ``damage._plan_fall`` by its arguments.
+        #: ``falling._plan_fall`` by its arguments.
         self.falls: Memo[tuple[Fraction | int, int, str | None], FallPlan] = Memo(256)
-        #: ``damage._fall_modifiers`` by its arguments.
+        #: ``falling._fall_modifiers`` by its arguments.
         self.fall_modifiers: Memo[tuple[int, int, str | None], tuple[int, tuple[Step, ...]]] = Memo(256)
         #: ``odds._mean_final`` by the dice, what the finals read, the reductions, prior damage and cap.
         self.means: Memo[tuple[object, ...], Fraction] = Memo(1024)

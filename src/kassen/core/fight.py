@@ -14,6 +14,9 @@ It keeps a :class:`~kassen.core.engine.Snapshot` (state + RNG position) after ev
 (:mod:`kassen.core.chronicle`): the content, every event of every action, typed dice, the state id
 after each action, the result. Actions and states go through the one codec (:mod:`kassen.core.codec`),
 so malformed JSON is a :class:`~kassen.core.codec.FormatError` naming its path, never a traceback.
+
+The chronicle format, the log entry, the dice request and the checks of what a caller hands a fight
+(seed, typed faces, policy, viewer) are in :mod:`kassen.core.fight_records`, and importable from here.
 """
 
 from __future__ import annotations
@@ -23,18 +26,37 @@ __all__ = ["FORMAT", "READS", "DiceRequest", "Fight", "LogEntry", "ReplayError",
 import copy
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from kassen.content.content import Content
-from kassen.core.codec import Bounds, Codec, FormatError
+from kassen.core.codec import Codec, FormatError
 from kassen.core.collector import paused
 from kassen.core.engine import GM, Actor, DiceNeeded, Outcome, Snapshot, advance
-from kassen.core.errors import ContentError, ContentIssue, IllegalActionError, KassenError, TypedDiceError
+from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event, canonical_json
-from kassen.core.fastinit import fast_init
+from kassen.core.fight_records import DEFAULT_MAX_ACTIONS as DEFAULT_MAX_ACTIONS
+from kassen.core.fight_records import (
+    FORMAT,
+    READS,
+    DiceRequest,
+    LogEntry,
+    ReplayError,
+    _count,
+    _dice_mode,
+    check_by,
+    check_more_faces,
+    check_policy,
+    check_size,
+    check_viewer,
+    log_digest,
+    state_codec,
+)
+from kassen.core.fight_records import MAX_FACE as MAX_FACE
+from kassen.core.fight_records import MAX_TYPED_FACES as MAX_TYPED_FACES
+from kassen.core.fight_records import SEED_BOUNDS as SEED_BOUNDS
+from kassen.core.fight_records import check_faces as check_faces
+from kassen.core.fight_records import check_seed as check_seed
 from kassen.core.menu import Menu, build_menu, decide, in_words, without_hidden_odds
 from kassen.core.policy import Decision, Listed, Policy
 from kassen.core.rng import Rng
@@ -47,142 +69,6 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")
 A = TypeVar("A")
-
-#: The chronicle format this version writes. Format 3 adds the chronicle's ``end`` (how many actions its
-#: log holds and a digest of the log), so a chronicle cut short is told from an unfinished fight; format
-#: 2 (no end) is still read, format 1 (kassen 0.1, no ``format`` key) is refused.
-FORMAT = 3
-#: The formats this version reads.
-READS = (2, 3)
-#: Seeds are 0 .. 2**64 - 1 everywhere.
-SEED_BOUNDS = Bounds(0, (1 << 64) - 1)
-#: Most typed faces one action may take, and the largest face.
-MAX_TYPED_FACES = 1000
-MAX_FACE = 1000
-#: Default limit on actions in one auto-played fight.
-DEFAULT_MAX_ACTIONS = 50_000
-
-
-class ReplayError(KassenError):
-    """A chronicle whose replay does not give what it records; the message names the first
-    differing log index and field."""
-
-    code = "replay"
-
-
-@cache
-def state_codec(tp: Any) -> Codec[Any]:
-    """The codec of a ruleset's state or action type (built once per type: the fights of a ruleset
-    share it, and with it the actions it knows read back as themselves, ``Codec.reads_back``)."""
-    return Codec(tp)
-
-
-_SEED: Codec[int] = Codec(int)
-_FACES: Codec[tuple[int | None, ...]] = Codec(tuple[int | None, ...])
-
-
-def log_digest(log: Any) -> str:
-    """The digest a chronicle's ``end`` records of its log: SHA-256 of the log's canonical JSON."""
-    return hashlib.sha256(canonical_json(log).encode("utf-8")).hexdigest()
-
-
-def check_seed(seed: Any, path: str = "seed") -> int:
-    """``seed`` if it is an integer in ``0 .. 2**64 - 1``, else a :class:`FormatError`."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise FormatError(path, S_("a seed is an integer, not {name}", name=type(seed).__name__))
-    if not SEED_BOUNDS.lo <= seed <= SEED_BOUNDS.hi:
-        raise FormatError(
-            path, S_("a seed is between 0 and 2**64 - 1, not {value}", value=seed if seed < 10**24 else "…")
-        )
-    return seed
-
-
-def check_faces(faces: Any, path: str = "dice") -> tuple[int | None, ...]:
-    """Typed faces: a list of at most :data:`MAX_TYPED_FACES` integers, each 1 .. :data:`MAX_FACE`, or
-    ``None`` for a die the seeded RNG rolls."""
-    if isinstance(faces, tuple):
-        faces = list(faces)
-    got = _FACES.load(faces, path)
-    if len(got) > MAX_TYPED_FACES:
-        raise FormatError(
-            path,
-            S_(
-                "{n_got} faces; at most {max_typed_faces} may be typed for one action",
-                n_got=len(got),
-                max_typed_faces=MAX_TYPED_FACES,
-            ),
-        )
-    for i, f in enumerate(got):
-        if f is not None and not 1 <= f <= MAX_FACE:
-            raise FormatError(
-                f"{path}[{i}]", S_("a face is between 1 and {max_face}, not {f}", max_face=MAX_FACE, f=f)
-            )
-    return got
-
-
-def check_policy(policy: Any, path: str = "policy") -> Any:
-    """``policy`` if it is None or can be called with a decision, else a :class:`FormatError` (refused
-    up front, not at the first decision)."""
-    if policy is not None and not callable(policy):
-        raise FormatError(
-            path,
-            S_("a policy is called with a decision and returns an action, not {kind}", kind=_kind(policy)),
-        )
-    return policy
-
-
-def check_viewer(viewer: Any, path: str = "viewer") -> Viewer:
-    """``viewer`` if it is a :class:`~kassen.core.view.Viewer` (``Viewer(side)``, or the GM's
-    ``GM_VIEW``), else a :class:`FormatError`."""
-    if not isinstance(viewer, Viewer):
-        raise FormatError(
-            path, S_("who looks is a Viewer (Viewer(side), or GM_VIEW), not {kind}", kind=_kind(viewer))
-        )
-    return viewer
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "None"
-    name = type(value).__name__
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
-
-
-@dataclass(frozen=True, slots=True)
-class DiceRequest(Generic[A]):
-    """An action waiting for dice rolled at the table: the faces typed so far, and the die wanted now —
-    a ``d{sides}``, the ``index``-th of the action — after ``events`` (what the action did up to that
-    roll, so the table sees what the roll is for)."""
-
-    action: A
-    faces: tuple[int | None, ...]
-    sides: int
-    index: int
-    events: tuple[Event, ...]
-    by: Actor | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "faces": list(self.faces),
-            "sides": self.sides,
-            "index": self.index,
-            "events": [e.to_json() for e in self.events],
-        }
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class LogEntry(Generic[A]):
-    """One applied action: its index, the action, who took it (whoever was to move, or the GM making
-    a move of its own: ``out_of_turn``), the events it caused, and the faces typed for it (``None``: the
-    seeded RNG rolled)."""
-
-    index: int
-    action: A
-    actor: Actor | None
-    events: tuple[Event, ...]
-    faces: tuple[int | None, ...] | None = None
-    out_of_turn: bool = False
 
 
 class Fight(Generic[S, A]):
@@ -238,23 +124,7 @@ class Fight(Generic[S, A]):
 
     def _check_size(self) -> None:
         """A fight needs units on at least two sides, and at most the ruleset's ``max_units``."""
-        units = self.units()
-        if not units:
-            return
-        where = str(self.meta.get("source") or "the scenario")
-        limit = self.ruleset.info.max_units
-        if len(units) > limit:
-            message = S_(
-                "{n} units; a {ruleset} fight fields at most {limit}",
-                n=len(units),
-                ruleset=self.ruleset.info.name,
-                limit=limit,
-            )
-            raise ContentError(ContentIssue(where, "(units)", message))
-        if len(set(units.values())) < 2:
-            raise ContentError(
-                ContentIssue(where, "(units)", S_("a fight needs units on at least two sides"))
-            )
+        check_size(self.units(), str(self.meta.get("source") or "the scenario"), self.ruleset.info)
 
     # -- reading ---------------------------------------------------------------------------------------
     @property
@@ -450,21 +320,7 @@ class Fight(Generic[S, A]):
         """Who takes an action: whoever is to move (``by`` None, or that very actor), or the GM for the
         GM's own moves (``GM``, at any time). No one else acts for a unit (a player acts only for their
         own units), so any other actor is refused and nothing changes."""
-        if by is None or by == GM:
-            return
-        if not isinstance(by, Actor):
-            raise FormatError(
-                "by",
-                S_(
-                    "who takes the action is an Actor (GM for the GM's own moves), not {kind}", kind=_kind(by)
-                ),
-            )
-        to_move = self.to_move
-        if by != to_move:
-            now = "nobody (the fight is over)" if to_move is None else str(to_move)
-            raise KassenError(
-                S_("{by} is not to move ({now} decides now): only the GM acts out of turn", by=by, now=now)
-            )
+        check_by(by, lambda: self.to_move)
 
     # -- decisions built step by step ----------------------------------------------------------------------
     def menu(self, path: Sequence[str] = (), *, gm: bool = False, viewer: Viewer = GM_VIEW) -> Menu:
@@ -538,33 +394,7 @@ class Fight(Generic[S, A]):
         has all it needs; a face the die does not have is refused and nothing changes."""
         if self._pending is None:
             raise KassenError(S_("no action is waiting for dice"))
-        if not isinstance(faces, list | tuple):
-            raise FormatError(
-                "dice", S_("typed dice are a list of faces, not {name}", name=type(faces).__name__)
-            )
-        first, sides = (faces[0] if faces else None), self._pending.sides
-        if isinstance(first, int) and not isinstance(first, bool) and not 1 <= first <= sides:
-            # the die asked for is known: its own faces, not any face a die may have (1 .. MAX_FACE)
-            index, shown = self._pending.index, first if first.bit_length() <= 64 else "so large a number"
-            raise TypedDiceError(
-                S_(
-                    "die {value} of this action is a d{sides}: {shown} is not one of its faces",
-                    value=index + 1,
-                    sides=sides,
-                    shown=shown,
-                )
-            )
-        given = (*self._pending.faces, *check_faces(faces))
-        if len(given) > MAX_TYPED_FACES:
-            # the chronicle keeps an action's faces in one list, which a replay reads with this limit
-            raise FormatError(
-                "dice",
-                S_(
-                    "{n_given} faces in all; at most {max_typed_faces} may be typed for one action",
-                    n_given=len(given),
-                    max_typed_faces=MAX_TYPED_FACES,
-                ),
-            )
+        given = check_more_faces(self._pending, faces)
         return self._try(self._pending.action, given, self._pending.by)
 
     def cancel(self) -> DiceRequest[A] | None:
@@ -769,17 +599,3 @@ class Fight(Generic[S, A]):
         from kassen.core.chronicle import read_snapshot
 
         return read_snapshot(data, content=content, policy=policy, scenario=scenario)
-
-
-def _dice_mode(value: Any) -> Literal["auto", "table"]:
-    if value == "auto":
-        return "auto"
-    if value == "table":
-        return "table"
-    raise KassenError(f"dice are 'auto' (the seeded RNG) or 'table' (typed by the GM), not {value!r}"[:120])
-
-
-def _count(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise KassenError(f"{name} is a whole number of at least 1, not {value!r}"[:120])
-    return value

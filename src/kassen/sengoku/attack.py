@@ -22,6 +22,8 @@ Order (docs/sengoku/resolution.md):
 
 :func:`resolve_attack` is pure over its inputs (faces given; a die source only for a d100 table);
 :func:`roll_attack` and :func:`attack` draw the faces from the one injected :class:`~kassen.core.rng.Rng`.
+The attack action and its result (:class:`Attack`, :class:`AttackOutcome`, :class:`AttackResult`...) are
+defined in :mod:`kassen.sengoku.attack_types` and importable from here.
 """
 
 from __future__ import annotations
@@ -41,18 +43,25 @@ __all__ = [
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any
 
 from kassen.core.errors import IllegalActionError, KassenError
 from kassen.core.events import Event
-from kassen.core.explain import Step, steps_to_json
+from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
 from kassen.i18n import S_
+from kassen.sengoku.attack_types import (
+    _FROM_CHECK,
+    Attack,
+    AttackOutcome,
+    AttackResult,
+    DefenseLike,
+    FixedDefense,
+    TableResult,
+)
 from kassen.sengoku.breakage import BreakTrigger, apply_break, break_triggers
 from kassen.sengoku.check import (
     CheckKind,
-    CheckOutcome,
     CheckResult,
     Classified,
     DieSource,
@@ -72,11 +81,10 @@ from kassen.sengoku.resolution import (
     EffectKind,
     ResolutionRules,
     TableEffect,
-    TableRow,
     load_resolution,
 )
 from kassen.sengoku.table_effects import RowApplied
-from kassen.sengoku.technique import BASE_ATTACK, StatedBreak, Technique, attack_modifier
+from kassen.sengoku.technique import StatedBreak, Technique, attack_modifier
 from kassen.sengoku.wounds import (
     AddedWound,
     WoundsChange,
@@ -86,159 +94,6 @@ from kassen.sengoku.wounds import (
     hit_wounds,
     is_incapacitated,
 )
-
-
-class AttackOutcome(StrEnum):
-    """Critical Hit, hit, miss or Fumble."""
-
-    CRITICAL = "critical"
-    HIT = "hit"
-    MISS = "miss"
-    FUMBLE = "fumble"
-
-    @property
-    def hit(self) -> bool:
-        return self in (AttackOutcome.CRITICAL, AttackOutcome.HIT)
-
-
-_FROM_CHECK = {
-    CheckOutcome.CRITICAL: AttackOutcome.CRITICAL,
-    CheckOutcome.SUCCESS: AttackOutcome.HIT,
-    CheckOutcome.FAILURE: AttackOutcome.MISS,
-    CheckOutcome.FUMBLE: AttackOutcome.FUMBLE,
-}
-
-
-class DefenseLike(Protocol):
-    """The target's Defense for this attack, the steps that made it and the armor points its [Pierce]
-    removed (a ``DefenseResult``; a [Break] keeps those, SG.BRK.2)."""
-
-    @property
-    def defense(self) -> int: ...
-
-    @property
-    def steps(self) -> tuple[Step, ...]: ...
-
-    @property
-    def pierce_removed(self) -> int: ...
-
-
-@dataclass(frozen=True, slots=True)
-class FixedDefense:
-    """A Defense value known in advance (a stat block, a GM's number, a test)."""
-
-    defense: int
-    steps: tuple[Step, ...] = ()
-    pierce_removed: int = 0
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Attack:
-    """One attack action.
-
-    ``modifier`` overrides the technique's attribute + skill + bonus. ``tags`` override the technique's
-    (after Aim Focus, say). ``added_wounds`` are weakness/divine-item effects (SG.WND.6). ``fate_die``
-    (0 first, 1 second) asks for the attacker's Fate Intervention on that die (SG.FAT.1);
-    ``last_bastion`` is the target's Last Bastion (SG.FAT.2). ``fumble_extras`` are the GM's optional
-    extras if the attack fumbles (keys of ``fumble.extras``: drop-weapon, stance-collapse, foot-slip).
-    """
-
-    technique: Technique = BASE_ATTACK
-    modifier: int | None = None
-    tags: AttackTags | None = None
-    added_wounds: tuple[AddedWound, ...] = ()
-    fate_die: int | None = None
-    last_bastion: bool = False
-    fumble_extras: tuple[str, ...] = ()
-
-    @property
-    def attack_tags(self) -> AttackTags:
-        return self.tags if self.tags is not None else self.technique.tags
-
-
-@dataclass(frozen=True, slots=True)
-class TableResult:
-    """A d100 table consulted: decisive moment (SG.CRT.4) or critical mistake (SG.FUM.3), and its row."""
-
-    table: str
-    roll: int
-    name: str
-    effect: str
-    rule: str
-    row: TableRow | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "table": self.table,
-            "roll": self.roll,
-            "name": self.name,
-            "effect": self.effect,
-            "rule": self.rule,
-        }
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class AttackResult:
-    """Everything one attack did. ``attacker`` and ``target`` are the profiles *after* the attack."""
-
-    attacker: CombatProfile
-    target: CombatProfile
-    technique: Technique
-    defense: int
-    defense_steps: tuple[Step, ...]
-    faces_rolled: Faces
-    check: CheckResult
-    outcome: AttackOutcome
-    wounds_before: int
-    wounds_after: int
-    incapacitated: bool
-    wounds_behind: int
-    table: TableResult | None
-    events: tuple[Event, ...]
-    steps: tuple[Step, ...]
-    #: The d100 row's effects the resolution cannot apply to the two profiles (Energy, Cohesion,
-    #: weapons, other units): a battle applies them (:mod:`kassen.sengoku.battle`).
-    pending: tuple[TableEffect, ...] = ()
-    #: The blow makes the target bleed (Bleed, SG.AIM.5): a battle marks the unit.
-    bleeds: bool = False
-    #: The hit's Wounds (before any added effect): what a Friendly Blow takes (SG.FUM.3 house table).
-    hit_wounds: int = 0
-
-    @property
-    def hit(self) -> bool:
-        return self.outcome.hit
-
-    @property
-    def wounds_lost(self) -> int:
-        return self.wounds_before - self.wounds_after
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "attacker": self.attacker.name,
-            "target": self.target.name,
-            "technique": self.technique.name,
-            "modifier": self.check.modifier,
-            "defense": self.defense,
-            "defense_steps": steps_to_json(self.defense_steps),
-            "faces_rolled": list(self.faces_rolled),
-            "faces": list(self.check.faces),
-            "total": self.check.total,
-            "double": self.check.double,
-            "outcome": self.outcome.value,
-            "wounds_before": self.wounds_before,
-            "wounds_after": self.wounds_after,
-            "incapacitated": self.incapacitated,
-            "wounds_behind": self.wounds_behind,
-            "attacker_defenseless": self.attacker.defenseless,
-            "table": self.table.to_json() if self.table else None,
-            "pending": [e.model_dump(mode="json", exclude_defaults=True) for e in self.pending],
-            "bleeds": self.bleeds,
-            "armor_damage": self.target.armor_damage,
-            "events": [e.to_json() for e in self.events],
-            "steps": steps_to_json(self.steps),
-        }
 
 
 def _consult(table: D100Table, key: str, rule: str, dice: DieSource | None) -> TableResult:

@@ -8,6 +8,8 @@ rolls instead against the target number set by the defender's Exorcism rank (SG.
 
 Every number comes from ``data/defense.yaml`` (and ``data/grades.yaml`` for the grade base), loaded once
 and cached; pass ``rules=`` / ``grades=`` to use your own. Every result carries its explanation steps.
+The data's typed models and their loading are in :mod:`kassen.sengoku.defense_rules`, Defense −N
+(SG.DBF.*) in :mod:`kassen.sengoku.defense_debuffs`; both are importable from here.
 
 >>> from kassen.sengoku.profile import ArmorKind, AttackTags, BonusKind, CombatProfile, DefenseBonus
 >>> target = CombatProfile(armor=ArmorKind.HEAVY,
@@ -57,31 +59,35 @@ __all__ = [
 ]
 
 from dataclasses import dataclass
-from enum import StrEnum
-from functools import lru_cache
-from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
-
-from kassen.content.yamlio import HouseDefault, StrictModel, load_model, load_package_model, require_every
 from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.explain import Step
 from kassen.core.fastinit import fast_init
-from kassen.core.fastreplace import replace
 from kassen.i18n import S_
-from kassen.sengoku.grades import GradeTable, load_grades
-from kassen.sengoku.profile import (
-    ALL,
-    ArmorKind,
-    AttackTags,
-    BonusKind,
-    CombatProfile,
-    DefenseBonus,
-    DefenseDebuff,
-    ExorcismRank,
-    Grade,
+from kassen.sengoku.defense_debuffs import _debuff_text, end_round_debuffs, remove_debuff, trigger_debuff
+from kassen.sengoku.defense_rules import (
+    AimFocusRules,
+    ArmorRow,
+    ArmorTable,
+    DebuffReading,
+    DebuffRules,
+    DefenseRules,
+    EnergyRules,
+    EquipmentGrades,
+    Exemption,
+    ExorcismRow,
+    ExorcismTable,
+    IncorporealRules,
+    NaturalArmorRules,
+    PatchRules,
+    ReductionRules,
+    RepairRow,
+    RepairRules,
+    load_defense_rules,
 )
+from kassen.sengoku.grades import GradeTable, load_grades
+from kassen.sengoku.profile import ALL, AttackTags, CombatProfile, DefenseBonus, ExorcismRank, Grade
 from kassen.sengoku.tags import check_tags
 from kassen.sengoku.words import bonus_reason
 
@@ -89,153 +95,6 @@ from kassen.sengoku.words import bonus_reason
 #: Licensed+ exorcist against [Incorporeal], SG.INC.2). Check :attr:`DefenseResult.immune` and do not
 #: roll; the number only makes a careless ``2d10 + mod >= defense`` fail safe.
 IMMUNE_DEFENSE = 99
-
-Restore = Annotated[int, Field(ge=1, le=40)] | Literal["all"]
-
-
-# --------------------------------------------------------------------------------------------- data
-
-
-class ArmorRow(StrictModel):
-    defense: int = Field(ge=0, le=40, description="Armor addition on top of the grade base (SG.DEF.2).")
-    energy_penalty: int = Field(ge=0, le=30, description="Maximum Energy lost while worn (SG.DEF.7).")
-    label: str
-
-
-class ArmorTable(StrictModel):
-    house_default: HouseDefault
-    rows: dict[ArmorKind, ArmorRow]
-    shield: int = Field(ge=0, le=40, description="Shield addition, part of armor for every rule (SG.DEF.2).")
-
-    @model_validator(mode="after")
-    def _every_row(self) -> ArmorTable:
-        require_every(ArmorKind, self.rows, "armor rows")
-        return self
-
-
-class EnergyRules(StrictModel):
-    house_default: HouseDefault
-    penalty_can_become_bonus: bool
-    negative_physique_deepens: bool
-
-
-class ReductionRules(StrictModel):
-    defenseless: int = Field(ge=0, le=40, description="Defense lost while Defenseless (SG.DFL.2).")
-    minimum: int = Field(ge=0, le=40, description="Lowest final Defense (SG.DBF.2).")
-    house_default: HouseDefault
-    minimum_covers_defenseless: bool
-    override_lowers_floors: bool
-
-
-class DebuffReading(StrEnum):
-    """SG.RD.3: a "Defense −N each round" effect that triggers again."""
-
-    ACCUMULATE = "accumulate"
-    RENEW = "renew"
-
-
-class DebuffRules(StrictModel):
-    house_default: HouseDefault
-    each_round: DebuffReading
-
-
-class NaturalArmorRules(StrictModel):
-    house_default: HouseDefault
-    pierce_default: bool
-
-
-class EquipmentGrades(StrictModel):
-    house_default: HouseDefault
-    ranks: dict[str, Annotated[int, Field(ge=-20, le=20)]]
-
-    @field_validator("ranks")
-    @classmethod
-    def _lower_names(cls, ranks: dict[str, int]) -> dict[str, int]:
-        if not ranks:
-            raise ValueError("at least one equipment grade is needed")
-        return {name.strip().lower(): rank for name, rank in ranks.items()}
-
-
-class PatchRules(StrictModel):
-    restores: Restore
-
-
-class RepairRow(StrictModel):
-    restores: Restore
-    resets_patch: bool
-
-
-class RepairRules(StrictModel):
-    house_default: HouseDefault
-    emergency_patch: PatchRules
-    camp: RepairRow
-    forge: RepairRow
-
-
-class Exemption(StrEnum):
-    """What an Exorcism rank does to an [Incorporeal] attack when it sets no target number (SG.INC.2)."""
-
-    IMMUNE = "immune"  # the attack cannot affect the defender
-    PHYSICAL = "physical"  # the [Incorporeal] tag is void: roll against physical Defense
-
-
-class ExorcismRow(StrictModel):
-    target_number: Annotated[int, Field(ge=0, le=40)] | Exemption
-    evasion_exempt: bool
-
-
-class ExorcismTable(StrictModel):
-    house_default: HouseDefault
-    ranks: dict[ExorcismRank, ExorcismRow]
-
-    @model_validator(mode="after")
-    def _every_rank(self) -> ExorcismTable:
-        require_every(ExorcismRank, self.ranks, "Exorcism ranks")
-        return self
-
-
-class IncorporealRules(StrictModel):
-    house_default: HouseDefault
-    counted_bonus_kinds: tuple[BonusKind, ...]
-    sources: tuple[str, ...]
-
-
-class AimFocusRules(StrictModel):
-    house_default: HouseDefault
-    breath_limit: int = Field(ge=0, le=30, description="The base one-breath limit (SG.BRT.1).")
-
-
-class DefenseRules(StrictModel):
-    """Everything in ``data/defense.yaml``: tables, house defaults and switchable readings."""
-
-    armor: ArmorTable
-    energy: EnergyRules
-    reductions: ReductionRules
-    debuffs: DebuffRules
-    natural_armor: NaturalArmorRules
-    equipment_grades: EquipmentGrades
-    repair: RepairRules
-    exorcism: ExorcismTable
-    incorporeal: IncorporealRules
-    aim_focus: AimFocusRules
-
-    def house_defaults(self) -> tuple[HouseDefault, ...]:
-        """Every house default and reading in the file, in file order (for docs and the CLI)."""
-        return tuple(
-            getattr(self, name).house_default
-            for name in type(self).model_fields
-            if hasattr(getattr(self, name), "house_default")
-        )
-
-
-@lru_cache(maxsize=1)
-def _bundled() -> DefenseRules:
-    return load_package_model("kassen.sengoku.data", "defense.yaml", DefenseRules)
-
-
-def load_defense_rules(path: str | Path | None = None) -> DefenseRules:
-    """The bundled Defense data (cached), or the one at ``path`` (errors name file, line and field)."""
-    return _bundled() if path is None else load_model(path, DefenseRules)
 
 
 # ------------------------------------------------------------------------------------------ results
@@ -326,12 +185,6 @@ def _added(bonus: DefenseBonus) -> str:
 def _bonus_text(bonus: DefenseBonus) -> str:
     """``stance +2 (Immovable Formation)``."""
     return bonus_reason(bonus.kind.value, bonus.value, bonus.source, added=False)
-
-
-def _debuff_text(debuff: DefenseDebuff) -> str:
-    if debuff.source:
-        return S_("Defense −{value} ({source})", value=debuff.value, source=debuff.source)
-    return S_("Defense −{value}", value=debuff.value)
 
 
 # ------------------------------------------------------------------------------------- the pieces
@@ -711,57 +564,3 @@ def is_incorporeal_source(kind: str, *, rules: DefenseRules | None = None) -> bo
     rules = rules if rules is not None else load_defense_rules()
     wanted = " ".join(kind.lower().split())
     return wanted in {s.lower() for s in rules.incorporeal.sources}
-
-
-# ------------------------------------------------------------------------------------ Defense −N
-
-
-def trigger_debuff(
-    target: CombatProfile, debuff: DefenseDebuff, *, rules: DefenseRules | None = None
-) -> tuple[CombatProfile, tuple[Step, ...]]:
-    """A Defense −N effect triggers on ``target`` (SG.DBF.1): Defense = current Defense − N.
-
-    Distinct effects stack separately. When the same (named) source triggers again — "Defense −1 each
-    round" — the reading SG.RD.3 decides: ``accumulate`` adds N to it (−1, −2, −3…), ``renew`` refreshes
-    the one −N. Either way the duration is reset to the new trigger's.
-    """
-    rules = rules if rules is not None else load_defense_rules()
-    if debuff.value < 0:
-        raise ContentError(ContentIssue("debuff", "value", f"must be at least 0, got {debuff.value}"))
-    same = [i for i, d in enumerate(target.debuffs) if debuff.source and d.source == debuff.source]
-    if not same:
-        step = Step(debuff.value, S_("{debuff} takes hold", debuff=_debuff_text(debuff)), "SG.DBF.1")
-        return replace(target, debuffs=(*target.debuffs, debuff)), (step,)
-    i = same[0]
-    old = target.debuffs[i]
-    if rules.debuffs.each_round is DebuffReading.ACCUMULATE:
-        new = replace(old, value=old.value + debuff.value, rounds=debuff.rounds)
-        reason = S_(
-            "{source} triggers again: accumulates to Defense −{value}", source=debuff.source, value=new.value
-        )
-    else:
-        new = replace(old, value=debuff.value, rounds=debuff.rounds)
-        reason = S_(
-            "{source} triggers again: renewed at Defense −{value}", source=debuff.source, value=new.value
-        )
-    debuffs = (*target.debuffs[:i], new, *target.debuffs[i + 1 :])
-    return replace(target, debuffs=debuffs), (Step(new.value, reason, "SG.RD.3"),)
-
-
-def end_round_debuffs(target: CombatProfile) -> tuple[CombatProfile, tuple[Step, ...]]:
-    """A round ends: timed Defense −N count down and expire at 0; "until removed" ones stay (SG.DBF.3)."""
-    kept: list[DefenseDebuff] = []
-    steps: list[Step] = []
-    for debuff in target.debuffs:
-        if debuff.rounds is None:
-            kept.append(debuff)
-        elif debuff.rounds > 1:
-            kept.append(replace(debuff, rounds=debuff.rounds - 1))
-        else:
-            steps.append(Step(0, S_("{debuff} ends", debuff=_debuff_text(debuff)), "SG.DBF.3"))
-    return replace(target, debuffs=tuple(kept)), tuple(steps)
-
-
-def remove_debuff(target: CombatProfile, source: str) -> CombatProfile:
-    """End every Defense −N from ``source`` ("until parasitism is removed", SG.DBF.3)."""
-    return replace(target, debuffs=tuple(d for d in target.debuffs if d.source != source))

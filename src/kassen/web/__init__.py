@@ -8,9 +8,9 @@ its menus, odds, table dice, views, GM moves and chronicles) and a durable fight
   per applied action or undo, append-only, each committed before the reply;
 - :mod:`kassen.web.tables` — the live fights: rebuilt by replaying the stored rows (every state id
   checked, :mod:`kassen.web.replay`), kept in memory, changed one request at a time under optimistic
-  concurrency (``state_id``); :mod:`kassen.web.callers` decides who may do what,
-  :mod:`kassen.web.views` what each caller sees, :mod:`kassen.web.streams` announces each new state,
-  :mod:`kassen.web.catalog` lists the bundled scenarios;
+  concurrency (``state_id``), opened and loaded by :mod:`kassen.web.opening`; :mod:`kassen.web.callers`
+  decides who may do what, :mod:`kassen.web.views` what each caller sees, :mod:`kassen.web.streams`
+  announces each new state, :mod:`kassen.web.catalog` lists the bundled scenarios;
 - :mod:`kassen.web.api` — the JSON API (``/api/...``, tokens as ``Authorization: Bearer``), published
   at ``/openapi.json``, with a server-sent event stream per fight;
 - :mod:`kassen.web.pages` — the screens, rendered on the server (Jinja2) and refreshed with htmx

@@ -582,7 +582,7 @@ def test_a_battle_never_reads_the_bundled_tables(name: str, monkeypatch: pytest.
     def bundled(*_: object) -> Any:
         raise AssertionError("a battle reached for the bundled tables instead of its content's")
 
-    for module in ("defense", "resolution", "grades"):
+    for module in ("defense_rules", "resolution", "grades"):
         monkeypatch.setattr(f"kassen.sengoku.{module}._bundled", bundled)
     monkeypatch.setattr("kassen.sengoku.odds._bundled_table", bundled)
     menus = 0

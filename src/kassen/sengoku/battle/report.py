@@ -12,25 +12,71 @@ attack's line already says it, so its own line is shown only with ``--verbose``.
 :func:`names` gives display names by id: units, sides, maneuvers (``maneuver:ID``) and the yoma the
 Yoma Encounter Table brings (``oni-1`` → "Oni 1"). :func:`summary` is the state at the end: who won,
 who stands with how many Wounds, who fell and who left.
+
+The renderers are split along the table's families: :mod:`~kassen.sengoku.battle.report_pieces` (the
+words, rolls and templates they share), :mod:`~kassen.sengoku.battle.report_round` (the round, the
+count, breaths, moves, the lull and the end) and :mod:`~kassen.sengoku.battle.report_attacks` (attacks,
+reactions, the d100 tables, Fate, weapons and armor).
 """
 
 from __future__ import annotations
 
 __all__ = ["RENDERERS", "BattleNames", "names", "summary"]
 
-from collections.abc import Callable, Iterator, Mapping
-from string import Formatter
-from typing import Any
+from collections.abc import Iterator, Mapping
 
-from kassen.core.report import Line, Narration
-from kassen.i18n import N_, SOURCE, _, current_language, gettext, ngettext, pgettext, translate_text
-from kassen.sengoku.battle import events as ev
+from kassen.i18n import N_, _
+from kassen.sengoku.battle.report_attacks import (
+    _r_armor_broken,
+    _r_armor_holds,
+    _r_attack,
+    _r_attack_check,
+    _r_behind,
+    _r_blow,
+    _r_debuff,
+    _r_fate,
+    _r_fate_declined,
+    _r_fate_intervention,
+    _r_fate_offered,
+    _r_last_bastion,
+    _r_last_bastion_offered,
+    _r_reaction,
+    _r_table,
+    _r_table_effect,
+    _r_weapon,
+    _r_weapon_dropped,
+    _r_weapon_kept,
+)
+from kassen.sengoku.battle.report_pieces import Render, _said, _t
+from kassen.sengoku.battle.report_round import (
+    _check,
+    _r_ambush,
+    _r_arrives,
+    _r_breath,
+    _r_change,
+    _r_change_check,
+    _r_change_ends,
+    _r_count,
+    _r_death,
+    _r_energy,
+    _r_energy_changed,
+    _r_env_skipped,
+    _r_forfeit,
+    _r_gm_debuff,
+    _r_gm_status,
+    _r_hold,
+    _r_honor,
+    _r_lost_to,
+    _r_move,
+    _r_over,
+    _r_pursuit,
+    _r_round,
+    _r_tie,
+    _r_upkeep,
+    _r_yoma,
+)
 from kassen.sengoku.battle.state import BattleState
 from kassen.sengoku.catalog import load_catalog
-
-Data = Mapping[str, Any]
-#: A renderer of one kind's data: typed by its TypedDict (kassen.sengoku.battle.events), or a template.
-Render = Callable[[Narration, Any], Line | None]
 
 
 class BattleNames(Mapping[str, str]):
@@ -75,702 +121,6 @@ def names(state: BattleState) -> BattleNames:
         {k: m.name for k, m in catalog.maneuvers.items()},
         {k: c.name for k, c in catalog.creatures.items()},
     )
-
-
-# ------------------------------------------------------------------------------------------ pieces
-
-
-def _t(value: Any) -> str:
-    """A word kept in English in the data (an outcome, a cause, a table's effect, a zone) in the reader's
-    language."""
-    return translate_text(str(value))
-
-
-def _name(text: str) -> str:
-    """A name from the content (a maneuver's, a weapon's) in the reader's language: the catalog's word
-    for exactly that name, else the name as it is."""
-    return _lookup(text)
-
-
-_lookup = gettext  # an exact look-up of a content word (the data catalogs), not a template to match
-
-
-def _m(ctx: Narration, mid: Any) -> str:
-    return _name(ctx.names.get(f"maneuver:{mid}", str(mid)))
-
-
-def _weapon_word(wid: Any) -> str:
-    """A weapon's id said as words (``short-sword`` → "short sword"); in another language, the catalog's
-    name of the weapon, translated."""
-    english = str(wid).replace("-", " ")
-    if current_language() == SOURCE:
-        return english
-    found = load_catalog().weapons.get(str(wid))
-    return _name(found.name) if found is not None else translate_text(english)
-
-
-def _change_word(cid: Any) -> str:
-    """A battlefield change by its id (``fire``); in another language, its catalog name, translated."""
-    if current_language() == SOURCE:
-        return str(cid)
-    from kassen.sengoku.house import YomaEncounters
-
-    found = next((c for c in load_catalog().default(YomaEncounters).changes if c.id == cid), None)
-    return _name(found.name) if found is not None else translate_text(str(cid))
-
-
-def _use(ctx: Narration, use: Data) -> str:
-    text = _m(ctx, use["maneuver"])
-    if use.get("weapon"):
-        text = pgettext("sengoku", "{maneuver} ({weapon})").format(
-            maneuver=text, weapon=_weapon_word(use["weapon"])
-        )
-    if use.get("release"):
-        text = pgettext("sengoku", "release {maneuver}").format(maneuver=text)
-    if use.get("target"):
-        text += f" → {ctx.name(use['target'])}"
-    if use.get("to"):
-        text += f" → {_t(use['to'])}"
-    if use.get("aim"):
-        text = _("{maneuver} (Aim Focus +{aim})").format(maneuver=text, aim=use["aim"])
-    if use.get("squads"):
-        squads = ", ".join(ctx.name(s) for s in use["squads"])
-        text = pgettext("sengoku", "{maneuver} with {squads}").format(maneuver=text, squads=squads)
-    return text
-
-
-def _roll(faces: Any, modifier: int, total: int) -> str:
-    sign = "-" if modifier < 0 else "+"
-    return f"2d10 {list(faces)} {sign} {abs(modifier)} = {total}"
-
-
-def _line(ctx: Narration, text: str, indent: int = 0, *, heading: bool = False) -> Line:
-    return Line(text, ctx.rule, indent=indent, heading=heading)
-
-
-def _ok(success: Any) -> str:
-    return _("success") if success else _("failure")
-
-
-#: The outcome words an attack logs (``hit``, ``critical``...), as its line says them.
-_OUTCOMES: dict[str, str] = {
-    "critical": N_("Critical Hit"),
-    "fumble": N_("Fumble"),
-    "hit": N_("hit"),
-    "success": N_("hit"),
-    "miss": N_("miss"),
-}
-#: The zones of the house layout (SG.ZON.2), said by their ids in English.
-ZONE_WORDS = (
-    N_("own-rear"),
-    N_("own-front"),
-    N_("own-flank"),
-    N_("core"),
-    N_("enemy-front"),
-    N_("enemy-flank"),
-    N_("enemy-rear"),
-)
-
-
-def _outcome(value: Any, *, success: str = "success") -> str:
-    """An attack's outcome word: in English as the log has always said it (``critical`` → "Critical
-    Hit", ``fumble`` → "Fumble", ``success`` → ``success`` or "hit"), else in the reader's language."""
-    word = str(value)
-    if current_language() == SOURCE:
-        english = word.replace("critical", "Critical Hit").replace("fumble", "Fumble")
-        return english.replace("success", success) if success != "success" else english
-    found = _OUTCOMES.get(word)
-    return _(found) if found is not None else _t(word)
-
-
-class _Said:
-    """A renderer from a template: ``{unit}``-like keys become names, ``{maneuver}`` the maneuver's. A
-    value another side may not see is null in its view: the ``hidden`` template says the event without
-    it (else the value reads "(not seen)"). ``fields`` are the data keys the templates read (a test holds
-    them to the kind's declared data). The templates are marked for the catalog and said in the reader's
-    language; the data's own words (a cause, an effect, a zone) are translated as they are shown."""
-
-    __slots__ = ("fields", "indent", "other", "shown", "text")
-
-    def __init__(self, text: str, indent: int = 0, *, hidden: str = "") -> None:
-        self.text = text
-        self.indent = indent
-        self.other = _Said(hidden, indent) if hidden else None
-        self.shown = shown = frozenset(_fields(text))
-        #: the data keys the templates read
-        self.fields: frozenset[str] = shown | self.other.fields if self.other is not None else shown
-
-    def __call__(self, ctx: Narration, d: Data) -> Line | None:
-        if self.other is not None and any(d.get(k) is None for k in self.shown if k in d):
-            return self.other(ctx, d)
-        values: dict[str, Any] = {
-            k: (_("(not seen)") if x is None else ctx.name(x) if k in _PEOPLE else _said_value(x))
-            for k, x in d.items()
-        }
-        if d.get("maneuver") is not None:
-            values["maneuver"] = _m(ctx, d["maneuver"])
-        for key in ("maneuvers", "stances"):
-            if isinstance(d.get(key), list):
-                values[key] = ", ".join(_m(ctx, x) for x in d[key])
-        if isinstance(d.get("ended"), list):
-            values["ended"] = "; ".join(_t(x) for x in d["ended"])
-        return _line(ctx, _(self.text).format_map(_Default(values)), self.indent)
-
-
-def _said_value(value: Any) -> Any:
-    return _t(value) if isinstance(value, str) else value
-
-
-_said = _Said
-#: Data keys a template shows as a unit's (or a side's) name.
-_PEOPLE = ("unit", "attacker", "target", "pursuer", "with_unit", "behind", "faction")
-
-
-def _fields(template: str) -> list[str]:
-    return [name for _, name, _, _ in Formatter().parse(template) if name]
-
-
-class _Default(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-# ------------------------------------------------------------------------------------------ the round
-
-
-def _r_energy(ctx: Narration, d: ev.EnergyReset) -> Line:
-    extra = []
-    if d.get("overload"):
-        extra.append(_("overload −{n}").format(n=d["overload"]))
-    if d.get("exhaustion"):
-        extra.append(_("exhaustion −{n}").format(n=d["exhaustion"]))
-    if d.get("initiative"):
-        extra.append(_("initiative +{n} on the first breath").format(n=d["initiative"]))
-    status = [
-        pgettext("sengoku", "Wounds {wounds}/{wounds_max}").format(
-            wounds=d["wounds"], wounds_max=d["wounds_max"]
-        )
-        if d.get("wounds") is not None
-        else _("Wounds not seen")
-    ]
-    if d.get("cohesion") is not None:
-        status.append(pgettext("sengoku", "Cohesion {cohesion}").format(cohesion=d["cohesion"]))
-    if d.get("stances"):
-        status.append(
-            pgettext("sengoku", "holds {stances}").format(stances=", ".join(_m(ctx, s) for s in d["stances"]))
-        )
-    if d.get("routed"):
-        status.append(_("routed"))
-    more = f" ({'; '.join(extra)})" if extra else ""
-    who = _("{unit} in {zone}: Energy {energy}{more}; {status}").format(
-        unit=ctx.name(d["unit"]), zone=_t(d["zone"]), energy=d["energy"], more=more, status=", ".join(status)
-    )
-    armor = ctx.steps(d, "armor")
-    return Line(who, ctx.rule, armor if len(armor) > 1 else (), indent=1)
-
-
-def _r_count(ctx: Narration, d: ev.Count) -> Line:
-    units = ", ".join(ctx.name(u) for u in d["units"])
-    return _line(ctx, _("-- count {count}: {units} --").format(count=d["count"], units=units))
-
-
-#: The tie-break keys a tie names (SG.CNT.4), said in words.
-_TIE_KEYS = (N_("finesse"), N_("max-energy"), N_("physique"), N_("allies-first"), N_("setup-order"))
-
-
-def _r_tie(ctx: Narration, d: ev.Tie) -> Line:
-    order = _(" before ").join(ctx.name(u) for u in d["order"])
-    keys = ", ".join(_t(k) for k in d["keys"])
-    return _line(
-        ctx, _("tie at {count}: {order} ({keys})").format(count=d["count"], order=order, keys=keys), 1
-    )
-
-
-def _r_breath(ctx: Narration, d: ev.Breath) -> Line:
-    over = _(" OVERLOAD") if d.get("overload") else ""
-    who = _("{unit} breathes at count {count}").format(unit=ctx.name(d["unit"]), count=d["count"])
-    if d.get("uses") is None or d.get("costs") is None:  # another side's: its maneuvers show as they resolve
-        text = _("{who}: spends {spent} Energy (limit {limit}){over}").format(
-            who=who, spent=d["spent"], limit=d["limit"], over=over
-        )
-        return Line(text, ctx.rule)
-    uses = " + ".join(f"{_use(ctx, u)} ({c})" for u, c in zip(d["uses"], d["costs"], strict=True))
-    text = pgettext("sengoku", "{who}: {uses} = {spent} of {limit}{over}").format(
-        who=who, uses=uses, spent=d["spent"], limit=d["limit"], over=over
-    )
-    costs = [c for c in d.get("cost_steps", []) if len(c) > 1]  # a bare price says nothing more
-    steps = tuple(s for c in costs for s in ctx.steps({"s": c}, "s"))
-    return Line(text, ctx.rule, steps)
-
-
-def _winner(ctx: Narration, winner: Any) -> str:
-    return ctx.name(winner) if winner else _("nobody")
-
-
-def _r_over(ctx: Narration, d: ev.CombatOver) -> Line:
-    text = _("== Combat over in round {round}: {reason}; winner: {winner} ==").format(
-        round=d["round"], reason=_t(d["reason"]), winner=_winner(ctx, d.get("winner"))
-    )
-    return _line(ctx, text, heading=True)
-
-
-def _r_death(ctx: Narration, d: ev.DeathCheck) -> Line:
-    fate = _t(d["outcome"]) if d["survives"] else _("dies")
-    roll = _roll(d["faces"], d["modifier"], d["total"])
-    return Line(
-        _("death check, {unit}: {roll} vs {target}: {fate}").format(
-            unit=ctx.name(d["unit"]), roll=roll, target=d["target"], fate=fate
-        ),
-        ctx.rule,
-        ctx.steps(d),
-        indent=1,
-    )
-
-
-def _r_honor(ctx: Narration, d: ev.HonorFollowUp) -> Line:
-    text = _("honor follow-up, {unit} ({honor}): {follow_up}").format(
-        unit=ctx.name(d["unit"]), honor=_t(d["honor"]), follow_up=_t(d["follow_up"])
-    )
-    if d.get("penalty"):
-        text += f" {_t(d['penalty'])}"
-    check = d.get("check")
-    if isinstance(check, Mapping):
-        text += _(" (a {attribute} check against {target})").format(
-            attribute=_t(check.get("attribute")), target=check.get("target")
-        )
-    if d.get("when"):
-        text += f", {_t(d['when'])}"
-    return _line(ctx, text, 1)
-
-
-# ------------------------------------------------------------------------------------------ attacks
-
-
-def _r_attack(ctx: Narration, d: ev.Attack) -> Line:
-    attacker, target, technique = ctx.name(d["attacker"]), ctx.name(d["target"]), _name(d["technique"])
-    if d.get("automatic_critical"):
-        text = _(
-            "{attacker}'s {technique} → {target}: [Ambush] from infiltration,"
-            " automatic Critical Hit with no check"
-        )
-        text = text.format(attacker=attacker, technique=technique, target=target)
-        return Line(text, ctx.rule, ctx.steps(d), indent=1)
-    if d.get("weapon"):
-        who = pgettext("sengoku", "{attacker}'s {technique} ({weapon}) → {target}").format(
-            attacker=attacker, technique=technique, weapon=_weapon_word(d["weapon"]), target=target
-        )
-    else:
-        who = pgettext("sengoku", "{attacker}'s {technique} → {target}").format(
-            attacker=attacker, technique=technique, target=target
-        )
-    ambush = _(" (ambush: target Defenseless)") if d.get("ambush") else ""
-    outcome = _outcome(d["outcome"])
-    if d.get("last_bastion"):
-        outcome += _(" (Last Bastion: the hit check misses)")
-    if d.get("nullified"):
-        outcome += _(", nullified")
-    roll = _roll(d["faces"], d["modifier"], d["total"])
-    fate = _(" (Fate moved a die)") if d.get("fate_die") is not None else ""
-    text = _("{who}: {roll}{fate} vs Defense {defense}: {outcome}{ambush}").format(
-        who=who, roll=roll, fate=fate, defense=d["defense"], outcome=outcome, ambush=ambush
-    )
-    steps = (*ctx.steps(d, "aim_steps"), *ctx.steps(d, "modifier_steps"), *ctx.steps(d, "defense_steps"))
-    return Line(text, ctx.rule, steps, indent=1)
-
-
-def _r_attack_check(ctx: Narration, d: ev.AttackCheck) -> Line | None:
-    if not ctx.verbose:
-        return None  # the attack's own line says it
-    roll = _roll(d["faces"], d["modifier"], d["total"])
-    text = _("the attack check: {roll} against Defense {defense}: {outcome}").format(
-        roll=roll,
-        defense=d["defense"],
-        outcome=_t(d["outcome"]) if current_language() == SOURCE else _outcome(d["outcome"]),
-    )
-    return _line(ctx, text, 2)
-
-
-def _r_reaction(ctx: Narration, d: ev.Reaction) -> Line:
-    who = _("{unit}'s {maneuver} (0 further Energy)").format(
-        unit=ctx.name(d["unit"]), maneuver=_m(ctx, d["maneuver"])
-    )
-    if not d.get("rolled"):
-        return _line(ctx, f"{who}: {_t(d['effect'])}", 2)
-    roll = _roll(d["faces"], d["modifier"], d["total"])
-    text = pgettext("sengoku", "{who}: {roll} vs {against}: {effect}").format(
-        who=who, roll=roll, against=_t(d["against"]), effect=_t(d["effect"])
-    )
-    return Line(text, ctx.rule, ctx.steps(d), indent=2)
-
-
-#: The d100 tables an attack rolls on (SG.CRT.3, SG.FUM.3), by the name the log gives them.
-_TABLES = (N_("decisive moment"), N_("critical mistake"))
-
-
-def _r_table(ctx: Narration, d: ev.TableRow) -> Line:
-    table = str(d.get("table", "")).replace("_", " ")
-    text = _("d100 {roll} on the {table} table: {name}: {effect}").format(
-        roll=d["roll"], table=_t(table), name=_t(d["name"]), effect=_t(d["effect"])
-    )
-    return _line(ctx, text, 2)
-
-
-def _r_table_effect(ctx: Narration, d: ev.TableEffect) -> Line:
-    return _line(ctx, f"→ {_t(d['text'])}", 3)
-
-
-def _debuff_name(d: Data) -> str:
-    return _t(d.get("name") or str(d["debuff"]).replace("-", " "))
-
-
-def _r_debuff(ctx: Narration, d: ev.Debuff) -> Line:
-    """The battle puts a Defense −N source on the unit (the attack resolution's own word of it, naming
-    the target, stays out of the battle's log)."""
-    total = d.get("total")
-    more = (
-        _(", Defense −{total} in all").format(total=total)
-        if total is not None and total != d["value"]
-        else ""
-    )
-    text = _("{unit}: Defense −{value} ({name}){more}").format(
-        unit=ctx.name(d["unit"]), value=d["value"], name=_debuff_name(d), more=more
-    )
-    return _line(ctx, text, 2)
-
-
-def _r_blow(label: str) -> Render:
-    def render(ctx: Narration, d: ev.Blow) -> Line:
-        wounds = int(d.get("wounds", 0))
-        took = (
-            ngettext("{n} Wound(s)", "{n} Wound(s)", wounds).format(n=wounds)
-            if wounds
-            else _("no Wounds (the blow's effect is all it does)")
-        )
-        text = pgettext("sengoku", "{label} on {target}: {took}").format(
-            label=_(label), target=ctx.name(d["target"]), took=took
-        )
-        return _line(ctx, text, 2)
-
-    return render
-
-
-def _offered(ctx: Narration, d: ev.Offered, attacker: str) -> str:
-    """The roll an attack waits on (SG.FAT.1-2), said in full."""
-    roll = _roll(d["faces"], d["modifier"], d["total"])
-    return _("{attacker}'s {technique} → {target}: {roll} vs Defense {defense}: {outcome}").format(
-        attacker=ctx.name(attacker),
-        technique=_name(d["technique"]),
-        target=ctx.name(d["target"]),
-        roll=roll,
-        defense=d["defense"],
-        outcome=_outcome(d["outcome"], success="hit"),
-    )
-
-
-def _r_fate_offered(ctx: Narration, d: ev.FateOffered) -> Line:
-    """The attacker (``unit``) may move a die with Fate (SG.FAT.1)."""
-    dies = _(" or ").join(str(int(x) + 1) for x in d["dies"])
-    text = _("{offered}; {unit} may spend Fate to move die {dies} (a Critical Hit)").format(
-        offered=_offered(ctx, d, d["unit"]), unit=ctx.name(d["unit"]), dies=dies
-    )
-    return _line(ctx, text, 1)
-
-
-def _r_last_bastion_offered(ctx: Narration, d: ev.LastBastionOffered) -> Line:
-    """The target (``unit``) may make the hit check miss with Last Bastion (SG.FAT.2)."""
-    left = (
-        pgettext("sengoku", " ({wounds} of {wounds_now})").format(
-            wounds=d["wounds"], wounds_now=d["wounds_now"]
-        )
-        if d.get("wounds_now") is not None
-        else ""
-    )
-    text = _("{offered}; it would take {unit}'s last Wounds{left}: Last Bastion may make it miss").format(
-        offered=_offered(ctx, d, d["attacker"]), unit=ctx.name(d["unit"]), left=left
-    )
-    return _line(ctx, text, 1)
-
-
-def _r_fate_intervention(ctx: Narration, d: ev.FateIntervention) -> Line:
-    text = _("{unit} calls on Fate: die {die} moves").format(unit=ctx.name(d["unit"]), die=int(d["die"]) + 1)
-    return _line(ctx, text, 1)
-
-
-def _r_last_bastion(ctx: Narration, d: ev.OfUnit) -> Line:
-    return _line(ctx, _("{unit} calls on Fate: Last Bastion").format(unit=ctx.name(d["unit"])), 1)
-
-
-def _r_fate_declined(ctx: Narration, d: ev.OfUnit) -> Line:
-    what = _("Last Bastion") if ctx.rule == "SG.FAT.2" else _("Fate Intervention")
-    return _line(ctx, _("{unit} spends no Fate (no {what})").format(unit=ctx.name(d["unit"]), what=what), 1)
-
-
-def _weapon(ctx: Narration, d: ev.Weapon, verb: str) -> str:
-    weapon = _weapon_word(d["weapon"]) if d["weapon"] else _("weapon")
-    return _(verb).format(unit=ctx.name(d["unit"]), weapon=weapon)
-
-
-def _r_weapon(verb: str) -> Render:
-    def render(ctx: Narration, d: ev.Weapon) -> Line:
-        return _line(ctx, _weapon(ctx, d, verb), 2)
-
-    return render
-
-
-def _r_weapon_dropped(ctx: Narration, d: ev.WeaponDropped) -> Line:
-    text = _weapon(ctx, d, N_("{unit}'s {weapon} falls to the ground"))
-    if d.get("pickup_cost") is not None:
-        text = _("{text}: picking it up costs {cost} Energy").format(text=text, cost=d["pickup_cost"])
-    return _line(ctx, text, 2)
-
-
-def _r_weapon_kept(ctx: Narration, d: ev.WeaponKept) -> Line:
-    text = _weapon(ctx, d, N_("{unit}'s {weapon} stays in hand"))
-    return _line(ctx, text + (f" ({_t(d['why'])})" if d.get("why") else ""), 2)
-
-
-def _r_lost_to(ctx: Narration, d: ev.LostTo) -> Line:
-    count = f": {d['before']} → {d['after']}" if d.get("after") is not None else ""
-    text = _("{unit} loses Wounds to {cause}{count}").format(
-        unit=ctx.name(d["unit"]), cause=_t(d["cause"]), count=count
-    )
-    return _line(ctx, text, 2)
-
-
-def _r_change(ctx: Narration, d: ev.BattlefieldChange) -> Line:
-    until = _(" (until the lull of round {round})").format(round=d["until"]) if d.get("until") else ""
-    text = _("GM: {name} in {zone}{until}: {effect}").format(
-        name=_t(d["name"]), zone=_t(d["zone"]), until=until, effect=_t(d["effect"])
-    )
-    return _line(ctx, text, 1)
-
-
-def _r_env_skipped(ctx: Narration, d: ev.EnvironmentSkipped) -> Line:
-    yoma, changes = bool(d.get("yoma", True)), bool(d.get("changes"))
-    if yoma and changes:
-        text = _("The GM does not roll for yoma or change the battlefield this lull")
-    elif yoma:
-        text = _("The GM does not roll for yoma this lull")
-    elif changes:
-        text = _("The GM does not change the battlefield this lull")
-    else:
-        text = _("The GM does not act this lull")
-    return _line(ctx, text, 1)
-
-
-#: What Fate is spent on (SG.FAT.1-2), by the log's word.
-_PURPOSES = {"intervention": N_("Fate Intervention"), "last_bastion": N_("Last Bastion")}
-
-
-def _r_fate(ctx: Narration, d: ev.FateSpent) -> Line:
-    found = _PURPOSES.get(str(d.get("purpose")))
-    purpose = _(found) if found is not None else _t(d.get("purpose"))
-    points = int(d["points"])
-    text = ngettext(
-        "{unit} spends {points} Fate point(s) on {purpose}",
-        "{unit} spends {points} Fate point(s) on {purpose}",
-        points,
-    ).format(unit=ctx.name(d["unit"]), points=d["points"], purpose=purpose)
-    if d.get("faces_after"):
-        text += _(": the dice {before} become {after}").format(
-            before=d.get("faces_before"), after=d["faces_after"]
-        )
-    return _line(ctx, text, 2)
-
-
-def _source(d: ev.ArmorBroken | ev.ArmorHolds) -> str:
-    """A weapon's stated [Break] names its source and blow (SG.BRK.4): " (Muramasa on a Critical Hit)"."""
-    return f" ({_t(d['source'])})" if d.get("source") else ""
-
-
-def _r_armor_broken(ctx: Narration, d: ev.ArmorBroken) -> Line:
-    text = _(
-        "[Break]{source}: {unit}'s armor loses {lost} point(s) until repaired (−{damage} in all)"
-    ).format(source=_source(d), unit=ctx.name(d["unit"]), lost=d["lost"], damage=d["armor_damage"])
-    return _line(ctx, text, 2)
-
-
-def _r_armor_holds(ctx: Narration, d: ev.ArmorHolds) -> Line:
-    text = _("[Break]{source}: {unit}'s armor holds ({why})").format(
-        source=_source(d), unit=ctx.name(d["unit"]), why=_t(d["why"])
-    )
-    return _line(ctx, text, 2)
-
-
-def _r_behind(ctx: Narration, d: ev.Behind) -> Line:
-    count = (
-        _(", Wounds {before} → {after}").format(before=d["before"], after=d["after"])
-        if d.get("after") is not None
-        else ""
-    )
-    hit = f"{ctx.name(d['unit'])}{count}" if d.get("unit") else _("nobody there")
-    text = _("{wounds} Wound(s) to the enemy behind {target}: {hit}").format(
-        wounds=d["wounds"], target=ctx.name(d["target"]), hit=hit
-    )
-    return _line(ctx, text, 2)
-
-
-# ------------------------------------------------------------------------------------------ moves
-
-
-def _r_move(ctx: Narration, d: ev.Moved) -> Line:
-    check = d.get("check") or {}
-    roll = ""
-    if check:
-        roll = pgettext("sengoku", ": {roll} vs {target}, {result}").format(
-            roll=_roll(check["faces"], check["modifier"], check["total"]),
-            target=check["target"],
-            result=_ok(check["success"]),
-        )
-    if d["moved"]:
-        where = f"{_t(d['frm'])} → {_t(d['to'])}"
-    else:
-        where = pgettext("sengoku", "stays in {zone}").format(zone=_t(d["frm"]))
-    inf = _("; infiltrating") if d.get("infiltrating") else ""
-    text = f"{ctx.name(d['unit'])}: {_m(ctx, d['maneuver'])} {where}{roll}{inf}"
-    return Line(text, ctx.rule, ctx.steps(check) if check else (), indent=1)
-
-
-def _r_forfeit(ctx: Narration, d: ev.Forfeit) -> Line:
-    what = _use(ctx, d["use"]) if isinstance(d.get("use"), Mapping) else _("maneuver")
-    text = _("{unit}'s {what} is forfeited: {why}").format(
-        unit=ctx.name(d["unit"]), what=what, why=_t(d["why"])
-    )
-    return _line(ctx, text, 1)
-
-
-_STATUSES = {"defenseless": N_("Defenseless"), "bleeding": N_("bleeding")}
-
-
-def _r_gm_status(ctx: Narration, d: ev.GmStatus) -> Line:
-    found = _STATUSES.get(str(d["status"]))
-    status = _(found) if found is not None else _t(d["status"])
-    if d.get("on"):
-        text = _("GM rules {unit} {status}").format(unit=ctx.name(d["unit"]), status=status)
-    else:
-        text = _("GM: {unit} is no longer {status}").format(unit=ctx.name(d["unit"]), status=status)
-    return _line(ctx, text)
-
-
-def _r_gm_debuff(ctx: Narration, d: ev.GmDebuff) -> Line:
-    name = _debuff_name(d)
-    if d.get("on"):
-        text = _("GM puts {name} on {unit}: Defense −{value}").format(
-            name=name, unit=ctx.name(d["unit"]), value=d.get("value")
-        )
-    else:
-        text = _("GM takes {name} off {unit}").format(name=name, unit=ctx.name(d["unit"]))
-    total = d.get("total")
-    return _line(ctx, text + (_(" (Defense −{total} in all)").format(total=total) if total else ""))
-
-
-def _r_pursuit(ctx: Narration, d: ev.Pursuit) -> Line:
-    mine = _roll(d["faces"], d["modifier"], d["total"])
-    theirs = _roll(d["pursuer_faces"], d["pursuer_modifier"], d["pursuer_total"])
-    text = _("pursuit ({zones}, {reading}): {unit} {mine} vs {pursuer} {theirs}: the {winner} wins").format(
-        zones=_t(d["zones"]),
-        reading=_t(d["reading"]),
-        unit=ctx.name(d["unit"]),
-        mine=mine,
-        pursuer=ctx.name(d["pursuer"]),
-        theirs=theirs,
-        winner=_t(d["winner"]),
-    )
-    return _line(ctx, text, 1)
-
-
-def _check(label: str) -> Render:
-    def render(ctx: Narration, d: ev.UnitCheck) -> Line:
-        roll = _roll(d["faces"], d["modifier"], d["total"])
-        text = pgettext("sengoku", "{unit}: {label} {roll} vs {target}: {result}").format(
-            unit=ctx.name(d["unit"]), label=_(label), roll=roll, target=d["target"], result=_ok(d["success"])
-        )
-        return Line(text, ctx.rule, ctx.steps(d), indent=1)
-
-    return render
-
-
-# ------------------------------------------------------------------------------------------ the lull
-
-
-def _r_yoma(ctx: Narration, d: ev.YomaRoll) -> Line:
-    text = _("GM rolls the Yoma Encounter Table: d100 {roll}: {name}: {effect}").format(
-        roll=d["roll"], name=_t(d["name"]), effect=_t(d["effect"])
-    )
-    return _line(ctx, text, 1)
-
-
-def _r_arrives(ctx: Narration, d: ev.Arrives) -> Line:
-    who = _t(d["name"]) if d.get("name") else ctx.name(d["unit"])
-    return _line(ctx, _("{unit} arrives in {zone}").format(unit=who, zone=_t(d["zone"])), 2)
-
-
-def _r_upkeep(ctx: Narration, d: ev.Upkeep) -> Line:
-    text = f"{ctx.name(d['unit'])}: {_m(ctx, d['maneuver'])}"
-    if d.get("target") is not None:
-        text = pgettext("sengoku", "{text} on {target}").format(text=text, target=ctx.name(d["target"]))
-    if d.get("choice"):
-        text += f" ({_t(d['choice'])})"
-    if d.get("effect"):
-        text += f": {_t(d['effect'])}"
-    return _line(ctx, text, 1)
-
-
-def _r_round(ctx: Narration, d: ev.Round) -> Line:
-    return _line(ctx, _("== Round {round} ==").format(round=d["round"]), heading=True)
-
-
-def _r_hold(ctx: Narration, d: ev.Hold) -> Line:
-    collapse = (
-        _(" (stance collapse +{surcharge})").format(surcharge=d["surcharge"]) if d.get("surcharge") else ""
-    )
-    text = _("{unit} holds: Energy {before} → {after}{collapse}").format(
-        unit=ctx.name(d["unit"]), before=d["before"], after=d["after"], collapse=collapse
-    )
-    return _line(ctx, text)
-
-
-def _r_energy_changed(ctx: Narration, d: ev.EnergyChanged) -> Line:
-    who = ctx.name(d["unit"])
-    if d["before"] != d["after"]:
-        return _line(
-            ctx,
-            _("{unit}: Energy {before} → {after}").format(unit=who, before=d["before"], after=d["after"]),
-            3,
-        )
-    text = _("{unit}: Energy stays at {energy} ({cause}: nothing to change)").format(
-        unit=who, energy=d["after"], cause=_t(d["cause"])
-    )
-    return _line(ctx, text, 3)
-
-
-def _r_ambush(ctx: Narration, d: ev.Ambush) -> Line:
-    if d.get("status"):
-        text = _("ambush ({condition}): {target} is caught Defenseless")
-    else:
-        text = _("ambush ({condition}): {target} counts as Defenseless against {attacker}")
-    text = text.format(
-        condition=_t(d["condition"]), target=ctx.name(d["target"]), attacker=ctx.name(d["attacker"])
-    )
-    return _line(ctx, text, 2)
-
-
-def _r_change_check(ctx: Narration, d: ev.ChangeCheck) -> Line:
-    roll = _roll(d["faces"], d["modifier"], d["total"])
-    outcome = _("clear") if d["success"] else _("caught")
-    text = _("{unit} tries to get clear of the {change}: {roll} vs {target}: {outcome}").format(
-        unit=ctx.name(d["unit"]),
-        change=_change_word(d["change"]),
-        roll=roll,
-        target=d["target"],
-        outcome=outcome,
-    )
-    return Line(text, ctx.rule, ctx.steps(d), indent=1)
-
-
-def _r_change_ends(ctx: Narration, d: ev.ChangeEnds) -> Line:
-    text = _("the {change} in {zone} is over").format(change=_change_word(d["change"]), zone=_t(d["zone"]))
-    return _line(ctx, text, 1)
 
 
 RENDERERS: dict[str, Render] = {

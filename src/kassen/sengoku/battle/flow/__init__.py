@@ -3,7 +3,9 @@ tables:
 
 * :mod:`~kassen.sengoku.battle.flow.base`: the working copy, its helpers and the statuses (Defenseless,
   rout, Wounds, Cohesion);
-* :mod:`~kassen.sengoku.battle.flow.attack`: attacks, ambush and reactions;
+* :mod:`~kassen.sengoku.battle.flow.context`: whether an attack is an ambush, and what it reads from the
+  state (its modifier, the target's Defense);
+* :mod:`~kassen.sengoku.battle.flow.attack`: attacks (an ambush landing too), Fate and reactions;
 * :mod:`~kassen.sengoku.battle.flow.breath`: breaths and the maneuvers in them (one handler per kind);
 * :mod:`~kassen.sengoku.battle.flow.rounds`: round start, the count, the lull and the end;
 * :mod:`~kassen.sengoku.battle.flow.turn`: :class:`BattleTurn`, the action handlers (one per action type)

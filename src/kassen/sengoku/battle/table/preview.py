@@ -7,7 +7,7 @@ their sure effects (a stance declared or released, a reservation, a weapon picke
 assumed to succeed, as the planner assumes it — an earlier attack's ambush and the attack count it
 raises, SG.AMB.1), then the attack starts as :meth:`~kassen.sengoku.battle.flow.attack.AttackPart.
 use_attack` starts it (reach, weapon, ambush) and stops where the dice would be rolled. Its
-:meth:`~kassen.sengoku.battle.flow.attack.AttackPart.context` — the modifier with the technique, the
+:meth:`~kassen.sengoku.battle.flow.context.ContextPart.context` — the modifier with the technique, the
 situation, the zone rows, the battlefield changes and the ambush; the target's Defense with its stances,
 Defenseless and debuffs — is what the roll will be made against. Then:
 
@@ -41,7 +41,7 @@ from kassen.i18n import N_, _, translate_text
 from kassen.sengoku.attack import Attack, AttackResult
 from kassen.sengoku.battle.actions import Breath
 from kassen.sengoku.battle.flow import BattleTurn
-from kassen.sengoku.battle.flow.attack import _Context
+from kassen.sengoku.battle.flow.context import _Context
 from kassen.sengoku.battle.plan import destination
 from kassen.sengoku.battle.rules import BattleRules
 from kassen.sengoku.battle.state import BattleState, Use
