@@ -145,8 +145,9 @@ def main() -> int:
 
 def markdown(results: dict[str, Any]) -> str:
     lines = [
-        "| scenario | vs heuristic | vs random | vs first-legal | CPU a decision (mean, most) | why not |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| scenario | budget | vs heuristic | vs random | vs first-legal | CPU a decision (mean, most) "
+        "| why not |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, r in results.items():
         h = r["heuristic"]
@@ -159,7 +160,8 @@ def markdown(results: dict[str, Any]) -> str:
                 f"heuristic mirror wins by side: {sides}"
             )
         lines.append(
-            f"| {name} | {h['score']}% ({h['low']}-{h['high']}), {h['fights']} fights | "
+            f"| {name} | {r['budget'].removeprefix('search:')} | "
+            f"{h['score']}% ({h['low']}-{h['high']}), {h['fights']} fights | "
             f"{r['random']['score']}% | {r['first-legal']['score']}% | "
             f"{r['cpu_mean']:.2f} s / {r['cpu_max']:.2f} s | {note} |"
         )
