@@ -75,10 +75,10 @@ def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> Non
             table.run()
         except EndOfInput:
             stopped = 129 if signals.hung_up else 0  # the input ended because the terminal went away
-        except KeyboardInterrupt:
-            stopped = 130
         except _HangUp:
             stopped = 129
+        except KeyboardInterrupt:
+            stopped = 130
         except OSError as exc:
             # the terminal is gone (EIO on reading or writing it), whether or not its SIGHUP has come
             # yet, or it came where it could not be raised (Python drops an exception raised in a weak
@@ -100,8 +100,10 @@ def _session(fight: Any, humans: list[str], save: Path | None, seed: str) -> Non
         table.save_at_end(save)
 
 
-class _HangUp(Exception):
-    """SIGHUP: the terminal went away."""
+class _HangUp(KeyboardInterrupt):
+    """SIGHUP: the terminal went away. An interruption as Ctrl-C is, not an ``Exception``: a handler of
+    errors between the signal and the game (prompt_toolkit's event loop logs and drops any other
+    exception raised in one of its callbacks) must not swallow it and leave the game waiting for input."""
 
 
 class _Interruptions:
