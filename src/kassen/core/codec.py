@@ -150,6 +150,18 @@ def _wrong(path: str, wanted: str, got: Any) -> FormatError:
     )
 
 
+def _items(data: Any, path: str) -> list[Any]:
+    """``data`` as a JSON list of at most :data:`MAX_ITEMS` values (a tuple's or a list's)."""
+    if not isinstance(data, list):
+        raise _wrong(path, "a list", data)
+    if len(data) > MAX_ITEMS:
+        raise FormatError(
+            path,
+            S_("a list of {n_data} items is longer than {max_items}", n_data=len(data), max_items=MAX_ITEMS),
+        )
+    return data
+
+
 # -- compiling ---------------------------------------------------------------------------------------
 @cache
 def _hints(cls: type) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from kassen.core.codec import (
     _hints,
     _identity,
     _is_dataclass,
+    _items,
     _near,
     _show,
     _wrong,
@@ -73,18 +74,7 @@ def _tuple(args: tuple[Any, ...]) -> tuple[Reader, Writer]:
         item_read, item_write = _compile(args[0])
 
         def read_all(data: Any, path: str) -> tuple[Any, ...]:
-            if not isinstance(data, list):
-                raise _wrong(path, "a list", data)
-            if len(data) > MAX_ITEMS:
-                raise FormatError(
-                    path,
-                    S_(
-                        "a list of {n_data} items is longer than {max_items}",
-                        n_data=len(data),
-                        max_items=MAX_ITEMS,
-                    ),
-                )
-            return tuple(item_read(v, _at(path, i)) for i, v in enumerate(data))
+            return tuple(item_read(v, _at(path, i)) for i, v in enumerate(_items(data, path)))
 
         def write_all(value: tuple[Any, ...]) -> list[Any]:
             return [item_write(v) for v in value]

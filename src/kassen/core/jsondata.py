@@ -11,7 +11,7 @@ import types
 import typing
 from typing import Any, NotRequired, Required, get_args, get_origin
 
-from kassen.core.codec import MAX_ITEMS, FormatError, Reader, Writer, _at, _compile, _near, _wrong
+from kassen.core.codec import FormatError, Reader, Writer, _at, _compile, _items, _near, _wrong
 from kassen.i18n import S_
 
 
@@ -65,18 +65,7 @@ def list_codec(item: Any) -> tuple[Reader, Writer]:
     item_read, item_write = _compile(item)
 
     def read(data: Any, path: str) -> list[Any]:
-        if not isinstance(data, list):
-            raise _wrong(path, "a list", data)
-        if len(data) > MAX_ITEMS:
-            raise FormatError(
-                path,
-                S_(
-                    "a list of {n_data} items is longer than {max_items}",
-                    n_data=len(data),
-                    max_items=MAX_ITEMS,
-                ),
-            )
-        return [item_read(v, _at(path, i)) for i, v in enumerate(data)]
+        return [item_read(v, _at(path, i)) for i, v in enumerate(_items(data, path))]
 
     def write(value: Any) -> list[Any]:
         return [item_write(v) for v in value]
