@@ -13,7 +13,6 @@ from __future__ import annotations
 __all__ = ["build_scenario", "check_sheet", "fresh_lasting", "scenario_yaml", "validate_scenario"]
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -23,6 +22,7 @@ from pydantic import ValidationError
 from kassen.campaign.hooks import CHARACTER_ID, CampaignError, CampaignRules, Cast, Character
 from kassen.content.content import Content, inline_layer
 from kassen.core.errors import ContentError, ContentIssue
+from kassen.core.fastreplace import replace
 from kassen.core.ruleset import find_ruleset
 from kassen.core.scenario import ScenarioSource
 from kassen.i18n import S_

@@ -96,13 +96,20 @@ class RollResult:
     _raw: tuple[_RawGroup, ...]
 
     def __init__(
-        self, expression: Expression, total: int, groups: tuple[GroupRoll, ...], constant: int
+        self,
+        expression: Expression,
+        total: int,
+        groups: tuple[GroupRoll, ...] | None,
+        constant: int,
+        *,
+        raw: tuple[_RawGroup, ...] = (),
     ) -> None:
+        # groups None: built from ``raw`` (each group's first faces, explosions and kept dice) when read
         self._expression = expression
         self._total = total
         self._constant = constant
         self._groups = groups
-        self._raw = ()
+        self._raw = raw
 
     @property
     def expression(self) -> Expression:
@@ -228,13 +235,7 @@ def roll(
         faces, kept = _roll_group(node, die, limits.max_explosions)
         total += sign * sum([sum(f) for i, f in enumerate(faces) if kept is None or i in kept])
         raw.append((node, sign, tuple([f[0] for f in faces]), faces if node.explode else None, kept))
-    result = RollResult.__new__(RollResult)
-    result._expression = expression
-    result._total = total
-    result._constant = constant
-    result._groups = None
-    result._raw = tuple(raw)
-    return result
+    return RollResult(expression, total, None, constant, raw=tuple(raw))
 
 
 def _roll_group(
