@@ -48,10 +48,13 @@ class Table:
         self.names = fight.ruleset.names(fight.initial_state)
         self.side = self._own_side()
         self.path: list[str] = []
+        #: the labels of the choices in ``path``, as shown: the prompt's "(after ...)" says them, not ids
+        self.words: list[str] = []
         self.gm = False
         self.told = 0  # the events of the action waiting for dice already told
-        #: the path (and whether of the GM's moves) of the last decision made here: ``back`` at its dice
-        self.chosen: tuple[list[str], bool] = ([], False)
+        #: the path, its words and whether of the GM's moves, of the last decision made here: ``back`` at
+        #: its dice
+        self.chosen: tuple[list[str], list[str], bool] = ([], [], False)
 
     # -- who is at the terminal ----------------------------------------------------------------------
     def _own_side(self) -> str | None:
@@ -176,7 +179,7 @@ class Table:
             menu = self.fight.menu(self.path, gm=self.gm, viewer=self.status_viewer(self.gm))
         except KassenError as exc:  # a path that went stale (never expected): start the decision again
             self.say(_("kassen: {error}").format(error=error_text(exc)))
-            self.path, self.gm = [], False
+            self.path, self.words, self.gm = [], [], False
             return
         if not self.path:
             self.say("")
@@ -187,7 +190,7 @@ class Table:
         values = _typed_values(options)
         prompt = translate_text(menu.prompt)
         if self.path:
-            prompt += "  " + _("(after {path})").format(path=" > ".join(self.path))
+            prompt += "  " + _("(after {path})").format(path=" > ".join(self.words))
         self.say(prompt)
         if values is not None:
             low, high = values
@@ -251,16 +254,21 @@ class Table:
             if allowed == len(options):
                 self.say("  " + _("everything on this menu is allowed now"))
         elif word == "auto" and not self.gm:
-            self.path = []
-            self.chosen = ([], False)  # ``back`` at its dice: the decision's start, the policy's path unseen
+            self.path, self.words = [], []
+            self.chosen = (
+                [],
+                [],
+                False,
+            )  # ``back`` at its dice: the decision's start, the policy's path unseen
             self.played(self.fight.step())
         elif word == "back":
             if self.path:
                 self.path.pop()
+                self.words.pop()
             else:
                 self.gm = False
         elif word == "gm":
-            self.path, self.gm = [], True
+            self.path, self.words, self.gm = [], [], True
         elif word == "undo":
             self.undo()
         elif word == "save" and rest.strip():
@@ -283,18 +291,19 @@ class Table:
             self.say(_("kassen: {error}").format(error=why + rule))
         elif option.complete:
             done = self.fight.choose([*self.path, option.id], gm=self.gm)
-            self.chosen = [*self.path, option.id], self.gm
-            self.path, self.gm = [], False
+            self.chosen = [*self.path, option.id], [*self.words, translate_text(option.label)], self.gm
+            self.path, self.words, self.gm = [], [], False
             self.played(done)
         else:
             self.path.append(option.id)
+            self.words.append(translate_text(option.label))
 
     def undo(self) -> None:
         """Back to the previous decision made at the terminal: the action waiting for dice is dropped
         first (if it was a decision made here, that is as far as undo goes), then every action the
         policies played since that decision, then the decision itself."""
         fight = self.fight
-        self.path, self.gm, self.told = [], False, 0
+        self.path, self.words, self.gm, self.told = [], [], False, 0
         pending = fight.pending
         if pending is not None:
             fight.cancel()

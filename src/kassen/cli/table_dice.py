@@ -50,11 +50,11 @@ def ask_dice(table: Table, pending: Any) -> None:
         if word == "quit":
             raise EndOfInput
         if word == "gm":
-            table.path, table.gm = [], True
+            table.path, table.words, table.gm = [], [], True
             table.say(_("the action waiting for dice is dropped: the GM's moves"))
         else:
-            path, gm = table.chosen
-            table.path, table.gm = path[:-1], gm
+            path, words, gm = table.chosen
+            table.path, table.words, table.gm = path[:-1], words[:-1], gm
             table.say(
                 _("the action waiting for dice is dropped: back to its last choice")
                 if path
