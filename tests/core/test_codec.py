@@ -137,13 +137,20 @@ def test_a_class_with_its_own_kind_field_cannot_sit_in_a_tagged_union() -> None:
         ("[1, 2", "not valid JSON"),
         ('{"a": NaN}', "NaN"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-        ("1" * 5000, "not valid JSON"),
+        ("1" * 5000, "integer too long to read"),
+        ('{"name": "a\\u0000b"}', "NUL character"),
+        ('[{"a\\u0000": 1}]', "NUL character"),
         (b"\xff\xfe", "not UTF-8"),
     ],
 )
 def test_hostile_json_text_is_one_error(text: str | bytes, words: str) -> None:
     with pytest.raises(FormatError, match=words):
         parse_json(text)
+
+
+def test_text_that_only_reads_like_a_nul_is_kept() -> None:
+    # a backslash and "u0000" are five characters of text, not the NUL character
+    assert parse_json('{"name": "a\\\\u0000"}') == {"name": "a\\u0000"}
 
 
 def test_oversized_json_text_is_refused_before_parsing() -> None:

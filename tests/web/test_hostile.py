@@ -7,6 +7,7 @@ fight list."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -233,3 +234,29 @@ def test_postgresqls_disk_full_error_is_507_too(monkeypatch: pytest.MonkeyPatch,
     )
     _refused(r, 507, "store_full")
     assert t.view()["fight"]["seq"] == 0
+
+
+# -- text no store can keep -------------------------------------------------------------------------------
+def test_the_nul_character_is_refused_on_every_store_and_nothing_changes(any_client: Any) -> None:
+    """PostgreSQL's text cannot hold NUL: a name with one is a 422 on every store (not a 500 on one and a
+    stored NUL on the other), in a JSON body, a scenario's YAML and an imported chronicle alike."""
+    from kassen.arena import data
+
+    c = any_client
+    t = open_table(c, "arena/duel", seed=4)
+    h = t.headers(t.gm)
+    listed = c.get("/api/fights").json()["total"]
+    name = c.get(f"/api/fights/{t.id}", headers=h).json().get("name")
+    body = _refused(c.patch(f"/api/fights/{t.id}", json={"name": "a\u0000b"}, headers=h), 422, "json")
+    assert "NUL" in body["detail"]
+    assert c.get(f"/api/fights/{t.id}", headers=h).json().get("name") == name
+    duel = (Path(data.__file__).parent / "bouts" / "duel.yaml").read_text("utf-8")
+    titled = duel.replace("name: ", 'name: "Arena\\0duel" #', 1)
+    assert titled != duel
+    r = c.post("/api/fights", json={"scenario": titled, "seed": 1})
+    assert r.status_code == 422 and "NUL" in r.text, r.text
+    chronicle = t.get("/log", t.gm).json()
+    chronicle["meta"] = {**chronicle.get("meta", {}), "title": "a\u0000b"}
+    _refused(c.post("/api/fights/import", json=chronicle), 422, "json")
+    _refused(c.post("/api/campaigns", json={"id": "ford", "name": "The\u0000ford"}), 422, "json")
+    assert c.get("/api/fights").json()["total"] == listed

@@ -350,9 +350,9 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Any]:
         raise _invalid(exc, file) from None
     except RecursionError:
         raise ContentError(ContentIssue(file, "(yaml)", S_("nested too deeply"))) from None
-    except ValueError as exc:  # an integer of thousands of digits, say
+    except ValueError:  # an integer of thousands of digits (Python reads none over 4,300)
         raise ContentError(
-            ContentIssue(file, "(yaml)", S_("a value kassen cannot read: {exc}", exc=exc))
+            ContentIssue(file, "(yaml)", S_("an integer too long to read (over 4,300 digits)"))
         ) from None
     finally:
         loader.dispose()
@@ -397,6 +397,8 @@ def _check_events(text: str, file: str) -> None:
                         value.encode("utf-8")
                     except UnicodeEncodeError:
                         raise _shape(file, "an unpaired surrogate (\\ud800...) is not text", line) from None
+                if "\x00" in value:  # written "\0" or "\x00" in a double-quoted scalar
+                    raise _shape(file, S_("the NUL character (\\0) is not allowed in text"), line)
                 if event.anchor is not None:
                     sizes[event.anchor] = 1
             elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
