@@ -76,7 +76,7 @@ CODE_WORDS = frozenset(
         *("choices", "dice", "auto", "null", "true", "false", "all", "table", "root", "Content-Length"),
         *("Content-Type", "Host", "UTF", "Authorization", "Bearer", "TOKEN", "PORT", "SQLite", "PostgreSQL"),
         *("CLI", "heuristic", "random", "scenario", "search", "parry", "walk", "party", "foes", "kuro"),
-        *("Lame", "Missing", "Limb"),
+        *("Lame", "Missing", "Limb", "JSON", "json", "openapi", "detail", "code"),
     }
 )
 PO = Path(i18n.__file__).resolve().parents[1] / "locale" / "ja" / "LC_MESSAGES" / "web.po"

@@ -334,3 +334,25 @@ def test_the_gm_replaces_a_link_and_every_link_and_the_list_names_only_the_gms_f
     for screen in (gm, player, stranger):
         screen.page.close()
     assert gm.errors == [] and stranger.errors == []
+
+
+def test_the_api_reference_shows_in_the_browser_under_the_pages_policy(
+    browser: Browser, server: Server
+) -> None:
+    """The footer's "API" link: a page the server's Content-Security-Policy lets show (an explorer loaded
+    from a CDN was blank, every script and style of it refused), with no console error."""
+    import httpx
+
+    console: list[str] = []
+    page = Screen(browser, server.url + "/", LAPTOP)
+    page.page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.page.click("footer a[href='/api/docs']")
+    expect(page.page.locator("h1")).to_contain_text("The API")
+    operations = httpx.get(server.url + "/openapi.json").json()["paths"]
+    shown = page.page.locator(".api-op h3").all_inner_texts()
+    assert len(shown) == sum(len(item) for item in operations.values()) > 30
+    page.page.click("a[href='#schema-Refusal']")
+    expect(page.page.locator("#schema-Refusal")).to_be_in_viewport()
+    page.shot("api-reference-laptop", LAPTOP)
+    assert console == [], console
+    page.close()

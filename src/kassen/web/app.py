@@ -299,6 +299,7 @@ def create_app(
     it is then closed with the app; ``quiet`` counts the refusals, shared with the server's
     connection limits)."""
     from kassen.web.api import router
+    from kassen.web.apidocs import router as api_docs
     from kassen.web.pages import router as pages
     from kassen.web.rules import pages as rule_pages
     from kassen.web.rules import router as rule_router
@@ -331,7 +332,9 @@ def create_app(
         version=__version__,
         summary="The GM table in the browser: fights, menus with exact odds, table dice, live screens.",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        # the reference at /api/docs is kassen.web.apidocs' own page: an explorer from a CDN would break
+        # the pages' Content-Security-Policy
+        docs_url=None,
         redoc_url=None,
     )
     app.state.settings = config
@@ -398,6 +401,7 @@ def create_app(
     app.include_router(rule_router)
     app.include_router(rule_pages)
     app.include_router(pages)
+    app.include_router(api_docs)
     from kassen.web.campaign_api import router as campaign_api
     from kassen.web.campaign_pages import router as campaign_pages
     from kassen.web.campaign_play import router as campaign_play

@@ -46,6 +46,8 @@ _MAX_HEADER = 4096
 _COOKIE_PAIR = re.compile(rf"(?:^|;)\s*{COOKIE}=(?:\"([a-z]{{2}})\"|([a-z]{{2}}))\s*(?:;|$)")
 #: Paths that answer data, the same in every language (their refusals' words apart).
 _NEUTRAL = ("/api/", "/openapi.json", "/static/", "/healthz")
+#: A page among them, in the viewer's language like every page: the API's reference.
+_PAGES = ("/api/docs",)
 
 _viewer: ContextVar[str] = ContextVar("kassen_web_viewer", default=SOURCE)
 
@@ -94,7 +96,7 @@ class Language:
             return
         lang = scope_language(scope)
         path = str(scope.get("path", ""))
-        neutral = path.startswith(_NEUTRAL) or path == "/openapi.json"
+        neutral = path.startswith(_NEUTRAL) and path not in _PAGES
         token = _viewer.set(lang)
         try:
             with use_language(SOURCE if neutral else lang):
