@@ -356,3 +356,23 @@ def test_the_api_reference_shows_in_the_browser_under_the_pages_policy(
     page.shot("api-reference-laptop", LAPTOP)
     assert console == [], console
     page.close()
+
+
+def test_an_action_fetches_the_screen_once_with_a_clean_console(browser: Browser, server: Server) -> None:
+    """The action's reply and the stream's news of the new state both ask for the screen: it is fetched
+    once, with no request aborted (each abort was logged as a console error) and none left waiting."""
+    gm = open_fight(browser, server, "arena/duel", 5, "auto")
+    console: list[str] = []
+    fetched: list[str] = []
+    gm.page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    gm.page.on("requestfinished", lambda r: fetched.append(r.url) if r.url.endswith("/screen") else None)
+    gm.page.on("requestfailed", lambda r: console.append(f"failed: {r.url} {r.failure}"))
+    for _ in range(3):
+        seq = gm.attr("data-seq")
+        before = len(fetched)
+        gm.page.click("#screen .options button.option.complete:not([disabled])")
+        acted(gm, seq)
+        gm.page.wait_for_timeout(1500)  # the stream's news of the same state has come by now
+        assert len(fetched) - before == 1, fetched[before:]
+    assert console == [], console
+    gm.close()

@@ -372,6 +372,9 @@ class Tables(Opening):
                 "entries": entries if new and new[0].kind == "action" else [],
                 "undone": bool(new) and new[0].kind == "undo",
                 "view": self.view(live, caller, log=False),
+                # the number the fight's event stream announces for this state: a screen that has it
+                # need not fetch itself again when the stream's news of it comes
+                "seq": live.seq,
             }
 
     def _advance(self, live: Live, new: Sequence[NewAction]) -> None:

@@ -81,9 +81,38 @@
 
   function screenRoot() { return document.querySelector("#screen .screen"); }
 
+  // One screen request at a time. A refresh asked while one is on its way waits for it, and then runs
+  // only if it is still needed: the action's reply and the stream's news of the same state each ask for
+  // the screen, and the second used to abort the first (hx-sync replace), fetching it twice and logging
+  // an aborted request. ``wanted``: null (nothing waits), true (refresh after this one), or the stream's
+  // news (refresh if the new screen still differs from it).
+  var loading = false;
+  var wanted = null;
+
   function refresh() {
+    if (loading) { wanted = true; return; }
     if (window.htmx) window.htmx.trigger(body, "kassen:refresh");
   }
+
+  function differs(news) {
+    var root = screenRoot();
+    if (!root) return false;
+    // a side's stream carries no state id (its screen holds its own view's): the seq says what is new
+    return (news.state_id !== undefined && root.dataset.stateId !== news.state_id) ||
+      String(root.dataset.seq) !== String(news.seq) ||
+      (root.dataset.pending === "1") !== Boolean(news.pending);
+  }
+
+  function isScreen(event) { return Boolean(event.detail.target && event.detail.target.id === "screen"); }
+
+  document.addEventListener("htmx:beforeRequest", function (event) { if (isScreen(event)) loading = true; });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isScreen(event)) return;
+    loading = false;
+    var waiting = wanted;
+    wanted = null;
+    if (waiting === true || (waiting && differs(waiting))) refresh();
+  });
 
   function openFight(created) {
     localStorage.setItem(gmKey(created.id), created.gm_token);
@@ -298,10 +327,9 @@
 
   // -- a fight's screen -------------------------------------------------------------------------------------
   async function post(url, payload, withState) {
-    if (withState) {
-      var root = screenRoot();
-      payload.state_id = root ? root.dataset.stateId : "";
-    }
+    var root = screenRoot();
+    var seqBefore = root ? root.dataset.seq : null;
+    if (withState) payload.state_id = root ? root.dataset.stateId : "";
     var result = await api("POST", url, payload);
     if (result.ok) {
       if (result.json && result.json.gm_token) {  // a fork: the new fight opens in its own tab
@@ -311,7 +339,14 @@
         return;
       }
       say("", "");
-      refresh();
+      var view = result.json && result.json.view;
+      // a new state: its news, as the stream tells it too, fetched once whichever asks first; the same
+      // state (some of an action's dice typed: the prompt changed, not the state) is fetched again
+      if (view && result.json.seq !== undefined && String(result.json.seq) !== String(seqBefore)) {
+        news({ state_id: view.state_id, seq: result.json.seq, pending: Boolean(view.pending) });
+      } else {
+        refresh();
+      }
       return;
     }
     if (result.status === 409) {
@@ -478,14 +513,14 @@
         try { data = JSON.parse(line.slice(5)); } catch (err) { data = null; }
       }
     });
-    if (!data) return;
-    var root = screenRoot();
-    if (!root) return;
-    // a side's stream carries no state id (its screen holds its own view's): the seq says what is new
-    var changed = (data.state_id !== undefined && root.dataset.stateId !== data.state_id) ||
-      String(root.dataset.seq) !== String(data.seq) ||
-      (root.dataset.pending === "1") !== Boolean(data.pending);
-    if (changed) refresh();
+    if (data) news(data);
+  }
+
+  // What the screen should show now (a state's id, seq and whether dice wait): fetched unless it does,
+  // judged once the screen on its way (if any) is in.
+  function news(data) {
+    if (loading) { if (wanted !== true) wanted = data; return; }
+    if (differs(data)) refresh();
   }
 
   function setupTable() {
