@@ -81,6 +81,7 @@ def test_a_campaign_from_the_terminal(tmp_path: Path) -> None:
 def test_bad_input_is_one_clear_error(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'kassen.db'}"
     (tmp_path / "bad.yaml").write_text("creature: samuraix\n", encoding="utf-8")
+    (tmp_path / "hat.yaml").write_text("creature: samurai\n", encoding="utf-8")
     assert kassen("campaign", "new", "ford", "--db", db)[0] == 0
     cases = [
         (("campaign", "new", "Bad Name"), "campaign id"),
@@ -124,12 +125,32 @@ def test_bad_input_is_one_clear_error(tmp_path: Path) -> None:
         (("campaign", "confirm", "ford"), "no aftermath"),
         (("campaign", "undo", "ford"), "no confirmed aftermath"),
         (("campaign", "aftermath", "ford", str(tmp_path / "bad.yaml")), "not JSON"),
+        # a terminal escape in a name would retitle the window of whoever lists the roster
+        (
+            (
+                "roster",
+                "add",
+                "ford",
+                "--ruleset",
+                "sengoku",
+                "--id",
+                "x6",
+                "--name",
+                "e\x1b]0;t\x07",
+                "--sheet",
+                str(tmp_path / "hat.yaml"),
+            ),
+            "control character U+001B",
+        ),
+        (("campaign", "new", "other", "--name", "The\x1b[2Jford"), "control character U+001B"),
     ]
     for args, words in cases:
         code, out, err = kassen(*args, "--db", db)
         assert code == 2 and words in err and "Traceback" not in err, (args, err)
     code, out, _ = kassen("roster", "list", "ford", "--db", db, "--json")
     assert json.loads(out) == []
+    code, out, _ = kassen("campaign", "list", "--db", db, "--json")
+    assert [c["id"] for c in json.loads(out)] == ["ford"], out
 
 
 def test_a_store_that_is_not_there_is_refused_and_not_created(tmp_path: Path) -> None:

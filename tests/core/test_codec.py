@@ -138,8 +138,10 @@ def test_a_class_with_its_own_kind_field_cannot_sit_in_a_tagged_union() -> None:
         ('{"a": NaN}', "NaN"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
         ("1" * 5000, "integer too long to read"),
-        ('{"name": "a\\u0000b"}', "NUL character"),
-        ('[{"a\\u0000": 1}]', "NUL character"),
+        ('{"name": "a\\u0000b"}', "control character U\\+0000"),
+        ('[{"a\\u0000": 1}]', "control character U\\+0000"),
+        ('{"name": "R\\u001b[31mred"}', "control character U\\+001B"),
+        ('{"name": "x\\u009b2J"}', "control character U\\+009B"),
         (b"\xff\xfe", "not UTF-8"),
     ],
 )
@@ -148,9 +150,10 @@ def test_hostile_json_text_is_one_error(text: str | bytes, words: str) -> None:
         parse_json(text)
 
 
-def test_text_that_only_reads_like_a_nul_is_kept() -> None:
-    # a backslash and "u0000" are five characters of text, not the NUL character
+def test_text_that_only_reads_like_a_control_character_is_kept() -> None:
+    # a backslash and "u0000" are five characters of text, not the NUL character; tab and line feed are text
     assert parse_json('{"name": "a\\\\u0000"}') == {"name": "a\\u0000"}
+    assert parse_json('["a\\u0009b\\u000ac", "\\u0041"]') == ["a\tb\nc", "A"]
 
 
 def test_oversized_json_text_is_refused_before_parsing() -> None:

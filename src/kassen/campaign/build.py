@@ -25,6 +25,7 @@ from kassen.core.errors import ContentError, ContentIssue
 from kassen.core.fastreplace import replace
 from kassen.core.ruleset import find_ruleset
 from kassen.core.scenario import ScenarioSource
+from kassen.core.text import control_in
 from kassen.i18n import S_
 
 #: A sheet's size: fields at its top level, and characters of its JSON (a sheet is one fighter).
@@ -75,6 +76,13 @@ def check_sheet(rules: CampaignRules, character: Character) -> None:
         )
     if not character.name.strip() or len(character.name) > 120:
         raise ContentError(ContentIssue("character", "name", S_("a name of 1 to 120 characters")))
+    found = control_in(character.name)
+    if found is not None:
+        raise ContentError(
+            ContentIssue(
+                "character", "name", S_("the control character {char} is not allowed in text", char=found)
+            )
+        )
     if len(repr(character.sheet)) > MAX_SHEET_CHARS:
         raise ContentError(
             ContentIssue(

@@ -37,6 +37,7 @@ from kassen.campaign.hooks import CHARACTER_ID, CampaignError, Cast, Character, 
 from kassen.campaign.schema import campaign_fights, campaign_players, campaigns, roster, roster_fights
 from kassen.core.fight import Fight
 from kassen.core.scenario import ScenarioSource, open_fight, read_scenario
+from kassen.core.text import control_in
 from kassen.i18n import S_
 from kassen.web.store import Store, now
 
@@ -127,6 +128,9 @@ class Campaigns:
     def new(self, campaign_id: str, name: str = "") -> str:
         """A new campaign; returns its GM token (shown once: the store keeps only its hash)."""
         _check_id(campaign_id, "campaign")
+        found = control_in(name)
+        if found is not None:
+            raise CampaignError(S_("the control character {char} is not allowed in text", char=found))
         token = secrets.token_urlsafe(24)
         with self.store.writing() as conn:
             if conn.execute(select(campaigns.c.id).where(campaigns.c.id == campaign_id)).first():
@@ -147,8 +151,7 @@ class Campaigns:
 
     def player_token(self, campaign_id: str, player: str) -> str:
         """A token for ``player`` in the campaign (they see only the characters they own)."""
-        if not player.strip() or len(player) > MAX_NAME:
-            raise CampaignError(S_("a player's name is 1 to {max_name} characters", max_name=MAX_NAME))
+        _check_name(player)
         token = secrets.token_urlsafe(24)
         with self.store.writing() as conn:
             self._campaign(conn, campaign_id)
@@ -222,8 +225,8 @@ class Campaigns:
     ) -> Character:
         """Add a character, its sheet checked as a scenario would check it (nothing stored if not)."""
         rules = campaign_rules(ruleset)
-        if owner is not None and (not owner.strip() or len(owner) > MAX_NAME):
-            raise CampaignError(S_("a player's name is 1 to {max_name} characters", max_name=MAX_NAME))
+        if owner is not None:
+            _check_name(owner)
         state = check_lasting(rules, lasting) if lasting is not None else fresh_lasting(rules)
         ch = Character(character_id, name, ruleset, dict(sheet), state, owner)
         check_sheet(rules, ch)
@@ -578,8 +581,17 @@ def _check_id(value: str, what: str) -> None:
     if not isinstance(value, str) or not CHARACTER_ID.match(value) or len(value) > 64:
         raise CampaignError(
             S_(
-                "a {what} id is lower-case letters, digits and single hyphens, up to 64 (my-{what2})",
+                "a {what} id is lower-case letters, digits and single hyphens, up to 64 ({example})",
                 what=what,
-                what2=what,
+                example=f"my-{what}",  # an id as typed, never translated
             )
         )
+
+
+def _check_name(player: str) -> None:
+    """A player's name: 1 to :data:`MAX_NAME` characters, no control character (kassen.core.text)."""
+    if not player.strip() or len(player) > MAX_NAME:
+        raise CampaignError(S_("a player's name is 1 to {max_name} characters", max_name=MAX_NAME))
+    found = control_in(player)
+    if found is not None:
+        raise CampaignError(S_("the control character {char} is not allowed in text", char=found))

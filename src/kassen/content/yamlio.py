@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, ValidatorFunctionWr
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from kassen.core.errors import ContentError, ContentIssue
+from kassen.core.text import control_in
 from kassen.i18n import N_, S_
 
 M = TypeVar("M", bound=BaseModel)
@@ -397,8 +398,11 @@ def _check_events(text: str, file: str) -> None:
                         value.encode("utf-8")
                     except UnicodeEncodeError:
                         raise _shape(file, "an unpaired surrogate (\\ud800...) is not text", line) from None
-                if "\x00" in value:  # written "\0" or "\x00" in a double-quoted scalar
-                    raise _shape(file, S_("the NUL character (\\0) is not allowed in text"), line)
+                found = control_in(value)  # written "\e", "\0", "\x1b"... in a double-quoted scalar
+                if found is not None:
+                    raise _shape(
+                        file, S_("the control character {char} is not allowed in text", char=found), line
+                    )
                 if event.anchor is not None:
                     sizes[event.anchor] = 1
             elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:

@@ -50,6 +50,7 @@ from typing import Any, Generic, Literal, TypeVar, Union, get_args, get_origin
 from pydantic import BaseModel
 
 from kassen.core.errors import KassenError
+from kassen.core.text import control_in
 from kassen.i18n import S_
 
 T = TypeVar("T")
@@ -507,27 +508,38 @@ def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JS
         raise FormatError(
             "", S_("{what} holds an unpaired surrogate (\\ud800...), which is not text", what=what)
         ) from None
-    # NUL is written "\u0000" in JSON text (never raw: the parser refuses control characters), so only a
-    # text that has one is walked. No name or text kassen keeps may hold it: PostgreSQL's text refuses
-    # it, and a store that took it would differ from another that cannot.
-    if "u0000" in text and _holds_nul(data):
-        raise FormatError(
-            "", S_("{what} holds the NUL character (\\u0000), which is not allowed in text", what=what)
-        )
+    # A control character is written "\u00XX" in JSON text (never raw: the parser refuses them), so only
+    # a text with such an escape is walked (kassen.core.text says why none is kept).
+    if _ESCAPED_CONTROL.search(text):
+        found = _control_in(data)
+        if found is not None:
+            raise FormatError(
+                "",
+                S_(
+                    "{what} holds the control character {char}, which is not allowed in text",
+                    what=what,
+                    char=found,
+                ),
+            )
     return data
 
 
-def _holds_nul(data: Any) -> bool:
-    """Whether a string anywhere in ``data`` (parsed JSON: keys too) holds the NUL character."""
+#: A JSON escape that may stand for a control character (checked on the parsed strings).
+_ESCAPED_CONTROL = re.compile(r"\\u00[0-9a-fA-F]{2}")
+
+
+def _control_in(data: Any) -> str | None:
+    """The first control character of a string anywhere in ``data`` (parsed JSON: keys too)."""
     todo = [data]
     while todo:
         item = todo.pop()
         if isinstance(item, str):
-            if "\x00" in item:
-                return True
+            found = control_in(item)
+            if found is not None:
+                return found
         elif isinstance(item, dict):
             todo.extend(item)
             todo.extend(item.values())
         elif isinstance(item, list):
             todo.extend(item)
-    return False
+    return None
