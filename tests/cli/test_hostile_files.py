@@ -36,7 +36,7 @@ WORDS = {
     "self.yaml": "an alias that contains itself",
     "laughs.yaml": "once aliases are expanded",
     "twice.yaml": "given twice",
-    "huge.yaml": "cannot read",
+    "huge.yaml": "too long to read",
 }
 
 

@@ -146,7 +146,9 @@ HumanOption = Annotated[
     list[str] | None,
     typer.Option(
         "--human",
-        help=N_("A side or unit played at the table (repeat; default: every unit)."),
+        help=N_(
+            "A side or unit played at the table (repeat; default: every unit; resume: as the game was saved)."
+        ),
         metavar=N_("SIDE_OR_UNIT"),
     ),
 ]
@@ -223,7 +225,15 @@ def resume_command(
     fight.dice_mode = _saved_dice(fight) if dice is None else "table" if dice == "table" else "auto"
     if policy:
         fight.use_policies({**fight.policy_specs(), **policies})
-    _session(fight, list(human or []), save, _("its saved seed"))
+    _session(fight, _saved_humans(fight) if human is None else list(human), save, _("its saved seed"))
+
+
+def _saved_humans(fight: Any) -> list[str]:
+    """Who played at the table a saved game was played at (``meta.humans``, what ``--human`` said): the
+    same sides or units play on, in the same view. A save that names none (``kassen fight --json``, an
+    older save) is played by the GM, every unit at the table."""
+    said: list[str] = fight.meta.get("humans", [])  # checked when the save was read
+    return list(said)
 
 
 def _saved_dice(fight: Any) -> Literal["auto", "table"]:
@@ -248,6 +258,7 @@ def register(app: typer.Typer) -> None:
         "resume",
         help=N_(
             "Resume a saved fight where it stopped (replayed and checked first), each side played as it "
-            "was (or as --policy SIDE=SPEC says from now on)."
+            "was, by the same --human players in the same view (or as --human and --policy SIDE=SPEC say "
+            "from now on)."
         ),
     )(user_errors(resume_command))

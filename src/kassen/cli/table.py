@@ -111,8 +111,10 @@ class Table:
 
     def save(self, path: Path) -> None:
         """Write the chronicle to ``path`` (through a temporary file: never a half-written save), with
-        the dice mode the table plays in, which ``kassen resume`` keeps."""
+        the dice mode the table plays in and who plays at it (``--human``), which ``kassen resume``
+        keeps: a game saved by one side's player resumes in that side's view, not the GM's."""
         self.fight.meta["dice"] = self.fight.dice_mode
+        self.fight.meta["humans"] = sorted(self.humans)
         write_chronicle(self.fight, path)
         self.say(_("saved to {path}").format(path=shown(path)))
 

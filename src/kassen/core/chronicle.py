@@ -44,8 +44,9 @@ from kassen.i18n import S_
 #: What a chronicle's meta may hold: the scenario's title and source name, the content's digests, and
 #: ``notes`` — free JSON of the user's own (a table's name, a campaign), kept but never interpreted; and
 #: ``dice`` — how the table rolled when it saved the fight (``auto`` or ``table``), which a resumed game
-#: keeps (a replay reads the typed faces from the log, whatever it says).
-META_KEYS = ("scenario", "source", "content", "notes", "policies", "dice")
+#: keeps (a replay reads the typed faces from the log, whatever it says); ``humans`` — the sides and
+#: units played at the terminal that saved it (``--human``), whose view a resumed game keeps.
+META_KEYS = ("scenario", "source", "content", "notes", "policies", "dice", "humans")
 _FREE: Codec[Any] = Codec(dict[str, Any])
 
 _CHRONICLE = (
@@ -350,6 +351,12 @@ def _content(
             raise FormatError(f"meta.{key}", S_("expected a string"))
         if key == "dice" and value not in ("auto", "table"):
             raise FormatError("meta.dice", S_("expected 'auto' or 'table'"))
+        if key == "humans" and (
+            not isinstance(value, list)
+            or len(value) > 1000
+            or not all(isinstance(h, str) and 0 < len(h) <= 200 for h in value)
+        ):
+            raise FormatError("meta.humans", S_("expected a list of side and unit ids"))
     recorded = meta.get("content")
     if not isinstance(recorded, dict):
         raise FormatError("meta.content", S_("field required (the content the fight was played on)"))
