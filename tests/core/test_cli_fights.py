@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from kassen import __version__
 from kassen.cli.main import app
+from kassen.core.scenario import bundled_names, read_scenario
 
 runner = CliRunner()
 
@@ -185,3 +187,21 @@ def test_no_command_offers_to_edit_the_shells_start_up_files() -> None:
     for group in ("sengoku", "l5r", "arena", "content", "lab"):
         code, out, _ = run(group, "--help")
         assert code == 0 and "--install-completion" not in out, group
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [f"{r}/{n}" for r in ("arena", "l5r", "sengoku") for n in bundled_names(r)],
+)
+def test_every_bundled_scenario_fits_its_rulesets_schema(scenario: str) -> None:
+    """``kassen schema scenario`` describes what the loader takes: an editor checking a scenario against it
+    flags no file kassen reads (an arena location's DR written as one number, ``torso: 3``, was refused)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    ruleset = scenario.split("/")[0]
+    code, out, err = run("schema", "scenario", "--ruleset", ruleset)
+    assert code == 0, err
+    src = read_scenario(scenario)
+    # the whole file: its header (ruleset, its own content layer) and its body
+    data = {"ruleset": src.ruleset, **src.data, **({"content": src.content} if src.content else {})}
+    errors = [e.message for e in jsonschema.Draft202012Validator(json.loads(out)).iter_errors(data)]
+    assert errors == [], errors

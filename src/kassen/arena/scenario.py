@@ -109,8 +109,9 @@ def _dr_number(value: Any) -> Any:
     return {"armor": value} if isinstance(value, int) and not isinstance(value, bool) else value
 
 
-#: A location's DR: a number (its armour) or armour, bone and soft DR.
-LocationArmor = Annotated[DRModel, BeforeValidator(_dr_number)]
+#: A location's DR: a number (its armour) or armour, bone and soft DR — and the JSON Schema says both, so
+#: an editor checking a scenario against ``kassen schema scenario`` takes ``torso: 3`` as the loader does.
+LocationArmor = Annotated[DRModel, BeforeValidator(_dr_number, json_schema_input_type=DrPoints | DRModel)]
 
 
 class ReductionModel(StrictModel):
