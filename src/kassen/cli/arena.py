@@ -128,6 +128,14 @@ def damage_command(
         raise KassenError(_("--knocker-st must be at least 1, got {st}").format(st=knocker_st))
     if knocker_st is None and knocker_st_bonus:
         raise KassenError(_("--knocker-st-bonus needs --knocker-st (the ST it adds to)"))
+    if hp is not None:
+        from kassen.arena.content import load_rules
+
+        # a target at -5 x HT or below is dead already (AR.HP.4): no hit to weigh; as `arena odds` says
+        least = load_rules().injury.hp.dead_ht_multiple * ht
+        if not least < hp <= 1000:
+            text = _("--hp must be above -5 x HT ({least}) and at most {most}")
+            raise KassenError(text.format(least=least, most=1000))
     result = resolve_damage(
         basic,
         damage_type,
@@ -154,7 +162,7 @@ def damage_command(
         "source": result.source.value,
     }
     if hp is not None:
-        effects += hp_effects(hp, hp - result.final, ht)
+        effects += hp_effects(hp, hp - result.final, ht)  # --hp checked before the hit was resolved
         data["hp_before"], data["hp_after"] = hp, hp - result.final
     if st is not None and result.source is DamageSource.ATTACK:
         distance, _steps = knockback_distance(
