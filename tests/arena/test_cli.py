@@ -123,7 +123,7 @@ def test_damage_text_output() -> None:
         (["--type", "cr", "--ht", "10", "--soft-dr", "-3"], "soft DR cannot be negative"),
         (["--type", "cr", "--ht", "0"], "HT must be at least 1"),
         (["--type", "cr", "--ht", "10", "--source", "magic"], "unknown damage source"),
-        # AR.HP.4: at -5 x HT the target is dead already; as `arena odds` refuses it
+        # rule: AR.HP.4 — at -5 x HT the target is dead already; as `arena odds` refuses it
         (["--type", "cr", "--ht", "10", "--hp", "-1000"], "--hp must be above -5 x HT (-50)"),
         (["--type", "cr", "--ht", "10", "--hp", "-50"], "--hp must be above -5 x HT (-50)"),
         (["--type", "cr", "--ht", "10", "--hp", "100000"], "at most 1000"),
