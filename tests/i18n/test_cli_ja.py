@@ -311,3 +311,22 @@ def test_the_sengoku_catalog_commands_frame_their_output_in_japanese() -> None:
     assert "house-default" in english and "weapon" in english
     code, out, _ = invoke("content", "show", "SG.WND.5", "--lang", "ja")
     assert code == 0 and "ハウス既定 SG.WND.5" in out and "根拠:" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "listed"),
+    [
+        (("fight", "nope"), "crusher, duel, knockback, melee, pit"),
+        (
+            ("arena", "damage", "--basic", "10", "--type", "cut", "--ht", "10", "--location", "tail"),
+            "skull, face, left_eye, right_eye, neck, torso, vitals",
+        ),
+        (("play", "duel", "--human", "nobody"), "east, west, ryu, ken, gm"),
+    ],
+)
+def test_the_names_an_error_lists_stay_as_typed_in_japanese(args: tuple[str, ...], listed: str) -> None:
+    """The names a refusal lists are what the user may type: none translated (knockback, skull), none
+    joined differently halfway through the list."""
+    code, out, err = invoke("--lang", "ja", *args)
+    assert code == 2 and "エラー" in err, err
+    assert listed in err, err

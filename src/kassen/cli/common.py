@@ -20,6 +20,7 @@ __all__ = [
 import difflib
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -90,11 +91,19 @@ FIELD_WORDS = (
 )
 
 
+#: Kana, kanji and full-width forms: text already in Japanese.
+_JAPANESE = re.compile("[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]")
+
+
 def said(text: str) -> str:
     """English text kept in an error (made with ``S_``) in the reader's language: its template's
     translation, else, for ``where: why`` (a file, a field, an option before the reason), the place
     as it is and the reason translated in turn. A refusal that quotes the value refused
-    (``Input should be a valid integer, got 'x'``) is said as its reason and the value."""
+    (``Input should be a valid integer, got 'x'``) is said as its reason and the value. A text already
+    in Japanese (made with ``_`` where it was raised) is said as it is: read again as English, the
+    list in it was taken apart and its ids translated."""
+    if _JAPANESE.search(text):
+        return text
     head, got, value = text.rpartition(", got ")
     if got and head and translate_text(head) != head:
         return _("{message}, got {value}").format(message=translate_text(head), value=value)

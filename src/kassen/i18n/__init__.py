@@ -350,6 +350,10 @@ class _Template:
 
 _FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _NUMBER = re.compile(r"^[+\-−]?\d+(?:[.,]\d+)*%?$")
+#: A list of ids (``crusher, duel, knockback``; ``left_eye, right_eye``): what a message lists as known
+#: names is what the user types, so it stays as written in every language — translating some of its
+#: items (knockback, brain) would name things kassen does not accept.
+_IDS = re.compile(r"[a-z0-9_][a-z0-9_.\-/]*(?:, [a-z0-9_][a-z0-9_.\-/]*)+")
 
 
 def _compile_templates(catalog: dict[Any, str]) -> tuple[_Template, ...]:
@@ -430,7 +434,7 @@ def _translated(
     exact = catalog.get(text)
     if exact:
         return exact, 0
-    if _NUMBER.match(text):
+    if _NUMBER.match(text) or _IDS.fullmatch(text):
         return text, 0
     if depth > 4:
         return text, len(text)
