@@ -327,6 +327,6 @@ def test_the_sengoku_catalog_commands_frame_their_output_in_japanese() -> None:
 def test_the_names_an_error_lists_stay_as_typed_in_japanese(args: tuple[str, ...], listed: str) -> None:
     """The names a refusal lists are what the user may type: none translated (knockback, skull), none
     joined differently halfway through the list."""
-    code, out, err = invoke("--lang", "ja", *args)
+    code, _out, err = invoke("--lang", "ja", *args)
     assert code == 2 and "エラー" in err, err
     assert listed in err, err
