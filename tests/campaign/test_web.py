@@ -197,6 +197,9 @@ def test_a_fight_from_a_built_scenario_opens_at_the_table_and_its_aftermath_is_c
     assert state["over"], state
     early = client.post("/api/campaigns/ford/confirm", headers=gm, json={})
     assert early.status_code == 409
+    # rule: SG.INP.3 — a recovery the rules do not have is a bad request (422), not a conflict
+    bogus = client.post("/api/campaigns/ford/aftermath", headers=gm, json={"take": {"hatamoto": ["bogus"]}})
+    assert bogus.status_code == 422 and "no recovery 'bogus'" in bogus.json()["detail"], bogus.text
     proposed = client.post("/api/campaigns/ford/aftermath", headers=gm, json={"take": {}})
     assert proposed.status_code == 200, proposed.text
     assert proposed.json()["status"] == "proposed"

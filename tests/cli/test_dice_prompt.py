@@ -92,3 +92,17 @@ def test_back_at_the_dice_of_a_decision_left_to_the_policy_goes_back_to_its_star
     assert "the action waiting for dice is dropped: back to the decision (the policy had made it)" in out
     after = out[out.index("dropped: back to the decision") :]
     assert "Kuro, count 12: choose a maneuver (or Hold, or Pass)" in after and "kassen:" not in out
+
+
+def test_faces_typed_on_a_japanese_keyboard_are_the_same_faces(tmp_path: Path) -> None:
+    # rule: SG.CHK.1 — the stealth check's 2d10, typed as full-width digits with a full-width space
+    code, out, err = play(
+        "sengoku/count-example",
+        "--seed",
+        "4",
+        "--dice",
+        "table",
+        answers=["1", *KURO_BREATH, "９　３", "quit"],
+    )
+    assert code == 0, err
+    assert "2d10 [9, 3]" in out and "is not a face" not in out, out[-1500:]

@@ -374,7 +374,7 @@ def aftermath_command(
     fight = Fight.from_json(data, content=[tables] if tables else [])
     if fight.ruleset is not RULESET:
         raise KassenError(
-            _("{chronicle} is a {ruleset} fight, not a roll-and-keep duel").format(
+            _("{chronicle} is a fight of the {ruleset} ruleset, not a roll-and-keep duel").format(
                 chronicle=chronicle, ruleset=fight.ruleset.info.name
             )
         )

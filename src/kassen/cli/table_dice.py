@@ -14,6 +14,7 @@ from __future__ import annotations
 
 __all__ = ["ask_dice"]
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,8 @@ def ask_dice(table: Table, pending: Any) -> None:
             table.say(_("kassen: save where? save PATH"))
         return
     faces: list[int | None] = []
-    for w in answer.split():
+    # a Japanese keyboard types full-width digits and spaces (１　２): the same faces
+    for w in unicodedata.normalize("NFKC", answer).split():
         if w == "auto":
             faces.append(None)
         elif w.isascii() and w.isdigit() and len(w) <= 4:

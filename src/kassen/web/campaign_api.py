@@ -160,6 +160,8 @@ def campaign_problem(exc: KassenError) -> Problem:
             return Problem(404, "not_found", text[:500])
         if "exists already" in text or "is on the roster already" in text:
             return Problem(409, "exists", text[:500])
+        if text.startswith(("no recovery", "the control character", "a player's name")):
+            return Problem(422, "request", text[:500])  # the request names what cannot be: not a conflict
         return Problem(409, "campaign", text[:500])
     return refused(exc)
 

@@ -358,7 +358,8 @@
   }
 
   function parseFaces(text) {
-    var words = String(text).trim().split(/[\s,]+/).filter(function (w) { return w.length > 0; });
+    // a Japanese keyboard types full-width digits, spaces and commas (１　２、３): the same faces
+    var words = String(text).normalize("NFKC").replace(/、/g, ",").trim().split(/[\s,]+/).filter(function (w) { return w.length > 0; });
     if (!words.length) return { error: t("type the faces rolled, separated by spaces (or auto)") };
     var faces = [];
     for (var i = 0; i < words.length; i++) {
