@@ -205,3 +205,11 @@ def test_every_bundled_scenario_fits_its_rulesets_schema(scenario: str) -> None:
     data = {"ruleset": src.ruleset, **src.data, **({"content": src.content} if src.content else {})}
     errors = [e.message for e in jsonschema.Draft202012Validator(json.loads(out)).iter_errors(data)]
     assert errors == [], errors
+
+
+@pytest.mark.parametrize(
+    "flags", [("--brief", "--json"), ("--brief", "-v"), ("--json", "--verbose"), ("--json", "--brief", "-v")]
+)
+def test_two_outputs_asked_at_once_are_refused(flags: tuple[str, ...]) -> None:
+    code, out, err = run("fight", "best-of-three", "--seed", "7", *flags)
+    assert code == 2 and out == "" and "ask for two outputs" in err, err

@@ -92,6 +92,11 @@ def fight_command(
     from kassen.core.rng import fresh_seed
     from kassen.core.scenario import open_fight, read_scenario
 
+    chosen = [name for name, on in (("--json", as_json), ("--brief", brief), ("--verbose", verbose)) if on]
+    if len(chosen) > 1:  # one output: which would win is nobody's guess
+        raise KassenError(
+            S_("{first} and {second} ask for two outputs: give one", first=chosen[0], second=chosen[1])
+        )
     policies = side_policies(policy)  # checked before the scenario is even read
     source = read_scenario(scenario)
     if seed is None and source.data.get("seed") is None:
