@@ -41,3 +41,18 @@ def test_back_at_the_dice_prompt_says_the_path_left() -> None:
         "(after Stealth Movement (movement; 3 Energy) > own-front (front) > Stroke of Fire (attack; 2 Energy)"
         " > Oni (The Oni; own-front) - [Ambush]: a Critical Hit with no check)"
     )
+
+
+def test_undo_while_a_decision_is_built_drops_its_choices_and_says_so() -> None:
+    # rule: SG.BRT.1 — the breath being built is taken back, not a decision already played
+    result = CliRunner().invoke(
+        app,
+        ["play", "sengoku/count-example", "--seed", "4", "--dice", "table"],
+        input="1\n4\n2\nundo\nquit\n",
+    )
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "the choices so far are dropped: the decision starts again" in out
+    assert "nothing to undo" not in out
+    after = out[out.index("the choices so far are dropped") :]
+    assert "Kuro, count 12: choose a maneuver (or Hold, or Pass)" in after and "(after" not in after

@@ -305,7 +305,12 @@ class Table:
         first (if it was a decision made here, that is as far as undo goes), then every action the
         policies played since that decision, then the decision itself."""
         fight = self.fight
+        building = bool(self.path)
         self.path, self.words, self.gm, self.told = [], [], False, 0
+        if building and fight.pending is None:
+            # the choices of the decision being built are what undo takes back first: nothing was played
+            self.say(_("the choices so far are dropped: the decision starts again"))
+            return
         pending = fight.pending
         if pending is not None:
             fight.cancel()
