@@ -518,8 +518,8 @@ def match_command(
             parser=whole(),
             metavar=N_("N"),
             help=N_(
-                "Fights to play (whole pairs: each seed twice, each policy on each side); with --sprt, "
-                "at most N."
+                "Fights to play, an even number (whole pairs: each seed twice, each policy on each "
+                "side); with --sprt, at most N."
             ),
         ),
     ] = 100,
@@ -536,11 +536,13 @@ def match_command(
         ),
     ] = False,
     elo0: Annotated[
-        float, typer.Option("--elo0", help=N_("The SPRT's H0: A is at most this much stronger."))
-    ] = 0.0,
+        float | None,
+        typer.Option("--elo0", help=N_("The SPRT's H0: A is at most this much stronger (default 0).")),
+    ] = None,
     elo1: Annotated[
-        float, typer.Option("--elo1", help=N_("The SPRT's H1: A is at least this much stronger."))
-    ] = 50.0,
+        float | None,
+        typer.Option("--elo1", help=N_("The SPRT's H1: A is at least this much stronger (default 50).")),
+    ] = None,
     as_json: JsonFlag = False,
     quiet: QuietFlag = False,
 ) -> None:
@@ -549,11 +551,10 @@ def match_command(
 
     parse_policy(a)
     parse_policy(b)
-    test = Sprt(elo0, elo1) if sprt else None
-    with (
-        interruptible(None),
-        progress_bar(2 * ((fights + 1) // 2), "fights", not (as_json or quiet)) as advance,
-    ):
+    if not sprt and (elo0 is not None or elo1 is not None):
+        raise LabError(_("--elo0 and --elo1 are the bounds of --sprt: add --sprt or leave them out"))
+    test = Sprt(0.0 if elo0 is None else elo0, 50.0 if elo1 is None else elo1) if sprt else None
+    with interruptible(None), progress_bar(fights, "fights", not (as_json or quiet)) as advance:
         report = match(
             scenario,
             a,

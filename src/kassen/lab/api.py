@@ -15,6 +15,7 @@ from __future__ import annotations
 
 __all__ = [
     "RunPlan",
+    "check_options",
     "execute_run",
     "plan_run",
     "run",
@@ -59,9 +60,21 @@ Scenario = str | Path | ScenarioSource
 
 
 # -- checking -------------------------------------------------------------------------------------------
-def _common(fights: Any, seed: Any, jobs: Any, backend: Any, address: Any, max_actions: Any) -> None:
+def check_options(
+    fights: Any,
+    seed: Any,
+    jobs: Any,
+    backend: Any,
+    address: Any,
+    max_actions: Any,
+    *,
+    seeds: int | None = None,
+) -> None:
+    """The options every lab command shares, checked against the lab's limits (a :class:`LabError`
+    names the first bad one). ``seeds`` is how many seeds ``seed`` starts (default: one per fight; a
+    match plays each seed twice)."""
     check_count(fights, "fights", MAX_FIGHTS)
-    check_seed_range(seed, fights)
+    check_seed_range(seed, fights if seeds is None else seeds)
     check_jobs(jobs)
     if backend not in ("local", "ray"):
         raise LabError(_("backend is local or ray, not {backend}").format(backend=repr(str(backend)[:20])))
@@ -156,7 +169,7 @@ def plan_run(
     names the policy of each side that does not play the scenario's own (``{"party": "search"}``);
     ``until``/``decide`` stop it early (:mod:`kassen.lab.sequential`) on ``side``'s win rate, looking
     after every ``every`` fights."""
-    _common(fights, seed, jobs, backend, address, max_actions)
+    check_options(fights, seed, jobs, backend, address, max_actions)
     named = _policies(policies)
     layers = _layers(content)
     source = _read(scenario)

@@ -20,7 +20,7 @@ block of ``check_every`` pairs, so the result is the same for any ``jobs`` and b
 
 from __future__ import annotations
 
-__all__ = ["MatchReport", "Sprt", "match"]
+__all__ = ["MatchReport", "Sprt", "check_match", "match"]
 
 import math
 from collections.abc import Callable, Sequence
@@ -33,10 +33,13 @@ from kassen.core.scenario import read_scenario
 from kassen.i18n import S_, _, translate_text, use_language
 from kassen.lab.backends import Backend, batches, run_batches
 from kassen.lab.engine import Batch, FightRecord, Opener
-from kassen.lab.limits import LabError
+from kassen.lab.limits import MAX_FIGHTS, LabError, check_count
 
-#: The most pairs of fights one match plays.
-MAX_PAIRS = 100_000
+#: The most pairs of fights one match plays (the lab's most fights in one run).
+MAX_PAIRS = MAX_FIGHTS // 2
+#: The largest Elo difference the SPRT takes either way: a score of 99.7% (far past any question a
+#: match is asked), and well inside what its arithmetic can compute.
+MAX_ELO = 1000.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +53,23 @@ class Sprt:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)) or self.elo1 <= self.elo0:
-            raise LabError(_("the SPRT's elo1 is above its elo0 (e.g. 0 and 50)"))
+        for name, elo in (("elo0", self.elo0), ("elo1", self.elo1)):
+            if isinstance(elo, bool) or not isinstance(elo, int | float):
+                raise LabError(_("{name} is a number, not {kind}").format(name=name, kind=type(elo).__name__))
+            if not math.isfinite(elo):
+                raise LabError(_("{name} must be a finite number, got {value}").format(name=name, value=elo))
+            if not -MAX_ELO <= elo <= MAX_ELO:
+                raise LabError(
+                    _("{name} must be between {minimum} and {limit}, got {shown}").format(
+                        name=name, minimum=f"{-MAX_ELO:g}", limit=f"{MAX_ELO:g}", shown=f"{elo:g}"
+                    )
+                )  # the words of check_count
+        if self.elo1 <= self.elo0:
+            raise LabError(
+                _("the SPRT's elo1 must be above its elo0 (e.g. 0 and 50), got {elo0} and {elo1}").format(
+                    elo0=f"{self.elo0:g}", elo1=f"{self.elo1:g}"
+                )
+            )
         if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
             raise LabError(_("the SPRT's alpha and beta are error rates between 0 and 0.5"))
 
@@ -187,12 +205,12 @@ def match(
     max_actions: int | None = None,
     on_fights: Callable[[int], None] | None = None,
 ) -> MatchReport:
-    """Play ``a`` against ``b`` mirrored on ``scenario`` (see the module notes): ``fights`` fights (rounded
-    up to whole pairs; with ``sprt``, at most that many)."""
+    """Play ``a`` against ``b`` mirrored on ``scenario`` (see the module notes): ``fights`` fights, an even
+    number from 2 (whole pairs; with ``sprt``, at most that many). The options are held to the limits of
+    :func:`kassen.lab.run` (:func:`check_match`)."""
     spec_a, spec_b = parse_policy(a), parse_policy(b)
-    pairs_wanted = max(1, math.ceil(fights / 2))
-    if pairs_wanted > MAX_PAIRS:
-        raise LabError(_("a match plays at most {fights} fights").format(fights=2 * MAX_PAIRS))
+    check_match(fights, seed, jobs, backend, address, max_actions)
+    pairs_wanted = fights // 2
     if not 1 <= check_every <= 10_000:
         raise LabError(_("check_every is a number of pairs from 1 to 10000"))
     source = read_scenario(scenario)
@@ -301,6 +319,21 @@ def match(
         omniscient,
         tuple(records),
     )
+
+
+def check_match(fights: Any, seed: Any, jobs: Any, backend: Any, address: Any, max_actions: Any) -> None:
+    """A match's options, by the checks of every lab command: ``fights`` is an even number from 2 (each
+    seed is played twice), and every seed ``seed .. seed + fights/2 - 1`` is a valid seed."""
+    from kassen.lab.api import check_options
+
+    check_count(fights, "fights", 2 * MAX_PAIRS, minimum=2)
+    if fights % 2:
+        raise LabError(
+            _(
+                "fights must be even: a match plays each seed twice, each policy on each side; got {fights}"
+            ).format(fights=fights)
+        )
+    check_options(fights, seed, jobs, backend, address, max_actions, seeds=fights // 2)
 
 
 def source_text(source: Any) -> str:
