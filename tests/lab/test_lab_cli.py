@@ -249,3 +249,23 @@ def test_every_side_is_listed_even_when_no_fight_ended() -> None:
     played = json.loads(run("run", "duel", "-n", "3", "-q", "--json").stdout)
     assert list(timed_out["sides"]) == list(played["sides"]) == ["east", "west"]
     assert all(s["wins"] == 0 for s in timed_out["sides"].values())
+
+
+def test_intervals_never_leave_what_is_possible() -> None:
+    # Ken deals 3 Wounds in 30 fights: the mean's interval starts at 0, not below
+    result = run("run", "duel", "--fights", "30", "--json")
+    assert result.exit_code == 0, result.stderr
+    units = json.loads(result.stdout)["units"]
+    bounds = [units[u][k]["ci95"] for u in units for k in ("wounds_dealt", "wounds_taken")]
+    assert min(lo for lo, _hi in bounds) == 0.0
+    assert all(0.0 <= lo <= hi for lo, hi in bounds)
+    # a cell that loses every fight its baseline wins: -100 points, and its interval stops there
+    result = run(
+        "sweep", "duel", "--vary", "fighters.ryu.skill=6,8", "--vary", "fighters.ken.dx=10,12",
+        "--fights", "10", "--side", "east", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    cells = json.loads(result.stdout)["cells"]
+    diffs = [c[k] for c in cells for k in ("versus_baseline", "unpaired")]
+    assert min(d["difference"] for d in diffs) == -1.0
+    assert all(-1.0 <= d["ci95"][0] <= d["difference"] <= d["ci95"][1] <= 1.0 for d in diffs)

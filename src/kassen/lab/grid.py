@@ -1,10 +1,10 @@
 """A sweep's results: each cell's run, compared with the baseline cell on the same seeds.
 
 Every cell of a sweep plays the same seeds, so its difference from the baseline (the scenario as
-written, or ``--baseline PATH=V``) is measured fight by fight: the *paired* interval of the per-seed
-differences, far narrower than the interval two independent runs would give (which is kept beside it,
-``unpaired``, to show what the pairing is worth). A cell whose paired interval excludes 0 differs
-significantly from the baseline.
+written, or ``--baseline PATH=V``) is measured fight by fight: the *paired* interval
+(:func:`~kassen.lab.stats.paired`), far narrower than the interval two independent runs would give
+(which is kept beside it, ``unpaired``, to show what the pairing is worth); both stay within -1..1. A
+cell whose paired interval excludes 0 differs significantly from the baseline.
 """
 
 from __future__ import annotations

@@ -9,11 +9,13 @@ that lets a run stop as soon as its question is decided.
   rate is estimated from the fights (the cluster-robust, "sandwich" variance of a ratio); the Wilson
   interval is then taken on the *effective* number of attempts (attempts over the design effect,
   never more than the attempts themselves).
-* :func:`mean_interval`: the mean of a per-fight quantity (Wounds dealt) with its normal 95% interval
-  over fights.
+* :func:`mean_interval`: the mean of a per-fight count (Wounds dealt) with its normal 95% interval
+  over fights, cut at the least value a count takes (0).
 * :func:`paired` and :func:`unpaired`: the difference of two win rates measured on the same seeds,
-  with the paired interval (over the per-seed differences) and, for comparison, the interval that
-  ignores the pairing.
+  with the paired interval (Newcombe's score interval for paired proportions, which uses how often
+  the two outcomes agree) and, for comparison, the interval that ignores the pairing (Newcombe's
+  hybrid score interval for independent proportions). Both are built from Wilson intervals, so they
+  stay within -1..1 (-100..100 points) and are not degenerate at 0 or n wins.
 * :class:`Decide`: does a rate lie above or below a given value? A *confidence sequence* (the
   beta-binomial mixture martingale, after Robbins) answers it at error at most ``alpha`` however
   often the run looks, so a run may stop at the first look that decides.
@@ -46,13 +48,18 @@ DIGITS = 6
 
 def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of ``k`` successes in ``n`` trials (``(0, 1)`` when ``n`` is 0)."""
+    lo, hi = _wilson(k, n, z)
+    return max(0.0, round(lo, DIGITS)), min(1.0, round(hi, DIGITS))
+
+
+def _wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     if n <= 0:
         return 0.0, 1.0
     p = min(1.0, max(0.0, k / n))
     denom = 1 + z * z / n
     center = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, round(center - half, DIGITS)), min(1.0, round(center + half, DIGITS))
+    return max(0.0, center - half), min(1.0, center + half)
 
 
 def clustered(
@@ -73,9 +80,12 @@ def clustered(
     return wilson(successes / deff, attempts / deff), round(deff, 4)
 
 
-def mean_interval(total: float, squares: float, n: int) -> tuple[float | None, tuple[float, float] | None]:
+def mean_interval(
+    total: float, squares: float, n: int, least: float = 0.0
+) -> tuple[float | None, tuple[float, float] | None]:
     """The mean of a per-fight quantity over ``n`` fights (Σx = ``total``, Σx² = ``squares``) and its
-    normal 95% interval (None with fewer than two fights)."""
+    normal 95% interval (None with fewer than two fights), cut at ``least``, the least value the
+    quantity takes (0 for a count: a mean of Wounds is never negative, however few fights had any)."""
     if n <= 0:
         return None, None
     mean = total / n
@@ -83,7 +93,7 @@ def mean_interval(total: float, squares: float, n: int) -> tuple[float | None, t
         return round(mean, DIGITS), None
     var = max(0.0, (squares - n * mean * mean) / (n - 1))
     half = Z95 * math.sqrt(var / n)
-    return round(mean, DIGITS), (round(mean - half, DIGITS), round(mean + half, DIGITS))
+    return round(mean, DIGITS), (round(max(least, mean - half), DIGITS), round(mean + half, DIGITS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,32 +116,48 @@ class Diff:
 
 
 def paired(a: Sequence[float], b: Sequence[float]) -> Diff | None:
-    """``mean(a) - mean(b)`` of outcomes on the same seeds (``a[i]`` and ``b[i]`` come from seed i), with
-    the normal 95% interval of the per-seed differences (None when no seed is shared)."""
+    """``mean(a) - mean(b)`` of outcomes on the same seeds (``a[i]`` and ``b[i]`` come from seed i, each 1
+    for a win and 0 otherwise), with Newcombe's score interval for a difference of paired proportions
+    (1998, method 10): the two rates' Wilson intervals, combined with the correlation of the outcomes
+    on a seed, so the more often a change leaves a fight's outcome as it was, the narrower the interval.
+    It never leaves -1..1. None when no seed is shared."""
     n = min(len(a), len(b))
     if n == 0:
         return None
-    d = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
-    mean = sum(d) / n
-    var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
-    if var <= 0:  # every seed gave the same difference: the interval of independent outcomes instead
-        return unpaired(a[:n], b[:n])
-    half = Z95 * math.sqrt(var / n)
-    return Diff(n, round(mean, DIGITS), (round(mean - half, DIGITS), round(mean + half, DIGITS)))
+    x, y = a[:n], b[:n]
+    if any(v not in (0, 1) for v in (*x, *y)):
+        raise ValueError("paired() takes outcomes of 0 or 1")
+    both = sum(1 for u, v in zip(x, y, strict=True) if u and v)
+    only_a = sum(1 for u, v in zip(x, y, strict=True) if u and not v)
+    only_b = sum(1 for u, v in zip(x, y, strict=True) if v and not u)
+    neither = n - both - only_a - only_b
+    pa, pb = (both + only_a) / n, (both + only_b) / n
+    (la, ua), (lb, ub) = _wilson(both + only_a, n), _wilson(both + only_b, n)
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    phi = (both * neither - only_a * only_b) / math.sqrt(margins) if margins else 0.0
+    below = (pa - la) ** 2 - 2 * phi * (pa - la) * (ub - pb) + (ub - pb) ** 2
+    above = (ua - pa) ** 2 - 2 * phi * (ua - pa) * (pb - lb) + (pb - lb) ** 2
+    return _diff(n, pa - pb, below, above)
 
 
 def unpaired(a: Sequence[float], b: Sequence[float]) -> Diff | None:
-    """The same difference with the interval of two independent samples (Wald, the pairing ignored)."""
+    """The same difference with the interval of two independent samples (the pairing ignored):
+    Newcombe's hybrid score interval (1998, method 10), from the two rates' Wilson intervals."""
     na, nb = len(a), len(b)
     if na == 0 or nb == 0:
         return None
     pa, pb = sum(a) / na, sum(b) / nb
-    # at least half an outcome's worth of spread, so that 0 of n is not certainty
-    va = max(pa * (1 - pa), 0.25 / na) / na
-    vb = max(pb * (1 - pb), 0.25 / nb) / nb
-    half = Z95 * math.sqrt(va + vb)
-    mean = pa - pb
-    return Diff(min(na, nb), round(mean, DIGITS), (round(mean - half, DIGITS), round(mean + half, DIGITS)))
+    (la, ua), (lb, ub) = _wilson(sum(a), na), _wilson(sum(b), nb)
+    below = (pa - la) ** 2 + (ub - pb) ** 2
+    above = (ua - pa) ** 2 + (pb - lb) ** 2
+    return _diff(min(na, nb), pa - pb, below, above)
+
+
+def _diff(n: int, d: float, below: float, above: float) -> Diff:
+    """A difference ``d`` and its interval ``d - sqrt(below) .. d + sqrt(above)``, within -1..1."""
+    lo = max(-1.0, d - math.sqrt(max(0.0, below)))
+    hi = min(1.0, d + math.sqrt(max(0.0, above)))
+    return Diff(n, round(d, DIGITS), (round(lo, DIGITS), round(hi, DIGITS)))
 
 
 # -- deciding as the fights come ---------------------------------------------------------------------
