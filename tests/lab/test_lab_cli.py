@@ -173,6 +173,11 @@ def _one_error_line(result: Result) -> str:
             "--raises must be between 0 and 20",
         ),
         (["odds", "arena", "--skill", "10..99"], "--skill must stay within -10..30"),
+        # the side came with --target, so the message names --target
+        (
+            ["solve", "duel", "--vary", "fighters.ryu.skill=8..14", "--target", "nobody=0.5", "-n", "4"],
+            "--target 'nobody' is not a side of this scenario (sides: east, west)",
+        ),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str) -> None:

@@ -15,7 +15,7 @@ jobs played them or which finished first: the same for any ``--jobs`` and either
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_EVERY", "Rule", "check_rule"]
+__all__ = ["DEFAULT_EVERY", "Rule", "check_rule", "check_side"]
 
 import math
 from dataclasses import dataclass
@@ -71,13 +71,7 @@ def check_rule(until: Any, decide: Any, side: str | None, every: Any, sides: tup
     if until is not None and decide is not None:
         raise LabError(_("give --until WIDTH or --decide RATE, not both"))
     look = DEFAULT_EVERY if every is None else check_count(every, "every", MAX_FIGHTS)
-    who = side if side is not None else (sides[0] if sides else None)
-    if who is None or (sides and who not in sides):
-        raise LabError(
-            _("--side {who} is not a side of this scenario (sides: {names})").format(
-                who=repr(str(who)[:40]), names=", ".join(sides)
-            )
-        )
+    who = check_side(side if side is not None else (sides[0] if sides else None), sides)
     if until is not None:
         width = _number(until, "--until")
         if not 0 < width <= 1:
@@ -93,6 +87,18 @@ def check_rule(until: Any, decide: Any, side: str | None, every: Any, sides: tup
             _("--decide is a win rate strictly between 0 and 1, not {rate}").format(rate=format(rate, "g"))
         )
     return Rule("decide", rate, who, look)
+
+
+def check_side(who: str | None, sides: tuple[str, ...], option: str = "--side") -> str:
+    """``who`` if it is one of the scenario's ``sides`` (any, when the scenario names none), else a
+    :class:`LabError` naming the ``option`` that gave it (``--side``, or ``--target`` of a solve)."""
+    if who is None or (sides and who not in sides):
+        raise LabError(
+            _("{option} {who} is not a side of this scenario (sides: {names})").format(
+                option=option, who=repr(str(who)[:40]), names=", ".join(sides)
+            )
+        )
+    return who
 
 
 def _number(value: Any, name: str) -> float:

@@ -28,12 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from kassen.i18n import _, translate_text, use_language
-from kassen.lab.api import Progress, Scenario, _aggregate, _opener
+from kassen.lab.api import Progress, Scenario, _aggregate, _opener, known_sides
 from kassen.lab.backends import Backend, batches, run_batches, session
 from kassen.lab.engine import Batch, FightRecord
 from kassen.lab.limits import LabError
 from kassen.lab.results import RunResult
 from kassen.lab.sentences import crossing, pct
+from kassen.lab.sequential import check_side
 
 #: Bootstrap draws for the answer's interval.
 DRAWS = 500
@@ -222,9 +223,9 @@ def solve(
         content=content,
         max_actions=max_actions,
         policies=policies,
-        side=side,
     )
     base = plan.base
+    check_side(side, known_sides(base.opener), "--target")  # the side came with the target, not --side
     tried: dict[float, list[bool]] = {}
     names: dict[str, str] = {}
 

@@ -46,6 +46,7 @@ from kassen.lab.paths import (
     resolve,
 )
 from kassen.lab.results import Tally
+from kassen.lab.sequential import check_side
 
 
 @dataclass(frozen=True)
@@ -202,12 +203,8 @@ def plan_sweep(
     from kassen.lab.api import known_sides
 
     sides = known_sides(base.opener)
-    if side is not None and sides and side not in sides:
-        raise LabError(
-            _("--side {side} is not a side of this scenario (sides: {names})").format(
-                side=repr(side[:40]), names=", ".join(sides)
-            )
-        )
+    if side is not None:
+        check_side(side, sides)
     compared = side if side is not None else (base.rule.side if base.rule else (sides[0] if sides else None))
     view = None
     if any(p.in_content for p in paths):
