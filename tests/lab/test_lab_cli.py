@@ -178,6 +178,23 @@ def _one_error_line(result: Result) -> str:
             ["solve", "duel", "--vary", "fighters.ryu.skill=8..14", "--target", "nobody=0.5", "-n", "4"],
             "--target 'nobody' is not a side of this scenario (sides: east, west)",
         ),
+        # a range written right but too wide is told its limits, not its form
+        (
+            ["odds", "sengoku", "--modifiers", "-1000000..1000000", "--defense", "10"],
+            "--modifiers must stay within -50..50, not '-1000000..1000000'",
+        ),
+        (
+            ["odds", "sengoku", "--modifiers", "0..2", "--defense", "1" * 5000],
+            "--defense must stay within 0..60",
+        ),
+        (
+            ["odds", "l5r", "--pools", "5k3..1000k3", "--tn", "15"],
+            "--pools: rolled and kept go up, each 1..10",
+        ),
+        (
+            ["sweep", "duel", "-n", "5", "--vary", "fighters.ryu.skill=1..99999999999"],
+            "the range '1..99999999999' must go up and hold at most 50 values",
+        ),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str) -> None:

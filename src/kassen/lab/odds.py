@@ -25,10 +25,11 @@ from kassen.core.errors import kind_of
 from kassen.i18n import S_, _
 from kassen.lab.limits import MAX_ODDS_CELLS, LabError, check_count
 
-_RANGE = re.compile(r"^\s*(-?\d{1,6})\s*(?:\.\.\s*(-?\d{1,6})\s*(?:/\s*(\d{1,6})\s*)?)?$")
-_POOLS = re.compile(
-    r"^\s*(\d{1,2})\s*k\s*(\d{1,2})\s*(?:\.\.\s*(\d{1,2})\s*k\s*(\d{1,2})\s*)?$", re.IGNORECASE
-)
+# any number of digits: a well-formed range whose numbers are too large is told its limits, not its form
+_RANGE = re.compile(r"^\s*(-?\d+)\s*(?:\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?)?$")
+#: The longest range text read (a number longer than this is out of every range anyway).
+_RANGE_CHARS = 80
+_POOLS = re.compile(r"^\s*(\d+)\s*k\s*(\d+)\s*(?:\.\.\s*(\d+)\s*k\s*(\d+)\s*)?$", re.IGNORECASE)
 #: Most values along one axis of an exact table.
 MAX_AXIS = 200
 #: The largest pool an exact table takes (ten dice, as the ten dice rule caps a roll).
@@ -99,6 +100,12 @@ def parse_range(text: str, name: str, lo: int, hi: int) -> tuple[int, ...]:
                 name=name, text=repr(str(text)[:40])
             )
         )
+    if len(text) > _RANGE_CHARS:  # digits beyond any limit: not turned into a number at all
+        raise LabError(
+            _("--{name} must stay within {lo}..{hi}, not {text}").format(
+                name=name, lo=lo, hi=hi, text=repr(text.strip()[:40] + "…")
+            )
+        )
     a = int(m.group(1))
     b = int(m.group(2)) if m.group(2) is not None else a
     step = int(m.group(3)) if m.group(3) is not None else 1
@@ -126,7 +133,7 @@ def parse_range(text: str, name: str, lo: int, hi: int) -> tuple[int, ...]:
 
 def parse_pools(text: str) -> tuple[tuple[int, int], ...]:
     """``XkY`` or ``XkY..ZkW``: every pool with X..Z dice rolled and Y..W kept (kept <= rolled)."""
-    m = _POOLS.match(text) if isinstance(text, str) else None
+    m = _POOLS.match(text) if isinstance(text, str) and len(text) <= _RANGE_CHARS else None
     if m is None:
         raise LabError(
             _("--pools takes XkY or XkY..ZkW (e.g. 3k2..10k5), not {text}").format(text=repr(str(text)[:40]))

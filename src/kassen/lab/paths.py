@@ -49,7 +49,8 @@ ENTRY_KEYS = ("id", "rule", "name")
 #: Fields whose string names a list element first (then any other string field).
 NAME_KEYS = ("id", "name")
 _PART = re.compile(r"^[^\x00-\x1f\x7f]{1,64}$")
-_RANGE = re.compile(r"^\s*(-?\d{1,9})\s*\.\.\s*(-?\d{1,9})\s*$")
+# any number of digits: a range too wide is told so (and its limit), not read as a value that fails
+_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 
 Scalar = int | float | bool | str | None
 Key = str | int
@@ -153,7 +154,7 @@ def parse_vary(spec: str) -> VaryPath:
             )
         )
     values: list[Scalar] = []
-    m = _RANGE.match(rest)
+    m = _RANGE.match(rest) if len(rest) <= MAX_VALUE_CHARS else None  # longer: a value too long
     if m:
         lo, hi = int(m.group(1)), int(m.group(2))
         if hi < lo or hi - lo + 1 > MAX_VALUES:
