@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from kassen import lab
 from kassen.cli.main import app
-from kassen.lab.sensitivity import sensitivity
+from kassen.lab.sensitivity import Effect, Method, SensitivityResult, sensitivity
 
 pytest.importorskip("SALib", reason="the lab extra (make test installs it)")
 #: The coin's faces decide Ann's chance (1/faces); the stake cannot matter when one token is all each has.
@@ -60,4 +60,39 @@ def test_bad_sensitivity_options_are_refused(coinflip: None, tmp_path: Path) -> 
         (["content.coin.faces=2..6", "content.coin.nope=1..2"], {}, "nope"),
     ]:
         with pytest.raises(lab.LabError, match=message):
-            sensitivity(flip, vary, fights=10, **options)  # type: ignore[arg-type]
+            sensitivity(flip, vary, fights=10, **options)
+
+
+def _ranked(method: Method, sizes: list[float]) -> SensitivityResult:
+    paths = [f"fighters.ryu.{p}" for p in ("skill", "dx", "ht")[: len(sizes)]]
+    if method == "morris":
+        effects = [
+            Effect(p, 8, 14, mu_star=x, mu_star_conf=0.05, mu=x, sigma=0.1)
+            for p, x in zip(paths, sizes, strict=True)
+        ]
+    else:
+        effects = [
+            Effect(p, 8, 14, s1=x, s1_conf=0.05, st=x, st_conf=0.05)
+            for p, x in zip(paths, sizes, strict=True)
+        ]
+    return SensitivityResult(
+        "Arena duel",
+        "duel",
+        "east",
+        "Ryu",
+        method,
+        10,
+        0,
+        40,
+        tuple(effects),
+    )
+
+
+@pytest.mark.parametrize("method", ["morris", "sobol"])
+def test_the_sentence_names_each_path_once_however_many_there_are(method: Method) -> None:
+    two = _ranked(method, [0.6, 0.412]).sentence()
+    assert two.startswith("ryu.skill matters most") and "then ryu.dx" in two
+    assert "least" not in two and two.count("ryu.dx") == 1  # the second of two is not also "the least"
+    three = _ranked(method, [0.6, 0.412, 0.05]).sentence()
+    assert "least ryu.ht" in three and three.count("ryu.ht") == 1
+    assert ("then ryu.dx" in three) == (method == "morris")  # Sobol' names the most and the least

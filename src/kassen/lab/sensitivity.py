@@ -114,6 +114,7 @@ class SensitivityResult:
                         path=label(second.path), points=f"{100 * (second.mu_star or 0):.1f}"
                     )
                 )
+            if len(self.effects) > 2:  # with two paths the second is the last: named once
                 clauses.append(
                     pgettext("lab", "least {path} ({size})").format(
                         path=label(last.path), size=f"{100 * (last.mu_star or 0):.1f}"
@@ -126,7 +127,13 @@ class SensitivityResult:
                     "interactions ({alone} alone)"
                 ).format(path=name, total=pct(top.st), side=side, alone=pct(top.s1))
             )
-            if len(self.effects) > 1:
+            if len(self.effects) == 2:  # the other of two is not "the least" of them
+                clauses.append(
+                    pgettext("lab", "then {path} ({points})").format(
+                        path=label(last.path), points=pct(last.st)
+                    )
+                )
+            elif len(self.effects) > 2:
                 clauses.append(
                     pgettext("lab", "least {path} ({size})").format(path=label(last.path), size=pct(last.st))
                 )
