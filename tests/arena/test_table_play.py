@@ -59,7 +59,7 @@ def test_a_scripted_game_with_table_dice_the_referee_undo_save_and_resume(tmp_pa
     assert out.count("Ryu: roll 3d6 — Ryu's popularity check: 3d6 = … against 13: … (3 dice left)") == 3
     assert out.count("Ryu: roll 3d6 — Ryu's attack check: 3d6 = … against 1") == 2  # 14, 18 all-out
     assert "Ken: roll 3d6 — Ken's defence check: 3d6" in out
-    assert "gm: choose the hp  (after gm_set_hp > ken)\n  type the value: a whole number from" in out
+    assert "gm: choose the hp  (after set a fighter's HP > Ken)\n  type the value: a whole number from" in out
     assert "The referee sets Ken's HP: 13 → 4  [AR.GAP.2]" in out
     assert "Ken: HP 4 → -6  [AR.INJ.1]" in out and out.count("undone: action 3") == 1
     assert "Ken: HP 4 → -2  [AR.INJ.1]" in out
