@@ -330,3 +330,18 @@ def test_the_names_an_error_lists_stay_as_typed_in_japanese(args: tuple[str, ...
     code, _out, err = invoke("--lang", "ja", *args)
     assert code == 2 and "エラー" in err, err
     assert listed in err, err
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("a: &a [*a]\n", "自分自身を含むエイリアス"),
+        ("[" * 200 + "]" * 200, "入れ子が"),
+    ],
+)
+def test_a_yaml_limit_is_said_in_japanese(tmp_path: Path, text: str, said: str) -> None:
+    hostile = tmp_path / "hostile.yaml"
+    hostile.write_text(text, "utf-8")
+    code, _out, err = invoke("--lang", "ja", "validate", str(hostile))
+    assert code == 2 and said in err, err
+    assert_japanese(err.split("(yaml): ", 1)[1])

@@ -397,7 +397,9 @@ def _check_events(text: str, file: str) -> None:
                     try:
                         value.encode("utf-8")
                     except UnicodeEncodeError:
-                        raise _shape(file, "an unpaired surrogate (\\ud800...) is not text", line) from None
+                        raise _shape(
+                            file, S_("an unpaired surrogate (\\ud800...) is not text"), line
+                        ) from None
                 found = control_in(value)  # written "\e", "\0", "\x1b"... in a double-quoted scalar
                 if found is not None:
                     raise _shape(
@@ -409,17 +411,23 @@ def _check_events(text: str, file: str) -> None:
                 count += 1
                 open_.append((event.anchor, count))
                 if len(open_) >= MAX_YAML_DEPTH:
-                    raise _shape(file, f"nested deeper than {MAX_YAML_DEPTH}", line)
+                    raise _shape(file, S_("nested deeper than {depth}", depth=MAX_YAML_DEPTH), line)
             elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 anchor, opened = open_.pop()
                 if anchor is not None:
                     sizes[anchor] = count - opened + 1
             elif kind is yaml.AliasEvent:
                 if any(a == event.anchor for a, _ in open_):
-                    raise _shape(file, "an alias that contains itself", line)
+                    raise _shape(file, S_("an alias that contains itself"), line)
                 count += sizes.get(event.anchor, 1)
             if count > MAX_YAML_NODES:
-                raise _shape(file, f"more than {MAX_YAML_NODES:,} values (counted once aliases are expanded)")
+                raise _shape(
+                    file,
+                    S_(
+                        "more than {count} values (counted once aliases are expanded)",
+                        count=f"{MAX_YAML_NODES:,}",
+                    ),
+                )
     except yaml.YAMLError as exc:
         raise _invalid(exc, file) from None
     finally:
