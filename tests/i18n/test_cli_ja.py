@@ -345,3 +345,11 @@ def test_a_yaml_limit_is_said_in_japanese(tmp_path: Path, text: str, said: str) 
     code, _out, err = invoke("--lang", "ja", "validate", str(hostile))
     assert code == 2 and said in err, err
     assert_japanese(err.split("(yaml): ", 1)[1])
+
+
+def test_a_file_that_is_not_json_is_said_in_japanese(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": 3,, }', "utf-8")
+    code, _out, err = invoke("--lang", "ja", "replay", str(broken))
+    assert code == 2 and "正しいJSONではない" in err and "1行" in err, err
+    assert "Expecting" not in err and "column" not in err

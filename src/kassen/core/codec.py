@@ -51,7 +51,7 @@ from pydantic import BaseModel
 
 from kassen.core.errors import KassenError
 from kassen.core.text import control_in
-from kassen.i18n import S_
+from kassen.i18n import N_, S_
 
 T = TypeVar("T")
 
@@ -450,6 +450,20 @@ class Codec(Generic[T]):
         table[key] = entry
 
 
+#: What Python's JSON parser says of a text it cannot read, as words of the catalog (so said in the
+#: reader's language); a message not listed is shown as the parser gave it.
+_JSON_SAYS = {
+    "Expecting value": N_("a value was expected"),
+    "Expecting property name enclosed in double quotes": N_("a key in double quotes was expected"),
+    "Expecting ',' delimiter": N_("a comma was expected"),
+    "Expecting ':' delimiter": N_("a colon was expected"),
+    "Extra data": N_("more text after the end"),
+    "Unterminated string starting at": N_("a string is not closed"),
+    "Invalid control character at": N_("a control character inside a string"),
+    "Invalid \\escape": N_("an escape that JSON does not have"),
+}
+
+
 def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JSON_BYTES) -> Any:
     """Untrusted JSON text as data: at most ``max_bytes``, UTF-8, no ``NaN``/``Infinity``, no key given
     twice in one object, no unpaired surrogate, not nested past what the parser allows. Anything else is
@@ -492,9 +506,10 @@ def parse_json(text: str | bytes, *, what: str = "JSON", max_bytes: int = MAX_JS
     except FormatError:
         raise
     except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno} column {exc.colno}"
+        where = S_("line {line} column {column}", line=exc.lineno, column=exc.colno)
+        msg = _JSON_SAYS.get(exc.msg, exc.msg)  # the parser's words, in the catalog where it has them
         raise FormatError(
-            "", S_("{what} is not valid JSON: {msg} at {where}", what=what, msg=exc.msg, where=where)
+            "", S_("{what} is not valid JSON: {msg} at {where}", what=what, msg=msg, where=where)
         ) from None
     except RecursionError:
         raise FormatError("", S_("{what} is nested too deeply", what=what)) from None
