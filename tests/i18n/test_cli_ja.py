@@ -353,3 +353,14 @@ def test_a_file_that_is_not_json_is_said_in_japanese(tmp_path: Path) -> None:
     code, _out, err = invoke("--lang", "ja", "replay", str(broken))
     assert code == 2 and "正しいJSONではない" in err and "1行" in err, err
     assert "Expecting" not in err and "column" not in err
+
+
+def test_a_value_of_the_wrong_kind_in_a_chronicle_is_said_in_japanese(tmp_path: Path) -> None:
+    code, out, err = invoke("fight", "count-example", "--seed", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    data["initial_state"]["count"] = "x"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), "utf-8")
+    code, _out, err = invoke("--lang", "ja", "replay", str(edited))
+    assert code == 2 and "initial_state.count: 整数でなければならない（文字列だった）" in err, err

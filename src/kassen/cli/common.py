@@ -104,12 +104,12 @@ def said(text: str) -> str:
     list in it was taken apart and its ids translated."""
     if _JAPANESE.search(text):
         return text
-    head, got, value = text.rpartition(", got ")
-    if got and head and translate_text(head) != head:
-        return _("{message}, got {value}").format(message=translate_text(head), value=value)
     found = translate_text(text)
     if found != text:
         return found
+    head, got, value = text.rpartition(", got ")
+    if got and head and translate_text(head) != head:
+        return _("{message}, got {value}").format(message=translate_text(head), value=translate_text(value))
     head, sep, tail = text.partition(": ")
     if sep and tail and len(head) <= 200:
         return f"{head}: {said(tail)}"

@@ -131,17 +131,17 @@ def _json_type(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "true/false"
+        return N_("true/false")
     if isinstance(value, int):
-        return "an integer"
+        return N_("an integer")
     if isinstance(value, float):
-        return "a number with a fraction"
+        return N_("a number with a fraction")
     if isinstance(value, str):
-        return "a string"
+        return N_("a string")
     if isinstance(value, list):
-        return "a list"
+        return N_("a list")
     if isinstance(value, dict):
-        return "an object"
+        return N_("an object")
     return type(value).__name__
 
 
@@ -154,7 +154,7 @@ def _wrong(path: str, wanted: str, got: Any) -> FormatError:
 def _items(data: Any, path: str) -> list[Any]:
     """``data`` as a JSON list of at most :data:`MAX_ITEMS` values (a tuple's or a list's)."""
     if not isinstance(data, list):
-        raise _wrong(path, "a list", data)
+        raise _wrong(path, N_("a list"), data)
     if len(data) > MAX_ITEMS:
         raise FormatError(
             path,
@@ -273,19 +273,19 @@ def _identity(value: Any) -> Any:
 
 def _read_none(data: Any, path: str) -> None:
     if data is not None:
-        raise _wrong(path, "null", data)
+        raise _wrong(path, N_("null"), data)
 
 
 def _read_bool(data: Any, path: str) -> bool:
     if not isinstance(data, bool):
-        raise _wrong(path, "true or false", data)
+        raise _wrong(path, N_("true or false"), data)
     return data
 
 
 def _int_reader(lo: int, hi: int) -> Reader:
     def read(data: Any, path: str) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
-            raise _wrong(path, "an integer", data)
+            raise _wrong(path, N_("an integer"), data)
         if not lo <= data <= hi:
             shown = str(data) if data.bit_length() <= 64 else f"a {data.bit_length()}-bit integer"
             raise FormatError(path, S_("{shown} is out of range ({lo}..{hi})", shown=shown, lo=lo, hi=hi))
@@ -296,7 +296,7 @@ def _int_reader(lo: int, hi: int) -> Reader:
 
 def _read_str(data: Any, path: str) -> str:
     if not isinstance(data, str):
-        raise _wrong(path, "a string", data)
+        raise _wrong(path, N_("a string"), data)
     if len(data) > MAX_STRING:
         raise FormatError(
             path,

@@ -36,7 +36,7 @@ from kassen.core.codec import (
     kind_of,
 )
 from kassen.core.errors import KassenError
-from kassen.i18n import S_
+from kassen.i18n import N_, S_
 
 
 def _enum(cls: type[Enum]) -> tuple[Reader, Writer]:
@@ -102,7 +102,7 @@ def _mapping(value_tp: Any) -> tuple[Reader, Writer]:
 
     def read(data: Any, path: str) -> dict[str, Any]:
         if not isinstance(data, dict):
-            raise _wrong(path, "an object", data)
+            raise _wrong(path, N_("an object"), data)
         if len(data) > MAX_ITEMS:
             raise FormatError(
                 path,
@@ -247,9 +247,12 @@ def _union(members: tuple[Any, ...]) -> tuple[Reader, Writer]:
 
 
 def _describe(tp: Any) -> str:
-    return {int: "an integer", str: "a string", bool: "true/false", Fraction: "a fraction"}.get(
-        tp, getattr(tp, "__name__", str(tp))
-    )
+    return {
+        int: N_("an integer"),
+        str: N_("a string"),
+        bool: N_("true/false"),
+        Fraction: N_("a fraction"),
+    }.get(tp, getattr(tp, "__name__", str(tp)))
 
 
 def _matches(value: Any, tp: Any) -> bool:
