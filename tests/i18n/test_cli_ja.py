@@ -364,3 +364,17 @@ def test_a_value_of_the_wrong_kind_in_a_chronicle_is_said_in_japanese(tmp_path: 
     edited.write_text(json.dumps(data), "utf-8")
     code, _out, err = invoke("--lang", "ja", "replay", str(edited))
     assert code == 2 and "initial_state.count: 整数でなければならない（文字列だった）" in err, err
+
+
+def test_a_kind_that_is_not_one_of_the_kinds_is_said_in_japanese_with_the_kinds_as_typed(
+    tmp_path: Path,
+) -> None:
+    code, out, err = invoke("fight", "count-example", "--seed", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    data["log"][1]["action"]["kind"] = "brath"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), "utf-8")
+    code, _out, err = invoke("--lang", "ja", "replay", str(edited))
+    assert code == 2 and "'brath'は次のいずれでもない: begin, breath, hold, pass" in err, err
+    assert "'breath'のことか？" in err and "one of" not in err

@@ -359,6 +359,26 @@ def _check_json(data: Any, path: str, depth: int) -> None:
         raise FormatError(path, S_("{name} is not JSON", name=type(data).__name__))
 
 
+def _not_one_of(given: Any, names: str, known: Iterable[Any]) -> str:
+    """``'brath' is not one of begin, breath, hold; did you mean 'breath'?`` (the hint when one is close)."""
+    close = _closest(given, known)
+    if close is None:
+        return S_("{value} is not one of {names}", value=_show(given), names=names)
+    return S_(
+        "{value} is not one of {names}; did you mean {near}?",
+        value=_show(given),
+        names=names,
+        near=repr(close),
+    )
+
+
+def _closest(given: Any, known: Iterable[Any]) -> str | None:
+    if not isinstance(given, str) or len(given) > 100:
+        return None
+    close = difflib.get_close_matches(given, [str(k) for k in known], n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def _near(given: Any, known: Iterable[Any]) -> str:
     """``; did you mean 'attack'?`` when ``given`` is a string close to one of ``known``, else ``""``."""
     if not isinstance(given, str) or len(given) > 100:

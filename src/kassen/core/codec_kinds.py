@@ -31,6 +31,7 @@ from kassen.core.codec import (
     _is_dataclass,
     _items,
     _near,
+    _not_one_of,
     _show,
     _wrong,
     kind_of,
@@ -45,10 +46,10 @@ def _enum(cls: type[Enum]) -> tuple[Reader, Writer]:
 
     def read(data: Any, path: str) -> Enum:
         if isinstance(data, bool | dict | list) or data is None:
-            raise _wrong(path, f"one of {names}", data)
+            raise _wrong(path, S_("one of {names}", names=names), data)
         member = by_value.get(data)
         if member is None:
-            raise FormatError(path, f"{_show(data)} is not one of {names}{_near(data, by_value)}")
+            raise FormatError(path, _not_one_of(data, names, by_value))
         return member
 
     def write(value: Enum) -> Any:
@@ -64,7 +65,7 @@ def _literal(values: tuple[Any, ...]) -> tuple[Reader, Writer]:
         for v in values:
             if type(v) is type(data) and v == data:
                 return v
-        raise FormatError(path, f"{_show(data)} is not one of {names}{_near(data, values)}")
+        raise FormatError(path, _not_one_of(data, names, values))
 
     return read, _identity
 
@@ -84,7 +85,7 @@ def _tuple(args: tuple[Any, ...]) -> tuple[Reader, Writer]:
 
     def read_fixed(data: Any, path: str) -> tuple[Any, ...]:
         if not isinstance(data, list):
-            raise _wrong(path, f"a list of {len(parts)} items", data)
+            raise _wrong(path, S_("a list of {n} items", n=len(parts)), data)
         if len(data) != len(parts):
             raise FormatError(
                 path, S_("expected {n_parts} items, got {n_data}", n_parts=len(parts), n_data=len(data))
@@ -214,9 +215,7 @@ def _union(members: tuple[Any, ...]) -> tuple[Reader, Writer]:
                 raise FormatError(_at(path, "kind"), S_("field required (one of {kinds})", kinds=kinds))
             rw = by_kind.get(kind) if isinstance(kind, str) else None
             if rw is None:
-                raise FormatError(
-                    _at(path, "kind"), f"{_show(kind)} is not one of {kinds}{_near(kind, by_kind)}"
-                )
+                raise FormatError(_at(path, "kind"), _not_one_of(kind, kinds, by_kind))
             return rw[0](data, path)
         errors: list[FormatError] = []
         for r, _ in plain:
