@@ -378,3 +378,14 @@ def test_a_kind_that_is_not_one_of_the_kinds_is_said_in_japanese_with_the_kinds_
     code, _out, err = invoke("--lang", "ja", "replay", str(edited))
     assert code == 2 and "'brath'は次のいずれでもない: begin, breath, hold, pass" in err, err
     assert "'breath'のことか？" in err and "one of" not in err
+
+
+def test_a_chronicle_of_another_format_is_said_in_japanese(tmp_path: Path) -> None:
+    code, out, err = invoke("fight", "count-example", "--seed", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    data["format"] = 99
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), "utf-8")
+    code, _out, err = invoke("--lang", "ja", "replay", str(edited))
+    assert code == 2 and "このファイルは形式99" in err and "play the fight" not in err, err

@@ -243,8 +243,12 @@ class Content(Generic[C]):
                 if not isinstance(sections, Mapping) or sections.get(k) != self.sections.get(k)
             )
             out.append(
-                "the bundled content differs (another kassen version?)"
-                + (f" in {', '.join(changed)}" if changed else "")
+                S_(
+                    "the bundled content differs (another kassen version?) in {sections}",
+                    sections=", ".join(changed),
+                )
+                if changed
+                else S_("the bundled content differs (another kassen version?)")
             )
         for t, o in zip(theirs[1:], ours[1:], strict=False):
             if t.get("hash") == o.hash:

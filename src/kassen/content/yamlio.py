@@ -81,8 +81,11 @@ class StrictModel(BaseModel):
                 value = data.get(key)
                 if isinstance(value, bool):
                     raise ValueError(
-                        f"{key}: expected a number, got {str(value).lower()} "
-                        "(in YAML, yes/no/on/off are true/false)"
+                        S_(
+                            "{key}: expected a number, got {value} (in YAML, yes/no/on/off are true/false)",
+                            key=key,
+                            value=str(value).lower(),
+                        )
                     )
             for key in _unbounded_fields(cls):
                 for where, value in _numbers_in(data.get(key), key):
@@ -577,7 +580,15 @@ def refuse_too_many(data: Any, key: str, limit: int, what: str) -> None:
     if isinstance(data, dict):
         items = data.get(key)
         if isinstance(items, list) and len(items) > limit:
-            raise ValueError(f"{len(items)} {key}; {what} fields at most {limit} (its ruleset's max_units)")
+            raise ValueError(
+                S_(
+                    "{n} {key}; {what} fields at most {limit} (its ruleset's max_units)",
+                    n=len(items),
+                    key=key,
+                    what=what,
+                    limit=limit,
+                )
+            )
 
 
 def require_every(keys: Iterable[Enum], table: Mapping[Any, Any], what: str) -> None:

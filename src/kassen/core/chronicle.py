@@ -313,9 +313,12 @@ def _format(data: Any, what: str) -> None:
     if type(data["format"]) is not int or data["format"] not in READS:
         raise FormatError(
             "format",
-            f"this file is format {data['format']!r}; this kassen reads formats "
-            f"{', '.join(map(str, READS))}: "[:90]
-            + "play the fight again to write it anew",
+            S_(
+                "this file is format {given}; this kassen reads formats {formats}: play the fight again to "
+                "write it anew",
+                given=repr(data["format"])[:40],
+                formats=", ".join(map(str, READS)),
+            ),
         )
 
 
