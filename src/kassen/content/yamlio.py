@@ -520,6 +520,12 @@ PYDANTIC_MESSAGES = (
     N_("Dictionary should have at most {max_length} items after validation, not {actual_length}"),
     N_("Value should have at least {min_length} items after validation, not {actual_length}"),
     N_("Value should have at most {max_length} items after validation, not {actual_length}"),
+    N_("Tuple should have at least {min_length} items after validation, not {actual_length}"),
+    N_("Tuple should have at least {min_length} item after validation, not {actual_length}"),
+    N_("Tuple should have at most {max_length} items after validation, not {actual_length}"),
+    N_("Tuple should have at most {max_length} item after validation, not {actual_length}"),
+    N_("Set should have at least {min_length} items after validation, not {actual_length}"),
+    N_("Set should have at most {max_length} items after validation, not {actual_length}"),
 )
 
 
