@@ -31,6 +31,7 @@ def _laughs(levels: int) -> str:
         ('name: "Arena\\0duel"\n', "the control character U+0000"),
         ('- ["a", {"b": "c\\x00"}]\n', "the control character U+0000"),
         ('name: "R\\e[31mred\\a"\n', "the control character U+001B"),
+        ("name: " + "a" * 100_000 + "\n", "a text of 100,000 characters is longer than the limit of 10,000"),
         ('name: "P\\e]0;pwned\\a"\n', "the control character U+001B"),
         ("a: [1, 2\n", "invalid YAML"),
         ("x" * (MAX_YAML_BYTES + 1), "larger than the limit"),

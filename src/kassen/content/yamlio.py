@@ -261,6 +261,9 @@ class HouseDefault(StrictModel):
 MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_YAML_DEPTH = 64
 MAX_YAML_NODES = 200_000
+#: The longest text one value may hold: a name or a description (the longest bundled one is under 2,000
+#: characters). A unit named by 100,000 characters was read, and every account printed it at each line.
+MAX_YAML_SCALAR = 10_000
 #: libyaml's loader when PyYAML has it (7x faster: a 3,000-unit scenario is refused in a fraction of a
 #: second), else PyYAML's own; both build the same nodes, so the checks below are the same.
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -403,6 +406,16 @@ def _check_events(text: str, file: str) -> None:
                         raise _shape(
                             file, S_("an unpaired surrogate (\\ud800...) is not text"), line
                         ) from None
+                if len(value) > MAX_YAML_SCALAR:
+                    raise _shape(
+                        file,
+                        S_(
+                            "a text of {size} characters is longer than the limit of {limit}",
+                            size=f"{len(value):,}",
+                            limit=f"{MAX_YAML_SCALAR:,}",
+                        ),
+                        line,
+                    )
                 found = control_in(value)  # written "\e", "\0", "\x1b"... in a double-quoted scalar
                 if found is not None:
                     raise _shape(
