@@ -391,6 +391,7 @@ def _sweep_heatmap(result: SweepResult, side: str) -> bytes:
             grid[i][j] = s.wins.share if s else 0.0
     fig, ax = plt.subplots(figsize=(1.6 + 0.75 * max(4, len(cols)), 1.4 + 0.45 * max(4, len(rows))))
     im = _heat(ax, grid, rows, cols, vmin=0.0, vmax=1.0, cmap="RdBu", fmt=".1%")
+    lined = False  # the 50% contour is drawn only where the grid crosses it
     if len(rows) > 1 and len(cols) > 1:
         data = [[math.nan if v is None else v for v in row] for row in grid]
         lo = min(v for row in data for v in row if not math.isnan(v)) if any(
@@ -398,9 +399,10 @@ def _sweep_heatmap(result: SweepResult, side: str) -> bytes:
         hi = max((v for row in data for v in row if not math.isnan(v)), default=0.5)
         if lo < 0.5 < hi:
             ax.contour(range(len(cols)), range(len(rows)), data, levels=[0.5], colors="black", linewidths=2)
+            lined = True
     from matplotlib.patches import Rectangle
 
-    framed = False
+    framed = dashed = False
     for c in result.cells:
         i, j = divmod(c.index, len(cols))
         if c.versus is not None and c.versus.significant:
@@ -410,14 +412,26 @@ def _sweep_heatmap(result: SweepResult, side: str) -> bytes:
             ax.add_patch(
                 Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, edgecolor="black", lw=1.2, ls="--")
             )
+            dashed = True
     name = _short(translate_text(result.side_names().get(side, side)))
     fig.colorbar(im, ax=ax, label=pgettext("lab", "{name} win rate").format(name=name), format=_percent())
     ax.set_ylabel(_axis_label(result.paths[0]))
     ax.set_xlabel(_axis_label(result.paths[1]))
-    note = _("line: 50%; framed: differs from the baseline (dashed)") if framed else _("line: 50%")
     title = _("{name} win rate, {fights} per cell").format(name=name, fights=_fights_label(result))
-    ax.set_title(f"{title}\n({note})", fontsize=10)
+    ax.set_title(_heatmap_title(title, lined, framed, dashed), fontsize=10)
     return _png(fig)
+
+
+def _heatmap_title(title: str, lined: bool, framed: bool, dashed: bool) -> str:
+    """The title, and a note of each mark the map shows — only of those it shows."""
+    notes = []
+    if lined:
+        notes.append(_("line: 50%"))
+    if framed:
+        notes.append(_("framed: differs from the baseline") + (_(" (dashed)") if dashed else ""))
+    elif dashed:
+        notes.append(_("dashed: the baseline"))
+    return f"{title}\n({'; '.join(notes)})" if notes else title
 
 
 def solve_plot(result: Any) -> bytes:
