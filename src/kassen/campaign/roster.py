@@ -128,9 +128,7 @@ class Campaigns:
     def new(self, campaign_id: str, name: str = "") -> str:
         """A new campaign; returns its GM token (shown once: the store keeps only its hash)."""
         _check_id(campaign_id, "campaign")
-        found = control_in(name)
-        if found is not None:
-            raise CampaignError(S_("the control character {char} is not allowed in text", char=found))
+        _check_text(name)
         token = secrets.token_urlsafe(24)
         with self.store.writing() as conn:
             if conn.execute(select(campaigns.c.id).where(campaigns.c.id == campaign_id)).first():
@@ -592,6 +590,11 @@ def _check_name(player: str) -> None:
     """A player's name: 1 to :data:`MAX_NAME` characters, no control character (kassen.core.text)."""
     if not player.strip() or len(player) > MAX_NAME:
         raise CampaignError(S_("a player's name is 1 to {max_name} characters", max_name=MAX_NAME))
-    found = control_in(player)
+    _check_text(player)
+
+
+def _check_text(text: str) -> None:
+    """No control character in a name the campaign keeps (kassen.core.text)."""
+    found = control_in(text)
     if found is not None:
         raise CampaignError(S_("the control character {char} is not allowed in text", char=found))

@@ -373,6 +373,7 @@ def _not_one_of(given: Any, names: str, known: Iterable[Any]) -> str:
 
 
 def _closest(given: Any, known: Iterable[Any]) -> str | None:
+    """The one of ``known`` that a string ``given`` is closest to (a typo of it), if any."""
     if not isinstance(given, str) or len(given) > 100:
         return None
     close = difflib.get_close_matches(given, [str(k) for k in known], n=1, cutoff=0.6)
@@ -381,10 +382,8 @@ def _closest(given: Any, known: Iterable[Any]) -> str | None:
 
 def _near(given: Any, known: Iterable[Any]) -> str:
     """``; did you mean 'attack'?`` when ``given`` is a string close to one of ``known``, else ``""``."""
-    if not isinstance(given, str) or len(given) > 100:
-        return ""
-    close = difflib.get_close_matches(given, [str(k) for k in known], n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    close = _closest(given, known)
+    return "" if close is None else f"; did you mean {close!r}?"
 
 
 class Codec(Generic[T]):
